@@ -1,0 +1,38 @@
+import { resolve } from "node:path";
+import { defineConfig } from "electron-vite";
+import react from "@vitejs/plugin-react";
+
+// Builds main, preload and renderer without needing the Electron binary.
+// The main bundle also carries the plain-Node entries (web host, faux provider)
+// so that `node out/main/web.js` runs the same core without Electron.
+export default defineConfig({
+  main: {
+    build: {
+      outDir: "out/main",
+      rollupOptions: {
+        input: {
+          index: resolve(__dirname, "electron/main/index.ts"),
+        },
+      },
+    },
+  },
+  preload: {
+    build: {
+      outDir: "out/preload",
+      rollupOptions: {
+        input: { index: resolve(__dirname, "electron/preload/index.ts") },
+        // Sandboxed preloads cannot be ES modules.
+        output: { format: "cjs", entryFileNames: "[name].cjs" },
+      },
+    },
+  },
+  renderer: {
+    root: resolve(__dirname, "renderer"),
+    base: "./",
+    plugins: [react()],
+    build: {
+      outDir: resolve(__dirname, "out/renderer"),
+      rollupOptions: { input: resolve(__dirname, "renderer/index.html") },
+    },
+  },
+});

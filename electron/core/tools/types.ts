@@ -1,0 +1,68 @@
+/**
+ * The contract between the agent loop and the tool runtime.
+ *
+ * Contract: no function here throws for bad input. Every call ends as a
+ * ToolOutcome (success or a typed ToolError), which the loop turns into a
+ * ToolResultMessage (`content` for the model, `details` for the UI/audit).
+ */
+import type { ImageContent, TextContent } from "../../../shared/protocol";
+import type { ToolSpec } from "../providers/types";
+
+export const TOOL_ERROR_CODES = [
+  "INVALID_ARGUMENTS",
+  "UNKNOWN_TOOL",
+  "OUTSIDE_WORKSPACE",
+  "NOT_FOUND",
+  "IS_DIRECTORY",
+  "NOT_A_DIRECTORY",
+  "BINARY_FILE",
+  "TOO_LARGE",
+  "NO_MATCH",
+  "AMBIGUOUS_MATCH",
+  "NO_CHANGE",
+  "CONFLICT",
+  "TIMEOUT",
+  "ABORTED",
+  "DENIED",
+  "TOOL_BUDGET_EXCEEDED",
+  "SPECIAL_FILE",
+  "IO_ERROR",
+] as const;
+export type ToolErrorCode = (typeof TOOL_ERROR_CODES)[number];
+
+export interface ToolError {
+  errorCode: ToolErrorCode;
+  retryable: boolean;
+  message: string;
+  hint?: string;
+}
+
+export type ToolOutcome =
+  | { ok: true; content: (TextContent | ImageContent)[]; details?: Record<string, unknown> }
+  | { ok: false; error: ToolError; details?: Record<string, unknown> };
+
+export type SideEffectTier = "readOnly" | "sideEffect";
+
+/** What the user sees before approving a side-effect call; computed without touching disk. */
+export type ProposalPreview =
+  | { kind: "diff"; path: string; before: string | null; after: string; unifiedDiff: string; added: number; removed: number }
+  | { kind: "command"; command: string; cwd: string; timeoutMs: number };
+
+export interface Proposal {
+  toolCallId: string;
+  toolName: string;
+  args: Record<string, unknown>;
+  preview: ProposalPreview;
+  /** Content fingerprint of the target when proposed; re-checked before execution. */
+  fingerprint?: string;
+}
+
+export type PolicyAction = "ask" | "allow" | "deny";
+
+export interface RunBudget {
+  maxToolCalls: number;
+  maxOutputBytes: number;
+  maxDurationMs: number;
+  maxSideEffects: number;
+}
+export type { ToolSpec };

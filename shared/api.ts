@@ -1,0 +1,286 @@
+/**
+ * The WorkbenchApi: the one typed contract between the UI and the core.
+ * Every request and event has a zod schema; both transports (Electron IPC and
+ * the web-mode WebSocket) carry exactly these shapes, and the core parses every
+ * payload on arrival (ARCHITECTURE.md section 3).
+ */
+import { z } from "zod";
+import {
+  AssistantMessageSchema,
+  ImageContentSchema,
+  ModelRefSchema,
+  SessionEntrySchema,
+  UsageSchema,
+} from "./protocol";
+import { ModelInfoSchema } from "./models";
+
+// ---------------------------------------------------------------- shared shapes
+
+export const WorkspaceSchema = z.object({
+  id: z.string(),
+  path: z.string(),
+  name: z.string(),
+  lastOpenedAt: z.number(),
+});
+export type Workspace = z.infer<typeof WorkspaceSchema>;
+
+export const SessionSummarySchema = z.object({
+  id: z.string(),
+  workspaceId: z.string(),
+  title: z.string(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  model: ModelRefSchema.nullable(),
+  parentSessionId: z.string().nullable(),
+  parentSeq: z.number().int().nullable(),
+  entryCount: z.number().int(),
+  totalCost: z.number(),
+  totalTokens: z.number().int(),
+});
+export type SessionSummary = z.infer<typeof SessionSummarySchema>;
+
+export const StoredEntrySchema = z.object({
+  seq: z.number().int(),
+  entry: SessionEntrySchema,
+});
+
+export const ToolStatusSchema = z.enum([
+  "pending",
+  "awaitingApproval",
+  "running",
+  "done",
+  "error",
+  "denied",
+  "aborted",
+]);
+export type ToolStatus = z.infer<typeof ToolStatusSchema>;
+
+export const ProposalPreviewSchema = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("diff"),
+    path: z.string(),
+    before: z.string().nullable(),
+    after: z.string(),
+    unifiedDiff: z.string(),
+    added: z.number().int(),
+    removed: z.number().int(),
+  }),
+  z.object({ kind: z.literal("command"), command: z.string(), cwd: z.string(), timeoutMs: z.number() }),
+]);
+
+export const PendingApprovalSchema = z.object({
+  sessionId: z.string(),
+  toolCallId: z.string(),
+  toolName: z.string(),
+  args: z.record(z.string(), z.unknown()),
+  preview: ProposalPreviewSchema,
+});
+export type PendingApproval = z.infer<typeof PendingApprovalSchema>;
+
+export const TurnStateSchema = z.object({
+  sessionId: z.string(),
+  status: z.enum(["idle", "running", "awaitingApproval"]),
+  /** Messages typed during the turn, delivered after the current tool batch. */
+  queued: z.array(z.string()),
+  /** Approval waiting for the user, if any. */
+  pendingApproval: PendingApprovalSchema.nullable(),
+});
+export type TurnState = z.infer<typeof TurnStateSchema>;
+
+export const ModelOptionSchema = ModelInfoSchema.extend({
+  /** An API key is configured (or none is needed). */
+  configured: z.boolean(),
+  providerLabel: z.string(),
+});
+export type ModelOption = z.infer<typeof ModelOptionSchema>;
+
+export const ApprovalPolicySchema = z.object({
+  write: z.enum(["ask", "allow", "deny"]),
+  edit: z.enum(["ask", "allow", "deny"]),
+  bash: z.enum(["ask", "allow", "deny"]),
+  /** Command patterns (glob-like prefix) always allowed / always denied for bash. Deny wins. */
+  bashAllow: z.array(z.string()),
+  bashDeny: z.array(z.string()),
+});
+export type ApprovalPolicy = z.infer<typeof ApprovalPolicySchema>;
+
+export const BudgetSchema = z.object({
+  maxToolCalls: z.number().int().positive(),
+  maxOutputBytes: z.number().int().positive(),
+  maxDurationMs: z.number().int().positive(),
+  maxSideEffects: z.number().int().nonnegative(),
+});
+
+export const SettingsSchema = z.object({
+  defaultModel: ModelRefSchema.nullable(),
+  approvalPolicy: ApprovalPolicySchema,
+  budget: BudgetSchema,
+  /** Base URL overrides per provider key. */
+  baseUrls: z.record(z.string(), z.string().url()),
+  theme: z.enum(["system", "light", "dark"]),
+});
+export type Settings = z.infer<typeof SettingsSchema>;
+
+export const ProviderStatusSchema = z.object({
+  key: z.string(),
+  label: z.string(),
+  baseUrl: z.string(),
+  /** Where the key comes from; the key itself never crosses the API. */
+  keySource: z.enum(["keychain", "env", "none", "notNeeded"]),
+  /** Last four characters, for recognition. */
+  keyHint: z.string().nullable(),
+  apiKeyEnv: z.string().nullable(),
+});
+
+export const SearchHitSchema = z.object({
+  sessionId: z.string(),
+  sessionTitle: z.string(),
+  workspaceId: z.string(),
+  seq: z.number().int(),
+  /** Text with matches wrapped in \u0002…\u0003 markers (safe to render as text, then highlight). */
+  snippet: z.string(),
+  timestamp: z.number(),
+});
+export type SearchHit = z.infer<typeof SearchHitSchema>;
+
+const SessionId = z.object({ sessionId: z.string().min(1) });
+const Empty = z.object({}).strict();
+const Ok = z.object({ ok: z.literal(true) });
+
+// ---------------------------------------------------------------- requests
+
+export const requests = {
+  "app.info": {
+    params: Empty,
+    result: z.object({
+      mode: z.enum(["electron", "web"]),
+      version: z.string(),
+      /** Workspace given on the command line, opened at start. */
+      initialWorkspace: WorkspaceSchema.nullable(),
+      demo: z.boolean(),
+      notices: z.array(z.string()),
+    }),
+  },
+  "workspace.open": { params: z.object({ path: z.string().min(1) }).strict(), result: WorkspaceSchema },
+  "workspace.pick": { params: Empty, result: WorkspaceSchema.nullable() },
+  "workspace.recent": { params: Empty, result: z.array(WorkspaceSchema) },
+  "session.list": {
+    params: z.object({ workspaceId: z.string(), limit: z.number().int().min(1).max(500).optional(), before: z.number().optional() }).strict(),
+    result: z.object({ sessions: z.array(SessionSummarySchema), hasMore: z.boolean() }),
+  },
+  "session.search": {
+    params: z.object({ query: z.string().min(1).max(500), workspaceId: z.string().optional(), limit: z.number().int().min(1).max(200).optional() }).strict(),
+    result: z.array(SearchHitSchema),
+  },
+  "session.create": {
+    params: z.object({ workspaceId: z.string(), model: ModelRefSchema.optional(), title: z.string().max(200).optional() }).strict(),
+    result: SessionSummarySchema,
+  },
+  "session.rename": { params: SessionId.extend({ title: z.string().min(1).max(200) }).strict(), result: SessionSummarySchema },
+  "session.delete": { params: SessionId.strict(), result: Ok },
+  "session.fork": {
+    params: SessionId.extend({ atSeq: z.number().int().nonnegative(), model: ModelRefSchema.optional() }).strict(),
+    result: SessionSummarySchema,
+  },
+  "session.load": {
+    params: SessionId.strict(),
+    result: z.object({ session: SessionSummarySchema, entries: z.array(StoredEntrySchema), turn: TurnStateSchema }),
+  },
+  "chat.send": {
+    params: SessionId.extend({ text: z.string().max(1_000_000), images: z.array(ImageContentSchema).max(20).optional() }).strict(),
+    result: z.object({ queued: z.boolean() }),
+  },
+  "chat.abort": { params: SessionId.strict(), result: Ok },
+  "chat.switchModel": { params: SessionId.extend({ model: ModelRefSchema }).strict(), result: SessionSummarySchema },
+  "approval.answer": {
+    params: SessionId.extend({
+      toolCallId: z.string(),
+      decision: z.enum(["approve", "approveForSession", "deny"]),
+      reason: z.string().max(10_000).optional(),
+    }).strict(),
+    result: Ok,
+  },
+  "models.list": { params: Empty, result: z.array(ModelOptionSchema) },
+  "providers.list": { params: Empty, result: z.array(ProviderStatusSchema) },
+  "secrets.setApiKey": {
+    params: z.object({ provider: z.string().min(1), apiKey: z.string().max(10_000) }).strict(),
+    result: ProviderStatusSchema,
+  },
+  "settings.get": { params: Empty, result: SettingsSchema },
+  "settings.update": { params: SettingsSchema.partial().strict(), result: SettingsSchema },
+} as const;
+
+export type RequestMethod = keyof typeof requests;
+export type RequestParams<M extends RequestMethod> = z.input<(typeof requests)[M]["params"]>;
+export type RequestResult<M extends RequestMethod> = z.infer<(typeof requests)[M]["result"]>;
+
+// ---------------------------------------------------------------- events
+
+export const events = {
+  /** An entry was appended to the store (the source of truth for the transcript). */
+  "session.entry": z.object({ sessionId: z.string(), seq: z.number().int(), entry: SessionEntrySchema }),
+  /** The assistant message being streamed, as it stands (batched by the core). */
+  "stream.partial": z.object({ sessionId: z.string(), message: AssistantMessageSchema }),
+  /** Streaming ended (the final message arrives as a session.entry). */
+  "stream.end": z.object({ sessionId: z.string() }),
+  "tool.status": z.object({
+    sessionId: z.string(),
+    toolCallId: z.string(),
+    toolName: z.string(),
+    status: ToolStatusSchema,
+    durationMs: z.number().optional(),
+  }),
+  "turn.state": TurnStateSchema,
+  "turn.retry": z.object({ sessionId: z.string(), attempt: z.number().int(), delayMs: z.number(), error: z.string() }),
+  "turn.error": z.object({ sessionId: z.string(), message: z.string() }),
+  "session.updated": SessionSummarySchema,
+  "usage.updated": z.object({ sessionId: z.string(), usage: UsageSchema }),
+} as const;
+
+export type EventName = keyof typeof events;
+export type EventPayload<E extends EventName> = z.infer<(typeof events)[E]>;
+
+// ---------------------------------------------------------------- errors and wire frames
+
+export const ApiErrorCodeSchema = z.enum([
+  "INVALID_REQUEST",
+  "UNKNOWN_METHOD",
+  "NOT_FOUND",
+  "CONFLICT",
+  "UNSUPPORTED",
+  "INTERNAL",
+]);
+export type ApiErrorCode = z.infer<typeof ApiErrorCodeSchema>;
+
+export const ApiErrorSchema = z.object({
+  code: ApiErrorCodeSchema,
+  message: z.string(),
+  /** zod issues for INVALID_REQUEST. */
+  issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+});
+export type ApiError = z.infer<typeof ApiErrorSchema>;
+
+export type ApiResponse<T> = { ok: true; result: T } | { ok: false; error: ApiError };
+
+/** WebSocket frames (web mode). IPC carries the same params/response objects. */
+export const ClientFrameSchema = z.object({
+  id: z.number().int(),
+  method: z.string(),
+  params: z.unknown(),
+});
+export type ServerFrame =
+  | { kind: "response"; id: number; response: ApiResponse<unknown> }
+  | { kind: "event"; event: EventName; payload: unknown };
+
+/** What both transports expose to the renderer. */
+export interface WorkbenchClient {
+  call<M extends RequestMethod>(method: M, params: RequestParams<M>): Promise<RequestResult<M>>;
+  on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
+}
+
+export class WorkbenchApiError extends Error {
+  constructor(readonly error: ApiError) {
+    super(error.message);
+    this.name = "WorkbenchApiError";
+  }
+}

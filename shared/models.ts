@@ -1,0 +1,63 @@
+/**
+ * Model registry entries: what the app knows about a model (pure data, shared with the UI).
+ */
+import { z } from "zod";
+import { ApiSchema } from "./protocol";
+
+/**
+ * Per-server quirks for OpenAI-compatible servers, decided from configuration,
+ * never from substrings of a model id (CONVENTIONS.md).
+ */
+export const CompatSchema = z.object({
+  /** Tool-call id rule for Chat Completions targets. "mistral9": exactly 9 alphanumerics. */
+  toolCallIdRule: z.enum(["openai40", "mistral9"]).default("openai40"),
+  /** Field carrying the output cap. */
+  maxTokensField: z.enum(["max_tokens", "max_completion_tokens"]).default("max_completion_tokens"),
+  /** Role used for the system prompt. */
+  systemRole: z.enum(["system", "developer"]).default("system"),
+  /** Where reasoning text comes back on streamed deltas, if anywhere. */
+  reasoningField: z.enum(["none", "reasoning_content", "reasoning"]).default("none"),
+  /** Whether the server accepts `stream_options: { include_usage: true }`. */
+  streamUsage: z.boolean().default(true),
+  /** Mistral rejects a user message directly after a tool message. */
+  assistantAfterToolResult: z.boolean().default(false),
+  /** Whether `strict: true` on function tools is accepted. */
+  strictTools: z.boolean().default(false),
+});
+export type Compat = z.infer<typeof CompatSchema>;
+
+export const ModelInfoSchema = z.object({
+  /** Provider's model id. */
+  id: z.string().min(1),
+  /** Human label. */
+  name: z.string(),
+  /** Provider key (matches a ProviderConfig.key). */
+  provider: z.string().min(1),
+  api: ApiSchema,
+  contextWindow: z.number().int().positive(),
+  maxOutput: z.number().int().positive(),
+  input: z.array(z.enum(["text", "image"])),
+  reasoning: z.boolean(),
+  /** USD per million tokens. */
+  price: z.object({
+    input: z.number().nonnegative(),
+    output: z.number().nonnegative(),
+    cacheRead: z.number().nonnegative(),
+    cacheWrite: z.number().nonnegative(),
+  }),
+  compat: CompatSchema.partial().optional(),
+  /** True for the bundled offline demo model (served by the faux provider). */
+  demo: z.boolean().optional(),
+});
+export type ModelInfo = z.infer<typeof ModelInfoSchema>;
+
+export const ProviderConfigSchema = z.object({
+  key: z.string().min(1),
+  label: z.string(),
+  api: ApiSchema,
+  baseUrl: z.string().url(),
+  /** Environment variable holding the key in web mode. */
+  apiKeyEnv: z.string().optional(),
+  compat: CompatSchema.partial().optional(),
+});
+export type ProviderConfig = z.infer<typeof ProviderConfigSchema>;

@@ -1,0 +1,237 @@
+/**
+ * The provider-neutral message protocol. Stored as is, never rewritten.
+ * Every provider adapter reads and writes these shapes; the boundary transform
+ * turns a copy of them into each provider's wire format.
+ *
+ * Pure module: zod only (see ARCHITECTURE.md section 2).
+ */
+import { z } from "zod";
+
+// ---------------------------------------------------------------- content blocks
+
+export const TextContentSchema = z.object({
+  type: z.literal("text"),
+  text: z.string(),
+});
+export type TextContent = z.infer<typeof TextContentSchema>;
+
+export const ImageContentSchema = z.object({
+  type: z.literal("image"),
+  /** base64, no data: prefix */
+  data: z.string(),
+  mimeType: z.string(),
+});
+export type ImageContent = z.infer<typeof ImageContentSchema>;
+
+export const ThinkingContentSchema = z.object({
+  type: z.literal("thinking"),
+  thinking: z.string(),
+  /**
+   * Opaque provider signature (Anthropic `signature`, OpenAI Responses encrypted
+   * reasoning item as JSON). Only valid for the model that produced it.
+   */
+  signature: z.string().optional(),
+  /** Anthropic `redacted_thinking`: `thinking` is empty and `signature` holds the data. */
+  redacted: z.boolean().optional(),
+});
+export type ThinkingContent = z.infer<typeof ThinkingContentSchema>;
+
+export const ToolCallSchema = z.object({
+  type: z.literal("toolCall"),
+  /** Opaque: echoed verbatim, never parsed (invariant 2). */
+  id: z.string(),
+  name: z.string(),
+  /** Parsed arguments when the stream ended with valid JSON; {} otherwise. */
+  arguments: z.record(z.string(), z.unknown()),
+  /** Present when the arguments could not be parsed: the raw text as streamed. */
+  rawArguments: z.string().optional(),
+  /** Why the arguments are unusable (invalid JSON, lone surrogate, truncated). */
+  argumentsError: z.string().optional(),
+});
+export type ToolCall = z.infer<typeof ToolCallSchema>;
+
+export const UserContentSchema = z.discriminatedUnion("type", [TextContentSchema, ImageContentSchema]);
+export type UserContent = z.infer<typeof UserContentSchema>;
+
+export const AssistantContentSchema = z.discriminatedUnion("type", [
+  TextContentSchema,
+  ThinkingContentSchema,
+  ToolCallSchema,
+]);
+export type AssistantContent = z.infer<typeof AssistantContentSchema>;
+
+// ---------------------------------------------------------------- model, usage
+
+export const ApiSchema = z.enum(["anthropic-messages", "openai-completions", "openai-responses"]);
+export type Api = z.infer<typeof ApiSchema>;
+
+export const ModelRefSchema = z.object({
+  /** Provider key as configured, e.g. "anthropic", "openai", "mistral", "ollama". */
+  provider: z.string(),
+  api: ApiSchema,
+  /** The model id as the provider knows it. */
+  id: z.string(),
+});
+export type ModelRef = z.infer<typeof ModelRefSchema>;
+
+export const CostSchema = z.object({
+  input: z.number(),
+  output: z.number(),
+  cacheRead: z.number(),
+  cacheWrite: z.number(),
+  total: z.number(),
+});
+export type Cost = z.infer<typeof CostSchema>;
+
+export const UsageSchema = z.object({
+  input: z.number().int().nonnegative(),
+  output: z.number().int().nonnegative(),
+  cacheRead: z.number().int().nonnegative(),
+  cacheWrite: z.number().int().nonnegative(),
+  totalTokens: z.number().int().nonnegative(),
+  cost: CostSchema,
+});
+export type Usage = z.infer<typeof UsageSchema>;
+
+export function emptyUsage(): Usage {
+  return {
+    input: 0,
+    output: 0,
+    cacheRead: 0,
+    cacheWrite: 0,
+    totalTokens: 0,
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+  };
+}
+
+export const StopReasonSchema = z.enum(["stop", "toolUse", "length", "error", "aborted"]);
+export type StopReason = z.infer<typeof StopReasonSchema>;
+
+// ---------------------------------------------------------------- messages
+
+export const UserMessageSchema = z.object({
+  role: z.literal("user"),
+  content: z.array(UserContentSchema),
+  /** Unix milliseconds. */
+  timestamp: z.number(),
+});
+export type UserMessage = z.infer<typeof UserMessageSchema>;
+
+export const AssistantMessageSchema = z.object({
+  role: z.literal("assistant"),
+  content: z.array(AssistantContentSchema),
+  stopReason: StopReasonSchema,
+  model: ModelRefSchema,
+  usage: UsageSchema,
+  /** Set when stopReason is "error" (and sometimes "aborted"); never contains an API key. */
+  errorMessage: z.string().optional(),
+  /** Provider-side response id, for the review view. */
+  responseId: z.string().optional(),
+  timestamp: z.number(),
+});
+export type AssistantMessage = z.infer<typeof AssistantMessageSchema>;
+
+export const ToolResultMessageSchema = z.object({
+  role: z.literal("toolResult"),
+  toolCallId: z.string(),
+  toolName: z.string(),
+  isError: z.boolean(),
+  /** What the model sees. */
+  content: z.array(UserContentSchema),
+  /** What only the UI and the audit see: diff, exit code, durations, byte counts, error code. */
+  details: z.unknown().optional(),
+  timestamp: z.number(),
+});
+export type ToolResultMessage = z.infer<typeof ToolResultMessageSchema>;
+
+export const MessageSchema = z.discriminatedUnion("role", [
+  UserMessageSchema,
+  AssistantMessageSchema,
+  ToolResultMessageSchema,
+]);
+export type Message = z.infer<typeof MessageSchema>;
+
+// ---------------------------------------------------------------- session entries that are not messages
+
+export const ModelSwitchEntrySchema = z.object({
+  type: z.literal("modelSwitch"),
+  from: ModelRefSchema.nullable(),
+  to: ModelRefSchema,
+  timestamp: z.number(),
+});
+
+export const ApprovalDecisionSchema = z.enum(["approved", "approvedForSession", "denied", "autoApproved", "autoDenied"]);
+export type ApprovalDecision = z.infer<typeof ApprovalDecisionSchema>;
+
+export const ApprovalEntrySchema = z.object({
+  type: z.literal("approval"),
+  toolCallId: z.string(),
+  toolName: z.string(),
+  decision: ApprovalDecisionSchema,
+  /** The user's reason on a denial, passed to the model. */
+  reason: z.string().optional(),
+  /** Who decided: "user" or "policy". */
+  decidedBy: z.string(),
+  timestamp: z.number(),
+});
+
+export const CompactionEntrySchema = z.object({
+  type: z.literal("compaction"),
+  summary: z.string(),
+  /** Sequence number of the first entry kept verbatim after the summary. */
+  firstKeptSeq: z.number().int(),
+  tokensBefore: z.number().int().nonnegative(),
+  model: ModelRefSchema,
+  timestamp: z.number(),
+});
+
+export const RenameEntrySchema = z.object({
+  type: z.literal("rename"),
+  title: z.string(),
+  timestamp: z.number(),
+});
+
+export const ForkEntrySchema = z.object({
+  type: z.literal("fork"),
+  sourceSessionId: z.string(),
+  /** Entries with seq <= this were copied from the source. */
+  sourceSeq: z.number().int(),
+  timestamp: z.number(),
+});
+
+export const MessageEntrySchema = z.object({
+  type: z.literal("message"),
+  message: MessageSchema,
+});
+
+export const SessionEntrySchema = z.discriminatedUnion("type", [
+  MessageEntrySchema,
+  ModelSwitchEntrySchema,
+  ApprovalEntrySchema,
+  CompactionEntrySchema,
+  RenameEntrySchema,
+  ForkEntrySchema,
+]);
+export type SessionEntry = z.infer<typeof SessionEntrySchema>;
+export type MessageEntry = z.infer<typeof MessageEntrySchema>;
+export type ModelSwitchEntry = z.infer<typeof ModelSwitchEntrySchema>;
+export type ApprovalEntry = z.infer<typeof ApprovalEntrySchema>;
+export type CompactionEntry = z.infer<typeof CompactionEntrySchema>;
+export type RenameEntry = z.infer<typeof RenameEntrySchema>;
+export type ForkEntry = z.infer<typeof ForkEntrySchema>;
+export type SessionEntryType = SessionEntry["type"];
+
+/** An entry as loaded from the store: its sequence number within the session. */
+export interface StoredEntry {
+  seq: number;
+  entry: SessionEntry;
+}
+
+/** Text of a message for search and titles (no thinking, no tool arguments). */
+export function messageText(message: Message): string {
+  const parts: string[] = [];
+  for (const block of message.content) {
+    if (block.type === "text") parts.push(block.text);
+  }
+  return parts.join("\n");
+}
