@@ -249,6 +249,8 @@ export const ApiErrorCodeSchema = z.enum([
   "CONFLICT",
   "UNSUPPORTED",
   "INTERNAL",
+  /** Client side: the core cannot be reached (WebSocket closed or reconnecting). */
+  "UNAVAILABLE",
 ]);
 export type ApiErrorCode = z.infer<typeof ApiErrorCodeSchema>;
 
