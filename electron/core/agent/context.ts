@@ -1,0 +1,88 @@
+/**
+ * Turns a session's stored entries into the history the model is sent:
+ * messages only, starting after the latest compaction (whose summary becomes
+ * the first user message). Pure: entries are not modified.
+ */
+import type { CompactionEntry, Message, StoredEntry, UserMessage } from "../../../shared/protocol";
+
+export const COMPACTION_PREFIX = "Summary of the earlier part of this conversation (older messages were compacted):\n\n";
+
+export function latestCompaction(entries: readonly StoredEntry[]): CompactionEntry | null {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const e = entries[i].entry;
+    if (e.type === "compaction") return e;
+  }
+  return null;
+}
+
+export function historyForModel(entries: readonly StoredEntry[]): Message[] {
+  const compaction = latestCompaction(entries);
+  const out: Message[] = [];
+  if (compaction) {
+    const summary: UserMessage = {
+      role: "user",
+      content: [{ type: "text", text: COMPACTION_PREFIX + compaction.summary }],
+      timestamp: compaction.timestamp,
+    };
+    out.push(summary);
+  }
+  for (const { seq, entry } of entries) {
+    if (entry.type !== "message") continue;
+    if (compaction && seq < compaction.firstKeptSeq) continue;
+    out.push(entry.message);
+  }
+  return out;
+}
+
+/** Rough token estimate (4 characters a token) for deciding when to compact. */
+export function estimateTokens(messages: readonly Message[]): number {
+  let chars = 0;
+  for (const m of messages) {
+    for (const block of m.content) {
+      switch (block.type) {
+        case "text":
+          chars += block.text.length;
+          break;
+        case "thinking":
+          chars += block.thinking.length;
+          break;
+        case "toolCall":
+          chars += block.name.length + JSON.stringify(block.arguments).length;
+          break;
+        case "image":
+          chars += 4_800; // ~1,200 tokens for a typical image
+          break;
+      }
+    }
+  }
+  return Math.ceil(chars / 4);
+}
+
+/**
+ * Where to cut for compaction: the seq of the first entry to keep verbatim.
+ * Cuts only before a user message, so a tool call is never separated from its
+ * result; keeps at least the last user turn. Returns null when there is
+ * nothing worth compacting.
+ */
+export function compactionCut(entries: readonly StoredEntry[], keepTokens: number): number | null {
+  const compaction = latestCompaction(entries);
+  const candidates = entries.filter(
+    (e) => e.entry.type === "message" && (!compaction || e.seq >= compaction.firstKeptSeq),
+  );
+  const userStarts = candidates.filter((e) => e.entry.type === "message" && e.entry.message.role === "user");
+  if (userStarts.length < 2) return null;
+  let kept = 0;
+  let cut: number | null = null;
+  for (let i = candidates.length - 1; i >= 0; i--) {
+    const e = candidates[i];
+    if (e.entry.type !== "message") continue;
+    kept += estimateTokens([e.entry.message]);
+    if (e.entry.message.role === "user") {
+      cut = e.seq;
+      if (kept >= keepTokens) break;
+    }
+  }
+  // Never keep everything: the first user message must be compacted away.
+  if (cut === null || cut === userStarts[0].seq) cut = userStarts[userStarts.length - 1].seq;
+  return cut === userStarts[0].seq ? null : cut;
+}

@@ -1,0 +1,65 @@
+/**
+ * What the agent loop needs from the rest of the core. Narrow on purpose:
+ * the loop is tested against the real store, adapters and tools, and these
+ * interfaces say exactly which parts of them it relies on.
+ */
+import type { EventName, EventPayload } from "../../../shared/api";
+import type { ModelInfo, ProviderConfig } from "../../../shared/models";
+import type {
+  AssistantMessage,
+  ModelRef,
+  SessionEntry,
+  StoredEntry,
+  ToolCall,
+  ToolResultMessage,
+} from "../../../shared/protocol";
+import type { LlmContext, StreamEvent, StreamOptions, ToolSpec } from "../providers/types";
+import type { PolicyAction, Proposal, ToolOutcome } from "../tools/types";
+
+export interface ResolvedModel {
+  model: ModelInfo;
+  provider: ProviderConfig;
+  /** Null when the provider needs no key (local servers, the demo). */
+  apiKey: string | null;
+}
+
+export interface AgentStorePort {
+  appendEntry(sessionId: string, entry: SessionEntry): number;
+  loadEntries(sessionId: string): StoredEntry[];
+}
+
+export interface ToolRuntimePort {
+  specs(): ToolSpec[];
+  /** Resets the per-turn run budget. */
+  beginTurn(): void;
+  isSideEffect(name: string): boolean;
+  runReadOnly(call: ToolCall, signal: AbortSignal): Promise<ToolOutcome>;
+  propose(call: ToolCall): Promise<{ proposal: Proposal } | { outcome: ToolOutcome }>;
+  decide(proposal: Proposal): PolicyAction;
+  allowForSession(toolName: string): void;
+  execute(proposal: Proposal, signal: AbortSignal): Promise<ToolOutcome>;
+  toResultMessage(call: ToolCall, outcome: ToolOutcome, now: number): ToolResultMessage;
+}
+
+export type ToolAuditEvent =
+  | { kind: "proposed" | "running"; toolCallId: string; toolName: string; args: Record<string, unknown> }
+  | { kind: "decided"; toolCallId: string; toolName: string; decision: string; decidedBy: string; reason?: string }
+  | { kind: "finished"; toolCallId: string; toolName: string; status: "done" | "error" | "aborted" | "denied"; durationMs: number; errorCode?: string; outputBytes: number };
+
+export interface AgentDeps {
+  store: AgentStorePort;
+  tools: ToolRuntimePort;
+  resolveModel(ref: ModelRef): ResolvedModel | { error: string };
+  stream(resolved: ResolvedModel, context: LlmContext, options: Omit<StreamOptions, "apiKey">): AsyncIterable<StreamEvent>;
+  computeCost(model: ModelInfo, message: AssistantMessage): AssistantMessage;
+  emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
+  audit(sessionId: string, event: ToolAuditEvent): void;
+  now(): number;
+  workspaceRoot: string;
+  platform: string;
+  /** Called when the session's current model changes (persisted by the caller). */
+  onModelChanged(sessionId: string, model: ModelRef): void;
+  /** Called after every append, for titles, counters and `session.updated`. */
+  onAppended(sessionId: string, seq: number, entry: SessionEntry): void;
+  sleep?(ms: number, signal: AbortSignal): Promise<void>;
+}
