@@ -1,0 +1,129 @@
+/**
+ * Opening the database file: pragmas, integrity check, migrations, and moving
+ * a damaged file aside.
+ */
+import Database from "better-sqlite3";
+import { existsSync, renameSync } from "node:fs";
+import { LATEST_VERSION, MIGRATIONS, type Migration } from "./migrations";
+import { StoreError, isDamageError, toStoreError } from "./errors";
+
+export type Db = Database.Database;
+export type Statement = Database.Statement;
+
+/** What every store module works with: the connection, the clock and a prepared-statement cache. */
+export interface StoreContext {
+  readonly db: Db;
+  readonly now: () => number;
+  /** Prepares `sql` once per connection; later calls reuse the statement. */
+  stmt(sql: string): Statement;
+  /** Runs `fn` in a transaction (a savepoint when nested); rolls back if it throws. */
+  tx<T>(fn: () => T): T;
+}
+
+export function createContext(db: Db, now: () => number): StoreContext {
+  const cache = new Map<string, Statement>();
+  // One wrapper created once: better-sqlite3 turns nested calls into savepoints.
+  const run = db.transaction((fn: () => unknown) => fn());
+  return {
+    db,
+    now,
+    stmt(sql) {
+      let s = cache.get(sql);
+      if (s === undefined) {
+        s = db.prepare(sql);
+        cache.set(sql, s);
+      }
+      return s;
+    },
+    tx<T>(fn: () => T): T {
+      return run(fn) as T;
+    },
+  };
+}
+
+/**
+ * Opens `path`, applies pragmas, checks integrity and migrates.
+ * Throws StoreError: DAMAGED (not a database / corrupt), TOO_NEW, IO, BUSY.
+ */
+export function openDatabase(path: string, migrations: readonly Migration[] = MIGRATIONS): Db {
+  let db: Db;
+  try {
+    db = new Database(path);
+  } catch (e) {
+    throw toStoreError(e, `cannot open ${path}`);
+  }
+  try {
+    configure(db);
+    checkIntegrity(db);
+    migrate(db, migrations);
+    return db;
+  } catch (e) {
+    db.close();
+    throw toStoreError(e, `cannot open ${path}`);
+  }
+}
+
+function configure(db: Db): void {
+  // Reading the journal mode is the first access to the file: a non-database fails here (SQLITE_NOTADB).
+  db.pragma("journal_mode = WAL");
+  // WAL + NORMAL: a commit is durable once it is in the WAL file, which survives a killed process
+  // (the crash-safety test SIGKILLs a writer and finds every acknowledged append). Only an OS crash
+  // or power loss can roll back the last few commits, never corrupt the file. FULL would fsync on
+  // every append for that last case only.
+  db.pragma("synchronous = NORMAL");
+  db.pragma("foreign_keys = ON");
+  db.pragma("busy_timeout = 5000");
+}
+
+function checkIntegrity(db: Db): void {
+  const rows = db.pragma("quick_check") as Array<{ quick_check: string }>;
+  const problems = rows.map((r) => r.quick_check).filter((r) => r !== "ok");
+  if (problems.length > 0) {
+    throw new StoreError("DAMAGED", `integrity check failed: ${problems.slice(0, 5).join("; ")}`);
+  }
+}
+
+export function schemaVersion(db: Db): number {
+  return db.pragma("user_version", { simple: true }) as number;
+}
+
+function migrate(db: Db, migrations: readonly Migration[]): void {
+  const latest = migrations.length === 0 ? 0 : migrations[migrations.length - 1].version;
+  const current = schemaVersion(db);
+  if (current > latest) {
+    throw new StoreError("TOO_NEW", `database schema version ${current} is newer than this app's ${latest}`);
+  }
+  const pending = migrations.filter((m) => m.version > current);
+  if (pending.length === 0) return;
+  // IMMEDIATE: take the write lock before reading, so two processes cannot migrate at once.
+  db.transaction(() => {
+    for (const m of pending) {
+      db.exec(m.sql);
+      db.pragma(`user_version = ${m.version}`);
+    }
+  }).immediate();
+}
+
+export { LATEST_VERSION };
+
+/**
+ * Renames `path` and its -wal/-shm companions to `<path>.damaged-<timestamp>[-wal|-shm]`,
+ * keeping SQLite's naming so the copy can still be opened for forensics. Never deletes.
+ * Returns the new main path.
+ */
+export function moveAside(path: string, at: number): string {
+  const stamp = new Date(at).toISOString().replace(/[:.]/g, "-");
+  let target = `${path}.damaged-${stamp}`;
+  for (let n = 2; existsSync(target) || existsSync(`${target}-wal`); n++) target = `${path}.damaged-${stamp}-${n}`;
+  try {
+    renameSync(path, target);
+    for (const suffix of ["-wal", "-shm"]) {
+      if (existsSync(path + suffix)) renameSync(path + suffix, target + suffix);
+    }
+  } catch (e) {
+    throw toStoreError(e, `cannot move damaged database ${path} aside`);
+  }
+  return target;
+}
+
+export { isDamageError };

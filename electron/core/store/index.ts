@@ -1,0 +1,17 @@
+/** The SQLite session store (see session-store.ts for the contract). */
+export { SessionStore, type OpenReport, type Recovered, type StoreOptions } from "./session-store";
+export { StoreError, isStoreError, type StoreErrorCode } from "./errors";
+export type { CheckedEntries, EntryProblem, EntryRange } from "./entries";
+export type { CreateSessionInput, ForkOptions, ListSessionsOptions, SessionPage } from "./sessions";
+export type { SearchOptions } from "./search";
+export { toFtsQuery } from "./search";
+export type { ModelUsage, UsageTotal, UsageTotals } from "./usage";
+export {
+  ToolAuditStatusSchema,
+  type ToolAuditStatus,
+  type ToolCallInput,
+  type ToolCallPatch,
+  type ToolCallRecord,
+} from "./audit";
+export type { Note, NoteInput, NoteVerdict } from "./notes";
+export { ABORTED_RESULT_TEXT, synthesizedAbortResult, type RepairReport } from "./repair";

@@ -1,0 +1,57 @@
+/** Reviewer notes on a session's entries (used by replay). */
+import type { StoreContext } from "./db";
+import { StoreError } from "./errors";
+
+export type NoteVerdict = "ok" | "problem";
+
+export interface NoteInput {
+  sessionId: string;
+  /** The entry the note is about (1..entryCount). */
+  seq: number;
+  author: string;
+  verdict: NoteVerdict | null;
+  text: string;
+}
+
+export interface Note extends NoteInput {
+  id: number;
+  createdAt: number;
+}
+
+interface NoteRow {
+  id: number;
+  session_id: string;
+  seq: number;
+  author: string;
+  verdict: NoteVerdict | null;
+  text: string;
+  created_at: number;
+}
+
+function toNote(r: NoteRow): Note {
+  return { id: r.id, sessionId: r.session_id, seq: r.seq, author: r.author, verdict: r.verdict, text: r.text, createdAt: r.created_at };
+}
+
+export function addNote(ctx: StoreContext, input: NoteInput): Note {
+  if (input.verdict !== null && input.verdict !== "ok" && input.verdict !== "problem") {
+    throw new StoreError("INVALID_ARGUMENT", `unknown verdict ${String(input.verdict)}`);
+  }
+  const s = ctx.stmt(`SELECT entry_count FROM sessions WHERE id = ?`).get(input.sessionId) as { entry_count: number } | undefined;
+  if (s === undefined) throw new StoreError("NOT_FOUND", `no session ${input.sessionId}`);
+  if (!Number.isInteger(input.seq) || input.seq < 1 || input.seq > s.entry_count) {
+    throw new StoreError("INVALID_ARGUMENT", `entry ${input.seq} is outside 1..${s.entry_count}`);
+  }
+  const row = ctx
+    .stmt(`INSERT INTO notes (session_id, seq, author, verdict, text, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING *`)
+    .get(input.sessionId, input.seq, input.author, input.verdict, input.text, ctx.now()) as NoteRow;
+  return toNote(row);
+}
+
+/** By entry, then in the order written. */
+export function listNotes(ctx: StoreContext, sessionId: string): Note[] {
+  return (ctx.stmt(`SELECT * FROM notes WHERE session_id = ? ORDER BY seq, id`).all(sessionId) as NoteRow[]).map(toNote);
+}
+
+export function deleteNote(ctx: StoreContext, id: number): boolean {
+  return ctx.stmt(`DELETE FROM notes WHERE id = ?`).run(id).changes > 0;
+}

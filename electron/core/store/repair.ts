@@ -1,0 +1,76 @@
+/**
+ * Repair on open: a session whose last assistant message has tool calls
+ * without results (the app died mid-turn) gets one synthesized "aborted"
+ * error result per missing call, so the conversation can continue
+ * (ARCHITECTURE.md invariant 1).
+ */
+import type { ToolResultMessage } from "../../../shared/protocol";
+import type { StoreContext } from "./db";
+import { abortOpenToolCalls } from "./audit";
+import { appendEntry } from "./entries";
+import { StoreError, toStoreError } from "./errors";
+import { openCallsFromEntries } from "./sessions";
+
+export const ABORTED_RESULT_TEXT = "aborted: the app stopped before this tool call finished";
+
+export function synthesizedAbortResult(toolCallId: string, toolName: string, timestamp: number): ToolResultMessage {
+  return {
+    role: "toolResult",
+    toolCallId,
+    toolName,
+    isError: true,
+    content: [{ type: "text", text: ABORTED_RESULT_TEXT }],
+    details: { errorCode: "ABORTED", synthesized: true },
+    timestamp,
+  };
+}
+
+/** Appends the missing results (in call order) in one transaction; returns how many were added. */
+export function repairSession(ctx: StoreContext, sessionId: string): number {
+  return ctx.tx(() => {
+    const exists = ctx.stmt(`SELECT 1 FROM sessions WHERE id = ?`).get(sessionId);
+    if (exists === undefined) throw new StoreError("NOT_FOUND", `no session ${sessionId}`);
+    const { calls } = openCallsFromEntries(ctx, sessionId);
+    const now = ctx.now();
+    for (const c of calls) {
+      appendEntry(ctx, sessionId, { type: "message", message: synthesizedAbortResult(c.id, c.name, now) });
+    }
+    // The column is only an index of sessions to look at; the entries are now complete.
+    ctx.stmt(`UPDATE sessions SET open_tool_calls = NULL WHERE id = ?`).run(sessionId);
+    abortOpenToolCalls(
+      ctx,
+      sessionId,
+      calls.map((c) => c.id),
+    );
+    return calls.length;
+  });
+}
+
+export interface RepairReport {
+  sessionId: string;
+  added: number;
+}
+
+export interface RepairAllResult {
+  repaired: RepairReport[];
+  /** Sessions whose repair failed; they are left as they were. */
+  failures: Array<{ sessionId: string; message: string }>;
+}
+
+/**
+ * Repairs every session flagged with open tool calls (an indexed lookup, not a
+ * scan of entries). One session failing does not stop the others.
+ */
+export function repairAll(ctx: StoreContext): RepairAllResult {
+  const ids = ctx.stmt(`SELECT id FROM sessions WHERE open_tool_calls IS NOT NULL`).pluck().all() as string[];
+  const result: RepairAllResult = { repaired: [], failures: [] };
+  for (const id of ids) {
+    try {
+      const added = repairSession(ctx, id);
+      if (added > 0) result.repaired.push({ sessionId: id, added });
+    } catch (e) {
+      result.failures.push({ sessionId: id, message: toStoreError(e, "repair").message });
+    }
+  }
+  return result;
+}

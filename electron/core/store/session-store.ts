@@ -1,0 +1,225 @@
+/**
+ * SessionStore: the app's one writer to SQLite.
+ *
+ * Contract: every method returns its value or throws a `StoreError` with a
+ * typed code (see errors.ts); raw SQLite and zod errors never escape. Use one
+ * store per process and per file (the app holds a single-instance lock).
+ */
+import type { SearchHit, SessionSummary, Workspace } from "../../../shared/api";
+import type { ModelRef, SessionEntry, StoredEntry } from "../../../shared/protocol";
+import {
+  listToolCalls,
+  recordToolCall,
+  updateToolCall,
+  type ToolCallInput,
+  type ToolCallPatch,
+  type ToolCallRecord,
+} from "./audit";
+import { createContext, moveAside, openDatabase, schemaVersion, type StoreContext } from "./db";
+import { appendEntry, loadEntriesChecked, type CheckedEntries, type EntryRange } from "./entries";
+import { StoreError, toStoreError } from "./errors";
+import { addNote, deleteNote, listNotes, type Note, type NoteInput } from "./notes";
+import { repairAll, repairSession, type RepairReport } from "./repair";
+import { search, type SearchOptions } from "./search";
+import {
+  createSession,
+  deleteSession,
+  forkSession,
+  getSession,
+  listSessions,
+  renameSession,
+  setSessionModel,
+  type CreateSessionInput,
+  type ForkOptions,
+  type ListSessionsOptions,
+  type SessionPage,
+} from "./sessions";
+import { deleteSetting, getSetting, setSetting } from "./settings";
+import { usageTotals, type UsageTotals } from "./usage";
+import { addWorkspace, getWorkspace, recentWorkspaces } from "./workspaces";
+
+export interface StoreOptions {
+  /** Clock in Unix ms (tests inject one). */
+  now?: () => number;
+}
+
+export interface OpenReport {
+  /** Sessions that had tool calls without results and got synthesized "aborted" results. */
+  repaired: RepairReport[];
+  /** Sessions whose repair failed (left as they were). */
+  repairFailures: Array<{ sessionId: string; message: string }>;
+}
+
+export interface Recovered {
+  /** Where the damaged file now lives (its -wal/-shm moved alongside). */
+  movedTo: string;
+  /** Why it was judged damaged. */
+  reason: string;
+}
+
+export class SessionStore {
+  private constructor(
+    private readonly ctx: StoreContext,
+    /** What happened at open; show `repaired` to the user if non-empty. */
+    readonly openReport: OpenReport,
+  ) {}
+
+  /**
+   * Opens (creating if needed) and migrates the database, checks its integrity
+   * and repairs sessions interrupted mid-turn. `":memory:"` gives a private
+   * in-memory store. Throws StoreError DAMAGED / TOO_NEW / IO / BUSY.
+   */
+  static open(path: string, options: StoreOptions = {}): SessionStore {
+    const now = options.now ?? Date.now;
+    const db = openDatabase(path);
+    try {
+      const ctx = createContext(db, now);
+      return new SessionStore(ctx, repairAtOpen(ctx));
+    } catch (e) {
+      db.close();
+      throw toStoreError(e, `cannot open ${path}`);
+    }
+  }
+
+  /**
+   * Like `open`, but a DAMAGED file is moved aside to `<path>.damaged-<timestamp>`
+   * (never deleted) and a fresh store is started in its place; `recovered` then
+   * says where the old file went so the app can tell the user. Other errors
+   * (TOO_NEW, IO, BUSY) are thrown: moving the file would not fix them.
+   */
+  static openOrRecover(path: string, options: StoreOptions = {}): { store: SessionStore; recovered: Recovered | null } {
+    try {
+      return { store: SessionStore.open(path, options), recovered: null };
+    } catch (e) {
+      if (!(e instanceof StoreError) || e.code !== "DAMAGED" || path === ":memory:" || path === "") throw e;
+      const movedTo = moveAside(path, (options.now ?? Date.now)());
+      return { store: SessionStore.open(path, options), recovered: { movedTo, reason: e.message } };
+    }
+  }
+
+  close(): void {
+    if (this.ctx.db.open) this.ctx.db.close();
+  }
+
+  /** The applied migration version (PRAGMA user_version). */
+  get schemaVersion(): number {
+    return this.guard("schemaVersion", () => schemaVersion(this.ctx.db));
+  }
+
+  // ------------------------------------------------------------ workspaces
+
+  addWorkspace(path: string, name?: string): Workspace {
+    return this.guard("addWorkspace", () => addWorkspace(this.ctx, path, name));
+  }
+  recentWorkspaces(limit = 10): Workspace[] {
+    return this.guard("recentWorkspaces", () => recentWorkspaces(this.ctx, limit));
+  }
+  getWorkspace(id: string): Workspace | undefined {
+    return this.guard("getWorkspace", () => getWorkspace(this.ctx, id));
+  }
+
+  // ------------------------------------------------------------ sessions
+
+  createSession(input: CreateSessionInput): SessionSummary {
+    return this.guard("createSession", () => createSession(this.ctx, input));
+  }
+  getSession(id: string): SessionSummary | undefined {
+    return this.guard("getSession", () => getSession(this.ctx, id));
+  }
+  listSessions(workspaceId: string, options: ListSessionsOptions = {}): SessionPage {
+    return this.guard("listSessions", () => listSessions(this.ctx, workspaceId, options));
+  }
+  renameSession(id: string, title: string): SessionSummary {
+    return this.guard("renameSession", () => renameSession(this.ctx, id, title));
+  }
+  setSessionModel(id: string, model: ModelRef | null): SessionSummary {
+    return this.guard("setSessionModel", () => setSessionModel(this.ctx, id, model));
+  }
+  /** True when the session existed. */
+  deleteSession(id: string): boolean {
+    return this.guard("deleteSession", () => deleteSession(this.ctx, id));
+  }
+  forkSession(id: string, atSeq: number, options: ForkOptions = {}): SessionSummary {
+    return this.guard("forkSession", () => forkSession(this.ctx, id, atSeq, options));
+  }
+
+  // ------------------------------------------------------------ entries
+
+  /** Validates, then appends in one transaction; returns the entry's seq. */
+  appendEntry(sessionId: string, entry: SessionEntry): number {
+    return this.guard("appendEntry", () => appendEntry(this.ctx, sessionId, entry));
+  }
+  /**
+   * Entries in seq order, skipping rows that no longer parse or validate.
+   * Use `loadEntriesChecked` wherever those rows must be reported (the UI, replay).
+   */
+  loadEntries(sessionId: string, range: EntryRange = {}): StoredEntry[] {
+    return this.loadEntriesChecked(sessionId, range).entries;
+  }
+  /** Entries in seq order plus a `problems` list naming every row that could not be returned. */
+  loadEntriesChecked(sessionId: string, range: EntryRange = {}): CheckedEntries {
+    return this.guard("loadEntries", () => loadEntriesChecked(this.ctx, sessionId, range));
+  }
+  /** Appends a synthesized "aborted" result for each unanswered call of the last assistant message. */
+  repairSession(id: string): number {
+    return this.guard("repairSession", () => repairSession(this.ctx, id));
+  }
+
+  // ------------------------------------------------------------ search, usage
+
+  search(query: string, options: SearchOptions = {}): SearchHit[] {
+    return this.guard("search", () => search(this.ctx, query, options));
+  }
+  usageTotals(sessionId: string): UsageTotals {
+    return this.guard("usageTotals", () => usageTotals(this.ctx, sessionId));
+  }
+
+  // ------------------------------------------------------------ tool audit
+
+  recordToolCall(input: ToolCallInput): ToolCallRecord {
+    return this.guard("recordToolCall", () => recordToolCall(this.ctx, input));
+  }
+  updateToolCall(sessionId: string, toolCallId: string, patch: ToolCallPatch): ToolCallRecord {
+    return this.guard("updateToolCall", () => updateToolCall(this.ctx, sessionId, toolCallId, patch));
+  }
+  listToolCalls(sessionId: string): ToolCallRecord[] {
+    return this.guard("listToolCalls", () => listToolCalls(this.ctx, sessionId));
+  }
+
+  // ------------------------------------------------------------ settings (never secrets)
+
+  getSetting(key: string): unknown {
+    return this.guard("getSetting", () => getSetting(this.ctx, key));
+  }
+  setSetting(key: string, value: unknown): void {
+    this.guard("setSetting", () => setSetting(this.ctx, key, value));
+  }
+  deleteSetting(key: string): boolean {
+    return this.guard("deleteSetting", () => deleteSetting(this.ctx, key));
+  }
+
+  // ------------------------------------------------------------ reviewer notes
+
+  addNote(input: NoteInput): Note {
+    return this.guard("addNote", () => addNote(this.ctx, input));
+  }
+  listNotes(sessionId: string): Note[] {
+    return this.guard("listNotes", () => listNotes(this.ctx, sessionId));
+  }
+  deleteNote(id: number): boolean {
+    return this.guard("deleteNote", () => deleteNote(this.ctx, id));
+  }
+
+  private guard<T>(what: string, fn: () => T): T {
+    try {
+      return fn();
+    } catch (e) {
+      throw toStoreError(e, what);
+    }
+  }
+}
+
+function repairAtOpen(ctx: StoreContext): OpenReport {
+  const { repaired, failures } = repairAll(ctx);
+  return { repaired, repairFailures: failures };
+}
