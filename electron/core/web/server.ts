@@ -1,0 +1,201 @@
+/**
+ * Web mode: serves the built renderer and the WorkbenchApi over one WebSocket,
+ * on 127.0.0.1 only.
+ *
+ * Security: the WebSocket upgrade is refused without the per-launch token
+ * (256 bits, compared in constant time) or with an Origin other than the
+ * page's own. Static files carry a strict CSP. Nothing binds another address.
+ */
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { createReadStream, existsSync, statSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
+import { extname, join, normalize, resolve, sep } from "node:path";
+import { WebSocketServer, type WebSocket } from "ws";
+import { ClientFrameSchema, type ServerFrame } from "../../../shared/api";
+import type { Workbench } from "../api/workbench";
+
+export const LOOPBACK = "127.0.0.1";
+/** Largest request frame accepted (images included). */
+const MAX_FRAME_BYTES = 32 * 1024 * 1024;
+
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "worker-src 'self' blob:",
+  "connect-src 'self' ws://127.0.0.1:*",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+  "form-action 'none'",
+].join("; ");
+
+const MIME: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".ico": "image/x-icon",
+  ".ttf": "font/ttf",
+  ".woff": "font/woff",
+  ".woff2": "font/woff2",
+  ".wasm": "application/wasm",
+};
+
+export interface WebHostOptions {
+  workbench: Workbench;
+  /** Folder holding the built renderer (index.html). */
+  staticDir: string;
+  /** 0 picks a random free port. */
+  port?: number;
+  /** Hex token; generated when absent (tests pass their own). */
+  token?: string;
+}
+
+export interface WebHost {
+  url: string;
+  port: number;
+  token: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+export function generateToken(): string {
+  return randomBytes(32).toString("hex");
+}
+
+/** Constant-time comparison of two tokens of any length (hashed first so lengths match). */
+export function tokensEqual(given: string, expected: string): boolean {
+  const a = createHash("sha256").update(given).digest();
+  const b = createHash("sha256").update(expected).digest();
+  return timingSafeEqual(a, b) && given.length === expected.length;
+}
+
+export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
+  const token = options.token ?? generateToken();
+  const staticDir = resolve(options.staticDir);
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+  const server = createServer((req, res) => serveStatic(staticDir, req, res));
+  let port = 0;
+
+  server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const verdict = checkUpgrade(req, token, port);
+    if (verdict !== null) {
+      socket.write(`HTTP/1.1 ${verdict}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      socket.destroy();
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => attachClient(ws, options.workbench));
+  });
+
+  await new Promise<void>((resolvePromise, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, LOOPBACK, () => {
+      server.off("error", reject);
+      resolvePromise();
+    });
+  });
+  port = (server.address() as AddressInfo).port;
+  const url = `http://${LOOPBACK}:${port}/#token=${token}`;
+
+  return {
+    url,
+    port,
+    token,
+    server,
+    close: async () => {
+      for (const client of wss.clients) client.terminate();
+      await new Promise<void>((r) => wss.close(() => r()));
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+/** Returns null when the upgrade may proceed, else the HTTP status line to refuse it with. */
+export function checkUpgrade(req: IncomingMessage, token: string, port: number): string | null {
+  const url = new URL(req.url ?? "/", `http://${LOOPBACK}`);
+  if (url.pathname !== "/ws") return "404 Not Found";
+  const given = url.searchParams.get("token") ?? "";
+  if (!tokensEqual(given, token)) return "401 Unauthorized";
+  const origin = req.headers.origin;
+  // Browsers always send Origin on WebSocket upgrades; a page from any other site is refused.
+  const allowed = new Set([`http://${LOOPBACK}:${port}`, `http://localhost:${port}`]);
+  if (origin !== undefined && !allowed.has(origin)) return "403 Forbidden";
+  return null;
+}
+
+function attachClient(ws: WebSocket, workbench: Workbench): void {
+  const send = (frame: ServerFrame) => {
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
+  };
+  const unsubscribe = workbench.onEvent((event, payload) => send({ kind: "event", event, payload }));
+  ws.on("close", unsubscribe);
+  ws.on("error", unsubscribe);
+  ws.on("message", async (data) => {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(data.toString());
+    } catch {
+      send({ kind: "response", id: -1, response: { ok: false, error: { code: "INVALID_REQUEST", message: "frame is not JSON" } } });
+      return;
+    }
+    const frame = ClientFrameSchema.safeParse(parsed);
+    if (!frame.success) {
+      send({ kind: "response", id: -1, response: { ok: false, error: { code: "INVALID_REQUEST", message: "frame must be { id, method, params }" } } });
+      return;
+    }
+    const response = await workbench.handle(frame.data.method, frame.data.params);
+    send({ kind: "response", id: frame.data.id, response });
+  });
+}
+
+function serveStatic(root: string, req: IncomingMessage, res: ServerResponse): void {
+  const headers = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cross-Origin-Opener-Policy": "same-origin",
+  };
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    res.writeHead(405, headers).end();
+    return;
+  }
+  let pathname: string;
+  try {
+    pathname = decodeURIComponent(new URL(req.url ?? "/", `http://${LOOPBACK}`).pathname);
+  } catch {
+    res.writeHead(400, headers).end();
+    return;
+  }
+  if (pathname.includes("\0")) {
+    res.writeHead(400, headers).end();
+    return;
+  }
+  const rel = pathname === "/" ? "index.html" : normalize(pathname).replace(/^([/\\])+/, "");
+  const file = join(root, rel);
+  if (file !== root && !file.startsWith(root + sep)) {
+    res.writeHead(403, headers).end();
+    return;
+  }
+  if (!existsSync(file) || !statSync(file).isFile()) {
+    res.writeHead(404, { ...headers, "Content-Type": "text/plain" }).end("not found");
+    return;
+  }
+  res.writeHead(200, {
+    ...headers,
+    "Content-Type": MIME[extname(file)] ?? "application/octet-stream",
+    "Cache-Control": "no-cache",
+  });
+  if (req.method === "HEAD") {
+    res.end();
+    return;
+  }
+  createReadStream(file).pipe(res);
+}
