@@ -46,20 +46,45 @@ export function createContext(db: Db, now: () => number): StoreContext {
  * Throws StoreError: DAMAGED (not a database / corrupt), TOO_NEW, IO, BUSY.
  */
 export function openDatabase(path: string, migrations: readonly Migration[] = MIGRATIONS): Db {
+  const checked = precheckExisting(path);
   let db: Db;
   try {
     db = new Database(path);
   } catch (e) {
-    throw toStoreError(e, `cannot open ${path}`);
+    // better-sqlite3 throws a plain TypeError (no SQLite code) for a missing folder.
+    const err = toStoreError(e, `cannot open ${path}`);
+    throw err.code === "INTERNAL" ? new StoreError("IO", err.message, e) : err;
   }
   try {
     configure(db);
-    checkIntegrity(db);
+    if (!checked) checkIntegrity(db);
     migrate(db, migrations);
     return db;
   } catch (e) {
     db.close();
     throw toStoreError(e, `cannot open ${path}`);
+  }
+}
+
+/**
+ * Checks an existing file through a read-only connection first: closing a
+ * read-write connection lets SQLite checkpoint or delete the -wal file, which
+ * would alter the evidence we keep aside. Returns true when the check ran.
+ * Errors other than damage (e.g. no write access for -shm) skip the precheck;
+ * the read-write open then checks instead.
+ */
+function precheckExisting(path: string): boolean {
+  if (path === ":memory:" || path === "" || path.startsWith("file:") || !existsSync(path)) return false;
+  let ro: Db | undefined;
+  try {
+    ro = new Database(path, { readonly: true, fileMustExist: true });
+    checkIntegrity(ro);
+    return true;
+  } catch (e) {
+    if (e instanceof StoreError || isDamageError(e)) throw toStoreError(e, `cannot open ${path}`);
+    return false;
+  } finally {
+    ro?.close();
   }
 }
 

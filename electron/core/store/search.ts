@@ -18,13 +18,14 @@ export interface SearchOptions {
 /**
  * Turns what a user typed into a safe FTS5 query: every whitespace-separated
  * term becomes a quoted phrase (so `"`, `-`, `:`, `(`, `AND`, `NEAR` … are
- * plain text), all terms must match, and a trailing `*` keeps its prefix
+ * plain text), control characters separate terms, all terms must match, and a trailing `*` keeps its prefix
  * meaning. Terms without a letter or digit are dropped (they hold no token).
  * Returns null when nothing searchable is left.
  */
 export function toFtsQuery(query: string): string | null {
   const parts: string[] = [];
-  for (const raw of query.split(/\s+/u)) {
+  // Control characters (NUL ends FTS5's query parser: "unterminated string") and lone surrogates separate terms.
+  for (const raw of query.replace(/[\p{Cc}\p{Cs}]/gu, " ").split(/\s+/u)) {
     const prefix = raw.endsWith("*");
     const term = raw.replace(/\*+$/u, "");
     if (!/[\p{L}\p{N}]/u.test(term)) continue;

@@ -1,0 +1,84 @@
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, it } from "vitest";
+import { SessionStore } from "../../electron/core/store";
+import { openDatabase, schemaVersion } from "../../electron/core/store/db";
+import { LATEST_VERSION, MIGRATIONS } from "../../electron/core/store/migrations";
+import { tempDir, user, type TempDir } from "./helpers";
+
+let dir: TempDir;
+afterEach(() => dir?.remove());
+
+function tableNames(path: string): string[] {
+  const db = new Database(path, { readonly: true });
+  const names = db.prepare(`SELECT name FROM sqlite_master WHERE type IN ('table', 'index', 'trigger') ORDER BY name`).pluck().all() as string[];
+  db.close();
+  return names;
+}
+
+describe("migrations", () => {
+  it("builds the whole schema on an empty database and records the version", () => {
+    dir = tempDir();
+    const path = dir.file("new.db");
+    const store = SessionStore.open(path);
+    expect(store.schemaVersion).toBe(LATEST_VERSION);
+    store.close();
+    const names = tableNames(path);
+    for (const t of ["workspaces", "sessions", "entries", "entries_fts", "tool_calls", "settings", "notes"]) expect(names).toContain(t);
+    const db = new Database(path, { readonly: true });
+    expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+    expect(db.pragma("user_version", { simple: true })).toBe(LATEST_VERSION);
+    db.close();
+  });
+
+  it("re-opening changes neither the schema nor the data", () => {
+    dir = tempDir();
+    const path = dir.file("s.db");
+    const first = SessionStore.open(path);
+    const ws = first.addWorkspace("/w");
+    const s = first.createSession({ workspaceId: ws.id, title: "kept" });
+    first.appendEntry(s.id, user("hello"));
+    first.close();
+    const before = tableNames(path);
+
+    for (let i = 0; i < 3; i++) {
+      const again = SessionStore.open(path);
+      expect(again.schemaVersion).toBe(LATEST_VERSION);
+      expect(again.getSession(s.id)).toMatchObject({ title: "kept", entryCount: 1 });
+      expect(again.loadEntries(s.id)).toEqual([{ seq: 1, entry: user("hello") }]);
+      again.close();
+    }
+    expect(tableNames(path)).toEqual(before);
+  });
+
+  it("applies pending migrations all-or-nothing: a failing one leaves the previous version intact", () => {
+    dir = tempDir();
+    const path = dir.file("m.db");
+    openDatabase(path).close();
+    const broken = [
+      ...MIGRATIONS,
+      { version: LATEST_VERSION + 1, name: "good part", sql: `CREATE TABLE extra (x INTEGER);` },
+      { version: LATEST_VERSION + 2, name: "bad part", sql: `CREATE TABLE extra2 (x INTEGER); SELECT * FROM no_such_table;` },
+    ];
+    expect(() => openDatabase(path, broken)).toThrow();
+    const db = openDatabase(path);
+    expect(schemaVersion(db)).toBe(LATEST_VERSION);
+    expect(db.prepare(`SELECT name FROM sqlite_master WHERE name LIKE 'extra%'`).all()).toEqual([]);
+    db.close();
+  });
+
+  it("refuses a database from a newer app version without touching it", () => {
+    dir = tempDir();
+    const path = dir.file("newer.db");
+    SessionStore.open(path).close();
+    const raw = new Database(path);
+    raw.pragma(`user_version = ${LATEST_VERSION + 5}`);
+    raw.close();
+    expect(() => SessionStore.open(path)).toThrow(expect.objectContaining({ code: "TOO_NEW" }));
+    expect(() => SessionStore.openOrRecover(path)).toThrow(expect.objectContaining({ code: "TOO_NEW" }));
+    expect(tableNames(path)).toContain("entries");
+  });
+
+  it("numbers migrations 1, 2, 3 … without gaps", () => {
+    expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
+  });
+});
