@@ -1,0 +1,196 @@
+/**
+ * Anthropic Messages adapter (`@anthropic-ai/sdk`, streaming).
+ *
+ * Thinking blocks keep their `signature` byte for byte (from `signature_delta`);
+ * `redacted_thinking` becomes a thinking block with `redacted: true` and the
+ * opaque data as its signature. Usage from `message_start` is kept, so an
+ * aborted stream still reports its input tokens.
+ */
+import Anthropic from "@anthropic-ai/sdk";
+import { z } from "zod";
+import type { StopReason } from "../../../../shared/protocol";
+import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
+import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "../types";
+import { baseUrlOf, runStream, TruncatedStreamError, type RunContext } from "./common";
+import { appToolName, buildAnthropicRequest, computeCost } from "./deps";
+import type { StreamState, TokenCounts } from "./stream-state";
+
+const UsageShape = z.looseObject({
+  input_tokens: z.number().nullish(),
+  output_tokens: z.number().nullish(),
+  cache_read_input_tokens: z.number().nullish(),
+  cache_creation_input_tokens: z.number().nullish(),
+});
+
+const BlockShape = z.discriminatedUnion("type", [
+  z.looseObject({ type: z.literal("text"), text: z.string().optional() }),
+  z.looseObject({ type: z.literal("thinking"), thinking: z.string().optional(), signature: z.string().optional() }),
+  z.looseObject({ type: z.literal("redacted_thinking"), data: z.string() }),
+  z.looseObject({ type: z.literal("tool_use"), id: z.string(), name: z.string(), input: z.unknown().optional() }),
+]);
+
+const DeltaShape = z.discriminatedUnion("type", [
+  z.looseObject({ type: z.literal("text_delta"), text: z.string() }),
+  z.looseObject({ type: z.literal("thinking_delta"), thinking: z.string() }),
+  z.looseObject({ type: z.literal("signature_delta"), signature: z.string() }),
+  z.looseObject({ type: z.literal("input_json_delta"), partial_json: z.string() }),
+]);
+
+const EventShape = z.discriminatedUnion("type", [
+  z.looseObject({
+    type: z.literal("message_start"),
+    message: z.looseObject({ id: z.string().optional(), usage: UsageShape.optional() }),
+  }),
+  z.looseObject({ type: z.literal("content_block_start"), index: z.number(), content_block: z.looseObject({ type: z.string() }) }),
+  z.looseObject({ type: z.literal("content_block_delta"), index: z.number(), delta: z.looseObject({ type: z.string() }) }),
+  z.looseObject({ type: z.literal("content_block_stop"), index: z.number() }),
+  z.looseObject({
+    type: z.literal("message_delta"),
+    delta: z.looseObject({ stop_reason: z.string().nullish() }),
+    usage: UsageShape.nullish(),
+  }),
+  z.looseObject({ type: z.literal("message_stop") }),
+  z.looseObject({ type: z.literal("ping") }),
+]);
+
+/** Anthropic stop reasons, mapped faithfully; refusal is an error the user must see. */
+export function mapAnthropicStopReason(reason: string | null | undefined): { stopReason: StopReason; errorMessage?: string } {
+  switch (reason) {
+    case "end_turn":
+    case "stop_sequence":
+    case "pause_turn":
+      return { stopReason: "stop" };
+    case "tool_use":
+      return { stopReason: "toolUse" };
+    case "max_tokens":
+    case "model_context_window_exceeded":
+      return { stopReason: "length" };
+    case "refusal":
+      return { stopReason: "error", errorMessage: "refusal: the model declined to continue (stop_reason: refusal)" };
+    default:
+      return { stopReason: "error", errorMessage: `unexpected stop_reason: ${String(reason)}` };
+  }
+}
+
+function usageOf(raw: z.infer<typeof UsageShape> | null | undefined): Partial<TokenCounts> {
+  if (!raw) return {};
+  const out: Partial<TokenCounts> = {};
+  if (typeof raw.input_tokens === "number") out.input = raw.input_tokens;
+  if (typeof raw.output_tokens === "number") out.output = raw.output_tokens;
+  if (typeof raw.cache_read_input_tokens === "number") out.cacheRead = raw.cache_read_input_tokens;
+  if (typeof raw.cache_creation_input_tokens === "number") out.cacheWrite = raw.cache_creation_input_tokens;
+  return out;
+}
+
+function streamAnthropic(model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: StreamOptions) {
+  return runStream(model, computeCost, options, async function* ({ state, signal }: RunContext) {
+    const { body, toolNames } = buildAnthropicRequest(model, provider, context, options);
+    options.onRequestBody?.(body);
+    const client = new Anthropic({
+      apiKey: options.apiKey,
+      baseURL: baseUrlOf(provider, options),
+      maxRetries: 0, // the agent loop owns retries
+      defaultHeaders: options.headers,
+      logLevel: "off",
+    });
+    const params = { ...body, stream: true } as unknown as Anthropic.MessageCreateParamsStreaming;
+    const stream = await client.messages.create(params, { signal });
+
+    /** Wire block index → our content index (server-side blocks we skip are absent). */
+    const indexOf = new Map<number, number>();
+    let stop: ReturnType<typeof mapAnthropicStopReason> | null = null;
+    let sawStop = false;
+
+    for await (const raw of stream) {
+      const parsed = EventShape.safeParse(raw);
+      if (!parsed.success) continue; // event types we do not use (and future ones)
+      const event = parsed.data;
+      switch (event.type) {
+        case "message_start":
+          state.setResponseId(event.message.id);
+          state.setUsage(usageOf(event.message.usage));
+          break;
+        case "content_block_start": {
+          const started = startBlock(state, event.content_block, toolNames);
+          if (started) {
+            indexOf.set(event.index, started.index);
+            for (const e of started.events) yield e;
+          }
+          break;
+        }
+        case "content_block_delta": {
+          const index = indexOf.get(event.index);
+          const delta = DeltaShape.safeParse(event.delta);
+          if (index === undefined || !delta.success) break;
+          const d = delta.data;
+          if (d.type === "text_delta") yield state.appendText(index, d.text);
+          else if (d.type === "thinking_delta") yield state.appendThinking(index, d.thinking);
+          else if (d.type === "signature_delta") state.setThinkingSignature(index, d.signature, "append");
+          else yield state.appendToolArguments(index, d.partial_json);
+          break;
+        }
+        case "content_block_stop": {
+          const index = indexOf.get(event.index);
+          const ended = index === undefined ? null : state.endBlock(index);
+          if (ended) yield ended;
+          break;
+        }
+        case "message_delta":
+          state.setUsage(usageOf(event.usage));
+          if (event.delta.stop_reason) stop = mapAnthropicStopReason(event.delta.stop_reason);
+          break;
+        case "message_stop":
+          sawStop = true;
+          break;
+        case "ping":
+          break;
+      }
+    }
+    if (signal.aborted) return state.fail("aborted");
+    if (!sawStop || stop === null) throw new TruncatedStreamError("message_stop");
+    return state.finish(stop.stopReason, stop.errorMessage);
+  });
+}
+
+function startBlock(state: StreamState, rawBlock: unknown, toolNames: Record<string, string>): { index: number; events: StreamEvent[] } | null {
+  const parsed = BlockShape.safeParse(rawBlock);
+  if (!parsed.success) return null; // server tool blocks and the like: not ours to store
+  const block = parsed.data;
+  switch (block.type) {
+    case "text": {
+      const { index, event } = state.startText();
+      const events = [event];
+      if (block.text) events.push(state.appendText(index, block.text));
+      return { index, events };
+    }
+    case "thinking": {
+      const { index, event } = state.startThinking(block.signature ? { signature: block.signature } : {});
+      const events = [event];
+      if (block.thinking) events.push(state.appendThinking(index, block.thinking));
+      return { index, events };
+    }
+    case "redacted_thinking": {
+      const { index, event } = state.startThinking({ redacted: true, signature: block.data });
+      return { index, events: [event] };
+    }
+    case "tool_use": {
+      const { index, event } = state.startToolCall(block.id, appToolName(toolNames, block.name));
+      const events = [event];
+      // Streams start tool_use with `input: {}` and send the JSON as deltas.
+      if (isNonEmptyObject(block.input)) events.push(state.appendToolArguments(index, JSON.stringify(block.input)));
+      return { index, events };
+    }
+  }
+}
+
+function isNonEmptyObject(value: unknown): boolean {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length > 0;
+}
+
+export const anthropicAdapter: ProviderAdapter = {
+  api: "anthropic-messages",
+  stream: streamAnthropic,
+  buildRequestBody(model, provider, context, options = {}) {
+    return buildAnthropicRequest(model, provider, context, options).body;
+  },
+};

@@ -1,0 +1,92 @@
+/**
+ * What the three adapters share: the abort link, the base URL choice, the
+ * secrets to redact, and the run loop that turns "SDK call + event handler"
+ * into a stream that never throws.
+ */
+import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
+import type { StreamEvent, StreamOptions } from "../types";
+import { describeFailure } from "./errors";
+import { StreamState, type CostFunction } from "./stream-state";
+
+export function baseUrlOf(provider: ProviderConfig, options: Pick<StreamOptions, "baseUrl">): string {
+  return (options.baseUrl ?? provider.baseUrl).replace(/\/+$/, "");
+}
+
+/** Key plus every header value: any of them may be echoed back in an error text. */
+export function secretsOf(options: Pick<StreamOptions, "apiKey" | "headers">): string[] {
+  const values = [options.apiKey, ...Object.values(options.headers ?? {})];
+  return values.filter((v): v is string => typeof v === "string" && v.length > 0);
+}
+
+/** A controller aborted when the caller's signal aborts or the consumer stops iterating. */
+export function linkAbort(signal: AbortSignal | undefined): { controller: AbortController; unlink: () => void } {
+  const controller = new AbortController();
+  if (!signal) return { controller, unlink: () => {} };
+  const onAbort = () => controller.abort(signal.reason);
+  if (signal.aborted) onAbort();
+  else signal.addEventListener("abort", onAbort, { once: true });
+  return { controller, unlink: () => signal.removeEventListener("abort", onAbort) };
+}
+
+/** Thrown by adapters when the stream ends without its terminal event. */
+export class TruncatedStreamError extends Error {
+  constructor(what: string) {
+    super(`network error: the stream ended before ${what} (connection closed early)`);
+    this.name = "TruncatedStreamError";
+  }
+}
+
+export interface RunContext {
+  state: StreamState;
+  signal: AbortSignal;
+}
+
+/**
+ * Contract: never throws. Runs `body` (which yields the stream's events and
+ * returns the final ones), and turns any failure into the final `error` event,
+ * `aborted` when the caller's signal fired.
+ */
+export async function* runStream(
+  model: ModelInfo,
+  costOf: CostFunction,
+  options: StreamOptions,
+  body: (ctx: RunContext) => AsyncGenerator<StreamEvent, StreamEvent[], void>,
+): AsyncGenerator<StreamEvent, void, void> {
+  const state = new StreamState(model, costOf);
+  const { controller, unlink } = linkAbort(options.signal);
+  let finished = false;
+  try {
+    yield state.start();
+    const generator = body({ state, signal: controller.signal });
+    let final: StreamEvent[];
+    try {
+      while (true) {
+        const step = await generator.next();
+        if (step.done) {
+          final = step.value;
+          break;
+        }
+        yield step.value;
+      }
+    } catch (err) {
+      final = options.signal?.aborted ? state.fail("aborted") : state.fail(failureOf(err, options));
+    }
+    // The SDKs end iteration quietly on abort, so check the signal explicitly.
+    if (options.signal?.aborted && !final.some((e) => e.type === "error" && e.message.stopReason === "aborted")) {
+      final = state.fail("aborted");
+    }
+    finished = true;
+    for (const event of final) yield event;
+  } finally {
+    unlink();
+    // The consumer stopped early (break/return): release the connection.
+    if (!finished) controller.abort();
+  }
+}
+
+function failureOf(err: unknown, options: StreamOptions) {
+  if (err instanceof TruncatedStreamError) {
+    return { message: err.message, retryable: true, contextOverflow: false };
+  }
+  return describeFailure(err, secretsOf(options));
+}

@@ -1,0 +1,197 @@
+/**
+ * Turning whatever an SDK call threw into a failure description the agent
+ * loop can act on: a readable message with the HTTP status and the provider's
+ * error type, secrets redacted, whether a retry makes sense and when, and
+ * whether the context window overflowed.
+ *
+ * Both SDKs' `APIError`s are read by shape (status, headers, error body), not
+ * by class, so one function serves every adapter.
+ */
+import { z } from "zod";
+
+export interface ProviderFailure {
+  /** "429 rate_limit_error: …", "network error: …"; never contains a secret. */
+  message: string;
+  status?: number;
+  /** Provider error type or code, e.g. `overloaded_error`, `rate_limit_exceeded`. */
+  errorType?: string;
+  retryable: boolean;
+  retryAfterMs?: number;
+  contextOverflow: boolean;
+}
+
+const ApiErrorShape = z.object({
+  status: z.number().int().optional(),
+  message: z.string(),
+  headers: z.unknown().optional(),
+  error: z.unknown().optional(),
+});
+
+const ErrorBodyShape = z.object({
+  type: z.string().optional(),
+  code: z.union([z.string(), z.number()]).nullish(),
+  message: z.string().optional(),
+  error: z
+    .object({
+      type: z.string().nullish(),
+      code: z.union([z.string(), z.number()]).nullish(),
+      message: z.string().nullish(),
+    })
+    .nullish(),
+});
+
+/** Error types that mean "try again later" even without an HTTP status (mid-stream errors). */
+const RETRYABLE_TYPES = new Set([
+  "overloaded_error",
+  "api_error",
+  "rate_limit_error",
+  "rate_limit_exceeded",
+  "server_error",
+  "service_unavailable",
+  "timeout_error",
+]);
+
+/** Error codes that look like a 429 but will not clear by waiting. */
+const PERMANENT_CODES = new Set(["insufficient_quota", "billing_hard_limit_reached"]);
+
+/** Node/undici texts for a connection that failed or broke mid-stream. */
+const NETWORK_TEXT =
+  /terminated|ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|socket hang up|other side closed|fetch failed|network|connection error|premature close|aborted by the server/i;
+
+/**
+ * Describes a thrown SDK/network error. `secrets` (API keys, header values)
+ * are removed from every text that ends up in the message.
+ */
+export function describeFailure(err: unknown, secrets: readonly string[]): ProviderFailure {
+  const parsed = ApiErrorShape.safeParse(err);
+  const name = err instanceof Error ? err.name : "";
+  const causeText = err instanceof Error && err.cause instanceof Error ? err.cause.message : "";
+
+  if (parsed.success && (parsed.data.status !== undefined || parsed.data.error !== undefined)) {
+    const { status, headers } = parsed.data;
+    const body = ErrorBodyShape.safeParse(parsed.data.error);
+    const inner = body.success ? body.data.error : undefined;
+    const topType = body.success && body.data.type !== "error" ? body.data.type : undefined;
+    const errorType = pickString(inner?.type, topType);
+    const code = pickString(inner?.code, body.success ? body.data.code : undefined);
+    const apiText = pickString(inner?.message, body.success ? body.data.message : undefined) ?? stripStatusPrefix(parsed.data.message);
+    const retryAfterMs = parseRetryAfter(headers);
+    const contextOverflow = isContextOverflow(apiText, status) || code === "context_length_exceeded";
+    const retryable =
+      !contextOverflow &&
+      !(code !== undefined && PERMANENT_CODES.has(code)) &&
+      (isRetryableStatus(status) ||
+        (errorType !== undefined && RETRYABLE_TYPES.has(errorType)) ||
+        (code !== undefined && RETRYABLE_TYPES.has(code)));
+    const label = code !== undefined && code !== errorType ? `${errorType ?? "error"} (${code})` : errorType;
+    const prefix = [status, label].filter((p) => p !== undefined).join(" ");
+    return {
+      message: redactSecrets(prefix ? `${prefix}: ${apiText}` : apiText, secrets),
+      status,
+      errorType: errorType ?? code,
+      retryable,
+      retryAfterMs,
+      contextOverflow,
+    };
+  }
+
+  const text = err instanceof Error ? err.message : String(err);
+  const full = causeText && !text.includes(causeText) ? `${text} (${causeText})` : text;
+  const isNetwork = name === "APIConnectionError" || name === "APIConnectionTimeoutError" || NETWORK_TEXT.test(full);
+  if (isNetwork) {
+    return { message: redactSecrets(`network error: ${full}`, secrets), retryable: true, contextOverflow: false };
+  }
+  return { message: redactSecrets(full || "unknown provider error", secrets), retryable: false, contextOverflow: false };
+}
+
+export function isRetryableStatus(status: number | undefined): boolean {
+  if (status === undefined) return false;
+  return status === 408 || status === 409 || status === 429 || status >= 500;
+}
+
+/** Milliseconds from `retry-after-ms` (ms) or `retry-after` (seconds or HTTP date). */
+export function parseRetryAfter(headers: unknown, now: number = Date.now()): number | undefined {
+  const get = headerGetter(headers);
+  const ms = get("retry-after-ms");
+  if (ms !== undefined) {
+    const value = Number.parseFloat(ms);
+    if (Number.isFinite(value) && value >= 0) return Math.round(value);
+  }
+  const after = get("retry-after");
+  if (after === undefined) return undefined;
+  const seconds = Number(after.trim());
+  if (after.trim() !== "" && Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
+  const date = Date.parse(after);
+  if (Number.isFinite(date)) return Math.max(0, date - now);
+  return undefined;
+}
+
+function headerGetter(headers: unknown): (name: string) => string | undefined {
+  if (headers instanceof Headers) return (name) => headers.get(name) ?? undefined;
+  if (typeof headers === "object" && headers !== null) {
+    const record = headers as Record<string, unknown>;
+    return (name) => {
+      for (const [key, value] of Object.entries(record)) {
+        if (key.toLowerCase() === name && typeof value === "string") return value;
+      }
+      return undefined;
+    };
+  }
+  return () => undefined;
+}
+
+/**
+ * Providers' own words for "the conversation no longer fits" (pi's overflow
+ * list, plus Mistral and Ollama). Checked on the error text, since statuses
+ * differ (400, 413) and some servers send no code.
+ */
+const OVERFLOW_PATTERNS: readonly RegExp[] = [
+  /prompt is too long/i, // Anthropic: "prompt is too long: 213462 tokens > 200000 maximum"
+  /input is too long for requested model/i, // Bedrock
+  /exceeds the context window/i, // OpenAI Responses
+  /maximum context length is \d+ tokens/i, // OpenAI Chat, OpenRouter
+  /reduce the length of the messages/i, // Groq
+  /input token count.*exceeds the maximum/i, // Gemini
+  /maximum prompt length is \d+/i, // xAI
+  /exceeds the limit of \d+/i, // Copilot
+  /exceeds the available context size/i, // llama.cpp
+  /greater than the context length/i, // LM Studio
+  /context window exceeds limit/i, // MiniMax
+  /exceeded model token limit/i, // Kimi
+  /too large for model with \d+ maximum context length/i, // Mistral
+  /prompt too long; exceeded/i, // Ollama
+  /context[_ ]length[_ ]exceeded/i,
+  /token limit exceeded/i,
+];
+
+export function isContextOverflow(text: string, status?: number): boolean {
+  if (OVERFLOW_PATTERNS.some((re) => re.test(text))) return true;
+  // Cerebras answers an overflow with a bare "400/413 (no body)".
+  return (status === 400 || status === 413) && /\(no body\)/i.test(text);
+}
+
+/** Common key shapes, redacted even when the caller did not pass the key. */
+const KEY_PATTERNS: readonly RegExp[] = [/sk-(?:ant-)?[A-Za-z0-9_-]{8,}/g, /Bearer\s+[A-Za-z0-9._~+/=-]{8,}/g];
+
+export function redactSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    // Very short values (e.g. a dummy "x") would shred ordinary words.
+    if (secret.length >= 6) out = out.split(secret).join("[REDACTED]");
+  }
+  for (const re of KEY_PATTERNS) out = out.replace(re, "[REDACTED]");
+  return out;
+}
+
+function pickString(...values: ReadonlyArray<string | number | null | undefined>): string | undefined {
+  for (const v of values) {
+    if (typeof v === "string" && v !== "") return v;
+    if (typeof v === "number") return String(v);
+  }
+  return undefined;
+}
+
+/** The SDKs prefix their message with "<status> "; we add our own prefix. */
+function stripStatusPrefix(message: string): string {
+  return message.replace(/^\d{3}\s+/, "");
+}

@@ -1,0 +1,176 @@
+/**
+ * OpenAI Chat Completions adapter (`openai`, streaming), also used for
+ * OpenAI-compatible servers (Ollama, LM Studio, vLLM, OpenRouter, Mistral,
+ * Groq, DeepSeek) with their quirks read from the Compat flags, never guessed
+ * from the model id.
+ */
+import { randomUUID } from "node:crypto";
+import OpenAI from "openai";
+import { z } from "zod";
+import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
+import type { StopReason } from "../../../../shared/protocol";
+import type { LlmContext, ProviderAdapter, StreamOptions } from "../types";
+import { baseUrlOf, runStream, TruncatedStreamError, type RunContext } from "./common";
+import { appToolName, buildOpenAICompletionsRequest, computeCost, resolveCompat } from "./deps";
+import type { TokenCounts } from "./stream-state";
+
+const ToolCallDeltaShape = z.looseObject({
+  index: z.number().optional(),
+  id: z.string().nullish(),
+  function: z.looseObject({ name: z.string().nullish(), arguments: z.string().nullish() }).nullish(),
+});
+
+const ChunkShape = z.looseObject({
+  id: z.string().optional(),
+  choices: z
+    .array(
+      z.looseObject({
+        delta: z
+          .looseObject({
+            content: z.string().nullish(),
+            refusal: z.string().nullish(),
+            reasoning_content: z.string().nullish(),
+            reasoning: z.string().nullish(),
+            tool_calls: z.array(ToolCallDeltaShape).nullish(),
+          })
+          .nullish(),
+        finish_reason: z.string().nullish(),
+      }),
+    )
+    .optional(),
+  usage: z
+    .looseObject({
+      prompt_tokens: z.number().nullish(),
+      completion_tokens: z.number().nullish(),
+      prompt_tokens_details: z.looseObject({ cached_tokens: z.number().nullish() }).nullish(),
+      // DeepSeek reports cache hits here instead.
+      prompt_cache_hit_tokens: z.number().nullish(),
+    })
+    .nullish(),
+});
+
+export function mapCompletionsFinishReason(reason: string, hasToolCalls: boolean): { stopReason: StopReason; errorMessage?: string } {
+  switch (reason) {
+    case "stop":
+    case "end_turn":
+      // Some compatible servers (Ollama, vLLM) say "stop" after tool calls.
+      return { stopReason: hasToolCalls ? "toolUse" : "stop" };
+    case "tool_calls":
+    case "function_call":
+      return { stopReason: "toolUse" };
+    case "length":
+    case "model_length":
+      return { stopReason: "length" };
+    case "content_filter":
+      return { stopReason: "error", errorMessage: "content_filter: the provider's content filter stopped the response" };
+    default:
+      return { stopReason: "error", errorMessage: `unexpected finish_reason: ${reason}` };
+  }
+}
+
+function usageOf(raw: NonNullable<z.infer<typeof ChunkShape>["usage"]>): Partial<TokenCounts> {
+  const prompt = raw.prompt_tokens ?? 0;
+  const cached = raw.prompt_tokens_details?.cached_tokens ?? raw.prompt_cache_hit_tokens ?? 0;
+  return { input: Math.max(0, prompt - cached), cacheRead: cached, output: raw.completion_tokens ?? 0, cacheWrite: 0 };
+}
+
+function streamCompletions(model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: StreamOptions) {
+  return runStream(model, computeCost, options, async function* ({ state, signal }: RunContext) {
+    const compat = resolveCompat(model, provider);
+    const { body, toolNames } = buildOpenAICompletionsRequest(model, provider, context, options);
+    options.onRequestBody?.(body);
+    const client = new OpenAI({
+      // Local servers need no key, but the SDK insists on one.
+      apiKey: options.apiKey || "no-key",
+      baseURL: baseUrlOf(provider, options),
+      organization: null,
+      project: null,
+      maxRetries: 0, // the agent loop owns retries
+      defaultHeaders: options.headers,
+      logLevel: "off",
+    });
+    const params = { ...body, stream: true } as unknown as OpenAI.Chat.ChatCompletionCreateParamsStreaming;
+    const stream = await client.chat.completions.create(params, { signal });
+
+    /** Which of our blocks is receiving text or reasoning right now. */
+    let textIndex: number | null = null;
+    let thinkingIndex: number | null = null;
+    /** Wire tool_calls[].index → our content index. */
+    const toolIndex = new Map<number, number>();
+    let finishReason: string | null = null;
+    let refusal = "";
+
+    const closeTextual = function* () {
+      for (const index of [textIndex, thinkingIndex]) {
+        const ended = index === null ? null : state.endBlock(index);
+        if (ended) yield ended;
+      }
+      textIndex = null;
+      thinkingIndex = null;
+    };
+
+    for await (const raw of stream) {
+      const parsed = ChunkShape.safeParse(raw);
+      if (!parsed.success) continue;
+      const chunk = parsed.data;
+      state.setResponseId(chunk.id);
+      if (chunk.usage) state.setUsage(usageOf(chunk.usage));
+      const choice = chunk.choices?.[0];
+      if (!choice) continue;
+      const delta = choice.delta;
+      const reasoning =
+        compat.reasoningField === "reasoning_content" ? delta?.reasoning_content : compat.reasoningField === "reasoning" ? delta?.reasoning : null;
+      if (reasoning) {
+        if (thinkingIndex === null) {
+          yield* closeTextual();
+          const started = state.startThinking();
+          thinkingIndex = started.index;
+          yield started.event;
+        }
+        yield state.appendThinking(thinkingIndex, reasoning);
+      }
+      if (delta?.content) {
+        if (textIndex === null) {
+          yield* closeTextual();
+          const started = state.startText();
+          textIndex = started.index;
+          yield started.event;
+        }
+        yield state.appendText(textIndex, delta.content);
+      }
+      if (delta?.refusal) refusal += delta.refusal;
+      for (const [position, call] of (delta?.tool_calls ?? []).entries()) {
+        const wireIndex = call.index ?? position;
+        let index = toolIndex.get(wireIndex);
+        if (index === undefined) {
+          yield* closeTextual();
+          // A server that sends no id (or the string "null") still needs a stable one for the result.
+          const id = call.id && call.id !== "null" ? call.id : `call_${randomUUID().replace(/-/g, "").slice(0, 24)}`;
+          const started = state.startToolCall(id, appToolName(toolNames, call.function?.name ?? ""));
+          index = started.index;
+          toolIndex.set(wireIndex, index);
+          yield started.event;
+        } else if (call.function?.name) {
+          state.setToolName(index, appToolName(toolNames, call.function.name));
+        }
+        if (call.function?.arguments) yield state.appendToolArguments(index, call.function.arguments);
+      }
+      if (choice.finish_reason) finishReason = choice.finish_reason;
+    }
+    if (signal.aborted) return state.fail("aborted");
+    if (finishReason === null) throw new TruncatedStreamError("a finish_reason");
+    if (refusal) {
+      return state.finish("error", `refusal: ${refusal}`);
+    }
+    const { stopReason, errorMessage } = mapCompletionsFinishReason(finishReason, state.hasToolCalls());
+    return state.finish(stopReason, errorMessage);
+  });
+}
+
+export const openaiCompletionsAdapter: ProviderAdapter = {
+  api: "openai-completions",
+  stream: streamCompletions,
+  buildRequestBody(model, provider, context, options = {}) {
+    return buildOpenAICompletionsRequest(model, provider, context, options).body;
+  },
+};

@@ -1,0 +1,221 @@
+/**
+ * OpenAI Responses adapter (`openai`, streaming).
+ *
+ * A function call is stored with the id `<call_id>|<item id>`: the call_id
+ * pairs it with its output, the item id lets the same model see its own item
+ * again. A reasoning item is stored as a thinking block whose text is the
+ * summary and whose `signature` is the whole output item as JSON (id,
+ * summary, encrypted_content), so the same model gets it back unchanged.
+ */
+import OpenAI from "openai";
+import { z } from "zod";
+import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
+import type { StopReason } from "../../../../shared/protocol";
+import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "../types";
+import { baseUrlOf, runStream, TruncatedStreamError, type RunContext } from "./common";
+import { appToolName, buildOpenAIResponsesRequest, computeCost, encodeResponsesToolCallId } from "./deps";
+import type { StreamState, TokenCounts } from "./stream-state";
+
+const ItemShape = z.looseObject({
+  type: z.string(),
+  id: z.string().optional(),
+  call_id: z.string().optional(),
+  name: z.string().optional(),
+  arguments: z.string().optional(),
+  summary: z.array(z.looseObject({ text: z.string() })).optional(),
+  content: z.array(z.looseObject({ type: z.string(), text: z.string().optional() })).nullish(),
+});
+
+const UsageShape = z.looseObject({
+  input_tokens: z.number().nullish(),
+  output_tokens: z.number().nullish(),
+  input_tokens_details: z.looseObject({ cached_tokens: z.number().nullish() }).nullish(),
+});
+
+const ResponseShape = z.looseObject({
+  id: z.string().optional(),
+  status: z.string().nullish(),
+  usage: UsageShape.nullish(),
+  incomplete_details: z.looseObject({ reason: z.string().nullish() }).nullish(),
+  error: z.looseObject({ code: z.string().nullish(), message: z.string().nullish() }).nullish(),
+});
+
+const EventShape = z.discriminatedUnion("type", [
+  z.looseObject({ type: z.literal("response.created"), response: ResponseShape }),
+  z.looseObject({ type: z.literal("response.in_progress"), response: ResponseShape }),
+  z.looseObject({ type: z.literal("response.output_item.added"), output_index: z.number(), item: ItemShape }),
+  z.looseObject({ type: z.literal("response.output_item.done"), output_index: z.number(), item: ItemShape }),
+  z.looseObject({ type: z.literal("response.reasoning_summary_part.added"), output_index: z.number(), summary_index: z.number() }),
+  z.looseObject({ type: z.literal("response.reasoning_summary_text.delta"), output_index: z.number(), delta: z.string() }),
+  z.looseObject({ type: z.literal("response.reasoning_text.delta"), output_index: z.number(), delta: z.string() }),
+  z.looseObject({ type: z.literal("response.output_text.delta"), output_index: z.number(), delta: z.string() }),
+  z.looseObject({ type: z.literal("response.refusal.delta"), output_index: z.number(), delta: z.string() }),
+  z.looseObject({ type: z.literal("response.function_call_arguments.delta"), output_index: z.number(), delta: z.string() }),
+  z.looseObject({ type: z.literal("response.function_call_arguments.done"), output_index: z.number(), arguments: z.string() }),
+  z.looseObject({ type: z.literal("response.completed"), response: ResponseShape }),
+  z.looseObject({ type: z.literal("response.incomplete"), response: ResponseShape }),
+  z.looseObject({ type: z.literal("response.failed"), response: ResponseShape }),
+  z.looseObject({ type: z.literal("error"), code: z.string().nullish(), message: z.string().nullish() }),
+]);
+
+const RawItemShape = z.object({ item: z.unknown() });
+
+/** A failure reported inside the stream (`response.failed`, `error`), shaped like an SDK APIError. */
+class StreamReportedError extends Error {
+  readonly error: { type?: string; code?: string; message: string };
+  constructor(code: string | null | undefined, message: string | null | undefined) {
+    const text = message || "the response failed";
+    super(text);
+    this.name = "StreamReportedError";
+    this.error = { message: text, ...(code ? { type: code, code } : {}) };
+  }
+}
+
+export function mapResponsesStatus(
+  status: string | null | undefined,
+  incompleteReason: string | null | undefined,
+  hasToolCalls: boolean,
+): { stopReason: StopReason; errorMessage?: string } {
+  if (status === "completed") return { stopReason: hasToolCalls ? "toolUse" : "stop" };
+  if (status === "incomplete") {
+    if (incompleteReason === "max_output_tokens") return { stopReason: "length" };
+    if (incompleteReason === "content_filter") {
+      return { stopReason: "error", errorMessage: "content_filter: the provider's content filter stopped the response" };
+    }
+    return { stopReason: "error", errorMessage: `incomplete response: ${incompleteReason ?? "unknown reason"}` };
+  }
+  return { stopReason: "error", errorMessage: `unexpected response status: ${String(status)}` };
+}
+
+function usageOf(raw: z.infer<typeof UsageShape> | null | undefined): Partial<TokenCounts> {
+  if (!raw) return {};
+  const cached = raw.input_tokens_details?.cached_tokens ?? 0;
+  return { input: Math.max(0, (raw.input_tokens ?? 0) - cached), cacheRead: cached, output: raw.output_tokens ?? 0, cacheWrite: 0 };
+}
+
+function streamResponses(model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: StreamOptions) {
+  return runStream(model, computeCost, options, async function* ({ state, signal }: RunContext) {
+    const { body, toolNames } = buildOpenAIResponsesRequest(model, provider, context, options);
+    options.onRequestBody?.(body);
+    const client = new OpenAI({
+      apiKey: options.apiKey || "no-key",
+      baseURL: baseUrlOf(provider, options),
+      organization: null,
+      project: null,
+      maxRetries: 0, // the agent loop owns retries
+      defaultHeaders: options.headers,
+      logLevel: "off",
+    });
+    const params = { ...body, stream: true } as unknown as OpenAI.Responses.ResponseCreateParamsStreaming;
+    const stream = await client.responses.create(params, { signal });
+
+    /** output_index → our content index. */
+    const indexOf = new Map<number, number>();
+    let final: z.infer<typeof ResponseShape> | null = null;
+    let refusal = "";
+
+    for await (const raw of stream) {
+      const parsed = EventShape.safeParse(raw);
+      if (!parsed.success) continue;
+      const event = parsed.data;
+      switch (event.type) {
+        case "response.created":
+        case "response.in_progress":
+          state.setResponseId(event.response.id);
+          break;
+        case "response.output_item.added": {
+          const started = startItem(state, event.item, toolNames);
+          if (started) {
+            indexOf.set(event.output_index, started.index);
+            yield started.event;
+          }
+          break;
+        }
+        case "response.reasoning_summary_part.added": {
+          const index = indexOf.get(event.output_index);
+          // Summary parts are separate paragraphs.
+          if (index !== undefined && event.summary_index > 0) yield state.appendThinking(index, "\n\n");
+          break;
+        }
+        case "response.reasoning_summary_text.delta":
+        case "response.reasoning_text.delta": {
+          const index = indexOf.get(event.output_index);
+          if (index !== undefined) yield state.appendThinking(index, event.delta);
+          break;
+        }
+        case "response.output_text.delta": {
+          const index = indexOf.get(event.output_index);
+          if (index !== undefined) yield state.appendText(index, event.delta);
+          break;
+        }
+        case "response.refusal.delta":
+          refusal += event.delta;
+          break;
+        case "response.function_call_arguments.delta": {
+          const index = indexOf.get(event.output_index);
+          if (index !== undefined) yield state.appendToolArguments(index, event.delta);
+          break;
+        }
+        case "response.function_call_arguments.done": {
+          const index = indexOf.get(event.output_index);
+          if (index !== undefined) state.setToolArguments(index, event.arguments);
+          break;
+        }
+        case "response.output_item.done": {
+          const index = indexOf.get(event.output_index);
+          if (index === undefined) break;
+          const ended = finishItem(state, index, event.item, RawItemShape.parse(raw).item);
+          if (ended) yield ended;
+          break;
+        }
+        case "response.completed":
+        case "response.incomplete":
+          state.setResponseId(event.response.id);
+          state.setUsage(usageOf(event.response.usage));
+          final = event.response;
+          break;
+        case "response.failed":
+          state.setUsage(usageOf(event.response.usage));
+          throw new StreamReportedError(event.response.error?.code, event.response.error?.message);
+        case "error":
+          throw new StreamReportedError(event.code, event.message);
+      }
+    }
+    if (signal.aborted) return state.fail("aborted");
+    if (final === null) throw new TruncatedStreamError("response.completed");
+    if (refusal) return state.finish("error", `refusal: ${refusal}`);
+    const { stopReason, errorMessage } = mapResponsesStatus(final.status, final.incomplete_details?.reason, state.hasToolCalls());
+    return state.finish(stopReason, errorMessage);
+  });
+}
+
+function startItem(state: StreamState, item: z.infer<typeof ItemShape>, toolNames: Record<string, string>): { index: number; event: StreamEvent } | null {
+  switch (item.type) {
+    case "reasoning":
+      return state.startThinking();
+    case "message":
+      return state.startText();
+    case "function_call":
+      return state.startToolCall(encodeResponsesToolCallId(item.call_id ?? "", item.id), appToolName(toolNames, item.name ?? ""));
+    default:
+      return null; // built-in tools (web search, …) are not ours to store
+  }
+}
+
+function finishItem(state: StreamState, index: number, item: z.infer<typeof ItemShape>, rawItem: unknown): StreamEvent | null {
+  if (item.type === "reasoning") {
+    // The whole item, as the provider sent it, is the signature: the same model gets it back unchanged.
+    state.setThinkingSignature(index, JSON.stringify(rawItem));
+  } else if (item.type === "function_call" && item.arguments !== undefined) {
+    state.setToolArguments(index, item.arguments);
+  }
+  return state.endBlock(index);
+}
+
+export const openaiResponsesAdapter: ProviderAdapter = {
+  api: "openai-responses",
+  stream: streamResponses,
+  buildRequestBody(model, provider, context, options = {}) {
+    return buildOpenAIResponsesRequest(model, provider, context, options).body;
+  },
+};

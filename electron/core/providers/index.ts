@@ -1,0 +1,49 @@
+/**
+ * Entry point of the provider layer: one adapter per wire API, chosen from
+ * the model's declared `api` (never from its id).
+ */
+import type { Api } from "../../../shared/protocol";
+import type { ModelInfo, ProviderConfig } from "../../../shared/models";
+import { anthropicAdapter } from "./adapters/anthropic";
+import { openaiCompletionsAdapter } from "./adapters/openai-completions";
+import { openaiResponsesAdapter } from "./adapters/openai-responses";
+import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "./types";
+
+const ADAPTERS: Record<Api, ProviderAdapter> = {
+  "anthropic-messages": anthropicAdapter,
+  "openai-completions": openaiCompletionsAdapter,
+  "openai-responses": openaiResponsesAdapter,
+};
+
+export function getAdapter(api: Api): ProviderAdapter {
+  return ADAPTERS[api];
+}
+
+/** Streams one model response. Contract: never throws; ends with one `done` or `error` event. */
+export function streamModel(
+  model: ModelInfo,
+  provider: ProviderConfig,
+  context: LlmContext,
+  options: StreamOptions,
+): AsyncIterable<StreamEvent> {
+  return getAdapter(model.api).stream(model, provider, context, options);
+}
+
+export type FinalEvent = Extract<StreamEvent, { type: "done" | "error" }>;
+
+/** Drains a stream and returns its final event (for callers that need no partials). */
+export async function completeModel(
+  model: ModelInfo,
+  provider: ProviderConfig,
+  context: LlmContext,
+  options: StreamOptions,
+): Promise<FinalEvent> {
+  let last: FinalEvent | null = null;
+  for await (const event of streamModel(model, provider, context, options)) {
+    if (event.type === "done" || event.type === "error") last = event;
+  }
+  if (last === null) throw new Error("provider stream ended without a final event (adapter contract broken)");
+  return last;
+}
+
+export type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions, ToolChoice, ToolSpec } from "./types";
