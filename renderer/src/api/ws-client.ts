@@ -1,0 +1,153 @@
+/**
+ * The web-mode transport: one WebSocket to the web host, request ids, typed
+ * errors, automatic reconnection with backoff.
+ *
+ * Contract: `call` resolves with the zod-parsed result or rejects with a
+ * WorkbenchApiError (UNAVAILABLE when the socket dropped with the request in
+ * flight). Requests made while disconnected wait for the next connection.
+ */
+import {
+  WorkbenchApiError,
+  type EventName,
+  type EventPayload,
+  type RequestMethod,
+  type RequestParams,
+  type RequestResult,
+  type WorkbenchClient,
+} from "../../../shared/api";
+import type { ConnectionAware, ConnectionInfo } from "./connection";
+import { EventHub, isEventName, unwrapResponse } from "./transport";
+
+interface Pending {
+  method: RequestMethod;
+  resolve: (value: unknown) => void;
+  reject: (err: WorkbenchApiError) => void;
+}
+
+const MAX_BACKOFF_MS = 5_000;
+
+export class WebSocketClient implements WorkbenchClient, ConnectionAware {
+  private socket: WebSocket | null = null;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  /** Frames waiting for an open socket. */
+  private outbox: string[] = [];
+  private readonly hub = new EventHub();
+  private info: ConnectionInfo = { status: "connecting", generation: 0 };
+  private readonly connectionListeners = new Set<(info: ConnectionInfo) => void>();
+  private attempts = 0;
+  private closed = false;
+
+  constructor(private readonly url: string) {
+    this.open();
+  }
+
+  call<M extends RequestMethod>(method: M, params: RequestParams<M>): Promise<RequestResult<M>> {
+    const id = this.nextId++;
+    const frame = JSON.stringify({ id, method, params });
+    return new Promise<RequestResult<M>>((resolve, reject) => {
+      this.pending.set(id, {
+        method,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+      });
+      if (this.socket && this.socket.readyState === WebSocket.OPEN) this.socket.send(frame);
+      else this.outbox.push(frame);
+    });
+  }
+
+  on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void {
+    return this.hub.add(event, listener);
+  }
+
+  connection(): ConnectionInfo {
+    return this.info;
+  }
+
+  onConnection(listener: (info: ConnectionInfo) => void): () => void {
+    this.connectionListeners.add(listener);
+    return () => this.connectionListeners.delete(listener);
+  }
+
+  close(): void {
+    this.closed = true;
+    this.socket?.close();
+  }
+
+  private setInfo(info: ConnectionInfo): void {
+    this.info = info;
+    for (const l of [...this.connectionListeners]) l(info);
+  }
+
+  private open(): void {
+    const socket = new WebSocket(this.url);
+    this.socket = socket;
+    socket.onopen = () => {
+      this.attempts = 0;
+      this.setInfo({ status: "open", generation: this.info.generation + 1 });
+      const queued = this.outbox;
+      this.outbox = [];
+      for (const frame of queued) socket.send(frame);
+    };
+    socket.onmessage = (ev: MessageEvent) => {
+      if (typeof ev.data === "string") this.receive(ev.data);
+    };
+    socket.onclose = () => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      this.failInFlight();
+      if (this.closed) return;
+      this.setInfo({ status: "reconnecting", generation: this.info.generation });
+      const delay = Math.min(MAX_BACKOFF_MS, 250 * 2 ** this.attempts++);
+      window.setTimeout(() => this.open(), delay);
+    };
+    // Errors are followed by close; the close handler does the work.
+    socket.onerror = () => undefined;
+  }
+
+  /** Requests already sent cannot be known to have run; the caller decides whether to retry. */
+  private failInFlight(): void {
+    const sentIds = [...this.pending.keys()];
+    const unsent = new Set(this.outbox.map((f) => (JSON.parse(f) as { id: number }).id));
+    for (const id of sentIds) {
+      if (unsent.has(id)) continue;
+      const p = this.pending.get(id);
+      this.pending.delete(id);
+      p?.reject(new WorkbenchApiError({ code: "UNAVAILABLE", message: "Connection to the workbench was lost" }));
+    }
+  }
+
+  private receive(text: string): void {
+    let frame: unknown;
+    try {
+      frame = JSON.parse(text);
+    } catch {
+      console.error("Workbench sent a frame that is not JSON");
+      return;
+    }
+    if (typeof frame !== "object" || frame === null || !("kind" in frame)) return;
+    if (frame.kind === "response" && "id" in frame && typeof frame.id === "number") {
+      const p = this.pending.get(frame.id);
+      if (!p) return;
+      this.pending.delete(frame.id);
+      try {
+        p.resolve(unwrapResponse(p.method, "response" in frame ? frame.response : undefined));
+      } catch (err) {
+        p.reject(err instanceof WorkbenchApiError ? err : new WorkbenchApiError({ code: "INTERNAL", message: String(err) }));
+      }
+      return;
+    }
+    if (frame.kind === "event" && "event" in frame && typeof frame.event === "string" && isEventName(frame.event)) {
+      this.hub.emit(frame.event, "payload" in frame ? frame.payload : undefined);
+    }
+  }
+}
+
+/** ws://host/ws?token=… from the page's #token=… fragment. */
+export function webSocketUrlFromLocation(loc: Location): string | null {
+  const hash = new URLSearchParams(loc.hash.replace(/^#/, ""));
+  const token = hash.get("token");
+  if (!token) return null;
+  const scheme = loc.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${loc.host}/ws?token=${encodeURIComponent(token)}`;
+}

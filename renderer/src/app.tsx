@@ -1,0 +1,131 @@
+/** The workbench layout: sidebar, header, transcript (or start screen), diff panel, dialogs. */
+import { useCallback, useEffect, useState } from "react";
+import type { ModelRef } from "../../shared/protocol";
+import { client } from "./api/current";
+import { Composer } from "./components/composer";
+import { DiffPanel } from "./components/diff/diff-panel";
+import { SettingsDialog } from "./components/dialogs/settings-dialog";
+import { Header } from "./components/header";
+import { SessionPane } from "./components/session-pane";
+import { SessionsSection } from "./components/sidebar/sessions-section";
+import { WorkspaceSection } from "./components/sidebar/workspace-section";
+import { Toasts } from "./components/toasts";
+import { useApplyTheme } from "./components/use-theme";
+import { useAppStore } from "./stores/app-store";
+import { useModelsStore } from "./stores/models-store";
+import { useSettingsStore } from "./stores/settings-store";
+import { useTranscriptStore } from "./stores/transcript-store";
+import { useTurnStore } from "./stores/turn-store";
+import { useWorkspaceStore } from "./stores/workspace-store";
+
+export function App() {
+  useApplyTheme();
+  const info = useAppStore((s) => s.info);
+  const workspace = useWorkspaceStore((s) => s.workspace);
+  const activeSessionId = useWorkspaceStore((s) => s.activeSessionId);
+  const createSession = useWorkspaceStore((s) => s.createSession);
+  const [draftModel, setDraftModel] = useState<ModelRef | null>(null);
+
+  useEffect(() => {
+    void (async () => {
+      const appInfo = await useAppStore.getState().loadInfo();
+      void useModelsStore.getState().load();
+      void useSettingsStore.getState().load();
+      if (appInfo?.initialWorkspace) await useWorkspaceStore.getState().setWorkspace(appInfo.initialWorkspace);
+      else await useWorkspaceStore.getState().loadRecent();
+      for (const notice of appInfo?.notices ?? []) useAppStore.getState().notify("info", notice);
+    })();
+  }, []);
+
+  // Leaving a session drops its transcript; it is reloaded from the store when reopened.
+  useEffect(() => {
+    if (!activeSessionId) useTranscriptStore.getState().close();
+  }, [activeSessionId]);
+
+  const newSession = useCallback(() => {
+    void createSession(draftModel ?? undefined);
+  }, [createSession, draftModel]);
+
+  const switchModel = useCallback(async (sessionId: string, model: ModelRef) => {
+    try {
+      const summary = await client().call("chat.switchModel", { sessionId, model });
+      useWorkspaceStore.getState().upsertSession(summary);
+    } catch (err) {
+      useAppStore.getState().reportError("Could not switch the model", err);
+    }
+  }, []);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "k") {
+        e.preventDefault();
+        document.getElementById("session-search")?.focus();
+      } else if (e.altKey && e.key.toLowerCase() === "n" && useWorkspaceStore.getState().workspace) {
+        e.preventDefault();
+        newSession();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [newSession]);
+
+  return (
+    <div className="app">
+      <nav className="sidebar" aria-label="Workspace and sessions">
+        <div className="brand">
+          Agent Workbench{info?.demo ? <span className="badge">demo</span> : null}
+        </div>
+        <WorkspaceSection />
+        <SessionsSection onNewSession={newSession} />
+      </nav>
+      <main className="main">
+        <Header draftModel={draftModel} onDraftModel={setDraftModel} onSwitchModel={(id, m) => void switchModel(id, m)} />
+        <div className="workarea">
+          <div className="center">
+            {activeSessionId ? (
+              <SessionPane key={activeSessionId} sessionId={activeSessionId} />
+            ) : (
+              <StartPane hasWorkspace={workspace !== null} draftModel={draftModel} />
+            )}
+          </div>
+          <DiffPanel />
+        </div>
+      </main>
+      <SettingsDialog />
+      <Toasts />
+    </div>
+  );
+}
+
+/** No session open: a composer that starts one. */
+function StartPane({ hasWorkspace, draftModel }: { hasWorkspace: boolean; draftModel: ModelRef | null }) {
+  const createSession = useWorkspaceStore((s) => s.createSession);
+  const send = useTurnStore((s) => s.send);
+  return (
+    <div className="start-pane">
+      <div className="start-text">
+        {hasWorkspace ? (
+          <>
+            <h2>Start a session</h2>
+            <p className="muted">Ask the agent to read, explain or change files in this workspace. Side-effect tools ask for your approval first.</p>
+          </>
+        ) : (
+          <>
+            <h2>Open a workspace</h2>
+            <p className="muted">Choose the folder the agent may read and change.</p>
+          </>
+        )}
+      </div>
+      <Composer
+        turn={null}
+        disabled={!hasWorkspace}
+        disabledReason="Open a workspace first"
+        onSend={async (text) => {
+          const summary = await createSession(draftModel ?? undefined);
+          return summary ? send(summary.id, text) : false;
+        }}
+        onStop={() => undefined}
+      />
+    </div>
+  );
+}

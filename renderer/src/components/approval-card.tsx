@@ -1,0 +1,124 @@
+/**
+ * The approval card for a side-effect call (write, edit, bash): the preview,
+ * Approve / Approve for this session / Deny with an optional reason.
+ * Shortcuts (when not typing): Y approve, S approve for the session, N deny.
+ */
+import { useEffect, useRef, useState } from "react";
+import type { PendingApproval } from "../../../shared/api";
+import { toolSummary } from "../lib/tool-summary";
+import { useTurnStore } from "../stores/turn-store";
+import { useUiStore } from "../stores/ui-store";
+import { DiffSummaryView, type DiffSource } from "./transcript/diff-summary";
+
+function isTyping(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
+}
+
+export function ApprovalCard({ approval }: { approval: PendingApproval }) {
+  const answer = useTurnStore((s) => s.answer);
+  const answering = useTurnStore((s) => s.answering[approval.sessionId] === approval.toolCallId);
+  const openDiff = useUiStore((s) => s.openDiff);
+  const [denying, setDenying] = useState(false);
+  const [reason, setReason] = useState("");
+  const approveRef = useRef<HTMLButtonElement>(null);
+  const reasonRef = useRef<HTMLTextAreaElement>(null);
+  const { preview } = approval;
+
+  const decide = (decision: "approve" | "approveForSession" | "deny") => {
+    void answer(approval.sessionId, approval.toolCallId, decision, decision === "deny" ? reason.trim() || undefined : undefined);
+  };
+
+  // Show the proposed change in the diff panel as soon as it is proposed.
+  useEffect(() => {
+    if (preview.kind === "diff") {
+      openDiff({ key: `approval:${approval.toolCallId}`, path: preview.path, before: preview.before ?? "", after: preview.after, origin: "proposal" });
+    }
+    if (!isTyping(document.activeElement)) approveRef.current?.focus({ preventScroll: true });
+  }, [approval.toolCallId, preview, openDiff]);
+
+  useEffect(() => {
+    if (denying) reasonRef.current?.focus();
+  }, [denying]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target) || answering) return;
+      const k = e.key.toLowerCase();
+      if (k === "y") decide("approve");
+      else if (k === "s") decide("approveForSession");
+      else if (k === "n") setDenying(true);
+      else return;
+      e.preventDefault();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  });
+
+  const diffSource: DiffSource | null =
+    preview.kind === "diff"
+      ? { key: `approval:${approval.toolCallId}`, path: preview.path, unifiedDiff: preview.unifiedDiff, before: preview.before, after: preview.after, origin: "proposal" }
+      : null;
+
+  return (
+    <section className="approval-card" role="region" aria-label="Approval required" aria-busy={answering}>
+      <header>
+        <span className="waiting-dot" aria-hidden />
+        <strong>The agent is waiting for your approval</strong>
+        <span className="muted">
+          {approval.toolName} · {toolSummary(approval.toolName, approval.args)}
+        </span>
+      </header>
+      {preview.kind === "diff" && diffSource && (
+        <>
+          <p className="muted">
+            {preview.before === null ? "Create" : "Change"} <code>{preview.path}</code>
+          </p>
+          <DiffSummaryView source={diffSource} maxRows={40} onOpen={openDiff} />
+        </>
+      )}
+      {preview.kind === "command" && (
+        <div className="command-preview">
+          <pre aria-label="Command">$ {preview.command}</pre>
+          <p className="muted">
+            in <code>{preview.cwd}</code> · timeout {Math.round(preview.timeoutMs / 1000)} s
+          </p>
+        </div>
+      )}
+      {denying && (
+        <label className="deny-reason">
+          Reason for the model (optional)
+          <textarea
+            ref={reasonRef}
+            value={reason}
+            rows={2}
+            onChange={(e) => setReason(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === "Enter" && !e.shiftKey) {
+                e.preventDefault();
+                decide("deny");
+              }
+              if (e.key === "Escape") setDenying(false);
+            }}
+          />
+        </label>
+      )}
+      <div className="approval-actions">
+        <button ref={approveRef} type="button" className="primary" disabled={answering} onClick={() => decide("approve")} aria-keyshortcuts="Y">
+          Approve <kbd>Y</kbd>
+        </button>
+        <button type="button" disabled={answering} onClick={() => decide("approveForSession")} aria-keyshortcuts="S">
+          Approve for this session <kbd>S</kbd>
+        </button>
+        {denying ? (
+          <button type="button" className="danger" disabled={answering} onClick={() => decide("deny")}>
+            Deny
+          </button>
+        ) : (
+          <button type="button" className="danger" disabled={answering} onClick={() => setDenying(true)} aria-keyshortcuts="N">
+            Deny… <kbd>N</kbd>
+          </button>
+        )}
+      </div>
+    </section>
+  );
+}

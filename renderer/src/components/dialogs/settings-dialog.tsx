@@ -1,0 +1,226 @@
+/**
+ * Settings: API keys (stored by the main process in the OS keychain; in web mode
+ * they come from environment variables), base URLs with presets, default model,
+ * approval policy, run budgets, theme. Keys are never shown back, only a hint.
+ */
+import { useEffect, useId, useRef, useState } from "react";
+import type { Settings } from "../../../../shared/api";
+import { useAppStore } from "../../stores/app-store";
+import { modelRefOf, sameModel, useModelsStore } from "../../stores/models-store";
+import { useSettingsStore } from "../../stores/settings-store";
+import { useUiStore } from "../../stores/ui-store";
+import { ApiKeyRow } from "./api-key-row";
+
+const BASE_URL_PRESETS: { label: string; url: string }[] = [
+  { label: "Ollama (local)", url: "http://127.0.0.1:11434/v1" },
+  { label: "LM Studio (local)", url: "http://127.0.0.1:1234/v1" },
+  { label: "vLLM (local)", url: "http://127.0.0.1:8000/v1" },
+  { label: "OpenRouter", url: "https://openrouter.ai/api/v1" },
+  { label: "Mistral", url: "https://api.mistral.ai/v1" },
+  { label: "Groq", url: "https://api.groq.com/openai/v1" },
+  { label: "OpenAI", url: "https://api.openai.com/v1" },
+  { label: "Anthropic", url: "https://api.anthropic.com" },
+];
+
+const POLICY_TOOLS = ["write", "edit", "bash"] as const;
+const BUDGET_FIELDS: { key: keyof Settings["budget"]; label: string }[] = [
+  { key: "maxToolCalls", label: "Max tool calls per turn" },
+  { key: "maxSideEffects", label: "Max side-effect actions per turn" },
+  { key: "maxOutputBytes", label: "Max tool output bytes per turn" },
+  { key: "maxDurationMs", label: "Max turn duration (ms)" },
+];
+
+function lines(text: string): string[] {
+  return text.split("\n").map((l) => l.trim()).filter(Boolean);
+}
+
+export function SettingsDialog() {
+  const open = useUiStore((s) => s.settingsOpen);
+  const setOpen = useUiStore((s) => s.setSettingsOpen);
+  if (!open) return null;
+  return <SettingsForm onClose={() => setOpen(false)} />;
+}
+
+function SettingsForm({ onClose }: { onClose: () => void }) {
+  const id = useId();
+  const mode = useAppStore((s) => s.info?.mode ?? "web");
+  const settings = useSettingsStore((s) => s.settings);
+  const update = useSettingsStore((s) => s.update);
+  const models = useModelsStore((s) => s.models);
+  const providers = useModelsStore((s) => s.providers);
+  const [draft, setDraft] = useState<Settings | null>(settings);
+  const [allowText, setAllowText] = useState((settings?.approvalPolicy.bashAllow ?? []).join("\n"));
+  const [denyText, setDenyText] = useState((settings?.approvalPolicy.bashDeny ?? []).join("\n"));
+  const [saving, setSaving] = useState(false);
+  const firstRef = useRef<HTMLHeadingElement>(null);
+
+  useEffect(() => {
+    void useModelsStore.getState().load();
+    firstRef.current?.focus();
+  }, []);
+
+  if (!draft) return null;
+  const set = (patch: Partial<Settings>) => setDraft({ ...draft, ...patch });
+
+  const save = async () => {
+    setSaving(true);
+    const baseUrls = Object.fromEntries(Object.entries(draft.baseUrls).filter(([, v]) => v.trim() !== ""));
+    const ok = await update({
+      defaultModel: draft.defaultModel,
+      approvalPolicy: { ...draft.approvalPolicy, bashAllow: lines(allowText), bashDeny: lines(denyText) },
+      budget: draft.budget,
+      baseUrls,
+      theme: draft.theme,
+    });
+    setSaving(false);
+    if (ok) {
+      useAppStore.getState().notify("info", "Settings saved");
+      onClose();
+    }
+  };
+
+  const defaultIdx = draft.defaultModel ? models.findIndex((m) => sameModel(modelRefOf(m), draft.defaultModel)) : -1;
+
+  return (
+    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+      <div className="modal settings" role="dialog" aria-modal="true" aria-labelledby={`${id}-t`} onKeyDown={(e) => e.key === "Escape" && onClose()}>
+        <h2 id={`${id}-t`} ref={firstRef} tabIndex={-1}>
+          Settings
+        </h2>
+
+        <section aria-labelledby={`${id}-keys`}>
+          <h3 id={`${id}-keys`}>API keys</h3>
+          {mode === "web" ? (
+            <p className="muted">
+              In web mode, keys come from environment variables set before <code>npm run web</code> (for example{" "}
+              {providers
+                .map((p) => p.apiKeyEnv)
+                .filter(Boolean)
+                .slice(0, 3)
+                .map((env, i) => (
+                  <span key={env}>
+                    {i > 0 ? ", " : ""}
+                    <code>{env}</code>
+                  </span>
+                ))}
+              ). They are never stored or shown.
+            </p>
+          ) : (
+            <p className="muted">Keys are kept in the operating system's keychain by the app. They are never shown again, only their last characters.</p>
+          )}
+          <ul className="key-list">
+            {providers.map((p) => (
+              <ApiKeyRow key={p.key} provider={p} editable={mode === "electron"} />
+            ))}
+          </ul>
+        </section>
+
+        <section aria-labelledby={`${id}-urls`}>
+          <h3 id={`${id}-urls`}>Base URLs</h3>
+          <datalist id={`${id}-presets`}>
+            {BASE_URL_PRESETS.map((p) => (
+              <option key={p.url} value={p.url} label={p.label} />
+            ))}
+          </datalist>
+          {providers.map((p) => (
+            <label key={p.key} className="field">
+              <span>{p.label}</span>
+              <input
+                aria-label={`Base URL for ${p.label}`}
+                list={`${id}-presets`}
+                placeholder={p.baseUrl}
+                value={draft.baseUrls[p.key] ?? ""}
+                onChange={(e) => set({ baseUrls: { ...draft.baseUrls, [p.key]: e.target.value } })}
+                spellCheck={false}
+              />
+            </label>
+          ))}
+        </section>
+
+        <section aria-labelledby={`${id}-model`}>
+          <h3 id={`${id}-model`}>Default model</h3>
+          <select
+            aria-label="Default model"
+            value={defaultIdx}
+            onChange={(e) => {
+              const m = models[Number(e.target.value)];
+              set({ defaultModel: m ? modelRefOf(m) : null });
+            }}
+          >
+            <option value={-1}>None</option>
+            {models.map((m, i) => (
+              <option key={`${m.provider}/${m.id}`} value={i}>
+                {m.providerLabel} · {m.name}
+                {m.configured ? "" : " (key missing)"}
+              </option>
+            ))}
+          </select>
+        </section>
+
+        <section aria-labelledby={`${id}-policy`}>
+          <h3 id={`${id}-policy`}>Approval policy</h3>
+          <div className="policy-grid">
+            {POLICY_TOOLS.map((tool) => (
+              <label key={tool} className="field">
+                <span>{tool}</span>
+                <select
+                  aria-label={`Policy for ${tool}`}
+                  value={draft.approvalPolicy[tool]}
+                  onChange={(e) => set({ approvalPolicy: { ...draft.approvalPolicy, [tool]: e.target.value as "ask" | "allow" | "deny" } })}
+                >
+                  <option value="ask">Ask me</option>
+                  <option value="allow">Always allow</option>
+                  <option value="deny">Always deny</option>
+                </select>
+              </label>
+            ))}
+          </div>
+          <label className="field">
+            <span>Commands always allowed (one prefix per line)</span>
+            <textarea aria-label="Commands always allowed" rows={3} value={allowText} onChange={(e) => setAllowText(e.target.value)} spellCheck={false} />
+          </label>
+          <label className="field">
+            <span>Commands always denied (wins over allowed)</span>
+            <textarea aria-label="Commands always denied" rows={3} value={denyText} onChange={(e) => setDenyText(e.target.value)} spellCheck={false} />
+          </label>
+        </section>
+
+        <section aria-labelledby={`${id}-budget`}>
+          <h3 id={`${id}-budget`}>Run budget</h3>
+          <div className="policy-grid">
+            {BUDGET_FIELDS.map((f) => (
+              <label key={f.key} className="field">
+                <span>{f.label}</span>
+                <input
+                  type="number"
+                  min={f.key === "maxSideEffects" ? 0 : 1}
+                  aria-label={f.label}
+                  value={draft.budget[f.key]}
+                  onChange={(e) => set({ budget: { ...draft.budget, [f.key]: Math.max(0, Math.floor(Number(e.target.value) || 0)) } })}
+                />
+              </label>
+            ))}
+          </div>
+        </section>
+
+        <section aria-labelledby={`${id}-theme`}>
+          <h3 id={`${id}-theme`}>Appearance</h3>
+          <select aria-label="Theme" value={draft.theme} onChange={(e) => set({ theme: e.target.value as Settings["theme"] })}>
+            <option value="system">Follow the system</option>
+            <option value="light">Light</option>
+            <option value="dark">Dark</option>
+          </select>
+        </section>
+
+        <div className="modal-actions">
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="button" className="primary" disabled={saving} onClick={() => void save()}>
+            Save settings
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,141 @@
+/**
+ * The model switcher: models grouped by provider, each marked configured or
+ * missing a key, with context window and price. Switching mid-session inserts
+ * a marker and applies from the next request. Keyboard: arrows, Enter, Escape.
+ */
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
+import type { ModelOption } from "../../../shared/api";
+import type { ModelRef } from "../../../shared/protocol";
+import { formatContextWindow, formatPrice } from "../lib/format";
+import { groupModels, modelLabel, modelRefOf, sameModel, useModelsStore } from "../stores/models-store";
+import { useUiStore } from "../stores/ui-store";
+
+export function ModelSwitcher({ current, onSelect }: { current: ModelRef | null; onSelect: (model: ModelRef) => void }) {
+  const models = useModelsStore((s) => s.models);
+  const open = useUiStore((s) => s.modelMenuOpen);
+  const setOpen = useUiStore((s) => s.setModelMenuOpen);
+  const [filter, setFilter] = useState("");
+  const [active, setActive] = useState(0);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const listRef = useRef<HTMLDivElement>(null);
+  const filterRef = useRef<HTMLInputElement>(null);
+
+  const groups = useMemo(() => {
+    const q = filter.trim().toLowerCase();
+    const list = q ? models.filter((m) => `${m.name} ${m.id} ${m.providerLabel}`.toLowerCase().includes(q)) : models;
+    return groupModels(list);
+  }, [models, filter]);
+  const flat = useMemo(() => groups.flatMap((g) => g.models), [groups]);
+
+  useEffect(() => {
+    if (!open) return;
+    setFilter("");
+    const idx = models.findIndex((m) => sameModel(modelRefOf(m), current));
+    setActive(Math.max(0, idx));
+    filterRef.current?.focus();
+    const onDown = (e: MouseEvent) => {
+      const t = e.target as Node;
+      if (!listRef.current?.contains(t) && !buttonRef.current?.contains(t)) setOpen(false);
+    };
+    window.addEventListener("mousedown", onDown);
+    return () => window.removeEventListener("mousedown", onDown);
+  }, [open, models, current, setOpen]);
+
+  useEffect(() => {
+    listRef.current?.querySelector(`[data-idx="${active}"]`)?.scrollIntoView({ block: "nearest" });
+  }, [active]);
+
+  const choose = (m: ModelOption) => {
+    setOpen(false);
+    buttonRef.current?.focus();
+    if (!sameModel(modelRefOf(m), current)) onSelect(modelRefOf(m));
+  };
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key === "ArrowDown") setActive((i) => Math.min(flat.length - 1, i + 1));
+    else if (e.key === "ArrowUp") setActive((i) => Math.max(0, i - 1));
+    else if (e.key === "Enter" && flat[active]) choose(flat[active]);
+    else if (e.key === "Escape") {
+      setOpen(false);
+      buttonRef.current?.focus();
+    } else return;
+    e.preventDefault();
+  };
+
+  const label = modelLabel(models, current);
+  return (
+    <div className="model-switcher">
+      <button
+        ref={buttonRef}
+        type="button"
+        className="model-button"
+        aria-haspopup="listbox"
+        aria-expanded={open}
+        aria-label={`Model: ${label}. Change model`}
+        onClick={() => setOpen(!open)}
+      >
+        <span className="model-name">{label}</span> <span aria-hidden>▾</span>
+      </button>
+      {open && (
+        <div className="model-menu" ref={listRef} onKeyDown={onKeyDown}>
+          <input
+            ref={filterRef}
+            className="model-filter"
+            aria-label="Filter models"
+            placeholder="Filter models…"
+            value={filter}
+            onChange={(e) => {
+              setFilter(e.target.value);
+              setActive(0);
+            }}
+          />
+          <div role="listbox" aria-label="Models" aria-activedescendant={flat[active] ? optionId(flat[active]) : undefined} tabIndex={-1}>
+            {groups.length === 0 && <p className="muted">No model matches.</p>}
+            {groups.map((g) => (
+              <div key={g.provider} role="group" aria-label={g.label} className="model-group">
+                <div className="model-group-label" aria-hidden>
+                  {g.label}
+                </div>
+                {g.models.map((m) => {
+                  const idx = flat.indexOf(m);
+                  const selected = sameModel(modelRefOf(m), current);
+                  return (
+                    <div
+                      key={`${m.provider}/${m.api}/${m.id}`}
+                      id={optionId(m)}
+                      data-idx={idx}
+                      role="option"
+                      aria-selected={selected}
+                      aria-label={`${m.name} (${m.providerLabel})${m.configured ? "" : ", API key missing"}`}
+                      className={`model-option${idx === active ? " active" : ""}${selected ? " selected" : ""}`}
+                      onMouseEnter={() => setActive(idx)}
+                      onClick={() => choose(m)}
+                    >
+                      <div className="model-option-main">
+                        <span className="name">{m.name}</span>
+                        {selected && <span className="badge ok">current</span>}
+                        {m.configured ? <span className="badge ok">configured</span> : <span className="badge warn">key missing</span>}
+                        {m.demo && <span className="badge">demo</span>}
+                      </div>
+                      <div className="model-option-meta muted">
+                        <span>{m.id}</span> · <span>{formatContextWindow(m.contextWindow)} context</span> ·{" "}
+                        <span>
+                          {formatPrice(m.price.input)} / {formatPrice(m.price.output)} per M tokens
+                        </span>
+                        {m.reasoning && <> · reasoning</>}
+                      </div>
+                    </div>
+                  );
+                })}
+              </div>
+            ))}
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function optionId(m: ModelOption): string {
+  return `model-${m.provider}-${m.api}-${m.id}`.replace(/[^a-zA-Z0-9_-]/g, "_");
+}

@@ -1,0 +1,99 @@
+/** The middle column for the open session: transcript, approval card, composer. */
+import { useCallback, useEffect, useMemo } from "react";
+import { formatDuration } from "../lib/format";
+import { useModelsStore } from "../stores/models-store";
+import { useTranscriptStore } from "../stores/transcript-store";
+import { useTurn, useTurnStore } from "../stores/turn-store";
+import { useUiStore } from "../stores/ui-store";
+import { useWorkspaceStore } from "../stores/workspace-store";
+import { ApprovalCard } from "./approval-card";
+import { Composer } from "./composer";
+import type { TranscriptActions } from "./transcript/transcript-context";
+import { TranscriptView } from "./transcript/transcript-view";
+
+export function SessionPane({ sessionId }: { sessionId: string }) {
+  const view = useTranscriptStore((s) => (s.view?.sessionId === sessionId ? s.view : null));
+  const load = useTranscriptStore((s) => s.load);
+  const turn = useTurn(sessionId);
+  const turnError = useTurnStore((s) => s.errors[sessionId] ?? null);
+  const retry = useTurnStore((s) => s.retries[sessionId] ?? null);
+  const send = useTurnStore((s) => s.send);
+  const abort = useTurnStore((s) => s.abort);
+  const models = useModelsStore((s) => s.models);
+  const openDiff = useUiStore((s) => s.openDiff);
+  const focusSeq = useWorkspaceStore((s) => s.focusSeq);
+  const clearFocusSeq = useWorkspaceStore((s) => s.clearFocusSeq);
+  const forkSession = useWorkspaceStore((s) => s.forkSession);
+
+  useEffect(() => {
+    void load(sessionId);
+  }, [sessionId, load]);
+
+  const running = turn !== null && turn.status !== "idle";
+  const lastUserText = view?.model.lastUserText ?? null;
+
+  const retryLast = useCallback(() => {
+    if (lastUserText) void send(sessionId, lastUserText);
+  }, [lastUserText, send, sessionId]);
+
+  const actions: TranscriptActions = useMemo(
+    () => ({ openDiff, retry: lastUserText ? retryLast : undefined, forkAt: (seq: number) => void forkSession(sessionId, seq) }),
+    [openDiff, retryLast, lastUserText, forkSession, sessionId],
+  );
+
+  if (!view) return <div className="pane-message">Loading…</div>;
+  if (view.status === "error")
+    return (
+      <div className="pane-message" role="alert">
+        Could not load the session: {view.error}{" "}
+        <button type="button" onClick={() => void load(sessionId)}>
+          Try again
+        </button>
+      </div>
+    );
+
+  // A turn error is shown on its own unless the stored error message already says it.
+  const rows = view.model.rows;
+  const last = rows[rows.length - 1];
+  const lastIsError = last?.kind === "assistant" && last.message.stopReason === "error";
+  const footer =
+    (turnError && !lastIsError) || retry ? (
+      <div className="turn-footer">
+        {retry && running && (
+          <p className="retry-note" role="status">
+            Retrying in {formatDuration(retry.delayMs)} (attempt {retry.attempt}): {retry.error}
+          </p>
+        )}
+        {turnError && !lastIsError && (
+          <div className="msg-error" role="alert">
+            <span>{turnError}</span>
+            {lastUserText && (
+              <button type="button" onClick={retryLast} disabled={running}>
+                Retry
+              </button>
+            )}
+          </div>
+        )}
+      </div>
+    ) : null;
+
+  return (
+    <div className="session-pane">
+      <TranscriptView
+        model={view.model}
+        partial={view.partial}
+        toolStatus={view.toolStatus}
+        models={models}
+        pendingApprovalId={turn?.pendingApproval?.toolCallId ?? null}
+        running={running}
+        actions={actions}
+        focusSeq={view.status === "ready" ? focusSeq : null}
+        onFocused={clearFocusSeq}
+        footer={footer}
+        emptyText={view.status === "loading" ? "Loading…" : "Ask the agent to read or change something in this workspace."}
+      />
+      {turn?.pendingApproval && <ApprovalCard approval={turn.pendingApproval} />}
+      <Composer turn={turn} disabled={view.status !== "ready"} onSend={(text) => send(sessionId, text)} onStop={() => void abort(sessionId)} />
+    </div>
+  );
+}

@@ -1,0 +1,87 @@
+/** One session in the list: select, rename inline, fork, delete (with confirmation). */
+import { memo, useState, type KeyboardEvent } from "react";
+import type { SessionSummary } from "../../../../shared/api";
+import { formatCost, formatTime } from "../../lib/format";
+import { useWorkspaceStore } from "../../stores/workspace-store";
+import { ConfirmDialog } from "../dialogs/confirm-dialog";
+
+export const SessionItem = memo(function SessionItem({ session, active }: { session: SessionSummary; active: boolean }) {
+  const selectSession = useWorkspaceStore((s) => s.selectSession);
+  const renameSession = useWorkspaceStore((s) => s.renameSession);
+  const deleteSession = useWorkspaceStore((s) => s.deleteSession);
+  const forkSession = useWorkspaceStore((s) => s.forkSession);
+  const [renaming, setRenaming] = useState(false);
+  const [title, setTitle] = useState(session.title);
+  const [confirming, setConfirming] = useState(false);
+
+  const commit = () => {
+    const t = title.trim();
+    setRenaming(false);
+    if (t && t !== session.title) void renameSession(session.id, t);
+  };
+  const onKey = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === "Enter") commit();
+    if (e.key === "Escape") {
+      setTitle(session.title);
+      setRenaming(false);
+    }
+  };
+
+  return (
+    <li className={`session-item${active ? " active" : ""}`}>
+      {renaming ? (
+        <input aria-label="Session title" value={title} autoFocus onChange={(e) => setTitle(e.target.value)} onKeyDown={onKey} onBlur={commit} maxLength={200} />
+      ) : (
+        <button type="button" className="session-select" aria-current={active ? "true" : undefined} onClick={() => selectSession(session.id)}>
+          <span className="session-name">{session.title}</span>
+          <span className="session-meta muted">
+            {formatTime(session.updatedAt)}
+            {session.totalCost > 0 ? ` · ${formatCost(session.totalCost)}` : ""}
+            {session.parentSessionId ? " · fork" : ""}
+          </span>
+        </button>
+      )}
+      {!renaming && (
+        <span className="session-actions">
+          <button
+            type="button"
+            className="icon"
+            aria-label={`Rename session ${session.title}`}
+            title="Rename"
+            onClick={() => {
+              setTitle(session.title);
+              setRenaming(true);
+            }}
+          >
+            ✎
+          </button>
+          <button
+            type="button"
+            className="icon"
+            aria-label={`Fork session ${session.title}`}
+            title="Fork (copy the whole session)"
+            disabled={session.entryCount === 0}
+            onClick={() => void forkSession(session.id, session.entryCount)}
+          >
+            ⑂
+          </button>
+          <button type="button" className="icon" aria-label={`Delete session ${session.title}`} title="Delete" onClick={() => setConfirming(true)}>
+            ✕
+          </button>
+        </span>
+      )}
+      {confirming && (
+        <ConfirmDialog
+          title="Delete this session?"
+          body={`“${session.title}” and its ${session.entryCount} entries will be deleted. This cannot be undone.`}
+          confirmLabel="Delete"
+          onCancel={() => setConfirming(false)}
+          onConfirm={() => {
+            setConfirming(false);
+            void deleteSession(session.id);
+          }}
+        />
+      )}
+    </li>
+  );
+});

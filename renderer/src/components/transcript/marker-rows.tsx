@@ -1,0 +1,66 @@
+/** Rows for session events that are not messages: model switch, compaction, rename, fork, orphans. */
+import { memo, useState } from "react";
+import type { ApprovalEntry, CompactionEntry, ForkEntry, ModelSwitchEntry, RenameEntry, ToolResultMessage } from "../../../../shared/protocol";
+import { formatTime, formatTokens } from "../../lib/format";
+import { modelLabel } from "../../stores/models-store";
+import { useTranscriptContext } from "./transcript-context";
+
+export const ModelSwitchRow = memo(function ModelSwitchRow({ entry }: { entry: ModelSwitchEntry }) {
+  const { models } = useTranscriptContext();
+  return (
+    <div className="marker model-switch" role="note" aria-label="Model switched">
+      <span>
+        Model switched {entry.from ? <>from <strong>{modelLabel(models, entry.from)}</strong> </> : null}to{" "}
+        <strong>{modelLabel(models, entry.to)}</strong>
+      </span>
+      <time>{formatTime(entry.timestamp)}</time>
+    </div>
+  );
+});
+
+export const CompactionRow = memo(function CompactionRow({ entry }: { entry: CompactionEntry }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <div className="marker compaction" role="note" aria-label="Context compacted">
+      <button type="button" className="link-button" aria-expanded={open} onClick={() => setOpen((v) => !v)}>
+        Context compacted ({formatTokens(entry.tokensBefore)} tokens summarized)
+      </button>
+      <time>{formatTime(entry.timestamp)}</time>
+      {open && <div className="compaction-summary">{entry.summary}</div>}
+    </div>
+  );
+});
+
+export const RenameRow = memo(function RenameRow({ entry }: { entry: RenameEntry }) {
+  return (
+    <div className="marker" role="note">
+      Renamed to “{entry.title}” <time>{formatTime(entry.timestamp)}</time>
+    </div>
+  );
+});
+
+export const ForkRow = memo(function ForkRow({ entry }: { entry: ForkEntry }) {
+  return (
+    <div className="marker fork" role="note">
+      Forked from another session at entry {entry.sourceSeq} <time>{formatTime(entry.timestamp)}</time>
+    </div>
+  );
+});
+
+export const OrphanResultRow = memo(function OrphanResultRow({ message }: { message: ToolResultMessage }) {
+  const text = message.content.map((c) => (c.type === "text" ? c.text : "[image]")).join("\n");
+  return (
+    <div className={`marker orphan${message.isError ? " error" : ""}`} role="note">
+      Result of {message.toolName} ({message.toolCallId}) without its call: <span className="muted">{text.slice(0, 200)}</span>
+    </div>
+  );
+});
+
+export const OrphanApprovalRow = memo(function OrphanApprovalRow({ entry }: { entry: ApprovalEntry }) {
+  return (
+    <div className="marker" role="note">
+      {entry.toolName}: {entry.decision}
+      {entry.reason ? ` — ${entry.reason}` : ""}
+    </div>
+  );
+});

@@ -1,0 +1,101 @@
+/** Rows for user and assistant messages. */
+import { memo, useState } from "react";
+import type { AssistantMessage, ThinkingContent, UserMessage } from "../../../../shared/protocol";
+import { formatCost, formatTime, formatTokens } from "../../lib/format";
+import { modelLabel } from "../../stores/models-store";
+import { MarkdownView } from "./markdown-view";
+import { ToolCard } from "./tool-card";
+import { useTranscriptContext } from "./transcript-context";
+
+export const UserRow = memo(function UserRow({ message, seq }: { message: UserMessage; seq: number }) {
+  const { actions, readOnly } = useTranscriptContext();
+  return (
+    <div className="msg user" aria-label="Your message">
+      <div className="msg-meta">
+        <span className="who">You</span>
+        <time dateTime={new Date(message.timestamp).toISOString()}>{formatTime(message.timestamp)}</time>
+        {!readOnly && actions.forkAt && (
+          <button type="button" className="row-action" onClick={() => actions.forkAt?.(seq)} aria-label="Fork from this message">
+            Fork
+          </button>
+        )}
+      </div>
+      {message.content.map((c, i) =>
+        c.type === "text" ? (
+          <div key={i} className="user-text">
+            {c.text}
+          </div>
+        ) : (
+          <img key={i} className="user-image" alt="Attached image" src={`data:${c.mimeType};base64,${c.data}`} />
+        ),
+      )}
+    </div>
+  );
+});
+
+function ThinkingBlock({ block, streaming }: { block: ThinkingContent; streaming: boolean }) {
+  const [open, setOpen] = useState(false);
+  if (block.redacted) return <p className="thinking muted">Thinking (redacted by the provider)</p>;
+  const preview = block.thinking.trim().split("\n")[0]?.slice(0, 80) ?? "";
+  return (
+    <div className="thinking">
+      <button type="button" className="thinking-toggle" aria-expanded={open} onClick={() => setOpen((v) => !v)}>
+        {open ? "▾" : "▸"} {streaming ? "Thinking…" : "Thinking"} {!open && preview && <span className="muted">{preview}</span>}
+      </button>
+      {open && <div className="thinking-text">{block.thinking}</div>}
+    </div>
+  );
+}
+
+export const AssistantRow = memo(function AssistantRow({
+  message,
+  seq,
+  streaming = false,
+}: {
+  message: AssistantMessage;
+  seq: number | null;
+  streaming?: boolean;
+}) {
+  const { models, actions, readOnly, running } = useTranscriptContext();
+  const u = message.usage;
+  return (
+    <div className={`msg assistant${streaming ? " streaming" : ""}`} aria-label={streaming ? "Assistant message (streaming)" : "Assistant message"} aria-busy={streaming}>
+      <div className="msg-meta">
+        <span className="who">{modelLabel(models, message.model)}</span>
+        <time dateTime={new Date(message.timestamp).toISOString()}>{formatTime(message.timestamp)}</time>
+        {!streaming && u.totalTokens > 0 && (
+          <span
+            className="usage"
+            title={`input ${u.input} · output ${u.output} · cache read ${u.cacheRead} · cache write ${u.cacheWrite}`}
+            aria-label={`Usage: ${u.totalTokens} tokens, ${formatCost(u.cost.total)}`}
+          >
+            {formatTokens(u.input + u.cacheRead + u.cacheWrite)} in · {formatTokens(u.output)} out · {formatCost(u.cost.total)}
+          </span>
+        )}
+        {message.stopReason === "aborted" && <span className="badge warn">stopped</span>}
+        {message.stopReason === "length" && <span className="badge warn">output limit reached</span>}
+        {!readOnly && !streaming && seq !== null && actions.forkAt && (
+          <button type="button" className="row-action" onClick={() => actions.forkAt?.(seq)} aria-label="Fork from this message">
+            Fork
+          </button>
+        )}
+      </div>
+      {message.content.map((block, i) => {
+        if (block.type === "text") return <MarkdownView key={i} text={block.text} />;
+        if (block.type === "thinking") return <ThinkingBlock key={i} block={block} streaming={streaming} />;
+        return <ToolCard key={block.id || i} call={block} streaming={streaming} />;
+      })}
+      {streaming && message.content.length === 0 && <p className="muted typing">Waiting for the model…</p>}
+      {message.stopReason === "error" && (
+        <div className="msg-error" role="alert">
+          <span>{message.errorMessage ?? "The model request failed."}</span>
+          {!readOnly && actions.retry && (
+            <button type="button" onClick={actions.retry} disabled={running}>
+              Retry
+            </button>
+          )}
+        </div>
+      )}
+    </div>
+  );
+});

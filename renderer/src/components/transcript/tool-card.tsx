@@ -1,0 +1,118 @@
+/**
+ * One card per tool call: name, readable summary, status, duration, exit code,
+ * truncation, the approval decision, an inline diff, and raw input/output on demand.
+ */
+import { memo, useMemo, useState } from "react";
+import type { ToolCall } from "../../../../shared/protocol";
+import { formatDuration } from "../../lib/format";
+import { readToolDetails } from "../../lib/tool-details";
+import { STATUS_LABEL, toolStatusOf } from "../../lib/tool-status";
+import { toolPath, toolSummary } from "../../lib/tool-summary";
+import { DiffSummaryView, type DiffSource } from "./diff-summary";
+import { useTranscriptContext } from "./transcript-context";
+
+const OUTPUT_PREVIEW_CHARS = 20_000;
+
+const DECISION_LABEL: Record<string, string> = {
+  approved: "Approved",
+  approvedForSession: "Approved for this session",
+  denied: "Denied",
+  autoApproved: "Allowed by policy",
+  autoDenied: "Denied by policy",
+};
+
+export const ToolCard = memo(function ToolCard({ call, streaming }: { call: ToolCall; streaming?: boolean }) {
+  const ctx = useTranscriptContext();
+  const [expanded, setExpanded] = useState(false);
+  const [showAll, setShowAll] = useState(false);
+  const attached = ctx.results.get(call.id) ?? null;
+  const result = attached?.message ?? null;
+  const approval = ctx.approvals.get(call.id) ?? null;
+  const live = ctx.toolStatus[call.id] ?? null;
+  const path = toolPath(call.arguments);
+  const details = useMemo(() => readToolDetails(result, path), [result, path]);
+  const status = toolStatusOf({
+    result,
+    details,
+    approval,
+    live: live?.status ?? (ctx.running && !streaming ? "pending" : null),
+    awaitingApproval: ctx.pendingApprovalId === call.id,
+  });
+  const summary = call.argumentsError ? "invalid arguments" : toolSummary(call.name, call.arguments);
+  const duration = details.durationMs ?? live?.durationMs ?? null;
+  const output = useMemo(
+    () => (result ? result.content.map((c) => (c.type === "text" ? c.text : `[image ${c.mimeType}]`)).join("\n") : ""),
+    [result],
+  );
+  const diffSource: DiffSource | null = useMemo(
+    () =>
+      details.diff
+        ? { key: call.id, path: details.diff.path, unifiedDiff: details.diff.unifiedDiff, before: details.diff.before, after: details.diff.after, origin: "result" }
+        : null,
+    [details.diff, call.id],
+  );
+
+  return (
+    <article className={`tool-card status-${status}`} aria-label={`Tool call ${call.name}: ${summary}`} data-status={status}>
+      <header className="tool-head">
+        <button
+          type="button"
+          className="tool-toggle"
+          aria-expanded={expanded}
+          aria-label={`${expanded ? "Hide" : "Show"} details of ${call.name} ${summary}`}
+          onClick={() => setExpanded((v) => !v)}
+        >
+          <span className="chevron" aria-hidden>
+            {expanded ? "▾" : "▸"}
+          </span>
+          <span className="tool-name">{call.name}</span>
+          <span className="tool-summary">{summary}</span>
+        </button>
+        <span className={`badge status status-${status}`} role="status" aria-label={`Status: ${STATUS_LABEL[status]}`}>
+          {STATUS_LABEL[status]}
+        </span>
+        {duration !== null && <span className="meta">{formatDuration(duration)}</span>}
+        {details.exitCode !== null && (
+          <span className={`badge ${details.exitCode === 0 ? "ok" : "warn"}`} title="Exit code">
+            exit {details.exitCode}
+          </span>
+        )}
+        {details.truncated && (
+          <span className="badge warn" title="The output was cut to the tool's limit">
+            truncated
+          </span>
+        )}
+      </header>
+      {approval && approval.decision !== "autoApproved" && (
+        <p className={`tool-decision decision-${approval.decision}`}>
+          {DECISION_LABEL[approval.decision] ?? approval.decision}
+          {approval.reason ? `: ${approval.reason}` : ""}
+        </p>
+      )}
+      {call.argumentsError && <p className="tool-error">Arguments could not be used: {call.argumentsError}</p>}
+      {diffSource && !result?.isError && <DiffSummaryView source={diffSource} onOpen={ctx.actions.openDiff} />}
+      {result?.isError && !expanded && output && <p className="tool-error">{output.split("\n")[0].slice(0, 300)}</p>}
+      {expanded && (
+        <div className="tool-raw">
+          <h4>Input</h4>
+          <pre aria-label="Tool input">{call.rawArguments ?? JSON.stringify(call.arguments, null, 2)}</pre>
+          <h4>Output</h4>
+          {result ? (
+            <>
+              <pre aria-label="Tool output" className={result.isError ? "error" : ""}>
+                {showAll ? output : output.slice(0, OUTPUT_PREVIEW_CHARS)}
+              </pre>
+              {output.length > OUTPUT_PREVIEW_CHARS && !showAll && (
+                <button type="button" className="link-button" onClick={() => setShowAll(true)}>
+                  Show all {output.length.toLocaleString()} characters
+                </button>
+              )}
+            </>
+          ) : (
+            <p className="muted">No output yet.</p>
+          )}
+        </div>
+      )}
+    </article>
+  );
+});

@@ -1,0 +1,147 @@
+/**
+ * The virtualised transcript. Only rows near the viewport are in the DOM;
+ * their heights are measured as they render. The view sticks to the bottom
+ * while the user is there (streaming), and stays put when they scroll up.
+ *
+ * Reusable read-only (replay): pass `readOnly` and only the actions that fit.
+ */
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import type { AssistantMessage } from "../../../../shared/protocol";
+import type { ModelOption } from "../../../../shared/api";
+import { rowForSeq, type TranscriptModel, type TranscriptRow } from "../../lib/transcript-model";
+import type { LiveToolStatus } from "../../stores/transcript-store";
+import { CompactionRow, ForkRow, ModelSwitchRow, OrphanApprovalRow, OrphanResultRow, RenameRow } from "./marker-rows";
+import { AssistantRow, UserRow } from "./message-rows";
+import { TranscriptContext, type TranscriptActions, type TranscriptContextValue } from "./transcript-context";
+
+export interface TranscriptViewProps {
+  model: TranscriptModel;
+  partial: AssistantMessage | null;
+  toolStatus: Readonly<Record<string, LiveToolStatus>>;
+  models: readonly ModelOption[];
+  pendingApprovalId?: string | null;
+  running?: boolean;
+  readOnly?: boolean;
+  actions?: TranscriptActions;
+  /** Scroll to (and highlight) the row holding this seq. */
+  focusSeq?: number | null;
+  onFocused?: () => void;
+  /** Rendered after the last row (turn errors, queued messages). */
+  footer?: ReactNode;
+  emptyText?: string;
+}
+
+function RowView({ row }: { row: TranscriptRow }) {
+  switch (row.kind) {
+    case "user":
+      return <UserRow message={row.message} seq={row.seq} />;
+    case "assistant":
+      return <AssistantRow message={row.message} seq={row.seq} />;
+    case "modelSwitch":
+      return <ModelSwitchRow entry={row.entry} />;
+    case "compaction":
+      return <CompactionRow entry={row.entry} />;
+    case "rename":
+      return <RenameRow entry={row.entry} />;
+    case "fork":
+      return <ForkRow entry={row.entry} />;
+    case "orphanResult":
+      return <OrphanResultRow message={row.message} />;
+    case "orphanApproval":
+      return <OrphanApprovalRow entry={row.entry} />;
+  }
+}
+
+const STICK_THRESHOLD_PX = 48;
+
+export function TranscriptView(props: TranscriptViewProps) {
+  const { model, partial, footer } = props;
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const stickRef = useRef(true);
+  const [highlight, setHighlight] = useState<number | null>(null);
+
+  const hasPartial = partial !== null;
+  const hasFooter = footer !== undefined && footer !== null && footer !== false;
+  const count = model.rows.length + (hasPartial ? 1 : 0) + (hasFooter ? 1 : 0);
+
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => 140,
+    overscan: 6,
+    getItemKey: (i) => (i < model.rows.length ? model.rows[i].key : i === model.rows.length && hasPartial ? "partial" : "footer"),
+  });
+
+  const ctx: TranscriptContextValue = useMemo(
+    () => ({
+      results: model.results,
+      approvals: model.approvals,
+      toolStatus: props.toolStatus,
+      pendingApprovalId: props.pendingApprovalId ?? null,
+      running: props.running ?? false,
+      readOnly: props.readOnly ?? false,
+      models: props.models,
+      actions: props.actions ?? {},
+    }),
+    [model.results, model.approvals, props.toolStatus, props.pendingApprovalId, props.running, props.readOnly, props.models, props.actions],
+  );
+
+  const totalSize = virtualizer.getTotalSize();
+
+  // Follow the bottom while the user is there.
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (!el || !stickRef.current || props.focusSeq != null) return;
+    el.scrollTop = el.scrollHeight;
+  }, [totalSize, count, partial, props.focusSeq]);
+
+  // Jump to a search hit.
+  useEffect(() => {
+    if (props.focusSeq == null || model.rows.length === 0) return;
+    const idx = rowForSeq(model, props.focusSeq);
+    if (idx === null) return;
+    stickRef.current = false;
+    virtualizer.scrollToIndex(idx, { align: "center" });
+    setHighlight(idx);
+    props.onFocused?.();
+    const t = setTimeout(() => setHighlight(null), 2500);
+    return () => clearTimeout(t);
+  }, [props.focusSeq, model.rows.length]);
+
+  const onScroll = () => {
+    const el = scrollRef.current;
+    if (!el) return;
+    stickRef.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_THRESHOLD_PX;
+  };
+
+  const items = virtualizer.getVirtualItems();
+
+  return (
+    <TranscriptContext.Provider value={ctx}>
+      <div className="transcript-scroll" ref={scrollRef} onScroll={onScroll} role="log" aria-label="Transcript" aria-live="off" tabIndex={0}>
+        {count === 0 && <p className="empty">{props.emptyText ?? "No messages yet."}</p>}
+        <div className="transcript-inner" style={{ height: totalSize }}>
+          {items.map((item) => {
+            const i = item.index;
+            let content: ReactNode;
+            if (i < model.rows.length) content = <RowView row={model.rows[i]} />;
+            else if (i === model.rows.length && partial) content = <AssistantRow message={partial} seq={null} streaming />;
+            else content = footer;
+            return (
+              <div
+                key={item.key}
+                data-index={i}
+                ref={virtualizer.measureElement}
+                className={`row${highlight === i ? " highlighted" : ""}`}
+                style={{ transform: `translateY(${item.start}px)` }}
+              >
+                {content}
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </TranscriptContext.Provider>
+  );
+}

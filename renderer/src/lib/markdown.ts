@@ -1,0 +1,87 @@
+/**
+ * Markdown to sanitized HTML, block by block. A streaming message re-renders
+ * only its last (growing) block: completed blocks are cached by their source.
+ */
+import DOMPurify from "dompurify";
+import hljs from "highlight.js/lib/common";
+import { Marked, type Tokens } from "marked";
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
+}
+
+/** Code blocks larger than this are shown without highlighting (keeps frames short). */
+const MAX_HIGHLIGHT_CHARS = 20_000;
+
+export function highlightCode(code: string, lang: string | undefined): string {
+  const language = lang && hljs.getLanguage(lang) ? lang : null;
+  if (!language || code.length > MAX_HIGHLIGHT_CHARS) return escapeHtml(code);
+  try {
+    return hljs.highlight(code, { language, ignoreIllegals: true }).value;
+  } catch {
+    return escapeHtml(code);
+  }
+}
+
+const marked = new Marked({
+  gfm: true,
+  breaks: false,
+  renderer: {
+    code(token: Tokens.Code): string {
+      const lang = (token.lang ?? "").trim().split(/\s+/)[0] || undefined;
+      const label = lang ? `<span class="code-lang">${escapeHtml(lang)}</span>` : "";
+      return (
+        `<div class="code-block">${label}<button type="button" class="copy-code" aria-label="Copy code">Copy</button>` +
+        `<pre><code class="hljs${lang ? ` language-${escapeHtml(lang)}` : ""}">${highlightCode(token.text, lang)}</code></pre></div>`
+      );
+    },
+  },
+});
+
+let hooked = false;
+function sanitize(html: string): string {
+  if (!hooked) {
+    hooked = true;
+    // Links leave the app: new window, no referrer, no opener.
+    DOMPurify.addHook("afterSanitizeAttributes", (node) => {
+      if (node.tagName === "A") {
+        node.setAttribute("target", "_blank");
+        node.setAttribute("rel", "noopener noreferrer");
+      }
+    });
+  }
+  return DOMPurify.sanitize(html, { USE_PROFILES: { html: true }, FORBID_TAGS: ["style", "form", "input"] });
+}
+
+const cache = new Map<string, string>();
+const CACHE_LIMIT = 4000;
+
+/** Sanitized HTML for one markdown block (cached). */
+export function renderBlock(source: string): string {
+  const hit = cache.get(source);
+  if (hit !== undefined) return hit;
+  const html = sanitize(marked.parse(source, { async: false }));
+  if (cache.size >= CACHE_LIMIT) {
+    const first = cache.keys().next();
+    if (!first.done) cache.delete(first.value);
+  }
+  cache.set(source, html);
+  return html;
+}
+
+/** Splits markdown into top-level blocks (paragraphs, lists, fences …) by their source text. */
+export function splitBlocks(text: string): string[] {
+  const tokens = marked.lexer(text);
+  const blocks: string[] = [];
+  let pendingSpace = "";
+  for (const t of tokens) {
+    if (t.type === "space") {
+      pendingSpace += t.raw;
+      continue;
+    }
+    blocks.push(t.raw);
+    pendingSpace = "";
+  }
+  if (blocks.length === 0 && pendingSpace.trim()) blocks.push(pendingSpace);
+  return blocks;
+}

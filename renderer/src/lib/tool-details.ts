@@ -1,0 +1,82 @@
+/**
+ * Reads a tool result's `details` (UI-only data: diff, exit code, timings,
+ * truncation, error code). `details` is `unknown` in the protocol, so every
+ * field is parsed leniently: a field of the wrong type is dropped, never fatal.
+ */
+import { z } from "zod";
+import type { ToolResultMessage } from "../../../shared/protocol";
+
+const num = z.number().optional().catch(undefined);
+const str = z.string().optional().catch(undefined);
+
+const DiffSchema = z.object({
+  path: str,
+  unifiedDiff: str,
+  patch: str,
+  added: num,
+  removed: num,
+  before: z.string().nullable().optional().catch(undefined),
+  after: str,
+});
+
+const DetailsSchema = DiffSchema.extend({
+  diff: z.union([DiffSchema, z.string()]).optional().catch(undefined),
+  exitCode: z.number().nullable().optional().catch(undefined),
+  signal: z.string().nullable().optional().catch(undefined),
+  durationMs: num,
+  truncated: z.union([z.boolean(), z.object({}).loose()]).optional().catch(undefined),
+  errorCode: str,
+  timedOut: z.boolean().optional().catch(undefined),
+  outputBytes: num,
+  totalBytes: num,
+  synthesized: z.boolean().optional().catch(undefined),
+});
+
+export interface FileDiff {
+  path: string;
+  unifiedDiff: string | null;
+  added: number | null;
+  removed: number | null;
+  before: string | null;
+  after: string | null;
+}
+
+export interface ToolDetails {
+  diff: FileDiff | null;
+  exitCode: number | null;
+  durationMs: number | null;
+  truncated: boolean;
+  errorCode: string | null;
+  synthesized: boolean;
+}
+
+const EMPTY: ToolDetails = { diff: null, exitCode: null, durationMs: null, truncated: false, errorCode: null, synthesized: false };
+
+export function readToolDetails(result: ToolResultMessage | null | undefined, fallbackPath?: string): ToolDetails {
+  if (!result || result.details === undefined || result.details === null) return EMPTY;
+  const parsed = DetailsSchema.safeParse(result.details);
+  if (!parsed.success) return EMPTY;
+  const d = parsed.data;
+  const nested = typeof d.diff === "object" && d.diff !== null ? d.diff : null;
+  const unified = (typeof d.diff === "string" ? d.diff : null) ?? nested?.unifiedDiff ?? nested?.patch ?? d.unifiedDiff ?? d.patch ?? null;
+  const before = nested?.before !== undefined ? nested.before : d.before;
+  const after = nested?.after ?? d.after ?? null;
+  const hasDiff = unified !== null || after !== null;
+  return {
+    diff: hasDiff
+      ? {
+          path: nested?.path ?? d.path ?? fallbackPath ?? "file",
+          unifiedDiff: unified,
+          added: nested?.added ?? d.added ?? null,
+          removed: nested?.removed ?? d.removed ?? null,
+          before: before ?? null,
+          after,
+        }
+      : null,
+    exitCode: d.exitCode ?? null,
+    durationMs: d.durationMs ?? null,
+    truncated: d.truncated === true || (typeof d.truncated === "object" && d.truncated !== null),
+    errorCode: d.errorCode ?? null,
+    synthesized: d.synthesized === true,
+  };
+}

@@ -1,0 +1,138 @@
+/**
+ * The transcript as rows, derived from stored entries. Pure: the live view
+ * appends to it as entries arrive, and the replay view (read-only) builds it
+ * from any prefix of a session's entries.
+ *
+ * Tool results and approval decisions are not rows of their own: they attach
+ * to the tool call that produced them (a card). A result or decision whose
+ * call is unknown still shows, as an orphan row, so nothing stored is hidden.
+ */
+import type {
+  ApprovalEntry,
+  AssistantMessage,
+  CompactionEntry,
+  ForkEntry,
+  ModelSwitchEntry,
+  RenameEntry,
+  StoredEntry,
+  ToolResultMessage,
+  UserMessage,
+} from "../../../shared/protocol";
+
+export type TranscriptRow =
+  | { kind: "user"; key: string; seq: number; message: UserMessage }
+  | { kind: "assistant"; key: string; seq: number; message: AssistantMessage }
+  | { kind: "orphanResult"; key: string; seq: number; message: ToolResultMessage }
+  | { kind: "orphanApproval"; key: string; seq: number; entry: ApprovalEntry }
+  | { kind: "modelSwitch"; key: string; seq: number; entry: ModelSwitchEntry }
+  | { kind: "compaction"; key: string; seq: number; entry: CompactionEntry }
+  | { kind: "rename"; key: string; seq: number; entry: RenameEntry }
+  | { kind: "fork"; key: string; seq: number; entry: ForkEntry };
+
+export interface AttachedResult {
+  seq: number;
+  message: ToolResultMessage;
+}
+
+export interface TranscriptModel {
+  rows: TranscriptRow[];
+  /** Tool results by tool-call id. */
+  results: ReadonlyMap<string, AttachedResult>;
+  /** Approval decisions by tool-call id. */
+  approvals: ReadonlyMap<string, ApprovalEntry>;
+  /** Row index of the assistant message holding each tool call. */
+  callRow: ReadonlyMap<string, number>;
+  /** seq → row index, for jumping to a search hit. */
+  seqRow: ReadonlyMap<number, number>;
+  lastSeq: number;
+  totals: { tokens: number; cost: number };
+  /** Text of the most recent user message (for Retry). */
+  lastUserText: string | null;
+}
+
+export const EMPTY_TRANSCRIPT: TranscriptModel = {
+  rows: [],
+  results: new Map(),
+  approvals: new Map(),
+  callRow: new Map(),
+  seqRow: new Map(),
+  lastSeq: -1,
+  totals: { tokens: 0, cost: 0 },
+  lastUserText: null,
+};
+
+export function buildTranscript(entries: readonly StoredEntry[]): TranscriptModel {
+  return appendEntries(EMPTY_TRANSCRIPT, entries);
+}
+
+/** Returns a new model with the entries appended; entries at or below lastSeq are ignored. */
+export function appendEntries(model: TranscriptModel, entries: readonly StoredEntry[]): TranscriptModel {
+  const fresh = entries.filter((e) => e.seq > model.lastSeq);
+  if (fresh.length === 0) return model;
+  const rows = model.rows.slice();
+  const results = new Map(model.results);
+  const approvals = new Map(model.approvals);
+  const callRow = new Map(model.callRow);
+  const seqRow = new Map(model.seqRow);
+  let { tokens, cost } = model.totals;
+  let lastUserText = model.lastUserText;
+  let lastSeq = model.lastSeq;
+
+  for (const { seq, entry } of fresh) {
+    lastSeq = Math.max(lastSeq, seq);
+    const key = `e${seq}`;
+    const push = (row: TranscriptRow) => {
+      seqRow.set(seq, rows.length);
+      rows.push(row);
+    };
+    switch (entry.type) {
+      case "message": {
+        const m = entry.message;
+        if (m.role === "user") {
+          const text = m.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("\n");
+          if (text) lastUserText = text;
+          push({ kind: "user", key, seq, message: m });
+        } else if (m.role === "assistant") {
+          for (const block of m.content) if (block.type === "toolCall") callRow.set(block.id, rows.length);
+          tokens += m.usage.totalTokens;
+          cost += m.usage.cost.total;
+          push({ kind: "assistant", key, seq, message: m });
+        } else {
+          results.set(m.toolCallId, { seq, message: m });
+          const at = callRow.get(m.toolCallId);
+          if (at === undefined) push({ kind: "orphanResult", key, seq, message: m });
+          else seqRow.set(seq, at);
+        }
+        break;
+      }
+      case "approval": {
+        approvals.set(entry.toolCallId, entry);
+        const at = callRow.get(entry.toolCallId);
+        if (at === undefined) push({ kind: "orphanApproval", key, seq, entry });
+        else seqRow.set(seq, at);
+        break;
+      }
+      case "modelSwitch":
+        push({ kind: "modelSwitch", key, seq, entry });
+        break;
+      case "compaction":
+        push({ kind: "compaction", key, seq, entry });
+        break;
+      case "rename":
+        push({ kind: "rename", key, seq, entry });
+        break;
+      case "fork":
+        push({ kind: "fork", key, seq, entry });
+        break;
+    }
+  }
+  return { rows, results, approvals, callRow, seqRow, lastSeq, totals: { tokens, cost }, lastUserText };
+}
+
+/** The row index to show for a seq (the nearest row at or before it). */
+export function rowForSeq(model: TranscriptModel, seq: number): number | null {
+  const exact = model.seqRow.get(seq);
+  if (exact !== undefined) return exact;
+  for (let i = model.rows.length - 1; i >= 0; i--) if (model.rows[i].seq <= seq) return i;
+  return null;
+}

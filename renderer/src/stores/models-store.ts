@@ -1,0 +1,79 @@
+/** Models the host offers (grouped by provider in the switcher) and provider key status. */
+import { create } from "zustand";
+import type { ModelOption, RequestResult } from "../../../shared/api";
+import type { ModelRef } from "../../../shared/protocol";
+import { client } from "../api/current";
+import { useAppStore } from "./app-store";
+
+export type ProviderStatus = RequestResult<"providers.list">[number];
+
+interface ModelsState {
+  models: ModelOption[];
+  providers: ProviderStatus[];
+  loaded: boolean;
+  load(): Promise<void>;
+  setApiKey(provider: string, apiKey: string): Promise<boolean>;
+}
+
+export const useModelsStore = create<ModelsState>((set) => ({
+  models: [],
+  providers: [],
+  loaded: false,
+  async load() {
+    try {
+      const [models, providers] = await Promise.all([client().call("models.list", {}), client().call("providers.list", {})]);
+      set({ models, providers, loaded: true });
+    } catch (err) {
+      useAppStore.getState().reportError("Could not list models", err);
+    }
+  },
+  async setApiKey(provider, apiKey) {
+    try {
+      const status = await client().call("secrets.setApiKey", { provider, apiKey });
+      set((s) => ({ providers: s.providers.map((p) => (p.key === status.key ? status : p)) }));
+      // Which models count as configured depends on the keys.
+      set({ models: await client().call("models.list", {}) });
+      return true;
+    } catch (err) {
+      useAppStore.getState().reportError("Could not save the API key", err);
+      return false;
+    }
+  },
+}));
+
+export function sameModel(a: ModelRef | null | undefined, b: ModelRef | null | undefined): boolean {
+  return !!a && !!b && a.provider === b.provider && a.api === b.api && a.id === b.id;
+}
+
+export function modelRefOf(m: ModelOption): ModelRef {
+  return { provider: m.provider, api: m.api, id: m.id };
+}
+
+export interface ProviderGroup {
+  provider: string;
+  label: string;
+  models: ModelOption[];
+}
+
+/** Models grouped by provider, configured providers first, order otherwise as listed. */
+export function groupModels(models: readonly ModelOption[]): ProviderGroup[] {
+  const groups = new Map<string, ProviderGroup>();
+  for (const m of models) {
+    let g = groups.get(m.provider);
+    if (!g) {
+      g = { provider: m.provider, label: m.providerLabel, models: [] };
+      groups.set(m.provider, g);
+    }
+    g.models.push(m);
+  }
+  const list = [...groups.values()];
+  const configured = (g: ProviderGroup) => (g.models.some((m) => m.configured) ? 0 : 1);
+  return list.sort((a, b) => configured(a) - configured(b));
+}
+
+/** Label for a model reference: the registry's name when known, else its id. */
+export function modelLabel(models: readonly ModelOption[], ref: ModelRef | null | undefined): string {
+  if (!ref) return "No model";
+  const found = models.find((m) => sameModel(modelRefOf(m), ref));
+  return found ? found.name : ref.id;
+}

@@ -1,0 +1,31 @@
+/** Settings from the core (default model, approval policy, budgets, base URLs, theme). */
+import { create } from "zustand";
+import type { Settings } from "../../../shared/api";
+import { client } from "../api/current";
+import { useAppStore } from "./app-store";
+
+interface SettingsState {
+  settings: Settings | null;
+  load(): Promise<void>;
+  update(patch: Partial<Settings>): Promise<boolean>;
+}
+
+export const useSettingsStore = create<SettingsState>((set) => ({
+  settings: null,
+  async load() {
+    try {
+      set({ settings: await client().call("settings.get", {}) });
+    } catch (err) {
+      useAppStore.getState().reportError("Could not load settings", err);
+    }
+  },
+  async update(patch) {
+    try {
+      set({ settings: await client().call("settings.update", patch) });
+      return true;
+    } catch (err) {
+      useAppStore.getState().reportError("Could not save settings", err);
+      return false;
+    }
+  },
+}));

@@ -1,0 +1,148 @@
+/**
+ * The transcript of the open session: built from `session.load`, extended by
+ * `session.entry` events, with the streaming message from `stream.partial` and
+ * live tool statuses from `tool.status`. Event bursts are applied once per
+ * animation frame (see wire-events.ts).
+ */
+import { create } from "zustand";
+import type { EventPayload, ToolStatus } from "../../../shared/api";
+import type { AssistantMessage } from "../../../shared/protocol";
+import { client, errorText } from "../api/current";
+import { appendEntries, buildTranscript, EMPTY_TRANSCRIPT, type TranscriptModel } from "../lib/transcript-model";
+import { useTurnStore } from "./turn-store";
+import { useWorkspaceStore } from "./workspace-store";
+
+export interface LiveToolStatus {
+  status: ToolStatus;
+  durationMs?: number;
+  /** When the status was seen (for a live elapsed time). */
+  since: number;
+}
+
+export interface SessionView {
+  sessionId: string;
+  status: "loading" | "ready" | "error";
+  error: string | null;
+  model: TranscriptModel;
+  partial: AssistantMessage | null;
+  toolStatus: Readonly<Record<string, LiveToolStatus>>;
+}
+
+export type TranscriptOp =
+  | { type: "entry"; payload: EventPayload<"session.entry"> }
+  | { type: "partial"; payload: EventPayload<"stream.partial"> }
+  | { type: "streamEnd"; payload: EventPayload<"stream.end"> }
+  | { type: "toolStatus"; payload: EventPayload<"tool.status">; at: number }
+  | { type: "idle"; sessionId: string };
+
+interface TranscriptState {
+  view: SessionView | null;
+  /** Ops that arrived while the session was loading; applied after the load (dedup by seq). */
+  buffered: TranscriptOp[];
+  load(sessionId: string): Promise<void>;
+  close(): void;
+  apply(ops: TranscriptOp[]): void;
+}
+
+function opSession(op: TranscriptOp): string {
+  return op.type === "idle" ? op.sessionId : op.payload.sessionId;
+}
+
+/** Applies ops in order to a view. Pure: returns the same object when nothing changed. */
+export function reduceView(view: SessionView, ops: readonly TranscriptOp[]): SessionView {
+  let model = view.model;
+  let partial = view.partial;
+  let toolStatus = view.toolStatus;
+  let pendingEntries: EventPayload<"session.entry">[] = [];
+  const flushEntries = () => {
+    if (pendingEntries.length === 0) return;
+    model = appendEntries(model, pendingEntries);
+    pendingEntries = [];
+  };
+  for (const op of ops) {
+    if (opSession(op) !== view.sessionId) continue;
+    switch (op.type) {
+      case "entry": {
+        pendingEntries.push(op.payload);
+        const e = op.payload.entry;
+        // The final message replaces the streaming one.
+        if (e.type === "message" && e.message.role === "assistant") partial = null;
+        break;
+      }
+      case "partial":
+        partial = op.payload.message;
+        break;
+      case "streamEnd":
+        break;
+      case "idle":
+        partial = null;
+        break;
+      case "toolStatus": {
+        const p = op.payload;
+        toolStatus = { ...toolStatus, [p.toolCallId]: { status: p.status, durationMs: p.durationMs, since: op.at } };
+        break;
+      }
+    }
+  }
+  flushEntries();
+  if (model === view.model && partial === view.partial && toolStatus === view.toolStatus) return view;
+  return { ...view, model, partial, toolStatus };
+}
+
+let loadToken = 0;
+
+export const useTranscriptStore = create<TranscriptState>((set, get) => ({
+  view: null,
+  buffered: [],
+
+  async load(sessionId) {
+    const token = ++loadToken;
+    const prev = get().view;
+    set({
+      view: {
+        sessionId,
+        status: "loading",
+        error: null,
+        model: prev?.sessionId === sessionId ? prev.model : EMPTY_TRANSCRIPT,
+        partial: null,
+        toolStatus: prev?.sessionId === sessionId ? prev.toolStatus : {},
+      },
+      buffered: [],
+    });
+    try {
+      const res = await client().call("session.load", { sessionId });
+      if (token !== loadToken) return;
+      useTurnStore.getState().setTurn(res.turn);
+      useWorkspaceStore.getState().upsertSession(res.session);
+      const base: SessionView = {
+        sessionId,
+        status: "ready",
+        error: null,
+        model: buildTranscript(res.entries),
+        partial: null,
+        toolStatus: get().view?.toolStatus ?? {},
+      };
+      set({ view: reduceView(base, get().buffered), buffered: [] });
+    } catch (err) {
+      if (token !== loadToken) return;
+      set({ view: { sessionId, status: "error", error: errorText(err), model: EMPTY_TRANSCRIPT, partial: null, toolStatus: {} }, buffered: [] });
+    }
+  },
+
+  close() {
+    loadToken++;
+    set({ view: null, buffered: [] });
+  },
+
+  apply(ops) {
+    const view = get().view;
+    if (!view) return;
+    if (view.status === "loading") {
+      const mine = ops.filter((op) => opSession(op) === view.sessionId);
+      if (mine.length > 0) set({ buffered: [...get().buffered, ...mine] });
+      return;
+    }
+    const next = reduceView(view, ops);
+    if (next !== view) set({ view: next });
+  },
+}));

@@ -1,0 +1,94 @@
+/** Turn state per session: running/awaiting approval, queued messages, retries, errors. */
+import { create } from "zustand";
+import type { EventPayload, TurnState } from "../../../shared/api";
+import { client } from "../api/current";
+import { useAppStore } from "./app-store";
+
+export interface RetryInfo {
+  attempt: number;
+  delayMs: number;
+  error: string;
+  at: number;
+}
+
+interface TurnStoreState {
+  turns: Record<string, TurnState>;
+  retries: Record<string, RetryInfo | null>;
+  errors: Record<string, string | null>;
+  /** Approvals answered locally and not yet confirmed by a turn.state (prevents double answers). */
+  answering: Record<string, string | null>;
+
+  setTurn(turn: TurnState): void;
+  setRetry(payload: EventPayload<"turn.retry">): void;
+  setError(sessionId: string, message: string | null): void;
+
+  send(sessionId: string, text: string): Promise<boolean>;
+  abort(sessionId: string): Promise<void>;
+  answer(sessionId: string, toolCallId: string, decision: "approve" | "approveForSession" | "deny", reason?: string): Promise<void>;
+}
+
+export function idleTurn(sessionId: string): TurnState {
+  return { sessionId, status: "idle", queued: [], pendingApproval: null };
+}
+
+export const useTurnStore = create<TurnStoreState>((set, get) => ({
+  turns: {},
+  retries: {},
+  errors: {},
+  answering: {},
+
+  setTurn(turn) {
+    set((s) => {
+      const prev = s.turns[turn.sessionId];
+      const starting = (!prev || prev.status === "idle") && turn.status !== "idle";
+      return {
+        turns: { ...s.turns, [turn.sessionId]: turn },
+        retries: turn.status === "idle" || starting ? { ...s.retries, [turn.sessionId]: null } : s.retries,
+        errors: starting ? { ...s.errors, [turn.sessionId]: null } : s.errors,
+        answering: turn.pendingApproval?.toolCallId === s.answering[turn.sessionId] ? s.answering : { ...s.answering, [turn.sessionId]: null },
+      };
+    });
+  },
+
+  setRetry(p) {
+    set((s) => ({ retries: { ...s.retries, [p.sessionId]: { attempt: p.attempt, delayMs: p.delayMs, error: p.error, at: Date.now() } } }));
+  },
+
+  setError(sessionId, message) {
+    set((s) => ({ errors: { ...s.errors, [sessionId]: message } }));
+  },
+
+  async send(sessionId, text) {
+    try {
+      set((s) => ({ errors: { ...s.errors, [sessionId]: null } }));
+      await client().call("chat.send", { sessionId, text });
+      return true;
+    } catch (err) {
+      useAppStore.getState().reportError("Could not send the message", err);
+      return false;
+    }
+  },
+
+  async abort(sessionId) {
+    try {
+      await client().call("chat.abort", { sessionId });
+    } catch (err) {
+      useAppStore.getState().reportError("Could not stop the turn", err);
+    }
+  },
+
+  async answer(sessionId, toolCallId, decision, reason) {
+    if (get().answering[sessionId] === toolCallId) return;
+    set((s) => ({ answering: { ...s.answering, [sessionId]: toolCallId } }));
+    try {
+      await client().call("approval.answer", reason ? { sessionId, toolCallId, decision, reason } : { sessionId, toolCallId, decision });
+    } catch (err) {
+      set((s) => ({ answering: { ...s.answering, [sessionId]: null } }));
+      useAppStore.getState().reportError("Could not answer the approval", err);
+    }
+  },
+}));
+
+export function useTurn(sessionId: string | null): TurnState | null {
+  return useTurnStore((s) => (sessionId ? (s.turns[sessionId] ?? null) : null));
+}
