@@ -32,6 +32,10 @@ export default defineConfig({
     plugins: [react()],
     build: {
       outDir: resolve(__dirname, "out/renderer"),
+      // electron-vite leaves bundles unminified; the renderer is parsed on every start.
+      minify: true,
+      // Monaco is one lazily loaded chunk by design (the diff panel).
+      chunkSizeWarningLimit: 8000,
       rollupOptions: { input: resolve(__dirname, "renderer/index.html") },
     },
   },
