@@ -23,6 +23,8 @@ export const CompatSchema = z.object({
   assistantAfterToolResult: z.boolean().default(false),
   /** Whether `strict: true` on function tools is accepted. */
   strictTools: z.boolean().default(false),
+  /** Whether the server accepts `reasoning_effort` (OpenAI reasoning models, Groq gpt-oss). */
+  reasoningEffort: z.boolean().default(false),
 });
 export type Compat = z.infer<typeof CompatSchema>;
 

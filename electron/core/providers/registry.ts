@@ -1,0 +1,120 @@
+/**
+ * The model registry: bundled providers and models plus user-added custom ones,
+ * lookups, compat resolution and cost. Decisions about quirks come from the
+ * declared api and compat flags here, never from substrings of a model id.
+ */
+import { z } from "zod";
+import type { Api, Cost, ModelRef, Usage } from "../../../shared/protocol";
+import { CompatSchema, ModelInfoSchema, ProviderConfigSchema, type Compat, type ModelInfo, type ProviderConfig } from "../../../shared/models";
+import { BUNDLED_MODELS, BUNDLED_PROVIDERS } from "./registry-data";
+
+export type RegistryResult<T> = { ok: true; value: T } | { ok: false; error: string };
+
+/** Token counts without cost, as the adapters accumulate them. */
+export type TokenCounts = Pick<Usage, "input" | "output" | "cacheRead" | "cacheWrite">;
+
+function key(provider: string, api: Api, id: string): string {
+  return `${provider}\u0000${api}\u0000${id}`;
+}
+
+export class ModelRegistry {
+  private customModels: ModelInfo[] = [];
+  private customProviders: ProviderConfig[] = [];
+
+  listProviders(): ProviderConfig[] {
+    const custom = new Set(this.customProviders.map((p) => p.key));
+    return [...BUNDLED_PROVIDERS.filter((p) => !custom.has(p.key)), ...this.customProviders];
+  }
+
+  findProvider(providerKey: string): ProviderConfig | undefined {
+    return this.listProviders().find((p) => p.key === providerKey);
+  }
+
+  /** Bundled models, then custom ones; a custom model replaces a bundled one with the same provider, api and id. */
+  listModels(): ModelInfo[] {
+    const custom = new Set(this.customModels.map((m) => key(m.provider, m.api, m.id)));
+    return [...BUNDLED_MODELS.filter((m) => !custom.has(key(m.provider, m.api, m.id))), ...this.customModels];
+  }
+
+  /**
+   * Finds a model by exact ref, or by "provider/id" (the id may itself contain
+   * "/", e.g. "groq/openai/gpt-oss-120b"). With several apis for one id, `api`
+   * picks one; otherwise the provider's default api wins.
+   */
+  findModel(ref: ModelRef | string, api?: Api): ModelInfo | undefined {
+    const models = this.listModels();
+    if (typeof ref !== "string") {
+      return models.find((m) => m.provider === ref.provider && m.api === ref.api && m.id === ref.id);
+    }
+    const slash = ref.indexOf("/");
+    if (slash <= 0) return undefined;
+    const providerKey = ref.slice(0, slash);
+    const id = ref.slice(slash + 1);
+    const candidates = models.filter((m) => m.provider === providerKey && m.id === id);
+    if (api !== undefined) return candidates.find((m) => m.api === api);
+    const preferred = this.findProvider(providerKey)?.api;
+    return candidates.find((m) => m.api === preferred) ?? candidates[0];
+  }
+
+  /** Validates and adds user models (replacing earlier custom ones with the same provider, api and id). */
+  registerCustomModels(input: unknown): RegistryResult<ModelInfo[]> {
+    const parsed = z.array(ModelInfoSchema).safeParse(input);
+    if (!parsed.success) return { ok: false, error: `invalid custom models: ${z.prettifyError(parsed.error)}` };
+    const known = new Set(this.listProviders().map((p) => p.key));
+    const unknown = parsed.data.find((m) => !known.has(m.provider));
+    if (unknown) return { ok: false, error: `custom model "${unknown.id}" names unknown provider "${unknown.provider}"` };
+    const incoming = new Set(parsed.data.map((m) => key(m.provider, m.api, m.id)));
+    this.customModels = [...this.customModels.filter((m) => !incoming.has(key(m.provider, m.api, m.id))), ...parsed.data];
+    return { ok: true, value: parsed.data };
+  }
+
+  /** Validates and adds user providers (e.g. a vLLM server); a custom provider replaces one with the same key. */
+  registerCustomProviders(input: unknown): RegistryResult<ProviderConfig[]> {
+    const parsed = z.array(ProviderConfigSchema).safeParse(input);
+    if (!parsed.success) return { ok: false, error: `invalid custom providers: ${z.prettifyError(parsed.error)}` };
+    const incoming = new Set(parsed.data.map((p) => p.key));
+    this.customProviders = [...this.customProviders.filter((p) => !incoming.has(p.key)), ...parsed.data];
+    return { ok: true, value: parsed.data };
+  }
+
+  clearCustom(): void {
+    this.customModels = [];
+    this.customProviders = [];
+  }
+}
+
+export const defaultRegistry = new ModelRegistry();
+
+export const listModels = (): ModelInfo[] => defaultRegistry.listModels();
+export const listProviders = (): ProviderConfig[] => defaultRegistry.listProviders();
+export const findProvider = (providerKey: string): ProviderConfig | undefined => defaultRegistry.findProvider(providerKey);
+export const findModel = (ref: ModelRef | string, api?: Api): ModelInfo | undefined => defaultRegistry.findModel(ref, api);
+export const registerCustomModels = (models: unknown): RegistryResult<ModelInfo[]> => defaultRegistry.registerCustomModels(models);
+export const registerCustomProviders = (providers: unknown): RegistryResult<ProviderConfig[]> =>
+  defaultRegistry.registerCustomProviders(providers);
+
+/** Provider flags, overridden by the model's, with every default applied. */
+export function resolveCompat(model: ModelInfo, provider: ProviderConfig): Compat {
+  return CompatSchema.parse({ ...provider.compat, ...model.compat });
+}
+
+/** USD cost of the given token counts at the model's per-million prices. */
+export function computeCost(model: ModelInfo, counts: TokenCounts): Cost {
+  const input = (counts.input * model.price.input) / 1_000_000;
+  const output = (counts.output * model.price.output) / 1_000_000;
+  const cacheRead = (counts.cacheRead * model.price.cacheRead) / 1_000_000;
+  const cacheWrite = (counts.cacheWrite * model.price.cacheWrite) / 1_000_000;
+  return { input, output, cacheRead, cacheWrite, total: input + output + cacheRead + cacheWrite };
+}
+
+/** A full Usage (total tokens and cost filled in) from token counts. */
+export function usageWithCost(model: ModelInfo, counts: TokenCounts): Usage {
+  return {
+    input: counts.input,
+    output: counts.output,
+    cacheRead: counts.cacheRead,
+    cacheWrite: counts.cacheWrite,
+    totalTokens: counts.input + counts.output + counts.cacheRead + counts.cacheWrite,
+    cost: computeCost(model, counts),
+  };
+}

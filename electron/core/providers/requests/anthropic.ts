@@ -1,0 +1,143 @@
+/**
+ * Anthropic Messages request body from the stored history. Pure.
+ *
+ * Choices: with no tools offered, old calls and results travel as text
+ * ("Requests which include `tool_use` or `tool_result` blocks must define
+ * tools."); prompt-cache breakpoints sit on the system prompt and the last
+ * message; thinking is requested only when the model reasons and the request
+ * allows it (see `thinkingConfig`). No `temperature`: the SDK's params no
+ * longer carry sampling fields, and with thinking it must be 1 anyway.
+ */
+import type Anthropic from "@anthropic-ai/sdk";
+import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
+import type { LlmContext, StreamOptions, ToolChoice } from "../types";
+import { isBlank, sanitizeSurrogates } from "../transform/text";
+import type { WireMessage, WireUserBlock } from "../transform/wire-types";
+import { maxTokensFor, objectSchema, prepareRequest, type BuiltRequest } from "./common";
+
+export type AnthropicRequestBody = Anthropic.MessageCreateParamsStreaming;
+type ContentBlock = Anthropic.ContentBlockParam;
+/** What we send: user and assistant turns with block content (never a plain string). */
+type Turn = { role: "user" | "assistant"; content: ContentBlock[] };
+type ImageMediaType = Anthropic.Base64ImageSource["media_type"];
+
+const IMAGE_TYPES: ReadonlySet<string> = new Set(["image/jpeg", "image/png", "image/gif", "image/webp"]);
+const THINKING_BUDGET = { low: 2_048, medium: 8_192, high: 24_576 } as const;
+const EPHEMERAL = { type: "ephemeral" } as const;
+
+function userBlock(block: WireUserBlock): Anthropic.TextBlockParam | Anthropic.ImageBlockParam {
+  if (block.type === "text") return { type: "text", text: block.text };
+  // "image.source.base64.media_type: Input should be 'image/jpeg', 'image/png', 'image/gif' or 'image/webp'"
+  if (!IMAGE_TYPES.has(block.mimeType)) return { type: "text", text: `(image omitted: unsupported type ${block.mimeType})` };
+  return { type: "image", source: { type: "base64", media_type: block.mimeType as ImageMediaType, data: block.data } };
+}
+
+function toMessages(wire: readonly WireMessage[]): Turn[] {
+  const out: Turn[] = [];
+  let userContent: ContentBlock[] | undefined;
+  for (const message of wire) {
+    if (message.role === "assistant") {
+      userContent = undefined;
+      const content: ContentBlock[] = [];
+      for (const block of message.content) {
+        if (block.type === "text") content.push({ type: "text", text: block.text });
+        else if (block.type === "toolCall") content.push({ type: "tool_use", id: block.id, name: block.name, input: block.arguments });
+        else if (block.redacted) content.push({ type: "redacted_thinking", data: block.signature ?? "" });
+        else content.push({ type: "thinking", thinking: block.thinking, signature: block.signature ?? "" });
+      }
+      out.push({ role: "assistant", content });
+      continue;
+    }
+    // Tool results open the user turn ("tool_result blocks immediately after"); a user message that follows joins it.
+    const blocks: ContentBlock[] =
+      message.role === "user"
+        ? message.content.map(userBlock)
+        : message.results.map((r) => ({
+            type: "tool_result" as const,
+            tool_use_id: r.id,
+            content: r.content.map(userBlock),
+            ...(r.isError ? { is_error: true } : {}),
+          }));
+    if (userContent !== undefined) {
+      userContent.push(...blocks);
+    } else {
+      userContent = blocks;
+      out.push({ role: "user", content: userContent });
+    }
+  }
+  return out;
+}
+
+function toolChoiceParam(choice: ToolChoice): Anthropic.ToolChoice {
+  if (choice === "auto") return { type: "auto" };
+  if (choice === "none") return { type: "none" };
+  if (choice === "required") return { type: "any" };
+  return { type: "tool", name: choice.name };
+}
+
+/**
+ * Thinking is enabled only when it is legal for this request:
+ * "Thinking may not be enabled when tool_choice forces tool use."; the budget
+ * must be ≥ 1024 and below max_tokens; and "When `thinking` is enabled, a final
+ * `assistant` message must start with a thinking block" — a tool loop started
+ * by another model (or without thinking) continues without it.
+ */
+function thinkingConfig(
+  model: ModelInfo,
+  options: Partial<StreamOptions> | undefined,
+  maxTokens: number,
+  toolChoice: ToolChoice | undefined,
+  messages: readonly Turn[],
+): Anthropic.ThinkingConfigEnabled | undefined {
+  const level = options?.reasoning;
+  if (!model.reasoning || level === undefined || level === "off") return undefined;
+  if (toolChoice === "required" || typeof toolChoice === "object") return undefined;
+  const budget = Math.min(THINKING_BUDGET[level], maxTokens - 1_024);
+  if (budget < 1_024) return undefined;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i];
+    if (message.role !== "assistant") continue;
+    const hasToolUse = message.content.some((b) => b.type === "tool_use");
+    const first = message.content[0];
+    if (hasToolUse && first?.type !== "thinking" && first?.type !== "redacted_thinking") return undefined;
+    break;
+  }
+  return { type: "enabled", budget_tokens: budget };
+}
+
+/** Marks the last cacheable block of the last message as a prompt-cache breakpoint (returns a copy). */
+function withCacheBreakpoint(messages: Turn[]): Turn[] {
+  const last = messages[messages.length - 1];
+  if (last === undefined || last.content.length === 0) return messages;
+  const blocks = last.content.slice();
+  const tail = blocks[blocks.length - 1];
+  if (tail.type !== "text" && tail.type !== "image" && tail.type !== "tool_result") return messages;
+  blocks[blocks.length - 1] = { ...tail, cache_control: EPHEMERAL };
+  return [...messages.slice(0, -1), { role: last.role, content: blocks }];
+}
+
+export function buildAnthropicRequest(
+  model: ModelInfo,
+  provider: ProviderConfig,
+  context: LlmContext,
+  options?: Partial<StreamOptions>,
+): BuiltRequest<AnthropicRequestBody> {
+  const prepared = prepareRequest(model, provider, context);
+  const messages = withCacheBreakpoint(toMessages(prepared.messages));
+  const maxTokens = maxTokensFor(model, options);
+  const thinking = thinkingConfig(model, options, maxTokens, prepared.toolChoice, messages);
+  const body: AnthropicRequestBody = { model: model.id, max_tokens: maxTokens, stream: true, messages };
+  if (!isBlank(context.systemPrompt)) {
+    body.system = [{ type: "text", text: sanitizeSurrogates(context.systemPrompt), cache_control: EPHEMERAL }];
+  }
+  if (prepared.tools.length > 0) {
+    body.tools = prepared.tools.map((t) => ({
+      name: t.name,
+      ...(t.description ? { description: sanitizeSurrogates(t.description) } : {}),
+      input_schema: objectSchema(t.parameters) as Anthropic.Tool.InputSchema,
+    }));
+    if (prepared.toolChoice !== undefined) body.tool_choice = toolChoiceParam(prepared.toolChoice);
+  }
+  if (thinking) body.thinking = thinking;
+  return { body, idMap: prepared.idMap, toolNames: prepared.names.toStored };
+}

@@ -1,0 +1,150 @@
+/**
+ * OpenAI Responses request body. Pure. Stateless: `store: false`, the whole
+ * history in `input`, system prompt in `instructions`.
+ *
+ * Choices: the model's own reasoning items (stored whole as the thinking
+ * signature) are replayed only in a turn whose function calls are sent with
+ * their original `fc_…` item ids, so each reasoning item keeps the item that
+ * followed it ("Item 'rs_…' of type 'reasoning' was provided without its
+ * required following item."); every other reasoning is left out.
+ */
+import type OpenAI from "openai";
+import { z } from "zod";
+import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
+import type { LlmContext, StreamOptions, ToolChoice } from "../types";
+import { isBlank, sanitizeSurrogates } from "../transform/text";
+import type { WireAssistantBlock, WireMessage, WireUserBlock } from "../transform/wire-types";
+import { argumentsJson, dataUrl, maxTokensFor, objectSchema, prepareRequest, qualifiesForStrict, type BuiltRequest } from "./common";
+
+export type OpenAIResponsesRequestBody = OpenAI.Responses.ResponseCreateParamsStreaming;
+type InputItem = OpenAI.Responses.ResponseInputItem;
+
+const ReasoningItemSchema = z.looseObject({
+  type: z.literal("reasoning"),
+  id: z.string().regex(/^rs_[a-zA-Z0-9_-]+$/),
+  summary: z.array(z.looseObject({ type: z.literal("summary_text"), text: z.string() })),
+  encrypted_content: z.string().nullish(),
+});
+
+/** The stored reasoning item, or undefined when the signature is not one we can replay. */
+function reasoningItem(signature: string): OpenAI.Responses.ResponseReasoningItem | undefined {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(signature);
+  } catch {
+    return undefined;
+  }
+  const parsed = ReasoningItemSchema.safeParse(raw);
+  if (!parsed.success) return undefined;
+  // Output-only fields are not accepted back as input.
+  const { status: _status, ...item } = parsed.data;
+  return item as OpenAI.Responses.ResponseReasoningItem;
+}
+
+function inputContent(blocks: readonly WireUserBlock[]): OpenAI.Responses.ResponseInputMessageContentList {
+  return blocks.map((b) =>
+    b.type === "text"
+      ? { type: "input_text" as const, text: b.text }
+      : { type: "input_image" as const, detail: "auto" as const, image_url: dataUrl(b.mimeType, b.data) },
+  );
+}
+
+function outputValue(blocks: readonly WireUserBlock[]): string | OpenAI.Responses.ResponseFunctionCallOutputItemList {
+  if (blocks.every((b) => b.type === "text")) return blocks.map((b) => (b.type === "text" ? b.text : "")).join("\n");
+  return blocks.map((b) =>
+    b.type === "text"
+      ? { type: "input_text" as const, text: b.text }
+      : { type: "input_image" as const, detail: "auto" as const, image_url: dataUrl(b.mimeType, b.data) },
+  );
+}
+
+function assistantItems(content: readonly WireAssistantBlock[], out: InputItem[]): void {
+  const replayReasoning = content.some((b) => b.type === "toolCall" && b.itemId !== undefined);
+  let text: string[] = [];
+  const flushText = (): void => {
+    if (text.length === 0) return;
+    out.push({ role: "assistant", content: text.join("\n\n") });
+    text = [];
+  };
+  for (const block of content) {
+    if (block.type === "text") {
+      text.push(block.text);
+    } else if (block.type === "thinking") {
+      if (!replayReasoning || block.signature === undefined) continue;
+      const item = reasoningItem(block.signature);
+      if (item === undefined) continue;
+      flushText();
+      out.push(item);
+    } else {
+      flushText();
+      const call: OpenAI.Responses.ResponseFunctionToolCall = {
+        type: "function_call",
+        call_id: block.id,
+        name: block.name,
+        arguments: argumentsJson(block.arguments),
+      };
+      if (block.itemId !== undefined) call.id = block.itemId;
+      out.push(call);
+    }
+  }
+  flushText();
+}
+
+function toInput(wire: readonly WireMessage[]): InputItem[] {
+  const out: InputItem[] = [];
+  for (const message of wire) {
+    if (message.role === "user") out.push({ role: "user", content: inputContent(message.content) });
+    else if (message.role === "assistant") assistantItems(message.content, out);
+    else {
+      for (const r of message.results) out.push({ type: "function_call_output", call_id: r.id, output: outputValue(r.content) });
+    }
+  }
+  return out;
+}
+
+function toolChoiceParam(choice: ToolChoice): OpenAIResponsesRequestBody["tool_choice"] {
+  if (typeof choice === "string") return choice;
+  return { type: "function", name: choice.name };
+}
+
+export function buildOpenAIResponsesRequest(
+  model: ModelInfo,
+  provider: ProviderConfig,
+  context: LlmContext,
+  options?: Partial<StreamOptions>,
+): BuiltRequest<OpenAIResponsesRequestBody> {
+  const prepared = prepareRequest(model, provider, context);
+  const { compat } = prepared;
+  const body: OpenAIResponsesRequestBody = {
+    model: model.id,
+    input: toInput(prepared.messages),
+    stream: true,
+    store: false,
+    max_output_tokens: maxTokensFor(model, options),
+  };
+  if (!isBlank(context.systemPrompt)) body.instructions = sanitizeSurrogates(context.systemPrompt);
+  if (prepared.tools.length > 0) {
+    body.tools = prepared.tools.map((t) => {
+      const parameters = objectSchema(t.parameters);
+      const tool: OpenAI.Responses.FunctionTool = {
+        type: "function",
+        name: t.name,
+        parameters,
+        strict: compat.strictTools && qualifiesForStrict(parameters),
+      };
+      if (t.description) tool.description = sanitizeSurrogates(t.description);
+      return tool;
+    });
+    if (prepared.toolChoice !== undefined) body.tool_choice = toolChoiceParam(prepared.toolChoice);
+  }
+  if (model.reasoning) {
+    // Stateless replay of reasoning needs the encrypted content back.
+    body.include = ["reasoning.encrypted_content"];
+    const level = options?.reasoning;
+    if (level !== undefined && level !== "off") body.reasoning = { effort: level, summary: "auto" };
+  } else if (options?.temperature !== undefined) {
+    // Reasoning models reject it: "Unsupported parameter: 'temperature' is not supported with this model."
+    body.temperature = options.temperature;
+  }
+  return { body, idMap: prepared.idMap, toolNames: prepared.names.toStored };
+}

@@ -1,0 +1,78 @@
+/**
+ * Tool-call id rules per wire target, and the per-request allocator that maps
+ * stored ids to wire ids (call and result together, since both read the same
+ * allocation). Stored ids are opaque: this module only checks them against the
+ * target's rule and, when they fail it, derives a new one by hashing.
+ */
+import { hash62x9 } from "./hash";
+
+export type IdRule = "anthropic" | "openai40" | "responses" | "mistral9";
+
+interface RuleSpec {
+  max: number;
+  valid: RegExp;
+}
+
+// Anthropic: "tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'" (we also cap at 64).
+// OpenAI Chat: "string too long. Expected a string with maximum length 40".
+// Responses: call_id over 64 characters is rejected (pi #2328).
+// Mistral: "Tool call id was X but must be a-z, A-Z, 0-9, with a length of 9."
+const RULES: Record<IdRule, RuleSpec> = {
+  anthropic: { max: 64, valid: /^[a-zA-Z0-9_-]{1,64}$/ },
+  openai40: { max: 40, valid: /^[a-zA-Z0-9_-]{1,40}$/ },
+  responses: { max: 64, valid: /^[a-zA-Z0-9_-]{1,64}$/ },
+  mistral9: { max: 9, valid: /^[a-zA-Z0-9]{9}$/ },
+};
+
+const INVALID_ID_CHARS = /[^a-zA-Z0-9_-]/g;
+
+export function isValidWireId(id: string, rule: IdRule): boolean {
+  const spec = RULES[rule];
+  return id.length <= spec.max && spec.valid.test(id);
+}
+
+/** Derived id for the `attempt`-th try: readable prefix + hash (or pure hash for Mistral). */
+function derive(stored: string, rule: IdRule, attempt: number): string {
+  const seed = attempt === 0 ? stored : `${stored}\u0000${attempt}`;
+  const hash = hash62x9(seed);
+  // Mistral: exactly 9 alphanumerics, by hashing, never by cutting (cutting `toolu_01…` keeps 2 random chars).
+  if (rule === "mistral9") return hash;
+  const prefix = stored.replace(INVALID_ID_CHARS, "_").slice(0, RULES[rule].max - 10);
+  return prefix.length > 0 ? `${prefix}_${hash}` : `call_${hash}`;
+}
+
+/**
+ * Contract: `allocate` returns a wire id valid for the rule and unused in this
+ * request; an id already valid and unused passes through unchanged; the result
+ * depends only on the stored ids seen so far (deterministic, prefix-stable).
+ */
+export class IdAllocator {
+  private readonly used = new Set<string>();
+  /** wire id -> stored id; null prototype so ids like `__proto__` are plain keys. */
+  readonly idMap: Record<string, string> = Object.create(null) as Record<string, string>;
+
+  constructor(readonly rule: IdRule) {}
+
+  allocate(stored: string, preferred?: string): string {
+    let wire: string | undefined;
+    const first = preferred ?? stored;
+    if (isValidWireId(first, this.rule) && !this.used.has(first)) {
+      wire = first;
+    } else if (this.rule !== "mistral9") {
+      const cleaned = first.replace(INVALID_ID_CHARS, "_");
+      if (cleaned.length > 0 && cleaned.length <= RULES[this.rule].max && !this.used.has(cleaned)) wire = cleaned;
+    }
+    for (let attempt = 0; wire === undefined; attempt++) {
+      const candidate = derive(stored, this.rule, attempt);
+      if (!this.used.has(candidate)) wire = candidate;
+    }
+    this.used.add(wire);
+    this.idMap[wire] = stored;
+    return wire;
+  }
+
+  /** Reserve an id that must appear verbatim (e.g. a Responses item id we replay). */
+  isUsed(id: string): boolean {
+    return this.used.has(id);
+  }
+}

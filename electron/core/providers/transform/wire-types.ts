@@ -1,0 +1,55 @@
+/**
+ * The transform's output: a history already legal for one target, still
+ * provider-neutral in shape. Each request builder maps it 1:1 to its wire JSON.
+ */
+import type { ImageContent, ModelRef, TextContent } from "../../../../shared/protocol";
+import type { IdRule } from "./ids";
+
+export type WireUserBlock = TextContent | ImageContent;
+
+export type WireAssistantBlock =
+  | { type: "text"; text: string }
+  /** Only the target model's own thinking; `signature`/redacted data byte-for-byte as stored. */
+  | { type: "thinking"; thinking: string; signature?: string; redacted: boolean }
+  /** `itemId`: Responses `fc_…` item id, set only when replaying to the model that produced it. */
+  | { type: "toolCall"; id: string; itemId?: string; name: string; arguments: Record<string, unknown> };
+
+export interface WireToolResult {
+  id: string;
+  name: string;
+  isError: boolean;
+  /** Never empty. */
+  content: WireUserBlock[];
+}
+
+export type WireMessage =
+  | { role: "user"; content: WireUserBlock[] }
+  | { role: "assistant"; content: WireAssistantBlock[] }
+  /** Results for every call of the assistant message right before, in call order. */
+  | { role: "toolResults"; results: WireToolResult[] };
+
+export interface TransformTarget {
+  model: ModelRef;
+  idRule: IdRule;
+  /** False when the request carries no tools: calls and results become plain text. */
+  toolsOffered: boolean;
+  acceptsImages: boolean;
+  /** False for Chat Completions (tool messages are text only): images move to a user message after the results. */
+  toolResultImages: boolean;
+  /** Mistral: no user message right after a tool message. */
+  assistantAfterToolResult: boolean;
+  /**
+   * What happens to the target model's own thinking. Signed (or redacted) blocks
+   * are kept byte-for-byte or dropped; unsigned ones (an aborted stream, a
+   * server that signs nothing) are kept, sent as text, or dropped.
+   */
+  ownThinking: { signed: "keep" | "drop"; unsigned: "keep" | "text" | "drop" };
+  /** Maps a stored tool name to its wire name. */
+  toolName: (stored: string) => string;
+}
+
+export interface TransformResult {
+  messages: WireMessage[];
+  /** wire tool-call id -> stored id, for this request only. */
+  idMap: Record<string, string>;
+}
