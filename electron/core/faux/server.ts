@@ -1,0 +1,322 @@
+/**
+ * The faux provider: an HTTP server on 127.0.0.1 that speaks Anthropic
+ * Messages, OpenAI Chat Completions, OpenAI Responses and Mistral's Chat
+ * Completions well enough for the real SDKs, validates every request as
+ * strictly as the real providers, and answers from a script.
+ *
+ * Contract: every request is recorded with its verdict; a rejected request is
+ * answered with the provider's real status and error body and never consumes
+ * a scripted step.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { z } from "zod";
+import { SignatureRegistry, newIds } from "./ids";
+import { serializeSse, type EncodeInput, type Encoded, type SseEvent } from "./encode-common";
+import { anthropicError, encodeAnthropic } from "./encode-anthropic";
+import { encodeOpenAICompletions, mistralError, openaiError } from "./encode-openai-completions";
+import { encodeOpenAIResponses } from "./encode-openai-responses";
+import { faultAnswer, streamErrorEvent, type HttpAnswer } from "./faults";
+import { readTranscript } from "./transcript";
+import { validateRequest } from "./validation";
+import type { FauxFault, FauxRecordedRequest, FauxReply, FauxRequest, FauxResponder, FauxRoute, FauxStep } from "./types";
+
+export interface FauxProviderOptions {
+  /** Default 0: a random free port. */
+  port?: number;
+}
+
+export interface FauxProvider {
+  /** Base URLs to put in a ProviderConfig (or pass as the SDKs' `baseURL`). */
+  baseUrls: { anthropic: string; openai: string; mistral: string };
+  /** Appends steps to the queue; each request takes the next one. */
+  script(steps: FauxStep | readonly FauxStep[]): void;
+  /** Steps not yet used. */
+  pending(): number;
+  /** Answers requests once the queue is empty (null: answer "nothing scripted"). */
+  setDefaultResponder(responder: FauxResponder | null): void;
+  /** Every request received, in order, with its validation verdict. */
+  readonly requests: FauxRecordedRequest[];
+  /** Resolves once `count` requests have been received in total. */
+  waitForRequests(count: number): Promise<void>;
+  /** The model a signature was issued for (undefined: never issued here). */
+  signatureOwner(signature: string): string | undefined;
+  /** Clears the queue and the recorded requests (signatures are kept). */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+const ROUTES: Record<string, FauxRoute> = {
+  "/anthropic/v1/messages": "anthropic",
+  "/openai/v1/chat/completions": "openai-completions",
+  "/openai/v1/responses": "openai-responses",
+  "/mistral/v1/chat/completions": "mistral",
+};
+
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+const BodyHead = z.looseObject({
+  model: z.string().optional(),
+  stream: z.boolean().optional(),
+  stream_options: z.looseObject({ include_usage: z.boolean().optional() }).nullish(),
+});
+
+export async function startFauxProvider(options: FauxProviderOptions = {}): Promise<FauxProvider> {
+  const signatures = new SignatureRegistry();
+  const queue: FauxStep[] = [];
+  const requests: FauxRecordedRequest[] = [];
+  const waiters: Array<{ count: number; resolve: () => void }> = [];
+  const closing = new AbortController();
+  let defaultResponder: FauxResponder | null = null;
+  let seq = 0;
+
+  const notify = () => {
+    for (const w of [...waiters]) {
+      if (requests.length >= w.count) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve();
+      }
+    }
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, {}, { error: { message: `faux provider crashed: ${String(err)}`, type: "faux_error" } });
+      else res.destroy();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? "/").split("?")[0];
+    const route = ROUTES[path];
+    if (req.method !== "POST" || route === undefined) {
+      sendJson(res, 404, {}, openaiError(`Unknown request URL: ${req.method} ${path}`, "invalid_request_error", "unknown_url"));
+      return;
+    }
+    const raw = await readBody(req);
+    const headers = headerRecord(req);
+    let body: unknown;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      sendJson(res, 400, {}, invalidJsonBody(route));
+      return;
+    }
+    const head = BodyHead.safeParse(body);
+    const model = head.success ? head.data.model : undefined;
+    const stream = head.success && head.data.stream === true;
+    const rejection = validateRequest(route, body, { signatureOwner: (s) => signatures.ownerOf(s), modelId: model });
+    const record: FauxRecordedRequest = {
+      seq: ++seq,
+      route,
+      path,
+      headers,
+      body,
+      model,
+      stream,
+      accepted: rejection === null,
+      rejection,
+      outcome: rejection === null ? "pending" : "rejected",
+    };
+    requests.push(record);
+    notify();
+    if (rejection !== null) {
+      sendJson(res, rejection.status, requestIdHeader(route), rejection.body);
+      return;
+    }
+
+    const step = queue.length > 0 ? queue.shift() : (defaultResponder ?? undefined);
+    if (step === undefined) {
+      record.outcome = "unscripted";
+      const message = `faux provider: nothing scripted for request #${record.seq} (${route})`;
+      sendJson(res, 400, {}, route === "anthropic" ? anthropicError("invalid_request_error", message) : openaiError(message, "invalid_request_error"));
+      return;
+    }
+    let answer: FauxReply | FauxFault;
+    if (typeof step === "function") {
+      const { turns, tools } = readTranscript(route, body);
+      const request: FauxRequest = {
+        seq: record.seq,
+        route,
+        model: model ?? "",
+        stream,
+        body,
+        headers,
+        turns,
+        tools,
+        lastTurn: turns.length > 0 ? turns[turns.length - 1] : null,
+      };
+      try {
+        answer = await step(request);
+      } catch (err) {
+        answer = { type: "serverError" };
+        record.outcome = "fault";
+        console.error(`faux provider: responder threw on request #${record.seq}:`, err);
+      }
+    } else {
+      answer = step;
+    }
+
+    const encodeInput = (reply: FauxReply): EncodeInput => ({ reply, model: model ?? "", signatures, requestChars: raw.length });
+    const includeUsage = head.success && head.data.stream_options?.include_usage === true;
+    const encode = (reply: FauxReply) => encodeFor(route, encodeInput(reply), includeUsage);
+
+    if (answer.type === "reply") {
+      record.outcome = "reply";
+      const encoded = encode(answer);
+      if (!stream) {
+        if (answer.cut || answer.hangAfterEvents !== undefined) {
+          res.socket?.destroy();
+          return;
+        }
+        sendJson(res, 200, requestIdHeader(route), encoded.json);
+        return;
+      }
+      await writeStream(res, route, encoded.events, answer);
+      return;
+    }
+    record.outcome = "fault";
+    if (answer.type === "streamError") {
+      const reply = answer.reply ?? { type: "reply", content: [{ type: "text", text: "Working on it" }] };
+      const events = encode(reply).events;
+      const keep = Math.min(answer.afterEvents ?? 3, Math.max(0, events.length - 1));
+      const errorEvent = streamErrorEvent(route, answer.errorType ?? "overloaded", keep);
+      await writeStream(res, route, [...events.slice(0, keep), errorEvent], { ...reply, cut: undefined, hangAfterEvents: undefined });
+      return;
+    }
+    const apiKey = headers["x-api-key"] ?? (headers.authorization ?? "").replace(/^Bearer\s+/i, "");
+    const http: HttpAnswer = faultAnswer(route, answer, { model: model ?? "", apiKey });
+    sendJson(res, http.status, { ...requestIdHeader(route), ...http.headers }, http.body);
+  }
+
+  async function writeStream(res: ServerResponse, route: FauxRoute, events: SseEvent[], reply: FauxReply): Promise<void> {
+    res.writeHead(200, {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache",
+      connection: "keep-alive",
+      ...requestIdHeader(route),
+    });
+    const gone = new Promise<void>((resolve) => {
+      const onClosing = () => resolve();
+      closing.signal.addEventListener("abort", onClosing, { once: true });
+      res.once("close", () => {
+        closing.signal.removeEventListener("abort", onClosing);
+        resolve();
+      });
+    });
+    for (let i = 0; i < events.length; i++) {
+      if (res.destroyed || closing.signal.aborted) return;
+      if (reply.cut && i === reply.cut.afterEvents) {
+        if (reply.cut.how === "drop") res.socket?.destroy();
+        else res.end();
+        return;
+      }
+      if (reply.hangAfterEvents !== undefined && i === reply.hangAfterEvents) {
+        await gone;
+        if (!res.destroyed) res.destroy();
+        return;
+      }
+      if (i > 0 && reply.chunkDelayMs) await Promise.race([delay(reply.chunkDelayMs), gone]);
+      if (res.destroyed) return;
+      res.write(serializeSse(events[i]));
+    }
+    res.end();
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
+
+  return {
+    baseUrls: { anthropic: `${origin}/anthropic`, openai: `${origin}/openai/v1`, mistral: `${origin}/mistral/v1` },
+    script(steps) {
+      if (Array.isArray(steps)) queue.push(...(steps as readonly FauxStep[]));
+      else queue.push(steps as FauxStep);
+    },
+    pending: () => queue.length,
+    setDefaultResponder(responder) {
+      defaultResponder = responder;
+    },
+    requests,
+    waitForRequests(count) {
+      if (requests.length >= count) return Promise.resolve();
+      return new Promise<void>((resolve) => waiters.push({ count, resolve }));
+    },
+    signatureOwner: (signature) => signatures.ownerOf(signature),
+    reset() {
+      queue.length = 0;
+      requests.length = 0;
+    },
+    close() {
+      closing.abort();
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function encodeFor(route: FauxRoute, input: EncodeInput, includeUsage: boolean): Encoded {
+  switch (route) {
+    case "anthropic":
+      return encodeAnthropic(input);
+    case "openai-responses":
+      return encodeOpenAIResponses(input);
+    case "openai-completions":
+      return encodeOpenAICompletions(input, { includeUsage, mistral: false });
+    case "mistral":
+      return encodeOpenAICompletions(input, { includeUsage, mistral: true });
+  }
+}
+
+function invalidJsonBody(route: FauxRoute): unknown {
+  if (route === "anthropic") return anthropicError("invalid_request_error", "There was an error parsing the body of your request.");
+  if (route === "mistral") return mistralError("Invalid JSON body", "invalid_request_error");
+  return openaiError(
+    "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly.)",
+    "invalid_request_error",
+  );
+}
+
+function requestIdHeader(route: FauxRoute): Record<string, string> {
+  return route === "anthropic" ? { "request-id": newIds.request() } : { "x-request-id": newIds.request() };
+}
+
+function sendJson(res: ServerResponse, status: number, headers: Record<string, string>, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+function headerRecord(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(req.headers)) {
+    if (typeof value === "string") out[key.toLowerCase()] = value;
+    else if (Array.isArray(value)) out[key.toLowerCase()] = value.join(", ");
+  }
+  return out;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new Error("request body too large"));
+        req.destroy();
+        return;
+      }
+      parts.push(chunk);
+    });
+    req.on("end", () => resolve(Buffer.concat(parts).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

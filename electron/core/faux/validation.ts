@@ -1,0 +1,31 @@
+/**
+ * Every request the faux provider receives is judged by the strict validators
+ * of the real providers' rules (electron/core/providers/validate): what the
+ * real provider would reject is rejected here, with its status and error body.
+ */
+import {
+  validateAnthropicRequest,
+  validateOpenAICompletionsRequest,
+  validateOpenAIResponsesRequest,
+} from "../providers/validate";
+import type { FauxRejection, FauxRoute } from "./types";
+
+export interface ValidationContext {
+  /** The model that issued a signature (thinking, redacted data, encrypted reasoning), if this server issued it. */
+  signatureOwner: (signature: string) => string | undefined;
+  modelId: string | undefined;
+}
+
+export function validateRequest(route: FauxRoute, body: unknown, ctx: ValidationContext): FauxRejection | null {
+  const base = { signatureOwner: ctx.signatureOwner, modelId: ctx.modelId };
+  switch (route) {
+    case "anthropic":
+      return validateAnthropicRequest(body, base);
+    case "openai-completions":
+      return validateOpenAICompletionsRequest(body, base);
+    case "mistral":
+      return validateOpenAICompletionsRequest(body, { ...base, mistral: true });
+    case "openai-responses":
+      return validateOpenAIResponsesRequest(body, base);
+  }
+}
