@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { appendEntries, buildTranscript, rowForSeq } from "../../renderer/src/lib/transcript-model";
+import { anthropic, assistant, call, openai, result, user } from "./fixtures";
+
+describe("transcript model", () => {
+  it("attaches tool results to the card of their call instead of adding rows", () => {
+    const m = buildTranscript([user(1, "fix it"), assistant(2, { calls: [call("c1", "read", { path: "a.ts" })] }), result(3, "c1"), assistant(4, { text: "done" })]);
+    expect(m.rows.map((r) => r.kind)).toEqual(["user", "assistant", "assistant"]);
+    expect(m.results.get("c1")?.seq).toBe(3);
+    expect(rowForSeq(m, 3)).toBe(1);
+  });
+
+  it("keeps a result whose call is unknown visible as an orphan row", () => {
+    const m = buildTranscript([user(1, "hi"), result(2, "ghost")]);
+    expect(m.rows.map((r) => r.kind)).toEqual(["user", "orphanResult"]);
+  });
+
+  it("shows model switches and compactions as markers in order", () => {
+    const m = buildTranscript([
+      user(1, "a"),
+      { seq: 2, entry: { type: "modelSwitch", from: anthropic, to: openai, timestamp: 2 } },
+      { seq: 3, entry: { type: "compaction", summary: "s", firstKeptSeq: 1, tokensBefore: 10, model: openai, timestamp: 3 } },
+    ]);
+    expect(m.rows.map((r) => r.kind)).toEqual(["user", "modelSwitch", "compaction"]);
+  });
+
+  it("ignores entries it already has, so a replayed event does not duplicate a row", () => {
+    const m1 = buildTranscript([user(1, "a"), assistant(2, { text: "b" })]);
+    const m2 = appendEntries(m1, [assistant(2, { text: "b" }), user(3, "c")]);
+    expect(m2.rows).toHaveLength(3);
+    expect(appendEntries(m2, [user(3, "c")])).toBe(m2);
+  });
+
+  it("sums tokens and cost of assistant messages and remembers the last user text for retry", () => {
+    const m = buildTranscript([user(1, "first"), assistant(2, { text: "x", tokens: 100, cost: 0.5 }), user(3, "second"), assistant(4, { text: "y", tokens: 50, cost: 0.25 })]);
+    expect(m.totals).toEqual({ tokens: 150, cost: 0.75 });
+    expect(m.lastUserText).toBe("second");
+  });
+
+  it("does not change the model it appends to (replay builds prefixes from the same entries)", () => {
+    const m1 = buildTranscript([user(1, "a"), assistant(2, { calls: [call("c1", "read", {})] })]);
+    const before = m1.rows.length;
+    appendEntries(m1, [result(3, "c1"), user(4, "b")]);
+    expect(m1.rows.length).toBe(before);
+    expect(m1.results.has("c1")).toBe(false);
+  });
+});
