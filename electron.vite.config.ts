@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { defineConfig } from "electron-vite";
 import react from "@vitejs/plugin-react";
+import { events, requests } from "./shared/api";
 
 // Builds main, preload and renderer without needing the Electron binary.
 // The main bundle also carries the plain-Node entries (web host, faux provider)
@@ -17,10 +18,19 @@ export default defineConfig({
     },
   },
   preload: {
+    // The contract's names, inlined: the sandboxed preload must not carry zod.
+    define: {
+      __WB_REQUEST_METHODS__: JSON.stringify(Object.keys(requests)),
+      __WB_EVENT_NAMES__: JSON.stringify(Object.keys(events)),
+    },
     build: {
       outDir: "out/preload",
+      // A sandboxed preload can require only "electron": bundle everything else into one file.
+      externalizeDeps: false,
+      isolatedEntries: true,
       rollupOptions: {
         input: { index: resolve(__dirname, "electron/preload/index.ts") },
+        external: ["electron"],
         // Sandboxed preloads cannot be ES modules.
         output: { format: "cjs", entryFileNames: "[name].cjs" },
       },
