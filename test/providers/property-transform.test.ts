@@ -1,0 +1,87 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { Message } from "../../shared/protocol";
+import { findModel, findProvider } from "../../electron/core/providers/registry";
+import { buildRequest } from "../../electron/core/providers/requests";
+import { validateRequest } from "../../electron/core/providers/validate";
+import {
+  deepFreeze,
+  historyArb,
+  modelKey,
+  reasoningArb,
+  signatureOwner,
+  toolChoiceArb,
+  toolsArb,
+} from "./property-arbitraries";
+
+const RUNS = 1000;
+
+const TARGETS = [
+  { label: "anthropic", ref: "anthropic/claude-sonnet-4-5", api: "anthropic-messages", mistral: false },
+  { label: "openai-completions", ref: "openai/gpt-4.1", api: "openai-completions", mistral: false },
+  { label: "openai-responses", ref: "openai/gpt-5", api: "openai-responses", mistral: false },
+  { label: "mistral-compatible completions", ref: "mistral/mistral-large-latest", api: "openai-completions", mistral: true },
+] as const;
+
+/** Tool-call ids the body sends, in order, per API. */
+function wireCallIds(api: string, body: unknown): string[] {
+  const json = body as Record<string, unknown>;
+  const out: string[] = [];
+  if (api === "openai-responses") {
+    for (const item of json.input as Record<string, unknown>[]) if (item.type === "function_call") out.push(item.call_id as string);
+    return out;
+  }
+  for (const message of json.messages as Record<string, unknown>[]) {
+    if (api === "openai-completions") {
+      for (const call of (message.tool_calls as Record<string, unknown>[] | undefined) ?? []) out.push(call.id as string);
+    } else if (Array.isArray(message.content)) {
+      for (const block of message.content as Record<string, unknown>[]) if (block.type === "tool_use") out.push(block.id as string);
+    }
+  }
+  return out;
+}
+
+/** Stored ids of the calls that must reach the model: every call of a turn that did not fail or get aborted. */
+function sentCallIds(history: readonly Message[]): string[] {
+  const out: string[] = [];
+  for (const m of history) {
+    if (m.role !== "assistant" || m.stopReason === "error" || m.stopReason === "aborted") continue;
+    for (const block of m.content) if (block.type === "toolCall") out.push(block.id);
+  }
+  return out;
+}
+
+describe("any stored history builds into a request the strict validator accepts", () => {
+  for (const target of TARGETS) {
+    it(`for ${target.label} (${RUNS} generated histories)`, () => {
+      const model = findModel(target.ref, target.api);
+      const provider = model && findProvider(model.provider);
+      if (!model || !provider) throw new Error(`registry lacks ${target.ref}`);
+      const key = modelKey(model);
+      fc.assert(
+        fc.property(historyArb, toolsArb, toolChoiceArb, reasoningArb, (history, tools, toolChoice, reasoning) => {
+          const frozen = deepFreeze(history);
+          const before = JSON.stringify(frozen);
+          const built = buildRequest(model, provider, { systemPrompt: "You are helpful.", messages: frozen, tools, toolChoice }, { reasoning });
+          const rejection = validateRequest(model.api, built.body, {
+            signatureOwner,
+            modelId: key,
+            mistral: target.mistral,
+          });
+          expect(rejection?.message ?? null).toBeNull();
+          expect(JSON.stringify(frozen)).toBe(before);
+
+          const wireIds = wireCallIds(model.api, built.body);
+          if (tools !== undefined && tools.length > 0) {
+            // Every call of a sound turn reaches the model, in order, and maps back to its stored id.
+            expect(wireIds.map((id) => built.idMap[id])).toEqual(sentCallIds(frozen));
+          } else {
+            expect(wireIds).toEqual([]);
+          }
+          expect(new Set(wireIds).size).toBe(wireIds.length);
+        }),
+        { numRuns: RUNS },
+      );
+    });
+  }
+});
