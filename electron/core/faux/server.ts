@@ -204,11 +204,15 @@ export async function startFauxProvider(options: FauxProviderOptions = {}): Prom
         resolve();
       });
     });
+    let flushed: Promise<void> = Promise.resolve();
     for (let i = 0; i < events.length; i++) {
       if (res.destroyed || closing.signal.aborted) return;
       if (reply.cut && i === reply.cut.afterEvents) {
-        if (reply.cut.how === "drop") res.socket?.destroy();
-        else res.end();
+        if (reply.cut.how === "drop") {
+          // Let what was written reach the client first: the break is mid-stream, not before it.
+          await Promise.race([flushed, gone]);
+          res.socket?.destroy();
+        } else res.end();
         return;
       }
       if (reply.hangAfterEvents !== undefined && i === reply.hangAfterEvents) {
@@ -218,7 +222,7 @@ export async function startFauxProvider(options: FauxProviderOptions = {}): Prom
       }
       if (i > 0 && reply.chunkDelayMs) await Promise.race([delay(reply.chunkDelayMs), gone]);
       if (res.destroyed) return;
-      res.write(serializeSse(events[i]));
+      flushed = new Promise<void>((resolve) => res.write(serializeSse(events[i]), () => resolve()));
     }
     res.end();
   }

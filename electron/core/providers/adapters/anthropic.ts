@@ -83,13 +83,14 @@ function usageOf(raw: z.infer<typeof UsageShape> | null | undefined): Partial<To
 }
 
 function streamAnthropic(model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: StreamOptions) {
-  return runStream(model, computeCost, options, async function* ({ state, signal }: RunContext) {
+  return runStream(model, computeCost, options, async function* ({ state, signal, fetch }: RunContext) {
     const { body, toolNames } = buildAnthropicRequest(model, provider, context, options);
     options.onRequestBody?.(body);
     const client = new Anthropic({
       apiKey: options.apiKey,
       baseURL: baseUrlOf(provider, options),
       maxRetries: 0, // the agent loop owns retries
+      fetch,
       defaultHeaders: options.headers,
       logLevel: "off",
     });

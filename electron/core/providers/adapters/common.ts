@@ -39,6 +39,28 @@ export class TruncatedStreamError extends Error {
 export interface RunContext {
   state: StreamState;
   signal: AbortSignal;
+  /** Pass to the SDK client: records the body of a failed response for the error message. */
+  fetch: typeof fetch;
+}
+
+/**
+ * A fetch that remembers the last error response's body text. The OpenAI SDK
+ * keeps only `body.error`, so a compatible server's flat error body (Mistral's
+ * `{ object: "error", message, type, code }`) would otherwise be lost.
+ */
+function recordingFetch(): { fetch: typeof fetch; lastErrorBody: () => string | undefined } {
+  let last: string | undefined;
+  const wrapped: typeof fetch = async (input, init) => {
+    const response = await fetch(input, init);
+    if (!response.ok) {
+      last = await response
+        .clone()
+        .text()
+        .catch(() => undefined);
+    }
+    return response;
+  };
+  return { fetch: wrapped, lastErrorBody: () => last };
 }
 
 /**
@@ -54,10 +76,11 @@ export async function* runStream(
 ): AsyncGenerator<StreamEvent, void, void> {
   const state = new StreamState(model, costOf);
   const { controller, unlink } = linkAbort(options.signal);
+  const recording = recordingFetch();
   let finished = false;
   try {
     yield state.start();
-    const generator = body({ state, signal: controller.signal });
+    const generator = body({ state, signal: controller.signal, fetch: recording.fetch });
     let final: StreamEvent[];
     try {
       while (true) {
@@ -69,7 +92,7 @@ export async function* runStream(
         yield step.value;
       }
     } catch (err) {
-      final = options.signal?.aborted ? state.fail("aborted") : state.fail(failureOf(err, options));
+      final = options.signal?.aborted ? state.fail("aborted") : state.fail(failureOf(err, options, recording.lastErrorBody()));
     }
     // The SDKs end iteration quietly on abort, so check the signal explicitly.
     if (options.signal?.aborted && !final.some((e) => e.type === "error" && e.message.stopReason === "aborted")) {
@@ -84,9 +107,9 @@ export async function* runStream(
   }
 }
 
-function failureOf(err: unknown, options: StreamOptions) {
+function failureOf(err: unknown, options: StreamOptions, rawBody: string | undefined) {
   if (err instanceof TruncatedStreamError) {
     return { message: err.message, retryable: true, contextOverflow: false };
   }
-  return describeFailure(err, secretsOf(options));
+  return describeFailure(err, secretsOf(options), rawBody);
 }

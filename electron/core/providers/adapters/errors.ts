@@ -62,19 +62,23 @@ const NETWORK_TEXT =
  * Describes a thrown SDK/network error. `secrets` (API keys, header values)
  * are removed from every text that ends up in the message.
  */
-export function describeFailure(err: unknown, secrets: readonly string[]): ProviderFailure {
+export function describeFailure(err: unknown, secrets: readonly string[], rawBody?: string): ProviderFailure {
   const parsed = ApiErrorShape.safeParse(err);
   const name = err instanceof Error ? err.name : "";
   const causeText = err instanceof Error && err.cause instanceof Error ? err.cause.message : "";
 
   if (parsed.success && (parsed.data.status !== undefined || parsed.data.error !== undefined)) {
     const { status, headers } = parsed.data;
-    const body = ErrorBodyShape.safeParse(parsed.data.error);
+    // The OpenAI SDK keeps only `body.error`; compatible servers (Mistral) put the message at the top level.
+    const body = ErrorBodyShape.safeParse(hasMessage(parsed.data.error) ? parsed.data.error : (parseJson(rawBody) ?? parsed.data.error));
     const inner = body.success ? body.data.error : undefined;
     const topType = body.success && body.data.type !== "error" ? body.data.type : undefined;
     const errorType = pickString(inner?.type, topType);
     const code = pickString(inner?.code, body.success ? body.data.code : undefined);
-    const apiText = pickString(inner?.message, body.success ? body.data.message : undefined) ?? stripStatusPrefix(parsed.data.message);
+    const apiText =
+      pickString(inner?.message, body.success ? body.data.message : undefined) ??
+      (rawBody && parseJson(rawBody) === undefined ? rawBody.trim().slice(0, 500) : undefined) ??
+      stripStatusPrefix(parsed.data.message);
     const retryAfterMs = parseRetryAfter(headers);
     const contextOverflow = isContextOverflow(apiText, status) || code === "context_length_exceeded";
     const retryable =
@@ -194,4 +198,19 @@ function pickString(...values: ReadonlyArray<string | number | null | undefined>
 /** The SDKs prefix their message with "<status> "; we add our own prefix. */
 function stripStatusPrefix(message: string): string {
   return message.replace(/^\d{3}\s+/, "");
+}
+
+function parseJson(text: string | undefined): unknown {
+  if (text === undefined || text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when an SDK error object carries a message of its own (directly or under `error`). */
+function hasMessage(value: unknown): boolean {
+  const parsed = ErrorBodyShape.safeParse(value);
+  return parsed.success && (typeof parsed.data.message === "string" || typeof parsed.data.error?.message === "string");
 }

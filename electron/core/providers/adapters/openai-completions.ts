@@ -75,7 +75,7 @@ function usageOf(raw: NonNullable<z.infer<typeof ChunkShape>["usage"]>): Partial
 }
 
 function streamCompletions(model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: StreamOptions) {
-  return runStream(model, computeCost, options, async function* ({ state, signal }: RunContext) {
+  return runStream(model, computeCost, options, async function* ({ state, signal, fetch }: RunContext) {
     const compat = resolveCompat(model, provider);
     const { body, toolNames } = buildOpenAICompletionsRequest(model, provider, context, options);
     options.onRequestBody?.(body);
@@ -86,6 +86,7 @@ function streamCompletions(model: ModelInfo, provider: ProviderConfig, context: 
       organization: null,
       project: null,
       maxRetries: 0, // the agent loop owns retries
+      fetch,
       defaultHeaders: options.headers,
       logLevel: "off",
     });

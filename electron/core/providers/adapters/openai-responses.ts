@@ -94,7 +94,7 @@ function usageOf(raw: z.infer<typeof UsageShape> | null | undefined): Partial<To
 }
 
 function streamResponses(model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: StreamOptions) {
-  return runStream(model, computeCost, options, async function* ({ state, signal }: RunContext) {
+  return runStream(model, computeCost, options, async function* ({ state, signal, fetch }: RunContext) {
     const { body, toolNames } = buildOpenAIResponsesRequest(model, provider, context, options);
     options.onRequestBody?.(body);
     const client = new OpenAI({
@@ -103,6 +103,7 @@ function streamResponses(model: ModelInfo, provider: ProviderConfig, context: Ll
       organization: null,
       project: null,
       maxRetries: 0, // the agent loop owns retries
+      fetch,
       defaultHeaders: options.headers,
       logLevel: "off",
     });

@@ -180,6 +180,7 @@ export class StreamState {
   /** The stream completed: close blocks and emit `done` (or `error` for refusals and filters). */
   finish(stopReason: StopReason, errorMessage?: string): StreamEvent[] {
     const events = this.endAll(stopReason === "length" ? "length" : undefined);
+    if (stopReason === "length") this.relabelTruncatedLastCall();
     if (stopReason === "error" || stopReason === "aborted") {
       const message = this.final(stopReason, errorMessage);
       events.push({ type: "error", message, retryable: false });
@@ -207,6 +208,18 @@ export class StreamState {
     if (failure.retryAfterMs !== undefined) event.retryAfterMs = failure.retryAfterMs;
     events.push(event);
     return events;
+  }
+
+  /**
+   * Providers close the last block before they say why the output stopped, so
+   * a tool call cut by max tokens was parsed as merely "invalid JSON". Say
+   * what actually happened.
+   */
+  private relabelTruncatedLastCall(): void {
+    const index = this.content.length - 1;
+    const last = this.content[index];
+    if (last?.type !== "toolCall" || last.argumentsError === undefined || last.rawArguments === undefined) return;
+    this.replace(index, { ...last, ...finalizeToolArguments(last.rawArguments, { incomplete: "length" }) });
   }
 
   private final(stopReason: StopReason, errorMessage?: string): AssistantMessage {
