@@ -13,6 +13,15 @@ import {
   UsageSchema,
 } from "./protocol";
 import { ModelInfoSchema } from "./models";
+import {
+  ExportFileSchema,
+  ExportFormatSchema,
+  FileStatesSchema,
+  ModelViewSchema,
+  NoteVerdictSchema,
+  ReviewNoteSchema,
+  TimelineSchema,
+} from "./review";
 
 // ---------------------------------------------------------------- shared shapes
 
@@ -208,6 +217,45 @@ export const requests = {
   },
   "settings.get": { params: Empty, result: SettingsSchema },
   "settings.update": { params: SettingsSchema.partial().strict(), result: SettingsSchema },
+
+  // Replay and review (handlers in electron/core/review/handlers.ts).
+  /** Every entry as timeline items, with the session statistics. */
+  "review.timeline": { params: SessionId.strict(), result: TimelineSchema },
+  /** The exact request body behind the assistant entry at `seq`, with wire ids mapped back to stored ids. */
+  "review.modelView": { params: SessionId.extend({ seq: z.number().int().positive() }).strict(), result: ModelViewSchema },
+  /** Each file the session's write/edit calls touched up to `seq`: content before the session and as of `seq`. */
+  "review.fileStates": { params: SessionId.extend({ seq: z.number().int().nonnegative() }).strict(), result: FileStatesSchema },
+  "review.notes.list": {
+    params: SessionId.extend({
+      /** "none": notes without a verdict. */
+      verdict: z.enum(["ok", "problem", "none"]).optional(),
+      author: z.string().max(200).optional(),
+      seq: z.number().int().positive().optional(),
+    }).strict(),
+    result: z.array(ReviewNoteSchema),
+  },
+  "review.notes.add": {
+    params: SessionId.extend({
+      seq: z.number().int().positive(),
+      author: z.string().trim().min(1).max(200),
+      verdict: NoteVerdictSchema.nullable(),
+      text: z.string().max(100_000),
+    }).strict(),
+    result: ReviewNoteSchema,
+  },
+  "review.notes.delete": { params: SessionId.extend({ noteId: z.number().int().positive() }).strict(), result: Ok },
+  /** Secrets are redacted in every format. */
+  "review.export": { params: SessionId.extend({ format: ExportFormatSchema }).strict(), result: ExportFileSchema },
+  /** Imports a JSON export as a new session (new ids) in the workspace. */
+  "review.import": {
+    params: z.object({ workspaceId: z.string().min(1), content: z.string().min(1).max(256 * 1024 * 1024) }).strict(),
+    result: SessionSummarySchema,
+  },
+  /** A new session holding the entries up to `atSeq`, switched to `model`; it links back to the source. */
+  "review.fork": {
+    params: SessionId.extend({ atSeq: z.number().int().nonnegative(), model: ModelRefSchema }).strict(),
+    result: SessionSummarySchema,
+  },
 } as const;
 
 export type RequestMethod = keyof typeof requests;

@@ -1,0 +1,291 @@
+/**
+ * Replay and review: the shapes the review requests return (timeline, session
+ * statistics, file states, "what the model saw", notes) and the versioned
+ * session export envelope (lossless JSON, re-importable).
+ *
+ * Pure module: zod only (see ARCHITECTURE.md section 2).
+ */
+import { z } from "zod";
+import { ApprovalDecisionSchema, ModelRefSchema, SessionEntrySchema } from "./protocol";
+
+// ---------------------------------------------------------------- timeline
+
+export const TimelineKindSchema = z.enum([
+  "user",
+  "assistant",
+  "toolCall",
+  "toolResult",
+  "approval",
+  "modelSwitch",
+  "compaction",
+  "error",
+  "rename",
+  "fork",
+]);
+export type TimelineKind = z.infer<typeof TimelineKindSchema>;
+
+/**
+ * How an item ended. Assistant/error items: the stop reason. Tool calls and
+ * results: ok / error / denied / aborted ("missing": a call with no stored
+ * result). Approvals: the decision.
+ */
+export const TimelineOutcomeSchema = z.enum([
+  "stop",
+  "toolUse",
+  "length",
+  "error",
+  "aborted",
+  "ok",
+  "denied",
+  "missing",
+  "approved",
+  "approvedForSession",
+  "autoApproved",
+  "autoDenied",
+]);
+export type TimelineOutcome = z.infer<typeof TimelineOutcomeSchema>;
+
+export const TokenCountsSchema = z.object({
+  input: z.number(),
+  output: z.number(),
+  cacheRead: z.number(),
+  cacheWrite: z.number(),
+  total: z.number(),
+});
+export type TokenCounts = z.infer<typeof TokenCountsSchema>;
+
+export const TimelineItemSchema = z.object({
+  /** Position in the timeline (0-based); several items can share a seq (an assistant message and its tool calls). */
+  index: z.number().int(),
+  /** The stored entry this item comes from. */
+  seq: z.number().int(),
+  kind: TimelineKindSchema,
+  timestamp: z.number(),
+  /** The model that wrote it (assistant, error, compaction) or was switched to (modelSwitch). */
+  model: ModelRefSchema.nullable(),
+  tokens: TokenCountsSchema.nullable(),
+  cost: z.number().nullable(),
+  /** Time since the entry that triggered this one (assistant: the preceding message; tool result: its call; approval: its call). */
+  latencyMs: z.number().nullable(),
+  /** Tool execution time from the audit (tool results and calls). */
+  durationMs: z.number().nullable(),
+  toolName: z.string().nullable(),
+  toolCallId: z.string().nullable(),
+  outcome: TimelineOutcomeSchema.nullable(),
+  /** Typed tool error code (details.errorCode or the audit), when there is one. */
+  errorCode: z.string().nullable(),
+  /** A side-effect tool (write, edit, bash) or anything that went through approval. */
+  sideEffect: z.boolean(),
+  /** The item counts as an error (failed request, failed tool call). */
+  isError: z.boolean(),
+  /** One line for the timeline list (plain text, never HTML). */
+  summary: z.string(),
+});
+export type TimelineItem = z.infer<typeof TimelineItemSchema>;
+
+const UsageLineSchema = z.object({
+  input: z.number(),
+  output: z.number(),
+  cacheRead: z.number(),
+  cacheWrite: z.number(),
+  totalTokens: z.number(),
+  cost: z.number(),
+});
+
+export const ToolStatsSchema = z.object({
+  toolName: z.string(),
+  total: z.number().int(),
+  ok: z.number().int(),
+  error: z.number().int(),
+  denied: z.number().int(),
+  aborted: z.number().int(),
+  missing: z.number().int(),
+});
+export type ToolStats = z.infer<typeof ToolStatsSchema>;
+
+export const SessionStatsSchema = z.object({
+  entries: z.number().int(),
+  startedAt: z.number().nullable(),
+  endedAt: z.number().nullable(),
+  durationMs: z.number(),
+  /** User messages typed by the user (the loop's own "continue" prompts excluded). */
+  turns: z.number().int(),
+  assistantMessages: z.number().int(),
+  toolCalls: z.object({ total: z.number().int(), byTool: z.array(ToolStatsSchema) }),
+  approvals: z.object({
+    /** approved + approvedForSession + autoApproved */
+    granted: z.number().int(),
+    /** denied + autoDenied */
+    denied: z.number().int(),
+    byDecision: z.record(ApprovalDecisionSchema, z.number().int()),
+  }),
+  errors: z.object({
+    /** Assistant messages that ended with stopReason "error". */
+    requests: z.number().int(),
+    /** Tool results with isError that were not denials or aborts. */
+    tools: z.number().int(),
+    /** Failed requests followed by another request in the same turn (the loop retried). */
+    retries: z.number().int(),
+    aborted: z.number().int(),
+  }),
+  modelSwitches: z.number().int(),
+  compactions: z.number().int(),
+  /** Per model, most expensive first. */
+  byModel: z.array(UsageLineSchema.extend({ model: ModelRefSchema, messages: z.number().int() })),
+  totals: UsageLineSchema,
+});
+export type SessionStats = z.infer<typeof SessionStatsSchema>;
+
+export const TimelineSchema = z.object({
+  items: z.array(TimelineItemSchema),
+  stats: SessionStatsSchema,
+  /** Stored rows that could not be read (shown as gaps). */
+  problems: z.array(z.object({ seq: z.number().int(), kind: z.string(), code: z.string(), message: z.string() })),
+});
+export type Timeline = z.infer<typeof TimelineSchema>;
+
+// ---------------------------------------------------------------- file states
+
+export const FileChangeRefSchema = z.object({
+  seq: z.number().int(),
+  toolCallId: z.string(),
+  toolName: z.string(),
+  added: z.number().int(),
+  removed: z.number().int(),
+});
+
+export const FileStateSchema = z.object({
+  /** Workspace-relative path as the tool reported it. */
+  path: z.string(),
+  /** Content before the session touched it; null when the session created the file. */
+  before: z.string().nullable(),
+  /** Content as of the step. */
+  after: z.string().nullable(),
+  /** False when the tool omitted the full text (large files) and it could not be rebuilt from diffs. */
+  beforeKnown: z.boolean(),
+  afterKnown: z.boolean(),
+  created: z.boolean(),
+  /** The unified diff of the latest change (always present in the tool details). */
+  lastDiff: z.string(),
+  changes: z.array(FileChangeRefSchema),
+});
+export type FileState = z.infer<typeof FileStateSchema>;
+
+export const FileStatesSchema = z.object({
+  seq: z.number().int(),
+  files: z.array(FileStateSchema),
+  /** bash runs up to the step: they may have changed files the review cannot see. */
+  untracked: z.array(z.object({ seq: z.number().int(), toolCallId: z.string(), command: z.string() })),
+});
+export type FileStates = z.infer<typeof FileStatesSchema>;
+
+// ---------------------------------------------------------------- what the model saw
+
+export const ModelViewSchema = z.object({
+  seq: z.number().int(),
+  model: ModelRefSchema,
+  /** The exact request body (the boundary transform applied). */
+  body: z.unknown(),
+  /** wire tool-call id -> stored id, for this request only. */
+  idMap: z.record(z.string(), z.string()),
+  /** wire tool name -> the app's tool name. */
+  toolNames: z.record(z.string(), z.string()),
+  /** The time the system prompt's date was taken from (the message before the request). */
+  requestTime: z.number(),
+});
+export type ModelView = z.infer<typeof ModelViewSchema>;
+
+// ---------------------------------------------------------------- notes
+
+export const NoteVerdictSchema = z.enum(["ok", "problem"]);
+export type NoteVerdict = z.infer<typeof NoteVerdictSchema>;
+
+export const ReviewNoteSchema = z.object({
+  id: z.number().int(),
+  sessionId: z.string(),
+  seq: z.number().int(),
+  author: z.string(),
+  verdict: NoteVerdictSchema.nullable(),
+  text: z.string(),
+  createdAt: z.number(),
+});
+export type ReviewNote = z.infer<typeof ReviewNoteSchema>;
+
+// ---------------------------------------------------------------- export envelope
+
+export const EXPORT_FORMAT = "agent-workbench.session";
+export const EXPORT_VERSION = 1;
+
+export const ExportFormatSchema = z.enum(["json", "markdown", "html"]);
+export type ExportFormat = z.infer<typeof ExportFormatSchema>;
+
+export const ExportedNoteSchema = z
+  .object({
+    id: z.number().int(),
+    seq: z.number().int(),
+    author: z.string(),
+    verdict: NoteVerdictSchema.nullable(),
+    text: z.string(),
+    createdAt: z.number(),
+  })
+  .strict();
+export type ExportedNote = z.infer<typeof ExportedNoteSchema>;
+
+export const ExportedToolCallSchema = z
+  .object({
+    id: z.number().int(),
+    toolCallId: z.string(),
+    toolName: z.string(),
+    args: z.unknown(),
+    status: z.enum(["proposed", "approved", "denied", "running", "done", "error", "aborted"]),
+    durationMs: z.number().nullable(),
+    errorCode: z.string().nullable(),
+    outputBytes: z.number().nullable(),
+    approvalDecision: ApprovalDecisionSchema.nullable(),
+    decidedBy: z.string().nullable(),
+    decidedAt: z.number().nullable(),
+    createdAt: z.number(),
+    updatedAt: z.number(),
+  })
+  .strict();
+export type ExportedToolCall = z.infer<typeof ExportedToolCallSchema>;
+
+export const ExportedEntrySchema = z.object({ seq: z.number().int().positive(), entry: SessionEntrySchema }).strict();
+
+/**
+ * The lossless JSON export. Secrets are redacted and thinking signatures are
+ * dropped (opaque provider data, useless outside the provider account that
+ * made them); everything else is the stored data verbatim. Session metadata
+ * holds only what an import restores: times come from the entries.
+ */
+export const SessionExportSchema = z
+  .object({
+    format: z.literal(EXPORT_FORMAT),
+    version: z.literal(EXPORT_VERSION),
+    session: z
+      .object({
+        id: z.string(),
+        title: z.string(),
+        model: ModelRefSchema.nullable(),
+        startedAt: z.number().nullable(),
+        endedAt: z.number().nullable(),
+        /** From the session's own fork entry, when it is a fork. */
+        forkedFrom: z.object({ sessionId: z.string(), seq: z.number().int() }).strict().nullable(),
+      })
+      .strict(),
+    redaction: z.object({ secrets: z.literal("redacted"), thinkingSignatures: z.literal("dropped") }).strict(),
+    entries: z.array(ExportedEntrySchema),
+    notes: z.array(ExportedNoteSchema),
+    toolCalls: z.array(ExportedToolCallSchema),
+    /** Stored rows that could not be read when exporting (not importable). */
+    problems: z.array(z.object({ seq: z.number().int(), kind: z.string(), code: z.string(), message: z.string() }).strict()),
+  })
+  .strict();
+export type SessionExport = z.infer<typeof SessionExportSchema>;
+
+export const ExportFileSchema = z.object({
+  filename: z.string(),
+  mimeType: z.string(),
+  content: z.string(),
+});
+export type ExportFile = z.infer<typeof ExportFileSchema>;
