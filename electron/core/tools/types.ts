@@ -43,6 +43,9 @@ export type ToolOutcome =
 
 export type SideEffectTier = "readOnly" | "sideEffect";
 
+/** A value or a typed error; used inside the runtime where exceptions must not escape. */
+export type Result<T> = { ok: true; value: T } | { ok: false; error: ToolError };
+
 /** What the user sees before approving a side-effect call; computed without touching disk. */
 export type ProposalPreview =
   | { kind: "diff"; path: string; before: string | null; after: string; unifiedDiff: string; added: number; removed: number }

@@ -1,0 +1,178 @@
+/**
+ * bash: one command in its own process group. The tail of the output goes to
+ * the model; the whole output is kept in a file when it was cut.
+ *
+ * Contract: `runBash` never rejects. Timeout and abort kill the whole process
+ * group (SIGTERM, then SIGKILL after a grace period); when the shell exits,
+ * what is left of its group (background jobs) is killed the same way, so no
+ * command outlives its call unless it leaves the group itself (setsid).
+ */
+import { spawn } from "node:child_process";
+import { createWriteStream, existsSync, type WriteStream } from "node:fs";
+import { mkdir, unlink } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import { StringDecoder } from "node:string_decoder";
+import type { ToolContext } from "./context";
+import { errors, failure, formatSeconds, toolError } from "./errors";
+import { BASH_DEFAULT_TIMEOUT_MS, BASH_KILL_GRACE_MS, BASH_MAX_LINES, OUTPUT_MAX_BYTES } from "./limits";
+import type { ResolvedPath } from "./sandbox";
+import type { BashArgs } from "./schemas";
+import { truncateTail } from "./truncate";
+import type { Result, ToolOutcome } from "./types";
+
+export function bashTimeoutMs(args: BashArgs): number {
+  return args.timeout !== undefined ? args.timeout * 1000 : BASH_DEFAULT_TIMEOUT_MS;
+}
+
+export async function resolveWorkdir(args: BashArgs, ctx: Pick<ToolContext, "sandbox">): Promise<Result<ResolvedPath>> {
+  const resolved = await ctx.sandbox.resolve(args.workdir ?? ".");
+  if (!resolved.ok) return resolved;
+  if (resolved.value.kind === "missing") return { ok: false, error: errors.dirNotFound(args.workdir ?? ".") };
+  if (resolved.value.kind !== "directory") return { ok: false, error: errors.notADirectory(resolved.value.rel) };
+  return resolved;
+}
+
+const SHELL = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
+/** Bytes of output kept in memory; the model gets at most OUTPUT_MAX_BYTES of it. */
+const TAIL_KEEP_CHARS = 4 * OUTPUT_MAX_BYTES;
+
+function killGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // ESRCH: the group is already gone.
+  }
+}
+
+export async function runBash(args: BashArgs, ctx: ToolContext): Promise<ToolOutcome> {
+  const workdir = await resolveWorkdir(args, ctx);
+  if (!workdir.ok) return failure(workdir.error);
+  const timeoutMs = bashTimeoutMs(args);
+  const started = Date.now();
+  if (ctx.signal.aborted) return failure(errors.aborted());
+
+  await mkdir(ctx.outputDir, { recursive: true, mode: 0o700 }).catch(() => undefined);
+  const outputPath = join(ctx.outputDir, `bash-${started}-${randomBytes(4).toString("hex")}.log`);
+  let file: WriteStream | null = null;
+  try {
+    file = createWriteStream(outputPath, { mode: 0o600 });
+    file.on("error", () => {
+      file = null;
+    });
+  } catch {
+    file = null;
+  }
+
+  return new Promise<ToolOutcome>((resolve) => {
+    let tail = "";
+    let dropped = false;
+    let bytes = 0;
+    let timedOut = false;
+    let aborted = false;
+    let exitCode: number | null = null;
+    let exitSignal: NodeJS.Signals | null = null;
+    const timers: NodeJS.Timeout[] = [];
+
+    const child = spawn(SHELL, ["-c", args.command], {
+      cwd: workdir.value.real,
+      env: ctx.env,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const pid = child.pid;
+
+    const terminate = () => {
+      if (pid === undefined) return;
+      killGroup(pid, "SIGTERM");
+      timers.push(setTimeout(() => killGroup(pid, "SIGKILL"), BASH_KILL_GRACE_MS));
+      // A process that left the group may hold our pipes: stop waiting for it.
+      timers.push(
+        setTimeout(() => {
+          child.stdout?.destroy();
+          child.stderr?.destroy();
+        }, BASH_KILL_GRACE_MS + 1000),
+      );
+    };
+    const onAbort = () => {
+      aborted = true;
+      terminate();
+    };
+    ctx.signal.addEventListener("abort", onAbort, { once: true });
+    timers.push(
+      setTimeout(() => {
+        timedOut = true;
+        terminate();
+      }, timeoutMs),
+    );
+
+    const decoders = [new StringDecoder("utf8"), new StringDecoder("utf8")];
+    const onData = (which: 0 | 1) => (chunk: Buffer) => {
+      bytes += chunk.length;
+      file?.write(chunk);
+      tail += decoders[which].write(chunk);
+      if (tail.length > TAIL_KEEP_CHARS) {
+        tail = tail.slice(tail.length - TAIL_KEEP_CHARS / 2);
+        dropped = true;
+      }
+    };
+    child.stdout?.on("data", onData(0));
+    child.stderr?.on("data", onData(1));
+
+    child.on("exit", (code, signal) => {
+      exitCode = code;
+      exitSignal = signal;
+      // Background jobs left in the group are not allowed to outlive the command.
+      if (!timedOut && !aborted) terminate();
+    });
+
+    let settled = false;
+    const finish = async (spawnError?: Error) => {
+      if (settled) return;
+      settled = true;
+      for (const t of timers) clearTimeout(t);
+      ctx.signal.removeEventListener("abort", onAbort);
+      tail += decoders[0].end() + decoders[1].end();
+      await new Promise<void>((done) => (file ? file.end(() => done()) : done()));
+      const durationMs = Date.now() - started;
+      const cut = truncateTail(tail, BASH_MAX_LINES, OUTPUT_MAX_BYTES);
+      const truncated = cut.truncated || dropped;
+      const keepFile = truncated && file !== null;
+      if (!keepFile) await unlink(outputPath).catch(() => undefined);
+      const details: Record<string, unknown> = {
+        command: args.command,
+        cwd: workdir.value.real,
+        exitCode,
+        signal: exitSignal,
+        durationMs,
+        bytes,
+        truncated,
+        fullOutputPath: keepFile ? outputPath : null,
+        timedOut,
+        aborted,
+      };
+      if (spawnError) return resolve(failure(errors.io("bash", spawnError.message), details));
+      const output = cut.text === "" ? "(no output)" : cut.text;
+      const cutNote = truncated
+        ? `[Output cut: showing the last ${cut.keptLines} lines (${bytes} bytes in total).${keepFile ? ` Full output saved to ${outputPath}.` : ""}]\n`
+        : "";
+      if (aborted) return resolve(failure(errors.aborted(), details));
+      if (timedOut) {
+        return resolve(
+          failure(
+            toolError(
+              "TIMEOUT",
+              `The command timed out after ${formatSeconds(timeoutMs)} and was killed with its child processes. Output so far:\n${cutNote}${output}`,
+              "Run something shorter, or pass a larger timeout (in seconds) if it really needs longer.",
+            ),
+            details,
+          ),
+        );
+      }
+      const status = exitSignal ? `Killed by signal ${exitSignal}.` : `Exit code: ${exitCode ?? "unknown"}`;
+      resolve({ ok: true, content: [{ type: "text", text: `${cutNote}${output}\n\n${status}` }], details });
+    };
+    child.on("error", (err) => void finish(err));
+    child.on("close", () => void finish());
+  });
+}

@@ -1,0 +1,80 @@
+/**
+ * What the model reads about each tool: when to use it, when not, its limits
+ * (interpolated from limits.ts, the same constants the code enforces) and how
+ * to continue after truncation. Snapshotted in test/tools.
+ */
+import {
+  BASH_DEFAULT_TIMEOUT_MS,
+  BASH_MAX_LINES,
+  BASH_MAX_TIMEOUT_MS,
+  GLOB_MAX_RESULTS,
+  GREP_MAX_LINE_CHARS,
+  GREP_MAX_MATCHES,
+  IMAGE_MAX_BYTES,
+  KB,
+  LIST_MAX_ENTRIES,
+  OUTPUT_MAX_BYTES,
+  READ_MAX_FILE_BYTES,
+  READ_MAX_LINE_CHARS,
+  READ_MAX_LINES,
+} from "./limits";
+import { EDIT_MAX_EDITS, LIST_DEFAULT_DEPTH } from "./schemas";
+
+const MB = (bytes: number) => `${bytes / (1024 * 1024)} MB`;
+
+export const READ_DESCRIPTION = `Read a file in the workspace.
+
+- Returns up to ${READ_MAX_LINES} lines or ${KB(OUTPUT_MAX_BYTES)} from the start (or from \`offset\`), whichever comes first. Each line is prefixed with its line number and a tab ("12\\t"); that prefix is not part of the file.
+- When there is more, the answer ends with e.g. "[Showing lines 1-${READ_MAX_LINES} of 9000. Use offset=${READ_MAX_LINES + 1} to continue.]": call read again with that offset.
+- Lines longer than ${READ_MAX_LINE_CHARS} characters are cut. Files over ${MB(READ_MAX_FILE_BYTES)} are refused: use grep to find what you need.
+- PNG, JPEG, GIF and WebP images up to ${MB(IMAGE_MAX_BYTES)} come back as images. Other binary files are refused.
+- Use read, not bash cat/head/tail. Use list or glob to find files, grep to search their content. Read a file before you edit it.
+- A missing file answers "File not found: <path>" with close matches when there are some.`;
+
+export const WRITE_DESCRIPTION = `Create a file, or replace a file's whole content.
+
+- Folders are created as needed. An existing file keeps its permissions, its line-ending style (CRLF stays CRLF) and its byte-order mark.
+- Prefer edit for changes to an existing file: it is smaller and safer. Use write for new files or complete rewrites, and read the file first if it exists.
+- The user may be asked to approve the change; they see the diff. A denied call answers "The user denied this tool call: <reason>" — do not repeat it.
+- If the file changed on disk after you proposed the change, nothing is written and you get "changed on disk after this change was proposed": read it again and redo the change.`;
+
+export const EDIT_DESCRIPTION = `Replace exact text in an existing file. Use this for changes to existing files instead of rewriting them with write, and instead of sed or awk in bash.
+
+- Read the file first. Copy oldText from the read output exactly, without the line-number prefix, with enough surrounding lines to be unique.
+- \`edits\` holds 1-${EDIT_MAX_EDITS} replacements. Each is matched against the original file (not against the result of the previous one); they must not overlap. All are applied or none.
+- If oldText is not found exactly, small differences in indentation, trailing whitespace, whitespace runs and over-escaped characters (\\\\n written for a newline) are tolerated when the match is still unique. Only the matched region changes; the rest of the file keeps its bytes, line endings and byte-order mark.
+- Errors and what to do:
+  - "Could not find edits[i].oldText in <path>" comes with the closest region and its line numbers: read the file again and copy the text exactly.
+  - "edits[i].oldText matches N places in <path> (lines …)": add surrounding lines to make it unique, or set replaceAll: true.
+  - "oldText and newText are identical": nothing to change.
+- To create a new file use write. The user may be asked to approve the change and sees the diff.`;
+
+export const LIST_DESCRIPTION = `List a folder of the workspace as a tree (folders end with "/").
+
+- Descends ${LIST_DEFAULT_DEPTH} levels by default (\`depth\` to change). Skips .git, node_modules and paths ignored by .gitignore unless includeIgnored is true. Symbolic links are shown as "name -> target" and not followed.
+- At most ${LIST_MAX_ENTRIES} entries per call; when there are more, the answer ends with a cursor: call list again with the same arguments and that cursor.
+- Use glob to find files by name pattern, grep to search contents.`;
+
+export const GLOB_DESCRIPTION = `Find files by name with a glob pattern, e.g. "**/*.ts", "src/**/*.test.ts", "*.{json,yaml}".
+
+- Returns workspace-relative paths, newest modified first. Skips .git, node_modules and paths ignored by .gitignore.
+- At most ${GLOB_MAX_RESULTS} paths per call; when there are more, the answer says how many and gives a cursor: call glob again with the same arguments and that cursor.
+- Use glob, not bash find or ls. Use grep to search inside files.`;
+
+export const GREP_DESCRIPTION = `Search file contents with a regular expression (or plain text with literal: true).
+
+- Answers "path:" headings, then matching lines as "LINE: text" and context lines as "LINE- text", sorted by path and line.
+- Filter files with include (a glob such as "*.ts" or "src/**/*.{ts,tsx}") and path (a file or folder). Skips .git, node_modules, binary files and paths ignored by .gitignore.
+- At most ${GREP_MAX_MATCHES} matching lines per call; lines are cut at ${GREP_MAX_LINE_CHARS} characters. When there are more matches, the answer says so: narrow the pattern, path or include, or read the file around a match.
+- The regex syntax is Rust/ripgrep style (like JavaScript without lookaround); escape special characters such as ( [ { . with a backslash, or use literal: true.
+- Use grep, not bash grep or rg.`;
+
+export const BASH_DESCRIPTION = `Run a shell command (bash -c) in the workspace folder, for builds, tests, git and other programs.
+
+- Do not use it to read, find, search or edit files: use read, list, glob, grep, edit and write, which are faster and safer.
+- The user may be asked to approve each command. A denied call answers "The user denied this tool call: <reason>" — do not repeat it.
+- Default timeout ${BASH_DEFAULT_TIMEOUT_MS / 1000} s (\`timeout\` in seconds, up to ${BASH_MAX_TIMEOUT_MS / 1000}). On timeout the whole process group is killed and you get the output so far.
+- Output is stdout and stderr together. Only the last ${BASH_MAX_LINES} lines or ${KB(OUTPUT_MAX_BYTES)} are returned; when more was cut, the answer says so and where the full output was saved, which you can read with bash (e.g. grep or tail on that file).
+- The exit code is reported; a non-zero exit code is not an error of the tool, read the output.
+- Commands are not interactive (no stdin). Background processes (&) are killed when the command ends. API keys and other secrets are removed from the environment.
+- Quote paths with spaces. Chain dependent commands with &&.`;

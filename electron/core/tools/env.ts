@@ -1,0 +1,42 @@
+/**
+ * The environment bash commands get: the parent's, minus anything that looks
+ * like a credential, plus settings that keep commands non-interactive.
+ */
+
+/** Always passed down, whatever their names look like. */
+const KEEP = new Set([
+  "PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "TERM", "TZ", "TMPDIR", "TEMP", "TMP", "PWD",
+  "SSH_AUTH_SOCK", "XAUTHORITY", "DISPLAY", "COLORTERM", "EDITOR", "VISUAL", "NODE_PATH",
+]);
+
+/** Known secret variables (also caught by the name pattern; listed so the intent is explicit). */
+export const KNOWN_SECRETS = [
+  "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY", "MISTRAL_API_KEY", "GROQ_API_KEY",
+  "OPENROUTER_API_KEY", "DEEPSEEK_API_KEY", "XAI_API_KEY", "AZURE_OPENAI_API_KEY", "COHERE_API_KEY",
+  "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "GITHUB_TOKEN", "GH_TOKEN", "NPM_TOKEN",
+  "HF_TOKEN", "HUGGING_FACE_HUB_TOKEN", "DATABASE_URL", "SLACK_BOT_TOKEN", "STRIPE_SECRET_KEY",
+] as const;
+
+const SECRET_NAME = /(API_?KEY|ACCESS_?KEY|_KEY$|^KEY$|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|PRIVATE|AUTH|COOKIE|SESSION)/i;
+/** Values that are credentials whatever the variable is called. */
+const SECRET_VALUE = /^(sk-|sk-ant-|ghp_|gho_|ghu_|ghs_|github_pat_|glpat-|xox[abpr]-|AKIA[0-9A-Z]{12}|AIza[0-9A-Za-z_-]{20}|hf_[A-Za-z0-9]{20}|npm_[A-Za-z0-9]{20})/;
+/** URLs with a password in them (postgres://user:pass@host). */
+const URL_WITH_PASSWORD = /^[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:[^/\s@]+@/i;
+
+export function isSecretVariable(name: string, value: string): boolean {
+  if (KEEP.has(name) || name.startsWith("LC_")) return false;
+  if ((KNOWN_SECRETS as readonly string[]).includes(name)) return true;
+  return SECRET_NAME.test(name) || SECRET_VALUE.test(value) || URL_WITH_PASSWORD.test(value);
+}
+
+export function childEnvironment(source: Record<string, string | undefined>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(source)) {
+    if (value === undefined || isSecretVariable(name, value)) continue;
+    env[name] = value;
+  }
+  env.PAGER = "cat";
+  env.GIT_PAGER = "cat";
+  env.GIT_TERMINAL_PROMPT = "0";
+  return env;
+}

@@ -1,0 +1,151 @@
+/**
+ * write and edit as plans: computed from a snapshot of the file (read, never
+ * written), shown as a diff for approval, and committed only if the file is
+ * still byte-for-byte the snapshot the proposal was made from.
+ */
+import { createHash } from "node:crypto";
+import type { ToolContext } from "./context";
+import { fileDiff, type FileDiff } from "./diff";
+import { planEdits } from "./edit-apply";
+import type { MatcherName } from "./edit-match";
+import { errors, failure } from "./errors";
+import { EDIT_MAX_FILE_BYTES } from "./limits";
+import type { ResolvedPath } from "./sandbox";
+import type { EditArgs, WriteArgs } from "./schemas";
+import { decodeText, encodeText, looksBinary, toEol } from "./text-file";
+import type { ProposalPreview, Result, ToolError, ToolOutcome } from "./types";
+
+export const ABSENT = "absent";
+
+export interface Snapshot {
+  resolved: ResolvedPath;
+  /** null: the file does not exist yet. */
+  bytes: Buffer | null;
+  mode?: number;
+  fingerprint: string;
+}
+
+export interface FileChangePlan {
+  snapshot: Snapshot;
+  before: string | null;
+  after: string;
+  afterBytes: Buffer;
+  diff: FileDiff;
+  matchers?: MatcherName[];
+  replacements?: number;
+}
+
+/** Past this size the UI gets the diff only, not the full before/after texts. */
+const DETAILS_MAX_TEXT = 512 * 1024;
+
+export function fingerprintOf(bytes: Buffer | null): string {
+  return bytes === null ? ABSENT : `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
+}
+
+const fail = <T>(error: ToolError): Result<T> => ({ ok: false, error });
+
+export async function takeSnapshot(ctx: Pick<ToolContext, "sandbox">, path: string, mustExist: boolean): Promise<Result<Snapshot>> {
+  const resolved = await ctx.sandbox.resolve(path);
+  if (!resolved.ok) return resolved;
+  const r = resolved.value;
+  if (r.kind === "directory") return fail(errors.isDirectory(r.rel));
+  if (r.kind === "missing") {
+    if (mustExist) return fail(errors.notFound(path));
+    return { ok: true, value: { resolved: r, bytes: null, fingerprint: ABSENT } };
+  }
+  const size = r.stats?.size ?? 0;
+  if (size > EDIT_MAX_FILE_BYTES) {
+    return fail(errors.tooLarge(r.rel, size, EDIT_MAX_FILE_BYTES, "Change files this large with bash (e.g. a script), not with write or edit."));
+  }
+  const buf = await ctx.sandbox.readFile(r);
+  if (!buf.ok) return buf;
+  if (looksBinary(buf.value)) return fail(errors.binaryFile(r.rel));
+  return { ok: true, value: { resolved: r, bytes: buf.value, mode: (r.stats?.mode ?? 0o644) & 0o7777, fingerprint: fingerprintOf(buf.value) } };
+}
+
+const lf = (s: string) => s.replace(/\r\n/g, "\n");
+
+function finishPlan(snapshot: Snapshot, before: string | null, after: string, afterBytes: Buffer, extra: Partial<FileChangePlan> = {}): FileChangePlan {
+  return { snapshot, before, after, afterBytes, diff: fileDiff(snapshot.resolved.rel, before === null ? null : lf(before), lf(after)), ...extra };
+}
+
+export function planWrite(args: WriteArgs, snapshot: Snapshot): Result<FileChangePlan> {
+  let content = args.content.startsWith("\uFEFF") ? args.content.slice(1) : args.content;
+  if (snapshot.bytes === null) {
+    return { ok: true, value: finishPlan(snapshot, null, content, encodeText(content, args.content.startsWith("\uFEFF"))) };
+  }
+  const old = decodeText(snapshot.bytes);
+  // Keep the file's conventions: its line endings and its BOM.
+  content = toEol(lf(content), old.eol);
+  const afterBytes = encodeText(content, old.bom);
+  if (afterBytes.equals(snapshot.bytes)) {
+    return fail({ ...errors.noChange("The write"), message: `${snapshot.resolved.rel} already has exactly this content; nothing to write.` });
+  }
+  return { ok: true, value: finishPlan(snapshot, old.text, content, afterBytes) };
+}
+
+export function planEdit(args: EditArgs, snapshot: Snapshot): Result<FileChangePlan> {
+  if (snapshot.bytes === null) return fail(errors.notFound(snapshot.resolved.rel));
+  const old = decodeText(snapshot.bytes);
+  const plan = planEdits(snapshot.resolved.rel, old.text, old.eol, args.edits);
+  if (!plan.ok) return plan;
+  const afterBytes = encodeText(plan.value.after, old.bom);
+  return {
+    ok: true,
+    value: finishPlan(snapshot, old.text, plan.value.after, afterBytes, { matchers: plan.value.matchers, replacements: plan.value.replacements }),
+  };
+}
+
+export function previewOf(plan: FileChangePlan): ProposalPreview {
+  return {
+    kind: "diff",
+    path: plan.snapshot.resolved.rel,
+    before: plan.before,
+    after: plan.after,
+    unifiedDiff: plan.diff.unifiedDiff,
+    added: plan.diff.added,
+    removed: plan.diff.removed,
+  };
+}
+
+/**
+ * Writes a plan if the file still matches `expected` (the proposal's
+ * fingerprint), re-checked again right before the rename.
+ */
+export async function commitPlan(tool: "write" | "edit", plan: FileChangePlan, ctx: Pick<ToolContext, "sandbox">, expected: string): Promise<ToolOutcome> {
+  const rel = plan.snapshot.resolved.rel;
+  if (plan.snapshot.fingerprint !== expected) return failure(errors.conflict(rel), { path: rel });
+  const precondition = async (): Promise<ToolError | null> => {
+    const now = await takeSnapshot(ctx, rel, false);
+    if (!now.ok) return now.error;
+    return now.value.fingerprint === expected ? null : errors.conflict(rel);
+  };
+  const written = await ctx.sandbox.writeAtomic(plan.snapshot.resolved, plan.afterBytes, { mode: plan.snapshot.mode, precondition });
+  if (!written.ok) return failure(written.error, { path: rel });
+  const { added, removed } = plan.diff;
+  const created = plan.snapshot.bytes === null;
+  const lines = plan.after === "" ? 0 : lf(plan.after).replace(/\n$/, "").split("\n").length;
+  let text: string;
+  if (tool === "write") text = created ? `Created ${rel} (${lines} lines).` : `Wrote ${rel} (${lines} lines, +${added} -${removed}).`;
+  else {
+    const n = plan.replacements ?? 1;
+    text = `Edited ${rel}: ${n} replacement${n === 1 ? "" : "s"} (+${added} -${removed} lines).`;
+    const loose = (plan.matchers ?? []).map((m, i) => ({ m, i })).filter((x) => x.m !== "exact");
+    if (loose.length > 0) {
+      text += `\nNote: ${loose.map((x) => `edits[${x.i}] matched with ${x.m}`).join(", ")} (the text differed from the file); read the file before editing this region again.`;
+    }
+  }
+  const small = plan.after.length <= DETAILS_MAX_TEXT && (plan.before?.length ?? 0) <= DETAILS_MAX_TEXT;
+  return {
+    ok: true,
+    content: [{ type: "text", text }],
+    details: {
+      path: rel,
+      created,
+      bytes: written.value.bytes,
+      diff: plan.diff,
+      ...(small ? { before: plan.before, after: plan.after } : { contentOmitted: true }),
+      ...(plan.matchers ? { matchers: plan.matchers } : {}),
+    },
+  };
+}

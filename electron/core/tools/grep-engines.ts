@@ -1,0 +1,219 @@
+/**
+ * The two grep engines: ripgrep (`rg --json`, parsed) and a built-in search
+ * over the sandbox walker. Both skip .git, node_modules, binary files and
+ * .gitignored paths, search hidden files, never follow symbolic links, and
+ * return the same GrepRaw for the same tree.
+ */
+import { spawn } from "node:child_process";
+import { StringDecoder } from "node:string_decoder";
+import picomatch from "picomatch";
+import { z } from "zod";
+import { errors, toolError } from "./errors";
+import { withContext, type GrepFile, type GrepRaw } from "./grep-format";
+import { GREP_MAX_COLLECTED, READ_MAX_FILE_BYTES } from "./limits";
+import type { ResolvedPath, Sandbox } from "./sandbox";
+import { decodeText } from "./text-file";
+import type { Result } from "./types";
+import { walk } from "./walk";
+
+export interface GrepQuery {
+  pattern: string;
+  literal: boolean;
+  ignoreCase: boolean;
+  context: number;
+  include?: string;
+}
+
+const ok = <T>(value: T): Result<T> => ({ ok: true, value });
+
+// ------------------------------------------------------------------ built-in
+
+export function compilePattern(q: GrepQuery): Result<RegExp> {
+  const source = q.literal ? q.pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") : q.pattern;
+  try {
+    return ok(new RegExp(source, q.ignoreCase ? "iu" : "u"));
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    return { ok: false, error: invalidRegex(q.pattern, reason) };
+  }
+}
+
+export function invalidRegex(pattern: string, reason: string) {
+  return toolError(
+    "INVALID_ARGUMENTS",
+    `The pattern ${JSON.stringify(pattern)} is not a valid regular expression: ${reason.trim()}`,
+    "Escape special characters such as ( [ { . with a backslash, or set literal: true.",
+  );
+}
+
+export function includeMatcher(include: string | undefined): (rel: string) => boolean {
+  if (!include) return () => true;
+  return picomatch(include, { basename: true, dot: true });
+}
+
+export async function grepBuiltin(sandbox: Sandbox, target: ResolvedPath, q: GrepQuery, signal: AbortSignal): Promise<Result<GrepRaw>> {
+  const re = compilePattern(q);
+  if (!re.ok) return re;
+  const matchesInclude = includeMatcher(q.include);
+  const files: GrepFile[] = [];
+  let collected = 0;
+  let incomplete = false;
+
+  const searchFile = async (file: ResolvedPath, explicit: boolean): Promise<void> => {
+    const st = file.stats ?? (await sandbox.lstatInside(file));
+    if (!st || st.size > READ_MAX_FILE_BYTES) return;
+    const buf = await sandbox.readFile(file);
+    if (!buf.ok) return;
+    if (buf.value.includes(0) && !explicit) return;
+    const lines = decodeText(buf.value).text.split("\n");
+    if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+    const matchLines: number[] = [];
+    for (let i = 0; i < lines.length; i++) {
+      if (lines[i].endsWith("\r")) lines[i] = lines[i].slice(0, -1);
+      if (re.value.test(lines[i])) {
+        matchLines.push(i + 1);
+        if (++collected >= GREP_MAX_COLLECTED) {
+          incomplete = true;
+          break;
+        }
+      }
+    }
+    if (matchLines.length > 0) files.push({ path: file.rel, lines: withContext(lines, matchLines, q.context) });
+  };
+
+  if (target.kind === "file") {
+    await searchFile(target, true);
+    return ok({ files, incomplete });
+  }
+  for await (const entry of walk(sandbox, target, { signal })) {
+    if (incomplete || signal.aborted) break;
+    if (entry.kind !== "file" || !matchesInclude(entry.rel)) continue;
+    await searchFile(entry.resolved, false);
+  }
+  return ok({ files, incomplete });
+}
+
+// ------------------------------------------------------------------ ripgrep
+
+const RgText = z.union([z.object({ text: z.string() }), z.object({ bytes: z.string() })]);
+const RgLineEvent = z.object({
+  type: z.enum(["match", "context"]),
+  data: z.object({ path: RgText, lines: RgText, line_number: z.number().int() }),
+});
+
+const rgText = (t: z.infer<typeof RgText>) => ("text" in t ? t.text : Buffer.from(t.bytes, "base64").toString("utf8"));
+
+export interface RgOptions {
+  rgPath: string;
+  /** Extra ignore files (absolute) whose rules are relative to the workspace root. */
+  ignoreFiles: readonly string[];
+  /** Stop when this many matching lines were collected. */
+  maxCollected?: number;
+}
+
+/** The ripgrep arguments for a query; exported for the benchmark's "same query". */
+export function rgArgs(q: GrepQuery, searchRel: string, ignoreFiles: readonly string[]): string[] {
+  const args = [
+    "--json",
+    "--no-config",
+    "--hidden",
+    "--no-ignore-parent",
+    "--no-ignore-global",
+    "--no-ignore-exclude",
+    "--no-ignore-dot",
+    "--no-require-git",
+    "--glob",
+    "!.git",
+    "--glob",
+    "!node_modules",
+    "--max-filesize",
+    String(READ_MAX_FILE_BYTES),
+  ];
+  for (const f of ignoreFiles) args.push("--ignore-file", f);
+  if (q.literal) args.push("--fixed-strings");
+  if (q.ignoreCase) args.push("--ignore-case");
+  else args.push("--case-sensitive");
+  if (q.context > 0) args.push("--context", String(q.context));
+  if (q.include) args.push("--glob", q.include);
+  args.push("--regexp", q.pattern, "--", searchRel);
+  return args;
+}
+
+/** Runs rg in the workspace root on `searchRel` and parses its JSON lines. */
+export function grepRg(root: string, searchRel: string, q: GrepQuery, options: RgOptions, signal: AbortSignal): Promise<Result<GrepRaw>> {
+  const max = options.maxCollected ?? GREP_MAX_COLLECTED;
+  return new Promise((resolve) => {
+    const byPath = new Map<string, GrepFile>();
+    let collected = 0;
+    let incomplete = false;
+    let stderr = "";
+    let pending = "";
+    let settled = false;
+    const decoder = new StringDecoder("utf8");
+    const child = spawn(options.rgPath, rgArgs(q, searchRel, options.ignoreFiles), {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { PATH: process.env.PATH ?? "", LANG: process.env.LANG ?? "C.UTF-8" },
+    });
+    const stop = () => {
+      if (child.exitCode === null) child.kill("SIGKILL");
+    };
+    const onAbort = () => stop();
+    signal.addEventListener("abort", onAbort, { once: true });
+
+    const handleLine = (line: string) => {
+      if (incomplete || !line.startsWith('{"type":"match"') && !line.startsWith('{"type":"context"')) return;
+      let json: unknown;
+      try {
+        json = JSON.parse(line);
+      } catch {
+        return;
+      }
+      const parsed = RgLineEvent.safeParse(json);
+      if (!parsed.success) return;
+      const { data, type } = parsed.data;
+      const path = rgText(data.path).replace(/^\.\//, "");
+      let file = byPath.get(path);
+      if (!file) {
+        file = { path, lines: [] };
+        byPath.set(path, file);
+      }
+      file.lines.push({ line: data.line_number, text: rgText(data.lines).replace(/\r?\n$/, ""), match: type === "match" });
+      if (type === "match" && ++collected >= max) {
+        incomplete = true;
+        stop();
+      }
+    };
+
+    child.stdout.on("data", (chunk: Buffer) => {
+      pending += decoder.write(chunk);
+      let nl = pending.indexOf("\n");
+      while (nl !== -1) {
+        handleLine(pending.slice(0, nl));
+        pending = pending.slice(nl + 1);
+        nl = pending.indexOf("\n");
+      }
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      if (stderr.length < 4096) stderr += chunk.toString("utf8");
+    });
+    const finish = (result: Result<GrepRaw>) => {
+      if (settled) return;
+      settled = true;
+      signal.removeEventListener("abort", onAbort);
+      resolve(result);
+    };
+    child.on("error", (err) => finish({ ok: false, error: errors.io("rg", err.message) }));
+    child.on("close", (code) => {
+      pending += decoder.end();
+      if (pending) handleLine(pending);
+      if (signal.aborted) return finish({ ok: false, error: errors.aborted() });
+      // 0: matches, 1: none, 2: an error (bad regex, or unreadable files while others matched).
+      if (code === 2 && !incomplete && byPath.size === 0 && /regex|parse error|literal/i.test(stderr)) {
+        return finish({ ok: false, error: invalidRegex(q.pattern, stderr.replace(/^rg: /, "")) });
+      }
+      for (const f of byPath.values()) f.lines.sort((a, b) => a.line - b.line);
+      finish(ok({ files: [...byPath.values()], incomplete }));
+    });
+  });
+}

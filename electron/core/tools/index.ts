@@ -1,0 +1,10 @@
+/**
+ * The tool runtime: sandboxed file tools and bash for the agent loop.
+ * See runtime.ts for the contract.
+ */
+export { createToolRuntime, errorText, type ToolCallInput, type ToolRuntime, type ToolRuntimeOptions, type UserAnswer } from "./runtime";
+export { defaultToolSpecs, TOOL_NAMES, type ToolName } from "./registry";
+export { DEFAULT_TOOL_POLICY, evaluatePolicy, type PolicyVerdict, type SideEffectToolName, type ToolPolicy } from "./policy";
+export { DEFAULT_RUN_BUDGET, type BudgetUsage } from "./budget";
+export type { AuditEvent, AuditSink } from "./audit";
+export * from "./types";

@@ -1,0 +1,166 @@
+/**
+ * The seven tools: schema, description, tier and implementation, in the
+ * order providers get them.
+ */
+import type { z } from "zod";
+import { bashTimeoutMs, resolveWorkdir, runBash } from "./bash-tool";
+import type { ToolContext } from "./context";
+import { BASH_DESCRIPTION, EDIT_DESCRIPTION, GLOB_DESCRIPTION, GREP_DESCRIPTION, LIST_DESCRIPTION, READ_DESCRIPTION, WRITE_DESCRIPTION } from "./descriptions";
+import { errors, failure } from "./errors";
+import { commitPlan, planEdit, planWrite, previewOf, takeSnapshot, type FileChangePlan, type Snapshot } from "./file-change";
+import { runGlob } from "./glob-tool";
+import { runGrep } from "./grep-tool";
+import { runList } from "./list-tool";
+import { runRead } from "./read-tool";
+import {
+  BashArgsSchema,
+  EditArgsSchema,
+  formatIssues,
+  GlobArgsSchema,
+  GrepArgsSchema,
+  ListArgsSchema,
+  ReadArgsSchema,
+  toProviderSchema,
+  WriteArgsSchema,
+} from "./schemas";
+import type { ProposalPreview, Result, SideEffectTier, ToolError, ToolOutcome, ToolSpec } from "./types";
+
+export const TOOL_NAMES = ["read", "write", "edit", "list", "glob", "grep", "bash"] as const;
+export type ToolName = (typeof TOOL_NAMES)[number];
+
+export interface Planned {
+  preview: ProposalPreview;
+  fingerprint?: string;
+}
+
+interface BaseDef {
+  name: ToolName;
+  tier: SideEffectTier;
+  description: string;
+  schema: z.ZodType;
+  /** Parses raw arguments into a plain object (defaults not filled in). */
+  parse(raw: unknown): Result<Record<string, unknown>>;
+}
+
+export interface ReadOnlyDef extends BaseDef {
+  tier: "readOnly";
+  run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome>;
+}
+
+export interface SideEffectDef extends BaseDef {
+  tier: "sideEffect";
+  propose(args: Record<string, unknown>, ctx: ToolContext): Promise<Result<Planned>>;
+  /** Re-plans against the current state; `fingerprint` is the proposal's. */
+  execute(args: Record<string, unknown>, ctx: ToolContext, fingerprint: string | undefined): Promise<ToolOutcome>;
+}
+
+export type ToolDef = ReadOnlyDef | SideEffectDef;
+
+function parser<S extends z.ZodType>(name: string, schema: S) {
+  return (raw: unknown): Result<z.infer<S>> => {
+    const parsed = schema.safeParse(raw);
+    if (parsed.success) return { ok: true, value: parsed.data };
+    return { ok: false, error: errors.invalidArguments(name, formatIssues(parsed.error)) };
+  };
+}
+
+function readOnly<S extends z.ZodType<Record<string, unknown>>>(
+  name: ToolName,
+  schema: S,
+  description: string,
+  run: (args: z.infer<S>, ctx: ToolContext) => Promise<ToolOutcome>,
+): ReadOnlyDef {
+  const parse = parser(name, schema);
+  return {
+    name,
+    tier: "readOnly",
+    description,
+    schema,
+    parse,
+    run: async (raw, ctx) => {
+      const args = parse(raw);
+      return args.ok ? run(args.value, ctx) : failure(args.error);
+    },
+  };
+}
+
+function sideEffect<S extends z.ZodType<Record<string, unknown>>>(
+  name: ToolName,
+  schema: S,
+  description: string,
+  impl: {
+    propose: (args: z.infer<S>, ctx: ToolContext) => Promise<Result<Planned>>;
+    execute: (args: z.infer<S>, ctx: ToolContext, fingerprint: string | undefined) => Promise<ToolOutcome>;
+  },
+): SideEffectDef {
+  const parse = parser(name, schema);
+  return {
+    name,
+    tier: "sideEffect",
+    description,
+    schema,
+    parse,
+    propose: async (raw, ctx) => {
+      const args = parse(raw);
+      return args.ok ? impl.propose(args.value, ctx) : args;
+    },
+    execute: async (raw, ctx, fp) => {
+      const args = parse(raw);
+      return args.ok ? impl.execute(args.value, ctx, fp) : failure(args.error);
+    },
+  };
+}
+
+type Planner<A> = (args: A, snapshot: Snapshot) => Result<FileChangePlan>;
+
+function fileTool<S extends z.ZodType<{ path: string }>>(name: "write" | "edit", schema: S, description: string, plan: Planner<z.infer<S>>): SideEffectDef {
+  const mustExist = name === "edit";
+  return sideEffect(name, schema, description, {
+    propose: async (args, ctx) => {
+      const snap = await takeSnapshot(ctx, args.path, mustExist);
+      if (!snap.ok) return snap;
+      const planned = plan(args, snap.value);
+      if (!planned.ok) return planned;
+      return { ok: true, value: { preview: previewOf(planned.value), fingerprint: snap.value.fingerprint } };
+    },
+    execute: async (args, ctx, fingerprint) => {
+      const snap = await takeSnapshot(ctx, args.path, mustExist);
+      if (!snap.ok) return failure(snap.error);
+      if (fingerprint !== undefined && snap.value.fingerprint !== fingerprint) return failure(errors.conflict(snap.value.resolved.rel), { path: snap.value.resolved.rel });
+      const planned = plan(args, snap.value);
+      if (!planned.ok) return failure(planned.error);
+      return commitPlan(name, planned.value, ctx, fingerprint ?? snap.value.fingerprint);
+    },
+  });
+}
+
+export const TOOL_DEFS: readonly ToolDef[] = [
+  readOnly("read", ReadArgsSchema, READ_DESCRIPTION, runRead),
+  fileTool("write", WriteArgsSchema, WRITE_DESCRIPTION, planWrite),
+  fileTool("edit", EditArgsSchema, EDIT_DESCRIPTION, planEdit),
+  readOnly("list", ListArgsSchema, LIST_DESCRIPTION, runList),
+  readOnly("glob", GlobArgsSchema, GLOB_DESCRIPTION, runGlob),
+  readOnly("grep", GrepArgsSchema, GREP_DESCRIPTION, (args, ctx) => runGrep(args, ctx)),
+  sideEffect("bash", BashArgsSchema, BASH_DESCRIPTION, {
+    propose: async (args, ctx) => {
+      const dir = await resolveWorkdir(args, ctx);
+      if (!dir.ok) return dir;
+      return { ok: true, value: { preview: { kind: "command", command: args.command, cwd: dir.value.real, timeoutMs: bashTimeoutMs(args) } } };
+    },
+    execute: (args, ctx) => runBash(args, ctx),
+  }),
+];
+
+export function findTool(name: string): ToolDef | undefined {
+  return TOOL_DEFS.find((d) => d.name === name);
+}
+
+let cachedSpecs: ToolSpec[] | null = null;
+
+/** What providers get: name, description and JSON Schema of every tool. */
+export function defaultToolSpecs(): ToolSpec[] {
+  cachedSpecs ??= TOOL_DEFS.map((d) => ({ name: d.name, description: d.description, parameters: toProviderSchema(d.schema) }));
+  return cachedSpecs.map((s) => ({ ...s, parameters: structuredClone(s.parameters) }));
+}
+
+export type { ToolError };

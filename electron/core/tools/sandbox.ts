@@ -1,0 +1,425 @@
+/**
+ * The workspace sandbox: the only code that touches the file system for the
+ * tools (bash excepted, which is gated by approval instead).
+ *
+ * Contract:
+ * - `resolve` turns a path from the model into a real path inside the
+ *   workspace or a typed error. `..` is resolved lexically first; then every
+ *   existing component is walked with lstat and symbolic links are followed
+ *   (also dangling ones, also for a file that does not exist yet); the result
+ *   must stay inside the workspace's real root.
+ * - `openRead` opens the real path with O_NOFOLLOW, fstats the handle and
+ *   checks the opened file is the one that was checked (via /proc/self/fd on
+ *   Linux, dev/inode + realpath elsewhere): a swap between check and use is
+ *   refused, not followed.
+ * - `writeAtomic` creates missing folders one at a time (each verified), writes
+ *   a temporary file in the target's folder (O_EXCL), keeps the old file's mode,
+ *   re-checks the precondition and the folder right before `rename`.
+ * - Nothing here throws: failures come back as `Result` errors.
+ */
+import { constants as C, type Stats } from "node:fs";
+import { lstat, mkdir, open, readdir, readlink, realpath, rename, stat, unlink, type FileHandle } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { basename, dirname, isAbsolute, join, posix, relative, resolve as resolvePath, sep } from "node:path";
+import { errnoCode, errors } from "./errors";
+import type { Result, ToolError } from "./types";
+
+export type EntryKind = "file" | "directory" | "missing";
+
+export interface ResolvedPath {
+  /** Real absolute path (inside the workspace). For a missing file: where it would be created. */
+  real: string;
+  /** Workspace-relative, forward slashes; "." for the root. What the model is shown. */
+  rel: string;
+  kind: EntryKind;
+  /** lstat of `real` when it exists. */
+  stats?: Stats;
+}
+
+const MAX_SYMLINK_HOPS = 40;
+const SLASH_LOOKALIKES = /[\u2215\u2044\u29F8\uFF0F\u2571\uFE68\uFF3C\u29F5\u29F9]/u;
+const HAS_PROC_FD = process.platform === "linux";
+
+const ok = <T>(value: T): Result<T> => ({ ok: true, value });
+const fail = <T>(error: ToolError): Result<T> => ({ ok: false, error });
+
+export function isInside(root: string, candidate: string): boolean {
+  if (candidate === root) return true;
+  const prefix = root.endsWith(sep) ? root : root + sep;
+  return candidate.startsWith(prefix);
+}
+
+function kindOf(st: Stats): string | null {
+  if (st.isFile() || st.isDirectory()) return null;
+  if (st.isFIFO()) return "named pipe (FIFO)";
+  if (st.isSocket()) return "socket";
+  if (st.isCharacterDevice()) return "character device";
+  if (st.isBlockDevice()) return "block device";
+  return "special file";
+}
+
+/** Refusals decided from the text alone, before any file system access. */
+function lexicalCheck(input: string): ToolError | null {
+  if (input.length === 0) return errors.emptyPath();
+  if (input.includes("\0")) return errors.nulInPath();
+  if (input.startsWith("~")) return errors.outsideWorkspace(input);
+  if (/^[a-zA-Z]:/.test(input)) return errors.outsideWorkspace(input);
+  if (input.startsWith("\\\\") || input.startsWith("//")) return errors.outsideWorkspace(input);
+  if (input.includes("\\")) return errors.backslashPath(input);
+  if (SLASH_LOOKALIKES.test(input)) return errors.confusablePath(input);
+  for (const seg of input.split("/")) {
+    const folded = seg.normalize("NFKC");
+    if (folded !== seg && (folded.includes("..") || folded === "." || folded.includes("/"))) return errors.confusablePath(input);
+  }
+  return null;
+}
+
+export class Sandbox {
+  private constructor(
+    /** The workspace root as the user gave it (absolute). */
+    readonly givenRoot: string,
+    /** Its real path: the boundary. */
+    readonly root: string,
+  ) {}
+
+  static async open(workspaceRoot: string): Promise<Result<Sandbox>> {
+    const given = resolvePath(workspaceRoot);
+    try {
+      const real = await realpath(given);
+      const st = await stat(real);
+      if (!st.isDirectory()) return fail(errors.notADirectory(workspaceRoot));
+      return ok(new Sandbox(given, real));
+    } catch (err) {
+      return fail(errnoCode(err) === "ENOENT" ? errors.dirNotFound(workspaceRoot) : errors.io(workspaceRoot, errnoCode(err)));
+    }
+  }
+
+  /** Workspace-relative display form of a real path inside the root. */
+  display(real: string): string {
+    const rel = relative(this.root, real);
+    return rel === "" ? "." : rel.split(sep).join("/");
+  }
+
+  /** Resolves a model-supplied path; device files, FIFOs and sockets are refused. */
+  async resolve(input: string): Promise<Result<ResolvedPath>> {
+    const lexical = lexicalCheck(input);
+    if (lexical) return fail(lexical);
+    let abs: string;
+    if (isAbsolute(input)) {
+      abs = resolvePath(input);
+      if (isInside(this.givenRoot, abs)) abs = join(this.root, relative(this.givenRoot, abs));
+      else if (!isInside(this.root, abs)) return fail(errors.outsideWorkspace(input));
+    } else {
+      abs = resolvePath(this.root, input);
+      if (!isInside(this.root, abs)) return fail(errors.outsideWorkspace(input));
+    }
+    const walked = await this.walk(abs, input);
+    if (!walked.ok) return walked;
+    const { real, exists } = walked.value;
+    if (!isInside(this.root, real)) return fail(errors.symlinkOutside(input));
+    if (!exists) return ok({ real, rel: this.display(real), kind: "missing" });
+    let st: Stats;
+    try {
+      st = await lstat(real);
+    } catch (err) {
+      if (errnoCode(err) === "ENOENT") return ok({ real, rel: this.display(real), kind: "missing" });
+      return fail(errors.io(input, errnoCode(err)));
+    }
+    const special = kindOf(st);
+    if (special) return fail(errors.specialFile(input, special));
+    return ok({ real, rel: this.display(real), kind: st.isDirectory() ? "directory" : "file", stats: st });
+  }
+
+  /**
+   * Walks `abs` (lexically inside the root) component by component from the
+   * real root, following symbolic links, and returns where it really lands.
+   */
+  private async walk(abs: string, input: string): Promise<Result<{ real: string; exists: boolean }>> {
+    const rest = relative(this.root, abs).split(sep).filter((s) => s !== "");
+    return this.walkFrom(this.root, rest, input, 0);
+  }
+
+  private async walkFrom(start: string, segments: string[], input: string, hops: number): Promise<Result<{ real: string; exists: boolean }>> {
+    let cur = start;
+    for (let i = 0; i < segments.length; i++) {
+      const seg = segments[i];
+      if (seg === "..") {
+        cur = dirname(cur);
+        continue;
+      }
+      if (seg === ".") continue;
+      const next = join(cur, seg);
+      let st: Stats;
+      try {
+        st = await lstat(next);
+      } catch (err) {
+        const code = errnoCode(err);
+        if (code === "ENOENT") return ok({ real: join(next, ...segments.slice(i + 1)), exists: false });
+        if (code === "ENOTDIR") return fail(errors.notADirectory(this.display(cur)));
+        return fail(errors.io(input, code));
+      }
+      if (st.isSymbolicLink()) {
+        if (hops >= MAX_SYMLINK_HOPS) return fail(errors.io(input, "ELOOP"));
+        let target: string;
+        try {
+          target = await readlink(next);
+        } catch (err) {
+          return fail(errors.io(input, errnoCode(err)));
+        }
+        const targetAbs = resolvePath(cur, target);
+        // The target is walked from the file system root: it may leave the workspace.
+        const parts = targetAbs.split(sep).filter((s) => s !== "");
+        const walked = await this.walkFrom(sep, [...parts, ...segments.slice(i + 1)], input, hops + 1);
+        if (!walked.ok) return walked;
+        // Only where the link finally lands matters: that is what the kernel would open.
+        if (!isInside(this.root, walked.value.real)) return fail(errors.symlinkOutside(input));
+        return walked;
+      }
+      if (i < segments.length - 1 && !st.isDirectory()) return fail(errors.notADirectory(this.display(next)));
+      cur = next;
+    }
+    return ok({ real: cur, exists: true });
+  }
+
+  /**
+   * Opens a checked regular file for reading and proves the handle is that
+   * file. The caller must close the handle.
+   */
+  async openRead(resolved: ResolvedPath): Promise<Result<FileHandle>> {
+    let fh: FileHandle;
+    try {
+      fh = await open(resolved.real, C.O_RDONLY | C.O_NOFOLLOW | C.O_NONBLOCK | C.O_NOCTTY);
+    } catch (err) {
+      const code = errnoCode(err);
+      if (code === "ENOENT") return fail(errors.notFound(resolved.rel));
+      if (code === "ELOOP") return fail(errors.changedDuringUse(resolved.rel));
+      if (code === "EISDIR") return fail(errors.isDirectory(resolved.rel));
+      return fail(errors.io(resolved.rel, code));
+    }
+    const verified = await this.verifyHandle(fh, resolved);
+    if (!verified.ok) {
+      await fh.close().catch(() => undefined);
+      return verified;
+    }
+    return ok(fh);
+  }
+
+  private async verifyHandle(fh: FileHandle, resolved: ResolvedPath): Promise<Result<Stats>> {
+    let st: Stats;
+    try {
+      st = await fh.stat();
+    } catch (err) {
+      return fail(errors.io(resolved.rel, errnoCode(err)));
+    }
+    if (st.isDirectory()) return fail(errors.isDirectory(resolved.rel));
+    const special = kindOf(st);
+    if (special) return fail(errors.specialFile(resolved.rel, special));
+    const where = await this.handlePath(fh, resolved.real);
+    if (where !== resolved.real) return fail(errors.changedDuringUse(resolved.rel));
+    if (resolved.stats && (resolved.stats.ino !== st.ino || resolved.stats.dev !== st.dev)) {
+      // Replaced by another regular file at the same real path: still inside, but not what was checked.
+      return fail(errors.changedDuringUse(resolved.rel));
+    }
+    return ok(st);
+  }
+
+  /** Where an open handle really is. */
+  private async handlePath(fh: FileHandle, expected: string): Promise<string | null> {
+    if (HAS_PROC_FD) {
+      try {
+        return await readlink(`/proc/self/fd/${fh.fd}`);
+      } catch {
+        // /proc not mounted: fall through to the portable check.
+      }
+    }
+    try {
+      const [real, st, fst] = await Promise.all([realpath(expected), stat(expected), fh.stat()]);
+      return real === expected && st.ino === fst.ino && st.dev === fst.dev ? expected : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Reads a whole checked regular file (size already checked by the caller). */
+  async readFile(resolved: ResolvedPath): Promise<Result<Buffer>> {
+    const opened = await this.openRead(resolved);
+    if (!opened.ok) return opened;
+    try {
+      return ok(await opened.value.readFile());
+    } catch (err) {
+      return fail(errors.io(resolved.rel, errnoCode(err)));
+    } finally {
+      await opened.value.close().catch(() => undefined);
+    }
+  }
+
+  /** Reads up to `max` bytes from the start of a checked file. */
+  async readHead(resolved: ResolvedPath, max: number): Promise<Result<Buffer>> {
+    const opened = await this.openRead(resolved);
+    if (!opened.ok) return opened;
+    try {
+      const buf = Buffer.alloc(max);
+      const { bytesRead } = await opened.value.read(buf, 0, max, 0);
+      return ok(buf.subarray(0, bytesRead));
+    } catch (err) {
+      return fail(errors.io(resolved.rel, errnoCode(err)));
+    } finally {
+      await opened.value.close().catch(() => undefined);
+    }
+  }
+
+  /** Lists a checked directory; re-verifies the directory afterwards. */
+  async readDir(resolved: ResolvedPath): Promise<Result<{ name: string; kind: "file" | "directory" | "symlink" | "other" }[]>> {
+    if (resolved.kind !== "directory") return fail(resolved.kind === "missing" ? errors.dirNotFound(resolved.rel) : errors.notADirectory(resolved.rel));
+    try {
+      const dirents = await readdir(resolved.real, { withFileTypes: true });
+      const still = await this.stillAt(resolved);
+      if (!still) return fail(errors.changedDuringUse(resolved.rel));
+      return ok(
+        dirents.map((d) => ({
+          name: d.name,
+          kind: d.isSymbolicLink() ? "symlink" : d.isDirectory() ? "directory" : d.isFile() ? "file" : "other",
+        })),
+      );
+    } catch (err) {
+      return fail(errors.io(resolved.rel, errnoCode(err)));
+    }
+  }
+
+  /**
+   * A directory entry found by `readDir` under a checked directory. Links are
+   * not followed: the caller gets kind "symlink" and decides (tools skip them).
+   */
+  child(parent: ResolvedPath, name: string, kind: "file" | "directory"): ResolvedPath {
+    const real = join(parent.real, name);
+    return { real, rel: this.display(real), kind };
+  }
+
+  /** lstat of an entry inside the workspace (for sizes and mtimes). */
+  async lstatInside(resolved: ResolvedPath): Promise<Stats | null> {
+    if (!isInside(this.root, resolved.real)) return null;
+    try {
+      return await lstat(resolved.real);
+    } catch {
+      return null;
+    }
+  }
+
+  /** The target text of a link inside the workspace, for display only. */
+  async linkTarget(resolved: ResolvedPath): Promise<string | null> {
+    if (!isInside(this.root, resolved.real)) return null;
+    try {
+      return await readlink(resolved.real);
+    } catch {
+      return null;
+    }
+  }
+
+  /** True when the real path still resolves to itself (no component swapped for a link). */
+  async stillAt(resolved: ResolvedPath): Promise<boolean> {
+    try {
+      const real = await realpath(resolved.real);
+      return real === resolved.real && isInside(this.root, real);
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Creates the missing folders above `resolved` one at a time, each verified
+   * to be a real folder inside the workspace.
+   */
+  private async ensureParent(resolved: ResolvedPath): Promise<Result<string>> {
+    const parent = dirname(resolved.real);
+    const segments = relative(this.root, parent).split(sep).filter((s) => s !== "");
+    let cur = this.root;
+    for (const seg of segments) {
+      cur = join(cur, seg);
+      try {
+        await mkdir(cur);
+      } catch (err) {
+        if (errnoCode(err) !== "EEXIST") return fail(errors.io(this.display(cur), errnoCode(err)));
+      }
+      let st: Stats;
+      try {
+        st = await lstat(cur);
+      } catch (err) {
+        return fail(errors.io(this.display(cur), errnoCode(err)));
+      }
+      if (st.isSymbolicLink()) {
+        // A link appeared (or was there: resolve() followed it). Re-resolve to stay honest.
+        try {
+          const real = await realpath(cur);
+          if (!isInside(this.root, real)) return fail(errors.symlinkOutside(resolved.rel));
+          const realSt = await stat(real);
+          if (!realSt.isDirectory()) return fail(errors.notADirectory(this.display(cur)));
+          cur = real;
+        } catch (err) {
+          return fail(errors.io(this.display(cur), errnoCode(err)));
+        }
+        continue;
+      }
+      if (!st.isDirectory()) return fail(errors.notADirectory(this.display(cur)));
+    }
+    return ok(cur);
+  }
+
+  /**
+   * Writes `data` to a checked path atomically. `precondition` runs right
+   * before the rename (e.g. the fingerprint re-check) and may veto it.
+   */
+  async writeAtomic(
+    resolved: ResolvedPath,
+    data: Buffer,
+    options: { mode?: number; precondition?: () => Promise<ToolError | null> } = {},
+  ): Promise<Result<{ bytes: number; created: boolean }>> {
+    if (resolved.kind === "directory") return fail(errors.isDirectory(resolved.rel));
+    const parentResult = await this.ensureParent(resolved);
+    if (!parentResult.ok) return parentResult;
+    const parent = parentResult.value;
+    const target = join(parent, basename(resolved.real));
+    if (!isInside(this.root, target)) return fail(errors.outsideWorkspace(resolved.rel));
+    const tmp = join(parent, `.${basename(resolved.real)}.${randomBytes(6).toString("hex")}.tmp`);
+    let fh: FileHandle | null = null;
+    let renamed = false;
+    try {
+      fh = await open(tmp, C.O_WRONLY | C.O_CREAT | C.O_EXCL | C.O_NOFOLLOW, options.mode ?? 0o666);
+      if ((await this.handlePath(fh, tmp)) !== tmp) return fail(errors.changedDuringUse(resolved.rel));
+      await fh.writeFile(data);
+      if (options.mode !== undefined) await fh.chmod(options.mode);
+      await fh.datasync();
+      await fh.close();
+      fh = null;
+      if (options.precondition) {
+        const veto = await options.precondition();
+        if (veto) return fail(veto);
+      }
+      // The folder must still be where it was checked, and the target not a link to elsewhere.
+      const parentReal = await realpath(parent);
+      if (parentReal !== parent || !isInside(this.root, parentReal)) return fail(errors.changedDuringUse(resolved.rel));
+      let created = true;
+      try {
+        const st = await lstat(target);
+        created = false;
+        if (st.isDirectory()) return fail(errors.isDirectory(resolved.rel));
+        const special = kindOf(st);
+        if (special && !st.isSymbolicLink()) return fail(errors.specialFile(resolved.rel, special));
+      } catch (err) {
+        if (errnoCode(err) !== "ENOENT") return fail(errors.io(resolved.rel, errnoCode(err)));
+      }
+      await rename(tmp, target);
+      renamed = true;
+      return ok({ bytes: data.length, created });
+    } catch (err) {
+      return fail(errors.io(resolved.rel, errnoCode(err)));
+    } finally {
+      if (fh) await fh.close().catch(() => undefined);
+      if (!renamed) await unlink(tmp).catch(() => undefined);
+    }
+  }
+}
+
+/** Joins workspace-relative display paths. */
+export function joinRel(dir: string, name: string): string {
+  return dir === "." ? name : posix.join(dir, name);
+}

@@ -1,0 +1,118 @@
+/**
+ * Depth-first walk of a workspace folder through the sandbox, sorted by name,
+ * skipping .git and node_modules and honouring .gitignore files (nested ones
+ * too, the deepest deciding, as git does). Ignored folders are pruned, not
+ * crawled. Symbolic links are reported, never followed.
+ */
+import ignore, { type Ignore } from "ignore";
+import { posix } from "node:path";
+import type { ResolvedPath, Sandbox } from "./sandbox";
+import { joinRel } from "./sandbox";
+import { decodeText } from "./text-file";
+
+export interface WalkEntry {
+  /** Workspace-relative path. */
+  rel: string;
+  name: string;
+  kind: "file" | "directory" | "symlink" | "other";
+  /** 1 for the start folder's children. */
+  depth: number;
+  resolved: ResolvedPath;
+}
+
+export interface WalkOptions {
+  includeIgnored?: boolean;
+  /** Deepest level to enter; entries at this level are still reported. */
+  maxDepth?: number;
+  signal?: AbortSignal;
+}
+
+export const ALWAYS_SKIPPED = new Set([".git", "node_modules"]);
+
+interface Rules {
+  /** Workspace-relative folder the .gitignore lives in. */
+  base: string;
+  ig: Ignore;
+}
+
+async function loadRules(sandbox: Sandbox, dir: ResolvedPath): Promise<Rules | null> {
+  const gi = await sandbox.resolve(joinRel(dir.rel, ".gitignore"));
+  if (!gi.ok || gi.value.kind !== "file") return null;
+  const buf = await sandbox.readFile(gi.value);
+  if (!buf.ok) return null;
+  return { base: dir.rel, ig: ignore().add(decodeText(buf.value).text) };
+}
+
+function isIgnored(stack: readonly Rules[], rel: string, isDir: boolean): boolean {
+  for (let i = stack.length - 1; i >= 0; i--) {
+    const { base, ig } = stack[i];
+    const sub = base === "." ? rel : posix.relative(base, rel);
+    if (sub === "" || sub.startsWith("..")) continue;
+    const result = ig.test(isDir ? `${sub}/` : sub);
+    if (result.ignored) return true;
+    if (result.unignored) return false;
+  }
+  return false;
+}
+
+/** Rules from the .gitignore files between the workspace root and `dir` (excluded). */
+async function ancestorRules(sandbox: Sandbox, dir: ResolvedPath): Promise<Rules[]> {
+  if (dir.rel === ".") return [];
+  const parts = dir.rel.split("/");
+  const out: Rules[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    const rel = i === 0 ? "." : parts.slice(0, i).join("/");
+    const resolved = await sandbox.resolve(rel);
+    if (!resolved.ok || resolved.value.kind !== "directory") continue;
+    const rules = await loadRules(sandbox, resolved.value);
+    if (rules) out.push(rules);
+  }
+  return out;
+}
+
+/** True when `rel` (a path inside the workspace) is skipped by default. */
+export async function isPathIgnored(sandbox: Sandbox, target: ResolvedPath): Promise<boolean> {
+  if (target.rel === ".") return false;
+  const parts = target.rel.split("/");
+  if (parts.some((p) => ALWAYS_SKIPPED.has(p))) return true;
+  const parent = await sandbox.resolve(parts.length === 1 ? "." : parts.slice(0, -1).join("/"));
+  if (!parent.ok) return false;
+  const stack = await ancestorRules(sandbox, parent.value);
+  const own = await loadRules(sandbox, parent.value);
+  if (own) stack.push(own);
+  return isIgnored(stack, target.rel, target.kind === "directory");
+}
+
+export async function* walk(sandbox: Sandbox, start: ResolvedPath, options: WalkOptions = {}): AsyncGenerator<WalkEntry> {
+  const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
+  const includeIgnored = options.includeIgnored ?? false;
+  const baseStack = includeIgnored ? [] : await ancestorRules(sandbox, start);
+
+  async function* visit(dir: ResolvedPath, depth: number, stack: Rules[]): AsyncGenerator<WalkEntry> {
+    if (options.signal?.aborted) return;
+    const listed = await sandbox.readDir(dir);
+    if (!listed.ok) return;
+    let rules = stack;
+    if (!includeIgnored) {
+      const own = await loadRules(sandbox, dir);
+      if (own) rules = [...stack, own];
+    }
+    const entries = listed.value.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      if (options.signal?.aborted) return;
+      const rel = joinRel(dir.rel, entry.name);
+      if (!includeIgnored) {
+        if (ALWAYS_SKIPPED.has(entry.name)) continue;
+        if (isIgnored(rules, rel, entry.kind === "directory")) continue;
+      }
+      const resolved =
+        entry.kind === "directory" || entry.kind === "file"
+          ? sandbox.child(dir, entry.name, entry.kind)
+          : { real: sandbox.child(dir, entry.name, "file").real, rel, kind: "file" as const };
+      yield { rel, name: entry.name, kind: entry.kind, depth, resolved };
+      if (entry.kind === "directory" && depth < maxDepth) yield* visit(resolved, depth + 1, rules);
+    }
+  }
+
+  yield* visit(start, 1, baseStack);
+}
