@@ -6,8 +6,8 @@
 import { app, BrowserWindow, dialog, ipcMain, Menu, session, shell } from "electron";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Workbench } from "../core/api/workbench";
 import { registerAppScheme, serveRenderer } from "./app-protocol";
+import { parseAppArgs } from "./args";
 import { openCore } from "./core";
 import { hardenSession, hardenWebContents } from "./harden";
 import { createHostServices } from "./host-services";
@@ -20,12 +20,16 @@ import { createWindowOptions } from "./window-options";
 const here = fileURLToPath(new URL(".", import.meta.url));
 const log = (line: string) => console.log(`[main] ${line}`);
 
+const args = parseAppArgs(process.argv, app.isPackaged, process.cwd());
+// Before "ready" and before anything reads userData (safeStorage, the database, Chromium's profile).
+if (args.userDataDir !== undefined) app.setPath("userData", args.userDataDir);
+
 // Renderer processes are sandboxed even if a window is ever created without the option.
 app.enableSandbox();
 registerAppScheme();
 
 let mainWindow: BrowserWindow | null = null;
-let workbench: Workbench | null = null;
+let closeCore: (() => Promise<void>) | null = null;
 
 function openExternal(url: string): void {
   // Re-checked here: every caller goes through the same allow-list (checklist item 15).
@@ -77,16 +81,25 @@ async function start(): Promise<void> {
     appPath: app.getAppPath(),
     resourcesPath: process.resourcesPath,
   });
-  const opened = await openCore({ userDataDir, host, nativeBinding, argv: process.argv, isPackaged: app.isPackaged });
+  const opened = await openCore({
+    userDataDir,
+    host,
+    version: app.getVersion(),
+    nativeBinding,
+    isPackaged: app.isPackaged,
+    workspace: args.workspace,
+    demo: args.demo,
+  });
   if (!opened.ok) {
     dialog.showErrorBox("Agent Workbench could not start", opened.message);
     app.exit(1);
     return;
   }
-  workbench = opened.workbench;
+  closeCore = opened.close;
+  log(`sessions: ${opened.dbPath}`);
   registerWorkbenchIpc({
     ipcMain,
-    workbench,
+    workbench: opened.workbench,
     trustedContentsIds: () => new Set(BrowserWindow.getAllWindows().map((w) => w.webContents.id)),
     eventTargets: () => BrowserWindow.getAllWindows().map((w) => w.webContents),
     log,
@@ -105,12 +118,12 @@ app.on("window-all-closed", () => {
 // Close the core (aborts turns, closes SQLite) before the process goes away.
 let closing = false;
 app.on("will-quit", (event) => {
-  if (workbench === null || closing) return;
+  if (closeCore === null || closing) return;
   closing = true;
   event.preventDefault();
-  const wb = workbench;
-  workbench = null;
-  wb.close()
+  const close = closeCore;
+  closeCore = null;
+  close()
     .catch(() => log("closing the core failed"))
     .finally(() => app.quit());
 });
