@@ -87,17 +87,25 @@ describe("strict validation", () => {
 
   it("accepts a thinking signature only from the model it was issued for", async () => {
     faux.script([reply([thinking("private plan"), text("Done.")]), reply("second"), reply("third")]);
-    const first = await anthropic.messages.create({ model: "claude-a", max_tokens: 2000, messages: [{ role: "user", content: "q" }] });
+    const thinkingOn = { type: "enabled", budget_tokens: 1024 } as const;
+    const first = await anthropic.messages.create({ model: "claude-a", max_tokens: 2000, thinking: thinkingOn, messages: [{ role: "user", content: "q" }] });
+    expect(first.content[0].type).toBe("thinking");
     const history: Anthropic.MessageParam[] = [
       { role: "user", content: "q" },
       { role: "assistant", content: first.content as Anthropic.ContentBlockParam[] },
       { role: "user", content: "and?" },
     ];
-    const same = await anthropic.messages.create({ model: "claude-a", max_tokens: 2000, messages: history });
+    const same = await anthropic.messages.create({ model: "claude-a", max_tokens: 2000, thinking: thinkingOn, messages: history });
     expect(same.content).toEqual([{ type: "text", text: "second" }]);
-    const other = await rejectionOf(anthropic.messages.create({ model: "claude-b", max_tokens: 2000, messages: history }));
+    const other = await rejectionOf(anthropic.messages.create({ model: "claude-b", max_tokens: 2000, thinking: thinkingOn, messages: history }));
     expect(other.status).toBe(400);
     expect(other.message).toContain("Invalid `signature` in `thinking` block");
+  });
+
+  it("sends Anthropic thinking only when the request enabled it, as the real API does", async () => {
+    faux.script(reply([thinking("plan"), text("Answer.")]));
+    const message = await anthropic.messages.create({ model: "claude-a", max_tokens: 2000, messages: [{ role: "user", content: "q" }] });
+    expect(message.content).toEqual([{ type: "text", text: "Answer." }]);
   });
 
   it("applies Mistral's rules on the mistral route only", async () => {

@@ -15,7 +15,7 @@ export function splitResponsesId(id: string | undefined): { callId: string; item
   return { callId: id.slice(0, bar), itemId: id.slice(bar + 1) };
 }
 
-export function encodeOpenAIResponses(input: EncodeInput): Encoded {
+export function encodeOpenAIResponses(input: EncodeInput, options: { encryptedReasoning: boolean } = { encryptedReasoning: true }): Encoded {
   const { reply, model, signatures } = input;
   const size = chunkSizeOf(reply);
   const usage = usageOf(input);
@@ -78,7 +78,9 @@ export function encodeOpenAIResponses(input: EncodeInput): Encoded {
         emit("response.reasoning_summary_text.done", { item_id, output_index, summary_index: 0, text: block.thinking });
         emit("response.reasoning_summary_part.done", { item_id, output_index, summary_index: 0, part: summary[0] });
       }
-      const item = { id: item_id, type: "reasoning", summary, encrypted_content: signatures.issue(model, block.thinking, "encrypted") };
+      const item = options.encryptedReasoning
+        ? { id: item_id, type: "reasoning", summary, encrypted_content: signatures.issue(model, block.thinking, "encrypted") }
+        : { id: item_id, type: "reasoning", summary };
       emit("response.output_item.done", { output_index, item });
       output.push(item);
     } else if (block.type === "text") {

@@ -24,6 +24,8 @@ import type { FauxFault, FauxRecordedRequest, FauxReply, FauxRequest, FauxRespon
 export interface FauxProviderOptions {
   /** Default 0: a random free port. */
   port?: number;
+  /** Called for each request once it has been judged (before it is answered). */
+  onRequest?: (request: FauxRecordedRequest) => void;
 }
 
 export interface FauxProvider {
@@ -59,7 +61,22 @@ const BodyHead = z.looseObject({
   model: z.string().optional(),
   stream: z.boolean().optional(),
   stream_options: z.looseObject({ include_usage: z.boolean().optional() }).nullish(),
+  thinking: z.looseObject({ type: z.string() }).nullish(),
+  include: z.array(z.string()).nullish(),
 });
+
+type BodyHead = z.infer<typeof BodyHead>;
+
+/**
+ * What the real API would actually send for this request: Anthropic returns
+ * thinking only when the request enabled it.
+ */
+function fitToRequest(route: FauxRoute, reply: FauxReply, head: BodyHead | undefined): FauxReply {
+  if (route === "anthropic" && head?.thinking?.type !== "enabled") {
+    return { ...reply, content: reply.content.filter((b) => b.type !== "thinking") };
+  }
+  return reply;
+}
 
 export async function startFauxProvider(options: FauxProviderOptions = {}): Promise<FauxProvider> {
   const signatures = new SignatureRegistry();
@@ -120,6 +137,7 @@ export async function startFauxProvider(options: FauxProviderOptions = {}): Prom
     };
     requests.push(record);
     notify();
+    options.onRequest?.(record);
     if (rejection !== null) {
       sendJson(res, rejection.status, requestIdHeader(route), rejection.body);
       return;
@@ -157,9 +175,19 @@ export async function startFauxProvider(options: FauxProviderOptions = {}): Prom
       answer = step;
     }
 
-    const encodeInput = (reply: FauxReply): EncodeInput => ({ reply, model: model ?? "", signatures, requestChars: raw.length });
-    const includeUsage = head.success && head.data.stream_options?.include_usage === true;
-    const encode = (reply: FauxReply) => encodeFor(route, encodeInput(reply), includeUsage);
+    const headData = head.success ? head.data : undefined;
+    const encodeInput = (reply: FauxReply): EncodeInput => ({
+      reply: fitToRequest(route, reply, headData),
+      model: model ?? "",
+      signatures,
+      requestChars: raw.length,
+    });
+    const flags: EncodeFlags = {
+      includeUsage: headData?.stream_options?.include_usage === true,
+      // Responses returns encrypted reasoning only when asked (`include: ["reasoning.encrypted_content"]`).
+      encryptedReasoning: headData?.include?.includes("reasoning.encrypted_content") === true,
+    };
+    const encode = (reply: FauxReply) => encodeFor(route, encodeInput(reply), flags);
 
     if (answer.type === "reply") {
       record.outcome = "reply";
@@ -262,16 +290,21 @@ export async function startFauxProvider(options: FauxProviderOptions = {}): Prom
   };
 }
 
-function encodeFor(route: FauxRoute, input: EncodeInput, includeUsage: boolean): Encoded {
+interface EncodeFlags {
+  includeUsage: boolean;
+  encryptedReasoning: boolean;
+}
+
+function encodeFor(route: FauxRoute, input: EncodeInput, flags: EncodeFlags): Encoded {
   switch (route) {
     case "anthropic":
       return encodeAnthropic(input);
     case "openai-responses":
-      return encodeOpenAIResponses(input);
+      return encodeOpenAIResponses(input, { encryptedReasoning: flags.encryptedReasoning });
     case "openai-completions":
-      return encodeOpenAICompletions(input, { includeUsage, mistral: false });
+      return encodeOpenAICompletions(input, { includeUsage: flags.includeUsage, mistral: false });
     case "mistral":
-      return encodeOpenAICompletions(input, { includeUsage, mistral: true });
+      return encodeOpenAICompletions(input, { includeUsage: flags.includeUsage, mistral: true });
   }
 }
 
