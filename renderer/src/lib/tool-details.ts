@@ -26,6 +26,7 @@ const DetailsSchema = DiffSchema.extend({
   durationMs: num,
   truncated: z.union([z.boolean(), z.object({}).loose()]).optional().catch(undefined),
   errorCode: str,
+  error: z.object({ errorCode: str }).optional().catch(undefined),
   timedOut: z.boolean().optional().catch(undefined),
   outputBytes: num,
   totalBytes: num,
@@ -76,7 +77,7 @@ export function readToolDetails(result: ToolResultMessage | null | undefined, fa
     exitCode: d.exitCode ?? null,
     durationMs: d.durationMs ?? null,
     truncated: d.truncated === true || (typeof d.truncated === "object" && d.truncated !== null),
-    errorCode: d.errorCode ?? null,
+    errorCode: d.errorCode ?? d.error?.errorCode ?? null,
     synthesized: d.synthesized === true,
   };
 }

@@ -39,6 +39,24 @@ function newestFirst(list: SessionSummary[]): SessionSummary[] {
 
 let searchToken = 0;
 
+/** The last open session per workspace survives a reload (localStorage is per origin). */
+const LAST_SESSION_KEY = "workbench.lastSession.";
+function rememberSession(workspaceId: string, sessionId: string | null): void {
+  try {
+    if (sessionId) localStorage.setItem(LAST_SESSION_KEY + workspaceId, sessionId);
+    else localStorage.removeItem(LAST_SESSION_KEY + workspaceId);
+  } catch {
+    // Storage may be unavailable (private mode); remembering is a convenience.
+  }
+}
+function rememberedSession(workspaceId: string): string | null {
+  try {
+    return localStorage.getItem(LAST_SESSION_KEY + workspaceId);
+  } catch {
+    return null;
+  }
+}
+
 export const useWorkspaceStore = create<WorkspaceState>((set, get) => ({
   workspace: null,
   recent: [],
@@ -89,6 +107,10 @@ export const useWorkspaceStore = create<WorkspaceState>((set, get) => ({
       const page = await client().call("session.list", { workspaceId: ws.id, limit: PAGE });
       if (get().workspace?.id !== ws.id) return;
       set({ sessions: newestFirst(page.sessions), hasMore: page.hasMore });
+      if (get().activeSessionId === null) {
+        const last = rememberedSession(ws.id);
+        if (last && page.sessions.some((x) => x.id === last)) set({ activeSessionId: last });
+      }
     } catch (err) {
       useAppStore.getState().reportError("Could not list sessions", err);
     }
@@ -109,6 +131,8 @@ export const useWorkspaceStore = create<WorkspaceState>((set, get) => ({
 
   selectSession(id, focusSeq = null) {
     set({ activeSessionId: id, focusSeq });
+    const ws = get().workspace;
+    if (ws) rememberSession(ws.id, id);
   },
 
   clearFocusSeq() {
@@ -121,7 +145,7 @@ export const useWorkspaceStore = create<WorkspaceState>((set, get) => ({
     try {
       const summary = await client().call("session.create", model ? { workspaceId: ws.id, model } : { workspaceId: ws.id });
       get().upsertSession(summary);
-      set({ activeSessionId: summary.id, focusSeq: null });
+      get().selectSession(summary.id);
       return summary;
     } catch (err) {
       useAppStore.getState().reportError("Could not create a session", err);
@@ -154,7 +178,7 @@ export const useWorkspaceStore = create<WorkspaceState>((set, get) => ({
     try {
       const summary = await client().call("session.fork", model ? { sessionId: id, atSeq, model } : { sessionId: id, atSeq });
       get().upsertSession(summary);
-      set({ activeSessionId: summary.id, focusSeq: null });
+      get().selectSession(summary.id);
       useAppStore.getState().notify("info", `Forked into “${summary.title}”`);
     } catch (err) {
       useAppStore.getState().reportError("Could not fork the session", err);

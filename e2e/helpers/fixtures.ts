@@ -1,0 +1,43 @@
+/**
+ * Test fixtures: a fresh host per test, and a page that fails the test on any
+ * console error or uncaught exception. Every test leaves a screenshot in
+ * e2e/artifacts/<test title>.png (pass or fail).
+ */
+import { test as base, expect, type Page } from "@playwright/test";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { startHost, type E2EHost } from "./host";
+
+export const ARTIFACTS = join(process.cwd(), "e2e", "artifacts");
+
+export function slug(title: string): string {
+  return title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 80);
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
+}
+
+export const test = base.extend<{ host: E2EHost; browserErrors: string[] }>({
+  host: async ({}, use) => {
+    const host = await startHost();
+    await use(host);
+    await host.stop();
+  },
+  browserErrors: [
+    async ({ page }, use, testInfo) => {
+      const errors: string[] = [];
+      page.on("console", (msg) => {
+        if (msg.type() === "error") errors.push(`console.error: ${msg.text()}`);
+      });
+      page.on("pageerror", (err) => errors.push(`uncaught: ${err.message}`));
+      await use(errors);
+      if (!page.isClosed()) await screenshot(page, slug(testInfo.title)).catch(() => undefined);
+      expect(errors, "the browser logged errors").toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };

@@ -1,0 +1,82 @@
+/**
+ * The web host the e2e specs drive: the real core and web host, with the
+ * Anthropic and OpenAI providers pointed at the faux provider (real SDKs, real
+ * wire formats, strict request validation). Run as a child process by the
+ * fixtures; prints one line `E2E_HOST {json}` when ready.
+ *
+ * The faux agent is the bundled demo (list → read → edit → answer). A user
+ * message containing "[slow]" gets a long answer that streams and then holds
+ * the connection open until the client aborts (the Stop test).
+ *
+ * Env: E2E_DB, E2E_WORKSPACE, E2E_STATIC.
+ */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createWorkbench } from "../../electron/core/api/create-workbench";
+import { createDemoResponder, reply, startFauxProvider, text, type FauxRequest } from "../../electron/core/faux";
+import { startWebHost } from "../../electron/core/web/server";
+
+const SLOW_MARK = "[slow]";
+
+function lastUserText(request: FauxRequest): string {
+  for (let i = request.turns.length - 1; i >= 0; i--) {
+    const t = request.turns[i];
+    if (t.role === "user") return t.text;
+  }
+  return "";
+}
+
+async function main(): Promise<void> {
+  const dbPath = process.env.E2E_DB;
+  const staticDir = process.env.E2E_STATIC;
+  if (!dbPath || !staticDir) throw new Error("E2E_DB and E2E_STATIC are required");
+
+  const faux = await startFauxProvider({});
+  const demo = createDemoResponder({ pace: { chunkSize: 12, chunkDelayMs: 4 } });
+  faux.setDefaultResponder((request) => {
+    if (request.lastTurn?.role === "user" && lastUserText(request).includes(SLOW_MARK)) {
+      const paragraph = "Streaming a long answer so that the Stop button can interrupt it. ";
+      return reply([text(paragraph.repeat(200))], { chunkSize: 8, chunkDelayMs: 15, hangAfterEvents: 60 });
+    }
+    return demo(request);
+  });
+
+  const workbench = await createWorkbench({
+    dbPath,
+    host: { mode: "web", notices: [] },
+    version: "e2e",
+    env: { ANTHROPIC_API_KEY: "sk-ant-e2e-not-a-real-key", OPENAI_API_KEY: "sk-e2e-not-a-real-key" },
+    initialWorkspace: process.env.E2E_WORKSPACE || undefined,
+    baseUrlOverrides: { anthropic: faux.baseUrls.anthropic, openai: faux.baseUrls.openai },
+    demo: false,
+  });
+  const host = await startWebHost({ workbench, staticDir });
+
+  // What the faux provider received, for assertions on routes and validation.
+  const control = createServer((req, res) => {
+    if (req.url !== "/requests") {
+      res.writeHead(404).end();
+      return;
+    }
+    const body = faux.requests.map((r) => ({ route: r.route, model: r.model, accepted: r.accepted, outcome: r.outcome, rejection: r.rejection?.message ?? null }));
+    res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(body));
+  });
+  await new Promise<void>((resolve) => control.listen(0, "127.0.0.1", resolve));
+  const controlUrl = `http://127.0.0.1:${(control.address() as AddressInfo).port}`;
+
+  const stop = async () => {
+    control.close();
+    await host.close();
+    await workbench.close();
+    await faux.close();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop());
+  process.on("SIGINT", () => void stop());
+  console.log(`E2E_HOST ${JSON.stringify({ url: host.url, controlUrl })}`);
+}
+
+main().catch((err: unknown) => {
+  console.error(`e2e host failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  process.exit(1);
+});
