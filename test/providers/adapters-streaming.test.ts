@@ -101,6 +101,18 @@ describe.each(ROUTES)("%s adapter", (route) => {
     const textBlock = message.content.find((b) => b.type === "text");
     expect(textBlock?.type === "text" && textBlock.text.length).toBeGreaterThanOrEqual(8);
     expect(final.type === "error" && final.retryable).toBe(false);
+    // Anthropic reports input usage at message_start: an aborted turn still counts what it cost.
+    if (route === "anthropic") expect(message.usage.input).toBeGreaterThan(0);
+  });
+
+  it("ends as aborted without a request when the signal is already aborted", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const { final, message } = await run(T[route], context([user("go")]), { signal: controller.signal });
+    expect(final.type).toBe("error");
+    expect(message.stopReason).toBe("aborted");
+    expect(message.content).toEqual([]);
+    expect(faux.requests).toHaveLength(0);
   });
 
   it("never changes a partial message after handing it out", async () => {
@@ -160,6 +172,14 @@ describe("thinking", () => {
     ]);
   });
 
+  it("Chat Completions: reads `reasoning` deltas on servers that use that field (Groq, Ollama, OpenRouter)", async () => {
+    const target = T["openai-completions"];
+    const groqLike = { ...target, model: { ...target.model, compat: { reasoningField: "reasoning" as const } } };
+    faux.script(reply([thinking("Via the reasoning field."), text("Answer.")], { reasoningField: "reasoning" }));
+    const { message } = await run(groqLike, context([user("?")]));
+    expect(message.content[0]).toEqual({ type: "thinking", thinking: "Via the reasoning field." });
+  });
+
   it("Chat Completions: ignores reasoning fields on a server whose compat says it sends none", async () => {
     faux.script(reply([thinking("hidden"), text("Answer.")]));
     const { message } = await run(T.mistral, context([user("?")]));
@@ -183,5 +203,17 @@ describe("refusals and filters", () => {
     const { message } = await run(T[route], context([user("?")]));
     expect(message.stopReason).toBe("error");
     expect(message.errorMessage).toMatch(/content_filter/);
+  });
+});
+
+describe("servers that report no usage", () => {
+  it("ends with zero usage and zero cost instead of failing", async () => {
+    const target = T["openai-completions"];
+    const noUsage = { ...target, provider: { ...target.provider, compat: { streamUsage: false } } };
+    faux.script(reply("fine", { omitUsage: true }));
+    const { final, message } = await run(noUsage, context([user("?")]));
+    expect(final.type).toBe("done");
+    expect((faux.requests[0].body as Record<string, unknown>).stream_options).toBeUndefined();
+    expect(message.usage).toMatchObject({ input: 0, output: 0, totalTokens: 0, cost: { total: 0 } });
   });
 });

@@ -12,10 +12,14 @@ export function baseUrlOf(provider: ProviderConfig, options: Pick<StreamOptions,
   return (options.baseUrl ?? provider.baseUrl).replace(/\/+$/, "");
 }
 
-/** Key plus every header value: any of them may be echoed back in an error text. */
+const SECRET_HEADER = /key|token|secret|auth|cookie|password/i;
+
+/** The key plus secret-looking header values: any of them may be echoed back in an error text. */
 export function secretsOf(options: Pick<StreamOptions, "apiKey" | "headers">): string[] {
-  const values = [options.apiKey, ...Object.values(options.headers ?? {})];
-  return values.filter((v): v is string => typeof v === "string" && v.length > 0);
+  const headerSecrets = Object.entries(options.headers ?? {})
+    .filter(([name]) => SECRET_HEADER.test(name))
+    .map(([, value]) => value.replace(/^(Bearer|Basic)\s+/i, ""));
+  return [options.apiKey, ...headerSecrets].filter((v): v is string => typeof v === "string" && v.length > 0);
 }
 
 /** A controller aborted when the caller's signal aborts or the consumer stops iterating. */
