@@ -5,6 +5,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { faults, reply, startFauxProvider, text, toolCall, type FauxProvider, type FauxRoute } from "../../electron/core/faux";
 import { AssistantMessageSchema, type ToolCall } from "../../shared/protocol";
+import { createAdapter } from "../../electron/core/providers";
+import type { StreamEvent } from "../../electron/core/providers/types";
 import { API_KEY, context, ROUTES, run, targets, user, type RunResult, type Target } from "./adapters-fixtures";
 
 let faux: FauxProvider;
@@ -157,6 +159,23 @@ describe.each(ROUTES)("%s faults", (route) => {
     expect(final.status).toBe(404);
     expect(final.retryable).toBe(false);
     expect(final.message.errorMessage).toMatch(/^404 invalid_request_error \(model_not_found\): The model 'nope' does not exist/);
+  });
+});
+
+describe("stalled streams", () => {
+  it.each(ROUTES)("%s: a stream that goes silent ends as a retryable error, keeping what arrived", async (route) => {
+    const target = T[route];
+    const adapter = createAdapter(target.model.api, { idleTimeoutMs: 150 });
+    faux.script(reply("Some words, then silence.", { chunkSize: 5, hangAfterEvents: 5 }));
+    const events: StreamEvent[] = [];
+    for await (const event of adapter.stream(target.model, target.provider, context([user("hi")]), { apiKey: API_KEY })) events.push(event);
+    const final = events[events.length - 1];
+    expect(final.type).toBe("error");
+    if (final.type !== "error") return;
+    expect(final.retryable).toBe(true);
+    expect(final.message.stopReason).toBe("error");
+    expect(final.message.errorMessage).toMatch(/no data from the provider/);
+    expect(final.message.content.some((b) => b.type === "text" && b.text.length > 0)).toBe(true);
   });
 });
 

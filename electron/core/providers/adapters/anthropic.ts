@@ -11,7 +11,7 @@ import { z } from "zod";
 import type { StopReason } from "../../../../shared/protocol";
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "../types";
-import { baseUrlOf, runStream, TruncatedStreamError, type RunContext } from "./common";
+import { baseUrlOf, runStream, throwIfStopped, TruncatedStreamError, type AdapterConfig, type RunContext } from "./common";
 import { appToolName, buildAnthropicRequest, computeCost } from "./deps";
 import type { StreamState, TokenCounts } from "./stream-state";
 
@@ -82,8 +82,8 @@ function usageOf(raw: z.infer<typeof UsageShape> | null | undefined): Partial<To
   return out;
 }
 
-function streamAnthropic(model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: StreamOptions) {
-  return runStream(model, computeCost, options, async function* ({ state, signal, fetch }: RunContext) {
+function streamAnthropic(config: AdapterConfig, model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: StreamOptions) {
+  return runStream(model, computeCost, options, config, async function* ({ state, signal, fetch, alive }: RunContext) {
     const { body, toolNames } = buildAnthropicRequest(model, provider, context, options);
     options.onRequestBody?.(body);
     const client = new Anthropic({
@@ -103,6 +103,7 @@ function streamAnthropic(model: ModelInfo, provider: ProviderConfig, context: Ll
     let sawStop = false;
 
     for await (const raw of stream) {
+      alive();
       const parsed = EventShape.safeParse(raw);
       if (!parsed.success) continue; // event types we do not use (and future ones)
       const event = parsed.data;
@@ -147,7 +148,7 @@ function streamAnthropic(model: ModelInfo, provider: ProviderConfig, context: Ll
           break;
       }
     }
-    if (signal.aborted) return state.fail("aborted");
+    throwIfStopped(signal);
     if (!sawStop || stop === null) throw new TruncatedStreamError("message_stop");
     return state.finish(stop.stopReason, stop.errorMessage);
   });
@@ -188,10 +189,14 @@ function isNonEmptyObject(value: unknown): boolean {
   return typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length > 0;
 }
 
-export const anthropicAdapter: ProviderAdapter = {
-  api: "anthropic-messages",
-  stream: streamAnthropic,
-  buildRequestBody(model, provider, context, options = {}) {
-    return buildAnthropicRequest(model, provider, context, options).body;
-  },
-};
+export function createAnthropicAdapter(config: AdapterConfig = {}): ProviderAdapter {
+  return {
+    api: "anthropic-messages",
+    stream: (model, provider, context, options) => streamAnthropic(config, model, provider, context, options),
+    buildRequestBody(model, provider, context, options = {}) {
+      return buildAnthropicRequest(model, provider, context, options).body;
+    },
+  };
+}
+
+export const anthropicAdapter: ProviderAdapter = createAnthropicAdapter();

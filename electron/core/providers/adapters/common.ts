@@ -40,11 +40,55 @@ export class TruncatedStreamError extends Error {
   }
 }
 
+/** Thrown by adapters when their signal fired; runStream decides what it means (user abort or idle timeout). */
+export class StreamStoppedError extends Error {
+  constructor() {
+    super("stream stopped");
+    this.name = "StreamStoppedError";
+  }
+}
+
+export function throwIfStopped(signal: AbortSignal): void {
+  if (signal.aborted) throw new StreamStoppedError();
+}
+
+export interface AdapterConfig {
+  /**
+   * Give up on a stream that sends nothing for this long (a stalled connection
+   * otherwise hangs forever: the SDK timeouts stop at the response headers).
+   * Generous by default, since reasoning models can be silent for minutes.
+   */
+  idleTimeoutMs?: number;
+}
+
+export const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60 * 1000;
+
 export interface RunContext {
   state: StreamState;
   signal: AbortSignal;
   /** Pass to the SDK client: records the body of a failed response for the error message. */
   fetch: typeof fetch;
+  /** Call on every event from the provider (pings included): the connection is alive. */
+  alive: () => void;
+}
+
+/** A timer that runs only while we wait on the provider, restarted by every sign of life. */
+function idleWatch(ms: number, onIdle: () => void) {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const arm = () => {
+    if (timer !== null) clearTimeout(timer);
+    timer = setTimeout(onIdle, ms);
+  };
+  return {
+    arm,
+    alive: () => {
+      if (timer !== null) arm();
+    },
+    disarm: () => {
+      if (timer !== null) clearTimeout(timer);
+      timer = null;
+    },
+  };
 }
 
 /**
@@ -76,19 +120,29 @@ export async function* runStream(
   model: ModelInfo,
   costOf: CostFunction,
   options: StreamOptions,
+  config: AdapterConfig,
   body: (ctx: RunContext) => AsyncGenerator<StreamEvent, StreamEvent[], void>,
 ): AsyncGenerator<StreamEvent, void, void> {
   const state = new StreamState(model, costOf);
   const { controller, unlink } = linkAbort(options.signal);
   const recording = recordingFetch();
+  const idleMs = config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  let idleFired = false;
+  const idle = idleWatch(idleMs, () => {
+    idleFired = true;
+    controller.abort();
+  });
   let finished = false;
   try {
     yield state.start();
-    const generator = body({ state, signal: controller.signal, fetch: recording.fetch });
+    const generator = body({ state, signal: controller.signal, fetch: recording.fetch, alive: idle.alive });
     let final: StreamEvent[];
     try {
       while (true) {
+        // Only time spent waiting on the provider counts, not time the consumer takes.
+        idle.arm();
         const step = await generator.next();
+        idle.disarm();
         if (step.done) {
           final = step.value;
           break;
@@ -96,7 +150,15 @@ export async function* runStream(
         yield step.value;
       }
     } catch (err) {
-      final = options.signal?.aborted ? state.fail("aborted") : state.fail(failureOf(err, options, recording.lastErrorBody()));
+      idle.disarm();
+      if (options.signal?.aborted) final = state.fail("aborted");
+      else if (idleFired) {
+        final = state.fail({
+          message: `network error: no data from the provider for ${Math.round(idleMs / 1000)} s (stalled stream)`,
+          retryable: true,
+          contextOverflow: false,
+        });
+      } else final = state.fail(failureOf(err, options, recording.lastErrorBody()));
     }
     // The SDKs end iteration quietly on abort, so check the signal explicitly.
     if (options.signal?.aborted && !final.some((e) => e.type === "error" && e.message.stopReason === "aborted")) {
@@ -105,6 +167,7 @@ export async function* runStream(
     finished = true;
     for (const event of final) yield event;
   } finally {
+    idle.disarm();
     unlink();
     // The consumer stopped early (break/return): release the connection.
     if (!finished) controller.abort();

@@ -10,7 +10,7 @@ import { z } from "zod";
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { StopReason } from "../../../../shared/protocol";
 import type { LlmContext, ProviderAdapter, StreamOptions } from "../types";
-import { baseUrlOf, runStream, TruncatedStreamError, type RunContext } from "./common";
+import { baseUrlOf, runStream, throwIfStopped, TruncatedStreamError, type AdapterConfig, type RunContext } from "./common";
 import { appToolName, buildOpenAICompletionsRequest, computeCost, resolveCompat } from "./deps";
 import type { TokenCounts } from "./stream-state";
 
@@ -74,8 +74,8 @@ function usageOf(raw: NonNullable<z.infer<typeof ChunkShape>["usage"]>): Partial
   return { input: Math.max(0, prompt - cached), cacheRead: cached, output: raw.completion_tokens ?? 0, cacheWrite: 0 };
 }
 
-function streamCompletions(model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: StreamOptions) {
-  return runStream(model, computeCost, options, async function* ({ state, signal, fetch }: RunContext) {
+function streamCompletions(config: AdapterConfig, model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: StreamOptions) {
+  return runStream(model, computeCost, options, config, async function* ({ state, signal, fetch, alive }: RunContext) {
     const compat = resolveCompat(model, provider);
     const { body, toolNames } = buildOpenAICompletionsRequest(model, provider, context, options);
     options.onRequestBody?.(body);
@@ -111,6 +111,7 @@ function streamCompletions(model: ModelInfo, provider: ProviderConfig, context: 
     };
 
     for await (const raw of stream) {
+      alive();
       const parsed = ChunkShape.safeParse(raw);
       if (!parsed.success) continue;
       const chunk = parsed.data;
@@ -158,7 +159,7 @@ function streamCompletions(model: ModelInfo, provider: ProviderConfig, context: 
       }
       if (choice.finish_reason) finishReason = choice.finish_reason;
     }
-    if (signal.aborted) return state.fail("aborted");
+    throwIfStopped(signal);
     if (finishReason === null) throw new TruncatedStreamError("a finish_reason");
     if (refusal) {
       return state.finish("error", `refusal: ${refusal}`);
@@ -168,10 +169,14 @@ function streamCompletions(model: ModelInfo, provider: ProviderConfig, context: 
   });
 }
 
-export const openaiCompletionsAdapter: ProviderAdapter = {
-  api: "openai-completions",
-  stream: streamCompletions,
-  buildRequestBody(model, provider, context, options = {}) {
-    return buildOpenAICompletionsRequest(model, provider, context, options).body;
-  },
-};
+export function createOpenAICompletionsAdapter(config: AdapterConfig = {}): ProviderAdapter {
+  return {
+    api: "openai-completions",
+    stream: (model, provider, context, options) => streamCompletions(config, model, provider, context, options),
+    buildRequestBody(model, provider, context, options = {}) {
+      return buildOpenAICompletionsRequest(model, provider, context, options).body;
+    },
+  };
+}
+
+export const openaiCompletionsAdapter: ProviderAdapter = createOpenAICompletionsAdapter();

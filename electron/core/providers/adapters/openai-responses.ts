@@ -12,7 +12,7 @@ import { z } from "zod";
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { StopReason } from "../../../../shared/protocol";
 import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "../types";
-import { baseUrlOf, runStream, TruncatedStreamError, type RunContext } from "./common";
+import { baseUrlOf, runStream, throwIfStopped, TruncatedStreamError, type AdapterConfig, type RunContext } from "./common";
 import { appToolName, buildOpenAIResponsesRequest, computeCost, encodeResponsesToolCallId } from "./deps";
 import type { StreamState, TokenCounts } from "./stream-state";
 
@@ -93,8 +93,8 @@ function usageOf(raw: z.infer<typeof UsageShape> | null | undefined): Partial<To
   return { input: Math.max(0, (raw.input_tokens ?? 0) - cached), cacheRead: cached, output: raw.output_tokens ?? 0, cacheWrite: 0 };
 }
 
-function streamResponses(model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: StreamOptions) {
-  return runStream(model, computeCost, options, async function* ({ state, signal, fetch }: RunContext) {
+function streamResponses(config: AdapterConfig, model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: StreamOptions) {
+  return runStream(model, computeCost, options, config, async function* ({ state, signal, fetch, alive }: RunContext) {
     const { body, toolNames } = buildOpenAIResponsesRequest(model, provider, context, options);
     options.onRequestBody?.(body);
     const client = new OpenAI({
@@ -116,6 +116,7 @@ function streamResponses(model: ModelInfo, provider: ProviderConfig, context: Ll
     let refusal = "";
 
     for await (const raw of stream) {
+      alive();
       const parsed = EventShape.safeParse(raw);
       if (!parsed.success) continue;
       const event = parsed.data;
@@ -182,7 +183,7 @@ function streamResponses(model: ModelInfo, provider: ProviderConfig, context: Ll
           throw new StreamReportedError(event.code, event.message);
       }
     }
-    if (signal.aborted) return state.fail("aborted");
+    throwIfStopped(signal);
     if (final === null) throw new TruncatedStreamError("response.completed");
     if (refusal) return state.finish("error", `refusal: ${refusal}`);
     const { stopReason, errorMessage } = mapResponsesStatus(final.status, final.incomplete_details?.reason, state.hasToolCalls());
@@ -213,10 +214,14 @@ function finishItem(state: StreamState, index: number, item: z.infer<typeof Item
   return state.endBlock(index);
 }
 
-export const openaiResponsesAdapter: ProviderAdapter = {
-  api: "openai-responses",
-  stream: streamResponses,
-  buildRequestBody(model, provider, context, options = {}) {
-    return buildOpenAIResponsesRequest(model, provider, context, options).body;
-  },
-};
+export function createOpenAIResponsesAdapter(config: AdapterConfig = {}): ProviderAdapter {
+  return {
+    api: "openai-responses",
+    stream: (model, provider, context, options) => streamResponses(config, model, provider, context, options),
+    buildRequestBody(model, provider, context, options = {}) {
+      return buildOpenAIResponsesRequest(model, provider, context, options).body;
+    },
+  };
+}
+
+export const openaiResponsesAdapter: ProviderAdapter = createOpenAIResponsesAdapter();
