@@ -35,8 +35,14 @@ export interface ToolRuntimePort {
   isSideEffect(name: string): boolean;
   runReadOnly(call: ToolCall, signal: AbortSignal): Promise<ToolOutcome>;
   propose(call: ToolCall): Promise<{ proposal: Proposal } | { outcome: ToolOutcome }>;
+  /** The policy's verdict; "allow" marks the proposal approved, "deny" refuses it. */
   decide(proposal: Proposal): PolicyAction;
-  allowForSession(toolName: string): void;
+  /** The user approved (once, or for the rest of the session). */
+  approve(proposal: Proposal, options: { forSession: boolean }): void;
+  /** The user (or the policy) refused; the outcome tells the model why. */
+  deny(proposal: Proposal, options: { reason?: string }): ToolOutcome;
+  /** The turn was aborted while the proposal waited. */
+  cancel(proposal: Proposal): ToolOutcome;
   execute(proposal: Proposal, signal: AbortSignal): Promise<ToolOutcome>;
   toResultMessage(call: ToolCall, outcome: ToolOutcome, now: number): ToolResultMessage;
 }

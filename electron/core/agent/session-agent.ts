@@ -32,7 +32,9 @@ const PARTIAL_EMIT_INTERVAL_MS = 33;
 export const CONTINUE_PROMPT =
   "[Agent Workbench] Your last response was cut off at the output token limit. Continue from where you stopped, or wrap up briefly.";
 
-type ApprovalAnswer = { decision: "approve" | "approveForSession" | "deny"; reason?: string } | { decision: "aborted" };
+type ApprovalAnswer =
+  | { decision: "approve" | "approveForSession" | "deny"; reason?: string; byPolicy?: boolean }
+  | { decision: "aborted" };
 
 interface PendingApprovalState {
   info: PendingApproval;
@@ -375,25 +377,15 @@ export class SessionAgent {
       const { proposal } = proposed;
       this.deps.audit(this.sessionId, { kind: "proposed", toolCallId: call.id, toolName: call.name, args: call.arguments });
       const answer = await this.approve(proposal, signal);
-      if (answer.decision === "aborted") break;
+      if (answer.decision === "aborted") {
+        finish(call, this.deps.tools.cancel(proposal), "aborted", startedAt);
+        break;
+      }
       if (answer.decision === "deny") {
-        const reason = answer.reason?.trim();
-        finish(
-          call,
-          {
-            ok: false,
-            error: {
-              errorCode: "DENIED",
-              retryable: false,
-              message: reason ? `The user denied this ${call.name} call: ${reason}` : `The user denied this ${call.name} call.`,
-              hint: "Do not retry the same call. Adjust your plan to the user's reason, or ask the user how to proceed.",
-            },
-          },
-          "denied",
-          startedAt,
-        );
+        finish(call, this.deps.tools.deny(proposal, { reason: answer.reason?.trim() || undefined }), "denied", startedAt);
         continue;
       }
+      if (!answer.byPolicy) this.deps.tools.approve(proposal, { forSession: answer.decision === "approveForSession" });
       this.deps.emit("tool.status", { sessionId: this.sessionId, toolCallId: call.id, toolName: call.name, status: "running" });
       this.deps.audit(this.sessionId, { kind: "running", toolCallId: call.id, toolName: call.name, args: call.arguments });
       const outcome = await this.deps.tools.execute(proposal, signal);
@@ -424,12 +416,11 @@ export class SessionAgent {
     const base = { type: "approval" as const, toolCallId: proposal.toolCallId, toolName: proposal.toolName, timestamp: this.deps.now() };
     if (policy === "allow") {
       record({ ...base, decision: "autoApproved", decidedBy: "policy" });
-      return { decision: "approve" };
+      return { decision: "approve", byPolicy: true };
     }
     if (policy === "deny") {
-      const reason = "the approval policy denies this tool call";
-      record({ ...base, decision: "autoDenied", decidedBy: "policy", reason });
-      return { decision: "deny", reason };
+      record({ ...base, decision: "autoDenied", decidedBy: "policy" });
+      return { decision: "deny", byPolicy: true };
     }
     if (signal.aborted) return { decision: "aborted" };
     const answer = await new Promise<ApprovalAnswer>((resolve) => {
@@ -457,7 +448,6 @@ export class SessionAgent {
     this.emitState();
     const now = this.deps.now();
     if (answer.decision === "aborted") return answer;
-    if (answer.decision === "approveForSession") this.deps.tools.allowForSession(proposal.toolName);
     record({
       ...base,
       timestamp: now,

@@ -1,0 +1,278 @@
+/**
+ * Assembles the core: store, model registry, keys, tool runtimes and one
+ * SessionAgent per active session, behind the zod-validated request table.
+ */
+import { realpathSync, statSync } from "node:fs";
+import { platform } from "node:os";
+import type { EventName, EventPayload, ModelOption } from "../../../shared/api";
+import type { ModelInfo, ProviderConfig } from "../../../shared/models";
+import type { ModelRef, SessionEntry } from "../../../shared/protocol";
+import { SessionAgent } from "../agent/session-agent";
+import type { AgentDeps, ResolvedModel, ToolAuditEvent } from "../agent/ports";
+import { SessionStore } from "../store";
+import { dispatch, type HandlerTable } from "./dispatch";
+import { createHandlers } from "./handlers";
+import { KeyRing, needsKey } from "./keys";
+import { ModelCatalog } from "./model-catalog";
+import { SETTINGS_KEY, parseSettings } from "./settings";
+import { createSessionTools } from "./session-tools";
+import type { HostServices, Workbench, WorkbenchEventListener } from "./workbench";
+
+export interface WorkbenchOptions {
+  /** SQLite file (":memory:" for tests). */
+  dbPath: string;
+  host: HostServices;
+  version: string;
+  /** Environment for API keys in web mode; defaults to process.env. */
+  env?: Record<string, string | undefined>;
+  now?: () => number;
+  /** A workspace folder to open at start (command line). */
+  initialWorkspace?: string;
+  /** Base URL overrides per provider key, applied before user settings (e.g. the demo server). */
+  baseUrlOverrides?: Record<string, string>;
+  /** Extra models and providers (custom models, the demo). */
+  extraProviders?: ProviderConfig[];
+  extraModels?: ModelInfo[];
+  /** True when the offline demo provider is running. */
+  demo?: boolean;
+  /** Test hook: replaces the backoff sleep between retries. */
+  sleep?: AgentDeps["sleep"];
+}
+
+export interface CoreContext {
+  store: SessionStore;
+  keys: KeyRing;
+  catalog: ModelCatalog;
+  options: WorkbenchOptions;
+  notices: string[];
+  emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
+  agent(sessionId: string): SessionAgent;
+  activeAgent(sessionId: string): SessionAgent | undefined;
+  dropAgent(sessionId: string): void;
+  modelOptions(): ModelOption[];
+  defaultModel(): ModelRef | null;
+  settings(): ReturnType<typeof parseSettings>;
+  saveSettings(settings: ReturnType<typeof parseSettings>): void;
+  initialWorkspaceId: string | null;
+}
+
+export async function createWorkbench(options: WorkbenchOptions): Promise<Workbench> {
+  const now = options.now ?? Date.now;
+  const { store, recovered } = SessionStore.openOrRecover(options.dbPath, { now });
+  const notices = [...(options.host.notices ?? [])];
+  if (recovered) notices.push(`The session database was damaged; it was moved to ${recovered.movedTo} and a fresh one was started.`);
+  const repaired = store.openReport.repaired ?? [];
+  if (repaired.length > 0) notices.push(`${repaired.length} session(s) interrupted mid-turn were repaired.`);
+
+  const keys = new KeyRing(options.env ?? process.env, options.host.secrets);
+  await keys.load();
+  const listeners = new Set<WorkbenchEventListener>();
+  const agents = new Map<string, SessionAgent>();
+  /** Tool calls with an audit row in this process, per session (avoids a lookup per update). */
+  const audited = new Map<string, Set<string>>();
+  let settings = parseSettings(store.getSetting(SETTINGS_KEY));
+  const catalog = new ModelCatalog({
+    extraProviders: options.extraProviders ?? [],
+    extraModels: options.extraModels ?? [],
+    baseUrls: () => ({ ...settings.baseUrls, ...(options.baseUrlOverrides ?? {}) }),
+    demo: options.demo ?? false,
+  });
+
+  const emit = <E extends EventName>(event: E, payload: EventPayload<E>) => {
+    for (const l of listeners) {
+      try {
+        l(event, payload);
+      } catch {
+        // A failing listener (a closed socket) must not stop the others.
+      }
+    }
+  };
+
+  const modelOptions = (): ModelOption[] =>
+    catalog.models().map((m) => {
+      const provider = catalog.provider(m.provider);
+      return {
+        ...m,
+        configured: provider ? !needsKey(provider) || keys.get(provider) !== null : false,
+        providerLabel: provider?.label ?? m.provider,
+      };
+    });
+
+  const defaultModel = (): ModelRef | null => {
+    const options_ = modelOptions();
+    const wanted = settings.defaultModel;
+    if (wanted && options_.some((m) => m.configured && sameModel(m, wanted))) return wanted;
+    const configured = options_.filter((m) => m.configured);
+    const real = configured.find((m) => !m.demo && catalog.provider(m.provider)?.apiKeyEnv);
+    const pick = real ?? configured.find((m) => m.demo) ?? configured[0];
+    return pick ? { provider: pick.provider, api: pick.api, id: pick.id } : null;
+  };
+
+  const resolveModel = (ref: ModelRef): ResolvedModel | { error: string } => {
+    const model = catalog.find(ref);
+    if (!model) return { error: `Unknown model ${ref.provider}/${ref.id}. Pick another model in the model switcher.` };
+    const provider = catalog.provider(model.provider);
+    if (!provider) return { error: `Unknown provider ${model.provider}.` };
+    const apiKey = keys.get(provider);
+    if (needsKey(provider) && !apiKey) {
+      return { error: `No API key for ${provider.label}. Set ${provider.apiKeyEnv ?? "one"} or add a key in Settings.` };
+    }
+    return { model, provider, apiKey };
+  };
+
+  const agentFor = (sessionId: string): SessionAgent => {
+    const existing = agents.get(sessionId);
+    if (existing) return existing;
+    const session = store.getSession(sessionId);
+    if (!session) throw new NotFound(`no session ${sessionId}`);
+    const workspace = store.getWorkspace(session.workspaceId);
+    if (!workspace) throw new NotFound(`no workspace for session ${sessionId}`);
+    const tools = createSessionTools({
+      workspaceRoot: workspace.path,
+      settings: () => settings,
+      env: options.env ?? process.env,
+    });
+    const deps: AgentDeps = {
+      store,
+      tools,
+      resolveModel,
+      stream: (resolved, context, streamOptions) => catalog.stream(resolved, context, streamOptions),
+      computeCost: (model, message) => catalog.withCost(model, message),
+      emit,
+      audit: (sid, event) => writeAudit(store, audited, sid, event, now()),
+      now,
+      workspaceRoot: workspace.path,
+      platform: platform(),
+      onModelChanged: (sid, model) => {
+        const updated = store.setSessionModel(sid, model);
+        emit("session.updated", updated);
+      },
+      onAppended: (sid, _seq, entry) => afterAppend(sid, entry),
+      sleep: options.sleep,
+    };
+    const agent = new SessionAgent(deps, sessionId, session.model ?? defaultModel());
+    agents.set(sessionId, agent);
+    return agent;
+  };
+
+  const afterAppend = (sessionId: string, entry: SessionEntry) => {
+    let session = store.getSession(sessionId);
+    if (!session) return;
+    if (entry.type === "message" && entry.message.role === "user" && session.title === DEFAULT_TITLE) {
+      const text = entry.message.content.map((c) => (c.type === "text" ? c.text : "")).join(" ").trim();
+      if (text) session = store.renameSession(sessionId, titleFrom(text));
+    }
+    emit("session.updated", session);
+  };
+
+  let initialWorkspaceId: string | null = null;
+  if (options.initialWorkspace) {
+    initialWorkspaceId = openWorkspaceFolder(store, options.initialWorkspace).id;
+  }
+
+  const ctx: CoreContext = {
+    store,
+    keys,
+    catalog,
+    options,
+    notices,
+    emit,
+    agent: agentFor,
+    activeAgent: (id) => agents.get(id),
+    dropAgent: (id) => {
+      agents.get(id)?.abort();
+      agents.delete(id);
+    },
+    modelOptions,
+    defaultModel,
+    settings: () => settings,
+    saveSettings: (next) => {
+      settings = next;
+      store.setSetting(SETTINGS_KEY, next);
+    },
+    initialWorkspaceId,
+  };
+  const table: Partial<HandlerTable> = createHandlers(ctx);
+
+  return {
+    handle: (method, params) => dispatch(table, method, params),
+    onEvent: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    close: async () => {
+      for (const agent of agents.values()) agent.abort();
+      await Promise.all([...agents.values()].map((a) => a.idle()));
+      listeners.clear();
+      store.close();
+    },
+  };
+}
+
+export const DEFAULT_TITLE = "New session";
+
+export class NotFound extends Error {
+  override name = "NotFound";
+}
+
+export function openWorkspaceFolder(store: SessionStore, path: string) {
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch {
+    throw new NotFound(`folder not found: ${path}`);
+  }
+  if (!statSync(real).isDirectory()) throw new NotFound(`not a folder: ${path}`);
+  return store.addWorkspace(real);
+}
+
+function titleFrom(text: string): string {
+  const line = text.split("\n")[0].trim();
+  return line.length > 60 ? `${line.slice(0, 57)}…` : line;
+}
+
+function sameModel(a: ModelRef, b: ModelRef): boolean {
+  return a.provider === b.provider && a.api === b.api && a.id === b.id;
+}
+
+function writeAudit(store: SessionStore, audited: Map<string, Set<string>>, sessionId: string, event: ToolAuditEvent, at: number): void {
+  let seen = audited.get(sessionId);
+  if (!seen) audited.set(sessionId, (seen = new Set()));
+  const known = seen.has(event.toolCallId);
+  // Ids may repeat across turns: a finished call frees its id for a new row.
+  if (event.kind === "finished") seen.delete(event.toolCallId);
+  else seen.add(event.toolCallId);
+  try {
+    switch (event.kind) {
+      case "proposed":
+        if (known) store.updateToolCall(sessionId, event.toolCallId, { status: "proposed" });
+        else store.recordToolCall({ sessionId, toolCallId: event.toolCallId, toolName: event.toolName, args: event.args, status: "proposed" });
+        break;
+      case "running": {
+        if (known) store.updateToolCall(sessionId, event.toolCallId, { status: "running" });
+        else store.recordToolCall({ sessionId, toolCallId: event.toolCallId, toolName: event.toolName, args: event.args, status: "running" });
+        break;
+      }
+      case "decided": {
+        if (!known) store.recordToolCall({ sessionId, toolCallId: event.toolCallId, toolName: event.toolName, args: {}, status: "proposed" });
+        const decision = event.decision as "approved" | "approvedForSession" | "denied" | "autoApproved" | "autoDenied";
+        const denied = decision === "denied" || decision === "autoDenied";
+        store.updateToolCall(sessionId, event.toolCallId, {
+          status: denied ? "denied" : "approved",
+          approvalDecision: decision,
+          decidedBy: event.decidedBy,
+          decidedAt: at,
+        });
+        break;
+      }
+      case "finished": {
+        const patch = { status: event.status, durationMs: event.durationMs, errorCode: event.errorCode, outputBytes: event.outputBytes };
+        if (known) store.updateToolCall(sessionId, event.toolCallId, patch);
+        else store.recordToolCall({ sessionId, toolCallId: event.toolCallId, toolName: event.toolName, args: {}, ...patch });
+        break;
+      }
+    }
+  } catch {
+    // The audit must never break a turn; the transcript itself is already stored.
+  }
+}

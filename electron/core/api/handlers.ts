@@ -1,0 +1,139 @@
+/** The WorkbenchApi request handlers (params already parsed by dispatch). */
+import type { RequestParams, RequestResult } from "../../../shared/api";
+import type { CoreContext } from "./create-workbench";
+import { NotFound, openWorkspaceFolder } from "./create-workbench";
+import { ApiFailure, type CoreHandlerTable, type HandlerTable } from "./dispatch";
+import { parseSettings } from "./settings";
+
+type P<M extends keyof HandlerTable> = RequestParams<M>;
+type R<M extends keyof HandlerTable> = RequestResult<M>;
+
+export function createHandlers(ctx: CoreContext): CoreHandlerTable {
+  const { store } = ctx;
+
+  const requireSession = (id: string) => {
+    const s = store.getSession(id);
+    if (!s) throw new NotFound(`no session ${id}`);
+    return s;
+  };
+
+  const providerStatus = (key: string): R<"secrets.setApiKey"> => {
+    const p = ctx.catalog.provider(key);
+    if (!p) throw new NotFound(`unknown provider ${key}`);
+    return {
+      key: p.key,
+      label: p.label,
+      baseUrl: p.baseUrl,
+      keySource: ctx.keys.source(p),
+      keyHint: ctx.keys.hint(p),
+      apiKeyEnv: p.apiKeyEnv ?? null,
+    };
+  };
+
+  return {
+    "app.info": (): R<"app.info"> => ({
+      mode: ctx.options.host.mode,
+      version: ctx.options.version,
+      initialWorkspace: ctx.initialWorkspaceId ? (store.getWorkspace(ctx.initialWorkspaceId) ?? null) : null,
+      demo: ctx.options.demo ?? false,
+      notices: [
+        ...ctx.notices,
+        ...(ctx.modelOptions().some((m) => m.configured && !m.demo)
+          ? []
+          : ctx.options.demo
+            ? ["No API key is configured: the offline demo model is selected. Add a key in Settings (or an environment variable in web mode) to use real models."]
+            : ["No API key is configured. Add a key in Settings, or set a provider's environment variable in web mode."]),
+      ],
+    }),
+
+    "workspace.open": (p: P<"workspace.open">) => openWorkspaceFolder(store, p.path),
+    "workspace.pick": async () => {
+      if (!ctx.options.host.pickFolder) throw new ApiFailure("UNSUPPORTED", "this host has no folder dialog; type the folder path instead");
+      const path = await ctx.options.host.pickFolder();
+      return path ? openWorkspaceFolder(store, path) : null;
+    },
+    "workspace.recent": () => store.recentWorkspaces(20),
+
+    "session.list": (p: P<"session.list">) => store.listSessions(p.workspaceId, { limit: p.limit, before: p.before }),
+    "session.search": (p: P<"session.search">) => store.search(p.query, { workspaceId: p.workspaceId, limit: p.limit }),
+    "session.create": (p: P<"session.create">) => {
+      if (!store.getWorkspace(p.workspaceId)) throw new NotFound(`no workspace ${p.workspaceId}`);
+      const model = p.model ?? ctx.defaultModel();
+      return store.createSession({ workspaceId: p.workspaceId, title: p.title, model: model ?? undefined });
+    },
+    "session.rename": (p: P<"session.rename">) => {
+      requireSession(p.sessionId);
+      const s = store.renameSession(p.sessionId, p.title);
+      ctx.emit("session.updated", s);
+      return s;
+    },
+    "session.delete": (p: P<"session.delete">) => {
+      requireSession(p.sessionId);
+      ctx.dropAgent(p.sessionId);
+      store.deleteSession(p.sessionId);
+      return { ok: true as const };
+    },
+    "session.fork": (p: P<"session.fork">) => {
+      requireSession(p.sessionId);
+      let fork = store.forkSession(p.sessionId, p.atSeq);
+      if (p.model) {
+        ctx.agent(fork.id).switchModel(p.model);
+        fork = requireSession(fork.id);
+      }
+      return fork;
+    },
+    "session.load": (p: P<"session.load">) => {
+      const session = requireSession(p.sessionId);
+      const agent = ctx.activeAgent(p.sessionId);
+      if (!agent || agent.turnState().status === "idle") store.repairSession(p.sessionId);
+      return {
+        session: requireSession(p.sessionId),
+        entries: store.loadEntries(session.id),
+        turn: agent?.turnState() ?? { sessionId: session.id, status: "idle" as const, queued: [], pendingApproval: null },
+      };
+    },
+
+    "chat.send": (p: P<"chat.send">) => {
+      requireSession(p.sessionId);
+      if (!p.text.trim() && !(p.images?.length ?? 0)) throw new ApiFailure("INVALID_REQUEST", "the message is empty");
+      return ctx.agent(p.sessionId).send(p.text, p.images ?? []);
+    },
+    "chat.abort": (p: P<"chat.abort">) => {
+      requireSession(p.sessionId);
+      ctx.activeAgent(p.sessionId)?.abort();
+      return { ok: true as const };
+    },
+    "chat.switchModel": (p: P<"chat.switchModel">) => {
+      requireSession(p.sessionId);
+      if (!ctx.catalog.find(p.model)) throw new NotFound(`unknown model ${p.model.provider}/${p.model.id}`);
+      ctx.agent(p.sessionId).switchModel(p.model);
+      return requireSession(p.sessionId);
+    },
+    "approval.answer": (p: P<"approval.answer">) => {
+      requireSession(p.sessionId);
+      const agent = ctx.activeAgent(p.sessionId);
+      if (!agent || !agent.answerApproval(p.toolCallId, p.decision, p.reason)) {
+        throw new ApiFailure("CONFLICT", "no approval is pending for that tool call");
+      }
+      return { ok: true as const };
+    },
+
+    "models.list": () => ctx.modelOptions(),
+    "providers.list": () => ctx.catalog.providers().map((p) => providerStatus(p.key)),
+    "secrets.setApiKey": async (p: P<"secrets.setApiKey">) => {
+      providerStatus(p.provider);
+      if (!ctx.keys.canStore()) {
+        const env = ctx.catalog.provider(p.provider)?.apiKeyEnv;
+        throw new ApiFailure("UNSUPPORTED", `keys cannot be stored in web mode; set ${env ?? "the provider's environment variable"} and restart`);
+      }
+      await ctx.keys.set(p.provider, p.apiKey.trim() || null);
+      return providerStatus(p.provider);
+    },
+    "settings.get": () => ctx.settings(),
+    "settings.update": (p: P<"settings.update">) => {
+      const next = parseSettings({ ...ctx.settings(), ...p });
+      ctx.saveSettings(next);
+      return next;
+    },
+  };
+}

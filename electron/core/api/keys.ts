@@ -1,0 +1,71 @@
+/**
+ * API keys: from the host's secret store (Electron safeStorage) or, in web
+ * mode, from environment variables. Keys live only in memory here; they never
+ * reach SQLite, logs, events or API results (only a four-character hint).
+ */
+import type { ProviderConfig } from "../../../shared/models";
+import type { SecretStore } from "./workbench";
+
+export type KeySource = "keychain" | "env" | "none" | "notNeeded";
+
+export class KeyRing {
+  private readonly stored = new Map<string, string>();
+
+  constructor(
+    private readonly env: Record<string, string | undefined>,
+    private readonly secrets: SecretStore | undefined,
+  ) {}
+
+  /** Loads stored keys once at start (the secret store is async). */
+  async load(): Promise<void> {
+    if (!this.secrets) return;
+    for (const provider of await this.secrets.list()) {
+      const key = await this.secrets.get(provider);
+      if (key) this.stored.set(provider, key);
+    }
+  }
+
+  canStore(): boolean {
+    return this.secrets !== undefined;
+  }
+
+  async set(provider: string, apiKey: string | null): Promise<void> {
+    if (!this.secrets) throw new Error("this host has no secret store; set the provider's environment variable instead");
+    await this.secrets.set(provider, apiKey);
+    if (apiKey) this.stored.set(provider, apiKey);
+    else this.stored.delete(provider);
+  }
+
+  get(provider: ProviderConfig): string | null {
+    const stored = this.stored.get(provider.key);
+    if (stored) return stored;
+    if (provider.apiKeyEnv) {
+      const fromEnv = this.env[provider.apiKeyEnv];
+      if (fromEnv) return fromEnv;
+    }
+    return null;
+  }
+
+  source(provider: ProviderConfig): KeySource {
+    if (this.stored.has(provider.key)) return "keychain";
+    if (provider.apiKeyEnv && this.env[provider.apiKeyEnv]) return "env";
+    return needsKey(provider) ? "none" : "notNeeded";
+  }
+
+  hint(provider: ProviderConfig): string | null {
+    const key = this.get(provider);
+    return key && key.length >= 12 ? `…${key.slice(-4)}` : key ? "…" : null;
+  }
+}
+
+/** Local servers and the demo need no key: they have no apiKeyEnv. */
+export function needsKey(provider: ProviderConfig): boolean {
+  return provider.apiKeyEnv !== undefined;
+}
+
+/** Every key value known, for redaction in logs and errors. */
+export function redact(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const s of secrets) if (s.length >= 8) out = out.split(s).join("[redacted]");
+  return out;
+}

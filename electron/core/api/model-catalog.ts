@@ -1,0 +1,62 @@
+/**
+ * The models and providers this workbench offers: the bundled registry plus
+ * extras (custom models, the demo), with base URLs from settings applied.
+ */
+import type { ModelInfo, ProviderConfig } from "../../../shared/models";
+import type { AssistantMessage, ModelRef } from "../../../shared/protocol";
+import type { ResolvedModel } from "../agent/ports";
+import { streamModel } from "../providers";
+import { listModels, listProviders, usageWithCost } from "../providers/registry";
+import type { LlmContext, StreamEvent, StreamOptions } from "../providers/types";
+
+export interface CatalogOptions {
+  extraProviders: ProviderConfig[];
+  extraModels: ModelInfo[];
+  /** Base URL per provider key (overrides, then user settings). */
+  baseUrls(): Record<string, string>;
+  /** Whether the offline demo server runs; without it the demo model is hidden. */
+  demo: boolean;
+}
+
+/** SDKs insist on a key; keyless servers (Ollama, LM Studio, the demo) ignore it. */
+const NO_KEY = "no-key-needed";
+
+export class ModelCatalog {
+  constructor(private readonly options: CatalogOptions) {}
+
+  providers(): ProviderConfig[] {
+    const extra = new Map(this.options.extraProviders.map((p) => [p.key, p]));
+    const all = [...listProviders().filter((p) => !extra.has(p.key)), ...extra.values()];
+    const urls = this.options.baseUrls();
+    return all
+      .filter((p) => this.options.demo || p.key !== "demo")
+      .map((p) => (urls[p.key] ? { ...p, baseUrl: urls[p.key] } : p));
+  }
+
+  provider(key: string): ProviderConfig | undefined {
+    return this.providers().find((p) => p.key === key);
+  }
+
+  models(): ModelInfo[] {
+    const keys = new Set(this.options.extraModels.map(modelKey));
+    const providers = new Set(this.providers().map((p) => p.key));
+    return [...listModels().filter((m) => !keys.has(modelKey(m))), ...this.options.extraModels].filter((m) => providers.has(m.provider));
+  }
+
+  find(ref: ModelRef): ModelInfo | undefined {
+    return this.models().find((m) => m.provider === ref.provider && m.api === ref.api && m.id === ref.id);
+  }
+
+  stream(resolved: ResolvedModel, context: LlmContext, options: Omit<StreamOptions, "apiKey">): AsyncIterable<StreamEvent> {
+    return streamModel(resolved.model, resolved.provider, context, { ...options, apiKey: resolved.apiKey ?? NO_KEY });
+  }
+
+  /** Cost from this catalog's prices (custom models may price differently from the bundle). */
+  withCost(model: ModelInfo, message: AssistantMessage): AssistantMessage {
+    return { ...message, usage: usageWithCost(model, message.usage) };
+  }
+}
+
+function modelKey(m: ModelInfo): string {
+  return `${m.provider}\u0000${m.api}\u0000${m.id}`;
+}

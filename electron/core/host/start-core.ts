@@ -1,0 +1,60 @@
+/**
+ * Starts the core for a host (Electron or web): the store, the workbench and,
+ * when asked or when no API key is configured anywhere, the offline demo
+ * provider (the faux server playing a small coding agent).
+ */
+import type { ModelInfo, ProviderConfig } from "../../../shared/models";
+import { createWorkbench, type WorkbenchOptions } from "../api/create-workbench";
+import type { HostServices, Workbench } from "../api/workbench";
+import { createDemoResponder, startFauxProvider } from "../faux";
+import { listProviders } from "../providers/registry";
+
+export interface StartCoreOptions {
+  dbPath: string;
+  host: HostServices;
+  version: string;
+  /** "auto": start the demo only when no provider has a key. */
+  demo: boolean | "auto";
+  initialWorkspace?: string;
+  env?: Record<string, string | undefined>;
+  extraProviders?: ProviderConfig[];
+  extraModels?: ModelInfo[];
+}
+
+export interface RunningCore {
+  workbench: Workbench;
+  demoBaseUrl: string | null;
+  close(): Promise<void>;
+}
+
+export async function startCore(options: StartCoreOptions): Promise<RunningCore> {
+  const env = options.env ?? process.env;
+  const hasSecrets = options.host.secrets ? (await options.host.secrets.list()).length > 0 : false;
+  const anyEnvKey = listProviders().some((p) => p.apiKeyEnv && env[p.apiKeyEnv]);
+  const wantDemo = options.demo === "auto" ? !anyEnvKey && !hasSecrets : options.demo;
+
+  const faux = wantDemo ? await startFauxProvider({}) : null;
+  if (faux) faux.setDefaultResponder(createDemoResponder());
+  const demoBaseUrl = faux ? faux.baseUrls.anthropic : null;
+
+  const workbenchOptions: WorkbenchOptions = {
+    dbPath: options.dbPath,
+    host: options.host,
+    version: options.version,
+    env,
+    initialWorkspace: options.initialWorkspace,
+    demo: wantDemo,
+    baseUrlOverrides: demoBaseUrl ? { demo: demoBaseUrl } : {},
+    extraProviders: options.extraProviders,
+    extraModels: options.extraModels,
+  };
+  const workbench = await createWorkbench(workbenchOptions);
+  return {
+    workbench,
+    demoBaseUrl,
+    close: async () => {
+      await workbench.close();
+      await faux?.close();
+    },
+  };
+}

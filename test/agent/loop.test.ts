@@ -1,0 +1,206 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { Message, StoredEntry, ToolResultMessage } from "../../shared/protocol";
+import type { FauxRequest, FauxTurn } from "../../electron/core/faux";
+import { MODELS, startHarness, type Harness } from "./harness";
+
+let h: Harness | null = null;
+afterEach(async () => {
+  await h?.close();
+  h = null;
+});
+
+const messages = (entries: StoredEntry[]): Message[] =>
+  entries.flatMap((e) => (e.entry.type === "message" ? [e.entry.message] : []));
+const results = (entries: StoredEntry[]): ToolResultMessage[] =>
+  messages(entries).filter((m): m is ToolResultMessage => m.role === "toolResult");
+
+/** Invariant 1: every stored tool call has exactly one result. */
+function expectEveryCallAnswered(entries: StoredEntry[]): void {
+  const calls = messages(entries).flatMap((m) => (m.role === "assistant" ? m.content.filter((b) => b.type === "toolCall") : []));
+  const answered = results(entries).map((r) => r.toolCallId);
+  for (const call of calls) {
+    expect(answered.filter((id) => id === (call as { id: string }).id).length, `results for ${(call as { id: string }).id}`).toBe(
+      calls.filter((c) => (c as { id: string }).id === (call as { id: string }).id).length,
+    );
+  }
+}
+
+const lastTurn = (r: FauxRequest): FauxTurn | null => r.lastTurn;
+const isToolResult = (t: FauxTurn | null): t is Extract<FauxTurn, { role: "toolResult" }> => t?.role === "toolResult";
+
+function expectAllAccepted(harness: Harness): void {
+  const rejected = harness.faux.requests.filter((r) => !r.accepted);
+  expect(rejected.map((r) => r.rejection?.message)).toEqual([]);
+}
+
+describe("agent loop", () => {
+  it("runs parallel reads and a sequential edit in one turn, with approval", async () => {
+    h = await startHarness({ files: { "a.txt": "alpha\n", "b.txt": "beta\n" } });
+    h.faux.script([
+      {
+        type: "reply",
+        content: [
+          { type: "text", text: "Reading both files." },
+          { type: "toolCall", id: "toolu_read_a", name: "read", arguments: { path: "a.txt" } },
+          { type: "toolCall", id: "toolu_read_b", name: "read", arguments: { path: "b.txt" } },
+          { type: "toolCall", id: "toolu_edit_a", name: "edit", arguments: { path: "a.txt", edits: [{ oldText: "alpha", newText: "ALPHA" }] } },
+        ],
+      },
+      { type: "reply", content: [{ type: "text", text: "Done: a.txt now says ALPHA." }] },
+    ]);
+    const from = h.events.length;
+    await h.call("chat.send", { sessionId: h.sessionId, text: "uppercase a.txt" });
+    const state = await h.waitFor("turn.state", (s) => s.status === "awaitingApproval", from);
+    expect(state.pendingApproval?.toolName).toBe("edit");
+    expect(state.pendingApproval?.preview).toMatchObject({ kind: "diff", path: "a.txt" });
+    // Reads ran before the approval was asked for.
+    const before = await h.call("session.load", { sessionId: h.sessionId });
+    expect(results(before.entries).map((r) => r.toolCallId).sort()).toEqual(["toolu_read_a", "toolu_read_b"]);
+    expect(readFileSync(join(h.workspace, "a.txt"), "utf8")).toBe("alpha\n");
+
+    await h.call("approval.answer", { sessionId: h.sessionId, toolCallId: "toolu_edit_a", decision: "approve" });
+    await h.waitIdle(from);
+    expect(readFileSync(join(h.workspace, "a.txt"), "utf8")).toBe("ALPHA\n");
+    const { entries } = await h.call("session.load", { sessionId: h.sessionId });
+    expectEveryCallAnswered(entries);
+    expect(entries.some((e) => e.entry.type === "approval" && e.entry.decision === "approved")).toBe(true);
+    const last = messages(entries).at(-1);
+    expect(last).toMatchObject({ role: "assistant", stopReason: "stop" });
+    expectAllAccepted(h);
+  });
+
+  it("turns invalid tool arguments into an error result the model corrects on the next step", async () => {
+    h = await startHarness({ files: { "a.txt": "alpha\n" } });
+    h.faux.script([
+      { type: "reply", content: [{ type: "toolCall", id: "toolu_bad", name: "read", arguments: '{"path": "a.txt"' }] },
+      (req) => {
+        const t = lastTurn(req);
+        if (!isToolResult(t) || !t.isError) return { type: "reply", content: [{ type: "text", text: "expected an error result" }] };
+        return { type: "reply", content: [{ type: "toolCall", id: "toolu_good", name: "read", arguments: { path: "a.txt" } }] };
+      },
+      { type: "reply", content: [{ type: "text", text: "It says alpha." }] },
+    ]);
+    await h.turn("what is in a.txt?");
+    const { entries } = await h.call("session.load", { sessionId: h.sessionId });
+    const [bad, good] = results(entries);
+    expect(bad).toMatchObject({ toolCallId: "toolu_bad", isError: true });
+    expect(good).toMatchObject({ toolCallId: "toolu_good", isError: false });
+    expect(JSON.stringify(good.content)).toContain("alpha");
+    expectAllAccepted(h);
+  });
+
+  it("approve for the session stops asking for that tool; deny passes the user's reason to the model", async () => {
+    h = await startHarness({ files: { "a.txt": "one\n" } });
+    const edit = (id: string, from: string, to: string) => ({
+      type: "toolCall" as const,
+      id,
+      name: "edit",
+      arguments: { path: "a.txt", edits: [{ oldText: from, newText: to }] },
+    });
+    h.faux.script([
+      { type: "reply", content: [edit("toolu_e1", "one", "two")] },
+      { type: "reply", content: [edit("toolu_e2", "two", "three")] },
+      { type: "reply", content: [{ type: "text", text: "ok" }] },
+    ]);
+    let from = h.events.length;
+    await h.call("chat.send", { sessionId: h.sessionId, text: "count up" });
+    await h.waitFor("turn.state", (s) => s.status === "awaitingApproval", from);
+    await h.call("approval.answer", { sessionId: h.sessionId, toolCallId: "toolu_e1", decision: "approveForSession" });
+    await h.waitIdle(from);
+    expect(readFileSync(join(h.workspace, "a.txt"), "utf8")).toBe("three\n");
+    const asked = h.events.slice(from).filter((e) => e.event === "turn.state" && (e.payload as { status: string }).status === "awaitingApproval");
+    expect(asked).toHaveLength(1);
+
+    // A new session asks again (approval for the session does not leak) and the denial reaches the model.
+    const s2 = await h.call("session.create", { workspaceId: h.workspaceId, model: MODELS.anthropic });
+    h.faux.script([
+      { type: "reply", content: [{ type: "toolCall", id: "toolu_w", name: "write", arguments: { path: "b.txt", content: "x" } }] },
+      (req) => {
+        const t = lastTurn(req);
+        return { type: "reply", content: [{ type: "text", text: isToolResult(t) ? `saw: ${t.text}` : "no result" }] };
+      },
+    ]);
+    from = h.events.length;
+    await h.call("chat.send", { sessionId: s2.id, text: "write b" });
+    await h.waitFor("turn.state", (s) => s.sessionId === s2.id && s.status === "awaitingApproval", from);
+    await h.call("approval.answer", { sessionId: s2.id, toolCallId: "toolu_w", decision: "deny", reason: "use the docs folder instead" });
+    await h.waitFor("stream.end", (p) => p.sessionId === s2.id, from);
+    const { entries } = await h.call("session.load", { sessionId: s2.id });
+    const denied = results(entries)[0];
+    expect(denied.isError).toBe(true);
+    expect(JSON.stringify(denied.content)).toContain("use the docs folder instead");
+    const answer = messages(entries).at(-1);
+    expect(JSON.stringify(answer)).toContain("use the docs folder instead");
+    expect(() => readFileSync(join(h!.workspace, "b.txt"))).toThrow();
+    expectAllAccepted(h);
+  });
+
+  it("answers calls past the run budget with TOOL_BUDGET_EXCEEDED and lets the model finish", async () => {
+    h = await startHarness({ files: { "a.txt": "a\n" } });
+    await h.call("settings.update", { budget: { maxToolCalls: 2, maxOutputBytes: 1_000_000, maxDurationMs: 600_000, maxSideEffects: 5 } });
+    h.faux.script([
+      {
+        type: "reply",
+        content: [1, 2, 3].map((i) => ({ type: "toolCall" as const, id: `toolu_r${i}`, name: "read", arguments: { path: "a.txt" } })),
+      },
+      { type: "reply", content: [{ type: "text", text: "answering from what I have" }] },
+    ]);
+    await h.turn("read three times");
+    const { entries } = await h.call("session.load", { sessionId: h.sessionId });
+    const rs = results(entries);
+    expect(rs).toHaveLength(3);
+    const over = rs.filter((r) => r.isError);
+    expect(over).toHaveLength(1);
+    expect(JSON.stringify(over[0])).toContain("TOOL_BUDGET_EXCEEDED");
+    expectAllAccepted(h);
+  });
+
+  it("retries a 429 and succeeds; a non-retryable error is stored and the session goes on", async () => {
+    h = await startHarness();
+    h.faux.script([{ type: "rateLimit", retryAfterSeconds: 1 }, { type: "reply", content: [{ type: "text", text: "hello after retry" }] }]);
+    await h.turn("hi");
+    expect(h.events.some((e) => e.event === "turn.retry")).toBe(true);
+    let { entries } = await h.call("session.load", { sessionId: h.sessionId });
+    expect(messages(entries).at(-1)).toMatchObject({ role: "assistant", stopReason: "stop" });
+
+    h.faux.script([{ type: "authError" }]);
+    await h.turn("again");
+    ({ entries } = await h.call("session.load", { sessionId: h.sessionId }));
+    const failed = messages(entries).at(-1);
+    expect(failed).toMatchObject({ role: "assistant", stopReason: "error" });
+    expect(JSON.stringify(failed)).not.toContain("sk-ant-test");
+    expect(h.events.some((e) => e.event === "turn.error")).toBe(true);
+
+    h.faux.script([{ type: "reply", content: [{ type: "text", text: "still here" }] }]);
+    await h.turn("and again");
+    ({ entries } = await h.call("session.load", { sessionId: h.sessionId }));
+    expect(messages(entries).at(-1)).toMatchObject({ role: "assistant", stopReason: "stop" });
+    expectAllAccepted(h);
+  });
+
+  it("compacts on a context overflow and completes the turn", async () => {
+    h = await startHarness();
+    h.faux.script([{ type: "reply", content: [{ type: "text", text: "first answer" }] }]);
+    await h.turn("first question");
+    h.faux.script([
+      { type: "contextOverflow" },
+      (req) => {
+        const system = req.turns.find((t) => t.role === "system");
+        const isCompaction = system?.role === "system" && system.text.includes("You compact");
+        return { type: "reply", content: [{ type: "text", text: isCompaction ? "SUMMARY: user asked a first question." : "unexpected" }] };
+      },
+      (req) => {
+        const first = req.turns.find((t) => t.role === "user");
+        const sawSummary = first?.role === "user" && first.text.includes("SUMMARY: user asked a first question.");
+        return { type: "reply", content: [{ type: "text", text: sawSummary ? "second answer with summary" : "no summary" }] };
+      },
+    ]);
+    await h.turn("second question");
+    const { entries } = await h.call("session.load", { sessionId: h.sessionId });
+    expect(entries.some((e) => e.entry.type === "compaction")).toBe(true);
+    expect(messages(entries).at(-1)).toMatchObject({ role: "assistant", content: [{ type: "text", text: "second answer with summary" }] });
+    expectAllAccepted(h);
+  });
+});
