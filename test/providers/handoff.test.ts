@@ -65,7 +65,9 @@ interface Conversation {
 async function turn(conv: Conversation, route: FauxRoute, step: number, final = false): Promise<AssistantMessage> {
   const before = JSON.stringify(conv.history);
   const requestsBefore = faux.requests.length;
-  faux.script(reply(final ? [text(`All done on ${route}.`)] : turnFor(route, step), { chunkSize: 7 }));
+  const blocks = final ? [text(`All done on ${route}.`)] : turnFor(route, step);
+  const scriptedIds = blocks.flatMap((b) => (b.type === "toolCall" && b.id !== undefined ? [b.id] : []));
+  faux.script(reply(blocks, { chunkSize: 7 }));
   const { final: end, message } = await run(T[route], context(conv.history), { reasoning: "medium" });
 
   const request = faux.requests[requestsBefore];
@@ -75,6 +77,8 @@ async function turn(conv: Conversation, route: FauxRoute, step: number, final = 
   // The boundary transform works on a copy: the stored history is untouched.
   expect(JSON.stringify(conv.history)).toBe(before);
 
+  // The ids the provider sent are stored exactly as sent.
+  expect(callsOf(message).map((c) => c.id)).toEqual(scriptedIds);
   conv.history.push(message);
   for (const call of callsOf(message)) {
     conv.emittedIds.push(call.id);
