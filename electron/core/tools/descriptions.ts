@@ -44,19 +44,20 @@ export const EDIT_DESCRIPTION = `Replace exact text in an existing file. Use thi
 - \`edits\` holds 1-${EDIT_MAX_EDITS} replacements. Each is matched against the original file (not against the result of the previous one); they must not overlap. All are applied or none.
 - If oldText is not found exactly, small differences in indentation, trailing whitespace, whitespace runs and over-escaped characters (\\\\n written for a newline) are tolerated when the match is still unique. Only the matched region changes; the rest of the file keeps its bytes, line endings and byte-order mark.
 - Errors and what to do:
-  - "Could not find edits[i].oldText in <path>" comes with the closest region and its line numbers: read the file again and copy the text exactly.
-  - "edits[i].oldText matches N places in <path> (lines …)": add surrounding lines to make it unique, or set replaceAll: true.
+  - "Could not find oldText in <path>" (edits[i].oldText when there are several) comes with the closest region and its line numbers: read the file again and copy the text exactly.
+  - "oldText matches N places in <path> (lines …)": add surrounding lines to make it unique, or set replaceAll: true.
   - "oldText and newText are identical": nothing to change.
 - To create a new file use write. The user may be asked to approve the change and sees the diff.`;
 
 export const LIST_DESCRIPTION = `List a folder of the workspace as a tree (folders end with "/").
 
-- Descends ${LIST_DEFAULT_DEPTH} levels by default (\`depth\` to change). Skips .git, node_modules and paths ignored by .gitignore unless includeIgnored is true. Symbolic links are shown as "name -> target" and not followed.
+- Descends ${LIST_DEFAULT_DEPTH} levels by default (\`depth\` to change); folders not expanded end with "/ …". Skips .git, node_modules and paths ignored by .gitignore unless includeIgnored is true. Symbolic links are shown as "name -> target" and not followed.
 - At most ${LIST_MAX_ENTRIES} entries per call; when there are more, the answer ends with a cursor: call list again with the same arguments and that cursor.
 - Use glob to find files by name pattern, grep to search contents.`;
 
 export const GLOB_DESCRIPTION = `Find files by name with a glob pattern, e.g. "**/*.ts", "src/**/*.test.ts", "*.{json,yaml}".
 
+- The pattern is relative to \`path\` (default: the workspace root). A pattern without "/" matches file names at any depth ("*.ts" finds every .ts file).
 - Returns workspace-relative paths, newest modified first. Skips .git, node_modules and paths ignored by .gitignore.
 - At most ${GLOB_MAX_RESULTS} paths per call; when there are more, the answer says how many and gives a cursor: call glob again with the same arguments and that cursor.
 - Use glob, not bash find or ls. Use grep to search inside files.`;
@@ -64,7 +65,7 @@ export const GLOB_DESCRIPTION = `Find files by name with a glob pattern, e.g. "*
 export const GREP_DESCRIPTION = `Search file contents with a regular expression (or plain text with literal: true).
 
 - Answers "path:" headings, then matching lines as "LINE: text" and context lines as "LINE- text", sorted by path and line.
-- Filter files with include (a glob such as "*.ts" or "src/**/*.{ts,tsx}") and path (a file or folder). Skips .git, node_modules, binary files and paths ignored by .gitignore.
+- Filter files with include and path (a file or folder). include is a glob matched against the file name when it has no "/" ("*.ts", "*.{ts,tsx}"), otherwise against the workspace-relative path ("src/**/*.ts"). Skips .git, node_modules, binary files and paths ignored by .gitignore.
 - At most ${GREP_MAX_MATCHES} matching lines per call; lines are cut at ${GREP_MAX_LINE_CHARS} characters. When there are more matches, the answer says so: narrow the pattern, path or include, or read the file around a match.
 - The regex syntax is Rust/ripgrep style (like JavaScript without lookaround); escape special characters such as ( [ { . with a backslash, or use literal: true.
 - Use grep, not bash grep or rg.`;

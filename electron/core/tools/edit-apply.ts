@@ -17,7 +17,7 @@ export interface EditPlan {
 }
 
 const label = (i: number, count: number) => (count === 1 ? "oldText" : `edits[${i}].oldText`);
-const editLabel = (i: number, count: number) => (count === 1 ? "The edit" : `edits[${i}]`);
+const editLabel = (i: number, count: number) => (count === 1 ? null : `edits[${i}]`);
 
 export function planEdits(rel: string, content: string, eol: Eol, edits: readonly EditOp[]): Result<EditPlan> {
   const placed: { range: Range; replacement: string; index: number }[] = [];
@@ -47,7 +47,7 @@ export function planEdits(rel: string, content: string, eol: Eol, edits: readonl
     cursor = p.range.end;
   }
   after += content.slice(cursor);
-  if (after === content) return fail(errors.noChange("The edits"));
+  if (after === content) return fail(errors.editsChangeNothing(rel));
   return { ok: true, value: { after, matchers, replacements: placed.length } };
 }
 

@@ -106,8 +106,16 @@ export const errors = {
       `offset ${offset} is past the end of ${path} (${total} lines).`,
       total === 0 ? "The file is empty." : `Use an offset between 1 and ${total}.`,
     ),
-  noChange: (what: string) =>
-    toolError("NO_CHANGE", `${what}: oldText and newText are identical, so there is nothing to change.`, "Give the new text in newText, or skip this edit."),
+  noChange: (label: string | null) =>
+    toolError(
+      "NO_CHANGE",
+      `${label ? `${label}: ` : ""}oldText and newText are identical, so there is nothing to change.`,
+      "Put the new text in newText, or leave this edit out.",
+    ),
+  editsChangeNothing: (rel: string) =>
+    toolError("NO_CHANGE", `The edits leave ${rel} exactly as it is.`, "Check that newText holds the change you want."),
+  writeNoChange: (rel: string) =>
+    toolError("NO_CHANGE", `${rel} already has exactly this content; nothing to write.`, "No action is needed."),
   editNotFound: (rel: string, what: string, nearest: { startLine: number; endLine: number; text: string } | null) =>
     nearest
       ? toolError(
@@ -154,7 +162,7 @@ export const errors = {
   budgetExceeded: (limit: string) =>
     toolError(
       "TOOL_BUDGET_EXCEEDED",
-      `The tool budget for this turn is used up (${limit}).`,
+      `The tool budget for this turn is used up (limit: ${limit}).`,
       "Do not call more tools: answer the user now from what you already have, and say what is left to do.",
     ),
   badCursor: (cursor: string) =>

@@ -79,7 +79,7 @@ export function planWrite(args: WriteArgs, snapshot: Snapshot): Result<FileChang
   content = toEol(lf(content), old.eol);
   const afterBytes = encodeText(content, old.bom);
   if (afterBytes.equals(snapshot.bytes)) {
-    return fail({ ...errors.noChange("The write"), message: `${snapshot.resolved.rel} already has exactly this content; nothing to write.` });
+    return fail(errors.writeNoChange(snapshot.resolved.rel));
   }
   return { ok: true, value: finishPlan(snapshot, old.text, content, afterBytes) };
 }

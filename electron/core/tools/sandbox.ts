@@ -104,16 +104,19 @@ export class Sandbox {
   async resolve(input: string): Promise<Result<ResolvedPath>> {
     const lexical = lexicalCheck(input);
     if (lexical) return fail(lexical);
-    let abs: string;
+    // Lexical check first: `..` that climbs out of the root is refused outright.
+    let rest: string[];
     if (isAbsolute(input)) {
-      abs = resolvePath(input);
-      if (isInside(this.givenRoot, abs)) abs = join(this.root, relative(this.givenRoot, abs));
-      else if (!isInside(this.root, abs)) return fail(errors.outsideWorkspace(input));
+      const abs = resolvePath(input);
+      const base = isInside(this.givenRoot, abs) ? this.givenRoot : isInside(this.root, abs) ? this.root : null;
+      if (base === null) return fail(errors.outsideWorkspace(input));
+      rest = input.startsWith(`${base}/`) ? input.slice(base.length + 1).split("/") : relative(base, abs).split(sep);
     } else {
-      abs = resolvePath(this.root, input);
-      if (!isInside(this.root, abs)) return fail(errors.outsideWorkspace(input));
+      if (!isInside(this.root, resolvePath(this.root, input))) return fail(errors.outsideWorkspace(input));
+      rest = input.split("/");
     }
-    const walked = await this.walk(abs, input);
+    // Then the walk, with `..` taken physically as the kernel does (after a link, `..` is the link target's parent).
+    const walked = await this.walkFrom(this.root, rest.filter((s) => s !== "" && s !== "."), input, 0);
     if (!walked.ok) return walked;
     const { real, exists } = walked.value;
     if (!isInside(this.root, real)) return fail(errors.symlinkOutside(input));
@@ -131,14 +134,10 @@ export class Sandbox {
   }
 
   /**
-   * Walks `abs` (lexically inside the root) component by component from the
-   * real root, following symbolic links, and returns where it really lands.
+   * Walks `segments` from `start` with lstat, following symbolic links (their
+   * targets walked from the file system root) and taking `..` physically.
+   * Returns where the path really lands; a missing tail is appended as is.
    */
-  private async walk(abs: string, input: string): Promise<Result<{ real: string; exists: boolean }>> {
-    const rest = relative(this.root, abs).split(sep).filter((s) => s !== "");
-    return this.walkFrom(this.root, rest, input, 0);
-  }
-
   private async walkFrom(start: string, segments: string[], input: string, hops: number): Promise<Result<{ real: string; exists: boolean }>> {
     let cur = start;
     for (let i = 0; i < segments.length; i++) {
@@ -383,6 +382,8 @@ export class Sandbox {
     let fh: FileHandle | null = null;
     let renamed = false;
     try {
+      // Narrow the window: the folder must still be itself before anything is created in it.
+      if ((await realpath(parent)) !== parent) return fail(errors.changedDuringUse(resolved.rel));
       fh = await open(tmp, C.O_WRONLY | C.O_CREAT | C.O_EXCL | C.O_NOFOLLOW, options.mode ?? 0o666);
       if ((await this.handlePath(fh, tmp)) !== tmp) return fail(errors.changedDuringUse(resolved.rel));
       await fh.writeFile(data);

@@ -14,7 +14,7 @@ import {
 } from "./limits";
 
 const path = (what: string) => z.string().min(1).describe(`${what}, relative to the workspace root (e.g. src/index.ts).`);
-const cursor = z.string().min(1).describe("Opaque cursor from a previous truncated answer, to get the next page.");
+const cursor = z.string().min(1).optional().describe("Opaque cursor from a previous truncated answer, to get the next page.");
 
 export const ReadArgsSchema = z.strictObject({
   path: path("File to read"),
