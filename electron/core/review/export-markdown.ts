@@ -1,0 +1,163 @@
+/**
+ * The readable Markdown export: a header with the session statistics, then
+ * every entry in order with its time, model, tokens and cost; tool arguments,
+ * outputs and diffs in fenced blocks; reviewer notes under their entry.
+ * Built from the (already redacted) export envelope.
+ */
+import type { AssistantMessage, SessionEntry, ToolResultMessage, UserMessage } from "../../../shared/protocol";
+import type { ExportedNote, SessionExport, SessionStats } from "../../../shared/review";
+import { formatCost, formatCount, formatDuration, formatTime } from "./format";
+import { modelLabel } from "./timeline";
+
+export function renderMarkdown(envelope: SessionExport, stats: SessionStats): string {
+  const notesBySeq = new Map<number, ExportedNote[]>();
+  for (const n of envelope.notes) {
+    const list = notesBySeq.get(n.seq) ?? [];
+    list.push(n);
+    notesBySeq.set(n.seq, list);
+  }
+  const out: string[] = [`# ${oneLine(envelope.session.title)}`, "", ...header(envelope, stats), ""];
+  out.push("> Exported from Agent Workbench. Secrets are redacted and thinking signatures dropped.", "");
+  for (const { seq, entry } of envelope.entries) {
+    out.push("---", "", ...entryBlock(seq, entry), "");
+    for (const n of notesBySeq.get(seq) ?? []) out.push(...noteBlock(n), "");
+  }
+  if (envelope.problems.length > 0) {
+    out.push("---", "", "## Unreadable entries", "");
+    for (const p of envelope.problems) out.push(`- #${p.seq} (${p.kind}): ${p.code} — ${oneLine(p.message)}`);
+    out.push("");
+  }
+  // Collapse repeated blank lines between blocks (never inside a block: each block is one element).
+  const lines = out.filter((line, i) => !(line === "" && out[i - 1] === ""));
+  return `${lines.join("\n").trimEnd()}\n`;
+}
+
+function header(envelope: SessionExport, stats: SessionStats): string[] {
+  const s = envelope.session;
+  const lines = [`- Session: \`${s.id}\``];
+  if (s.model) lines.push(`- Current model: ${modelLabel(s.model)}`);
+  if (stats.startedAt !== null) lines.push(`- Started: ${formatTime(stats.startedAt)} · Duration: ${formatDuration(stats.durationMs)}`);
+  if (s.forkedFrom) lines.push(`- Forked from: \`${s.forkedFrom.sessionId}\` at #${s.forkedFrom.seq}`);
+  const tools = stats.toolCalls.byTool.map((t) => `${t.toolName} ${t.total}`).join(", ");
+  lines.push(
+    `- Turns: ${stats.turns} · Assistant messages: ${stats.assistantMessages} · Tool calls: ${stats.toolCalls.total}${tools ? ` (${tools})` : ""}`,
+  );
+  lines.push(`- Approvals: ${stats.approvals.granted} granted, ${stats.approvals.denied} denied`);
+  lines.push(
+    `- Errors: ${stats.errors.requests} failed requests (${stats.errors.retries} retried), ${stats.errors.tools} failed tool calls, ${stats.errors.aborted} aborted`,
+  );
+  const t = stats.totals;
+  lines.push(
+    `- Tokens: ${formatCount(t.totalTokens)} (input ${formatCount(t.input)}, output ${formatCount(t.output)}, cache read ${formatCount(t.cacheRead)}, cache write ${formatCount(t.cacheWrite)}) · Cost: ${formatCost(t.cost)}`,
+  );
+  for (const m of stats.byModel) {
+    lines.push(`  - ${modelLabel(m.model)}: ${m.messages} messages, ${formatCount(m.totalTokens)} tokens, ${formatCost(m.cost)}`);
+  }
+  return lines;
+}
+
+function entryBlock(seq: number, entry: SessionEntry): string[] {
+  switch (entry.type) {
+    case "message": {
+      const m = entry.message;
+      if (m.role === "user") return userBlock(seq, m);
+      if (m.role === "assistant") return assistantBlock(seq, m);
+      return resultBlock(seq, m);
+    }
+    case "approval": {
+      const reason = entry.reason ? ` — reason: ${oneLine(entry.reason)}` : "";
+      return [`## #${seq} · Approval · ${formatTime(entry.timestamp)}`, "", `**${entry.decision}** \`${entry.toolName}\` call \`${entry.toolCallId}\` (by ${entry.decidedBy})${reason}`];
+    }
+    case "modelSwitch":
+      return [
+        `## #${seq} · Model switch · ${formatTime(entry.timestamp)}`,
+        "",
+        `${entry.from ? `From ${modelLabel(entry.from)} to` : "To"} **${modelLabel(entry.to)}**`,
+      ];
+    case "compaction":
+      return [
+        `## #${seq} · Compaction · ${modelLabel(entry.model)} · ${formatTime(entry.timestamp)}`,
+        "",
+        `Older messages were summarised (${formatCount(entry.tokensBefore)} tokens before; kept verbatim from #${entry.firstKeptSeq}):`,
+        "",
+        quote(entry.summary),
+      ];
+    case "rename":
+      return [`## #${seq} · Renamed · ${formatTime(entry.timestamp)}`, "", `Title: ${oneLine(entry.title)}`];
+    case "fork":
+      return [`## #${seq} · Fork · ${formatTime(entry.timestamp)}`, "", `Forked from \`${entry.sourceSessionId}\` at #${entry.sourceSeq}`];
+  }
+}
+
+function userBlock(seq: number, m: UserMessage): string[] {
+  const out = [`## #${seq} · User · ${formatTime(m.timestamp)}`, ""];
+  for (const c of m.content) out.push(c.type === "text" ? c.text : `_[image: ${c.mimeType}]_`, "");
+  return out;
+}
+
+function assistantBlock(seq: number, m: AssistantMessage): string[] {
+  const kind = m.stopReason === "error" ? "Error" : "Assistant";
+  const u = m.usage;
+  const out = [
+    `## #${seq} · ${kind} · ${modelLabel(m.model)} · ${formatTime(m.timestamp)}`,
+    "",
+    `_${formatCount(u.input)} in · ${formatCount(u.output)} out${u.cacheRead ? ` · ${formatCount(u.cacheRead)} cache read` : ""} · ${formatCost(u.cost.total)} · stop: ${m.stopReason}_`,
+    "",
+  ];
+  if (m.errorMessage) out.push(`> **Error:** ${oneLine(m.errorMessage)}`, "");
+  for (const b of m.content) {
+    if (b.type === "text") out.push(b.text, "");
+    else if (b.type === "thinking") out.push(b.redacted ? "> _Thinking (redacted by the provider)_" : `> _Thinking:_\n${quote(b.thinking)}`, "");
+    else {
+      out.push(`**Tool call** \`${b.name}\` · \`${b.id}\``, "");
+      if (b.argumentsError) out.push(`Invalid arguments: ${oneLine(b.argumentsError)}`, "", fence(b.rawArguments ?? "", "text"), "");
+      else out.push(fence(JSON.stringify(b.arguments, null, 2), "json"), "");
+    }
+  }
+  return out;
+}
+
+function resultBlock(seq: number, m: ToolResultMessage): string[] {
+  const out = [
+    `## #${seq} · Tool result · \`${m.toolName}\` · ${m.isError ? "error" : "ok"} · ${formatTime(m.timestamp)}`,
+    "",
+    `For call \`${m.toolCallId}\``,
+    "",
+  ];
+  for (const c of m.content) out.push(c.type === "text" ? fence(c.text, "text") : `_[image: ${c.mimeType}]_`, "");
+  const diff = unifiedDiffOf(m.details);
+  if (diff) out.push(fence(diff, "diff"), "");
+  return out;
+}
+
+function noteBlock(n: ExportedNote): string[] {
+  const verdict = n.verdict ? ` · **${n.verdict}**` : "";
+  return [`> 📝 **Review note** by ${oneLine(n.author)}${verdict} · ${formatTime(n.createdAt)}`, ">", quote(n.text)];
+}
+
+function unifiedDiffOf(details: unknown): string | null {
+  if (details === null || typeof details !== "object") return null;
+  const diff = (details as { diff?: unknown }).diff;
+  if (diff === null || typeof diff !== "object") return null;
+  const text = (diff as { unifiedDiff?: unknown }).unifiedDiff;
+  return typeof text === "string" && text.length > 0 ? text : null;
+}
+
+/** A fence longer than any backtick run inside, so content cannot close it. */
+export function fence(text: string, lang: string): string {
+  let longest = 0;
+  for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  const ticks = "`".repeat(Math.max(3, longest + 1));
+  return `${ticks}${lang}\n${text.replace(/\n$/, "")}\n${ticks}`;
+}
+
+function quote(text: string): string {
+  return text
+    .split("\n")
+    .map((l) => (l ? `> ${l}` : ">"))
+    .join("\n");
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}

@@ -1,0 +1,138 @@
+/**
+ * The review requests of the WorkbenchApi (`review.*` in shared/api.ts).
+ * Params arrive parsed by dispatch; failures are thrown as ApiFailure (or a
+ * StoreError from the store), which dispatch turns into typed API errors.
+ *
+ * Wiring (create-workbench.ts): spread `createReviewHandlers({...})` into the
+ * handler table next to `createHandlers(ctx)`.
+ */
+import type { z } from "zod";
+import { requests, type RequestMethod, type RequestResult, type SessionSummary } from "../../../shared/api";
+import type { ModelInfo, ProviderConfig } from "../../../shared/models";
+import type { ModelRef } from "../../../shared/protocol";
+import { ApiFailure } from "../api/dispatch";
+import type { ToolSpec } from "../providers/types";
+import { importEnvelope, parseEnvelope } from "./export-json";
+import { exportSession } from "./export-session";
+import { fileStatesAt } from "./file-history";
+import { forkAt } from "./fork";
+import { modelViewAt } from "./model-view";
+import { createRedactor } from "./redact";
+import type { ReviewResult } from "./result";
+import { sessionStats } from "./stats";
+import type { ReviewStorePort } from "./store-port";
+import { buildTimeline, modelLabel } from "./timeline";
+
+export interface ReviewContext {
+  store: ReviewStorePort;
+  /** The session's workspace folder, as the loop put it in the system prompt (default: the workspace's stored path). */
+  workspaceRoot?(sessionId: string): string;
+  /** As the loop's AgentDeps.platform (os.platform()). */
+  platform: string;
+  /** The tool specs the loop offers (the session tool runtime's `specs()`). */
+  toolSpecs(): readonly ToolSpec[];
+  /** The catalog's model and provider for a model ref (ModelCatalog.find + provider). */
+  resolveModel(ref: ModelRef): { model: ModelInfo; provider: ProviderConfig } | undefined;
+  /** Exact secrets to remove from exports besides the patterns (the configured API keys). */
+  knownSecrets?(): readonly string[];
+  now?(): number;
+  /** A session was created (import, fork): emit `session.updated` for the session list. */
+  onSessionChanged?(session: SessionSummary): void;
+}
+
+export type ReviewMethod = Extract<RequestMethod, `review.${string}`>;
+type Params<M extends ReviewMethod> = z.output<(typeof requests)[M]["params"]>;
+export type ReviewHandlers = { [M in ReviewMethod]: (params: Params<M>) => RequestResult<M> };
+
+export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
+  const { store } = ctx;
+  const now = ctx.now ?? Date.now;
+
+  const requireSession = (id: string): SessionSummary => {
+    const s = store.getSession(id);
+    if (!s) throw new ApiFailure("NOT_FOUND", `no session ${id}`);
+    return s;
+  };
+  const workspaceRoot = (session: SessionSummary): string => {
+    if (ctx.workspaceRoot) return ctx.workspaceRoot(session.id);
+    const ws = store.getWorkspace(session.workspaceId);
+    if (!ws) throw new ApiFailure("NOT_FOUND", `no workspace for session ${session.id}`);
+    return ws.path;
+  };
+  const redactor = () => createRedactor(ctx.knownSecrets?.() ?? []);
+
+  return {
+    "review.timeline": (p) => {
+      requireSession(p.sessionId);
+      const { entries, problems } = store.loadEntriesChecked(p.sessionId);
+      const items = buildTimeline(entries, store.listToolCalls(p.sessionId));
+      return { items, stats: sessionStats(entries, items), problems };
+    },
+
+    "review.modelView": (p) => {
+      const session = requireSession(p.sessionId);
+      return unwrap(
+        modelViewAt(store.loadEntries(p.sessionId), p.seq, {
+          workspaceRoot: workspaceRoot(session),
+          platform: ctx.platform,
+          toolSpecs: ctx.toolSpecs(),
+          resolve: ctx.resolveModel,
+        }),
+      );
+    },
+
+    "review.fileStates": (p) => {
+      requireSession(p.sessionId);
+      return fileStatesAt(store.loadEntries(p.sessionId), p.seq);
+    },
+
+    "review.notes.list": (p) => {
+      requireSession(p.sessionId);
+      return store.listNotes(p.sessionId).filter(
+        (n) =>
+          (p.verdict === undefined || (p.verdict === "none" ? n.verdict === null : n.verdict === p.verdict)) &&
+          (p.author === undefined || n.author === p.author) &&
+          (p.seq === undefined || n.seq === p.seq),
+      );
+    },
+    "review.notes.add": (p) => {
+      requireSession(p.sessionId);
+      return store.addNote({ sessionId: p.sessionId, seq: p.seq, author: p.author, verdict: p.verdict, text: p.text });
+    },
+    "review.notes.delete": (p) => {
+      requireSession(p.sessionId);
+      if (!store.listNotes(p.sessionId).some((n) => n.id === p.noteId)) {
+        throw new ApiFailure("NOT_FOUND", `no note ${p.noteId} in session ${p.sessionId}`);
+      }
+      store.deleteNote(p.noteId);
+      return { ok: true as const };
+    },
+
+    "review.export": (p) => unwrap(exportSession(store, p.sessionId, p.format, redactor())),
+
+    "review.import": (p) => {
+      const envelope = unwrap(parseEnvelope(p.content));
+      const session = unwrap(importEnvelope(store, p.workspaceId, envelope));
+      ctx.onSessionChanged?.(session);
+      return session;
+    },
+
+    "review.fork": (p) => {
+      requireSession(p.sessionId);
+      if (!ctx.resolveModel(p.model)) throw new ApiFailure("NOT_FOUND", `unknown model ${modelLabel(p.model)}`);
+      const fork = unwrap(forkAt(store, p.sessionId, p.atSeq, p.model, now));
+      ctx.onSessionChanged?.(fork);
+      return fork;
+    },
+  };
+}
+
+function unwrap<T>(result: ReviewResult<T>): T {
+  if (result.ok) return result.value;
+  throw new ApiFailure(result.error.code, result.error.message);
+}
+
+/** The review methods' schemas, for callers that validate results (tests, clients). */
+export const reviewRequests = Object.fromEntries(
+  Object.entries(requests).filter(([m]) => m.startsWith("review.")),
+) as { [M in ReviewMethod]: (typeof requests)[M] };

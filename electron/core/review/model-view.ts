@@ -1,0 +1,76 @@
+/**
+ * "What the model saw": rebuilds the exact request body behind a stored
+ * assistant message, the way the loop built it (agent/session-agent.ts
+ * `buildContext`): the history before it through `historyForModel`, the same
+ * system prompt, the tool specs, the model stored on the message, then the
+ * pure request builder with its boundary transform. Pure given its inputs.
+ *
+ * The system prompt's date comes from the time of the request: the timestamp
+ * of the last message (or compaction) stored before the assistant message,
+ * which the loop appended just before sending.
+ */
+import type { ModelInfo, ProviderConfig } from "../../../shared/models";
+import type { ModelRef, StoredEntry } from "../../../shared/protocol";
+import type { ModelView } from "../../../shared/review";
+import { historyForModel } from "../agent/context";
+import { buildSystemPrompt } from "../agent/system-prompt";
+import { buildRequest } from "../providers/requests";
+import type { LlmContext, ToolSpec } from "../providers/types";
+import { modelLabel } from "./timeline";
+import type { ReviewResult } from "./result";
+
+export interface ModelViewInput {
+  workspaceRoot: string;
+  platform: string;
+  /** The tools the session offers (the loop's `tools.specs()`). */
+  toolSpecs: readonly ToolSpec[];
+  /** The catalog's model and provider for a stored model ref. */
+  resolve(ref: ModelRef): { model: ModelInfo; provider: ProviderConfig } | undefined;
+}
+
+export function modelViewAt(entries: readonly StoredEntry[], seq: number, input: ModelViewInput): ReviewResult<ModelView> {
+  const index = entries.findIndex((e) => e.seq === seq);
+  if (index < 0) return { ok: false, error: { code: "NOT_FOUND", message: `no entry #${seq} in this session` } };
+  const target = entries[index].entry;
+  if (target.type !== "message" || target.message.role !== "assistant") {
+    const kind = target.type === "message" ? target.message.role : target.type;
+    return { ok: false, error: { code: "INVALID_REQUEST", message: `entry #${seq} is a ${kind} entry, not an assistant message` } };
+  }
+  const message = target.message;
+  const resolved = input.resolve(message.model);
+  if (!resolved) {
+    return {
+      ok: false,
+      error: { code: "UNSUPPORTED", message: `model ${modelLabel(message.model)} is no longer in the model catalog; its request cannot be rebuilt` },
+    };
+  }
+
+  const before = entries.slice(0, index);
+  const requestTime = requestTimeOf(before) ?? message.timestamp;
+  const tools = [...input.toolSpecs];
+  const context: LlmContext = {
+    systemPrompt: buildSystemPrompt({ workspaceRoot: input.workspaceRoot, platform: input.platform, now: requestTime, tools }),
+    messages: historyForModel(before),
+    // Same rule as the loop's buildContext.
+    tools: resolved.model.input.length > 0 ? tools : [],
+  };
+  try {
+    const built = buildRequest(resolved.model, resolved.provider, context, {});
+    return {
+      ok: true,
+      value: { seq, model: message.model, body: built.body, idMap: built.idMap, toolNames: built.toolNames, requestTime },
+    };
+  } catch (e) {
+    // The builders are pure and should not throw; if one does, report it rather than crash the request.
+    return { ok: false, error: { code: "INTERNAL", message: `could not rebuild the request: ${e instanceof Error ? e.message : String(e)}` } };
+  }
+}
+
+function requestTimeOf(before: readonly StoredEntry[]): number | null {
+  for (let i = before.length - 1; i >= 0; i--) {
+    const e = before[i].entry;
+    if (e.type === "message") return e.message.timestamp;
+    if (e.type === "compaction") return e.timestamp;
+  }
+  return null;
+}

@@ -1,0 +1,29 @@
+/**
+ * The parts of the SessionStore review relies on (the real SessionStore
+ * satisfies it). Store methods throw StoreError; dispatch maps those.
+ */
+import type { SessionSummary } from "../../../shared/api";
+import type { ModelRef, SessionEntry, StoredEntry } from "../../../shared/protocol";
+import type { CheckedEntries, Note, NoteInput, ToolCallInput, ToolCallRecord } from "../store";
+import type { Workspace } from "../../../shared/api";
+
+export interface ReviewStorePort {
+  getSession(id: string): SessionSummary | undefined;
+  getWorkspace(id: string): Workspace | undefined;
+  createSession(input: { workspaceId: string; title?: string; model?: ModelRef | null }): SessionSummary;
+  deleteSession(id: string): boolean;
+  forkSession(id: string, atSeq: number): SessionSummary;
+  setSessionModel(id: string, model: ModelRef | null): SessionSummary;
+  repairSession(id: string): number;
+  appendEntry(sessionId: string, entry: SessionEntry): number;
+  loadEntries(sessionId: string): StoredEntry[];
+  loadEntriesChecked(sessionId: string): CheckedEntries;
+  listToolCalls(sessionId: string): ToolCallRecord[];
+  recordToolCall(input: ToolCallInput): ToolCallRecord;
+  addNote(input: NoteInput): Note;
+  listNotes(sessionId: string): Note[];
+  deleteNote(id: number): boolean;
+  getSetting(key: string): unknown;
+  setSetting(key: string, value: unknown): void;
+  deleteSetting(key: string): boolean;
+}
