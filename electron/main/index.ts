@@ -56,7 +56,8 @@ function createMainWindow(): BrowserWindow {
 
 function focusMainWindow(): void {
   if (mainWindow === null) {
-    mainWindow = createMainWindow();
+    // Before the core is up there is nothing to show; start() opens the window then.
+    if (closeCore !== null) mainWindow = createMainWindow();
     return;
   }
   if (mainWindow.isMinimized()) mainWindow.restore();
