@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+import type { ModelRef } from "../../shared/protocol";
+import { modelViewAt, type ModelViewInput } from "../../electron/core/review/model-view";
+import { validateRequest } from "../../electron/core/providers/validate";
+import { TOOL_SPECS, WORKSPACE, buildSession, resolveModel } from "./fixture";
+
+const input: ModelViewInput = { workspaceRoot: WORKSPACE, platform: "linux", toolSpecs: TOOL_SPECS, resolve: resolveModel };
+
+function entries() {
+  const f = buildSession();
+  return f.store.loadEntries(f.sessionId);
+}
+
+interface AnthropicBlock {
+  type: string;
+  id?: string;
+  tool_use_id?: string;
+  text?: string;
+}
+interface AnthropicBody {
+  model: string;
+  system: string | Array<{ type: string; text: string }>;
+  messages: Array<{ role: string; content: string | AnthropicBlock[] }>;
+  tools: Array<{ name: string }>;
+}
+
+function blocks(body: AnthropicBody): AnthropicBlock[] {
+  return body.messages.flatMap((m) => (typeof m.content === "string" ? [] : m.content));
+}
+
+function systemText(body: AnthropicBody): string {
+  return typeof body.system === "string" ? body.system : body.system.map((b) => b.text).join("\n");
+}
+
+describe("what the model saw", () => {
+  it("rebuilds the Anthropic request after the switch with provider-valid ids that map back to the stored ones", () => {
+    const view = modelViewAt(entries(), 12, input);
+    if (!view.ok) throw new Error(view.error.message);
+    const body = view.value.body as AnthropicBody;
+    expect(body.model).toBe("claude-sonnet-4-5");
+    expect(view.value.model).toEqual({ provider: "anthropic", api: "anthropic-messages", id: "claude-sonnet-4-5" });
+
+    const uses = blocks(body).filter((b) => b.type === "tool_use");
+    const results = blocks(body).filter((b) => b.type === "tool_result");
+    expect(uses).toHaveLength(3);
+    for (const u of uses) expect(u.id).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+    expect(uses.map((u) => u.id)).not.toContain("call_abc|fc_1");
+    expect(results.map((r) => r.tool_use_id)).toEqual(uses.map((u) => u.id));
+    // The mapping returns each wire id to the id stored in the session.
+    expect(uses.map((u) => view.value.idMap[u.id ?? ""])).toEqual(["call_abc|fc_1", "call_zzz|fc_9", "call_def|fc_2"]);
+    expect(JSON.stringify(body)).not.toContain("|fc_");
+
+    // The other model's thinking went over as plain text, the failed request is not replayed.
+    expect(blocks(body).some((b) => b.type === "thinking")).toBe(false);
+    expect(blocks(body).some((b) => b.type === "text" && b.text === "Read the file first.")).toBe(true);
+    expect(validateRequest("anthropic-messages", body)).toBeNull();
+  });
+
+  it("uses the same system prompt as the loop: workspace, platform, the request's date and the tools", () => {
+    const view = modelViewAt(entries(), 12, input);
+    if (!view.ok) throw new Error(view.error.message);
+    const system = systemText(view.value.body as AnthropicBody);
+    expect(system).toContain(`Workspace: ${WORKSPACE}`);
+    expect(system).toContain("Platform: linux");
+    expect(system).toContain("Date: 2025-03-01");
+    expect(system).toContain("- bash: Run a shell command.");
+    expect((view.value.body as AnthropicBody).tools.map((t) => t.name)).toEqual(["read", "edit", "write", "bash"]);
+    // The date comes from the message stored just before the request (the failed attempt at +10.1 s).
+    expect(view.value.requestTime).toBe(Date.UTC(2025, 2, 1, 9, 30, 10, 100));
+  });
+
+  it("rebuilds an OpenAI Responses request with its own call ids mapped back", () => {
+    const view = modelViewAt(entries(), 5, input);
+    if (!view.ok) throw new Error(view.error.message);
+    const body = view.value.body as { model: string; input: Array<{ type?: string; call_id?: string }> };
+    expect(body.model).toBe("gpt-5");
+    const calls = body.input.filter((i) => i.type === "function_call");
+    expect(calls.map((c) => view.value.idMap[c.call_id ?? ""])).toEqual(["call_abc|fc_1", "call_zzz|fc_9"]);
+    expect(validateRequest("openai-responses", body)).toBeNull();
+  });
+
+  it("has nothing to map before the first tool call", () => {
+    const view = modelViewAt(entries(), 2, input);
+    expect(view.ok && view.value.idMap).toEqual({});
+  });
+
+  it("refuses entries that are not assistant messages, unknown steps and models no longer in the catalog", () => {
+    const all = entries();
+    expect(modelViewAt(all, 1, input)).toMatchObject({ ok: false, error: { code: "INVALID_REQUEST", message: "entry #1 is a user entry, not an assistant message" } });
+    expect(modelViewAt(all, 99, input)).toMatchObject({ ok: false, error: { code: "NOT_FOUND" } });
+    const gone: ModelViewInput = { ...input, resolve: (ref: ModelRef) => (ref.provider === "anthropic" ? undefined : resolveModel(ref)) };
+    expect(modelViewAt(all, 12, gone)).toMatchObject({ ok: false, error: { code: "UNSUPPORTED" } });
+  });
+});
