@@ -8,6 +8,7 @@
  * answered with the provider's real status and error body and never consumes
  * a scripted step.
  */
+import { performance } from "node:perf_hooks";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { z } from "zod";
@@ -26,6 +27,8 @@ export interface FauxProviderOptions {
   port?: number;
   /** Called for each request once it has been judged (before it is answered). */
   onRequest?: (request: FauxRecordedRequest) => void;
+  /** Keep each request's body in `requests` (default true; benchmarks turn it off to measure the client's memory). */
+  recordBodies?: boolean;
 }
 
 export interface FauxProvider {
@@ -104,6 +107,7 @@ export async function startFauxProvider(options: FauxProviderOptions = {}): Prom
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const receivedAt = performance.now();
     const path = (req.url ?? "/").split("?")[0];
     const route = ROUTES[path];
     if (req.method !== "POST" || route === undefined) {
@@ -128,13 +132,18 @@ export async function startFauxProvider(options: FauxProviderOptions = {}): Prom
       route,
       path,
       headers,
-      body,
+      body: options.recordBodies === false ? null : body,
       model,
       stream,
       accepted: rejection === null,
       rejection,
       outcome: rejection === null ? "pending" : "rejected",
+      receivedAt,
+      respondedAt: null,
     };
+    res.on("finish", () => {
+      record.respondedAt = performance.now();
+    });
     requests.push(record);
     notify();
     options.onRequest?.(record);

@@ -124,4 +124,8 @@ export interface FauxRecordedRequest {
   rejection: FauxRejection | null;
   /** What the server did: answered, injected a fault, rejected, or had nothing scripted. */
   outcome: "reply" | "fault" | "rejected" | "unscripted" | "pending";
+  /** performance.now() when the server started handling the request. */
+  receivedAt: number;
+  /** performance.now() when the response was fully written (null until then). */
+  respondedAt: number | null;
 }
