@@ -172,7 +172,7 @@ export const toolsArb: fc.Arbitrary<ToolSpec[] | undefined> = fc.oneof(
   fc.constant(undefined),
   fc.constant([] as ToolSpec[]),
   fc.constant(DEFAULT_TOOL_SPECS),
-  fc.constant([
+  fc.constant<ToolSpec[]>([
     ...DEFAULT_TOOL_SPECS,
     { name: "mcp.server:search", description: "", parameters: { type: "object", properties: {} } },
     { name: "mcp.server_search", description: "d", parameters: { type: "object", properties: {}, additionalProperties: false, required: [] } },

@@ -31,6 +31,32 @@ export function isValidWireId(id: string, rule: IdRule): boolean {
   return id.length <= spec.max && spec.valid.test(id);
 }
 
+/**
+ * First-choice rewrites (`cleaned` or the attempt-0 derivation) are pure
+ * functions of (rule, stored id), and every request re-sends the same history,
+ * so they are memoised across requests; the cache is dropped when it grows past
+ * a bound (ids are small; 20k entries is a few MB at most).
+ */
+const CACHE_LIMIT = 20_000;
+const firstChoiceCache: Record<IdRule, Map<string, string>> = {
+  anthropic: new Map(),
+  openai40: new Map(),
+  responses: new Map(),
+  mistral9: new Map(),
+};
+
+function firstChoice(stored: string, rule: IdRule): string {
+  const cache = firstChoiceCache[rule];
+  let wire = cache.get(stored);
+  if (wire === undefined) {
+    const cleaned = rule === "mistral9" ? "" : stored.replace(INVALID_ID_CHARS, "_");
+    wire = cleaned.length > 0 && cleaned.length <= RULES[rule].max ? cleaned : derive(stored, rule, 0);
+    if (cache.size >= CACHE_LIMIT) cache.clear();
+    cache.set(stored, wire);
+  }
+  return wire;
+}
+
 /** Derived id for the `attempt`-th try: readable prefix + hash (or pure hash for Mistral). */
 function derive(stored: string, rule: IdRule, attempt: number): string {
   const seed = attempt === 0 ? stored : `${stored}\u0000${attempt}`;
@@ -53,26 +79,22 @@ export class IdAllocator {
 
   constructor(readonly rule: IdRule) {}
 
+  /** `preferred`: the id to try first instead of `stored` (the call_id part of a Responses id). */
   allocate(stored: string, preferred?: string): string {
-    let wire: string | undefined;
+    const used = this.used;
     const first = preferred ?? stored;
-    if (isValidWireId(first, this.rule) && !this.used.has(first)) {
-      wire = first;
-    } else if (this.rule !== "mistral9") {
-      const cleaned = first.replace(INVALID_ID_CHARS, "_");
-      if (cleaned.length > 0 && cleaned.length <= RULES[this.rule].max && !this.used.has(cleaned)) wire = cleaned;
+    let wire: string | undefined;
+    if (isValidWireId(first, this.rule) && !used.has(first)) wire = first;
+    else {
+      const choice = firstChoice(first, this.rule);
+      if (!used.has(choice)) wire = choice;
     }
-    for (let attempt = 0; wire === undefined; attempt++) {
+    for (let attempt = 1; wire === undefined; attempt++) {
       const candidate = derive(stored, this.rule, attempt);
-      if (!this.used.has(candidate)) wire = candidate;
+      if (!used.has(candidate)) wire = candidate;
     }
-    this.used.add(wire);
+    used.add(wire);
     this.idMap[wire] = stored;
     return wire;
-  }
-
-  /** Reserve an id that must appear verbatim (e.g. a Responses item id we replay). */
-  isUsed(id: string): boolean {
-    return this.used.has(id);
   }
 }

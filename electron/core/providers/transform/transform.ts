@@ -42,7 +42,6 @@ interface OpenCall {
   storedId: string;
   storedName: string;
   wireId: string;
-  args: Record<string, unknown>;
   result: WireToolResult | undefined;
 }
 
@@ -50,7 +49,7 @@ interface OpenTurn {
   calls: OpenCall[];
   unanswered: number;
   /** User messages that arrived while results were still missing; sent after the results. */
-  deferred: WireUserBlock[][];
+  deferred: (readonly WireUserBlock[])[];
 }
 
 function sameModel(message: AssistantMessage, target: TransformTarget): boolean {
@@ -58,18 +57,35 @@ function sameModel(message: AssistantMessage, target: TransformTarget): boolean 
   return m.id === target.model.id && m.api === target.model.api && m.provider === target.model.provider;
 }
 
-function userBlocks(content: readonly UserContent[], target: TransformTarget): WireUserBlock[] {
-  const out: WireUserBlock[] = [];
-  for (const block of content) {
+const IMAGE_OMITTED_BLOCK: WireUserBlock = Object.freeze({ type: "text", text: IMAGE_OMITTED_TEXT });
+const SEE_ATTACHED_IMAGE_BLOCK: WireUserBlock = Object.freeze({ type: "text", text: SEE_ATTACHED_IMAGE_TEXT });
+const MISTRAL_BRIDGE: readonly WireAssistantBlock[] = Object.freeze([Object.freeze({ type: "text" as const, text: MISTRAL_BRIDGE_TEXT })]);
+const EMPTY_RESULT_CONTENT: readonly WireUserBlock[] = Object.freeze([Object.freeze({ type: "text" as const, text: EMPTY_RESULT_TEXT })]);
+const SYNTHESIZED_CONTENT: readonly WireUserBlock[] = Object.freeze([Object.freeze({ type: "text" as const, text: SYNTHESIZED_RESULT_TEXT })]);
+
+/**
+ * User or result content for the wire. Blocks that need no change are shared
+ * with the stored history (never written to), and so is the array when nothing
+ * changed: the transform allocates only for what it rewrites.
+ */
+function userBlocks(content: readonly UserContent[], acceptsImages: boolean): readonly WireUserBlock[] {
+  let out: WireUserBlock[] | undefined;
+  for (let i = 0; i < content.length; i++) {
+    const block = content[i];
+    let next: WireUserBlock | undefined = block;
     if (block.type === "text") {
-      if (!isBlank(block.text)) out.push({ type: "text", text: sanitizeSurrogates(block.text) });
-    } else if (target.acceptsImages) {
-      out.push({ type: "image", data: block.data, mimeType: block.mimeType });
-    } else {
-      out.push({ type: "text", text: IMAGE_OMITTED_TEXT });
+      if (isBlank(block.text)) next = undefined;
+      else {
+        const text = sanitizeSurrogates(block.text);
+        if (text !== block.text) next = { type: "text", text };
+      }
+    } else if (!acceptsImages) {
+      next = IMAGE_OMITTED_BLOCK;
     }
+    if (next !== block && out === undefined) out = content.slice(0, i);
+    if (out !== undefined && next !== undefined) out.push(next);
   }
-  return out;
+  return out ?? content;
 }
 
 function callAsText(name: string, args: Record<string, unknown>): string {
@@ -83,57 +99,75 @@ function resultAsText(result: WireToolResult): WireUserBlock[] {
   return blocks;
 }
 
-export function transformHistory(messages: readonly Message[], target: TransformTarget): TransformResult {
-  const ids = new IdAllocator(target.idRule);
-  const usedItemIds = new Set<string>();
-  const out: WireMessage[] = [];
-  let turn: OpenTurn | undefined;
+/** One request's pass over the history (a class rather than closures: this is the hot path). */
+class HistoryPass {
+  private readonly ids: IdAllocator;
+  private readonly usedItemIds = new Set<string>();
+  readonly out: WireMessage[] = [];
+  private turn: OpenTurn | undefined;
 
-  const pushUser = (content: WireUserBlock[]): void => {
-    const last = out[out.length - 1];
-    if (last !== undefined && last.role === "user") last.content = last.content.concat(content);
-    else out.push({ role: "user", content });
-  };
+  constructor(private readonly target: TransformTarget) {
+    this.ids = new IdAllocator(target.idRule);
+  }
 
-  const pushAssistant = (content: WireAssistantBlock[]): void => {
-    const last = out[out.length - 1];
+  get idMap(): Record<string, string> {
+    return this.ids.idMap;
+  }
+
+  private pushUser(content: readonly WireUserBlock[]): void {
+    const last = this.out[this.out.length - 1];
+    if (last !== undefined && last.role === "user") {
+      last.content = last.content.concat(content);
+      return;
+    }
+    // Mistral: "Unexpected role 'user' after role 'tool'" — bridge with an assistant turn (opencode's "Done.").
+    if (last !== undefined && last.role === "toolResults" && this.target.assistantAfterToolResult) {
+      this.out.push({ role: "assistant", content: MISTRAL_BRIDGE });
+    }
+    this.out.push({ role: "user", content });
+  }
+
+  private pushAssistant(content: readonly WireAssistantBlock[]): void {
+    const last = this.out[this.out.length - 1];
     if (last !== undefined && last.role === "assistant") last.content = last.content.concat(content);
-    else out.push({ role: "assistant", content });
-  };
+    else this.out.push({ role: "assistant", content });
+  }
 
-  const closeTurn = (): void => {
+  closeTurn(): void {
+    const turn = this.turn;
     if (turn === undefined) return;
+    this.turn = undefined;
     const results: WireToolResult[] = [];
     for (const call of turn.calls) {
-      results.push(
-        call.result ?? {
-          id: call.wireId,
-          name: call.storedName,
-          isError: true,
-          content: [{ type: "text", text: SYNTHESIZED_RESULT_TEXT }],
-        },
-      );
+      results.push(call.result ?? { id: call.wireId, name: call.storedName, isError: true, content: SYNTHESIZED_CONTENT });
     }
-    if (target.toolsOffered) {
-      out.push({ role: "toolResults", results });
+    if (!this.target.toolsOffered) {
+      for (const result of results) this.pushUser(resultAsText(result));
+    } else if (this.target.toolResultImages) {
+      this.out.push({ role: "toolResults", results });
     } else {
-      for (const result of results) pushUser(resultAsText(result));
+      // Chat Completions tool messages carry text only: images follow the results in a user message.
+      const images = moveResultImages(results);
+      this.out.push({ role: "toolResults", results });
+      if (images.length > 0) this.pushUser(images);
     }
-    for (const content of turn.deferred) pushUser(content);
-    turn = undefined;
-  };
+    for (const content of turn.deferred) this.pushUser(content);
+  }
 
-  const onAssistant = (message: AssistantMessage): void => {
-    closeTurn();
+  assistant(message: AssistantMessage): void {
+    this.closeTurn();
+    const target = this.target;
     // An errored or aborted turn keeps only its visible text: its thinking may be
     // unsigned and its calls never ran, so results that follow it are dropped too.
     const broken = message.stopReason === "error" || message.stopReason === "aborted";
     const own = sameModel(message, target);
     const blocks: WireAssistantBlock[] = [];
-    const calls: OpenCall[] = [];
+    let calls: OpenCall[] | undefined;
     for (const block of message.content) {
       if (block.type === "text") {
-        if (!isBlank(block.text)) blocks.push({ type: "text", text: sanitizeSurrogates(block.text) });
+        if (isBlank(block.text)) continue;
+        const text = sanitizeSurrogates(block.text);
+        blocks.push(text === block.text ? block : { type: "text", text });
       } else if (block.type === "thinking") {
         if (broken) continue;
         if (own) {
@@ -152,28 +186,29 @@ export function transformHistory(messages: readonly Message[], target: Transform
         }
       } else {
         if (broken) continue;
+        calls ??= [];
         if (!target.toolsOffered) {
           blocks.push({ type: "text", text: callAsText(target.toolName(block.name), block.arguments) });
-          calls.push({ storedId: block.id, storedName: block.name, wireId: "", args: block.arguments, result: undefined });
+          calls.push({ storedId: block.id, storedName: block.name, wireId: "", result: undefined });
           continue;
         }
         let wireId: string;
         let itemId: string | undefined;
         if (own && target.idRule === "responses") {
           const decoded = decodeResponsesToolCallId(block.id);
-          wireId = ids.allocate(block.id, decoded.callId);
+          wireId = this.ids.allocate(block.id, decoded.callId);
           // Replay the `fc_…` item id only when the call id survived unchanged and the item id is unique.
           if (
             decoded.itemId !== undefined &&
             wireId === decoded.callId &&
             RESPONSES_ITEM_ID.test(decoded.itemId) &&
-            !usedItemIds.has(decoded.itemId)
+            !this.usedItemIds.has(decoded.itemId)
           ) {
             itemId = decoded.itemId;
-            usedItemIds.add(itemId);
+            this.usedItemIds.add(itemId);
           }
         } else {
-          wireId = ids.allocate(block.id);
+          wireId = this.ids.allocate(block.id);
         }
         const name = target.toolName(block.name);
         blocks.push(
@@ -181,16 +216,17 @@ export function transformHistory(messages: readonly Message[], target: Transform
             ? { type: "toolCall", id: wireId, name, arguments: block.arguments }
             : { type: "toolCall", id: wireId, itemId, name, arguments: block.arguments },
         );
-        calls.push({ storedId: block.id, storedName: block.name, wireId, args: block.arguments, result: undefined });
+        calls.push({ storedId: block.id, storedName: block.name, wireId, result: undefined });
       }
     }
-    if (blocks.length > 0) pushAssistant(blocks);
-    if (calls.length > 0) turn = { calls, unanswered: calls.length, deferred: [] };
-  };
+    if (blocks.length > 0) this.pushAssistant(blocks);
+    if (calls !== undefined) this.turn = { calls, unanswered: calls.length, deferred: [] };
+  }
 
-  const onToolResult = (message: ToolResultMessage): void => {
+  toolResult(message: ToolResultMessage): void {
     // A result answers the first unanswered call with its id in the open turn
     // (same tool name preferred); anything else is an orphan and is dropped.
+    const turn = this.turn;
     if (turn === undefined || turn.unanswered === 0) return;
     let match: OpenCall | undefined;
     for (const call of turn.calls) {
@@ -202,86 +238,54 @@ export function transformHistory(messages: readonly Message[], target: Transform
       match ??= call;
     }
     if (match === undefined) return;
-    const content = userBlocks(message.content, target);
-    if (content.length === 0) content.push({ type: "text", text: EMPTY_RESULT_TEXT });
-    match.result = { id: match.wireId, name: match.storedName, isError: message.isError, content };
+    const content = userBlocks(message.content, this.target.acceptsImages);
+    match.result = {
+      id: match.wireId,
+      name: match.storedName,
+      isError: message.isError,
+      content: content.length > 0 ? content : EMPTY_RESULT_CONTENT,
+    };
     turn.unanswered--;
-  };
+  }
 
-  const onUser = (message: UserMessage): void => {
-    const content = userBlocks(message.content, target);
+  user(message: UserMessage): void {
+    const content = userBlocks(message.content, this.target.acceptsImages);
     if (content.length === 0) return;
-    if (turn !== undefined && turn.unanswered > 0) {
-      turn.deferred.push(content);
+    if (this.turn !== undefined && this.turn.unanswered > 0) {
+      this.turn.deferred.push(content);
       return;
     }
-    closeTurn();
-    pushUser(content);
-  };
+    this.closeTurn();
+    this.pushUser(content);
+  }
+}
 
+export function transformHistory(messages: readonly Message[], target: TransformTarget): TransformResult {
+  const pass = new HistoryPass(target);
   for (const message of messages) {
-    if (message.role === "assistant") onAssistant(message);
-    else if (message.role === "toolResult") onToolResult(message);
-    else onUser(message);
+    if (message.role === "assistant") pass.assistant(message);
+    else if (message.role === "toolResult") pass.toolResult(message);
+    else pass.user(message);
   }
-  closeTurn();
-
-  const shaped = target.toolResultImages ? out : moveResultImages(out);
-  const bridged = target.assistantAfterToolResult ? bridgeToolToUser(shaped) : shaped;
-  return { messages: frame(bridged), idMap: ids.idMap };
+  pass.closeTurn();
+  return { messages: frame(pass.out), idMap: pass.idMap };
 }
 
-/**
- * Chat Completions tool messages carry text only: images in results are replaced
- * by a note and sent right after the results in a user message.
- */
-function moveResultImages(messages: WireMessage[]): WireMessage[] {
-  const out: WireMessage[] = [];
-  for (let i = 0; i < messages.length; i++) {
-    const message = messages[i];
-    if (message.role !== "toolResults") {
-      out.push(message);
-      continue;
+/** Takes the images out of results (in place: the results are this pass's own objects), leaving a note. */
+function moveResultImages(results: WireToolResult[]): WireUserBlock[] {
+  const images: WireUserBlock[] = [];
+  for (let r = 0; r < results.length; r++) {
+    const result = results[r];
+    if (!result.content.some((b) => b.type === "image")) continue;
+    const text: WireUserBlock[] = [];
+    for (const block of result.content) {
+      if (block.type === "image") images.push(block);
+      else text.push(block);
     }
-    const images: WireUserBlock[] = [];
-    let results = message.results;
-    for (let r = 0; r < results.length; r++) {
-      const result = results[r];
-      if (!result.content.some((b) => b.type === "image")) continue;
-      if (results === message.results) results = results.slice();
-      const text: WireUserBlock[] = [];
-      for (const block of result.content) {
-        if (block.type === "image") images.push(block);
-        else text.push(block);
-      }
-      text.push({ type: "text", text: SEE_ATTACHED_IMAGE_TEXT });
-      results[r] = { ...result, content: text };
-    }
-    out.push(results === message.results ? message : { role: "toolResults", results });
-    if (images.length === 0) continue;
-    const next = messages[i + 1];
-    if (next !== undefined && next.role === "user") {
-      out.push({ role: "user", content: images.concat(next.content) });
-      i++;
-    } else {
-      out.push({ role: "user", content: images });
-    }
+    text.push(SEE_ATTACHED_IMAGE_BLOCK);
+    results[r] = { ...result, content: text };
   }
-  return out;
-}
-
-// Mistral: "Unexpected role 'user' after role 'tool'" — bridge with an assistant turn (opencode's "Done.").
-function bridgeToolToUser(messages: WireMessage[]): WireMessage[] {
-  const out: WireMessage[] = [];
-  for (let i = 0; i < messages.length; i++) {
-    const message = messages[i];
-    out.push(message);
-    const next = messages[i + 1];
-    if (message.role === "toolResults" && next !== undefined && next.role === "user") {
-      out.push({ role: "assistant", content: [{ type: "text", text: MISTRAL_BRIDGE_TEXT }] });
-    }
-  }
-  return out;
+  return images;
 }
 
 /**

@@ -18,13 +18,13 @@ export interface WireToolResult {
   id: string;
   name: string;
   isError: boolean;
-  /** Never empty. */
-  content: WireUserBlock[];
+  /** Never empty. May share block objects with the stored history: read-only. */
+  content: readonly WireUserBlock[];
 }
 
 export type WireMessage =
-  | { role: "user"; content: WireUserBlock[] }
-  | { role: "assistant"; content: WireAssistantBlock[] }
+  | { role: "user"; content: readonly WireUserBlock[] }
+  | { role: "assistant"; content: readonly WireAssistantBlock[] }
   /** Results for every call of the assistant message right before, in call order. */
   | { role: "toolResults"; results: WireToolResult[] };
 

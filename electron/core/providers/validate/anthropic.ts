@@ -8,7 +8,8 @@ import { anthropicError, isRecord, type ProviderRejection, type ValidateContext 
 const ID_PATTERN = /^[a-zA-Z0-9_-]+$/;
 const NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 const IMAGE_TYPES = new Set(["image/jpeg", "image/png", "image/gif", "image/webp"]);
-const NON_WHITESPACE = /\S/;
+/** Python's `str.strip()` whitespace: JS `\s` plus U+001C–U+001F and U+0085. */
+const NON_WHITESPACE = /[^\s\x1c-\x1f\x85]/;
 
 const TOP_LEVEL_KEYS = new Set([
   "model", "max_tokens", "messages", "system", "tools", "tool_choice", "thinking", "stream", "temperature", "top_p", "top_k",

@@ -1,0 +1,133 @@
+/**
+ * `npm run wire -- --target <provider>/<model> [--api <api>] [--tools default]
+ *   [--tool-choice auto|none|required|<name>] [--reasoning off|low|medium|high]
+ *   [--system <text>] [--id-map] < history.json`
+ *
+ * Reads a JSON array of stored messages on stdin and prints the exact request
+ * body the adapter would send for it (the boundary transform applied), as JSON.
+ * With `--id-map`, prints `{ body, idMap, toolNames }` instead.
+ * Exit codes: 0 ok, 2 bad arguments or bad input.
+ */
+import { pathToFileURL } from "node:url";
+import { z } from "zod";
+import { ApiSchema, MessageSchema } from "../shared/protocol";
+import { findModel, findProvider } from "../electron/core/providers/registry";
+import { buildRequest } from "../electron/core/providers/requests";
+import type { ToolChoice, ToolSpec } from "../electron/core/providers/types";
+
+export interface WireOutcome {
+  code: 0 | 2;
+  stdout: string;
+  stderr: string;
+}
+
+const ToolSpecsSchema = z.array(z.object({ name: z.string(), description: z.string(), parameters: z.record(z.string(), z.unknown()) }));
+
+const USAGE =
+  "usage: npm run wire -- --target <provider>/<model> [--api <api>] [--tools default] [--tool-choice <choice>] [--reasoning <level>] [--system <text>] [--id-map] < history.json";
+
+/** Stand-in for the app's tools while `electron/core/tools/index.ts` has no `defaultToolSpecs()`. */
+const FIXTURE_TOOL_SPECS: ToolSpec[] = [
+  { name: "read", description: "Read a file.", parameters: { type: "object", properties: { path: { type: "string" }, offset: { type: "integer" } }, required: ["path"] } },
+  { name: "write", description: "Write a file.", parameters: { type: "object", properties: { path: { type: "string" }, content: { type: "string" } }, required: ["path", "content"] } },
+  {
+    name: "edit",
+    description: "Replace text in a file.",
+    parameters: { type: "object", properties: { path: { type: "string" }, oldText: { type: "string" }, newText: { type: "string" } }, required: ["path", "oldText", "newText"] },
+  },
+  { name: "list", description: "List a directory.", parameters: { type: "object", properties: { path: { type: "string" } }, required: [] } },
+  { name: "glob", description: "Find files by pattern.", parameters: { type: "object", properties: { pattern: { type: "string" } }, required: ["pattern"] } },
+  { name: "grep", description: "Search file contents.", parameters: { type: "object", properties: { pattern: { type: "string" }, path: { type: "string" } }, required: ["pattern"] } },
+  { name: "bash", description: "Run a shell command.", parameters: { type: "object", properties: { command: { type: "string" } }, required: ["command"] } },
+];
+
+/** The tool runtime's specs when it exports `defaultToolSpecs()`, else the fixture above. */
+export async function loadDefaultToolSpecs(): Promise<{ specs: ToolSpec[]; source: "tools" | "fixture" }> {
+  const modulePath = new URL("../electron/core/tools/index.ts", import.meta.url).href;
+  try {
+    const mod: unknown = await import(modulePath);
+    if (typeof mod === "object" && mod !== null && "defaultToolSpecs" in mod && typeof mod.defaultToolSpecs === "function") {
+      const parsed = ToolSpecsSchema.safeParse(mod.defaultToolSpecs());
+      if (parsed.success) return { specs: parsed.data, source: "tools" };
+    }
+  } catch {
+    // Not there yet: fall through to the fixture.
+  }
+  return { specs: FIXTURE_TOOL_SPECS, source: "fixture" };
+}
+
+function fail(message: string): WireOutcome {
+  return { code: 2, stdout: "", stderr: `wire: ${message}\n${USAGE}\n` };
+}
+
+function parseArgs(argv: readonly string[]): Map<string, string | true> | string {
+  const flags = new Map<string, string | true>();
+  const valued = new Set(["--target", "--api", "--tools", "--tool-choice", "--reasoning", "--system"]);
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--id-map") flags.set(arg, true);
+    else if (valued.has(arg)) {
+      const value = argv[i + 1];
+      if (value === undefined || value.startsWith("--")) return `${arg} needs a value`;
+      flags.set(arg, value);
+      i++;
+    } else return `unknown argument "${arg}"`;
+  }
+  return flags;
+}
+
+export async function runWire(argv: readonly string[], stdin: string): Promise<WireOutcome> {
+  const flags = parseArgs(argv);
+  if (typeof flags === "string") return fail(flags);
+  const target = flags.get("--target");
+  if (typeof target !== "string") return fail("--target <provider>/<model> is required");
+  const apiFlag = flags.get("--api");
+  const api = apiFlag === undefined ? undefined : ApiSchema.safeParse(apiFlag);
+  if (api !== undefined && !api.success) return fail(`--api must be one of ${ApiSchema.options.join(", ")}`);
+  const model = findModel(target, api?.data);
+  if (!model) return fail(`unknown model "${target}"${api ? ` on ${api.data}` : ""} (see the registry: electron/core/providers/registry-data.ts)`);
+  const provider = findProvider(model.provider);
+  if (!provider) return fail(`unknown provider "${model.provider}"`);
+
+  const toolsFlag = flags.get("--tools");
+  if (toolsFlag !== undefined && toolsFlag !== "default") return fail('--tools accepts only "default"');
+  const tools = toolsFlag === "default" ? (await loadDefaultToolSpecs()).specs : undefined;
+  const choiceFlag = flags.get("--tool-choice");
+  let toolChoice: ToolChoice | undefined;
+  if (typeof choiceFlag === "string") toolChoice = ["auto", "none", "required"].includes(choiceFlag) ? (choiceFlag as ToolChoice) : { name: choiceFlag };
+  const reasoningFlag = flags.get("--reasoning");
+  const reasoning = reasoningFlag === undefined ? undefined : z.enum(["off", "low", "medium", "high"]).safeParse(reasoningFlag);
+  if (reasoning !== undefined && !reasoning.success) return fail("--reasoning must be off, low, medium or high");
+  const system = flags.get("--system");
+
+  let json: unknown;
+  try {
+    json = JSON.parse(stdin);
+  } catch (error) {
+    return fail(`standard input is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const history = z.array(MessageSchema).safeParse(json);
+  if (!history.success) return fail(`standard input is not an array of stored messages:\n${z.prettifyError(history.error)}`);
+
+  const built = buildRequest(
+    model,
+    provider,
+    { systemPrompt: typeof system === "string" ? system : "", messages: history.data, tools, toolChoice },
+    { reasoning: reasoning?.data },
+  );
+  const output = flags.has("--id-map") ? { body: built.body, idMap: { ...built.idMap }, toolNames: { ...built.toolNames } } : built.body;
+  return { code: 0, stdout: `${JSON.stringify(output, null, 2)}\n`, stderr: "" };
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const outcome = await runWire(process.argv.slice(2), await readStdin());
+  process.stdout.write(outcome.stdout);
+  process.stderr.write(outcome.stderr);
+  process.exitCode = outcome.code;
+}
