@@ -61,7 +61,7 @@ export const TimelineItemSchema = z.object({
   seq: z.number().int(),
   kind: TimelineKindSchema,
   timestamp: z.number(),
-  /** The model that wrote it (assistant, error, compaction) or was switched to (modelSwitch). */
+  /** The model that wrote it (assistant, error, compaction), made the call (toolCall, toolResult, approval) or was switched to (modelSwitch). */
   model: ModelRefSchema.nullable(),
   tokens: TokenCountsSchema.nullable(),
   cost: z.number().nullable(),
