@@ -71,8 +71,16 @@ function changeDetails(path: string, before: string | null, after: string) {
   return { path, created: before === null, bytes: Buffer.byteLength(after), diff: fileDiff(path, before, after), before, after };
 }
 
+export interface SessionOptions {
+  /** false: store the Sonnet thinking unsigned (the made-up signature is rejected by a strict Anthropic server). */
+  anthropicSignature?: boolean;
+}
+
 /** The entries in order; seqs are 1-based positions in this list. */
-export function sessionEntries(): SessionEntry[] {
+export function sessionEntries(options: SessionOptions = {}): SessionEntry[] {
+  const sonnetThinking = options.anthropicSignature === false
+    ? { type: "thinking" as const, thinking: "Write README, then run npm test." }
+    : { type: "thinking" as const, thinking: "Write README, then run npm test.", signature: "EqQBCkYIARgCKkB-anthropic-signature" };
   return [
     /* 1 */ { type: "message", message: { role: "user", content: [{ type: "text", text: "Rename greet to hello in src/app.ts." }], timestamp: at(1_000) } },
     /* 2 */ {
@@ -130,7 +138,7 @@ export function sessionEntries(): SessionEntry[] {
       message: {
         role: "assistant",
         content: [
-          { type: "thinking", thinking: "Write README, then run npm test.", signature: "EqQBCkYIARgCKkB-anthropic-signature" },
+          sonnetThinking,
           { type: "toolCall", id: "toolu_01W", name: "write", arguments: { path: "README.md", content: README_V1 } },
           { type: "toolCall", id: "toolu_01X", name: "bash", arguments: { command: "npm test" } },
         ],
@@ -197,7 +205,7 @@ export interface Fixture {
 }
 
 /** Writes the session into `store` (default: a fresh in-memory store). */
-export function buildSession(path = ":memory:"): Fixture {
+export function buildSession(path = ":memory:", options: SessionOptions = {}): Fixture {
   let t = T0;
   const clock = { now: () => t, set: (ms: number) => void (t = ms) };
   const store = SessionStore.open(path, { now: clock.now });
@@ -205,7 +213,7 @@ export function buildSession(path = ":memory:"): Fixture {
   const session = store.createSession({ workspaceId, title: "Rename greet", model: GPT5 });
   const rows = auditRows(session.id);
   let next = 0;
-  for (const [i, entry] of sessionEntries().entries()) {
+  for (const [i, entry] of sessionEntries(options).entries()) {
     const ts = entry.type === "message" ? entry.message.timestamp : entry.timestamp;
     for (; next < rows.length && at(rows[next][0]) <= ts; next++) {
       clock.set(at(rows[next][0]));

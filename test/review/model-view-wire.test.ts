@@ -1,44 +1,41 @@
 /**
- * "What the model saw" against the wire: the real agent loop sends requests
- * through the real adapters to the faux provider on loopback, and the body
- * the review rebuilds from storage must equal the body the server received.
+ * "What the model saw" against the wire: the real agent loop, with the real
+ * tool runtime on a temp workspace, sends requests through the real adapters
+ * to the faux provider on loopback; the body the review rebuilds from storage
+ * must equal the body the server received, for every request of the turn.
  */
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ModelRef } from "../../shared/protocol";
 import { SessionAgent } from "../../electron/core/agent/session-agent";
-import type { AgentDeps, ToolRuntimePort } from "../../electron/core/agent/ports";
-import { reply, startFauxProvider, type FauxProvider } from "../../electron/core/faux";
+import type { AgentDeps } from "../../electron/core/agent/ports";
+import { createSessionTools } from "../../electron/core/api/session-tools";
+import { defaultSettings } from "../../electron/core/api/settings";
+import { reply, startFauxProvider, toolCall, type FauxProvider } from "../../electron/core/faux";
 import { streamModel } from "../../electron/core/providers";
 import { modelViewAt } from "../../electron/core/review/model-view";
-import { GPT41, GPT5, SONNET, TOOL_SPECS, WORKSPACE, buildSession, resolveModel } from "./fixture";
+import { defaultToolSpecs } from "../../electron/core/tools";
+import { APP_AFTER, GPT41, GPT5, SONNET, buildSession, resolveModel } from "./fixture";
 
 let faux: FauxProvider;
+let workspace: string;
 beforeAll(async () => {
   faux = await startFauxProvider();
+  workspace = realpathSync(mkdtempSync(join(tmpdir(), "review-wire-")));
+  mkdirSync(join(workspace, "src"));
+  writeFileSync(join(workspace, "src/app.ts"), APP_AFTER);
 });
 afterAll(async () => {
   await faux.close();
+  rmSync(workspace, { recursive: true, force: true });
 });
-
-/** The turns here are text-only, so the loop only asks the tool runtime for its specs. */
-const tools: ToolRuntimePort = {
-  specs: () => TOOL_SPECS,
-  beginTurn: () => undefined,
-  isSideEffect: (name) => ["write", "edit", "bash"].includes(name),
-  runReadOnly: () => Promise.reject(new Error("no tool runs in this test")),
-  propose: () => Promise.reject(new Error("no tool runs in this test")),
-  decide: () => "deny",
-  allowForSession: () => undefined,
-  execute: () => Promise.reject(new Error("no tool runs in this test")),
-  toResultMessage: () => {
-    throw new Error("no tool runs in this test");
-  },
-};
 
 function agentFor(fixture: ReturnType<typeof buildSession>, model: ModelRef): SessionAgent {
   const deps: AgentDeps = {
     store: fixture.store,
-    tools,
+    tools: createSessionTools({ workspaceRoot: workspace, settings: defaultSettings, env: {} }),
     resolveModel: (ref) => {
       const r = resolveModel(ref);
       if (!r) return { error: "unknown model" };
@@ -50,7 +47,7 @@ function agentFor(fixture: ReturnType<typeof buildSession>, model: ModelRef): Se
     emit: () => undefined,
     audit: () => undefined,
     now: fixture.clock.now,
-    workspaceRoot: WORKSPACE,
+    workspaceRoot: workspace,
     platform: "linux",
     onModelChanged: (sessionId, ref) => void fixture.store.setSessionModel(sessionId, ref),
     onAppended: () => undefined,
@@ -59,30 +56,31 @@ function agentFor(fixture: ReturnType<typeof buildSession>, model: ModelRef): Se
 }
 
 describe("what the model saw, checked against the wire", () => {
-  it("equals the body the provider received, for each API after a model switch", async () => {
-    const fixture = buildSession();
+  it("equals every body the provider received, for each API after a model switch, tool round trips included", async () => {
+    const fixture = buildSession(":memory:", { anthropicSignature: false });
     const agent = agentFor(fixture, SONNET);
     for (const model of [SONNET, GPT5, GPT41]) {
       agent.switchModel(model);
       faux.reset();
-      faux.script(reply("Noted."));
+      faux.script([reply(toolCall("read", { path: "src/app.ts" })), reply("Noted.")]);
       fixture.clock.set(fixture.clock.now() + 60_000);
-      agent.send(`Summarise the session for ${model.id}.`);
+      const before = fixture.store.loadEntries(fixture.sessionId).length;
+      agent.send(`Read src/app.ts again with ${model.id}.`);
       await agent.idle();
 
-      expect(faux.requests).toHaveLength(1);
-      const sent = faux.requests[0];
       const entries = fixture.store.loadEntries(fixture.sessionId);
-      const last = entries[entries.length - 1];
-      expect(last.entry.type === "message" && last.entry.message.role).toBe("assistant");
-      const view = modelViewAt(entries, last.seq, { workspaceRoot: WORKSPACE, platform: "linux", toolSpecs: TOOL_SPECS, resolve: resolveModel });
-      if (!view.ok) throw new Error(view.error.message);
-      expect(view.value.body).toEqual(sent.body);
-      // The fixture's Anthropic thinking signature is made up, and the faux rejects it as the real API would.
-      if (model !== SONNET) expect(sent.accepted).toBe(true);
-      // Every stored id that went over the wire comes back through the map.
-      const stored = new Set(Object.values(view.value.idMap));
-      expect(stored).toEqual(new Set(["call_abc|fc_1", "call_zzz|fc_9", "call_def|fc_2", "toolu_01W", "toolu_01X", "toolu_01Y"]));
+      const requests = entries.slice(before).filter((e) => e.entry.type === "message" && e.entry.message.role === "assistant");
+      expect(requests).toHaveLength(2);
+      expect(faux.requests).toHaveLength(2);
+      for (const [i, stored] of requests.entries()) {
+        const view = modelViewAt(entries, stored.seq, { workspaceRoot: workspace, platform: "linux", toolSpecs: defaultToolSpecs(), resolve: resolveModel });
+        if (!view.ok) throw new Error(view.error.message);
+        expect(view.value.body).toEqual(faux.requests[i].body);
+        // Every stored call of the history went over the wire and comes back through the map.
+        const stored_ = new Set(Object.values(view.value.idMap));
+        for (const id of ["call_abc|fc_1", "call_zzz|fc_9", "call_def|fc_2", "toolu_01W", "toolu_01X", "toolu_01Y"]) expect(stored_.has(id)).toBe(true);
+      }
+      expect(faux.requests.map((r) => r.rejection?.message ?? "accepted")).toEqual(["accepted", "accepted"]);
     }
   });
 });

@@ -12,6 +12,7 @@ import type { ModelInfo, ProviderConfig } from "../../../shared/models";
 import type { ModelRef } from "../../../shared/protocol";
 import { ApiFailure } from "../api/dispatch";
 import type { ToolSpec } from "../providers/types";
+import { defaultToolSpecs } from "../tools";
 import { importEnvelope, parseEnvelope } from "./export-json";
 import { exportSession } from "./export-session";
 import { fileStatesAt } from "./file-history";
@@ -29,8 +30,8 @@ export interface ReviewContext {
   workspaceRoot?(sessionId: string): string;
   /** As the loop's AgentDeps.platform (os.platform()). */
   platform: string;
-  /** The tool specs the loop offers (the session tool runtime's `specs()`). */
-  toolSpecs(): readonly ToolSpec[];
+  /** The tool specs the loop offers (default: the tool runtime's `defaultToolSpecs()`). */
+  toolSpecs?(): readonly ToolSpec[];
   /** The catalog's model and provider for a model ref (ModelCatalog.find + provider). */
   resolveModel(ref: ModelRef): { model: ModelInfo; provider: ProviderConfig } | undefined;
   /** Exact secrets to remove from exports besides the patterns (the configured API keys). */
@@ -75,7 +76,7 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
         modelViewAt(store.loadEntries(p.sessionId), p.seq, {
           workspaceRoot: workspaceRoot(session),
           platform: ctx.platform,
-          toolSpecs: ctx.toolSpecs(),
+          toolSpecs: ctx.toolSpecs?.() ?? defaultToolSpecs(),
           resolve: ctx.resolveModel,
         }),
       );

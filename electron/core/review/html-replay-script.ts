@@ -229,8 +229,10 @@ export const REPLAY_SCRIPT = String.raw`(function () {
     document.getElementById(id).addEventListener("change", applyFilters);
   });
   document.addEventListener("keydown", function (ev) {
-    var tag = ev.target && ev.target.tagName;
-    if (tag === "SELECT" || tag === "INPUT") return;
+    var t = ev.target, tag = t && t.tagName;
+    // Keys belong to menus and text fields while they have focus; checkboxes and buttons do not need them.
+    if (tag === "SELECT" || tag === "TEXTAREA" || (tag === "INPUT" && t.type !== "checkbox")) return;
+    if (ev.key === " " && (tag === "BUTTON" || tag === "INPUT")) return; // Space already activates these
     if (ev.key === "ArrowRight" || ev.key === "ArrowDown" || ev.key === "j") { step(1); ev.preventDefault(); }
     else if (ev.key === "ArrowLeft" || ev.key === "ArrowUp" || ev.key === "k") { step(-1); ev.preventDefault(); }
     else if (ev.key === "Home") { go(0); ev.preventDefault(); }

@@ -1,0 +1,167 @@
+/**
+ * The review.* requests as the transports call them: params parsed with the
+ * WorkbenchApi schema, the handler run, errors turned into typed API errors
+ * and every result checked against its declared schema.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { requests, type ApiResponse, type RequestParams, type RequestResult, type SessionSummary } from "../../shared/api";
+import { toApiError } from "../../electron/core/api/dispatch";
+import { SessionStore } from "../../electron/core/store";
+import { createReviewHandlers, type ReviewContext, type ReviewMethod } from "../../electron/core/review/handlers";
+import { GPT41, GPT5, SONNET, T0, TOOL_SPECS, WORKSPACE, buildSession, resolveModel } from "./fixture";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const temps: string[] = [];
+afterEach(() => {
+  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function api(store: SessionStore, extra: Partial<ReviewContext> = {}) {
+  const changed: SessionSummary[] = [];
+  const handlers = createReviewHandlers({
+    store,
+    platform: "linux",
+    toolSpecs: () => TOOL_SPECS,
+    resolveModel,
+    now: () => T0 + 100_000,
+    onSessionChanged: (s) => changed.push(s),
+    ...extra,
+  });
+  const call = <M extends ReviewMethod>(method: M, params: RequestParams<M>): ApiResponse<RequestResult<M>> => {
+    const parsed = requests[method].params.safeParse(params);
+    if (!parsed.success) return { ok: false, error: { code: "INVALID_REQUEST", message: parsed.error.issues[0]?.message ?? "invalid" } };
+    try {
+      const handler = handlers[method] as (p: unknown) => RequestResult<M>;
+      const result = handler(parsed.data);
+      return { ok: true, result: requests[method].result.parse(result) as RequestResult<M> };
+    } catch (e) {
+      return { ok: false, error: toApiError(e) };
+    }
+  };
+  const ok = <M extends ReviewMethod>(method: M, params: RequestParams<M>): RequestResult<M> => {
+    const r = call(method, params);
+    if (!r.ok) throw new Error(`${method}: ${r.error.code} ${r.error.message}`);
+    return r.result;
+  };
+  return { call, ok, changed };
+}
+
+describe("review requests", () => {
+  it("review.timeline returns items and statistics that match their schema", () => {
+    const f = buildSession();
+    const { ok } = api(f.store);
+    const t = ok("review.timeline", { sessionId: f.sessionId });
+    expect(t.items).toHaveLength(28);
+    expect(t.stats).toMatchObject({ turns: 3, toolCalls: { total: 6 } });
+    expect(t.problems).toEqual([]);
+  });
+
+  it("review.modelView uses the session's stored workspace path for the system prompt", () => {
+    const f = buildSession();
+    const { ok, call } = api(f.store);
+    const view = ok("review.modelView", { sessionId: f.sessionId, seq: 12 });
+    expect(JSON.stringify(view.body)).toContain(`Workspace: ${WORKSPACE}`);
+    expect(Object.values(view.idMap)).toContain("call_abc|fc_1");
+    expect(call("review.modelView", { sessionId: f.sessionId, seq: 1 })).toMatchObject({ ok: false, error: { code: "INVALID_REQUEST" } });
+    expect(call("review.modelView", { sessionId: "nope", seq: 1 })).toMatchObject({ ok: false, error: { code: "NOT_FOUND" } });
+  });
+
+  it("review.fileStates follows the step", () => {
+    const f = buildSession();
+    const { ok } = api(f.store);
+    expect(ok("review.fileStates", { sessionId: f.sessionId, seq: 7 }).files.map((x) => x.path)).toEqual(["src/app.ts"]);
+    expect(ok("review.fileStates", { sessionId: f.sessionId, seq: 22 }).files.map((x) => x.path)).toEqual(["src/app.ts", "README.md"]);
+  });
+
+  it("adds, lists with filters and deletes notes; a note on another session cannot be deleted through this one", () => {
+    const f = buildSession();
+    const { ok, call } = api(f.store);
+    const a = ok("review.notes.add", { sessionId: f.sessionId, seq: 11, author: "rita", verdict: "problem", text: "rate limit" });
+    ok("review.notes.add", { sessionId: f.sessionId, seq: 16, author: "sam", verdict: "ok", text: "good denial" });
+    ok("review.notes.add", { sessionId: f.sessionId, seq: 16, author: "rita", verdict: null, text: "question" });
+    expect(ok("review.notes.list", { sessionId: f.sessionId }).map((n) => n.text)).toEqual(["rate limit", "good denial", "question"]);
+    expect(ok("review.notes.list", { sessionId: f.sessionId, verdict: "problem" }).map((n) => n.text)).toEqual(["rate limit"]);
+    expect(ok("review.notes.list", { sessionId: f.sessionId, verdict: "none" }).map((n) => n.text)).toEqual(["question"]);
+    expect(ok("review.notes.list", { sessionId: f.sessionId, author: "rita", seq: 16 }).map((n) => n.text)).toEqual(["question"]);
+
+    expect(call("review.notes.add", { sessionId: f.sessionId, seq: 99, author: "rita", verdict: null, text: "x" })).toMatchObject({ ok: false, error: { code: "INVALID_REQUEST" } });
+    expect(call("review.notes.add", { sessionId: f.sessionId, seq: 1, author: "  ", verdict: null, text: "x" })).toMatchObject({ ok: false, error: { code: "INVALID_REQUEST" } });
+
+    const other = f.store.forkSession(f.sessionId, 3);
+    expect(call("review.notes.delete", { sessionId: other.id, noteId: a.id })).toMatchObject({ ok: false, error: { code: "NOT_FOUND" } });
+    expect(ok("review.notes.delete", { sessionId: f.sessionId, noteId: a.id })).toEqual({ ok: true });
+    expect(ok("review.notes.list", { sessionId: f.sessionId })).toHaveLength(2);
+  });
+
+  it("keeps notes, with author and time, across closing and reopening the database", () => {
+    const dir = mkdtempSync(join(tmpdir(), "review-notes-"));
+    temps.push(dir);
+    const file = join(dir, "sessions.db");
+    const f = buildSession(file);
+    f.clock.set(T0 + 77_000);
+    api(f.store).ok("review.notes.add", { sessionId: f.sessionId, seq: 7, author: "rita", verdict: "ok", text: "Edit is right." });
+    f.store.close();
+
+    const reopened = SessionStore.open(file);
+    const notes = api(reopened).ok("review.notes.list", { sessionId: f.sessionId });
+    expect(notes).toEqual([{ id: notes[0].id, sessionId: f.sessionId, seq: 7, author: "rita", verdict: "ok", text: "Edit is right.", createdAt: T0 + 77_000 }]);
+    reopened.close();
+  });
+
+  it("review.export names the file and redacts the configured keys; review.import creates a new session", () => {
+    const f = buildSession();
+    f.store.appendEntry(f.sessionId, { type: "message", message: { role: "user", content: [{ type: "text", text: "my gateway key is gw-1234567890abcdef" }], timestamp: T0 + 60_000 } });
+    const { ok, call, changed } = api(f.store, { knownSecrets: () => ["gw-1234567890abcdef"] });
+    const file = ok("review.export", { sessionId: f.sessionId, format: "json" });
+    expect(file.filename).toBe(`rename-greet-${f.sessionId.slice(0, 8)}.json`);
+    expect(file.mimeType).toBe("application/json");
+    expect(file.content).not.toContain("gw-1234567890abcdef");
+    expect(ok("review.export", { sessionId: f.sessionId, format: "html" }).filename.endsWith(".html")).toBe(true);
+
+    const imported = ok("review.import", { workspaceId: f.workspaceId, content: file.content });
+    expect(imported.id).not.toBe(f.sessionId);
+    expect(imported.entryCount).toBe(23);
+    expect(changed.map((s) => s.id)).toEqual([imported.id]);
+    expect(call("review.import", { workspaceId: f.workspaceId, content: "not json" })).toMatchObject({ ok: false, error: { code: "INVALID_REQUEST" } });
+    expect(call("review.export", { sessionId: "nope", format: "json" })).toMatchObject({ ok: false, error: { code: "NOT_FOUND" } });
+  });
+
+  it("review.fork copies the entries up to the step, switches to the new model and links back", () => {
+    const f = buildSession();
+    const { ok, call, changed } = api(f.store);
+    const fork = ok("review.fork", { sessionId: f.sessionId, atSeq: 8, model: SONNET });
+    expect(fork).toMatchObject({ parentSessionId: f.sessionId, parentSeq: 8, model: SONNET, entryCount: 10 });
+    const entries = f.store.loadEntries(fork.id);
+    expect(entries.slice(0, 8)).toEqual(f.store.loadEntries(f.sessionId).slice(0, 8));
+    expect(entries[8].entry).toMatchObject({ type: "fork", sourceSessionId: f.sessionId, sourceSeq: 8 });
+    expect(entries[9].entry).toEqual({ type: "modelSwitch", from: GPT5, to: SONNET, timestamp: T0 + 100_000 });
+    expect(changed).toEqual([fork]);
+
+    // The fork's next request goes to the new model with the copied history.
+    const timeline = ok("review.timeline", { sessionId: fork.id });
+    expect(timeline.items.at(-1)).toMatchObject({ kind: "modelSwitch", model: SONNET });
+
+    expect(call("review.fork", { sessionId: f.sessionId, atSeq: 8, model: { provider: "nobody", api: "openai-completions", id: "x" } })).toMatchObject({
+      ok: false,
+      error: { code: "NOT_FOUND", message: "unknown model nobody/x" },
+    });
+    expect(call("review.fork", { sessionId: f.sessionId, atSeq: 99, model: GPT41 })).toMatchObject({ ok: false, error: { code: "INVALID_REQUEST" } });
+  });
+
+  it("review.fork in the middle of a tool batch closes the open calls before switching", () => {
+    const f = buildSession();
+    const { ok } = api(f.store);
+    // At #12 the write and bash calls have no results yet.
+    const fork = ok("review.fork", { sessionId: f.sessionId, atSeq: 12, model: GPT41 });
+    const tail = f.store.loadEntries(fork.id).slice(12).map((e) => (e.entry.type === "message" ? `${e.entry.message.role}:${e.entry.message.role === "toolResult" ? e.entry.message.toolCallId : ""}` : e.entry.type));
+    expect(tail).toEqual(["fork", "toolResult:toolu_01W", "toolResult:toolu_01X", "modelSwitch"]);
+  });
+
+  it("does not add a switch when forking onto the model already in use", () => {
+    const f = buildSession();
+    const fork = api(f.store).ok("review.fork", { sessionId: f.sessionId, atSeq: 22, model: SONNET });
+    expect(f.store.loadEntries(fork.id).at(-1)?.entry.type).toBe("fork");
+  });
+});
