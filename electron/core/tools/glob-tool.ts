@@ -1,5 +1,5 @@
 /** glob: files by name pattern, newest first, paged. */
-import picomatch from "picomatch";
+import { globMatcher } from "./glob-match";
 import { posix } from "node:path";
 import type { ToolContext } from "./context";
 import { errors, failure, toolError } from "./errors";
@@ -28,7 +28,7 @@ export async function runGlob(args: GlobArgs, ctx: ToolContext): Promise<ToolOut
   if (dir.kind === "missing") return failure(errors.dirNotFound(args.path ?? "."));
   if (dir.kind !== "directory") return failure(errors.notADirectory(dir.rel));
 
-  const isMatch = picomatch(args.pattern, { basename: true, dot: true });
+  const isMatch = globMatcher(args.pattern);
   const found: { rel: string; mtimeMs: number }[] = [];
   for await (const entry of walk(ctx.sandbox, dir, { signal: ctx.signal })) {
     if (entry.kind !== "file") continue;

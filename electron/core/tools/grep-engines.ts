@@ -6,7 +6,7 @@
  */
 import { spawn } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
-import picomatch from "picomatch";
+import { globMatcher } from "./glob-match";
 import { z } from "zod";
 import { errors, toolError } from "./errors";
 import { withContext, type GrepFile, type GrepRaw } from "./grep-format";
@@ -48,7 +48,7 @@ export function invalidRegex(pattern: string, reason: string) {
 
 export function includeMatcher(include: string | undefined): (rel: string) => boolean {
   if (!include) return () => true;
-  return picomatch(include, { basename: true, dot: true });
+  return globMatcher(include);
 }
 
 export async function grepBuiltin(sandbox: Sandbox, target: ResolvedPath, q: GrepQuery, signal: AbortSignal): Promise<Result<GrepRaw>> {
@@ -109,6 +109,8 @@ export interface RgOptions {
   ignoreFiles: readonly string[];
   /** Stop when this many matching lines were collected. */
   maxCollected?: number;
+  /** Apply `include` to the paths found (false when searching one named file). */
+  filterInclude: boolean;
 }
 
 /** The ripgrep arguments for a query; exported for the benchmark's "same query". */
@@ -134,7 +136,11 @@ export function rgArgs(q: GrepQuery, searchRel: string, ignoreFiles: readonly st
   if (q.ignoreCase) args.push("--ignore-case");
   else args.push("--case-sensitive");
   if (q.context > 0) args.push("--context", String(q.context));
-  if (q.include) args.push("--glob", q.include);
+  // Not --glob: ripgrep's globs override .gitignore. A type filter respects it,
+  // but matches file names only; a pattern with "/" is also checked on the
+  // whole path after parsing (grepRg).
+  const last = q.include?.split("/").pop();
+  if (last && last !== "**") args.push("--type-add", `awbinclude:${last}`, "--type", "awbinclude");
   args.push("--regexp", q.pattern, "--", searchRel);
   return args;
 }
@@ -213,7 +219,8 @@ export function grepRg(root: string, searchRel: string, q: GrepQuery, options: R
         return finish({ ok: false, error: invalidRegex(q.pattern, stderr.replace(/^rg: /, "")) });
       }
       for (const f of byPath.values()) f.lines.sort((a, b) => a.line - b.line);
-      finish(ok({ files: [...byPath.values()], incomplete }));
+      const keep = options.filterInclude && q.include?.includes("/") ? includeMatcher(q.include) : () => true;
+      finish(ok({ files: [...byPath.values()].filter((f) => keep(f.path)), incomplete }));
     });
   });
 }

@@ -70,11 +70,12 @@ export function formatGrep(raw: GrepRaw, context: number): GrepFormatted {
     out.push("");
   }
   const truncated = shown < totalMatches || raw.incomplete;
+  const n = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
   const header = raw.incomplete
     ? `Found more than ${GREP_MAX_COLLECTED} matching lines; showing the first ${shown}.`
     : truncated
-      ? `Found ${totalMatches} matching lines in ${files.length} files; showing the first ${shown} (in ${filesShown} files).`
-      : `Found ${totalMatches} matching line${totalMatches === 1 ? "" : "s"} in ${files.length} file${files.length === 1 ? "" : "s"}.`;
+      ? `Found ${n(totalMatches, "matching line")} in ${n(files.length, "file")}; showing the first ${shown} (in ${n(filesShown, "file")}).`
+      : `Found ${n(totalMatches, "matching line")} in ${n(files.length, "file")}.`;
   const footer = truncated
     ? "\n[Results cut. Narrow the search with a more specific pattern, path or include, or read a file around a match.]"
     : "";

@@ -74,7 +74,7 @@ async function viaRg(ctx: ToolContext, target: ResolvedPath, q: GrepQuery, rgPat
       await writeFile(file, rebaseGitignore(a.text, a.base));
       files.push(file);
     }
-    return await grepRg(ctx.sandbox.root, target.rel, q, { rgPath, ignoreFiles: files }, ctx.signal);
+    return await grepRg(ctx.sandbox.root, target.rel, q, { rgPath, ignoreFiles: files, filterInclude: target.kind === "directory" }, ctx.signal);
   } finally {
     if (tmp) await rm(tmp, { recursive: true, force: true }).catch(() => undefined);
   }

@@ -8,7 +8,7 @@
  * redirection; a deny pattern matching any sub-command (substitutions
  * included) denies the whole command.
  */
-import picomatch from "picomatch";
+import { globMatcher } from "./glob-match";
 import type { PolicyAction, ProposalPreview } from "./types";
 
 /** Structurally compatible with `ApprovalPolicy` in shared/api.ts, plus path rules. */
@@ -65,7 +65,7 @@ export function evaluatePolicy(
 }
 
 function globMatch(glob: string, path: string): boolean {
-  return picomatch(glob, { dot: true, basename: !glob.includes("/") })(path);
+  return globMatcher(glob)(path);
 }
 
 /** Sub-commands of a shell command line, and whether it uses constructs we do not auto-allow. */

@@ -215,10 +215,6 @@ export class Sandbox {
     if (special) return fail(errors.specialFile(resolved.rel, special));
     const where = await this.handlePath(fh, resolved.real);
     if (where !== resolved.real) return fail(errors.changedDuringUse(resolved.rel));
-    if (resolved.stats && (resolved.stats.ino !== st.ino || resolved.stats.dev !== st.dev)) {
-      // Replaced by another regular file at the same real path: still inside, but not what was checked.
-      return fail(errors.changedDuringUse(resolved.rel));
-    }
     return ok(st);
   }
 

@@ -1,0 +1,170 @@
+/**
+ * bash: process-group kills on timeout and abort, tail truncation with the
+ * full output kept aside, exit codes, and a scrubbed environment.
+ */
+import { createReadStream, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { approved, makeFixture, text, type Fixture } from "./helpers";
+
+/** Alive and not a zombie (a container's PID 1 may not reap orphans). */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+/** Resolves with the first chunk a command writes into the FIFO. */
+function firstWrite(fifo: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const stream = createReadStream(fifo, { encoding: "utf8" });
+    stream.once("data", (chunk) => {
+      resolve(String(chunk));
+      stream.destroy();
+    });
+    stream.once("error", reject);
+  });
+}
+
+describe("bash", () => {
+  let fx: Fixture;
+  beforeAll(() => {
+    fx = makeFixture({
+      env: {
+        PATH: process.env.PATH,
+        HOME: "/home/someone",
+        LANG: "C.UTF-8",
+        ANTHROPIC_API_KEY: "sk-ant-api03-secretsecret",
+        OPENAI_API_KEY: "sk-proj-secretsecret",
+        MY_SERVICE_TOKEN: "tok-123",
+        DB_PASSWORD: "hunter2",
+        DATABASE_URL: "postgres://app:hunter3@db.internal/app",
+        INNOCENT_LOOKING: "ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+        EDITOR_THEME: "dark",
+      },
+    });
+    mkdirSync(join(fx.ws, "src"));
+  });
+  afterAll(() => fx.cleanup());
+
+  it("reports output and the exit code; a non-zero exit is not a tool error", async () => {
+    const outcome = await approved(fx.runtime, "bash", { command: "echo out; echo err >&2; exit 3" });
+    expect(outcome.ok).toBe(true);
+    const seen = text(fx.runtime, outcome);
+    expect(seen).toContain("out\nerr");
+    expect(seen).toContain("Exit code: 3");
+    expect(outcome.details).toMatchObject({ exitCode: 3, truncated: false, fullOutputPath: null, timedOut: false });
+  });
+
+  it("runs in the workspace, or in workdir inside it", async () => {
+    const root = await approved(fx.runtime, "bash", { command: "pwd" });
+    expect(text(fx.runtime, root)).toContain(fx.ws);
+    const sub = await approved(fx.runtime, "bash", { command: "pwd", workdir: "src" });
+    expect(text(fx.runtime, sub)).toContain(join(fx.ws, "src"));
+  });
+
+  it("a timeout kills the whole process group, grandchildren included", async () => {
+    const outcome = await approved(fx.runtime, "bash", {
+      command: "sh -c 'sleep 300 & echo $! > grandchild.pid; wait' ; echo unreachable",
+      timeout: 1,
+    });
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) expect(outcome.error.errorCode).toBe("TIMEOUT");
+    expect(outcome.details).toMatchObject({ timedOut: true });
+    const pid = Number(readFileSync(join(fx.ws, "grandchild.pid"), "utf8"));
+    expect(pid).toBeGreaterThan(0);
+    expect(isAlive(pid)).toBe(false);
+  });
+
+  it("a grandchild that ignores SIGTERM is killed with SIGKILL", async () => {
+    const outcome = await approved(fx.runtime, "bash", {
+      command: "sh -c 'trap \"\" TERM; sleep 300 & echo $! > stubborn.pid; wait'",
+      timeout: 1,
+    });
+    expect(outcome.ok).toBe(false);
+    const pid = Number(readFileSync(join(fx.ws, "stubborn.pid"), "utf8"));
+    expect(isAlive(pid)).toBe(false);
+  });
+
+  it("abort stops a running command and its children", async () => {
+    const fifo = join(fx.ws, "ready.fifo");
+    execFileSync("mkfifo", [fifo]);
+    const controller = new AbortController();
+    const started = firstWrite(fifo);
+    const running = approved(fx.runtime, "bash", { command: "sleep 300 & echo $! > ready.fifo; wait" }, controller.signal);
+    const pid = Number((await started).trim());
+    expect(isAlive(pid)).toBe(true);
+    controller.abort();
+    const outcome = await running;
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) expect(outcome.error.errorCode).toBe("ABORTED");
+    expect(isAlive(pid)).toBe(false);
+  });
+
+  it("background jobs do not outlive the command", async () => {
+    const outcome = await approved(fx.runtime, "bash", { command: "sleep 300 & echo $! > bg.pid; echo done" });
+    expect(outcome.ok).toBe(true);
+    expect(text(fx.runtime, outcome)).toContain("done");
+    expect(isAlive(Number(readFileSync(join(fx.ws, "bg.pid"), "utf8")))).toBe(false);
+  });
+
+  it("keeps the last 2000 lines, says so, and saves the full output aside", async () => {
+    const outcome = await approved(fx.runtime, "bash", { command: "seq 1 5000" });
+    expect(outcome.ok).toBe(true);
+    const seen = text(fx.runtime, outcome);
+    expect(seen).toContain("[Output cut: showing the last 2000 lines");
+    expect(seen).toContain("\n5000\n");
+    expect(seen).toContain("\n3001\n");
+    expect(seen).not.toContain("\n3000\n");
+    const full = outcome.details?.fullOutputPath;
+    expect(typeof full).toBe("string");
+    expect(seen).toContain(`Full output saved to ${String(full)}`);
+    const lines = readFileSync(String(full), "utf8").trim().split("\n");
+    expect(lines.length).toBe(5000);
+    expect(lines[0]).toBe("1");
+  });
+
+  it("keeps at most 50 KB of a long line's tail", async () => {
+    const outcome = await approved(fx.runtime, "bash", { command: "head -c 200000 /dev/zero | tr '\\0' 'a'; echo; echo END" });
+    expect(outcome.ok).toBe(true);
+    const seen = text(fx.runtime, outcome);
+    expect(seen).toContain("END");
+    expect(Buffer.byteLength(seen)).toBeLessThan(52 * 1024);
+    expect(outcome.details).toMatchObject({ truncated: true, bytes: 200005 });
+  });
+
+  it("short output leaves no file behind", async () => {
+    const outcome = await approved(fx.runtime, "bash", { command: "echo small" });
+    expect(outcome.details?.fullOutputPath).toBeNull();
+  });
+
+  it("strips API keys and other secrets from the child's environment", async () => {
+    const outcome = await approved(fx.runtime, "bash", { command: "env" });
+    const seen = text(fx.runtime, outcome);
+    for (const secret of ["sk-ant-api03", "sk-proj", "tok-123", "hunter2", "hunter3", "ghp_", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "DB_PASSWORD"]) {
+      expect(seen).not.toContain(secret);
+    }
+    expect(seen).toContain("HOME=/home/someone");
+    expect(seen).toContain("LANG=C.UTF-8");
+    expect(seen).toContain("EDITOR_THEME=dark");
+    expect(seen).toMatch(/^PATH=/m);
+  });
+
+  it("the proposal previews the command, folder and timeout without running it", async () => {
+    const proposed = await fx.runtime.propose({ id: "b1", name: "bash", arguments: { command: "touch should-not-exist", timeout: 5 } });
+    expect("proposal" in proposed).toBe(true);
+    if ("proposal" in proposed) {
+      expect(proposed.proposal.preview).toEqual({ kind: "command", command: "touch should-not-exist", cwd: fx.ws, timeoutMs: 5000 });
+    }
+    expect(existsSync(join(fx.ws, "should-not-exist"))).toBe(false);
+  });
+});
