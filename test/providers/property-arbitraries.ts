@@ -177,6 +177,7 @@ export const toolsArb: fc.Arbitrary<ToolSpec[] | undefined> = fc.oneof(
     { name: "mcp.server:search", description: "", parameters: { type: "object", properties: {} } },
     { name: "mcp.server_search", description: "d", parameters: { type: "object", properties: {}, additionalProperties: false, required: [] } },
   ]),
+  fc.constant<ToolSpec[]>([...DEFAULT_TOOL_SPECS, { name: "read", description: "a second read", parameters: { type: "object" } }]),
 );
 
 export const toolChoiceArb: fc.Arbitrary<ToolChoice | undefined> = fc.constantFrom<ToolChoice | undefined>(

@@ -197,6 +197,14 @@ describe("tool schemas and tool choice per API", () => {
     expect(validateRequest("anthropic-messages", built.body)).toBeNull();
   });
 
+  // "tools: Tool names must be unique."
+  it("offers a tool name once when two specs share it", () => {
+    const twice = [...TOOLS, { name: "read", description: "again", parameters: { type: "object" } }];
+    const body = buildAnthropicRequest(ANTHROPIC.model, ANTHROPIC.provider, { systemPrompt: "", messages: [user("hi")], tools: twice }).body;
+    expect(body.tools?.map((t) => t.name)).toEqual(["read", "bash"]);
+    expect(validateRequest("anthropic-messages", body)).toBeNull();
+  });
+
   it("sends no tools key at all when no tools are offered ('Invalid 'tools': empty array')", () => {
     const body = buildOpenAICompletionsRequest(CHAT.model, CHAT.provider, { systemPrompt: "", messages: [user("hi")], tools: [] }).body;
     expect(body).not.toHaveProperty("tools");

@@ -46,7 +46,8 @@ function ownThinkingPolicy(model: ModelInfo, compat: Compat): TransformTarget["o
 
 export function prepareRequest(model: ModelInfo, provider: ProviderConfig, context: LlmContext): PreparedRequest {
   const compat = resolveCompat(model, provider);
-  const specs = context.tools ?? [];
+  // "tools: Tool names must be unique." — the first spec of a name wins.
+  const specs = (context.tools ?? []).filter((t, i, all) => all.findIndex((o) => o.name === t.name) === i);
   const names = new ToolNames(specs.map((t) => t.name));
   const tools = specs.map((t) => ({ name: names.wire(t.name), description: t.description, parameters: t.parameters }));
   // Tool choice "none" still offers the tools: history calls stay structured and the model is told not to call.

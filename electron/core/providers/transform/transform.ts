@@ -146,7 +146,7 @@ class HistoryPass {
     } else if (this.target.toolResultImages) {
       this.out.push({ role: "toolResults", results });
     } else {
-      // Chat Completions tool messages carry text only: images follow the results in a user message.
+      // Tool messages are text only ("Invalid value: 'image_url'. Supported values are: 'text'."): images follow in a user message.
       const images = moveResultImages(results);
       this.out.push({ role: "toolResults", results });
       if (images.length > 0) this.pushUser(images);
