@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ModelRef } from "../../shared/protocol";
 import { modelViewAt, type ModelViewInput } from "../../electron/core/review/model-view";
 import { validateRequest } from "../../electron/core/providers/validate";
-import { TOOL_SPECS, WORKSPACE, buildSession, resolveModel } from "./fixture";
+import { SONNET, T0, TOOL_SPECS, WORKSPACE, buildSession, resolveModel, usage } from "./fixture";
 
 const input: ModelViewInput = { workspaceRoot: WORKSPACE, platform: "linux", toolSpecs: TOOL_SPECS, resolve: resolveModel };
 
@@ -77,6 +77,26 @@ describe("what the model saw", () => {
     const calls = body.input.filter((i) => i.type === "function_call");
     expect(calls.map((c) => view.value.idMap[c.call_id ?? ""])).toEqual(["call_abc|fc_1", "call_zzz|fc_9"]);
     expect(validateRequest("openai-responses", body)).toBeNull();
+  });
+
+  it("after a compaction, starts the history with the summary and keeps only the entries after the cut", () => {
+    const all = entries();
+    const summary = "Earlier: greet was renamed to hello and a README was added.";
+    const withCompaction = [
+      ...all,
+      { seq: 23, entry: { type: "compaction" as const, summary, firstKeptSeq: 18, tokensBefore: 9_000, model: SONNET, timestamp: T0 + 23_000 } },
+      { seq: 24, entry: { type: "message" as const, message: { role: "assistant" as const, content: [{ type: "text" as const, text: "Ok." }], stopReason: "stop" as const, model: SONNET, usage: usage(10, 1, 0), timestamp: T0 + 24_000 } } },
+    ];
+    const view = modelViewAt(withCompaction, 24, input);
+    if (!view.ok) throw new Error(view.error.message);
+    const body = view.value.body as AnthropicBody;
+    const first = body.messages[0];
+    expect(first.role).toBe("user");
+    expect(JSON.stringify(first.content)).toContain(summary);
+    expect(JSON.stringify(body)).not.toContain("Rename greet to hello in src/app.ts.");
+    expect(JSON.stringify(body)).toContain("Capitalise the README title.");
+    expect(view.value.idMap).toEqual({ [Object.keys(view.value.idMap)[0]]: "toolu_01Y" });
+    expect(view.value.requestTime).toBe(T0 + 23_000);
   });
 
   it("has nothing to map before the first tool call", () => {

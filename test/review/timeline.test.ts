@@ -105,6 +105,21 @@ describe("replay timeline", () => {
     expect(stats.byModel[0].cost).toBeCloseTo(0.084, 10);
   });
 
+  it("shows compaction, rename and fork entries with their own summaries", () => {
+    const f = buildSession();
+    f.store.appendEntry(f.sessionId, { type: "compaction", summary: "Renamed greet; added README.", firstKeptSeq: 18, tokensBefore: 12_000, model: SONNET, timestamp: T0 + 23_000 });
+    f.store.renameSession(f.sessionId, "Greeter clean-up");
+    const fork = f.store.forkSession(f.sessionId, 24);
+    const entries = f.store.loadEntries(fork.id);
+    const items = buildTimeline(entries);
+    expect(items.slice(-3).map((i) => [i.seq, i.kind, i.summary, i.model])).toEqual([
+      [23, "compaction", "Context compacted (12000 tokens before; kept from #18)", SONNET],
+      [24, "rename", 'Renamed to "Greeter clean-up"', null],
+      [25, "fork", `Forked from session ${f.sessionId} at #24`, null],
+    ]);
+    expect(sessionStats(entries, items).compactions).toBe(1);
+  });
+
   it("does not count the loop's own continue prompt as a turn", () => {
     const { entries } = timeline();
     const cont = { seq: 23, entry: { type: "message" as const, message: { role: "user" as const, content: [{ type: "text" as const, text: "[Agent Workbench] Your last response was cut off at the output token limit. Continue from where you stopped, or wrap up briefly." }], timestamp: T0 + 23_000 } } };
