@@ -9,6 +9,7 @@ import type { ModelInfo, ProviderConfig } from "../../../shared/models";
 import type { ModelRef, SessionEntry } from "../../../shared/protocol";
 import { SessionAgent } from "../agent/session-agent";
 import type { AgentDeps, ResolvedModel, ToolAuditEvent } from "../agent/ports";
+import { createReviewHandlers } from "../review/handlers";
 import { SessionStore } from "../store";
 import { dispatch, type HandlerTable } from "./dispatch";
 import { createHandlers } from "./handlers";
@@ -192,7 +193,21 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     },
     initialWorkspaceId,
   };
-  const table: Partial<HandlerTable> = createHandlers(ctx);
+  const table: HandlerTable = {
+    ...createHandlers(ctx),
+    ...createReviewHandlers({
+      store,
+      platform: platform(),
+      now,
+      resolveModel: (ref) => {
+        const model = catalog.find(ref);
+        const provider = model && catalog.provider(model.provider);
+        return model && provider ? { model, provider } : undefined;
+      },
+      knownSecrets: () => catalog.providers().flatMap((p) => keys.get(p) ?? []),
+      onSessionChanged: (s) => emit("session.updated", s),
+    }),
+  };
 
   return {
     handle: (method, params) => dispatch(table, method, params),
