@@ -203,4 +203,52 @@ describe("agent loop", () => {
     expect(messages(entries).at(-1)).toMatchObject({ role: "assistant", content: [{ type: "text", text: "second answer with summary" }] });
     expectAllAccepted(h);
   });
+
+  it("queues a message typed during a turn and delivers it after the current tool batch", async () => {
+    h = await startHarness({ files: { "a.txt": "a\n" } });
+    h.faux.script([
+      { type: "reply", content: [{ type: "toolCall", id: "toolu_1", name: "read", arguments: { path: "a.txt" } }], chunkDelayMs: 20 },
+      (req) => {
+        const users = req.turns.filter((t) => t.role === "user").map((t) => (t.role === "user" ? t.text : ""));
+        return { type: "reply", content: [{ type: "text", text: `users so far: ${users.join(" | ")}` }] };
+      },
+    ]);
+    const from = h.events.length;
+    await h.call("chat.send", { sessionId: h.sessionId, text: "first" });
+    await h.waitFor("stream.partial", () => true, from);
+    const queued = await h.call("chat.send", { sessionId: h.sessionId, text: "also this" });
+    expect(queued).toEqual({ queued: true });
+    const state = await h.waitFor("turn.state", (s) => s.queued.includes("also this"), from);
+    expect(state.status).not.toBe("idle");
+    await h.waitIdle(from);
+    const { entries } = await h.call("session.load", { sessionId: h.sessionId });
+    const roles = messages(entries).map((m) => m.role);
+    // The queued message follows the tool result of the running batch, before the next request.
+    expect(roles).toEqual(["user", "assistant", "toolResult", "user", "assistant"]);
+    expect(JSON.stringify(messages(entries).at(-1))).toContain("users so far: first | also this");
+    expectAllAccepted(h);
+  });
+
+  it("asks the model once to continue after an output-limit stop", async () => {
+    h = await startHarness();
+    h.faux.script([
+      { type: "reply", content: [{ type: "text", text: "The first half of a long ans" }], stopReason: "length" },
+      (req) => {
+        const t = lastTurn(req);
+        const asked = t?.role === "user" && t.text.includes("output token limit");
+        return { type: "reply", content: [{ type: "text", text: asked ? "…wer, finished." : "not asked" }] };
+      },
+    ]);
+    await h.turn("write a long answer");
+    const { entries } = await h.call("session.load", { sessionId: h.sessionId });
+    const ms = messages(entries);
+    expect(ms.map((m) => (m.role === "assistant" ? `assistant:${m.stopReason}` : m.role))).toEqual([
+      "user",
+      "assistant:length",
+      "user",
+      "assistant:stop",
+    ]);
+    expect(JSON.stringify(ms.at(-1))).toContain("finished");
+    expectAllAccepted(h);
+  });
 });

@@ -153,7 +153,7 @@ export class SessionAgent {
       const resolved = this.resolveCurrentModel();
       if (!resolved) return;
 
-      if (!compactedThisTurn && estimateTokens(historyForModel(this.entries)) > resolved.model.contextWindow * COMPACT_AT) {
+      if (!compactedThisTurn && this.contextTokens() > resolved.model.contextWindow * COMPACT_AT) {
         compactedThisTurn = true;
         if (!(await this.compact(resolved, signal))) return;
       }
@@ -188,8 +188,7 @@ export class SessionAgent {
       }
 
       if (message.stopReason === "length") {
-        const used = estimateTokens(historyForModel(this.entries));
-        if (!compactedThisTurn && used > resolved.model.contextWindow * 0.7) {
+        if (!compactedThisTurn && this.contextTokens() > resolved.model.contextWindow * 0.7) {
           compactedThisTurn = true;
           if (!(await this.compact(resolved, signal))) return;
           continue;
@@ -203,6 +202,23 @@ export class SessionAgent {
       if (this.deliverQueued()) continue;
       return;
     }
+  }
+
+  /**
+   * Tokens the next request will carry: the provider's own count from the
+   * last response (input + cache + output) plus an estimate for what came
+   * after it; a character estimate when there is no usable usage yet.
+   */
+  private contextTokens(): number {
+    const history = historyForModel(this.entries);
+    for (let i = history.length - 1; i >= 0; i--) {
+      const m = history[i];
+      if (m.role !== "assistant" || m.stopReason === "error" || m.stopReason === "aborted") continue;
+      const counted = m.usage.input + m.usage.cacheRead + m.usage.cacheWrite + m.usage.output;
+      if (counted === 0) break;
+      return counted + estimateTokens(history.slice(i + 1));
+    }
+    return estimateTokens(history);
   }
 
   private resolveCurrentModel(): ResolvedModel | null {
