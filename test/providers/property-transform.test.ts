@@ -21,6 +21,9 @@ const TARGETS = [
   { label: "openai-completions", ref: "openai/gpt-4.1", api: "openai-completions", mistral: false },
   { label: "openai-responses", ref: "openai/gpt-5", api: "openai-responses", mistral: false },
   { label: "mistral-compatible completions", ref: "mistral/mistral-large-latest", api: "openai-completions", mistral: true },
+  // Compat variants, fewer runs: DeepSeek (own reasoning back in reasoning_content), Ollama (no image input).
+  { label: "deepseek completions", ref: "deepseek/deepseek-reasoner", api: "openai-completions", mistral: false, runs: 300 },
+  { label: "ollama completions", ref: "ollama/llama3.1:8b", api: "openai-completions", mistral: false, runs: 300 },
 ] as const;
 
 /** Tool-call ids the body sends, in order, per API. */
@@ -53,7 +56,8 @@ function sentCallIds(history: readonly Message[]): string[] {
 
 describe("any stored history builds into a request the strict validator accepts", () => {
   for (const target of TARGETS) {
-    it(`for ${target.label} (${RUNS} generated histories)`, () => {
+    const runs = "runs" in target ? target.runs : RUNS;
+    it(`for ${target.label} (${runs} generated histories)`, () => {
       const model = findModel(target.ref, target.api);
       const provider = model && findProvider(model.provider);
       if (!model || !provider) throw new Error(`registry lacks ${target.ref}`);
@@ -80,7 +84,7 @@ describe("any stored history builds into a request the strict validator accepts"
           }
           expect(new Set(wireIds).size).toBe(wireIds.length);
         }),
-        { numRuns: RUNS },
+        { numRuns: runs },
       );
     });
   }

@@ -58,8 +58,21 @@ function outputValue(blocks: readonly WireUserBlock[]): string | OpenAI.Response
   );
 }
 
-function assistantItems(content: readonly WireAssistantBlock[], out: InputItem[]): void {
-  const replayReasoning = content.some((b) => b.type === "toolCall" && b.itemId !== undefined);
+/**
+ * A same-model turn goes back as it came out: reasoning items, then message
+ * and function calls with their `fc_…` ids. If any of its reasoning cannot be
+ * replayed (unparseable, or an item id already sent), the whole turn goes
+ * without reasoning and without item ids, so no item lacks its partner.
+ */
+function assistantItems(content: readonly WireAssistantBlock[], out: InputItem[], sentReasoning: Set<string>): void {
+  const items = new Map<WireAssistantBlock, OpenAI.Responses.ResponseReasoningItem>();
+  let replay = content.some((b) => b.type === "toolCall" && b.itemId !== undefined);
+  for (const block of content) {
+    if (!replay || block.type !== "thinking" || block.signature === undefined) continue;
+    const item = reasoningItem(block.signature);
+    if (item === undefined || sentReasoning.has(item.id)) replay = false;
+    else items.set(block, item);
+  }
   let text: string[] = [];
   const flushText = (): void => {
     if (text.length === 0) return;
@@ -70,10 +83,10 @@ function assistantItems(content: readonly WireAssistantBlock[], out: InputItem[]
     if (block.type === "text") {
       text.push(block.text);
     } else if (block.type === "thinking") {
-      if (!replayReasoning || block.signature === undefined) continue;
-      const item = reasoningItem(block.signature);
+      const item = replay ? items.get(block) : undefined;
       if (item === undefined) continue;
       flushText();
+      sentReasoning.add(item.id);
       out.push(item);
     } else {
       flushText();
@@ -83,7 +96,7 @@ function assistantItems(content: readonly WireAssistantBlock[], out: InputItem[]
         name: block.name,
         arguments: argumentsJson(block.arguments),
       };
-      if (block.itemId !== undefined) call.id = block.itemId;
+      if (replay && block.itemId !== undefined) call.id = block.itemId;
       out.push(call);
     }
   }
@@ -92,9 +105,11 @@ function assistantItems(content: readonly WireAssistantBlock[], out: InputItem[]
 
 function toInput(wire: readonly WireMessage[]): InputItem[] {
   const out: InputItem[] = [];
+  // "Duplicate item found with id rs_…" — a reasoning item goes at most once.
+  const sentReasoning = new Set<string>();
   for (const message of wire) {
     if (message.role === "user") out.push({ role: "user", content: inputContent(message.content) });
-    else if (message.role === "assistant") assistantItems(message.content, out);
+    else if (message.role === "assistant") assistantItems(message.content, out, sentReasoning);
     else {
       for (const r of message.results) out.push({ type: "function_call_output", call_id: r.id, output: outputValue(r.content) });
     }
