@@ -290,7 +290,7 @@ describe("Responses reasoning replay", () => {
   it("sends a reasoning item at most once; the repeated turn goes without reasoning and item ids", () => {
     const repeated = [...turn(), assistant(GPT5, [{ type: "thinking", thinking: "Plan", signature: REASONING_ITEM }, call("call_2|fc_2")]), result("call_2|fc_2", "ok")];
     const { body } = buildOpenAIResponsesRequest(RESPONSES.model, RESPONSES.provider, { systemPrompt: "", messages: repeated, tools: TOOLS });
-    expect(body.input?.filter((i) => typeof i === "object" && "type" in i && i.type === "reasoning")).toHaveLength(1);
+    expect(JSON.stringify(body.input).match(/"type":"reasoning"/g)).toHaveLength(1);
     expect(body.input).toContainEqual({ type: "function_call", call_id: "call_2", name: "read", arguments: '{"path":"a.txt"}' });
     expect(validateRequest("openai-responses", body)).toBeNull();
   });
