@@ -14,6 +14,7 @@ import { ApiSchema, MessageSchema } from "../shared/protocol";
 import { findModel, findProvider } from "../electron/core/providers/registry";
 import { buildRequest } from "../electron/core/providers/requests";
 import type { ToolChoice, ToolSpec } from "../electron/core/providers/types";
+import { defaultToolSpecs } from "../electron/core/tools";
 
 export interface WireOutcome {
   code: 0 | 2;
@@ -21,39 +22,13 @@ export interface WireOutcome {
   stderr: string;
 }
 
-const ToolSpecsSchema = z.array(z.object({ name: z.string(), description: z.string(), parameters: z.record(z.string(), z.unknown()) }));
 
 const USAGE =
   "usage: npm run wire -- --target <provider>/<model> [--api <api>] [--tools default] [--tool-choice <choice>] [--reasoning <level>] [--system <text>] [--id-map] < history.json";
 
-/** Stand-in for the app's tools while `electron/core/tools/index.ts` has no `defaultToolSpecs()`. */
-const FIXTURE_TOOL_SPECS: ToolSpec[] = [
-  { name: "read", description: "Read a file.", parameters: { type: "object", properties: { path: { type: "string" }, offset: { type: "integer" } }, required: ["path"] } },
-  { name: "write", description: "Write a file.", parameters: { type: "object", properties: { path: { type: "string" }, content: { type: "string" } }, required: ["path", "content"] } },
-  {
-    name: "edit",
-    description: "Replace text in a file.",
-    parameters: { type: "object", properties: { path: { type: "string" }, oldText: { type: "string" }, newText: { type: "string" } }, required: ["path", "oldText", "newText"] },
-  },
-  { name: "list", description: "List a directory.", parameters: { type: "object", properties: { path: { type: "string" } }, required: [] } },
-  { name: "glob", description: "Find files by pattern.", parameters: { type: "object", properties: { pattern: { type: "string" } }, required: ["pattern"] } },
-  { name: "grep", description: "Search file contents.", parameters: { type: "object", properties: { pattern: { type: "string" }, path: { type: "string" } }, required: ["pattern"] } },
-  { name: "bash", description: "Run a shell command.", parameters: { type: "object", properties: { command: { type: "string" } }, required: ["command"] } },
-];
-
-/** The tool runtime's specs when it exports `defaultToolSpecs()`, else the fixture above. */
-export async function loadDefaultToolSpecs(): Promise<{ specs: ToolSpec[]; source: "tools" | "fixture" }> {
-  const modulePath = new URL("../electron/core/tools/index.ts", import.meta.url).href;
-  try {
-    const mod: unknown = await import(modulePath);
-    if (typeof mod === "object" && mod !== null && "defaultToolSpecs" in mod && typeof mod.defaultToolSpecs === "function") {
-      const parsed = ToolSpecsSchema.safeParse(mod.defaultToolSpecs());
-      if (parsed.success) return { specs: parsed.data, source: "tools" };
-    }
-  } catch {
-    // Not there yet: fall through to the fixture.
-  }
-  return { specs: FIXTURE_TOOL_SPECS, source: "fixture" };
+/** The app's own tool specs, as the agent loop offers them. */
+export async function loadDefaultToolSpecs(): Promise<{ specs: ToolSpec[]; source: "tools" }> {
+  return { specs: defaultToolSpecs(), source: "tools" };
 }
 
 function fail(message: string): WireOutcome {
