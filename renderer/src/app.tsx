@@ -14,9 +14,9 @@ import { useApplyTheme } from "./components/use-theme";
 import { useAppStore } from "./stores/app-store";
 import { useModelsStore } from "./stores/models-store";
 import { useSettingsStore } from "./stores/settings-store";
-import { useTranscriptStore } from "./stores/transcript-store";
+import { prefetchSession, useTranscriptStore } from "./stores/transcript-store";
 import { useTurnStore } from "./stores/turn-store";
-import { useWorkspaceStore } from "./stores/workspace-store";
+import { lastOpen, useWorkspaceStore } from "./stores/workspace-store";
 
 export function App() {
   useApplyTheme();
@@ -28,6 +28,9 @@ export function App() {
 
   useEffect(() => {
     void (async () => {
+      // The session open last time is the likely one to show: start loading it now.
+      const last = lastOpen();
+      if (last?.sessionId) prefetchSession(last.sessionId);
       const appInfo = await useAppStore.getState().loadInfo();
       void useModelsStore.getState().load();
       void useSettingsStore.getState().load();

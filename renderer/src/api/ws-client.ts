@@ -120,6 +120,7 @@ export class WebSocketClient implements WorkbenchClient, ConnectionAware {
   private receive(text: string): void {
     let frame: unknown;
     try {
+      if (text.length > 1_000_000) performance.mark("wb:ws:large-frame");
       frame = JSON.parse(text);
     } catch {
       console.error("Workbench sent a frame that is not JSON");

@@ -33,7 +33,10 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
     if (preview.kind === "diff") {
       openDiff({ key: `approval:${approval.toolCallId}`, path: preview.path, before: preview.before ?? "", after: preview.after, origin: "proposal" });
     }
-    if (!isTyping(document.activeElement)) approveRef.current?.focus({ preventScroll: true });
+    // Take the focus unless the user is in the middle of typing something.
+    const el = document.activeElement;
+    const typing = isTyping(el) && !((el instanceof HTMLTextAreaElement || el instanceof HTMLInputElement) && el.value === "");
+    if (!typing) approveRef.current?.focus({ preventScroll: true });
   }, [approval.toolCallId, preview, openDiff]);
 
   useEffect(() => {

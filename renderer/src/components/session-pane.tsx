@@ -41,7 +41,8 @@ export function SessionPane({ sessionId }: { sessionId: string }) {
     [openDiff, retryLast, lastUserText, forkSession, sessionId],
   );
 
-  if (!view) return <div className="pane-message">Loading…</div>;
+  // The transcript mounts with its rows, so it opens at the bottom in one pass.
+  if (!view || (view.status === "loading" && view.model.rows.length === 0)) return <div className="pane-message">Loading…</div>;
   if (view.status === "error")
     return (
       <div className="pane-message" role="alert">

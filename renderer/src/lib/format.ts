@@ -21,13 +21,21 @@ export function formatDuration(ms: number): string {
   return `${m} min ${s} s`;
 }
 
+// Intl formatters are costly to create; one each, reused (a transcript formats thousands of times).
+const TIME_FORMAT = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
+const DATE_FORMAT = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric" });
+const DAY_MS = 86_400_000;
+
+function startOfToday(): number {
+  const d = new Date();
+  d.setHours(0, 0, 0, 0);
+  return d.getTime();
+}
+
+/** Time of day for today's timestamps, else the date. */
 export function formatTime(ts: number): string {
-  const d = new Date(ts);
-  const now = new Date();
-  const sameDay = d.toDateString() === now.toDateString();
-  return sameDay
-    ? d.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" })
-    : d.toLocaleDateString(undefined, { month: "short", day: "numeric" });
+  const today = startOfToday();
+  return ts >= today && ts < today + DAY_MS ? TIME_FORMAT.format(ts) : DATE_FORMAT.format(ts);
 }
 
 /** USD per million tokens. */

@@ -5,7 +5,7 @@
  * animation frame (see wire-events.ts).
  */
 import { create } from "zustand";
-import type { EventPayload, ToolStatus } from "../../../shared/api";
+import { WorkbenchApiError, type EventPayload, type RequestResult, type ToolStatus } from "../../../shared/api";
 import type { AssistantMessage } from "../../../shared/protocol";
 import { client, errorText } from "../api/current";
 import { appendEntries, buildTranscript, EMPTY_TRANSCRIPT, type TranscriptModel } from "../lib/transcript-model";
@@ -91,6 +91,24 @@ export function reduceView(view: SessionView, ops: readonly TranscriptOp[]): Ses
 
 let loadToken = 0;
 
+/** A session.load started before the pane asked for it (at boot, for the session reopened last). */
+let prefetched: { sessionId: string; at: number; promise: Promise<RequestResult<"session.load">> } | null = null;
+const PREFETCH_FRESH_MS = 10_000;
+
+function fetchSession(sessionId: string): Promise<RequestResult<"session.load">> {
+  const p = prefetched;
+  prefetched = null;
+  if (p && p.sessionId === sessionId && Date.now() - p.at < PREFETCH_FRESH_MS) return p.promise;
+  return client().call("session.load", { sessionId });
+}
+
+/** Starts loading a session early; `load` picks the result up. Failures surface there. */
+export function prefetchSession(sessionId: string): void {
+  const promise = client().call("session.load", { sessionId });
+  promise.catch(() => undefined);
+  prefetched = { sessionId, at: Date.now(), promise };
+}
+
 export const useTranscriptStore = create<TranscriptState>((set, get) => ({
   view: null,
   buffered: [],
@@ -110,7 +128,10 @@ export const useTranscriptStore = create<TranscriptState>((set, get) => ({
       buffered: [],
     });
     try {
-      const res = await client().call("session.load", { sessionId });
+      // User Timing marks: visible in the browser's performance tools and read by bench:ui.
+      performance.mark("wb:session-load:start");
+      const res = await fetchSession(sessionId);
+      performance.mark("wb:session-load:received");
       if (token !== loadToken) return;
       useTurnStore.getState().setTurn(res.turn);
       useWorkspaceStore.getState().upsertSession(res.session);
@@ -122,9 +143,16 @@ export const useTranscriptStore = create<TranscriptState>((set, get) => ({
         partial: null,
         toolStatus: get().view?.toolStatus ?? {},
       };
+      performance.mark("wb:session-load:built");
       set({ view: reduceView(base, get().buffered), buffered: [] });
     } catch (err) {
       if (token !== loadToken) return;
+      // A remembered session that no longer exists: back to the start screen.
+      if (err instanceof WorkbenchApiError && err.error.code === "NOT_FOUND") {
+        set({ view: null, buffered: [] });
+        useWorkspaceStore.getState().selectSession(null);
+        return;
+      }
       set({ view: { sessionId, status: "error", error: errorText(err), model: EMPTY_TRANSCRIPT, partial: null, toolStatus: {} }, buffered: [] });
     }
   },

@@ -41,14 +41,28 @@ let searchToken = 0;
 
 /** The last open session per workspace survives a reload (localStorage is per origin). */
 const LAST_SESSION_KEY = "workbench.lastSession.";
+const LAST_OPEN_KEY = "workbench.lastOpen";
 function rememberSession(workspaceId: string, sessionId: string | null): void {
   try {
     if (sessionId) localStorage.setItem(LAST_SESSION_KEY + workspaceId, sessionId);
     else localStorage.removeItem(LAST_SESSION_KEY + workspaceId);
+    localStorage.setItem(LAST_OPEN_KEY, JSON.stringify({ workspaceId, sessionId }));
   } catch {
     // Storage may be unavailable (private mode); remembering is a convenience.
   }
 }
+/** The workspace and session open when the app last ran (to start loading it before anything else). */
+export function lastOpen(): { workspaceId: string; sessionId: string | null } | null {
+  try {
+    const raw: unknown = JSON.parse(localStorage.getItem(LAST_OPEN_KEY) ?? "null");
+    if (typeof raw !== "object" || raw === null || !("workspaceId" in raw) || typeof raw.workspaceId !== "string") return null;
+    const sessionId = "sessionId" in raw && typeof raw.sessionId === "string" ? raw.sessionId : null;
+    return { workspaceId: raw.workspaceId, sessionId };
+  } catch {
+    return null;
+  }
+}
+
 function rememberedSession(workspaceId: string): string | null {
   try {
     return localStorage.getItem(LAST_SESSION_KEY + workspaceId);
@@ -95,7 +109,15 @@ export const useWorkspaceStore = create<WorkspaceState>((set, get) => ({
   },
 
   async setWorkspace(workspace) {
-    set({ workspace, sessions: [], activeSessionId: null, hasMore: false, search: { query: "", hits: [], loading: false, error: null } });
+    // Reopen the last session at once: its load runs alongside the session list.
+    set({
+      workspace,
+      sessions: [],
+      activeSessionId: rememberedSession(workspace.id),
+      focusSeq: null,
+      hasMore: false,
+      search: { query: "", hits: [], loading: false, error: null },
+    });
     await get().refreshSessions();
     void get().loadRecent();
   },
@@ -107,10 +129,7 @@ export const useWorkspaceStore = create<WorkspaceState>((set, get) => ({
       const page = await client().call("session.list", { workspaceId: ws.id, limit: PAGE });
       if (get().workspace?.id !== ws.id) return;
       set({ sessions: newestFirst(page.sessions), hasMore: page.hasMore });
-      if (get().activeSessionId === null) {
-        const last = rememberedSession(ws.id);
-        if (last && page.sessions.some((x) => x.id === last)) set({ activeSessionId: last });
-      }
+
     } catch (err) {
       useAppStore.getState().reportError("Could not list sessions", err);
     }

@@ -39,7 +39,8 @@ export const ToolCard = memo(function ToolCard({ call, streaming }: { call: Tool
     awaitingApproval: ctx.pendingApprovalId === call.id,
   });
   const summary = call.argumentsError ? "invalid arguments" : toolSummary(call.name, call.arguments);
-  const duration = details.durationMs ?? live?.durationMs ?? null;
+  // Stored duration only once a result exists, so a reloaded session shows exactly what it showed live.
+  const duration = result ? details.durationMs : (live?.durationMs ?? null);
   const output = useMemo(
     () => (result ? result.content.map((c) => (c.type === "text" ? c.text : `[image ${c.mimeType}]`)).join("\n") : ""),
     [result],

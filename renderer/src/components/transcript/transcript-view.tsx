@@ -54,11 +54,13 @@ function RowView({ row }: { row: TranscriptRow }) {
 }
 
 const STICK_THRESHOLD_PX = 48;
+const ESTIMATED_ROW_PX = 160;
 
 export function TranscriptView(props: TranscriptViewProps) {
   const { model, partial, footer } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   const stickRef = useRef(true);
+  const scrolledOnce = useRef(false);
   const [highlight, setHighlight] = useState<number | null>(null);
 
   const hasPartial = partial !== null;
@@ -68,8 +70,10 @@ export function TranscriptView(props: TranscriptViewProps) {
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => 140,
-    overscan: 6,
+    estimateSize: () => ESTIMATED_ROW_PX,
+    overscan: 4,
+    // Open at the bottom (the latest messages), not at the top and then jump.
+    initialOffset: () => (props.focusSeq == null ? count * ESTIMATED_ROW_PX : 0),
     getItemKey: (i) => (i < model.rows.length ? model.rows[i].key : i === model.rows.length && hasPartial ? "partial" : "footer"),
   });
 
@@ -89,12 +93,31 @@ export function TranscriptView(props: TranscriptViewProps) {
 
   const totalSize = virtualizer.getTotalSize();
 
-  // Follow the bottom while the user is there.
+  // Follow the bottom while the user is there. Uses the virtualizer's cached
+  // sizes, and writes scrollTop only when it must (each write forces a layout).
   useLayoutEffect(() => {
     const el = scrollRef.current;
     if (!el || !stickRef.current || props.focusSeq != null) return;
-    el.scrollTop = el.scrollHeight;
-  }, [totalSize, count, partial, props.focusSeq]);
+    const viewport = virtualizer.scrollRect?.height ?? el.clientHeight;
+    const bottom = Math.max(0, totalSize - viewport);
+    if (!scrolledOnce.current || Math.abs((virtualizer.scrollOffset ?? 0) - bottom) > 1) {
+      scrolledOnce.current = true;
+      el.scrollTop = bottom;
+    }
+  }, [totalSize, count, partial, props.focusSeq, virtualizer]);
+
+  // Whether the user is at the bottom, from the virtualizer's own reading of the
+  // scroll position (no extra layout). Registered after the virtualizer's listener.
+  useEffect(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    const onScroll = () => {
+      const viewport = virtualizer.scrollRect?.height ?? 0;
+      stickRef.current = virtualizer.getTotalSize() - (virtualizer.scrollOffset ?? 0) - viewport < STICK_THRESHOLD_PX;
+    };
+    el.addEventListener("scroll", onScroll, { passive: true });
+    return () => el.removeEventListener("scroll", onScroll);
+  }, [virtualizer]);
 
   // Jump to a search hit.
   useEffect(() => {
@@ -109,17 +132,11 @@ export function TranscriptView(props: TranscriptViewProps) {
     return () => clearTimeout(t);
   }, [props.focusSeq, model.rows.length]);
 
-  const onScroll = () => {
-    const el = scrollRef.current;
-    if (!el) return;
-    stickRef.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_THRESHOLD_PX;
-  };
-
   const items = virtualizer.getVirtualItems();
 
   return (
     <TranscriptContext.Provider value={ctx}>
-      <div className="transcript-scroll" ref={scrollRef} onScroll={onScroll} role="log" aria-label="Transcript" aria-live="off" tabIndex={0}>
+      <div className="transcript-scroll" ref={scrollRef} role="log" aria-label="Transcript" aria-live="off" tabIndex={0}>
         {count === 0 && <p className="empty">{props.emptyText ?? "No messages yet."}</p>}
         <div className="transcript-inner" style={{ height: totalSize }}>
           {items.map((item) => {

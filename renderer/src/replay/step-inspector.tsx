@@ -1,0 +1,112 @@
+/**
+ * The current step in detail: what it is, when, which model, tokens, cost,
+ * latency and duration, tool outcome; the actions that apply to it ("What the
+ * model saw" for assistant steps, fork); the files as of the step; its notes.
+ */
+import { memo } from "react";
+import type { TimelineItem } from "../../../shared/review";
+import { formatCost, formatTokens } from "../lib/format";
+import { modelLabel, useModelsStore } from "../stores/models-store";
+import { FilesAtStep } from "./files-at-step";
+import { KIND_LABEL, OUTCOME_LABEL, formatDateTime, formatLatency } from "./replay-format";
+import { useReplayStore } from "./replay-store";
+import { StepNotes } from "./step-notes";
+import type { StepIndex } from "./step-view";
+
+/** Steps that are a request to a model: "what the model saw" applies. */
+export function isModelStep(item: TimelineItem): boolean {
+  return item.kind === "assistant" || item.kind === "error";
+}
+
+const StepDetails = memo(function StepDetails({ item }: { item: TimelineItem }) {
+  const models = useModelsStore((s) => s.models);
+  const showModelView = useReplayStore((s) => s.showModelView);
+  const setForkOpen = useReplayStore((s) => s.setForkOpen);
+  const t = item.tokens;
+  return (
+    <section className="replay-details" aria-label="Step details">
+      <h3>
+        <span className={`tl-kind kind-${item.kind}`}>{KIND_LABEL[item.kind]}</span> step {item.index + 1} · entry #{item.seq}
+      </h3>
+      <p className="step-summary">{item.summary}</p>
+      <dl className="step-facts">
+        <dt>Time</dt>
+        <dd>{formatDateTime(item.timestamp)}</dd>
+        {item.model && (
+          <>
+            <dt>Model</dt>
+            <dd title={`${item.model.provider} · ${item.model.api} · ${item.model.id}`}>{modelLabel(models, item.model)}</dd>
+          </>
+        )}
+        {t && (
+          <>
+            <dt>Tokens</dt>
+            <dd title={`input ${t.input} · output ${t.output} · cache read ${t.cacheRead} · cache write ${t.cacheWrite}`}>
+              {formatTokens(t.total)} ({formatTokens(t.input)} in, {formatTokens(t.output)} out
+              {t.cacheRead > 0 ? `, ${formatTokens(t.cacheRead)} cached` : ""})
+            </dd>
+          </>
+        )}
+        {item.cost !== null && (
+          <>
+            <dt>Cost</dt>
+            <dd>{formatCost(item.cost)}</dd>
+          </>
+        )}
+        {item.latencyMs !== null && (
+          <>
+            <dt>Latency</dt>
+            <dd>{formatLatency(item.latencyMs)}</dd>
+          </>
+        )}
+        {item.durationMs !== null && (
+          <>
+            <dt>Tool time</dt>
+            <dd>{formatLatency(item.durationMs)}</dd>
+          </>
+        )}
+        {item.toolName && (
+          <>
+            <dt>Tool</dt>
+            <dd>
+              {item.toolName}
+              {item.toolCallId && <code className="muted small"> {item.toolCallId}</code>}
+            </dd>
+          </>
+        )}
+        {item.outcome && item.kind !== "user" && (
+          <>
+            <dt>Outcome</dt>
+            <dd className={item.isError ? "error-text" : undefined}>
+              {OUTCOME_LABEL[item.outcome]}
+              {item.errorCode ? ` (${item.errorCode})` : ""}
+              {item.sideEffect ? <span className="badge warn">side effect</span> : null}
+            </dd>
+          </>
+        )}
+      </dl>
+      <div className="step-actions">
+        {isModelStep(item) && (
+          <button type="button" onClick={() => void showModelView(item.seq)}>
+            What the model saw
+          </button>
+        )}
+        <button type="button" onClick={() => setForkOpen(true)} title="A new session with the entries up to this step, on another model">
+          Fork onto another model…
+        </button>
+      </div>
+    </section>
+  );
+});
+
+export function StepInspector({ index }: { index: StepIndex }) {
+  const item = useReplayStore((s) => s.data?.items[s.cursor] ?? null);
+  if (!item) return null;
+  return (
+    <div className="replay-inspector">
+      <StepDetails item={item} />
+      <FilesAtStep index={index} />
+      <StepNotes seq={item.seq} />
+    </div>
+  );
+}
