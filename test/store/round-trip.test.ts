@@ -187,8 +187,10 @@ describe("queryable columns", () => {
       { model_id: "claude-sonnet-4-5", cost: 0.25 },
       { model_id: "gpt-5", cost: 0.5 },
     ]);
-    const plan = db.prepare(`EXPLAIN QUERY PLAN SELECT seq FROM entries WHERE timestamp > 1500`).all() as Array<{ detail: string }>;
-    expect(plan.map((p) => p.detail).join(" ")).toContain("entries_by_time");
+    const plan = db
+      .prepare(`EXPLAIN QUERY PLAN SELECT model_id, sum(cost_total) FROM entries WHERE kind = 'assistant' AND timestamp BETWEEN 1500 AND 6000 GROUP BY model_id`)
+      .all() as Array<{ detail: string }>;
+    expect(plan.map((p) => p.detail).join(" ")).toContain("entries_assistant_by_time");
     db.close();
   });
 

@@ -18,15 +18,44 @@ export interface StoreContext {
   stmt(sql: string): Statement;
   /** Runs `fn` in a transaction (a savepoint when nested); rolls back if it throws. */
   tx<T>(fn: () => T): T;
+  /** Hooks the store sets; modules call them (cheaply, inside transactions). */
+  readonly events: StoreEvents;
+  /** The single writer's memory of session tails (see tails.ts). */
+  readonly cache: WriterCache;
 }
 
-export function createContext(db: Db, now: () => number): StoreContext {
+/** Session tail state: what the next append needs, kept so an append is one INSERT. */
+export interface SessionTail {
+  num: number;
+  workspaceId: string;
+  lastSeq: number;
+  runningTokens: number;
+  runningCost: number;
+  /** Unanswered calls of the last assistant message, and their stored JSON (null when none). */
+  openCalls: ReadonlyArray<{ id: string; name: string }>;
+  openCallsJson: string | null;
+}
+
+export interface WriterCache {
+  tails: Map<string, SessionTail>;
+  /** Per workspace: the session whose updated_at this store wrote last, and the value written. */
+  top: Map<string, { sessionId: string; at: number }>;
+}
+
+export interface StoreEvents {
+  /** Entry rows were inserted into this session (their search-index rows are pending). */
+  appended(sessionId: string): void;
+}
+
+export function createContext(db: Db, now: () => number, events: StoreEvents = { appended() {} }): StoreContext {
   const cache = new Map<string, Statement>();
   // One wrapper created once: better-sqlite3 turns nested calls into savepoints.
   const run = db.transaction((fn: () => unknown) => fn());
   return {
     db,
     now,
+    events,
+    cache: { tails: new Map(), top: new Map() },
     stmt(sql) {
       let s = cache.get(sql);
       if (s === undefined) {

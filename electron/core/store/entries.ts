@@ -3,17 +3,19 @@
  *
  * Each entry is stored as JSON (exactly what the protocol schema accepted) plus
  * real columns for what is queried: kind, timestamp, model, stop reason, usage,
- * cost, tool-call id. Message text also goes into the FTS index.
+ * cost, tool-call id. The full-text index is derived from these rows in
+ * batches, off the append path (search-index.ts).
  */
 import { z } from "zod";
 import {
   SessionEntrySchema,
-  messageText,
   type SessionEntry,
   type StoredEntry,
 } from "../../../shared/protocol";
 import type { StoreContext } from "./db";
 import { StoreError } from "./errors";
+import { SEQ_SPAN, entryId, sessionRange } from "./keys";
+import { forgetSession, noteTouched, readTail } from "./tails";
 
 export type EntryKind = "user" | "assistant" | "toolResult" | Exclude<SessionEntry["type"], "message">;
 
@@ -100,32 +102,34 @@ export function parseOpenCalls(json: string | null): OpenCall[] {
 }
 
 /**
- * The open-calls column after appending `entry`, or `undefined` when unchanged.
+ * The open calls after appending `entry`, or `undefined` when unchanged.
  * Tracks the calls of the last assistant message that have no result yet; ids
  * may repeat (even be empty), so a result closes the first matching call only.
  */
-function nextOpenCalls(current: string | null, entry: SessionEntry): string | null | undefined {
+function nextOpenCalls(current: readonly OpenCall[], entry: SessionEntry): OpenCall[] | undefined {
   if (entry.type !== "message") return undefined;
   const m = entry.message;
   if (m.role === "assistant") {
     const calls: OpenCall[] = [];
     for (const b of m.content) if (b.type === "toolCall") calls.push({ id: b.id, name: b.name });
-    const next = calls.length > 0 ? JSON.stringify(calls) : null;
-    return next === current ? undefined : next;
+    return calls.length === 0 && current.length === 0 ? undefined : calls;
   }
-  if (m.role === "toolResult" && current !== null) {
-    const open = parseOpenCalls(current);
-    const i = open.findIndex((c) => c.id === m.toolCallId);
+  if (m.role === "toolResult") {
+    const i = current.findIndex((c) => c.id === m.toolCallId);
     if (i < 0) return undefined;
-    open.splice(i, 1);
-    return open.length > 0 ? JSON.stringify(open) : null;
+    return [...current.slice(0, i), ...current.slice(i + 1)];
   }
   return undefined;
 }
 
 // ---------------------------------------------------------------- append
 
-/** Validates with the protocol schema; throws INVALID_ENTRY with the first issues. */
+/**
+ * Validates with the protocol schema (throws INVALID_ENTRY with the first
+ * issues) and serialises the entry as given: stored as is, never rewritten.
+ * (Serialising zod's output instead measured ~30% slower; keys the schema would
+ * strip are kept in storage and dropped again when loading re-validates.)
+ */
 export function validateEntry(input: unknown): { entry: SessionEntry; json: string } {
   const parsed = SessionEntrySchema.safeParse(input);
   if (!parsed.success) {
@@ -137,13 +141,16 @@ export function validateEntry(input: unknown): { entry: SessionEntry; json: stri
   }
   let json: string;
   try {
-    json = JSON.stringify(parsed.data);
+    json = JSON.stringify(input);
   } catch (e) {
     // e.g. a BigInt or a cycle inside tool-result details
     throw new StoreError("INVALID_ENTRY", `entry is not JSON-serialisable: ${e instanceof Error ? e.message : String(e)}`);
   }
   return { entry: parsed.data, json };
 }
+
+/** How stale updated_at may get while the session already tops its workspace's list. */
+export const TOUCH_INTERVAL_MS = 1000;
 
 /**
  * Appends one entry in its own transaction and returns its seq (1-based,
@@ -152,66 +159,128 @@ export function validateEntry(input: unknown): { entry: SessionEntry; json: stri
  */
 export function appendEntry(ctx: StoreContext, sessionId: string, input: unknown): number {
   const { entry, json } = validateEntry(input);
-  return ctx.tx(() => insertValidated(ctx, sessionId, entry, json));
+  try {
+    return insertValidated(ctx, sessionId, entry, json);
+  } catch (e) {
+    ctx.cache.tails.delete(sessionId);
+    // Another connection appended meanwhile (the cached tail was stale): re-read and retry once.
+    if (isPrimaryKeyConflict(e)) return insertValidated(ctx, sessionId, entry, json);
+    throw e;
+  }
 }
 
-interface SessionCounterRow {
-  entry_count: number;
+function isPrimaryKeyConflict(e: unknown): boolean {
+  return typeof e === "object" && e !== null && "code" in e && e.code === "SQLITE_CONSTRAINT_PRIMARYKEY";
+}
+
+/**
+ * One INSERT (its own autocommit transaction) in the common case; seq, running
+ * totals and open calls come from the cached tail (tails.ts). updated_at is
+ * written too, in the same transaction, only when the session does not already
+ * top its workspace's list or was bumped over a second ago: the list order
+ * stays exact and the shown time lags by less than a second.
+ */
+function insertValidated(ctx: StoreContext, sessionId: string, entry: SessionEntry, json: string): number {
+  const tail = ctx.cache.tails.get(sessionId) ?? readTail(ctx, sessionId);
+  const c = columnsOf(entry);
+  const seq = tail.lastSeq + 1;
+  if (seq >= SEQ_SPAN) throw new StoreError("INVALID_ARGUMENT", `session ${sessionId} is full`);
+  const next = nextOpenCalls(tail.openCalls, entry);
+  const openCalls = next ?? tail.openCalls;
+  const openCallsJson = next === undefined ? tail.openCallsJson : next.length > 0 ? JSON.stringify(next) : null;
+  const runningTokens = tail.runningTokens + (c.totalTokens ?? 0);
+  const runningCost = tail.runningCost + (c.cost ?? 0);
+  const now = ctx.now();
+  const top = ctx.cache.top.get(tail.workspaceId);
+  const touch = top === undefined || top.sessionId !== sessionId || now >= top.at + TOUCH_INTERVAL_MS;
+  const row: EntryRow = [
+    entryId(tail.num, seq),
+    sessionId,
+    c.kind,
+    c.timestamp,
+    c.provider,
+    c.api,
+    c.modelId,
+    c.stopReason,
+    c.toolCallId,
+    c.input,
+    c.output,
+    c.cacheRead,
+    c.cacheWrite,
+    c.totalTokens,
+    c.cost,
+    runningTokens,
+    runningCost,
+    openCallsJson,
+    json,
+  ];
+  // No named closure here: tsx/esbuild's keepNames wraps each one in a defineProperty call per append.
+  if (touch) ctx.tx(() => insertRow(ctx, row, { sessionId, now }));
+  else insertRow(ctx, row, null);
+  if (ctx.db.inTransaction) {
+    // An enclosing transaction may still roll back: trust nothing cached about this session.
+    forgetSession(ctx, sessionId);
+  } else {
+    ctx.cache.tails.set(sessionId, { ...tail, lastSeq: seq, runningTokens, runningCost, openCalls, openCallsJson });
+    if (touch) noteTouched(ctx, tail.workspaceId, sessionId, now);
+  }
+  ctx.events.appended(sessionId);
+  return seq;
+}
+
+type EntryRow = [
+  id: number,
+  sessionId: string,
+  kind: EntryKind,
+  timestamp: number,
+  provider: string | null,
+  api: string | null,
+  modelId: string | null,
+  stopReason: string | null,
+  toolCallId: string | null,
+  input: number | null,
+  output: number | null,
+  cacheRead: number | null,
+  cacheWrite: number | null,
+  totalTokens: number | null,
+  cost: number | null,
+  runningTokens: number,
+  runningCost: number,
+  openCalls: string | null,
+  content: string,
+];
+
+function insertRow(ctx: StoreContext, row: EntryRow, touch: { sessionId: string; now: number } | null): void {
+  ctx
+    .stmt(
+      `INSERT INTO entries (id, session_id, kind, timestamp, provider, api, model_id, stop_reason, tool_call_id,
+         input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, total_tokens, cost_total,
+         running_tokens, running_cost, open_tool_calls, content)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(row);
+  if (touch !== null) ctx.stmt(`UPDATE sessions SET updated_at = max(updated_at, ?) WHERE id = ?`).run(touch.now, touch.sessionId);
+}
+
+/** The session's rowid number and workspace, or undefined when it does not exist. */
+export function sessionHead(ctx: StoreContext, sessionId: string): { num: number; workspace_id: string } | undefined {
+  return ctx.stmt(`SELECT num, workspace_id FROM sessions WHERE id = ?`).get(sessionId) as
+    | { num: number; workspace_id: string }
+    | undefined;
+}
+
+interface LastEntryRow {
+  id: number;
+  running_tokens: number;
+  running_cost: number;
   open_tool_calls: string | null;
 }
 
-function insertValidated(ctx: StoreContext, sessionId: string, entry: SessionEntry, json: string): number {
-  const c = columnsOf(entry);
-  // One statement bumps the counters and hands back the new seq and the open calls.
-  const s = ctx
-    .stmt(
-      `UPDATE sessions SET entry_count = entry_count + 1, updated_at = max(updated_at, ?),
-         input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
-         cache_read_tokens = cache_read_tokens + ?, cache_write_tokens = cache_write_tokens + ?,
-         total_tokens = total_tokens + ?, total_cost = total_cost + ?
-       WHERE id = ? RETURNING entry_count, open_tool_calls`,
-    )
-    .get(
-      ctx.now(),
-      c.input ?? 0,
-      c.output ?? 0,
-      c.cacheRead ?? 0,
-      c.cacheWrite ?? 0,
-      c.totalTokens ?? 0,
-      c.cost ?? 0,
-      sessionId,
-    ) as SessionCounterRow | undefined;
-  if (s === undefined) throw new StoreError("NOT_FOUND", `no session ${sessionId}`);
-  const seq = s.entry_count;
-  const info = ctx
-    .stmt(
-      `INSERT INTO entries (session_id, seq, kind, timestamp, provider, api, model_id, stop_reason, tool_call_id,
-         input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, total_tokens, cost_total, content)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(
-      sessionId,
-      seq,
-      c.kind,
-      c.timestamp,
-      c.provider,
-      c.api,
-      c.modelId,
-      c.stopReason,
-      c.toolCallId,
-      c.input,
-      c.output,
-      c.cacheRead,
-      c.cacheWrite,
-      c.totalTokens,
-      c.cost,
-      json,
-    );
-  const text = entry.type === "message" ? messageText(entry.message) : "";
-  if (text.length > 0) ctx.stmt(`INSERT INTO entries_fts (rowid, text) VALUES (?, ?)`).run(info.lastInsertRowid, text);
-  const open = nextOpenCalls(s.open_tool_calls, entry);
-  if (open !== undefined) ctx.stmt(`UPDATE sessions SET open_tool_calls = ? WHERE id = ?`).run(open, sessionId);
-  return seq;
+export function lastEntry(ctx: StoreContext, num: number): LastEntryRow | undefined {
+  const [lo, hi] = sessionRange(num);
+  return ctx
+    .stmt(`SELECT id, running_tokens, running_cost, open_tool_calls FROM entries WHERE id BETWEEN ? AND ? ORDER BY id DESC LIMIT 1`)
+    .get(lo, hi) as LastEntryRow | undefined;
 }
 
 // ---------------------------------------------------------------- load
@@ -242,13 +311,19 @@ export interface EntryRange {
  * every other row is returned. An unknown session yields no entries.
  */
 export function loadEntriesChecked(ctx: StoreContext, sessionId: string, range: EntryRange = {}): CheckedEntries {
+  const head = sessionHead(ctx, sessionId);
+  if (head === undefined) return { entries: [], problems: [] };
+  const [lo, hi] = sessionRange(head.num);
+  const from = Math.max(1, Math.floor(range.fromSeq ?? 1));
+  const to = Math.min(SEQ_SPAN - 1, Math.floor(range.toSeq ?? SEQ_SPAN - 1));
   const rows = ctx
-    .stmt(`SELECT seq, kind, content FROM entries WHERE session_id = ? AND seq BETWEEN ? AND ? ORDER BY seq`)
+    .stmt(`SELECT id, kind, content FROM entries WHERE id BETWEEN ? AND ? ORDER BY id`)
     .raw()
-    .all(sessionId, range.fromSeq ?? 1, range.toSeq ?? Number.MAX_SAFE_INTEGER) as Array<[number, string, string]>;
+    .all(lo + from, Math.min(hi, lo + to)) as Array<[number, string, string]>;
   const entries: StoredEntry[] = [];
   const problems: EntryProblem[] = [];
-  for (const [seq, kind, content] of rows) {
+  for (const [id, kind, content] of rows) {
+    const seq = id - lo;
     let value: unknown;
     try {
       value = JSON.parse(content);

@@ -1,6 +1,8 @@
 /** Reviewer notes on a session's entries (used by replay). */
 import type { StoreContext } from "./db";
+import { lastEntry, sessionHead } from "./entries";
 import { StoreError } from "./errors";
+import { sessionRange } from "./keys";
 
 export type NoteVerdict = "ok" | "problem";
 
@@ -36,10 +38,12 @@ export function addNote(ctx: StoreContext, input: NoteInput): Note {
   if (input.verdict !== null && input.verdict !== "ok" && input.verdict !== "problem") {
     throw new StoreError("INVALID_ARGUMENT", `unknown verdict ${String(input.verdict)}`);
   }
-  const s = ctx.stmt(`SELECT entry_count FROM sessions WHERE id = ?`).get(input.sessionId) as { entry_count: number } | undefined;
-  if (s === undefined) throw new StoreError("NOT_FOUND", `no session ${input.sessionId}`);
-  if (!Number.isInteger(input.seq) || input.seq < 1 || input.seq > s.entry_count) {
-    throw new StoreError("INVALID_ARGUMENT", `entry ${input.seq} is outside 1..${s.entry_count}`);
+  const head = sessionHead(ctx, input.sessionId);
+  if (head === undefined) throw new StoreError("NOT_FOUND", `no session ${input.sessionId}`);
+  const last = lastEntry(ctx, head.num);
+  const count = last === undefined ? 0 : last.id - sessionRange(head.num)[0];
+  if (!Number.isInteger(input.seq) || input.seq < 1 || input.seq > count) {
+    throw new StoreError("INVALID_ARGUMENT", `entry ${input.seq} is outside 1..${count}`);
   }
   const row = ctx
     .stmt(`INSERT INTO notes (session_id, seq, author, verdict, text, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING *`)

@@ -8,8 +8,9 @@ import type { ToolResultMessage } from "../../../shared/protocol";
 import type { StoreContext } from "./db";
 import { abortOpenToolCalls } from "./audit";
 import { appendEntry } from "./entries";
-import { StoreError, toStoreError } from "./errors";
-import { openCallsFromEntries } from "./sessions";
+import { toStoreError } from "./errors";
+import { LAST_ENTRY_ID_SQL } from "./keys";
+import { openCalls } from "./sessions";
 
 export const ABORTED_RESULT_TEXT = "aborted: the app stopped before this tool call finished";
 
@@ -28,15 +29,12 @@ export function synthesizedAbortResult(toolCallId: string, toolName: string, tim
 /** Appends the missing results (in call order) in one transaction; returns how many were added. */
 export function repairSession(ctx: StoreContext, sessionId: string): number {
   return ctx.tx(() => {
-    const exists = ctx.stmt(`SELECT 1 FROM sessions WHERE id = ?`).get(sessionId);
-    if (exists === undefined) throw new StoreError("NOT_FOUND", `no session ${sessionId}`);
-    const { calls } = openCallsFromEntries(ctx, sessionId);
+    const calls = openCalls(ctx, sessionId);
     const now = ctx.now();
+    // Each synthesized result closes its call, so the last row ends with no open calls.
     for (const c of calls) {
       appendEntry(ctx, sessionId, { type: "message", message: synthesizedAbortResult(c.id, c.name, now) });
     }
-    // The column is only an index of sessions to look at; the entries are now complete.
-    ctx.stmt(`UPDATE sessions SET open_tool_calls = NULL WHERE id = ?`).run(sessionId);
     abortOpenToolCalls(
       ctx,
       sessionId,
@@ -58,11 +56,15 @@ export interface RepairAllResult {
 }
 
 /**
- * Repairs every session flagged with open tool calls (an indexed lookup, not a
- * scan of entries). One session failing does not stop the others.
+ * Repairs every session whose last entry row records open tool calls: one
+ * rowid seek per session, never a scan of entries. One session failing does
+ * not stop the others.
  */
 export function repairAll(ctx: StoreContext): RepairAllResult {
-  const ids = ctx.stmt(`SELECT id FROM sessions WHERE open_tool_calls IS NOT NULL`).pluck().all() as string[];
+  const ids = ctx
+    .stmt(`SELECT s.id FROM sessions s JOIN entries e ON e.id = ${LAST_ENTRY_ID_SQL} WHERE e.open_tool_calls IS NOT NULL`)
+    .pluck()
+    .all() as string[];
   const result: RepairAllResult = { repaired: [], failures: [] };
   for (const id of ids) {
     try {

@@ -44,8 +44,9 @@ interface HitRow {
 }
 
 /**
- * Hits ordered newest stored first (FTS rowid descending, which lets SQLite stop
- * after `limit` matches instead of ranking them all). Snippets mark matches with
+ * Hits ordered newest first: FTS rowids are assigned in timestamp order as
+ * batches are indexed, and walking them descending lets SQLite stop after
+ * `limit` matches instead of ranking them all. Snippets mark matches with
  * \u0002 … \u0003 and elide with "…". Never throws on what the user typed.
  */
 export function search(ctx: StoreContext, query: string, opts: SearchOptions = {}): SearchHit[] {
@@ -56,7 +57,8 @@ export function search(ctx: StoreContext, query: string, opts: SearchOptions = {
   const sql = `SELECT e.session_id, s.title, s.workspace_id, e.seq, e.timestamp,
       snippet(entries_fts, 0, char(2), char(3), '…', 16) AS snippet
     FROM entries_fts f
-    JOIN entries e ON e.id = f.rowid
+    JOIN search_rows r ON r.fts_rowid = f.rowid
+    JOIN entries e ON e.id = r.entry_id
     JOIN sessions s ON s.id = e.session_id
     WHERE entries_fts MATCH ?${byWorkspace ? " AND s.workspace_id = ?" : ""}
     ORDER BY f.rowid DESC LIMIT ?`;

@@ -21,6 +21,7 @@ import { StoreError, toStoreError } from "./errors";
 import { addNote, deleteNote, listNotes, type Note, type NoteInput } from "./notes";
 import { repairAll, repairSession, type RepairReport } from "./repair";
 import { search, type SearchOptions } from "./search";
+import { DEFAULT_INDEXER_OPTIONS, SearchIndexer, type IndexerOptions } from "./search-index";
 import {
   createSession,
   deleteSession,
@@ -41,6 +42,8 @@ import { addWorkspace, getWorkspace, recentWorkspaces } from "./workspaces";
 export interface StoreOptions {
   /** Clock in Unix ms (tests inject one). */
   now?: () => number;
+  /** When the search index catches up with appends (see search-index.ts). */
+  indexer?: Partial<IndexerOptions>;
 }
 
 export interface OpenReport {
@@ -60,6 +63,7 @@ export interface Recovered {
 export class SessionStore {
   private constructor(
     private readonly ctx: StoreContext,
+    private readonly indexer: SearchIndexer,
     /** What happened at open; show `repaired` to the user if non-empty. */
     readonly openReport: OpenReport,
   ) {}
@@ -72,10 +76,17 @@ export class SessionStore {
   static open(path: string, options: StoreOptions = {}): SessionStore {
     const now = options.now ?? Date.now;
     const db = openDatabase(path);
+    const events = { appended: (_sessionId: string) => {} };
+    const ctx = createContext(db, now, events);
+    const indexer = new SearchIndexer(ctx, { ...DEFAULT_INDEXER_OPTIONS, ...options.indexer });
+    events.appended = (sessionId) => indexer.noteAppend(sessionId);
     try {
-      const ctx = createContext(db, now);
-      return new SessionStore(ctx, repairAtOpen(ctx));
+      const report = repairAtOpen(ctx);
+      // Catch up on rows a previous process left unindexed, once the app is idle.
+      indexer.schedule();
+      return new SessionStore(ctx, indexer, report);
     } catch (e) {
+      indexer.cancel();
       db.close();
       throw toStoreError(e, `cannot open ${path}`);
     }
@@ -97,8 +108,15 @@ export class SessionStore {
     }
   }
 
+  /** Indexes what is pending for search, then closes. */
   close(): void {
-    if (this.ctx.db.open) this.ctx.db.close();
+    this.indexer.cancel();
+    if (!this.ctx.db.open) return;
+    try {
+      this.indexer.flush();
+    } finally {
+      this.ctx.db.close();
+    }
   }
 
   /** The applied migration version (PRAGMA user_version). */
@@ -147,7 +165,12 @@ export class SessionStore {
 
   /** Validates, then appends in one transaction; returns the entry's seq. */
   appendEntry(sessionId: string, entry: SessionEntry): number {
-    return this.guard("appendEntry", () => appendEntry(this.ctx, sessionId, entry));
+    return this.guard("appendEntry", () => {
+      const seq = appendEntry(this.ctx, sessionId, entry);
+      // After the commit: the entry is durable whatever happens to the index batch.
+      if (this.indexer.overBacklog) this.indexer.flush();
+      return seq;
+    });
   }
   /**
    * Entries in seq order, skipping rows that no longer parse or validate.
@@ -167,8 +190,12 @@ export class SessionStore {
 
   // ------------------------------------------------------------ search, usage
 
+  /** Catches the index up with every committed entry, then queries it. */
   search(query: string, options: SearchOptions = {}): SearchHit[] {
-    return this.guard("search", () => search(this.ctx, query, options));
+    return this.guard("search", () => {
+      this.indexer.flush();
+      return search(this.ctx, query, options);
+    });
   }
   usageTotals(sessionId: string): UsageTotals {
     return this.guard("usageTotals", () => usageTotals(this.ctx, sessionId));

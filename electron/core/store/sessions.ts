@@ -1,11 +1,12 @@
 /** Sessions: create, list (paged), rename, model, delete, fork. */
 import { randomUUID } from "node:crypto";
-import { z } from "zod";
 import { ApiSchema, type ModelRef } from "../../../shared/protocol";
 import type { SessionSummary } from "../../../shared/api";
 import type { StoreContext } from "./db";
-import { appendEntry, type OpenCall } from "./entries";
+import { appendEntry, lastEntry, parseOpenCalls, sessionHead, type OpenCall } from "./entries";
 import { StoreError } from "./errors";
+import { LAST_ENTRY_ID_SQL, checkSessionNum, sessionRange } from "./keys";
+import { forgetSession, noteTouched } from "./tails";
 import { clampLimit } from "./workspaces";
 
 export const DEFAULT_SESSION_TITLE = "New session";
@@ -26,8 +27,12 @@ interface SessionRow {
   total_cost: number;
 }
 
-const COLUMNS = `id, workspace_id, title, created_at, updated_at, model_provider, model_api, model_id,
-  parent_session_id, parent_seq, entry_count, total_tokens, total_cost`;
+/** Summary columns: counts and totals come from the session's last entry row (its running totals). */
+const SUMMARY_SELECT = `SELECT s.id, s.workspace_id, s.title, s.created_at, s.updated_at,
+    s.model_provider, s.model_api, s.model_id, s.parent_session_id, s.parent_seq,
+    coalesce(e.id - s.num * 4294967296, 0) AS entry_count,
+    coalesce(e.running_tokens, 0) AS total_tokens, coalesce(e.running_cost, 0) AS total_cost
+  FROM sessions s LEFT JOIN entries e ON e.id = ${LAST_ENTRY_ID_SQL}`;
 
 function toSummary(r: SessionRow): SessionSummary {
   const api = ApiSchema.safeParse(r.model_api);
@@ -51,7 +56,7 @@ function toSummary(r: SessionRow): SessionSummary {
 }
 
 export function getSession(ctx: StoreContext, id: string): SessionSummary | undefined {
-  const row = ctx.stmt(`SELECT ${COLUMNS} FROM sessions WHERE id = ?`).get(id) as SessionRow | undefined;
+  const row = ctx.stmt(`${SUMMARY_SELECT} WHERE s.id = ?`).get(id) as SessionRow | undefined;
   return row && toSummary(row);
 }
 
@@ -67,27 +72,46 @@ export interface CreateSessionInput {
   model?: ModelRef | null;
 }
 
+function insertSession(
+  ctx: StoreContext,
+  values: { workspaceId: string; title: string; model: ModelRef | null; parentSessionId: string | null; parentSeq: number | null },
+): { id: string; num: number } {
+  const id = randomUUID();
+  const now = ctx.now();
+  const info = ctx
+    .stmt(
+      `INSERT INTO sessions (id, workspace_id, title, created_at, updated_at, model_provider, model_api, model_id,
+         parent_session_id, parent_seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(
+      id,
+      values.workspaceId,
+      values.title,
+      now,
+      now,
+      values.model?.provider ?? null,
+      values.model?.api ?? null,
+      values.model?.id ?? null,
+      values.parentSessionId,
+      values.parentSeq,
+    );
+  const num = Number(info.lastInsertRowid);
+  checkSessionNum(num);
+  noteTouched(ctx, values.workspaceId, id, now);
+  return { id, num };
+}
+
 export function createSession(ctx: StoreContext, input: CreateSessionInput): SessionSummary {
   return ctx.tx(() => {
     const ws = ctx.stmt(`SELECT 1 FROM workspaces WHERE id = ?`).get(input.workspaceId);
     if (ws === undefined) throw new StoreError("NOT_FOUND", `no workspace ${input.workspaceId}`);
-    const id = randomUUID();
-    const now = ctx.now();
-    ctx
-      .stmt(
-        `INSERT INTO sessions (id, workspace_id, title, created_at, updated_at, model_provider, model_api, model_id)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        id,
-        input.workspaceId,
-        input.title ?? DEFAULT_SESSION_TITLE,
-        now,
-        now,
-        input.model?.provider ?? null,
-        input.model?.api ?? null,
-        input.model?.id ?? null,
-      );
+    const { id } = insertSession(ctx, {
+      workspaceId: input.workspaceId,
+      title: input.title ?? DEFAULT_SESSION_TITLE,
+      model: input.model ?? null,
+      parentSessionId: null,
+      parentSeq: null,
+    });
     return requireSession(ctx, id);
   });
 }
@@ -112,17 +136,14 @@ export function listSessions(ctx: StoreContext, workspaceId: string, opts: ListS
   const limit = clampLimit(opts.limit ?? 50, 500);
   const before = opts.before ?? Number.MAX_SAFE_INTEGER;
   const rows = ctx
-    .stmt(
-      `SELECT ${COLUMNS} FROM sessions WHERE workspace_id = ? AND updated_at < ?
-       ORDER BY updated_at DESC, id DESC LIMIT ?`,
-    )
+    .stmt(`${SUMMARY_SELECT} WHERE s.workspace_id = ? AND s.updated_at < ? ORDER BY s.updated_at DESC, s.id DESC LIMIT ?`)
     .all(workspaceId, before, limit + 1) as SessionRow[];
   if (rows.length <= limit) return { sessions: rows.map(toSummary), hasMore: false };
   const boundary = rows[limit - 1].updated_at;
   if (rows[limit].updated_at !== boundary) return { sessions: rows.slice(0, limit).map(toSummary), hasMore: true };
   const head = rows.filter((r) => r.updated_at > boundary);
   const ties = ctx
-    .stmt(`SELECT ${COLUMNS} FROM sessions WHERE workspace_id = ? AND updated_at = ? ORDER BY id DESC`)
+    .stmt(`${SUMMARY_SELECT} WHERE s.workspace_id = ? AND s.updated_at = ? ORDER BY s.id DESC`)
     .all(workspaceId, boundary) as SessionRow[];
   const more = ctx.stmt(`SELECT 1 FROM sessions WHERE workspace_id = ? AND updated_at < ? LIMIT 1`).get(workspaceId, boundary);
   return { sessions: [...head, ...ties].map(toSummary), hasMore: more !== undefined };
@@ -141,60 +162,29 @@ export function renameSession(ctx: StoreContext, id: string, title: string): Ses
 
 /** Sets the current-model columns only; the caller appends the modelSwitch entry. */
 export function setSessionModel(ctx: StoreContext, id: string, model: ModelRef | null): SessionSummary {
+  const now = ctx.now();
   const r = ctx
     .stmt(
       `UPDATE sessions SET model_provider = ?, model_api = ?, model_id = ?, updated_at = max(updated_at, ?) WHERE id = ?`,
     )
-    .run(model?.provider ?? null, model?.api ?? null, model?.id ?? null, ctx.now(), id);
+    .run(model?.provider ?? null, model?.api ?? null, model?.id ?? null, now, id);
   if (r.changes === 0) throw new StoreError("NOT_FOUND", `no session ${id}`);
-  return requireSession(ctx, id);
+  const summary = requireSession(ctx, id);
+  noteTouched(ctx, summary.workspaceId, id, now);
+  return summary;
 }
 
 /** Deletes the session with its entries, search rows, audit rows and notes. Forks keep their copies. */
 export function deleteSession(ctx: StoreContext, id: string): boolean {
+  forgetSession(ctx, id);
   return ctx.stmt(`DELETE FROM sessions WHERE id = ?`).run(id).changes > 0;
 }
 
-/**
- * The calls of the last assistant message that have no result after it,
- * computed from the entries (authoritative; the sessions column only indexes it).
- */
-export function openCallsFromEntries(ctx: StoreContext, sessionId: string): { afterSeq: number; calls: OpenCall[] } {
-  const last = ctx
-    .stmt(
-      `SELECT seq, json_extract(content, '$.message.content') AS blocks FROM entries
-       WHERE session_id = ? AND kind = 'assistant' ORDER BY seq DESC LIMIT 1`,
-    )
-    .get(sessionId) as { seq: number; blocks: string | null } | undefined;
-  if (last === undefined) return { afterSeq: 0, calls: [] };
-  const calls = toolCallsOf(last.blocks);
-  const answered = ctx
-    .stmt(`SELECT tool_call_id FROM entries WHERE session_id = ? AND kind = 'toolResult' AND seq > ? ORDER BY seq`)
-    .pluck()
-    .all(sessionId, last.seq) as string[];
-  for (const id of answered) {
-    const i = calls.findIndex((c) => c.id === id);
-    if (i >= 0) calls.splice(i, 1);
-  }
-  return { afterSeq: last.seq, calls };
-}
-
-const ToolCallRefSchema = z.object({ type: z.literal("toolCall"), id: z.string(), name: z.string() });
-
-function toolCallsOf(blocksJson: string | null): OpenCall[] {
-  let blocks: unknown;
-  try {
-    blocks = blocksJson === null ? [] : JSON.parse(blocksJson);
-  } catch {
-    return [];
-  }
-  if (!Array.isArray(blocks)) return [];
-  const calls: OpenCall[] = [];
-  for (const b of blocks) {
-    const r = ToolCallRefSchema.safeParse(b);
-    if (r.success) calls.push({ id: r.data.id, name: r.data.name });
-  }
-  return calls;
+/** The calls of the session's last assistant message that have no result yet (from its last row). */
+export function openCalls(ctx: StoreContext, sessionId: string): OpenCall[] {
+  const head = sessionHead(ctx, sessionId);
+  if (head === undefined) throw new StoreError("NOT_FOUND", `no session ${sessionId}`);
+  return parseOpenCalls(lastEntry(ctx, head.num)?.open_tool_calls ?? null);
 }
 
 export interface ForkOptions {
@@ -203,67 +193,40 @@ export interface ForkOptions {
 
 /**
  * New session in the same workspace holding copies of the source's entries
- * with seq <= atSeq (same seqs, JSON copied verbatim), then a `fork` entry.
- * One transaction. atSeq may be 0 (an empty fork) up to the source's last seq.
+ * with seq <= atSeq (same seqs, JSON and running totals copied verbatim), then
+ * a `fork` entry. One transaction. The copies reach the search index with the
+ * next batch. atSeq may be 0 (an empty fork) up to the source's last seq.
  */
 export function forkSession(ctx: StoreContext, id: string, atSeq: number, opts: ForkOptions = {}): SessionSummary {
   return ctx.tx(() => {
-    const src = ctx.stmt(`SELECT ${COLUMNS} FROM sessions WHERE id = ?`).get(id) as SessionRow | undefined;
-    if (src === undefined) throw new StoreError("NOT_FOUND", `no session ${id}`);
-    if (!Number.isInteger(atSeq) || atSeq < 0 || atSeq > src.entry_count) {
-      throw new StoreError("INVALID_ARGUMENT", `fork point ${atSeq} is outside 0..${src.entry_count}`);
+    const src = requireSession(ctx, id);
+    const srcHead = sessionHead(ctx, id);
+    if (srcHead === undefined) throw new StoreError("NOT_FOUND", `no session ${id}`);
+    if (!Number.isInteger(atSeq) || atSeq < 0 || atSeq > src.entryCount) {
+      throw new StoreError("INVALID_ARGUMENT", `fork point ${atSeq} is outside 0..${src.entryCount}`);
     }
-    const forkId = randomUUID();
-    const now = ctx.now();
+    const fork = insertSession(ctx, {
+      workspaceId: src.workspaceId,
+      title: opts.title ?? `${src.title} (fork)`,
+      model: src.model,
+      parentSessionId: id,
+      parentSeq: atSeq,
+    });
+    const [srcLo] = sessionRange(srcHead.num);
+    const [forkLo] = sessionRange(fork.num);
     ctx
       .stmt(
-        `INSERT INTO sessions (id, workspace_id, title, created_at, updated_at, model_provider, model_api, model_id,
-           parent_session_id, parent_seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO entries (id, session_id, kind, timestamp, provider, api, model_id, stop_reason, tool_call_id,
+           input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, total_tokens, cost_total,
+           running_tokens, running_cost, open_tool_calls, content)
+         SELECT id - ? + ?, ?, kind, timestamp, provider, api, model_id, stop_reason, tool_call_id,
+           input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, total_tokens, cost_total,
+           running_tokens, running_cost, open_tool_calls, content
+         FROM entries WHERE id BETWEEN ? AND ? ORDER BY id`,
       )
-      .run(
-        forkId,
-        src.workspace_id,
-        opts.title ?? `${src.title} (fork)`,
-        now,
-        now,
-        src.model_provider,
-        src.model_api,
-        src.model_id,
-        id,
-        atSeq,
-      );
-    ctx
-      .stmt(
-        `INSERT INTO entries (session_id, seq, kind, timestamp, provider, api, model_id, stop_reason, tool_call_id,
-           input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, total_tokens, cost_total, content)
-         SELECT ?, seq, kind, timestamp, provider, api, model_id, stop_reason, tool_call_id,
-           input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, total_tokens, cost_total, content
-         FROM entries WHERE session_id = ? AND seq <= ? ORDER BY seq`,
-      )
-      .run(forkId, id, atSeq);
-    ctx
-      .stmt(
-        `INSERT INTO entries_fts (rowid, text)
-         SELECT n.id, f.text FROM entries o
-           JOIN entries_fts f ON f.rowid = o.id
-           JOIN entries n ON n.session_id = ? AND n.seq = o.seq
-         WHERE o.session_id = ? AND o.seq <= ?`,
-      )
-      .run(forkId, id, atSeq);
-    ctx
-      .stmt(
-        `UPDATE sessions SET (entry_count, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens,
-           total_tokens, total_cost) = (
-           SELECT count(*), coalesce(sum(input_tokens), 0), coalesce(sum(output_tokens), 0),
-             coalesce(sum(cache_read_tokens), 0), coalesce(sum(cache_write_tokens), 0),
-             coalesce(sum(total_tokens), 0), coalesce(sum(cost_total), 0)
-           FROM entries WHERE session_id = ?)
-         WHERE id = ?`,
-      )
-      .run(forkId, forkId);
-    const open = openCallsFromEntries(ctx, forkId).calls;
-    if (open.length > 0) ctx.stmt(`UPDATE sessions SET open_tool_calls = ? WHERE id = ?`).run(JSON.stringify(open), forkId);
-    appendEntry(ctx, forkId, { type: "fork", sourceSessionId: id, sourceSeq: atSeq, timestamp: now });
-    return requireSession(ctx, forkId);
+      .run(srcLo, forkLo, fork.id, srcLo + 1, srcLo + atSeq);
+    if (atSeq > 0) ctx.events.appended(fork.id);
+    appendEntry(ctx, fork.id, { type: "fork", sourceSessionId: id, sourceSeq: atSeq, timestamp: ctx.now() });
+    return requireSession(ctx, fork.id);
   });
 }

@@ -1,5 +1,7 @@
 /** Token and cost totals per session, overall and per model, straight from the entry columns. */
 import type { StoreContext } from "./db";
+import { sessionHead } from "./entries";
+import { sessionRange } from "./keys";
 
 export interface UsageTotal {
   input: number;
@@ -31,16 +33,18 @@ export interface UsageTotals {
 }
 
 export function usageTotals(ctx: StoreContext, sessionId: string): UsageTotals {
+  const head = sessionHead(ctx, sessionId);
+  const [lo, hi] = head === undefined ? [0, -1] : sessionRange(head.num);
   const byModel = ctx
     .stmt(
       `SELECT provider, api, model_id AS modelId, count(*) AS messages,
          sum(input_tokens) AS input, sum(output_tokens) AS output,
          sum(cache_read_tokens) AS cacheRead, sum(cache_write_tokens) AS cacheWrite,
          sum(total_tokens) AS totalTokens, sum(cost_total) AS cost
-       FROM entries WHERE session_id = ? AND kind = 'assistant'
+       FROM entries WHERE id BETWEEN ? AND ? AND kind = 'assistant'
        GROUP BY provider, api, model_id ORDER BY cost DESC, modelId`,
     )
-    .all(sessionId) as ModelUsage[];
+    .all(lo, hi) as ModelUsage[];
   const total: UsageTotal = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: 0 };
   for (const m of byModel) {
     total.input += m.input;

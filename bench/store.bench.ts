@@ -1,0 +1,279 @@
+/**
+ * Session-store benchmark (`npm run bench:store`). A script, not a test: it
+ * prints figures and ends with one line `RESULT {json}`.
+ *
+ * - append: 10,000 realistic entries (user text, assistant text + tool calls,
+ *   tool results with details; 1–4 KB of JSON each), one transaction each,
+ *   timed one by one. The baseline is the least any store could do with the
+ *   same entry: JSON.stringify and a bare INSERT into a one-table schema, same
+ *   pragmas (WAL, synchronous=NORMAL), same run, interleaved in chunks so a
+ *   noisy neighbour hits both alike.
+ * - load10k: loading (and validating) that 10,000-entry session.
+ * - search100k: FTS queries over 100,000 messages, median over several queries.
+ * - bytesPerMessage: database size after a checkpoint / messages stored.
+ *
+ * Targets: appendRatioToBaseline <= 1.5, load10kMs <= 150, search100kMs <= 20.
+ */
+import Database from "better-sqlite3";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { AssistantContent, SessionEntry } from "../shared/protocol";
+import { SessionStore } from "../electron/core/store";
+
+/** `--append-only` stops after the append and load figures (for quick profiling runs). */
+const APPEND_ONLY = process.argv.includes("--append-only");
+const APPENDS = 10_000;
+const SEARCH_MESSAGES = 100_000;
+/** Baseline and store alternate in chunks this size, so a noisy neighbour hits both alike. */
+const CHUNK = 100;
+
+// ---------------------------------------------------------------- deterministic realistic content
+
+let seed = 0x9e3779b9;
+function rand(): number {
+  // mulberry32
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = seed;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
+
+const COMMON = ("the a to of and in is it that for on with as this be are not you can file function return const " +
+  "error test value type import export string number line code change update fix read write path use should will")
+  .split(" ");
+const RARE = Array.from({ length: 20_000 }, (_, i) => {
+  const syll = ["ka", "lo", "mi", "zu", "re", "po", "ta", "ne", "vi", "sh", "gr", "an", "el", "or", "ix"];
+  let w = "";
+  let n = i + 7;
+  do {
+    w += syll[n % syll.length];
+    n = Math.floor(n / syll.length);
+  } while (n > 0);
+  return w;
+});
+
+function words(n: number): string {
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) {
+    // Zipf-ish: half the words common, the rest spread over a large vocabulary skewed to the front
+    out.push(rand() < 0.5 ? pick(COMMON) : RARE[Math.floor(RARE.length * rand() ** 3)]);
+  }
+  return out.join(" ");
+}
+
+function codeBlock(lines: number): string {
+  const out: string[] = [];
+  for (let i = 0; i < lines; i++) out.push(`  const ${pick(RARE)} = ${pick(RARE)}(${pick(COMMON)}, ${Math.floor(rand() * 1000)});`);
+  return out.join("\n");
+}
+
+const MODEL = { provider: "anthropic", api: "anthropic-messages", id: "claude-sonnet-4-5" } as const;
+let callCounter = 0;
+let pendingCalls: Array<{ id: string; name: string }> = [];
+
+/** The i-th entry of an endless realistic conversation: user → assistant(tool calls) → results → … */
+function nextEntry(i: number): SessionEntry {
+  const timestamp = 1_700_000_000_000 + i * 1000;
+  if (pendingCalls.length > 0) {
+    const call = pendingCalls.shift()!;
+    const body = codeBlock(20 + Math.floor(rand() * 60));
+    return {
+      type: "message",
+      message: {
+        role: "toolResult",
+        toolCallId: call.id,
+        toolName: call.name,
+        isError: rand() < 0.05,
+        content: [{ type: "text", text: `Showing lines 1-80 of 240 of src/${pick(RARE)}.ts\n${body}` }],
+        details: { durationMs: Math.floor(rand() * 200), outputBytes: body.length, exitCode: 0 },
+        timestamp,
+      },
+    };
+  }
+  if (i % 7 === 0) {
+    return { type: "message", message: { role: "user", content: [{ type: "text", text: words(60 + Math.floor(rand() * 150)) }], timestamp } };
+  }
+  const calls = 1 + Math.floor(rand() * 2);
+  const content: AssistantContent[] = [{ type: "text", text: words(40 + Math.floor(rand() * 120)) }];
+  for (let c = 0; c < calls; c++) {
+    const id = `toolu_01${(callCounter++).toString(36).padStart(20, "x")}`;
+    const name = pick(["read", "grep", "edit", "bash"]);
+    pendingCalls.push({ id, name });
+    content.push({
+      type: "toolCall",
+      id,
+      name,
+      arguments: name === "edit" ? { path: `src/${pick(RARE)}.ts`, oldText: codeBlock(3), newText: codeBlock(4) } : { path: `src/${pick(RARE)}.ts`, pattern: pick(RARE) },
+    });
+  }
+  const input = 2000 + Math.floor(rand() * 30_000);
+  const output = 50 + Math.floor(rand() * 800);
+  return {
+    type: "message",
+    message: {
+      role: "assistant",
+      content,
+      stopReason: "toolUse",
+      model: MODEL,
+      usage: {
+        input,
+        output,
+        cacheRead: 0,
+        cacheWrite: 0,
+        totalTokens: input + output,
+        cost: { input: input * 3e-6, output: output * 15e-6, cacheRead: 0, cacheWrite: 0, total: input * 3e-6 + output * 15e-6 },
+      },
+      timestamp,
+    },
+  };
+}
+
+// ---------------------------------------------------------------- measuring helpers
+
+function quantile(sorted: number[], q: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const idx = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return sorted[idx];
+}
+const sortNum = (xs: number[]): number[] => [...xs].sort((a, b) => a - b);
+const median = (xs: number[]): number => quantile(sortNum(xs), 0.5);
+const round = (x: number, d = 4): number => Math.round(x * 10 ** d) / 10 ** d;
+
+// ---------------------------------------------------------------- run
+
+function main(dir: string): void {
+  const entries: SessionEntry[] = Array.from({ length: APPENDS }, (_, i) => nextEntry(i));
+  const sizes = entries.map((e) => JSON.stringify(e).length);
+  console.log(`entries: ${APPENDS}, JSON size median ${median(sizes)} B, min ${Math.min(...sizes)}, max ${Math.max(...sizes)}`);
+
+  // Baseline: one table, same pragmas, stringify + insert, autocommit (one transaction each).
+  const base = new Database(join(dir, "baseline.db"));
+  base.pragma("journal_mode = WAL");
+  base.pragma("synchronous = NORMAL");
+  base.exec(`CREATE TABLE entries (id INTEGER PRIMARY KEY, session_id TEXT NOT NULL, content TEXT NOT NULL)`);
+  const baseInsert = base.prepare(`INSERT INTO entries (session_id, content) VALUES (?, ?)`);
+
+  const store = SessionStore.open(join(dir, "store.db"));
+  const ws = store.addWorkspace("/bench/workspace");
+  const session = store.createSession({ workspaceId: ws.id, title: "bench" });
+
+  // Warm-up on throwaway rows/sessions (JIT, page cache), not measured.
+  const warm = store.createSession({ workspaceId: ws.id, title: "warm-up" });
+  for (let i = 0; i < 300; i++) {
+    baseInsert.run("warm", JSON.stringify(entries[i]));
+    store.appendEntry(warm.id, entries[i]);
+  }
+  store.deleteSession(warm.id);
+  base.exec(`DELETE FROM entries`);
+
+  const baseTimes: number[] = [];
+  const storeTimes: number[] = [];
+  for (let start = 0; start < APPENDS; start += CHUNK) {
+    const end = Math.min(APPENDS, start + CHUNK);
+    for (let i = start; i < end; i++) {
+      const t0 = performance.now();
+      baseInsert.run(session.id, JSON.stringify(entries[i]));
+      baseTimes.push(performance.now() - t0);
+    }
+    for (let i = start; i < end; i++) {
+      const t0 = performance.now();
+      store.appendEntry(session.id, entries[i]);
+      storeTimes.push(performance.now() - t0);
+    }
+  }
+  base.close();
+  for (const kind of ["user", "assistant", "toolResult"]) {
+    const idx = entries.flatMap((e, i) => (e.type === "message" && e.message.role === kind ? [i] : []));
+    console.log(`  ${kind} (${idx.length}): store median ${round(median(idx.map((i) => storeTimes[i])))} ms, baseline ${round(median(idx.map((i) => baseTimes[i])))} ms`);
+  }
+  const appendMedianMs = median(storeTimes);
+  const appendP99Ms = quantile(sortNum(storeTimes), 0.99);
+  const baselineMedianMs = median(baseTimes);
+  console.log(
+    `append: store median ${round(appendMedianMs)} ms, p99 ${round(appendP99Ms)} ms; baseline median ${round(baselineMedianMs)} ms, p99 ${round(quantile(sortNum(baseTimes), 0.99))} ms`,
+  );
+
+  // Load the 10k-entry session.
+  const loadTimes: number[] = [];
+  for (let r = 0; r < 7; r++) {
+    const t0 = performance.now();
+    const loaded = store.loadEntries(session.id);
+    loadTimes.push(performance.now() - t0);
+    if (loaded.length !== APPENDS) throw new Error(`loaded ${loaded.length} entries, expected ${APPENDS}`);
+  }
+  const load10kMs = median(loadTimes);
+  console.log(`load 10k: median ${round(load10kMs)} ms (runs: ${loadTimes.map((t) => round(t, 1)).join(", ")})`);
+
+  if (APPEND_ONLY) {
+    store.close();
+    console.log(`RESULT ${JSON.stringify({ appendMedianMs: round(appendMedianMs), appendRatioToBaseline: round(appendMedianMs / baselineMedianMs, 3), load10kMs: round(load10kMs, 1) })}`);
+    return;
+  }
+
+  // Fill up to 100,000 messages across sessions and workspaces, then search.
+  let total = APPENDS;
+  let sessionNo = 0;
+  const fillStart = performance.now();
+  while (total < SEARCH_MESSAGES) {
+    const w = store.addWorkspace(`/bench/ws-${sessionNo % 5}`);
+    const s = store.createSession({ workspaceId: w.id, title: `session ${sessionNo++}` });
+    pendingCalls = [];
+    const n = Math.min(400, SEARCH_MESSAGES - total);
+    for (let i = 0; i < n; i++) store.appendEntry(s.id, nextEntry(total + i));
+    total += n;
+  }
+  console.log(`filled ${total} messages in ${sessionNo + 1} sessions (${round((performance.now() - fillStart) / 1000, 1)} s)`);
+
+  const queries = [pick(RARE.slice(0, 50)), RARE[500], RARE[5000], `${RARE[3]} ${RARE[40]}`, "function return", `${RARE[12].slice(0, 3)}*`, "error", 'hostile "quote -minus (paren'];
+  const queryMedians: number[] = [];
+  for (const q of queries) {
+    const times: number[] = [];
+    let hits = 0;
+    for (let r = 0; r < 7; r++) {
+      const t0 = performance.now();
+      hits = store.search(q).length;
+      times.push(performance.now() - t0);
+    }
+    const m = median(times);
+    queryMedians.push(m);
+    console.log(`search ${JSON.stringify(q)}: ${hits} hits, median ${round(m, 3)} ms`);
+  }
+  const wsTimes: number[] = [];
+  for (let r = 0; r < 7; r++) {
+    const t0 = performance.now();
+    store.search(RARE[500], { workspaceId: ws.id });
+    wsTimes.push(performance.now() - t0);
+  }
+  console.log(`search filtered to one workspace: median ${round(median(wsTimes), 3)} ms`);
+  const search100kMs = median(queryMedians);
+  store.close();
+
+  // Size: checkpoint the WAL into the main file, then pages in use / messages.
+  const sized = new Database(join(dir, "store.db"));
+  sized.pragma("wal_checkpoint(TRUNCATE)");
+  const bytes = (sized.pragma("page_count", { simple: true }) as number) * (sized.pragma("page_size", { simple: true }) as number);
+  const messages = sized.prepare(`SELECT count(*) FROM entries`).pluck().get() as number;
+  sized.close();
+  const bytesPerMessage = bytes / messages;
+  console.log(`size: ${round(bytes / 1e6, 1)} MB for ${messages} messages`);
+
+  const result = {
+    appendMedianMs: round(appendMedianMs),
+    appendP99Ms: round(appendP99Ms),
+    appendRatioToBaseline: round(appendMedianMs / baselineMedianMs, 3),
+    load10kMs: round(load10kMs, 1),
+    search100kMs: round(search100kMs, 3),
+    bytesPerMessage: Math.round(bytesPerMessage),
+  };
+  console.log(`RESULT ${JSON.stringify(result)}`);
+}
+
+const dir = mkdtempSync(join(tmpdir(), "store-bench-"));
+try {
+  main(dir);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
