@@ -4,6 +4,7 @@ import type { SessionSummary } from "../../../../shared/api";
 import { formatCost, formatTime } from "../../lib/format";
 import { useWorkspaceStore } from "../../stores/workspace-store";
 import { ConfirmDialog } from "../dialogs/confirm-dialog";
+import { ReplayButton } from "../../replay";
 
 export const SessionItem = memo(function SessionItem({ session, active }: { session: SessionSummary; active: boolean }) {
   const selectSession = useWorkspaceStore((s) => s.selectSession);
@@ -43,6 +44,7 @@ export const SessionItem = memo(function SessionItem({ session, active }: { sess
       )}
       {!renaming && (
         <span className="session-actions">
+          <ReplayButton session={session} />
           <button
             type="button"
             className="icon"
