@@ -1,7 +1,14 @@
+import Database from "better-sqlite3";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { SessionStore, toFtsQuery } from "../../electron/core/store";
-import { assistant, manualClock, toolCall, toolResult, user } from "./helpers";
+import { assistant, manualClock, tempDir, toolCall, toolResult, user, type TempDir } from "./helpers";
+
+let dir: TempDir | undefined;
+afterEach(() => {
+  dir?.remove();
+  dir = undefined;
+});
 
 function seeded() {
   const clock = manualClock();
@@ -87,6 +94,34 @@ describe("full-text search", () => {
       { numRuns: 1000 },
     );
     store.close();
+  });
+
+  it("finds messages appended just before the search, without waiting for the background batch", () => {
+    const store = SessionStore.open(":memory:", { indexer: { idleMs: null, maxBacklog: 1_000_000 } });
+    const s = store.createSession({ workspaceId: store.addWorkspace("/w").id });
+    store.appendEntry(s.id, user("first platypus"));
+    expect(store.search("platypus")).toHaveLength(1);
+    store.appendEntry(s.id, user("second platypus"));
+    expect(store.search("platypus").map((h) => h.seq)).toEqual([2, 1]);
+    store.close();
+  });
+
+  it("indexes messages a previous process committed but never indexed", () => {
+    dir = tempDir();
+    const path = dir.file("s.db");
+    const store = SessionStore.open(path);
+    const s = store.createSession({ workspaceId: store.addWorkspace("/w").id });
+    store.appendEntry(s.id, user("okapi sighting"));
+    store.appendEntry(s.id, toolResult("c", "okapi confirmed"));
+    store.close();
+    // What a process killed before its index batch leaves behind: rows, no index, watermark at 0.
+    const raw = new Database(path);
+    raw.exec(`DELETE FROM entries_fts; DELETE FROM search_rows; UPDATE sessions SET fts_indexed_seq = 0;`);
+    raw.close();
+
+    const again = SessionStore.open(path);
+    expect(again.search("okapi").map((h) => h.seq)).toEqual([2, 1]);
+    again.close();
   });
 
   it("quotes every term so FTS operators stay plain text", () => {

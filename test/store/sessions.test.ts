@@ -70,6 +70,35 @@ describe("sessions", () => {
     store.close();
   });
 
+  it("keeps updatedAt within a second of the latest append while the session tops its list", () => {
+    const clock = manualClock();
+    const store = SessionStore.open(":memory:", clock);
+    const s = store.createSession({ workspaceId: store.addWorkspace("/w").id });
+    const created = s.updatedAt;
+    clock.tick(400);
+    store.appendEntry(s.id, user("a"));
+    expect(store.getSession(s.id)?.updatedAt).toBe(created);
+    clock.tick(700);
+    store.appendEntry(s.id, user("b"));
+    expect(store.getSession(s.id)?.updatedAt).toBe(created + 1100);
+    store.close();
+  });
+
+  it("keeps seqs contiguous when another connection appended to the same session", () => {
+    dir = tempDir();
+    const path = dir.file("two.db");
+    const a = SessionStore.open(path);
+    const s = a.createSession({ workspaceId: a.addWorkspace("/w").id });
+    expect(a.appendEntry(s.id, user("from a"))).toBe(1);
+    const b = SessionStore.open(path);
+    expect(b.appendEntry(s.id, user("from b"))).toBe(2);
+    b.close();
+    expect(a.appendEntry(s.id, user("from a again"))).toBe(3);
+    expect(a.loadEntries(s.id).map((e) => e.entry)).toEqual([user("from a"), user("from b"), user("from a again")]);
+    expect(a.getSession(s.id)?.entryCount).toBe(3);
+    a.close();
+  });
+
   it("moves a session to the top of its list when an entry is appended", () => {
     const clock = manualClock();
     const store = SessionStore.open(":memory:", clock);
@@ -165,6 +194,7 @@ describe("deleting a session", () => {
       expect(raw.prepare(`SELECT count(*) FROM ${table} WHERE session_id = ?`).pluck().get(s.id)).toBe(0);
     }
     expect(raw.prepare(`SELECT count(*) FROM entries_fts`).pluck().get()).toBe(2);
+    expect(raw.prepare(`SELECT count(*) FROM search_rows`).pluck().get()).toBe(2);
     raw.close();
   });
 });

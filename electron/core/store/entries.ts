@@ -319,7 +319,8 @@ export function loadEntriesChecked(ctx: StoreContext, sessionId: string, range: 
   const rows = ctx
     .stmt(`SELECT id, kind, content FROM entries WHERE id BETWEEN ? AND ? ORDER BY id`)
     .raw()
-    .all(lo + from, Math.min(hi, lo + to)) as Array<[number, string, string]>;
+    // Iterate rather than .all(): each row's text can be collected as soon as it is parsed.
+    .iterate(lo + from, Math.min(hi, lo + to)) as IterableIterator<[number, string, string]>;
   const entries: StoredEntry[] = [];
   const problems: EntryProblem[] = [];
   for (const [id, kind, content] of rows) {

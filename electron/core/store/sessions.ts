@@ -97,12 +97,11 @@ function insertSession(
     );
   const num = Number(info.lastInsertRowid);
   checkSessionNum(num);
-  noteTouched(ctx, values.workspaceId, id, now);
   return { id, num };
 }
 
 export function createSession(ctx: StoreContext, input: CreateSessionInput): SessionSummary {
-  return ctx.tx(() => {
+  const created = ctx.tx(() => {
     const ws = ctx.stmt(`SELECT 1 FROM workspaces WHERE id = ?`).get(input.workspaceId);
     if (ws === undefined) throw new StoreError("NOT_FOUND", `no workspace ${input.workspaceId}`);
     const { id } = insertSession(ctx, {
@@ -114,6 +113,9 @@ export function createSession(ctx: StoreContext, input: CreateSessionInput): Ses
     });
     return requireSession(ctx, id);
   });
+  // After the commit: the new session now tops its workspace.
+  noteTouched(ctx, created.workspaceId, created.id, created.updatedAt);
+  return created;
 }
 
 export interface ListSessionsOptions {
