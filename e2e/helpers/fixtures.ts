@@ -26,7 +26,10 @@ export const test = base.extend<{ host: E2EHost; browserErrors: string[] }>({
     await host.stop();
   },
   browserErrors: [
-    async ({ page }, use, testInfo) => {
+    // Depends on the host so that the host outlives the page: a page whose server
+    // went away logs connection errors, which would be blamed on the test.
+    async ({ page, host }, use, testInfo) => {
+      void host;
       const errors: string[] = [];
       page.on("console", (msg) => {
         if (msg.type() === "error") errors.push(`console.error: ${msg.text()}`);
@@ -34,7 +37,9 @@ export const test = base.extend<{ host: E2EHost; browserErrors: string[] }>({
       page.on("pageerror", (err) => errors.push(`uncaught: ${err.message}`));
       await use(errors);
       if (!page.isClosed()) await screenshot(page, slug(testInfo.title)).catch(() => undefined);
-      expect(errors, "the browser logged errors").toEqual([]);
+      const seen = [...errors];
+      await page.close();
+      expect(seen, "the browser logged errors").toEqual([]);
     },
     { auto: true },
   ],

@@ -34,8 +34,14 @@ export function App() {
       const appInfo = await useAppStore.getState().loadInfo();
       void useModelsStore.getState().load();
       void useSettingsStore.getState().load();
-      if (appInfo?.initialWorkspace) await useWorkspaceStore.getState().setWorkspace(appInfo.initialWorkspace);
-      else await useWorkspaceStore.getState().loadRecent();
+      const ws = useWorkspaceStore.getState();
+      if (appInfo?.initialWorkspace) await ws.setWorkspace(appInfo.initialWorkspace);
+      else {
+        // No workspace on the command line: reopen the one used last, if it is still known.
+        await ws.loadRecent();
+        const previous = useWorkspaceStore.getState().recent.find((w) => w.id === last?.workspaceId);
+        if (previous) await ws.setWorkspace(previous);
+      }
       for (const notice of appInfo?.notices ?? []) useAppStore.getState().notify("info", notice);
     })();
   }, []);

@@ -24,6 +24,12 @@ describe("transcript model", () => {
     expect(m.rows.map((r) => r.kind)).toEqual(["user", "modelSwitch", "compaction"]);
   });
 
+  it("keeps renames out of the rows (the title shows elsewhere) but counts their seq", () => {
+    const m = buildTranscript([user(1, "a"), { seq: 2, entry: { type: "rename", title: "A", timestamp: 2 } }, user(3, "b")]);
+    expect(m.rows.map((r) => r.kind)).toEqual(["user", "user"]);
+    expect(m.lastSeq).toBe(3);
+  });
+
   it("ignores entries it already has, so a replayed event does not duplicate a row", () => {
     const m1 = buildTranscript([user(1, "a"), assistant(2, { text: "b" })]);
     const m2 = appendEntries(m1, [assistant(2, { text: "b" }), user(3, "c")]);

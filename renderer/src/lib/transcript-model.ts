@@ -3,6 +3,7 @@
  * appends to it as entries arrive, and the replay view (read-only) builds it
  * from any prefix of a session's entries.
  *
+ * Renames are not rows (the title shows in the header and the session list).
  * Tool results and approval decisions are not rows of their own: they attach
  * to the tool call that produced them (a card). A result or decision whose
  * call is unknown still shows, as an orphan row, so nothing stored is hidden.
@@ -119,7 +120,7 @@ export function appendEntries(model: TranscriptModel, entries: readonly StoredEn
         push({ kind: "compaction", key, seq, entry });
         break;
       case "rename":
-        push({ kind: "rename", key, seq, entry });
+        // Titles live in the header and the session list; a rename is not conversation.
         break;
       case "fork":
         push({ kind: "fork", key, seq, entry });

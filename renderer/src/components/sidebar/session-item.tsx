@@ -4,6 +4,7 @@ import type { SessionSummary } from "../../../../shared/api";
 import { formatCost, formatTime } from "../../lib/format";
 import { useWorkspaceStore } from "../../stores/workspace-store";
 import { ConfirmDialog } from "../dialogs/confirm-dialog";
+import { CloseIcon, ForkIcon, PencilIcon } from "../icons";
 import { ReplayButton } from "../../replay";
 
 export const SessionItem = memo(function SessionItem({ session, active }: { session: SessionSummary; active: boolean }) {
@@ -55,7 +56,7 @@ export const SessionItem = memo(function SessionItem({ session, active }: { sess
               setRenaming(true);
             }}
           >
-            ✎
+            <PencilIcon />
           </button>
           <button
             type="button"
@@ -65,10 +66,10 @@ export const SessionItem = memo(function SessionItem({ session, active }: { sess
             disabled={session.entryCount === 0}
             onClick={() => void forkSession(session.id, session.entryCount)}
           >
-            ⑂
+            <ForkIcon />
           </button>
           <button type="button" className="icon" aria-label={`Delete session ${session.title}`} title="Delete" onClick={() => setConfirming(true)}>
-            ✕
+            <CloseIcon />
           </button>
         </span>
       )}
