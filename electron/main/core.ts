@@ -46,8 +46,6 @@ export async function openCore(input: OpenCoreInput): Promise<OpenCoreResult> {
       version: input.version,
       demo: input.demo ? true : ("auto" as const),
       initialWorkspace: input.workspace,
-      // PENDING: startCore/createWorkbench/SessionStore.open gain `nativeBinding?: string`
-      // (passed to `new Database(path, { nativeBinding })`); until then it is ignored.
       nativeBinding: input.nativeBinding,
     };
     const core = await startCore(options);

@@ -22,6 +22,8 @@ import type { HostServices, Workbench, WorkbenchEventListener } from "./workbenc
 export interface WorkbenchOptions {
   /** SQLite file (":memory:" for tests). */
   dbPath: string;
+  /** better_sqlite3.node for Electron's ABI (the desktop app); absent under Node. */
+  nativeBinding?: string;
   host: HostServices;
   version: string;
   /** Environment for API keys in web mode; defaults to process.env. */
@@ -59,7 +61,7 @@ export interface CoreContext {
 
 export async function createWorkbench(options: WorkbenchOptions): Promise<Workbench> {
   const now = options.now ?? Date.now;
-  const { store, recovered } = SessionStore.openOrRecover(options.dbPath, { now });
+  const { store, recovered } = SessionStore.openOrRecover(options.dbPath, { now, nativeBinding: options.nativeBinding });
   const notices = [...(options.host.notices ?? [])];
   if (recovered) notices.push(`The session database was damaged; it was moved to ${recovered.movedTo} and a fresh one was started.`);
   const repaired = store.openReport.repaired ?? [];

@@ -11,6 +11,8 @@ import { listProviders } from "../providers/registry";
 
 export interface StartCoreOptions {
   dbPath: string;
+  /** better_sqlite3.node for Electron's ABI; absent under Node. */
+  nativeBinding?: string;
   host: HostServices;
   version: string;
   /** "auto": start the demo only when no provider has a key. */
@@ -39,6 +41,7 @@ export async function startCore(options: StartCoreOptions): Promise<RunningCore>
 
   const workbenchOptions: WorkbenchOptions = {
     dbPath: options.dbPath,
+    nativeBinding: options.nativeBinding,
     host: options.host,
     version: options.version,
     env,

@@ -73,12 +73,15 @@ export function createContext(db: Db, now: () => number, events: StoreEvents = {
 /**
  * Opens `path`, applies pragmas, checks integrity and migrates.
  * Throws StoreError: DAMAGED (not a database / corrupt), TOO_NEW, IO, BUSY.
+ * `nativeBinding`: path of a better_sqlite3.node built for another ABI (the
+ * Electron app passes its Electron build; tests under Node pass nothing).
  */
-export function openDatabase(path: string, migrations: readonly Migration[] = MIGRATIONS): Db {
-  const checked = precheckExisting(path);
+export function openDatabase(path: string, migrations: readonly Migration[] = MIGRATIONS, nativeBinding?: string): Db {
+  const binding = nativeBinding ? { nativeBinding } : {};
+  const checked = precheckExisting(path, binding);
   let db: Db;
   try {
-    db = new Database(path);
+    db = new Database(path, binding);
   } catch (e) {
     // better-sqlite3 throws a plain TypeError (no SQLite code) for a missing folder.
     const err = toStoreError(e, `cannot open ${path}`);
@@ -102,11 +105,11 @@ export function openDatabase(path: string, migrations: readonly Migration[] = MI
  * Errors other than damage (e.g. no write access for -shm) skip the precheck;
  * the read-write open then checks instead.
  */
-function precheckExisting(path: string): boolean {
+function precheckExisting(path: string, binding: { nativeBinding?: string }): boolean {
   if (path === ":memory:" || path === "" || path.startsWith("file:") || !existsSync(path)) return false;
   let ro: Db | undefined;
   try {
-    ro = new Database(path, { readonly: true, fileMustExist: true });
+    ro = new Database(path, { ...binding, readonly: true, fileMustExist: true });
     checkIntegrity(ro);
     return true;
   } catch (e) {

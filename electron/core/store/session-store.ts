@@ -42,6 +42,8 @@ import { addWorkspace, getWorkspace, recentWorkspaces } from "./workspaces";
 export interface StoreOptions {
   /** Clock in Unix ms (tests inject one). */
   now?: () => number;
+  /** better_sqlite3.node built for Electron's ABI (see docs/electron.md); absent under Node. */
+  nativeBinding?: string;
   /** When the search index catches up with appends (see search-index.ts). */
   indexer?: Partial<IndexerOptions>;
 }
@@ -75,7 +77,7 @@ export class SessionStore {
    */
   static open(path: string, options: StoreOptions = {}): SessionStore {
     const now = options.now ?? Date.now;
-    const db = openDatabase(path);
+    const db = openDatabase(path, undefined, options.nativeBinding);
     const events = { appended: (_sessionId: string) => {} };
     const ctx = createContext(db, now, events);
     const indexer = new SearchIndexer(ctx, { ...DEFAULT_INDEXER_OPTIONS, ...options.indexer });
