@@ -17,6 +17,7 @@ import { useSettingsStore } from "./stores/settings-store";
 import { prefetchSession, useTranscriptStore } from "./stores/transcript-store";
 import { useTurnStore } from "./stores/turn-store";
 import { lastOpen, useWorkspaceStore } from "./stores/workspace-store";
+import { ReplayView, useReplayActive } from "./replay";
 
 export function App() {
   useApplyTheme();
@@ -25,6 +26,7 @@ export function App() {
   const activeSessionId = useWorkspaceStore((s) => s.activeSessionId);
   const createSession = useWorkspaceStore((s) => s.createSession);
   const [draftModel, setDraftModel] = useState<ModelRef | null>(null);
+  const replaying = useReplayActive();
 
   useEffect(() => {
     void (async () => {
@@ -87,7 +89,7 @@ export function App() {
         <WorkspaceSection />
         <SessionsSection onNewSession={newSession} />
       </nav>
-      <main className="main">
+      {replaying ? <ReplayView /> : <main className="main">
         <Header draftModel={draftModel} onDraftModel={setDraftModel} onSwitchModel={(id, m) => void switchModel(id, m)} />
         <div className="workarea">
           <div className="center">
@@ -99,7 +101,7 @@ export function App() {
           </div>
           <DiffPanel />
         </div>
-      </main>
+      </main>}
       <SettingsDialog />
       <Toasts />
     </div>
