@@ -1,10 +1,11 @@
 /**
  * Session entries: append (one transaction each) and load.
  *
- * Each entry is stored as JSON (exactly what the protocol schema accepted) plus
- * real columns for what is queried: kind, timestamp, model, stop reason, usage,
- * cost, tool-call id. The full-text index is derived from these rows in
- * batches, off the append path (search-index.ts).
+ * Each entry is stored as JSON (the entry as given, once it passed the protocol
+ * schema) plus real columns for what is queried: kind, timestamp, model, stop
+ * reason, usage, cost, tool-call id, and the session's running totals and open
+ * tool calls as of that entry. The full-text index is derived from these rows
+ * in batches, off the append path (search-index.ts).
  */
 import { z } from "zod";
 import {
@@ -96,7 +97,7 @@ export function parseOpenCalls(json: string | null): OpenCall[] {
     const r = OpenCallsSchema.safeParse(JSON.parse(json));
     return r.success ? r.data : [];
   } catch {
-    // Derived data: a bad value only means repair recomputes from the entries.
+    // Unreadable: no repair for that session; the boundary transform still pairs every call with a result.
     return [];
   }
 }
@@ -127,8 +128,9 @@ function nextOpenCalls(current: readonly OpenCall[], entry: SessionEntry): OpenC
 /**
  * Validates with the protocol schema (throws INVALID_ENTRY with the first
  * issues) and serialises the entry as given: stored as is, never rewritten.
- * (Serialising zod's output instead measured ~30% slower; keys the schema would
- * strip are kept in storage and dropped again when loading re-validates.)
+ * Callers pass plain data. (JSON.stringify of zod's output objects measured
+ * ~30% slower; keys the schema would strip stay in storage and are dropped
+ * again when loading re-validates.)
  */
 export function validateEntry(input: unknown): { entry: SessionEntry; json: string } {
   const parsed = SessionEntrySchema.safeParse(input);
