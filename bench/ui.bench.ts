@@ -12,8 +12,9 @@
  * - heapMB: JS heap after load, after a forced garbage collection.
  * - longTasksStreaming: long tasks (> 50 ms) while 2,000 text deltas stream at
  *   200 per second from the faux provider into that same session.
+ * - replayStepMs: median time from an arrow key to the painted replay step, in that session (bench/ui-replay.ts).
  *
- * Targets: firstPaintMs <= 1000, scrollFpsMedian >= 55, heapMB <= 300, longTasksStreaming = 0.
+ * Targets: firstPaintMs <= 1000, scrollFpsMedian >= 55, heapMB <= 300, longTasksStreaming = 0, replayStepMs < 50.
  */
 import { chromium, type Page } from "@playwright/test";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
@@ -28,6 +29,7 @@ import globalSetup from "../e2e/helpers/global-setup";
 import { CHROMIUM_ARGS, findChromium } from "../scripts/chromium-path";
 import { topSelfTime, type CpuProfile } from "./cpu-profile";
 import { benchEntries } from "./ui-session";
+import { measureReplayStep } from "./ui-replay";
 
 /** `--profile`: print the hottest functions of each phase (scroll, streaming). */
 const PROFILE = process.argv.includes("--profile");
@@ -222,6 +224,9 @@ async function main(): Promise<void> {
     const fauxRequest = faux.requests[requestsBefore];
     console.log(`streamed ${DELTAS} deltas in ${streamMs} ms; long tasks: ${JSON.stringify(longTasks.map(Math.round))}`);
     if (!fauxRequest?.accepted) console.log(`warning: the faux provider did not accept the request (${fauxRequest?.rejection?.message ?? "none"})`);
+    // Replay stepping over the same session (bench/ui-replay.ts).
+    const replay = await measureReplayStep(page, { sessionId: session.id, title: session.title });
+    console.log(`replayStepMs ${replay.replayStepMs} (p95 ${replay.replayStepP95Ms} over ${replay.replaySteps} steps; replay opened in ${replay.replayOpenMs} ms)`);
     if (errors.length) console.log(`browser errors: ${errors.slice(0, 5).join(" | ")}`);
 
     console.log(
@@ -236,6 +241,7 @@ async function main(): Promise<void> {
         loadJsonMB,
         deltas: DELTAS,
         streamMs,
+        replayStepMs: replay.replayStepMs,
         browserErrors: errors.length,
       })}`,
     );
