@@ -117,6 +117,14 @@ describe("bash", () => {
     expect(isAlive(Number(readFileSync(join(fx.ws, "bg.pid"), "utf8")))).toBe(false);
   });
 
+  it("a background job that closed its output and ignores SIGTERM is still killed", async () => {
+    const outcome = await approved(fx.runtime, "bash", {
+      command: "sh -c 'trap \"\" TERM; exec sleep 300' >/dev/null 2>&1 & echo $! > quiet.pid; echo started",
+    });
+    expect(outcome.ok).toBe(true);
+    expect(isAlive(Number(readFileSync(join(fx.ws, "quiet.pid"), "utf8")))).toBe(false);
+  });
+
   it("keeps the last 2000 lines, says so, and saves the full output aside", async () => {
     const outcome = await approved(fx.runtime, "bash", { command: "seq 1 5000" });
     expect(outcome.ok).toBe(true);

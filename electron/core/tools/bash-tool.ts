@@ -9,7 +9,7 @@
  */
 import { spawn } from "node:child_process";
 import { createWriteStream, existsSync, type WriteStream } from "node:fs";
-import { mkdir, unlink } from "node:fs/promises";
+import { mkdir, readdir, readFile, unlink } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { StringDecoder } from "node:string_decoder";
@@ -43,6 +43,54 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
   } catch {
     // ESRCH: the group is already gone.
   }
+}
+
+/**
+ * True while a member of the group is alive. Zombies do not count: they are
+ * dead, only waiting for PID 1 to reap them (which some container inits do
+ * slowly).
+ */
+async function groupAlive(pgid: number): Promise<boolean> {
+  try {
+    process.kill(-pgid, 0);
+  } catch {
+    return false;
+  }
+  if (process.platform !== "linux") return true;
+  try {
+    const pids = (await readdir("/proc")).filter((name) => /^\d+$/.test(name));
+    const states = await Promise.all(
+      pids.map(async (p) => {
+        try {
+          const stat = await readFile(`/proc/${p}/stat`, "utf8");
+          // Fields after the command name: state ppid pgrp …
+          const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+          return Number(pgrp) === pgid && state !== "Z";
+        } catch {
+          return false;
+        }
+      }),
+    );
+    return states.some(Boolean);
+  } catch {
+    return true;
+  }
+}
+
+const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 20));
+
+/**
+ * After SIGTERM: waits for the group to go away, SIGKILLs what is left after
+ * the grace period. The pipes closing is not enough: a member may have closed
+ * or redirected its output and ignore SIGTERM. Bounded, never hangs.
+ */
+async function reapGroup(pid: number): Promise<void> {
+  let deadline = Date.now() + BASH_KILL_GRACE_MS;
+  while ((await groupAlive(pid)) && Date.now() < deadline) await tick();
+  if (!(await groupAlive(pid))) return;
+  killGroup(pid, "SIGKILL");
+  deadline = Date.now() + 1000;
+  while ((await groupAlive(pid)) && Date.now() < deadline) await tick();
 }
 
 export async function runBash(args: BashArgs, ctx: ToolContext): Promise<ToolOutcome> {
@@ -132,6 +180,7 @@ export async function runBash(args: BashArgs, ctx: ToolContext): Promise<ToolOut
       settled = true;
       for (const t of timers) clearTimeout(t);
       ctx.signal.removeEventListener("abort", onAbort);
+      if (pid !== undefined) await reapGroup(pid);
       tail += decoders[0].end() + decoders[1].end();
       await new Promise<void>((done) => (file ? file.end(() => done()) : done()));
       const durationMs = Date.now() - started;

@@ -7,7 +7,7 @@ import { comparePaths } from "./grep-format";
 import { GLOB_MAX_RESULTS } from "./limits";
 import type { GlobArgs } from "./schemas";
 import type { ToolOutcome } from "./types";
-import { walk } from "./walk";
+import { walk, type WalkEntry } from "./walk";
 
 export function parseCursor(cursor: string | undefined): number | null {
   if (cursor === undefined) return 0;
@@ -29,13 +29,18 @@ export async function runGlob(args: GlobArgs, ctx: ToolContext): Promise<ToolOut
   if (dir.kind !== "directory") return failure(errors.notADirectory(dir.rel));
 
   const isMatch = globMatcher(args.pattern);
-  const found: { rel: string; mtimeMs: number }[] = [];
+  const matched: WalkEntry[] = [];
   for await (const entry of walk(ctx.sandbox, dir, { signal: ctx.signal })) {
     if (entry.kind !== "file") continue;
     const sub = dir.rel === "." ? entry.rel : posix.relative(dir.rel, entry.rel);
-    if (!isMatch(sub)) continue;
-    const st = await ctx.sandbox.lstatInside(entry.resolved);
-    found.push({ rel: entry.rel, mtimeMs: st?.mtimeMs ?? 0 });
+    if (isMatch(sub)) matched.push(entry);
+  }
+  // Modification times: synchronous lstat (microseconds each, where an async
+  // round trip costs tens), yielding to the event loop between chunks.
+  const found: { rel: string; mtimeMs: number }[] = [];
+  for (let i = 0; i < matched.length && !ctx.signal.aborted; i += 500) {
+    for (const e of matched.slice(i, i + 500)) found.push({ rel: e.rel, mtimeMs: ctx.sandbox.lstatInsideSync(e.resolved)?.mtimeMs ?? 0 });
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
   if (ctx.signal.aborted) return failure(errors.aborted());
   found.sort((a, b) => b.mtimeMs - a.mtimeMs || comparePaths(a.rel, b.rel));

@@ -59,39 +59,60 @@ export async function grepBuiltin(sandbox: Sandbox, target: ResolvedPath, q: Gre
   let collected = 0;
   let incomplete = false;
 
-  const searchFile = async (file: ResolvedPath, explicit: boolean): Promise<void> => {
-    const st = file.stats ?? (await sandbox.lstatInside(file));
-    if (!st || st.size > READ_MAX_FILE_BYTES) return;
-    const buf = await sandbox.readFile(file);
-    if (!buf.ok) return;
-    if (buf.value.includes(0) && !explicit) return;
+  /** Matching lines of one file with their context, or null. */
+  const searchFile = (file: ResolvedPath, explicit: boolean): GrepFile | null => {
+    const buf = sandbox.readFileSync(file, READ_MAX_FILE_BYTES);
+    if (!buf.ok) return null;
+    if (buf.value.includes(0) && !explicit) return null;
     const lines = decodeText(buf.value).text.split("\n");
     if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
     const matchLines: number[] = [];
     for (let i = 0; i < lines.length; i++) {
       if (lines[i].endsWith("\r")) lines[i] = lines[i].slice(0, -1);
-      if (re.value.test(lines[i])) {
-        matchLines.push(i + 1);
-        if (++collected >= GREP_MAX_COLLECTED) {
-          incomplete = true;
-          break;
-        }
-      }
+      if (re.value.test(lines[i])) matchLines.push(i + 1);
     }
-    if (matchLines.length > 0) files.push({ path: file.rel, lines: withContext(lines, matchLines, q.context) });
+    return matchLines.length > 0 ? { path: file.rel, lines: withContext(lines, matchLines, q.context) } : null;
+  };
+  const take = (found: GrepFile | null) => {
+    if (!found || incomplete) return;
+    let kept = found;
+    const matches = found.lines.filter((l) => l.match).length;
+    if (collected + matches >= GREP_MAX_COLLECTED) {
+      // Keep the file's lines up to the match that reaches the cap.
+      let room = GREP_MAX_COLLECTED - collected;
+      const lines = [];
+      for (const l of found.lines) {
+        if (l.match && room-- <= 0) break;
+        lines.push(l);
+      }
+      kept = { path: found.path, lines };
+      incomplete = true;
+    }
+    collected += matches;
+    files.push(kept);
   };
 
   if (target.kind === "file") {
-    await searchFile(target, true);
+    take(searchFile(target, true));
     return ok({ files, incomplete });
   }
+  // Files are read synchronously in walk order (deterministic output); the
+  // event loop gets a turn every few milliseconds.
+  let sliceStart = performance.now();
   for await (const entry of walk(sandbox, target, { signal })) {
     if (incomplete || signal.aborted) break;
     if (entry.kind !== "file" || !matchesInclude(entry.rel)) continue;
-    await searchFile(entry.resolved, false);
+    take(searchFile(entry.resolved, false));
+    if (performance.now() - sliceStart > SLICE_MS) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+    }
   }
   return ok({ files, incomplete });
 }
+
+/** Longest stretch of synchronous reading before yielding to the event loop. */
+const SLICE_MS = 8;
 
 // ------------------------------------------------------------------ ripgrep
 
@@ -128,9 +149,9 @@ export function rgArgs(q: GrepQuery, searchRel: string, ignoreFiles: readonly st
     "!.git",
     "--glob",
     "!node_modules",
-    "--max-filesize",
-    String(READ_MAX_FILE_BYTES),
   ];
+  // No --max-filesize: it costs a stat per file. ripgrep streams big files; only the
+  // built-in engine (which reads whole files) skips those over READ_MAX_FILE_BYTES.
   for (const f of ignoreFiles) args.push("--ignore-file", f);
   if (q.literal) args.push("--fixed-strings");
   if (q.ignoreCase) args.push("--ignore-case");

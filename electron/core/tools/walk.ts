@@ -5,7 +5,6 @@
  * crawled. Symbolic links are reported, never followed.
  */
 import ignore, { type Ignore } from "ignore";
-import { posix } from "node:path";
 import type { ResolvedPath, Sandbox } from "./sandbox";
 import { joinRel } from "./sandbox";
 import { decodeText } from "./text-file";
@@ -46,8 +45,8 @@ async function loadRules(sandbox: Sandbox, dir: ResolvedPath): Promise<Rules | n
 function isIgnored(stack: readonly Rules[], rel: string, isDir: boolean): boolean {
   for (let i = stack.length - 1; i >= 0; i--) {
     const { base, ig } = stack[i];
-    const sub = base === "." ? rel : posix.relative(base, rel);
-    if (sub === "" || sub.startsWith("..")) continue;
+    if (base !== "." && !rel.startsWith(`${base}/`)) continue;
+    const sub = base === "." ? rel : rel.slice(base.length + 1);
     const result = ig.test(isDir ? `${sub}/` : sub);
     if (result.ignored) return true;
     if (result.unignored) return false;
@@ -88,31 +87,51 @@ export async function* walk(sandbox: Sandbox, start: ResolvedPath, options: Walk
   const includeIgnored = options.includeIgnored ?? false;
   const baseStack = includeIgnored ? [] : await ancestorRules(sandbox, start);
 
-  async function* visit(dir: ResolvedPath, depth: number, stack: Rules[]): AsyncGenerator<WalkEntry> {
-    if (options.signal?.aborted) return;
-    const listed = await sandbox.readDir(dir);
-    if (!listed.ok) return;
+  // An explicit stack instead of nested generators: one resumption per entry, whatever the depth.
+  interface Frame {
+    entries: WalkEntry[];
+    next: number;
+    rules: Rules[];
+  }
+  const open = async (dir: ResolvedPath, depth: number, stack: Rules[]): Promise<Frame | null> => {
+    const listed = sandbox.readDirSync(dir);
+    if (!listed.ok) return null;
     let rules = stack;
-    if (!includeIgnored) {
+    if (!includeIgnored && listed.value.some((e) => e.name === ".gitignore")) {
       const own = await loadRules(sandbox, dir);
       if (own) rules = [...stack, own];
     }
-    const entries = listed.value.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const entry of entries) {
-      if (options.signal?.aborted) return;
+    const sorted = listed.value.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const entries: WalkEntry[] = [];
+    for (const entry of sorted) {
       const rel = joinRel(dir.rel, entry.name);
-      if (!includeIgnored) {
-        if (ALWAYS_SKIPPED.has(entry.name)) continue;
-        if (isIgnored(rules, rel, entry.kind === "directory")) continue;
-      }
-      const resolved =
-        entry.kind === "directory" || entry.kind === "file"
-          ? sandbox.child(dir, entry.name, entry.kind)
-          : { real: sandbox.child(dir, entry.name, "file").real, rel, kind: "file" as const };
-      yield { rel, name: entry.name, kind: entry.kind, depth, resolved };
-      if (entry.kind === "directory" && depth < maxDepth) yield* visit(resolved, depth + 1, rules);
+      if (!includeIgnored && (ALWAYS_SKIPPED.has(entry.name) || isIgnored(rules, rel, entry.kind === "directory"))) continue;
+      const kind = entry.kind === "directory" ? "directory" : "file";
+      entries.push({ rel, name: entry.name, kind: entry.kind, depth, resolved: sandbox.child(dir, entry.name, kind) });
+    }
+    return { entries, next: 0, rules };
+  };
+
+  const first = await open(start, 1, baseStack);
+  const frames: Frame[] = first ? [first] : [];
+  let sliceStart = performance.now();
+  while (frames.length > 0) {
+    if (options.signal?.aborted) return;
+    // Folders are listed synchronously: give the event loop a turn every few milliseconds.
+    if (performance.now() - sliceStart > 8) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+    }
+    const top = frames[frames.length - 1];
+    if (top.next >= top.entries.length) {
+      frames.pop();
+      continue;
+    }
+    const entry = top.entries[top.next++];
+    yield entry;
+    if (entry.kind === "directory" && entry.depth < maxDepth) {
+      const child = await open(entry.resolved, entry.depth + 1, top.rules);
+      if (child) frames.push(child);
     }
   }
-
-  yield* visit(start, 1, baseStack);
 }
