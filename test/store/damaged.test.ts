@@ -84,6 +84,16 @@ describe("damaged database file", () => {
     store.close();
   });
 
+  it("treats an empty file as a new database", () => {
+    dir = tempDir();
+    const path = dir.file("sessions.db");
+    writeFileSync(path, "");
+    const { store, recovered } = SessionStore.openOrRecover(path);
+    expect(recovered).toBeNull();
+    expect(store.addWorkspace("/w").path).toBe("/w");
+    store.close();
+  });
+
   it("reports a missing folder as IO, not DAMAGED", () => {
     dir = tempDir();
     expect(openError(dir.file("no/such/dir/s.db")).code).toBe("IO");
