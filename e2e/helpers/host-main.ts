@@ -6,17 +6,20 @@
  *
  * The faux agent is the bundled demo (list → read → edit → answer). A user
  * message containing "[slow]" gets a long answer that streams and then holds
- * the connection open until the client aborts (the Stop test).
+ * the connection open until the client aborts (the Stop test). The first request
+ * for a message containing "[fail-once]" gets a 401 whose body echoes the API
+ * key (the error and Retry test; the key must never reach the screen).
  *
  * Env: E2E_DB, E2E_WORKSPACE, E2E_STATIC.
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createWorkbench } from "../../electron/core/api/create-workbench";
-import { createDemoResponder, reply, startFauxProvider, text, type FauxRequest } from "../../electron/core/faux";
+import { createDemoResponder, faults, reply, startFauxProvider, text, type FauxRequest } from "../../electron/core/faux";
 import { startWebHost } from "../../electron/core/web/server";
 
 const SLOW_MARK = "[slow]";
+const FAIL_ONCE_MARK = "[fail-once]";
 
 function lastUserText(request: FauxRequest): string {
   for (let i = request.turns.length - 1; i >= 0; i--) {
@@ -38,6 +41,9 @@ async function main(): Promise<void> {
       const paragraph = "Streaming a long answer so that the Stop button can interrupt it. ";
       return reply([text(paragraph.repeat(200))], { chunkSize: 8, chunkDelayMs: 15, hangAfterEvents: 60 });
     }
+    // Count occurrences, not turns: a retried message may be merged with the failed one into one user turn.
+    const failing = request.turns.reduce((n, t) => n + (t.role === "user" ? t.text.split(FAIL_ONCE_MARK).length - 1 : 0), 0);
+    if (request.lastTurn?.role === "user" && failing === 1) return faults.authError();
     return demo(request);
   });
 

@@ -1,0 +1,26 @@
+/** A failed request shows its error (without the API key) and Retry re-sends the last message. */
+import { newSession, openWorkspace, send, toolCards, transcript, waitIdle } from "../helpers/app";
+import { expect, screenshot, test } from "../helpers/fixtures";
+
+test.use({ colorScheme: "dark" });
+
+test("a failed request shows the error with Retry, which re-sends the last message; the key never shows", async ({ page, host }) => {
+  await page.goto(host.url);
+  await openWorkspace(page, host.workspace);
+  await newSession(page);
+  await send(page, "Look at README.md [fail-once]");
+
+  const error = transcript(page).getByRole("alert").first();
+  await expect(error).toBeVisible();
+  await waitIdle(page);
+  await expect(transcript(page)).not.toContainText("sk-ant-e2e-not-a-real-key");
+  await screenshot(page, "error-with-retry-dark");
+
+  await error.getByRole("button", { name: "Retry" }).click();
+  // The agent now proceeds: it lists the workspace.
+  await expect(toolCards(page, "list").first()).toHaveAttribute("data-status", "done");
+  const userMessages = transcript(page).getByLabel("Your message");
+  await expect(userMessages).toHaveCount(2);
+  await expect(userMessages.nth(1)).toContainText("Look at README.md [fail-once]");
+  await page.getByRole("button", { name: "Stop" }).click().catch(() => undefined);
+});
