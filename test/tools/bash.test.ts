@@ -50,6 +50,8 @@ describe("bash", () => {
         DATABASE_URL: "postgres://app:hunter3@db.internal/app",
         INNOCENT_LOOKING: "ghp_abcdefghijklmnopqrstuvwxyz0123456789",
         EDITOR_THEME: "dark",
+        GIT_AUTHOR_NAME: "Ada",
+        STRIPE_KEY: "rk_live_hidden",
       },
     });
     mkdirSync(join(fx.ws, "src"));
@@ -158,12 +160,13 @@ describe("bash", () => {
   it("strips API keys and other secrets from the child's environment", async () => {
     const outcome = await approved(fx.runtime, "bash", { command: "env" });
     const seen = text(fx.runtime, outcome);
-    for (const secret of ["sk-ant-api03", "sk-proj", "tok-123", "hunter2", "hunter3", "ghp_", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "DB_PASSWORD"]) {
+    for (const secret of ["sk-ant-api03", "sk-proj", "tok-123", "hunter2", "hunter3", "ghp_", "rk_live", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "DB_PASSWORD"]) {
       expect(seen).not.toContain(secret);
     }
     expect(seen).toContain("HOME=/home/someone");
     expect(seen).toContain("LANG=C.UTF-8");
     expect(seen).toContain("EDITOR_THEME=dark");
+    expect(seen).toContain("GIT_AUTHOR_NAME=Ada");
     expect(seen).toMatch(/^PATH=/m);
   });
 

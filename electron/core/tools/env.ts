@@ -17,7 +17,10 @@ export const KNOWN_SECRETS = [
   "HF_TOKEN", "HUGGING_FACE_HUB_TOKEN", "DATABASE_URL", "SLACK_BOT_TOKEN", "STRIPE_SECRET_KEY",
 ] as const;
 
-const SECRET_NAME = /(API_?KEY|ACCESS_?KEY|_KEY$|^KEY$|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|PRIVATE|AUTH|COOKIE|SESSION)/i;
+/** Name parts that mark a secret anywhere in the name (GITHUBTOKEN, DB_PASSWORD, MY_API_KEY). */
+const SECRET_SUBSTRING = /(TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|APIKEY|API_KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL|COOKIE)/i;
+/** Whole name segments that mark a secret (STRIPE_KEY, DB_PASS, BASIC_AUTH), but not GIT_AUTHOR_NAME. */
+const SECRET_SEGMENTS = new Set(["KEY", "KEYS", "PASS", "AUTH", "PAT", "SESSION", "PRIVATE"]);
 /** Values that are credentials whatever the variable is called. */
 const SECRET_VALUE = /^(sk-|sk-ant-|ghp_|gho_|ghu_|ghs_|github_pat_|glpat-|xox[abpr]-|AKIA[0-9A-Z]{12}|AIza[0-9A-Za-z_-]{20}|hf_[A-Za-z0-9]{20}|npm_[A-Za-z0-9]{20})/;
 /** URLs with a password in them (postgres://user:pass@host). */
@@ -26,7 +29,8 @@ const URL_WITH_PASSWORD = /^[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:[^/\s@]+@/i;
 export function isSecretVariable(name: string, value: string): boolean {
   if (KEEP.has(name) || name.startsWith("LC_")) return false;
   if ((KNOWN_SECRETS as readonly string[]).includes(name)) return true;
-  return SECRET_NAME.test(name) || SECRET_VALUE.test(value) || URL_WITH_PASSWORD.test(value);
+  if (SECRET_SUBSTRING.test(name) || name.toUpperCase().split("_").some((part) => SECRET_SEGMENTS.has(part))) return true;
+  return SECRET_VALUE.test(value) || URL_WITH_PASSWORD.test(value);
 }
 
 export function childEnvironment(source: Record<string, string | undefined>): Record<string, string> {
