@@ -33,6 +33,14 @@ export function Composer({
     ref.current?.focus();
   };
 
+  // Stop drops the messages queued behind the turn; give them back to the user instead of losing them.
+  const stop = () => {
+    const queued = turn?.queued ?? [];
+    if (queued.length > 0) setText((current) => [current, ...queued].filter((t) => t.trim()).join("\n\n"));
+    onStop();
+    ref.current?.focus();
+  };
+
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
@@ -40,7 +48,7 @@ export function Composer({
     }
     if (e.key === "Escape" && running) {
       e.preventDefault();
-      onStop();
+      stop();
     }
   };
 
@@ -68,7 +76,7 @@ export function Composer({
         />
         <div className="composer-buttons">
           {running && (
-            <button type="button" className="danger" onClick={onStop} aria-label="Stop" aria-keyshortcuts="Escape">
+            <button type="button" className="danger" onClick={stop} aria-label="Stop" aria-keyshortcuts="Escape">
               Stop
             </button>
           )}
