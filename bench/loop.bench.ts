@@ -2,14 +2,15 @@
  * `npm run bench:loop`: the agent loop's own overhead per tool round trip.
  *
  * 1,000 round trips (model asks for `read`, the loop runs it, stores the call
- * and its result, sends the next request) against the faux provider with no
- * scripted delay. Per round trip, the loop's overhead is the gap between the
- * faux server finishing response i and starting to handle request i+1: the
- * client reading the stream's end, the adapter, the loop, the tool, the store
- * and building and sending the next request. The server's own time (parsing,
- * strict validation, encoding) is measured on its side and left out. Heap
- * growth: heap used after a forced GC, before and after the run (the faux
- * server keeps no request bodies here, so the figure is the client's).
+ * and its result, sends the next request) against the faux provider, which
+ * runs in a child process with no scripted delay. Per round trip, the loop's
+ * overhead is the gap between the server finishing response i and starting to
+ * handle request i+1 (both stamped by the server): the client reading the
+ * stream's end, the adapter, the loop, the tool, the store, and building and
+ * sending the next request. `cpuPerRoundTripMs` is this process's CPU time
+ * over the run divided by the round trips: the same work, unaffected by other
+ * load on a shared machine. Heap growth: heap used after a forced GC, before
+ * and after the run.
  *
  * Ends with one line: RESULT {"overheadMedianMs":…,"overheadP99Ms":…,"heapGrowthMB":…}
  */
@@ -18,7 +19,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createWorkbench } from "../electron/core/api/create-workbench";
-import { startFauxProvider } from "../electron/core/faux";
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
 
 const ROUND_TRIPS = Number(process.env.BENCH_ROUND_TRIPS ?? 1000);
 
@@ -38,24 +40,20 @@ function heapMB(): number {
 async function main(): Promise<void> {
   const workspace = mkdtempSync(join(tmpdir(), "bench-loop-"));
   writeFileSync(join(workspace, "a.txt"), "line one\nline two\n");
-  const faux = await startFauxProvider({ recordBodies: false });
-
-  let calls = 0;
-  faux.setDefaultResponder(() => {
-    calls++;
-    const reply =
-      calls <= ROUND_TRIPS
-        ? { type: "reply" as const, content: [{ type: "toolCall" as const, id: `toolu_${calls}`, name: "read", arguments: { path: "a.txt" } }] }
-        : { type: "reply" as const, content: [{ type: "text" as const, text: "done" }] };
-    return reply;
+  const child = spawn(process.execPath, ["--import", "tsx", join(import.meta.dirname, "loop-faux-child.ts"), String(ROUND_TRIPS)], {
+    stdio: ["pipe", "pipe", "inherit"],
   });
+  const lines = createInterface({ input: child.stdout! });
+  const nextLine = () => new Promise<string>((resolve) => lines.once("line", resolve));
+  const ready = await nextLine();
+  const baseUrl = ready.replace(/^READY /, "").trim();
 
   const workbench = await createWorkbench({
     dbPath: join(workspace, "..", `bench-loop-${process.pid}.db`),
     host: { mode: "web" },
     version: "bench",
     env: { ANTHROPIC_API_KEY: "bench-key-0123456789" },
-    baseUrlOverrides: { anthropic: faux.baseUrls.anthropic },
+    baseUrlOverrides: { anthropic: baseUrl },
   });
   const call = async (method: string, params: unknown) => {
     const res = await workbench.handle(method, params);
@@ -77,13 +75,16 @@ async function main(): Promise<void> {
   );
 
   const heapBefore = heapMB();
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   await call("chat.send", { sessionId: session.id, text: "read a.txt a thousand times" });
   await done;
   const totalMs = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
   const heapAfter = heapMB();
 
-  const recorded = faux.requests;
+  child.stdin!.write("report\n");
+  const recorded = JSON.parse(await nextLine()) as Array<{ receivedAt: number; respondedAt: number | null; accepted: boolean }>;
   const serverMs: number[] = [];
   const overheads: number[] = [];
   for (let i = 0; i < recorded.length; i++) {
@@ -94,14 +95,14 @@ async function main(): Promise<void> {
   }
   const median = (xs: number[]) => percentile([...xs].sort((x, y) => x - y), 0.5);
   const tenth = Math.max(1, Math.floor(overheads.length / 10));
+  const shortHistoryMedian = median(overheads.slice(0, tenth));
   console.log(
     `overhead median, first tenth of the run: ${median(overheads.slice(0, tenth)).toFixed(2)} ms; last tenth: ${median(overheads.slice(-tenth)).toFixed(2)} ms`,
   );
   overheads.sort((x, y) => x - y);
-  const rejected = faux.requests.filter((r) => !r.accepted).length;
+  const rejected = recorded.filter((r) => !r.accepted).length;
 
   await workbench.close();
-  await faux.close();
   rmSync(workspace, { recursive: true, force: true });
   rmSync(join(workspace, "..", `bench-loop-${process.pid}.db`), { force: true });
   rmSync(join(workspace, "..", `bench-loop-${process.pid}.db-wal`), { force: true });
@@ -114,7 +115,9 @@ async function main(): Promise<void> {
     `RESULT ${JSON.stringify({
       overheadMedianMs: Number(percentile(overheads, 0.5).toFixed(3)),
       overheadP99Ms: Number(percentile(overheads, 0.99).toFixed(3)),
+      overheadFirstTenthMedianMs: Number(shortHistoryMedian.toFixed(3)),
       heapGrowthMB: Number((heapAfter - heapBefore).toFixed(2)),
+      cpuPerRoundTripMs: Number(((cpu.user + cpu.system) / 1000 / overheads.length).toFixed(3)),
       roundTrips: overheads.length,
     })}`,
   );
