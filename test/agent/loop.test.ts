@@ -251,4 +251,24 @@ describe("agent loop", () => {
     expect(JSON.stringify(ms.at(-1))).toContain("finished");
     expectAllAccepted(h);
   });
+
+  it("gives each call its own result when the model repeats a tool-call id in one message", async () => {
+    h = await startHarness({ files: { "a.txt": "a\n", "b.txt": "b\n" } });
+    h.faux.script([
+      {
+        type: "reply",
+        content: [
+          { type: "toolCall", id: "functions.read:0", name: "read", arguments: { path: "a.txt" } },
+          { type: "toolCall", id: "functions.read:0", name: "read", arguments: { path: "b.txt" } },
+        ],
+      },
+      { type: "reply", content: [{ type: "text", text: "read both" }] },
+    ]);
+    await h.turn("read a and b");
+    const { entries } = await h.call("session.load", { sessionId: h.sessionId });
+    const rs = results(entries);
+    expect(rs).toHaveLength(2);
+    expect(rs.every((r) => r.toolCallId === "functions.read:0")).toBe(true);
+    expectAllAccepted(h);
+  });
 });

@@ -348,10 +348,11 @@ export class SessionAgent {
    * when the turn was aborted (every call still gets its result).
    */
   private async runTools(calls: ToolCall[], signal: AbortSignal): Promise<boolean> {
-    const done = new Set<string>();
+    // By call object, not id: a model may repeat an id within one message, and each call needs its own result.
+    const done = new Set<ToolCall>();
     const finish = (call: ToolCall, outcome: ToolOutcome, status: "done" | "error" | "aborted" | "denied", startedAt: number) => {
-      if (done.has(call.id)) return;
-      done.add(call.id);
+      if (done.has(call)) return;
+      done.add(call);
       const result = this.deps.tools.toResultMessage(call, outcome, this.deps.now());
       const durationMs = this.deps.now() - startedAt;
       this.appendMessage(result);
@@ -408,7 +409,7 @@ export class SessionAgent {
       finish(call, outcome, statusOf(outcome), startedAt);
     }
 
-    const missing = calls.filter((c) => !done.has(c.id));
+    const missing = calls.filter((c) => !done.has(c));
     if (missing.length > 0) {
       this.appendSynthesized(missing, "aborted", "aborted: the user stopped the turn before this tool call ran");
     }
