@@ -6,7 +6,8 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { EventName, EventPayload, RequestMethod, RequestParams, RequestResult } from "../../shared/api";
-import type { ModelRef } from "../../shared/protocol";
+import { expect } from "vitest";
+import type { Message, ModelRef, StoredEntry, ToolResultMessage } from "../../shared/protocol";
 import { createWorkbench, type WorkbenchOptions } from "../../electron/core/api/create-workbench";
 import type { Workbench } from "../../electron/core/api/workbench";
 import { startFauxProvider, type FauxProvider } from "../../electron/core/faux";
@@ -122,4 +123,24 @@ export async function startHarness(options: {
       rmSync(workspace, { recursive: true, force: true });
     },
   };
+}
+
+// ---------------------------------------------------------------- assertions shared by the loop tests
+
+export const messagesOf = (entries: StoredEntry[]): Message[] =>
+  entries.flatMap((e) => (e.entry.type === "message" ? [e.entry.message] : []));
+
+export const resultsOf = (entries: StoredEntry[]): ToolResultMessage[] =>
+  messagesOf(entries).filter((m): m is ToolResultMessage => m.role === "toolResult");
+
+/** Invariant 1: every stored tool call has exactly one result. */
+export function expectEveryCallAnswered(entries: StoredEntry[]): void {
+  const ids = messagesOf(entries).flatMap((m) => (m.role === "assistant" ? m.content.flatMap((b) => (b.type === "toolCall" ? [b.id] : [])) : []));
+  const answered = resultsOf(entries).map((r) => r.toolCallId);
+  expect([...answered].sort()).toEqual([...ids].sort());
+}
+
+/** Every request the faux provider received passed its strict validation. */
+export function expectAllAccepted(harness: Harness): void {
+  expect(harness.faux.requests.filter((r) => !r.accepted).map((r) => r.rejection?.message)).toEqual([]);
 }

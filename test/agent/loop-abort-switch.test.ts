@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Message, ModelRef, StoredEntry } from "../../shared/protocol";
+import type { ModelRef } from "../../shared/protocol";
 import type { FauxReply, FauxRequest } from "../../electron/core/faux";
-import { MODELS, startHarness, type Harness } from "./harness";
+import { MODELS, expectAllAccepted, expectEveryCallAnswered, messagesOf, startHarness, type Harness } from "./harness";
 
 let h: Harness | null = null;
 afterEach(async () => {
@@ -11,14 +11,7 @@ afterEach(async () => {
   h = null;
 });
 
-const messages = (entries: StoredEntry[]): Message[] =>
-  entries.flatMap((e) => (e.entry.type === "message" ? [e.entry.message] : []));
-
-function expectEveryCallAnswered(entries: StoredEntry[]): void {
-  const ids = messages(entries).flatMap((m) => (m.role === "assistant" ? m.content.flatMap((b) => (b.type === "toolCall" ? [b.id] : [])) : []));
-  const answered = messages(entries).flatMap((m) => (m.role === "toolResult" ? [m.toolCallId] : []));
-  expect([...answered].sort()).toEqual([...ids].sort());
-}
+const messages = messagesOf;
 
 async function expectContinuable(harness: Harness): Promise<void> {
   harness.faux.script([{ type: "reply", content: [{ type: "text", text: "continuing fine" }] }]);
@@ -26,7 +19,7 @@ async function expectContinuable(harness: Harness): Promise<void> {
   const { entries } = await harness.call("session.load", { sessionId: harness.sessionId });
   expect(messages(entries).at(-1)).toMatchObject({ role: "assistant", stopReason: "stop" });
   expectEveryCallAnswered(entries);
-  expect(harness.faux.requests.filter((r) => !r.accepted).map((r) => r.rejection?.message)).toEqual([]);
+  expectAllAccepted(harness);
 }
 
 function pidAlive(pid: number): boolean {

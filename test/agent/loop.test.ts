@@ -1,9 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Message, StoredEntry, ToolResultMessage } from "../../shared/protocol";
 import type { FauxRequest, FauxTurn } from "../../electron/core/faux";
-import { MODELS, startHarness, type Harness } from "./harness";
+import { MODELS, expectAllAccepted, expectEveryCallAnswered, messagesOf, resultsOf, startHarness, type Harness } from "./harness";
 
 let h: Harness | null = null;
 afterEach(async () => {
@@ -11,29 +10,11 @@ afterEach(async () => {
   h = null;
 });
 
-const messages = (entries: StoredEntry[]): Message[] =>
-  entries.flatMap((e) => (e.entry.type === "message" ? [e.entry.message] : []));
-const results = (entries: StoredEntry[]): ToolResultMessage[] =>
-  messages(entries).filter((m): m is ToolResultMessage => m.role === "toolResult");
-
-/** Invariant 1: every stored tool call has exactly one result. */
-function expectEveryCallAnswered(entries: StoredEntry[]): void {
-  const calls = messages(entries).flatMap((m) => (m.role === "assistant" ? m.content.filter((b) => b.type === "toolCall") : []));
-  const answered = results(entries).map((r) => r.toolCallId);
-  for (const call of calls) {
-    expect(answered.filter((id) => id === (call as { id: string }).id).length, `results for ${(call as { id: string }).id}`).toBe(
-      calls.filter((c) => (c as { id: string }).id === (call as { id: string }).id).length,
-    );
-  }
-}
+const messages = messagesOf;
+const results = resultsOf;
 
 const lastTurn = (r: FauxRequest): FauxTurn | null => r.lastTurn;
 const isToolResult = (t: FauxTurn | null): t is Extract<FauxTurn, { role: "toolResult" }> => t?.role === "toolResult";
-
-function expectAllAccepted(harness: Harness): void {
-  const rejected = harness.faux.requests.filter((r) => !r.accepted);
-  expect(rejected.map((r) => r.rejection?.message)).toEqual([]);
-}
 
 describe("agent loop", () => {
   it("runs parallel reads and a sequential edit in one turn, with approval", async () => {
