@@ -67,7 +67,7 @@ test("a JSON export imports into the workspace as a new session and exports the 
   await openReplayFromList(page, replayHost);
   // A note travels with the export.
   const notes = page.getByRole("region", { name: "Notes on this entry" });
-  await notes.getByLabel("Note").fill("Starting point looks right.");
+  await notes.getByRole("textbox", { name: "Note", exact: true }).fill("Starting point looks right.");
   await notes.getByLabel("Author").fill("Rita");
   await notes.getByRole("button", { name: "Add note" }).click();
   await expect(page.getByRole("button", { name: "Notes (1)" })).toBeVisible();

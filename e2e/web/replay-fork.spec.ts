@@ -43,7 +43,7 @@ test("a session forked at a step onto another model continues there and links ba
   await page.getByRole("list", { name: "Session list" }).getByRole("button", { name: `Replay session ${title}` }).click();
   await expect(replayView(page)).toBeVisible();
   const link = replayView(page).getByRole("button", { name: `“${REPLAY_SEED.title}” at entry #${seq}` });
-  await expect(replayView(page).getByText("forked from")).toBeVisible();
+  await expect(replayView(page).locator(".forked-from")).toHaveText(`forked from “${REPLAY_SEED.title}” at entry #${seq}`);
   await link.click();
   await expect(page.getByRole("heading", { level: 1 })).toContainText(REPLAY_SEED.title);
   await expect(page.getByRole("heading", { level: 1 })).not.toContainText("(fork)");

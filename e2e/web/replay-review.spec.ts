@@ -65,13 +65,14 @@ test("a reviewer steps through a finished session and the transcript and diff pa
 
   // Play runs through the steps on its own, and stops at the end.
   await page.getByLabel("Playback speed").selectOption("8");
+  await timeline(page).focus();
   await page.keyboard.press("End");
   await expect(stepCounter(page)).toHaveText(`Step ${total} of ${total}`);
   await page.keyboard.press("ArrowLeft");
   await page.keyboard.press("ArrowLeft");
-  await replayView(page).getByRole("button", { name: "Play" }).click();
+  await replayView(page).getByRole("button", { name: "Play", exact: true }).click();
   await expect(stepCounter(page)).toHaveText(`Step ${total} of ${total}`);
-  await expect(replayView(page).getByRole("button", { name: "Play" })).toBeDisabled();
+  await expect(replayView(page).getByRole("button", { name: "Play", exact: true })).toBeDisabled();
   await expect(transcript(page)).toContainText(REPLAY_SEED.answer3);
 
   // The statistics panel sums the session up.
@@ -111,6 +112,7 @@ test("filters narrow the timeline to errors, one tool, one model or side effects
     expect(["toolCall", "toolResult", "approval"]).toContain(kind);
   }
   // Stepping moves between matches only.
+  await timeline(page).focus();
   await page.keyboard.press("Home");
   await page.keyboard.press("ArrowRight");
   await expect(page.getByRole("region", { name: "Step details" })).toContainText("edit");
@@ -136,9 +138,12 @@ test("filters narrow the timeline to errors, one tool, one model or side effects
 
 test("what the model saw after the model switch shows the rewritten tool-call ids mapped to the stored ones", async ({ page, replayHost }) => {
   await openReplayFromList(page, replayHost);
-  await jumpTo(page, /Model switch:/);
+  // Only GPT-4.1's steps: the switch to it, then its first request.
+  await page.getByRole("group", { name: "Timeline filters" }).getByLabel("Filter by model").selectOption({ label: "GPT-4.1 (Chat Completions)" });
+  await timeline(page).focus();
+  await page.keyboard.press("Home");
+  await expect(currentStep(page)).toHaveAttribute("data-kind", "modelSwitch");
   await page.keyboard.press("ArrowRight");
-  // The step after the switch: the first request to GPT-4.1.
   await expect(currentStep(page)).toHaveAttribute("data-kind", "assistant");
   await expect(page.getByRole("region", { name: "Step details" })).toContainText("GPT-4.1 (Chat Completions)");
   await page.getByRole("button", { name: "What the model saw" }).click();
@@ -175,7 +180,7 @@ test("a note with a verdict is added to a step and survives a reload", async ({ 
   const counter = await stepCounter(page).innerText();
 
   const notes = page.getByRole("region", { name: "Notes on this entry" });
-  await notes.getByLabel("Note").fill("The 500 was retried without telling the user.");
+  await notes.getByRole("textbox", { name: "Note", exact: true }).fill("The 500 was retried without telling the user.");
   await notes.getByRole("radio", { name: "Problem" }).click();
   await notes.getByLabel("Author").fill("Rita");
   await notes.getByRole("button", { name: "Add note" }).click();
@@ -185,7 +190,7 @@ test("a note with a verdict is added to a step and survives a reload", async ({ 
 
   // A second note elsewhere, with an OK verdict, by someone else.
   await jumpTo(page, /Approval: denied bash/);
-  await notes.getByLabel("Note").fill("Right to deny npm test here.");
+  await notes.getByRole("textbox", { name: "Note", exact: true }).fill("Right to deny npm test here.");
   await notes.getByRole("radio", { name: "OK" }).click();
   await notes.getByLabel("Author").fill("Sam");
   await notes.getByRole("button", { name: "Add note" }).click();
@@ -193,7 +198,8 @@ test("a note with a verdict is added to a step and survives a reload", async ({ 
 
   // Back on the error step, the address holds it: a reload reopens the replay there, with both notes.
   await jumpTo(page, /Error:/);
-  await expect(page).toHaveURL(/replay=.*step=\d+/);
+  const index = Number(counter.match(/^Step (\d+)/)?.[1]) - 1;
+  await expect(page).toHaveURL(new RegExp(`replay=.*step=${index}(&|$)`));
   await page.reload();
   await expect(replayView(page)).toBeVisible();
   await expect(stepCounter(page)).toHaveText(counter);

@@ -28,6 +28,17 @@ export function selectionFor(sessionId: string, key: number, f: FileState): Diff
   return { key: `replay:${sessionId}:${key}:${f.path}`, path: f.path, before: sides.before, after: sides.after, origin: "result" };
 }
 
+/**
+ * Shows a file in the diff panel unless it already shows the same content: each
+ * swap replaces Monaco's models, and swapping while a diff is still being
+ * computed makes Monaco throw "no diff result available".
+ */
+function showInPanel(selection: DiffSelection): void {
+  const { diff, diffOpen, openDiff } = useUiStore.getState();
+  if (diffOpen && diff && diff.path === selection.path && diff.before === selection.before && diff.after === selection.after) return;
+  openDiff(selection);
+}
+
 function totals(f: FileState): { added: number; removed: number } {
   let added = 0;
   let removed = 0;
@@ -57,11 +68,11 @@ export function FilesAtStep({ index }: { index: StepIndex }) {
     if (!ready) return;
     const list = ready.files;
     if (list.length === 0) {
-      useUiStore.setState({ diff: null, diffOpen: false });
+      if (useUiStore.getState().diff !== null) useUiStore.setState({ diff: null, diffOpen: false });
       return;
     }
     const pick = list.find((f) => f.path === selected) ?? list.reduce((a, b) => (lastChangeSeq(b) > lastChangeSeq(a) ? b : a));
-    useUiStore.getState().openDiff(selectionFor(sessionId, key, pick));
+    showInPanel(selectionFor(sessionId, key, pick));
   }, [ready, selected, sessionId, key]);
 
   const shownPath = useUiStore((s) => s.diff?.path ?? null);
@@ -89,7 +100,7 @@ export function FilesAtStep({ index }: { index: StepIndex }) {
                   aria-label={`Show ${f.path} as of this step`}
                   onClick={() => {
                     setSelected(f.path);
-                    useUiStore.getState().openDiff(selectionFor(sessionId, key, f));
+                    showInPanel(selectionFor(sessionId, key, f));
                   }}
                 >
                   {f.path}

@@ -59,7 +59,7 @@ function Transport() {
   return (
     <div className="replay-transport" role="group" aria-label="Replay controls">
       <button type="button" className="icon-text" aria-label="First step" title="First step (Home)" disabled={atStart} onClick={first}>
-        ⏮
+        |◀
       </button>
       <button type="button" className="icon-text" aria-label="Previous step" title="Previous step (← or k)" disabled={atStart} onClick={() => step(-1)}>
         ◀
@@ -72,13 +72,13 @@ function Transport() {
         disabled={!playing && atEnd}
         onClick={() => setPlaying(!playing)}
       >
-        {playing ? "⏸" : "▶"}
+        {playing ? "Pause" : "Play"}
       </button>
       <button type="button" className="icon-text" aria-label="Next step" title="Next step (→ or j)" disabled={atEnd} onClick={() => step(1)}>
-        ▶▶
+        ▶
       </button>
       <button type="button" className="icon-text" aria-label="Last step" title="Last step (End)" disabled={atEnd} onClick={last}>
-        ⏭
+        ▶|
       </button>
       <label className="small">
         Speed{" "}
