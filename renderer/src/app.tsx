@@ -30,10 +30,12 @@ export function App() {
 
   useEffect(() => {
     void (async () => {
-      // The session open last time is the likely one to show: start loading it now.
+      // The session open last time is the likely one to show: start loading it now,
+      // right after app.info (which is small and must not wait behind it).
+      const info = useAppStore.getState().loadInfo();
       const last = lastOpen();
       if (last?.sessionId) prefetchSession(last.sessionId);
-      const appInfo = await useAppStore.getState().loadInfo();
+      const appInfo = await info;
       void useModelsStore.getState().load();
       void useSettingsStore.getState().load();
       const ws = useWorkspaceStore.getState();

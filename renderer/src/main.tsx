@@ -10,6 +10,7 @@ import "./styles/layout.css";
 import "./styles/transcript.css";
 import "./styles/hljs.css";
 
+performance.mark("wb:boot");
 const root = createRoot(document.getElementById("root") as HTMLElement);
 const choice = selectClient(window);
 if (!choice.ok) {

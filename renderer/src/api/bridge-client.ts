@@ -11,8 +11,8 @@ import type {
   RequestResult,
   WorkbenchClient,
 } from "../../../shared/api";
-import type { ConnectionAware, ConnectionInfo } from "./connection";
-import { EventHub, toApiError, unwrapResponse } from "./transport";
+import type { ConnectionAware, ConnectionInfo, UnvalidatedCalls } from "./connection";
+import { EventHub, toApiError, unwrapResponse, unwrapUnvalidated } from "./transport";
 
 /** What the preload exposes through contextBridge. */
 export interface WorkbenchBridge {
@@ -26,7 +26,7 @@ declare global {
   }
 }
 
-export class BridgeClient implements WorkbenchClient, ConnectionAware {
+export class BridgeClient implements WorkbenchClient, ConnectionAware, UnvalidatedCalls {
   private readonly hub = new EventHub();
   private readonly subscribed = new Set<EventName>();
 
@@ -40,6 +40,16 @@ export class BridgeClient implements WorkbenchClient, ConnectionAware {
       throw toApiError(err);
     }
     return unwrapResponse(method, raw);
+  }
+
+  async callUnvalidated(method: RequestMethod, params: unknown): Promise<unknown> {
+    let raw: unknown;
+    try {
+      raw = await this.bridge.call(method, params);
+    } catch (err) {
+      throw toApiError(err);
+    }
+    return unwrapUnvalidated(method, raw);
   }
 
   on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void {

@@ -4,10 +4,10 @@
  */
 import type { WorkbenchClient } from "../../../shared/api";
 import { BridgeClient } from "./bridge-client";
-import type { ConnectionAware } from "./connection";
+import type { ConnectionAware, UnvalidatedCalls } from "./connection";
 import { WebSocketClient, webSocketUrlFromLocation } from "./ws-client";
 
-export type AppClient = WorkbenchClient & ConnectionAware;
+export type AppClient = WorkbenchClient & ConnectionAware & UnvalidatedCalls;
 
 export type ClientChoice = { ok: true; client: AppClient } | { ok: false; reason: string };
 

@@ -22,8 +22,11 @@ export function isEventName(name: string): name is EventName {
   return Object.prototype.hasOwnProperty.call(events, name);
 }
 
-/** Turns a raw ApiResponse into the typed result, or throws a WorkbenchApiError. */
-export function unwrapResponse<M extends RequestMethod>(method: M, raw: unknown): RequestResult<M> {
+/**
+ * The result of a raw ApiResponse, not yet validated (the caller validates it:
+ * see `callUnvalidated`), or throws a WorkbenchApiError for an error response.
+ */
+export function unwrapUnvalidated(method: string, raw: unknown): unknown {
   if (typeof raw !== "object" || raw === null || !("ok" in raw)) {
     throw new WorkbenchApiError({ code: "INTERNAL", message: `Malformed response to ${method}` });
   }
@@ -33,7 +36,12 @@ export function unwrapResponse<M extends RequestMethod>(method: M, raw: unknown)
       err.success ? err.data : { code: "INTERNAL", message: `Malformed error response to ${method}` },
     );
   }
-  const parsed = requests[method].result.safeParse("result" in raw ? raw.result : undefined);
+  return "result" in raw ? raw.result : undefined;
+}
+
+/** Turns a raw ApiResponse into the typed result, or throws a WorkbenchApiError. */
+export function unwrapResponse<M extends RequestMethod>(method: M, raw: unknown): RequestResult<M> {
+  const parsed = requests[method].result.safeParse(unwrapUnvalidated(method, raw));
   if (!parsed.success) {
     throw new WorkbenchApiError({
       code: "INTERNAL",

@@ -15,18 +15,20 @@ import {
   type RequestResult,
   type WorkbenchClient,
 } from "../../../shared/api";
-import type { ConnectionAware, ConnectionInfo } from "./connection";
-import { EventHub, isEventName, unwrapResponse } from "./transport";
+import type { ConnectionAware, ConnectionInfo, UnvalidatedCalls } from "./connection";
+import { EventHub, isEventName, unwrapResponse, unwrapUnvalidated } from "./transport";
 
 interface Pending {
   method: RequestMethod;
+  /** Resolve with the result as received (the caller validates it). */
+  unvalidated: boolean;
   resolve: (value: unknown) => void;
   reject: (err: WorkbenchApiError) => void;
 }
 
 const MAX_BACKOFF_MS = 5_000;
 
-export class WebSocketClient implements WorkbenchClient, ConnectionAware {
+export class WebSocketClient implements WorkbenchClient, ConnectionAware, UnvalidatedCalls {
   private socket: WebSocket | null = null;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
@@ -43,14 +45,18 @@ export class WebSocketClient implements WorkbenchClient, ConnectionAware {
   }
 
   call<M extends RequestMethod>(method: M, params: RequestParams<M>): Promise<RequestResult<M>> {
+    return this.request(method, params, false) as Promise<RequestResult<M>>;
+  }
+
+  callUnvalidated(method: RequestMethod, params: unknown): Promise<unknown> {
+    return this.request(method, params, true);
+  }
+
+  private request(method: RequestMethod, params: unknown, unvalidated: boolean): Promise<unknown> {
     const id = this.nextId++;
     const frame = JSON.stringify({ id, method, params });
-    return new Promise<RequestResult<M>>((resolve, reject) => {
-      this.pending.set(id, {
-        method,
-        resolve: resolve as (value: unknown) => void,
-        reject,
-      });
+    return new Promise<unknown>((resolve, reject) => {
+      this.pending.set(id, { method, unvalidated, resolve, reject });
       if (this.socket && this.socket.readyState === WebSocket.OPEN) this.socket.send(frame);
       else this.outbox.push(frame);
     });
@@ -132,7 +138,8 @@ export class WebSocketClient implements WorkbenchClient, ConnectionAware {
       if (!p) return;
       this.pending.delete(frame.id);
       try {
-        p.resolve(unwrapResponse(p.method, "response" in frame ? frame.response : undefined));
+        const response = "response" in frame ? frame.response : undefined;
+        p.resolve(p.unvalidated ? unwrapUnvalidated(p.method, response) : unwrapResponse(p.method, response));
       } catch (err) {
         p.reject(err instanceof WorkbenchApiError ? err : new WorkbenchApiError({ code: "INTERNAL", message: String(err) }));
       }

@@ -5,10 +5,12 @@
  * animation frame (see wire-events.ts).
  */
 import { create } from "zustand";
-import { WorkbenchApiError, type EventPayload, type RequestResult, type ToolStatus } from "../../../shared/api";
+import { WorkbenchApiError, type EventPayload, type ToolStatus } from "../../../shared/api";
 import type { AssistantMessage } from "../../../shared/protocol";
 import { client, errorText } from "../api/current";
+import { parseEnvelope, TAIL_ENTRIES, validateInChunks, validateRange } from "../lib/session-load";
 import { appendEntries, buildTranscript, EMPTY_TRANSCRIPT, type TranscriptModel } from "../lib/transcript-model";
+import { useAppStore } from "./app-store";
 import { useTurnStore } from "./turn-store";
 import { useWorkspaceStore } from "./workspace-store";
 
@@ -22,6 +24,8 @@ export interface LiveToolStatus {
 export interface SessionView {
   sessionId: string;
   status: "loading" | "ready" | "error";
+  /** False while older entries are still being validated (the newest are shown already). */
+  complete: boolean;
   error: string | null;
   model: TranscriptModel;
   partial: AssistantMessage | null;
@@ -92,21 +96,25 @@ export function reduceView(view: SessionView, ops: readonly TranscriptOp[]): Ses
 let loadToken = 0;
 
 /** A session.load started before the pane asked for it (at boot, for the session reopened last). */
-let prefetched: { sessionId: string; at: number; promise: Promise<RequestResult<"session.load">> } | null = null;
+let prefetched: { sessionId: string; at: number; promise: Promise<unknown> } | null = null;
 const PREFETCH_FRESH_MS = 10_000;
 
-function fetchSession(sessionId: string): Promise<RequestResult<"session.load">> {
+function fetchSession(sessionId: string): Promise<unknown> {
   const p = prefetched;
   prefetched = null;
   if (p && p.sessionId === sessionId && Date.now() - p.at < PREFETCH_FRESH_MS) return p.promise;
-  return client().call("session.load", { sessionId });
+  return client().callUnvalidated("session.load", { sessionId });
 }
 
 /** Starts loading a session early; `load` picks the result up. Failures surface there. */
 export function prefetchSession(sessionId: string): void {
-  const promise = client().call("session.load", { sessionId });
+  const promise = client().callUnvalidated("session.load", { sessionId });
   promise.catch(() => undefined);
   prefetched = { sessionId, at: Date.now(), promise };
+}
+
+function reportUnreadable(count: number): void {
+  if (count > 0) useAppStore.getState().notify("error", `${count} stored entr${count === 1 ? "y" : "ies"} of this session could not be read and are not shown.`);
 }
 
 export const useTranscriptStore = create<TranscriptState>((set, get) => ({
@@ -116,35 +124,55 @@ export const useTranscriptStore = create<TranscriptState>((set, get) => ({
   async load(sessionId) {
     const token = ++loadToken;
     const prev = get().view;
+    const same = prev?.sessionId === sessionId;
     set({
       view: {
         sessionId,
         status: "loading",
+        complete: false,
         error: null,
-        model: prev?.sessionId === sessionId ? prev.model : EMPTY_TRANSCRIPT,
+        model: same ? prev.model : EMPTY_TRANSCRIPT,
         partial: null,
-        toolStatus: prev?.sessionId === sessionId ? prev.toolStatus : {},
+        toolStatus: same ? prev.toolStatus : {},
       },
       buffered: [],
     });
     try {
       // User Timing marks: visible in the browser's performance tools and read by bench:ui.
       performance.mark("wb:session-load:start");
-      const res = await fetchSession(sessionId);
+      const envelope = parseEnvelope(await fetchSession(sessionId));
       performance.mark("wb:session-load:received");
       if (token !== loadToken) return;
-      useTurnStore.getState().setTurn(res.turn);
-      useWorkspaceStore.getState().upsertSession(res.session);
+      useTurnStore.getState().setTurn(envelope.turn);
+      useWorkspaceStore.getState().upsertSession(envelope.session);
+      const raw = envelope.entries;
+      const tailFrom = Math.max(0, raw.length - TAIL_ENTRIES);
+      const tail = validateRange(raw, tailFrom, raw.length);
       const base: SessionView = {
         sessionId,
         status: "ready",
+        complete: tailFrom === 0,
         error: null,
-        model: buildTranscript(res.entries),
+        model: buildTranscript(tail.entries),
         partial: null,
         toolStatus: get().view?.toolStatus ?? {},
       };
       performance.mark("wb:session-load:built");
-      set({ view: reduceView(base, get().buffered), buffered: [] });
+      // Events that arrived meanwhile; entry events are kept until the older entries are in.
+      const waiting = get().buffered;
+      set({ view: reduceView(base, waiting), buffered: base.complete ? [] : waiting.filter((op) => op.type === "entry") });
+      if (base.complete) {
+        reportUnreadable(tail.invalid);
+        return;
+      }
+      const head = await validateInChunks(raw, 0, tailFrom, () => token !== loadToken);
+      if (!head || token !== loadToken) return;
+      const current = get().view;
+      if (!current || current.sessionId !== sessionId) return;
+      const full = buildTranscript([...head.entries, ...tail.entries]);
+      set({ view: reduceView({ ...current, model: full, complete: true }, get().buffered), buffered: [] });
+      performance.mark("wb:session-load:complete");
+      reportUnreadable(head.invalid + tail.invalid);
     } catch (err) {
       if (token !== loadToken) return;
       // A remembered session that no longer exists: back to the start screen.
@@ -153,7 +181,7 @@ export const useTranscriptStore = create<TranscriptState>((set, get) => ({
         useWorkspaceStore.getState().selectSession(null);
         return;
       }
-      set({ view: { sessionId, status: "error", error: errorText(err), model: EMPTY_TRANSCRIPT, partial: null, toolStatus: {} }, buffered: [] });
+      set({ view: { sessionId, status: "error", complete: true, error: errorText(err), model: EMPTY_TRANSCRIPT, partial: null, toolStatus: {} }, buffered: [] });
     }
   },
 
@@ -165,12 +193,14 @@ export const useTranscriptStore = create<TranscriptState>((set, get) => ({
   apply(ops) {
     const view = get().view;
     if (!view) return;
+    const mine = ops.filter((op) => opSession(op) === view.sessionId);
     if (view.status === "loading") {
-      const mine = ops.filter((op) => opSession(op) === view.sessionId);
       if (mine.length > 0) set({ buffered: [...get().buffered, ...mine] });
       return;
     }
+    // While older entries are validated, remember new entries to re-apply onto the full model.
+    const entries = view.complete ? [] : mine.filter((op) => op.type === "entry");
     const next = reduceView(view, ops);
-    if (next !== view) set({ view: next });
+    if (next !== view || entries.length > 0) set({ view: next, buffered: entries.length > 0 ? [...get().buffered, ...entries] : get().buffered });
   },
 }));
