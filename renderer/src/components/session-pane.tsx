@@ -1,6 +1,8 @@
 /** The middle column for the open session: transcript, approval card, composer. */
 import { useCallback, useEffect, useMemo } from "react";
+import { hunksFromTexts, hunksFromUnified } from "../lib/diff-hunks";
 import { formatDuration } from "../lib/format";
+import { readToolDetails } from "../lib/tool-details";
 import { useModelsStore } from "../stores/models-store";
 import { useTranscriptStore } from "../stores/transcript-store";
 import { useTurn, useTurnStore } from "../stores/turn-store";
@@ -8,6 +10,7 @@ import { useUiStore } from "../stores/ui-store";
 import { useWorkspaceStore } from "../stores/workspace-store";
 import { ApprovalCard } from "./approval-card";
 import { Composer } from "./composer";
+import { selectionFor } from "./transcript/diff-summary";
 import type { TranscriptActions } from "./transcript/transcript-context";
 import { TranscriptView } from "./transcript/transcript-view";
 
@@ -28,6 +31,18 @@ export function SessionPane({ sessionId }: { sessionId: string }) {
   useEffect(() => {
     void load(sessionId);
   }, [sessionId, load]);
+
+  // When an approved change lands, the diff panel moves from the proposal to the stored result.
+  const results = view?.model.results;
+  useEffect(() => {
+    const shown = useUiStore.getState().diff;
+    if (!results || !shown?.key.startsWith("approval:")) return;
+    const result = results.get(shown.key.slice("approval:".length));
+    if (!result) return;
+    const diff = readToolDetails(result.message, shown.path).diff;
+    if (!diff || result.message.isError) return;
+    openDiff(selectionFor({ key: result.message.toolCallId, path: diff.path, unifiedDiff: diff.unifiedDiff, before: diff.before, after: diff.after, origin: "result" }, diff.unifiedDiff ? hunksFromUnified(diff.unifiedDiff) : hunksFromTexts(diff.path, diff.before ?? "", diff.after ?? "")));
+  }, [results, openDiff]);
 
   const running = turn !== null && turn.status !== "idle";
   const lastUserText = view?.model.lastUserText ?? null;

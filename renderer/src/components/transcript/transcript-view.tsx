@@ -119,6 +119,13 @@ export function TranscriptView(props: TranscriptViewProps) {
     return () => el.removeEventListener("scroll", onScroll);
   }, [virtualizer]);
 
+  // A message the user just sent brings the view back to the bottom.
+  const lastRow = model.rows[model.rows.length - 1];
+  const lastUserKey = lastRow?.kind === "user" ? lastRow.key : null;
+  useLayoutEffect(() => {
+    if (lastUserKey !== null && scrolledOnce.current) stickRef.current = true;
+  }, [lastUserKey]);
+
   // Jump to a search hit.
   useEffect(() => {
     if (props.focusSeq == null || model.rows.length === 0) return;
