@@ -30,12 +30,12 @@ export function App() {
 
   useEffect(() => {
     void (async () => {
-      // The session open last time is the likely one to show: start loading it now,
-      // right after app.info (which is small and must not wait behind it).
-      const info = useAppStore.getState().loadInfo();
+      // app.info first and alone: the core answers requests in turn, and a large
+      // session.load sent alongside would hold it up.
+      const appInfo = await useAppStore.getState().loadInfo();
+      // The session open last time is the likely one to show: start loading it now.
       const last = lastOpen();
-      if (last?.sessionId) prefetchSession(last.sessionId);
-      const appInfo = await info;
+      if (last?.sessionId && (!appInfo?.initialWorkspace || appInfo.initialWorkspace.id === last.workspaceId)) prefetchSession(last.sessionId);
       void useModelsStore.getState().load();
       void useSettingsStore.getState().load();
       const ws = useWorkspaceStore.getState();
