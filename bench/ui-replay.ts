@@ -8,6 +8,9 @@
  *
  * - replayStepMs: median of those step times (target < 50).
  * - replayStepP95Ms: 95th percentile.
+ * - replayStepWorkMs: median of the part of a step before the frame: the React
+ *   render and commit and a layout (what the step itself costs; the rest is the
+ *   wait for the next frame and paint).
  * - replayOpenMs: from the Replay click to the first step shown (session.load,
  *   review.timeline and review.notes.list of the whole session, index build, first render).
  *
@@ -19,6 +22,8 @@ import type { Page } from "@playwright/test";
 export interface ReplayBenchResult {
   replayStepMs: number;
   replayStepP95Ms: number;
+  /** Median of the script, style and layout part of a step (render and forced layout, without waiting for the frame). */
+  replayStepWorkMs: number;
   replayOpenMs: number;
   replaySteps: number;
 }
@@ -35,11 +40,17 @@ const STEP_SCRIPT = `(async () => {
   if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
   await afterPaint();
   const times = [];
+  const work = [];
   const run = async (key, n) => {
     for (let i = 0; i < n; i++) {
       const before = counter();
       const t0 = performance.now();
       press(key);
+      // React renders a store update from a native event in a microtask; then lay out.
+      await Promise.resolve();
+      await Promise.resolve();
+      void document.documentElement.offsetHeight;
+      work.push(performance.now() - t0);
       await afterPaint();
       times.push(performance.now() - t0);
       if (counter() === before) throw new Error("a step did not change the step counter (" + before + ")");
@@ -48,7 +59,7 @@ const STEP_SCRIPT = `(async () => {
   await run("ArrowRight", FORWARD);
   await run("ArrowLeft", BACK);
   await run("j", FORWARD);
-  return times;
+  return { times, work };
 })()`;
 
 function percentile(sorted: number[], p: number): number {
@@ -60,7 +71,16 @@ function round(n: number): number {
   return Math.round(n * 10) / 10;
 }
 
-export async function measureReplayStep(page: Page, opts: { sessionId: string; title: string; forward?: number; back?: number }): Promise<ReplayBenchResult> {
+export interface ReplayBenchOptions {
+  sessionId: string;
+  title: string;
+  forward?: number;
+  back?: number;
+  /** Wraps the stepping phase only (e.g. a CPU profile). */
+  around?: <T>(run: () => Promise<T>) => Promise<T>;
+}
+
+export async function measureReplayStep(page: Page, opts: ReplayBenchOptions): Promise<ReplayBenchResult> {
   const forward = opts.forward ?? 120;
   const back = opts.back ?? 60;
   const counter = page.getByLabel("Current step");
@@ -81,15 +101,98 @@ export async function measureReplayStep(page: Page, opts: { sessionId: string; t
   const middle = Math.floor(total / 2);
   await page.evaluate(`(() => { const p = new URLSearchParams(location.hash.slice(1)); p.set("step", "${middle}"); location.hash = p.toString(); })()`);
   await counter.filter({ hasText: `Step ${middle + 1} of ${total}` }).waitFor({ timeout: 30_000 });
-  await page.getByRole("region", { name: "Files at this step" }).getByText("Loading…").waitFor({ state: "detached", timeout: 30_000 });
+  // The diff panel shows the files as of this step once the step settles: let Monaco load
+  // and its worker finish that first diff before stepping (it is not part of a step).
+  await page.getByRole("region", { name: "Files at this step" }).getByRole("list").waitFor({ timeout: 60_000 });
+  await page.locator(".diff-panel .modified .view-lines").waitFor({ timeout: 60_000 });
+  await page.waitForTimeout(1_000);
 
-  const times = (await page.evaluate(STEP_SCRIPT.replace(/FORWARD/g, String(forward)).replace(/BACK/g, String(back)))) as number[];
+  const script = STEP_SCRIPT.replace(/FORWARD/g, String(forward)).replace(/BACK/g, String(back));
+  const step = async () => (await page.evaluate(script)) as { times: number[]; work: number[] };
+  const { times, work } = opts.around ? await opts.around(step) : await step();
   const sorted = [...times].sort((a, b) => a - b);
+  // Let the diff panel catch up with the last step before leaving: Monaco throws
+  // "no diff result available" when its editor is disposed mid-computation.
+  await page.getByRole("region", { name: "Files at this step" }).getByText("Loading…").waitFor({ state: "detached", timeout: 30_000 });
+  await page.waitForTimeout(500);
   await page.getByRole("button", { name: "Exit replay" }).click();
   return {
     replayStepMs: round(percentile(sorted, 0.5)),
     replayStepP95Ms: round(percentile(sorted, 0.95)),
+    replayStepWorkMs: round(percentile([...work].sort((a, b) => a - b), 0.5)),
     replayOpenMs,
     replaySteps: times.length,
   };
+}
+
+// ---------------------------------------------------------------- standalone run
+
+/**
+ * `tsx bench/ui-replay.ts [--profile]`: only this measurement, on the same
+ * 10,000-entry session, without the rest of bench:ui (for iterating on it).
+ */
+async function standalone(): Promise<void> {
+  const [{ chromium }, fs, os, path, { createWorkbench }, { SessionStore }, { startWebHost }, { default: globalSetup }, chromiumPath, { benchEntries, BENCH_MODEL }, { topSelfTime }] =
+    await Promise.all([
+      import("@playwright/test"),
+      import("node:fs"),
+      import("node:os"),
+      import("node:path"),
+      import("../electron/core/api/create-workbench"),
+      import("../electron/core/store"),
+      import("../electron/core/web/server"),
+      import("../e2e/helpers/global-setup"),
+      import("../scripts/chromium-path"),
+      import("./ui-session"),
+      import("./cpu-profile"),
+    ]);
+  const executablePath = chromiumPath.findChromium();
+  if (!executablePath) throw new Error("no Chromium found (run scripts/ensure-chromium.ts)");
+  await globalSetup();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "wb-bench-replay-"));
+  const workspacePath = path.join(dir, "project");
+  fs.mkdirSync(workspacePath);
+  const dbPath = path.join(dir, "workbench.db");
+  const store = SessionStore.open(dbPath);
+  const ws = store.addWorkspace(workspacePath, "project");
+  const session = store.createSession({ workspaceId: ws.id, title: "Benchmark: 10,000 entries", model: BENCH_MODEL });
+  for (const entry of benchEntries(10_000)) store.appendEntry(session.id, entry);
+  store.close();
+  const workbench = await createWorkbench({ dbPath, host: { mode: "web", notices: [] }, version: "bench", env: {}, initialWorkspace: workspacePath, demo: false });
+  const host = await startWebHost({ workbench, staticDir: process.env.BENCH_STATIC ?? path.join(process.cwd(), "out", "renderer") });
+  const browser = await chromium.launch({ executablePath, args: chromiumPath.CHROMIUM_ARGS });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(`${e.message} at ${performance.now().toFixed(0)} ms: ${(e.stack ?? "").split("\n").slice(1, 6).join(" / ")}`));
+    page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+    page.on("console", (m) => m.text().startsWith("[replay-bench]") && console.log(m.text()));
+    await page.goto(host.url);
+    await page.getByRole("button", { name: `Replay session ${session.title}` }).waitFor({ state: "attached", timeout: 60_000 });
+    const cdp = process.argv.includes("--profile") ? await page.context().newCDPSession(page) : null;
+    const around = async <T>(run: () => Promise<T>): Promise<T> => {
+      if (!cdp) return run();
+      await cdp.send("Profiler.enable");
+      await cdp.send("Profiler.start");
+      const out = await run();
+      const { profile } = (await cdp.send("Profiler.stop")) as { profile: Parameters<typeof topSelfTime>[0] };
+      console.log(`--- hottest functions while stepping\n${topSelfTime(profile, 25).join("\n")}`);
+      return out;
+    };
+    const result = await measureReplayStep(page, { sessionId: session.id, title: session.title, around });
+    if (errors.length) console.log(`browser errors: ${errors.slice(0, 5).join(" | ")}`);
+    console.log(`RESULT ${JSON.stringify({ ...result, browserErrors: errors.length })}`);
+  } finally {
+    await browser.close();
+    await host.close();
+    await workbench.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1]?.endsWith("ui-replay.ts")) {
+  standalone().catch((err: unknown) => {
+    console.error(`ui-replay failed: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  });
 }

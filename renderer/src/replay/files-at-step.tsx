@@ -28,15 +28,52 @@ export function selectionFor(sessionId: string, key: number, f: FileState): Diff
   return { key: `replay:${sessionId}:${key}:${f.path}`, path: f.path, before: sides.before, after: sides.after, origin: "result" };
 }
 
+/** At most one diff panel swap per this many milliseconds (see showInPanel). */
+const MIN_SWAP_GAP_MS = 400;
+let lastSwapAt = 0;
+let pendingSwap: { timer: ReturnType<typeof setTimeout>; selection: DiffSelection } | null = null;
+
+function sameContent(a: DiffSelection | null, b: DiffSelection): boolean {
+  return a !== null && a.path === b.path && a.before === b.before && a.after === b.after;
+}
+
 /**
- * Shows a file in the diff panel unless it already shows the same content: each
- * swap replaces Monaco's models, and swapping while a diff is still being
- * computed makes Monaco throw "no diff result available".
+ * Shows a file in the diff panel. Each swap replaces Monaco's models, and a
+ * swap while the previous diff is still being computed makes Monaco throw
+ * "no diff result available": so swaps are skipped when the content is the
+ * same, and spaced out (the latest selection wins) when steps come quickly.
  */
 function showInPanel(selection: DiffSelection): void {
-  const { diff, diffOpen, openDiff } = useUiStore.getState();
-  if (diffOpen && diff && diff.path === selection.path && diff.before === selection.before && diff.after === selection.after) return;
-  openDiff(selection);
+  const { diff, diffOpen } = useUiStore.getState();
+  if (diffOpen && sameContent(diff, selection)) {
+    if (pendingSwap) clearTimeout(pendingSwap.timer);
+    pendingSwap = null;
+    return;
+  }
+  const wait = lastSwapAt + MIN_SWAP_GAP_MS - Date.now();
+  if (wait <= 0) {
+    if (pendingSwap) clearTimeout(pendingSwap.timer);
+    pendingSwap = null;
+    lastSwapAt = Date.now();
+    useUiStore.getState().openDiff(selection);
+    return;
+  }
+  if (pendingSwap) {
+    pendingSwap.selection = selection;
+    return;
+  }
+  const timer = setTimeout(() => {
+    const latest = pendingSwap?.selection;
+    pendingSwap = null;
+    if (latest && useReplayStore.getState().sessionId !== null) showInPanel(latest);
+  }, wait);
+  pendingSwap = { timer, selection };
+}
+
+function hidePanel(): void {
+  if (pendingSwap) clearTimeout(pendingSwap.timer);
+  pendingSwap = null;
+  if (useUiStore.getState().diff !== null) useUiStore.setState({ diff: null, diffOpen: false });
 }
 
 function totals(f: FileState): { added: number; removed: number } {
@@ -68,7 +105,7 @@ export function FilesAtStep({ index }: { index: StepIndex }) {
     if (!ready) return;
     const list = ready.files;
     if (list.length === 0) {
-      if (useUiStore.getState().diff !== null) useUiStore.setState({ diff: null, diffOpen: false });
+      hidePanel();
       return;
     }
     const pick = list.find((f) => f.path === selected) ?? list.reduce((a, b) => (lastChangeSeq(b) > lastChangeSeq(a) ? b : a));

@@ -49,7 +49,7 @@ export function ReplayTranscript({ index }: { index: StepIndex }) {
         models={models}
         readOnly
         actions={actions}
-        focusSeq={seq}
+        focusSeq={null}
         emptyText="Nothing had happened yet at this step."
       />
     </div>

@@ -105,9 +105,17 @@ export function TimelineList() {
   });
 
   const pos = visiblePosition(visible, cursor);
-  // Keep the current step in view, before paint (no frame with the old position).
+  // Keep the current step in view, before paint. Rows have a fixed height, so
+  // this needs no layout read: the offset and viewport are the virtualizer's
+  // cached readings, and only a row out of view writes scrollTop.
   useLayoutEffect(() => {
-    if (pos >= 0) virtualizer.scrollToIndex(pos, { align: "auto" });
+    const el = scrollRef.current;
+    if (pos < 0 || !el) return;
+    const top = pos * ROW_PX;
+    const offset = virtualizer.scrollOffset ?? 0;
+    const viewport = virtualizer.scrollRect?.height ?? el.clientHeight;
+    if (top < offset) el.scrollTop = top;
+    else if (top + ROW_PX > offset + viewport) el.scrollTop = top + ROW_PX - viewport;
   }, [pos, visible, virtualizer]);
 
   return (
