@@ -3,6 +3,10 @@
  * own TranscriptView (read-only: no retry, no fork buttons on rows). The model
  * passed in changes identity only when a row, a result or a decision appears
  * or disappears, so stepping across tool calls of one message re-renders nothing.
+ *
+ * The step's newest entry is the last row, so the view follows the bottom as
+ * it does while a live session streams (no scroll-to-row per step); a reviewer
+ * who scrolls up to read is left there until they scroll back down.
  */
 import { useMemo } from "react";
 import { TranscriptView } from "../components/transcript/transcript-view";
