@@ -252,4 +252,16 @@ describe("agent loop", () => {
     expect(rs.every((r) => r.toolCallId === "functions.read:0")).toBe(true);
     expectAllAccepted(h);
   });
+
+  it("titles a new session from its first message and announces the rename entry live", async () => {
+    h = await startHarness();
+    h.faux.script([{ type: "reply", content: [{ type: "text", text: "hi" }] }]);
+    const from = h.events.length;
+    await h.turn("Fix the flaky login test\nIt fails on CI");
+    const renamed = await h.waitFor("session.entry", (e) => e.entry.type === "rename", from);
+    expect(renamed.entry).toMatchObject({ type: "rename", title: "Fix the flaky login test" });
+    const { entries, session } = await h.call("session.load", { sessionId: h.sessionId });
+    expect(session.title).toBe("Fix the flaky login test");
+    expect(entries.find((e) => e.seq === renamed.seq)?.entry).toEqual(renamed.entry);
+  });
 });

@@ -4,7 +4,7 @@
  */
 import { realpathSync, statSync } from "node:fs";
 import { platform } from "node:os";
-import type { EventName, EventPayload, ModelOption } from "../../../shared/api";
+import type { EventName, EventPayload, ModelOption, SessionSummary } from "../../../shared/api";
 import type { ModelInfo, ProviderConfig } from "../../../shared/models";
 import type { ModelRef, SessionEntry } from "../../../shared/protocol";
 import { SessionAgent } from "../agent/session-agent";
@@ -50,6 +50,8 @@ export interface CoreContext {
   notices: string[];
   emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
   agent(sessionId: string): SessionAgent;
+  /** Renames a session and emits the rename entry. */
+  renameSession(sessionId: string, title: string): SessionSummary;
   activeAgent(sessionId: string): SessionAgent | undefined;
   dropAgent(sessionId: string): void;
   modelOptions(): ModelOption[];
@@ -158,12 +160,21 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     return agent;
   };
 
+  /** Renames and announces the appended rename entry, as the loop announces its own entries. */
+  const renameSession = (sessionId: string, title: string) => {
+    const session = store.renameSession(sessionId, title);
+    for (const stored of store.loadEntries(sessionId, { fromSeq: session.entryCount })) {
+      emit("session.entry", { sessionId, seq: stored.seq, entry: stored.entry });
+    }
+    return session;
+  };
+
   const afterAppend = (sessionId: string, entry: SessionEntry) => {
     let session = store.getSession(sessionId);
     if (!session) return;
     if (entry.type === "message" && entry.message.role === "user" && session.title === DEFAULT_TITLE) {
       const text = entry.message.content.map((c) => (c.type === "text" ? c.text : "")).join(" ").trim();
-      if (text) session = store.renameSession(sessionId, titleFrom(text));
+      if (text) session = renameSession(sessionId, titleFrom(text));
     }
     emit("session.updated", session);
   };
@@ -181,6 +192,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     notices,
     emit,
     agent: agentFor,
+    renameSession,
     activeAgent: (id) => agents.get(id),
     dropAgent: (id) => {
       agents.get(id)?.abort();

@@ -63,7 +63,7 @@ export function createHandlers(ctx: CoreContext): CoreHandlerTable {
     },
     "session.rename": (p: P<"session.rename">) => {
       requireSession(p.sessionId);
-      const s = store.renameSession(p.sessionId, p.title);
+      const s = ctx.renameSession(p.sessionId, p.title);
       ctx.emit("session.updated", s);
       return s;
     },
