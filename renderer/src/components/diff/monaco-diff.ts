@@ -3,8 +3,9 @@
  * separate chunk). Everything is bundled: the editor worker comes from Vite's
  * `?worker` import, never from a CDN, so the app works offline.
  *
- * Disposal order matters (monaco-react#647): detach the models from the widget
- * (`setModel(null)`), dispose the widget, then dispose the models.
+ * One pair of models serves every selection (their text and language are
+ * replaced). Disposal order matters (monaco-react#647): detach the models from
+ * the widget (`setModel(null)`), dispose the widget, then dispose the models.
  */
 import "monaco-editor/esm/vs/editor/editor.all.js";
 import "monaco-editor/esm/vs/basic-languages/monaco.contribution.js";
@@ -58,15 +59,23 @@ export function createDiffHost(container: HTMLElement, opts: { inline: boolean; 
   return {
     show(content) {
       const language = knownLanguage(languageFromPath(content.path));
-      const next = {
-        original: monaco.editor.createModel(content.before, language),
-        modified: monaco.editor.createModel(content.after, language),
-      };
-      const previous = models;
-      editor.setModel(next);
-      models = next;
-      previous?.original.dispose();
-      previous?.modified.dispose();
+      // Reuse the two models: disposing a model while the worker is still
+      // computing its diff makes Monaco throw "no diff result available".
+      if (!models) {
+        models = {
+          original: monaco.editor.createModel(content.before, language),
+          modified: monaco.editor.createModel(content.after, language),
+        };
+        editor.setModel(models);
+        return;
+      }
+      for (const [model, text] of [
+        [models.original, content.before],
+        [models.modified, content.after],
+      ] as const) {
+        if (model.getLanguageId() !== language) monaco.editor.setModelLanguage(model, language);
+        if (model.getValue() !== text) model.setValue(text);
+      }
     },
     setInline(inline) {
       editor.updateOptions({ renderSideBySide: !inline });
