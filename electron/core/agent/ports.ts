@@ -50,7 +50,16 @@ export interface ToolRuntimePort {
 export type ToolAuditEvent =
   | { kind: "proposed" | "running"; toolCallId: string; toolName: string; args: Record<string, unknown> }
   | { kind: "decided"; toolCallId: string; toolName: string; decision: string; decidedBy: string; reason?: string }
-  | { kind: "finished"; toolCallId: string; toolName: string; status: "done" | "error" | "aborted" | "denied"; durationMs: number; errorCode?: string; outputBytes: number };
+  | {
+      kind: "finished";
+      toolCallId: string;
+      toolName: string;
+      args: Record<string, unknown>;
+      status: "done" | "error" | "aborted" | "denied";
+      durationMs: number;
+      errorCode?: string;
+      outputBytes: number;
+    };
 
 export interface AgentDeps {
   store: AgentStorePort;

@@ -360,6 +360,7 @@ export class SessionAgent {
         kind: "finished",
         toolCallId: call.id,
         toolName: call.name,
+        args: call.arguments,
         status,
         durationMs,
         errorCode: outcome.ok ? undefined : outcome.error.errorCode,
@@ -377,7 +378,7 @@ export class SessionAgent {
       readOnly.map(async (call) => {
         const startedAt = this.deps.now();
         this.deps.emit("tool.status", { sessionId: this.sessionId, toolCallId: call.id, toolName: call.name, status: "running" });
-        this.deps.audit(this.sessionId, { kind: "running", toolCallId: call.id, toolName: call.name, args: call.arguments });
+        // Read-only calls get their audit row when they finish (one write instead of two).
         const outcome = await this.deps.tools.runReadOnly(call, signal);
         finish(call, outcome, statusOf(outcome), startedAt);
       }),

@@ -170,6 +170,8 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
   };
 
   const afterAppend = (sessionId: string, entry: SessionEntry) => {
+    // A tool result changes neither the title nor the usage totals.
+    if (entry.type === "message" && entry.message.role === "toolResult") return;
     let session = store.getSession(sessionId);
     if (!session) return;
     if (entry.type === "message" && entry.message.role === "user" && session.title === DEFAULT_TITLE) {
@@ -297,7 +299,7 @@ function writeAudit(store: SessionStore, audited: Map<string, Set<string>>, sess
       case "finished": {
         const patch = { status: event.status, durationMs: event.durationMs, errorCode: event.errorCode, outputBytes: event.outputBytes };
         if (known) store.updateToolCall(sessionId, event.toolCallId, patch);
-        else store.recordToolCall({ sessionId, toolCallId: event.toolCallId, toolName: event.toolName, args: {}, ...patch });
+        else store.recordToolCall({ sessionId, toolCallId: event.toolCallId, toolName: event.toolName, args: event.args, ...patch });
         break;
       }
     }
