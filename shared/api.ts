@@ -192,8 +192,14 @@ export const requests = {
     result: SessionSummarySchema,
   },
   "session.load": {
-    params: SessionId.strict(),
+    /** `tail`: only the last N entries (a long session paints first, then loads the rest with session.entries). */
+    params: SessionId.extend({ tail: z.number().int().min(1).max(1_000_000).optional() }).strict(),
     result: z.object({ session: SessionSummarySchema, entries: z.array(StoredEntrySchema), turn: TurnStateSchema }),
+  },
+  "session.entries": {
+    /** Entries with fromSeq <= seq <= toSeq, in order. */
+    params: SessionId.extend({ fromSeq: z.number().int().min(1).optional(), toSeq: z.number().int().min(1).optional() }).strict(),
+    result: z.object({ entries: z.array(StoredEntrySchema) }),
   },
   "chat.send": {
     params: SessionId.extend({ text: z.string().max(1_000_000), images: z.array(ImageContentSchema).max(20).optional() }).strict(),

@@ -264,4 +264,17 @@ describe("agent loop", () => {
     expect(session.title).toBe("Fix the flaky login test");
     expect(entries.find((e) => e.seq === renamed.seq)?.entry).toEqual(renamed.entry);
   });
+
+  it("loads a long session newest first: session.load with a tail, then the older entries", async () => {
+    h = await startHarness();
+    for (let i = 0; i < 3; i++) {
+      h.faux.script([{ type: "reply", content: [{ type: "text", text: `answer ${i}` }] }]);
+      await h.turn(`question ${i}`);
+    }
+    const full = await h.call("session.load", { sessionId: h.sessionId });
+    const tail = await h.call("session.load", { sessionId: h.sessionId, tail: 2 });
+    expect(tail.entries).toEqual(full.entries.slice(-2));
+    const older = await h.call("session.entries", { sessionId: h.sessionId, toSeq: tail.entries[0].seq - 1 });
+    expect([...older.entries, ...tail.entries]).toEqual(full.entries);
+  });
 });

@@ -86,11 +86,18 @@ export function createHandlers(ctx: CoreContext): CoreHandlerTable {
       const session = requireSession(p.sessionId);
       const agent = ctx.activeAgent(p.sessionId);
       if (!agent || agent.turnState().status === "idle") store.repairSession(p.sessionId);
+      const current = requireSession(p.sessionId);
+      const fromSeq = p.tail ? Math.max(1, current.entryCount - p.tail + 1) : undefined;
       return {
-        session: requireSession(p.sessionId),
-        entries: store.loadEntries(session.id),
+        session: current,
+        entries: store.loadEntries(session.id, { fromSeq }),
         turn: agent?.turnState() ?? { sessionId: session.id, status: "idle" as const, queued: [], pendingApproval: null },
       };
+    },
+
+    "session.entries": (p: P<"session.entries">) => {
+      requireSession(p.sessionId);
+      return { entries: store.loadEntries(p.sessionId, { fromSeq: p.fromSeq, toSeq: p.toSeq }) };
     },
 
     "chat.send": (p: P<"chat.send">) => {

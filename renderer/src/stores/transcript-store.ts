@@ -95,6 +95,13 @@ export function reduceView(view: SessionView, ops: readonly TranscriptOp[]): Ses
 
 let loadToken = 0;
 
+/** Seq of the first loaded entry (1 when the envelope holds the whole session or nothing). */
+function firstSeqOf(entries: readonly unknown[]): number {
+  const first = entries[0];
+  if (typeof first === "object" && first !== null && "seq" in first && typeof first.seq === "number") return first.seq;
+  return 1;
+}
+
 /** A session.load started before the pane asked for it (at boot, for the session reopened last). */
 let prefetched: { sessionId: string; at: number; promise: Promise<unknown> } | null = null;
 const PREFETCH_FRESH_MS = 10_000;
@@ -103,12 +110,12 @@ function fetchSession(sessionId: string): Promise<unknown> {
   const p = prefetched;
   prefetched = null;
   if (p && p.sessionId === sessionId && Date.now() - p.at < PREFETCH_FRESH_MS) return p.promise;
-  return client().callUnvalidated("session.load", { sessionId });
+  return client().callUnvalidated("session.load", { sessionId, tail: TAIL_ENTRIES });
 }
 
 /** Starts loading a session early; `load` picks the result up. Failures surface there. */
 export function prefetchSession(sessionId: string): void {
-  const promise = client().callUnvalidated("session.load", { sessionId });
+  const promise = client().callUnvalidated("session.load", { sessionId, tail: TAIL_ENTRIES });
   promise.catch(() => undefined);
   prefetched = { sessionId, at: Date.now(), promise };
 }
@@ -145,13 +152,13 @@ export const useTranscriptStore = create<TranscriptState>((set, get) => ({
       if (token !== loadToken) return;
       useTurnStore.getState().setTurn(envelope.turn);
       useWorkspaceStore.getState().upsertSession(envelope.session);
-      const raw = envelope.entries;
-      const tailFrom = Math.max(0, raw.length - TAIL_ENTRIES);
-      const tail = validateRange(raw, tailFrom, raw.length);
+      // The core sends the last TAIL_ENTRIES entries first; older ones follow through session.entries.
+      const tail = validateRange(envelope.entries, 0, envelope.entries.length);
+      const firstSeq = firstSeqOf(envelope.entries);
       const base: SessionView = {
         sessionId,
         status: "ready",
-        complete: tailFrom === 0,
+        complete: firstSeq <= 1,
         error: null,
         model: buildTranscript(tail.entries),
         partial: null,
@@ -165,7 +172,10 @@ export const useTranscriptStore = create<TranscriptState>((set, get) => ({
         reportUnreadable(tail.invalid);
         return;
       }
-      const head = await validateInChunks(raw, 0, tailFrom, () => token !== loadToken);
+      const older = (await client().callUnvalidated("session.entries", { sessionId, toSeq: firstSeq - 1 })) as { entries?: unknown };
+      if (token !== loadToken) return;
+      const raw = Array.isArray(older.entries) ? older.entries : [];
+      const head = await validateInChunks(raw, 0, raw.length, () => token !== loadToken);
       if (!head || token !== loadToken) return;
       const current = get().view;
       if (!current || current.sessionId !== sessionId) return;
