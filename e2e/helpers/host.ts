@@ -52,12 +52,18 @@ export async function startHost(): Promise<E2EHost> {
       return (await res.json()) as Awaited<ReturnType<E2EHost["fauxRequests"]>>;
     },
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise<void>((r) => child.once("exit", () => r()));
-        child.kill("SIGTERM");
-        await exited;
-      }
+      await stopChild(child);
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Asks a host process to shut down; one that does not finish within 10 s is killed, so the suite never hangs. */
+export async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((r) => child.once("exit", () => r()));
+  child.kill("SIGTERM");
+  const force = setTimeout(() => child.kill("SIGKILL"), 10_000);
+  await exited;
+  clearTimeout(force);
 }

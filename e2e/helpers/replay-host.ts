@@ -3,6 +3,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { stopChild } from "./host";
 import { REPLAY_FILES, type ReplayHostInfo } from "./replay-seed";
 
 export interface ReplayHost extends ReplayHostInfo {
@@ -41,11 +42,7 @@ export async function startReplayHost(): Promise<ReplayHost> {
     workspace,
     dir,
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise<void>((r) => child.once("exit", () => r()));
-        child.kill("SIGTERM");
-        await exited;
-      }
+      await stopChild(child);
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -113,7 +113,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     close: async () => {
       for (const client of wss.clients) client.terminate();
       await new Promise<void>((r) => wss.close(() => r()));
-      await new Promise<void>((r) => server.close(() => r()));
+      // Browsers keep static-file connections alive; without this, close waits for them.
+      const closed = new Promise<void>((r) => server.close(() => r()));
+      server.closeAllConnections();
+      await closed;
     },
   };
 }
