@@ -3,7 +3,7 @@
  * console error or uncaught exception. Every test leaves a screenshot in
  * e2e/artifacts/<test title>.png (pass or fail).
  */
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type Page, type TestInfo } from "@playwright/test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { startHost, type E2EHost } from "./host";
@@ -30,19 +30,27 @@ export const test = base.extend<{ host: E2EHost; browserErrors: string[] }>({
     // went away logs connection errors, which would be blamed on the test.
     async ({ page, host }, use, testInfo) => {
       void host;
-      const errors: string[] = [];
-      page.on("console", (msg) => {
-        if (msg.type() === "error") errors.push(`console.error: ${msg.text()}`);
-      });
-      page.on("pageerror", (err) => errors.push(`uncaught: ${err.message}`));
-      await use(errors);
-      if (!page.isClosed()) await screenshot(page, slug(testInfo.title)).catch(() => undefined);
-      const seen = [...errors];
-      await page.close();
-      expect(seen, "the browser logged errors").toEqual([]);
+      await failOnBrowserErrors(page, testInfo, use);
     },
     { auto: true },
   ],
 });
 
 export { expect };
+
+/**
+ * Collects console errors and uncaught exceptions while the test runs, saves a
+ * screenshot named after the test, and fails the test if anything was logged.
+ */
+export async function failOnBrowserErrors(page: Page, testInfo: TestInfo, use: (errors: string[]) => Promise<void>): Promise<void> {
+  const errors: string[] = [];
+  page.on("console", (msg) => {
+    if (msg.type() === "error") errors.push(`console.error: ${msg.text()}`);
+  });
+  page.on("pageerror", (err) => errors.push(`uncaught: ${err.message}`));
+  await use(errors);
+  if (!page.isClosed()) await screenshot(page, slug(testInfo.title)).catch(() => undefined);
+  const seen = [...errors];
+  await page.close();
+  expect(seen, "the browser logged errors").toEqual([]);
+}

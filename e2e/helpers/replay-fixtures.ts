@@ -4,7 +4,7 @@
  * test leaves a screenshot in e2e/artifacts/<test title>.png.
  */
 import { test as base, expect, type Locator, type Page } from "@playwright/test";
-import { screenshot, slug } from "./fixtures";
+import { failOnBrowserErrors } from "./fixtures";
 import { startReplayHost, type ReplayHost } from "./replay-host";
 
 export const test = base.extend<{ replayHost: ReplayHost; browserErrors: string[] }>({
@@ -18,16 +18,7 @@ export const test = base.extend<{ replayHost: ReplayHost; browserErrors: string[
     // went away logs connection errors that are not the test's).
     async ({ page, replayHost }, use, testInfo) => {
       void replayHost;
-      const errors: string[] = [];
-      page.on("console", (msg) => {
-        if (msg.type() === "error") errors.push(`console.error: ${msg.text()}`);
-      });
-      page.on("pageerror", (err) => errors.push(`uncaught: ${err.message}`));
-      await use(errors);
-      if (!page.isClosed()) await screenshot(page, slug(testInfo.title)).catch(() => undefined);
-      const seen = [...errors];
-      await page.close();
-      expect(seen, "the browser logged errors").toEqual([]);
+      await failOnBrowserErrors(page, testInfo, use);
     },
     { auto: true },
   ],
