@@ -20,6 +20,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AssistantContent, SessionEntry } from "../shared/protocol";
 import { SessionStore } from "../electron/core/store";
+import { seededRandom } from "./seeded-random";
 
 /** `--append-only` stops after the append and load figures (for quick profiling runs). */
 const APPEND_ONLY = process.argv.includes("--append-only");
@@ -30,16 +31,7 @@ const CHUNK = 100;
 
 // ---------------------------------------------------------------- deterministic realistic content
 
-let seed = 0x9e3779b9;
-function rand(): number {
-  // mulberry32
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = seed;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
-const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
+const { rand, pick } = seededRandom(0x9e3779b9);
 
 const COMMON = ("the a to of and in is it that for on with as this be are not you can file function return const " +
   "error test value type import export string number line code change update fix read write path use should will")

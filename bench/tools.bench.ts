@@ -17,6 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createToolRuntime, type ToolRuntime } from "../electron/core/tools";
 import { findOnPath } from "../electron/core/tools/runtime";
+import { seededRandom } from "./seeded-random";
 
 const FILES = 20_000;
 const PER_DIR = 100;
@@ -24,15 +25,7 @@ const RUNS = 15;
 const FALLBACK_RUNS = 3;
 const PATTERN = "parseConfig";
 
-let seed = 0x2545f491;
-function rand(): number {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = seed;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
-const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
+const { rand, pick } = seededRandom(0x2545f491);
 const NAMES = ["value", "items", "result", "options", "handler", "buffer", "index", "state", "config", "request", "response", "payload"];
 const CALLS = ["render", "update", "compute", "dispatch", "validate", "serialize", "transform", "resolve", "load", "store"];
 

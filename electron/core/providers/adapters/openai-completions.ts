@@ -5,14 +5,15 @@
  * from the model id.
  */
 import { randomUUID } from "node:crypto";
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import { z } from "zod";
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { StopReason } from "../../../../shared/protocol";
 import type { LlmContext, ProviderAdapter, StreamOptions } from "../types";
-import { baseUrlOf, runStream, throwIfStopped, TruncatedStreamError, type AdapterConfig, type RunContext } from "./common";
+import { runStream, throwIfStopped, TruncatedStreamError, type AdapterConfig, type RunContext } from "./common";
 import { appToolName, buildOpenAICompletionsRequest, computeCost, resolveCompat } from "./deps";
 import type { TokenCounts } from "./stream-state";
+import { openAIClient } from "./openai-client";
 
 const ToolCallDeltaShape = z.looseObject({
   index: z.number().optional(),
@@ -79,17 +80,7 @@ function streamCompletions(config: AdapterConfig, model: ModelInfo, provider: Pr
     const compat = resolveCompat(model, provider);
     const { body, toolNames } = buildOpenAICompletionsRequest(model, provider, context, options);
     options.onRequestBody?.(body);
-    const client = new OpenAI({
-      // Local servers need no key, but the SDK insists on one.
-      apiKey: options.apiKey || "no-key",
-      baseURL: baseUrlOf(provider, options),
-      organization: null,
-      project: null,
-      maxRetries: 0, // the agent loop owns retries
-      fetch,
-      defaultHeaders: options.headers,
-      logLevel: "off",
-    });
+    const client = openAIClient(provider, options, fetch);
     const params = { ...body, stream: true } as unknown as OpenAI.Chat.ChatCompletionCreateParamsStreaming;
     const stream = await client.chat.completions.create(params, { signal });
 

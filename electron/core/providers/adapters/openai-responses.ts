@@ -7,14 +7,15 @@
  * summary and whose `signature` is the whole output item as JSON (id,
  * summary, encrypted_content), so the same model gets it back unchanged.
  */
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import { z } from "zod";
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { StopReason } from "../../../../shared/protocol";
 import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "../types";
-import { baseUrlOf, runStream, throwIfStopped, TruncatedStreamError, type AdapterConfig, type RunContext } from "./common";
+import { runStream, throwIfStopped, TruncatedStreamError, type AdapterConfig, type RunContext } from "./common";
 import { appToolName, buildOpenAIResponsesRequest, computeCost, encodeResponsesToolCallId } from "./deps";
 import type { StreamState, TokenCounts } from "./stream-state";
+import { openAIClient } from "./openai-client";
 
 const ItemShape = z.looseObject({
   type: z.string(),
@@ -97,16 +98,7 @@ function streamResponses(config: AdapterConfig, model: ModelInfo, provider: Prov
   return runStream(model, computeCost, options, config, async function* ({ state, signal, fetch, alive }: RunContext) {
     const { body, toolNames } = buildOpenAIResponsesRequest(model, provider, context, options);
     options.onRequestBody?.(body);
-    const client = new OpenAI({
-      apiKey: options.apiKey || "no-key",
-      baseURL: baseUrlOf(provider, options),
-      organization: null,
-      project: null,
-      maxRetries: 0, // the agent loop owns retries
-      fetch,
-      defaultHeaders: options.headers,
-      logLevel: "off",
-    });
+    const client = openAIClient(provider, options, fetch);
     const params = { ...body, stream: true } as unknown as OpenAI.Responses.ResponseCreateParamsStreaming;
     const stream = await client.responses.create(params, { signal });
 
