@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 // Skipped only where no Chromium exists at all (install Debian's `chromium`).
-describe.skipIf(!executablePath)("HTML replay in Chromium, offline", () => {
+describe.skipIf(!executablePath)("HTML replay in Chromium, offline (skipped when no Chromium is installed)", () => {
   it("shows the transcript, steps and filters without a single network request or CSP violation", async () => {
     const f = buildSession();
     f.clock.set(T0 + 40_000);
