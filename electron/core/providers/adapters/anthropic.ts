@@ -1,19 +1,21 @@
 /**
- * Anthropic Messages adapter (`@anthropic-ai/sdk`, streaming).
+ * Anthropic Messages adapter (streaming, over our own transport; the
+ * `@anthropic-ai/sdk` package supplies the wire types).
  *
  * Thinking blocks keep their `signature` byte for byte (from `signature_delta`);
  * `redacted_thinking` becomes a thinking block with `redacted: true` and the
  * opaque data as its signature. Usage from `message_start` is kept, so an
  * aborted stream still reports its input tokens.
  */
-import Anthropic from "@anthropic-ai/sdk";
 import { z } from "zod";
 import type { StopReason } from "../../../../shared/protocol";
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "../types";
-import { baseUrlOf, runStream, throwIfStopped, TruncatedStreamError, type AdapterConfig, type RunContext } from "./common";
+import { postSse } from "../http";
+import { runStream, throwIfStopped, TruncatedStreamError, type AdapterConfig, type RunContext } from "./common";
 import { appToolName, buildAnthropicRequest, computeCost } from "./deps";
 import type { StreamState, TokenCounts } from "./stream-state";
+import { anthropicEventData, anthropicHeaders, anthropicUrl } from "./wire";
 
 const UsageShape = z.looseObject({
   input_tokens: z.number().nullish(),
@@ -83,27 +85,21 @@ function usageOf(raw: z.infer<typeof UsageShape> | null | undefined): Partial<To
 }
 
 function streamAnthropic(config: AdapterConfig, model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: StreamOptions) {
-  return runStream(model, computeCost, options, config, async function* ({ state, signal, fetch, alive }: RunContext) {
+  return runStream(model, computeCost, options, config, async function* ({ state, signal, alive }: RunContext) {
     const { body, toolNames } = buildAnthropicRequest(model, provider, context, options);
     options.onRequestBody?.(body);
-    const client = new Anthropic({
-      apiKey: options.apiKey,
-      baseURL: baseUrlOf(provider, options),
-      maxRetries: 0, // the agent loop owns retries
-      fetch,
-      defaultHeaders: options.headers,
-      logLevel: "off",
-    });
-    const params = { ...body, stream: true } as unknown as Anthropic.MessageCreateParamsStreaming;
-    const stream = await client.messages.create(params, { signal });
+    const json = JSON.stringify(body); // the request body on the wire (the builder sets `stream: true`)
+    const response = await postSse({ url: anthropicUrl(provider, options), headers: anthropicHeaders(options), body: json, signal });
 
     /** Wire block index → our content index (server-side blocks we skip are absent). */
     const indexOf = new Map<number, number>();
     let stop: ReturnType<typeof mapAnthropicStopReason> | null = null;
     let sawStop = false;
 
-    for await (const raw of stream) {
+    for await (const sse of response.events) {
       alive();
+      const raw = anthropicEventData(sse, response.headers);
+      if (raw === undefined) continue; // ping and the like
       const parsed = EventShape.safeParse(raw);
       if (!parsed.success) continue; // event types we do not use (and future ones)
       const event = parsed.data;

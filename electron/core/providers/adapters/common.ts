@@ -1,9 +1,10 @@
 /**
  * What the three adapters share: the abort link, the base URL choice, the
- * secrets to redact, and the run loop that turns "SDK call + event handler"
+ * secrets to redact, and the run loop that turns "HTTP call + event handler"
  * into a stream that never throws.
  */
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
+import { ProviderApiError, StreamStoppedError } from "../http";
 import type { StreamEvent, StreamOptions } from "../types";
 import { describeFailure } from "./errors";
 import { StreamState, type CostFunction } from "./stream-state";
@@ -40,13 +41,8 @@ export class TruncatedStreamError extends Error {
   }
 }
 
-/** Thrown by adapters when their signal fired; runStream decides what it means (user abort or idle timeout). */
-export class StreamStoppedError extends Error {
-  constructor() {
-    super("stream stopped");
-    this.name = "StreamStoppedError";
-  }
-}
+/** Thrown when the signal fired (by the transport, or by adapters); runStream decides what it means (user abort or idle timeout). */
+export { StreamStoppedError };
 
 export function throwIfStopped(signal: AbortSignal): void {
   if (signal.aborted) throw new StreamStoppedError();
@@ -55,7 +51,7 @@ export function throwIfStopped(signal: AbortSignal): void {
 export interface AdapterConfig {
   /**
    * Give up on a stream that sends nothing for this long (a stalled connection
-   * otherwise hangs forever: the SDK timeouts stop at the response headers).
+   * otherwise hangs forever). It also covers the wait for the response headers.
    * Generous by default, since reasoning models can be silent for minutes.
    */
   idleTimeoutMs?: number;
@@ -65,9 +61,8 @@ export const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60 * 1000;
 
 export interface RunContext {
   state: StreamState;
+  /** Pass to the transport: aborts the request (user stop, idle timeout, consumer gone). */
   signal: AbortSignal;
-  /** Pass to the SDK client: records the body of a failed response for the error message. */
-  fetch: typeof fetch;
   /** Call on every event from the provider (pings included): the connection is alive. */
   alive: () => void;
 }
@@ -92,26 +87,6 @@ function idleWatch(ms: number, onIdle: () => void) {
 }
 
 /**
- * A fetch that remembers the last error response's body text. The OpenAI SDK
- * keeps only `body.error`, so a compatible server's flat error body (Mistral's
- * `{ object: "error", message, type, code }`) would otherwise be lost.
- */
-function recordingFetch(): { fetch: typeof fetch; lastErrorBody: () => string | undefined } {
-  let last: string | undefined;
-  const wrapped: typeof fetch = async (input, init) => {
-    const response = await fetch(input, init);
-    if (!response.ok) {
-      last = await response
-        .clone()
-        .text()
-        .catch(() => undefined);
-    }
-    return response;
-  };
-  return { fetch: wrapped, lastErrorBody: () => last };
-}
-
-/**
  * Contract: never throws. Runs `body` (which yields the stream's events and
  * returns the final ones), and turns any failure into the final `error` event,
  * `aborted` when the caller's signal fired.
@@ -125,7 +100,6 @@ export async function* runStream(
 ): AsyncGenerator<StreamEvent, void, void> {
   const state = new StreamState(model, costOf);
   const { controller, unlink } = linkAbort(options.signal);
-  const recording = recordingFetch();
   const idleMs = config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   let idleFired = false;
   const idle = idleWatch(idleMs, () => {
@@ -135,7 +109,7 @@ export async function* runStream(
   let finished = false;
   try {
     yield state.start();
-    const generator = body({ state, signal: controller.signal, fetch: recording.fetch, alive: idle.alive });
+    const generator = body({ state, signal: controller.signal, alive: idle.alive });
     let final: StreamEvent[];
     try {
       while (true) {
@@ -158,9 +132,9 @@ export async function* runStream(
           retryable: true,
           contextOverflow: false,
         });
-      } else final = state.fail(failureOf(err, options, recording.lastErrorBody()));
+      } else final = state.fail(failureOf(err, options));
     }
-    // The SDKs end iteration quietly on abort, so check the signal explicitly.
+    // An adapter may end quietly after an abort, so check the signal explicitly.
     if (options.signal?.aborted && !final.some((e) => e.type === "error" && e.message.stopReason === "aborted")) {
       final = state.fail("aborted");
     }
@@ -174,9 +148,10 @@ export async function* runStream(
   }
 }
 
-function failureOf(err: unknown, options: StreamOptions, rawBody: string | undefined) {
+function failureOf(err: unknown, options: StreamOptions) {
   if (err instanceof TruncatedStreamError) {
     return { message: err.message, retryable: true, contextOverflow: false };
   }
-  return describeFailure(err, secretsOf(options), rawBody);
+  // The raw body keeps a compatible server's flat error body (Mistral's `{ object: "error", message, type, code }`).
+  return describeFailure(err, secretsOf(options), err instanceof ProviderApiError ? err.rawBody : undefined);
 }

@@ -1,11 +1,11 @@
 /**
- * Turning whatever an SDK call threw into a failure description the agent
+ * Turning whatever a provider call threw into a failure description the agent
  * loop can act on: a readable message with the HTTP status and the provider's
  * error type, secrets redacted, whether a retry makes sense and when, and
  * whether the context window overflowed.
  *
- * Both SDKs' `APIError`s are read by shape (status, headers, error body), not
- * by class, so one function serves every adapter.
+ * API errors are read by shape (status, headers, error body), not by class:
+ * the transport's `ProviderApiError` and the SDKs' `APIError`s alike.
  */
 import { z } from "zod";
 
@@ -54,12 +54,12 @@ const RETRYABLE_TYPES = new Set([
 /** Error codes that look like a 429 but will not clear by waiting. */
 const PERMANENT_CODES = new Set(["insufficient_quota", "billing_hard_limit_reached"]);
 
-/** Node/undici texts for a connection that failed or broke mid-stream. */
+/** Node/undici texts for a connection that failed or broke mid-stream (for errors not raised by our transport). */
 const NETWORK_TEXT =
   /terminated|ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|socket hang up|other side closed|fetch failed|network|connection error|premature close|aborted by the server/i;
 
 /**
- * Describes a thrown SDK/network error. `secrets` (API keys, header values)
+ * Describes a thrown API/network error. `secrets` (API keys, header values)
  * are removed from every text that ends up in the message.
  */
 export function describeFailure(err: unknown, secrets: readonly string[], rawBody?: string): ProviderFailure {
@@ -69,7 +69,7 @@ export function describeFailure(err: unknown, secrets: readonly string[], rawBod
 
   if (parsed.success && (parsed.data.status !== undefined || parsed.data.error !== undefined)) {
     const { status, headers } = parsed.data;
-    // The OpenAI SDK keeps only `body.error`; compatible servers (Mistral) put the message at the top level.
+    // An error may carry only `body.error` (OpenAI stream errors); compatible servers (Mistral) put the message at the top level.
     const body = ErrorBodyShape.safeParse(hasMessage(parsed.data.error) ? parsed.data.error : (parseJson(rawBody) ?? parsed.data.error));
     const inner = body.success ? body.data.error : undefined;
     const topType = body.success && body.data.type !== "error" ? body.data.type : undefined;
@@ -101,7 +101,8 @@ export function describeFailure(err: unknown, secrets: readonly string[], rawBod
 
   const text = err instanceof Error ? err.message : String(err);
   const full = causeText && !text.includes(causeText) ? `${text} (${causeText})` : text;
-  const isNetwork = name === "APIConnectionError" || name === "APIConnectionTimeoutError" || NETWORK_TEXT.test(full);
+  const isNetwork =
+    name === "HttpNetworkError" || name === "APIConnectionError" || name === "APIConnectionTimeoutError" || NETWORK_TEXT.test(full);
   if (isNetwork) {
     return { message: redactSecrets(`network error: ${full}`, secrets), retryable: true, contextOverflow: false };
   }

@@ -1,19 +1,19 @@
 /**
- * OpenAI Chat Completions adapter (`openai`, streaming), also used for
+ * OpenAI Chat Completions adapter (streaming, over our own transport), also used for
  * OpenAI-compatible servers (Ollama, LM Studio, vLLM, OpenRouter, Mistral,
  * Groq, DeepSeek) with their quirks read from the Compat flags, never guessed
  * from the model id.
  */
 import { randomUUID } from "node:crypto";
-import type OpenAI from "openai";
 import { z } from "zod";
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { StopReason } from "../../../../shared/protocol";
 import type { LlmContext, ProviderAdapter, StreamOptions } from "../types";
+import { postSse } from "../http";
 import { runStream, throwIfStopped, TruncatedStreamError, type AdapterConfig, type RunContext } from "./common";
 import { appToolName, buildOpenAICompletionsRequest, computeCost, resolveCompat } from "./deps";
 import type { TokenCounts } from "./stream-state";
-import { openAIClient } from "./openai-client";
+import { OpenAIEventReader, openaiHeaders, openaiUrl } from "./wire";
 
 const ToolCallDeltaShape = z.looseObject({
   index: z.number().optional(),
@@ -76,13 +76,13 @@ function usageOf(raw: NonNullable<z.infer<typeof ChunkShape>["usage"]>): Partial
 }
 
 function streamCompletions(config: AdapterConfig, model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: StreamOptions) {
-  return runStream(model, computeCost, options, config, async function* ({ state, signal, fetch, alive }: RunContext) {
+  return runStream(model, computeCost, options, config, async function* ({ state, signal, alive }: RunContext) {
     const compat = resolveCompat(model, provider);
     const { body, toolNames } = buildOpenAICompletionsRequest(model, provider, context, options);
     options.onRequestBody?.(body);
-    const client = openAIClient(provider, options, fetch);
-    const params = { ...body, stream: true } as unknown as OpenAI.Chat.ChatCompletionCreateParamsStreaming;
-    const stream = await client.chat.completions.create(params, { signal });
+    const json = JSON.stringify(body); // the request body on the wire (the builder sets `stream: true`)
+    const response = await postSse({ url: openaiUrl(provider, options, "/chat/completions"), headers: openaiHeaders(options), body: json, signal });
+    const reader = new OpenAIEventReader(response.headers);
 
     /** Which of our blocks is receiving text or reasoning right now. */
     let textIndex: number | null = null;
@@ -101,8 +101,10 @@ function streamCompletions(config: AdapterConfig, model: ModelInfo, provider: Pr
       thinkingIndex = null;
     };
 
-    for await (const raw of stream) {
+    for await (const sse of response.events) {
       alive();
+      const raw = reader.data(sse);
+      if (raw === undefined) continue; // after [DONE]
       const parsed = ChunkShape.safeParse(raw);
       if (!parsed.success) continue;
       const chunk = parsed.data;

@@ -1,5 +1,5 @@
 /**
- * OpenAI Responses adapter (`openai`, streaming).
+ * OpenAI Responses adapter (streaming, over our own transport).
  *
  * A function call is stored with the id `<call_id>|<item id>`: the call_id
  * pairs it with its output, the item id lets the same model see its own item
@@ -7,15 +7,15 @@
  * summary and whose `signature` is the whole output item as JSON (id,
  * summary, encrypted_content), so the same model gets it back unchanged.
  */
-import type OpenAI from "openai";
 import { z } from "zod";
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { StopReason } from "../../../../shared/protocol";
 import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "../types";
+import { postSse } from "../http";
 import { runStream, throwIfStopped, TruncatedStreamError, type AdapterConfig, type RunContext } from "./common";
 import { appToolName, buildOpenAIResponsesRequest, computeCost, encodeResponsesToolCallId } from "./deps";
 import type { StreamState, TokenCounts } from "./stream-state";
-import { openAIClient } from "./openai-client";
+import { OpenAIEventReader, openaiHeaders, openaiUrl } from "./wire";
 
 const ItemShape = z.looseObject({
   type: z.string(),
@@ -95,20 +95,22 @@ function usageOf(raw: z.infer<typeof UsageShape> | null | undefined): Partial<To
 }
 
 function streamResponses(config: AdapterConfig, model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: StreamOptions) {
-  return runStream(model, computeCost, options, config, async function* ({ state, signal, fetch, alive }: RunContext) {
+  return runStream(model, computeCost, options, config, async function* ({ state, signal, alive }: RunContext) {
     const { body, toolNames } = buildOpenAIResponsesRequest(model, provider, context, options);
     options.onRequestBody?.(body);
-    const client = openAIClient(provider, options, fetch);
-    const params = { ...body, stream: true } as unknown as OpenAI.Responses.ResponseCreateParamsStreaming;
-    const stream = await client.responses.create(params, { signal });
+    const json = JSON.stringify(body); // the request body on the wire (the builder sets `stream: true`)
+    const response = await postSse({ url: openaiUrl(provider, options, "/responses"), headers: openaiHeaders(options), body: json, signal });
+    const reader = new OpenAIEventReader(response.headers);
 
     /** output_index → our content index. */
     const indexOf = new Map<number, number>();
     let final: z.infer<typeof ResponseShape> | null = null;
     let refusal = "";
 
-    for await (const raw of stream) {
+    for await (const sse of response.events) {
       alive();
+      const raw = reader.data(sse);
+      if (raw === undefined) continue; // after [DONE]
       const parsed = EventShape.safeParse(raw);
       if (!parsed.success) continue;
       const event = parsed.data;
