@@ -2,14 +2,27 @@
  * read, list, glob and grep: paging, truncation notices, ignore rules, and
  * grep giving the same answer with ripgrep and with the built-in engine.
  */
-import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
+import { closeSync, ftruncateSync, mkdirSync, openSync, utimesSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createToolRuntime, type ToolRuntime } from "../../electron/core/tools";
+import { IMAGE_MAX_BYTES, READ_MAX_FILE_BYTES } from "../../electron/core/tools/limits";
 import { findOnPath } from "../../electron/core/tools/runtime";
+import { SYNC_READ_MAX_BYTES } from "../../electron/core/tools/sandbox";
 import { call, makeFixture, readOnly, text, type Fixture } from "./helpers";
 
 const PNG_1x1 = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=", "base64");
+
+/** A sparse file of `size` bytes starting with `head` (nothing is really written past it). */
+function sparse(fx: Fixture, rel: string, head: Buffer, size: number): void {
+  const fd = openSync(join(fx.ws, rel), "w");
+  try {
+    writeSync(fd, head);
+    ftruncateSync(fd, size);
+  } finally {
+    closeSync(fd);
+  }
+}
 
 function write(fx: Fixture, rel: string, content: string | Buffer): void {
   const full = join(fx.ws, rel);
@@ -68,6 +81,32 @@ describe("read", () => {
 
   it("says when a file is empty", async () => {
     expect(text(fx.runtime, await readOnly(fx.runtime, "read", { path: "empty.txt" }))).toBe("(empty.txt is empty)");
+  });
+
+  it("reads a file too big to read synchronously whole, to its last line", async () => {
+    const lines = Array.from({ length: 3000 }, (_, i) => `${i + 1} ${"z".repeat(120)}`);
+    write(fx, "big.txt", `${lines.join("\n")}\n`);
+    const outcome = await readOnly(fx.runtime, "read", { path: "big.txt", offset: 2999 });
+    expect(outcome.details).toMatchObject({ bytes: expect.any(Number), totalLines: 3000 });
+    expect((outcome.details as { bytes: number }).bytes).toBeGreaterThan(SYNC_READ_MAX_BYTES);
+    expect(text(fx.runtime, outcome)).toBe(`2999\t${lines[2998]}\n3000\t${lines[2999]}`);
+  });
+
+  it("refuses a text file over the size limit, and an image over the image limit, with their own hints", async () => {
+    sparse(fx, "huge.log", Buffer.from("text\n"), READ_MAX_FILE_BYTES + 1);
+    const huge = await readOnly(fx.runtime, "read", { path: "huge.log" });
+    expect(huge.ok).toBe(false);
+    if (!huge.ok) {
+      expect(huge.error.errorCode).toBe("TOO_LARGE");
+      expect(huge.error.hint).toContain("grep");
+    }
+    sparse(fx, "huge.png", PNG_1x1, IMAGE_MAX_BYTES + 1);
+    const picture = await readOnly(fx.runtime, "read", { path: "huge.png" });
+    expect(picture.ok).toBe(false);
+    if (!picture.ok) {
+      expect(picture.error.errorCode).toBe("TOO_LARGE");
+      expect(picture.error.hint).toContain("smaller version");
+    }
   });
 });
 

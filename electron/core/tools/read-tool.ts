@@ -5,7 +5,7 @@ import type { ToolContext } from "./context";
 import { IMAGE_MAX_BYTES, OUTPUT_MAX_BYTES, READ_MAX_FILE_BYTES, READ_MAX_LINE_CHARS, READ_MAX_LINES } from "./limits";
 import type { ReadArgs } from "./schemas";
 import { joinRel, type ResolvedPath, type Sandbox } from "./sandbox";
-import { decodeText, looksBinary, sniffImage } from "./text-file";
+import { decodeText, looksBinary, sniffImage, type ImageMime } from "./text-file";
 import { cutLine, truncateHead } from "./truncate";
 import type { ToolOutcome } from "./types";
 
@@ -16,18 +16,20 @@ export async function runRead(args: ReadArgs, ctx: ToolContext): Promise<ToolOut
   const file = resolved.value;
   if (file.kind === "missing") return failure(errors.notFound(args.path, await suggest(sandbox, args.path)));
   if (file.kind === "directory") return failure(errors.isDirectory(file.rel));
-  const size = file.stats?.size ?? 0;
 
-  const head = await sandbox.readHead(file, 16);
-  if (!head.ok) return failure(head.error);
-  const mime = sniffImage(head.value);
-  if (mime) return readImage(sandbox, file, mime, size);
-
-  if (size > READ_MAX_FILE_BYTES) {
-    return failure(errors.tooLarge(file.rel, size, READ_MAX_FILE_BYTES, "Use grep to find the lines you need in it."));
-  }
-  const buf = await sandbox.readFile(file);
+  // One verified descriptor for the sniff and the read: images and text have different limits.
+  let mime: ImageMime | null = null;
+  let size = 0;
+  const buf = await sandbox.readFile(file, Number.POSITIVE_INFINITY, (head, bytes) => {
+    size = bytes;
+    mime = sniffImage(head);
+    if (mime) {
+      return bytes > IMAGE_MAX_BYTES ? errors.tooLarge(file.rel, bytes, IMAGE_MAX_BYTES, "Images this large cannot be shown; ask the user for a smaller version.") : null;
+    }
+    return bytes > READ_MAX_FILE_BYTES ? errors.tooLarge(file.rel, bytes, READ_MAX_FILE_BYTES, "Use grep to find the lines you need in it.") : null;
+  });
   if (!buf.ok) return failure(buf.error);
+  if (mime) return imageOutcome(file, mime, buf.value);
   if (looksBinary(buf.value)) return failure(errors.binaryFile(file.rel));
 
   const { text } = decodeText(buf.value);
@@ -59,19 +61,14 @@ export async function runRead(args: ReadArgs, ctx: ToolContext): Promise<ToolOut
   };
 }
 
-async function readImage(sandbox: Sandbox, file: ResolvedPath, mimeType: string, size: number): Promise<ToolOutcome> {
-  if (size > IMAGE_MAX_BYTES) {
-    return failure(errors.tooLarge(file.rel, size, IMAGE_MAX_BYTES, "Images this large cannot be shown; ask the user for a smaller version."));
-  }
-  const buf = await sandbox.readFile(file);
-  if (!buf.ok) return failure(buf.error);
+function imageOutcome(file: ResolvedPath, mimeType: ImageMime, data: Buffer): ToolOutcome {
   return {
     ok: true,
     content: [
-      { type: "text", text: `Image ${file.rel} (${mimeType}, ${buf.value.length} bytes):` },
-      { type: "image", data: buf.value.toString("base64"), mimeType },
+      { type: "text", text: `Image ${file.rel} (${mimeType}, ${data.length} bytes):` },
+      { type: "image", data: data.toString("base64"), mimeType },
     ],
-    details: { path: file.rel, bytes: buf.value.length, mimeType },
+    details: { path: file.rel, bytes: data.length, mimeType },
   };
 }
 

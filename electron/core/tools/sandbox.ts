@@ -17,8 +17,9 @@
  *   re-checks the precondition and the folder right before `rename`.
  * - Nothing here throws: failures come back as `Result` errors.
  */
-import { closeSync, constants as C, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
+import { closeSync, constants as C, fstatSync, lstatSync, openSync, read as readCallback, readdirSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
 import { lstat, mkdir, open, readlink, realpath, rename, stat, unlink, type FileHandle } from "node:fs/promises";
+import { promisify } from "node:util";
 import { randomBytes } from "node:crypto";
 import { basename, dirname, isAbsolute, join, posix, relative, resolve as resolvePath, sep } from "node:path";
 import { errnoCode, errors } from "./errors";
@@ -44,6 +45,18 @@ export interface ResolvedPath {
 const MAX_SYMLINK_HOPS = 40;
 const SLASH_LOOKALIKES = /[\u2215\u2044\u29F8\uFF0F\u2571\uFE68\uFF3C\u29F5\u29F9]/u;
 const HAS_PROC_FD = process.platform === "linux";
+/**
+ * Why resolving and opening are synchronous: the core runs in Electron's main
+ * process (ARCHITECTURE.md section 2), so a blocking call holds up IPC. But a
+ * metadata call (lstat, readlink, open, fstat, close) on a local disk takes
+ * microseconds, while each async one is a thread-pool round trip costing more
+ * CPU and ~0.1 ms of wall time (bench:loop: a small `read` went from twelve
+ * hops to none). File contents are read synchronously only up to this size
+ * (a few tens of microseconds from the page cache); larger files are read off
+ * the main thread. The list tool and the built-in grep already work this way.
+ */
+export const SYNC_READ_MAX_BYTES = 256 * 1024;
+const readAsync = promisify(readCallback);
 
 const ok = <T>(value: T): Result<T> => ({ ok: true, value });
 const fail = <T>(error: ToolError): Result<T> => ({ ok: false, error });
@@ -107,6 +120,11 @@ export class Sandbox {
 
   /** Resolves a model-supplied path; device files, FIFOs and sockets are refused. */
   async resolve(input: string): Promise<Result<ResolvedPath>> {
+    return this.resolveSync(input);
+  }
+
+  /** `resolve`, synchronously (see SYNC_READ_MAX_BYTES for why that is fine). */
+  resolveSync(input: string): Result<ResolvedPath> {
     const lexical = lexicalCheck(input);
     if (lexical) return fail(lexical);
     // Lexical check first: `..` that climbs out of the root is refused outright.
@@ -121,17 +139,20 @@ export class Sandbox {
       rest = input.split("/");
     }
     // Then the walk, with `..` taken physically as the kernel does (after a link, `..` is the link target's parent).
-    const walked = await this.walkFrom(this.root, rest.filter((s) => s !== "" && s !== "."), input, 0);
+    const walked = this.walkFrom(this.root, rest.filter((s) => s !== "" && s !== "."), input, 0);
     if (!walked.ok) return walked;
     const { real, exists } = walked.value;
     if (!isInside(this.root, real)) return fail(errors.symlinkOutside(input));
     if (!exists) return ok({ real, rel: this.display(real), kind: "missing" });
-    let st: Stats;
-    try {
-      st = await lstat(real);
-    } catch (err) {
-      if (errnoCode(err) === "ENOENT") return ok({ real, rel: this.display(real), kind: "missing" });
-      return fail(errors.io(input, errnoCode(err)));
+    // The walk's own lstat of the last component, when it made one (not for the root or after `..`).
+    let st = walked.value.stats;
+    if (st === undefined) {
+      try {
+        st = lstatSync(real);
+      } catch (err) {
+        if (errnoCode(err) === "ENOENT") return ok({ real, rel: this.display(real), kind: "missing" });
+        return fail(errors.io(input, errnoCode(err)));
+      }
     }
     const special = kindOf(st);
     if (special) return fail(errors.specialFile(input, special));
@@ -141,21 +162,24 @@ export class Sandbox {
   /**
    * Walks `segments` from `start` with lstat, following symbolic links (their
    * targets walked from the file system root) and taking `..` physically.
-   * Returns where the path really lands; a missing tail is appended as is.
+   * Returns where the path really lands, with the lstat of that last component
+   * when the walk made one; a missing tail is appended as is.
    */
-  private async walkFrom(start: string, segments: string[], input: string, hops: number): Promise<Result<{ real: string; exists: boolean }>> {
+  private walkFrom(start: string, segments: string[], input: string, hops: number): Result<{ real: string; exists: boolean; stats?: Stats }> {
     let cur = start;
+    let last: Stats | undefined;
     for (let i = 0; i < segments.length; i++) {
       const seg = segments[i];
       if (seg === "..") {
         cur = dirname(cur);
+        last = undefined;
         continue;
       }
       if (seg === ".") continue;
       const next = join(cur, seg);
       let st: Stats;
       try {
-        st = await lstat(next);
+        st = lstatSync(next);
       } catch (err) {
         const code = errnoCode(err);
         if (code === "ENOENT") return ok({ real: join(next, ...segments.slice(i + 1)), exists: false });
@@ -166,14 +190,14 @@ export class Sandbox {
         if (hops >= MAX_SYMLINK_HOPS) return fail(errors.io(input, "ELOOP"));
         let target: string;
         try {
-          target = await readlink(next);
+          target = readlinkSync(next);
         } catch (err) {
           return fail(errors.io(input, errnoCode(err)));
         }
         const targetAbs = resolvePath(cur, target);
         // The target is walked from the file system root: it may leave the workspace.
         const parts = targetAbs.split(sep).filter((s) => s !== "");
-        const walked = await this.walkFrom(sep, [...parts, ...segments.slice(i + 1)], input, hops + 1);
+        const walked = this.walkFrom(sep, [...parts, ...segments.slice(i + 1)], input, hops + 1);
         if (!walked.ok) return walked;
         // Only where the link finally lands matters: that is what the kernel would open.
         if (!isInside(this.root, walked.value.real)) return fail(errors.symlinkOutside(input));
@@ -181,18 +205,19 @@ export class Sandbox {
       }
       if (i < segments.length - 1 && !st.isDirectory()) return fail(errors.notADirectory(this.display(next)));
       cur = next;
+      last = st;
     }
-    return ok({ real: cur, exists: true });
+    return ok({ real: cur, exists: true, stats: last });
   }
 
   /**
-   * Opens a checked regular file for reading and proves the handle is that
-   * file. The caller must close the handle.
+   * Opens a checked regular file for reading and proves the descriptor is
+   * that file (see the contract above). The caller must close it.
    */
-  async openRead(resolved: ResolvedPath): Promise<Result<{ fh: FileHandle; stats: Stats }>> {
-    let fh: FileHandle;
+  private openVerifiedSync(resolved: ResolvedPath): Result<{ fd: number; stats: Stats }> {
+    let fd: number;
     try {
-      fh = await open(resolved.real, C.O_RDONLY | C.O_NOFOLLOW | C.O_NONBLOCK | C.O_NOCTTY);
+      fd = openSync(resolved.real, C.O_RDONLY | C.O_NOFOLLOW | C.O_NONBLOCK | C.O_NOCTTY);
     } catch (err) {
       const code = errnoCode(err);
       if (code === "ENOENT") return fail(errors.notFound(resolved.rel));
@@ -200,75 +225,61 @@ export class Sandbox {
       if (code === "EISDIR") return fail(errors.isDirectory(resolved.rel));
       return fail(errors.io(resolved.rel, code));
     }
-    const verified = await this.verifyHandle(fh, resolved);
+    let verified: Result<Stats>;
+    try {
+      verified = this.verifyFdSync(fd, resolved);
+    } catch (err) {
+      verified = fail(errors.io(resolved.rel, errnoCode(err)));
+    }
     if (!verified.ok) {
-      await fh.close().catch(() => undefined);
+      closeQuietly(fd);
       return verified;
     }
-    return ok({ fh, stats: verified.value });
+    return ok({ fd, stats: verified.value });
   }
 
-  private async verifyHandle(fh: FileHandle, resolved: ResolvedPath): Promise<Result<Stats>> {
-    let st: Stats;
-    try {
-      st = await fh.stat();
-    } catch (err) {
-      return fail(errors.io(resolved.rel, errnoCode(err)));
-    }
+  private verifyFdSync(fd: number, resolved: ResolvedPath): Result<Stats> {
+    const st = fstatSync(fd);
     if (st.isDirectory()) return fail(errors.isDirectory(resolved.rel));
     const special = kindOf(st);
     if (special) return fail(errors.specialFile(resolved.rel, special));
-    const where = await this.handlePath(fh, resolved.real);
+    let where: string | null = null;
+    if (HAS_PROC_FD) {
+      try {
+        where = readlinkSync(`/proc/self/fd/${fd}`);
+      } catch {
+        // /proc not mounted: fall through to the portable check.
+      }
+    }
+    if (where === null) {
+      try {
+        const real = realpathSync(resolved.real);
+        const pst = statSync(resolved.real);
+        where = real === resolved.real && pst.ino === st.ino && pst.dev === st.dev ? real : null;
+      } catch {
+        where = null;
+      }
+    }
     if (where !== resolved.real) return fail(errors.changedDuringUse(resolved.rel));
     return ok(st);
   }
 
   /**
-   * The same checks as `readFile`, synchronously: for bulk readers (the
-   * built-in grep) that read thousands of small files, where one async
-   * round trip per system call costs more than the calls themselves. The
+   * The same checks as `readFile`, synchronously and whatever the size: for
+   * bulk readers (the built-in grep) that read thousands of small files. The
    * caller yields to the event loop between batches.
    */
   readFileSync(resolved: ResolvedPath, maxBytes: number): Result<Buffer> {
-    let fd: number;
+    const opened = this.openVerifiedSync(resolved);
+    if (!opened.ok) return opened;
+    const { fd, stats } = opened.value;
     try {
-      fd = openSync(resolved.real, C.O_RDONLY | C.O_NOFOLLOW | C.O_NONBLOCK | C.O_NOCTTY);
-    } catch (err) {
-      const code = errnoCode(err);
-      return fail(code === "ENOENT" ? errors.notFound(resolved.rel) : code === "ELOOP" ? errors.changedDuringUse(resolved.rel) : errors.io(resolved.rel, code));
-    }
-    try {
-      const st = fstatSync(fd);
-      if (st.isDirectory()) return fail(errors.isDirectory(resolved.rel));
-      const special = kindOf(st);
-      if (special) return fail(errors.specialFile(resolved.rel, special));
-      let where: string | null = null;
-      if (HAS_PROC_FD) {
-        try {
-          where = readlinkSync(`/proc/self/fd/${fd}`);
-        } catch {
-          where = null;
-        }
-      }
-      if (where === null) {
-        const real = realpathSync(resolved.real);
-        const pst = statSync(resolved.real);
-        where = real === resolved.real && pst.ino === st.ino && pst.dev === st.dev ? real : null;
-      }
-      if (where !== resolved.real) return fail(errors.changedDuringUse(resolved.rel));
-      if (st.size > maxBytes) return fail(errors.tooLarge(resolved.rel, st.size, maxBytes, "Use grep to find the lines you need in it."));
-      const buf = Buffer.allocUnsafe(st.size);
-      let filled = 0;
-      while (filled < st.size) {
-        const n = readSync(fd, buf, filled, st.size - filled, filled);
-        if (n === 0) break;
-        filled += n;
-      }
-      return ok(filled < st.size ? buf.subarray(0, filled) : buf);
+      if (stats.size > maxBytes) return fail(errors.tooLarge(resolved.rel, stats.size, maxBytes, "Use grep to find the lines you need in it."));
+      return ok(readAllSync(fd, stats.size));
     } catch (err) {
       return fail(errors.io(resolved.rel, errnoCode(err)));
     } finally {
-      closeSync(fd);
+      closeQuietly(fd);
     }
   }
 
@@ -299,44 +310,51 @@ export class Sandbox {
     }
   }
 
-  /** Reads a whole checked regular file; TOO_LARGE past `maxBytes`. */
-  async readFile(resolved: ResolvedPath, maxBytes = Number.POSITIVE_INFINITY): Promise<Result<Buffer>> {
-    const opened = await this.openRead(resolved);
+  /**
+   * Reads a whole checked regular file through one verified descriptor;
+   * TOO_LARGE past `maxBytes`. `check` sees the first bytes (up to 16) and
+   * the size before the rest is read, and may refuse (the read tool: images
+   * and text have different limits). Synchronous up to SYNC_READ_MAX_BYTES.
+   */
+  async readFile(
+    resolved: ResolvedPath,
+    maxBytes = Number.POSITIVE_INFINITY,
+    check?: (head: Buffer, size: number) => ToolError | null,
+  ): Promise<Result<Buffer>> {
+    const opened = this.openVerifiedSync(resolved);
     if (!opened.ok) return opened;
-    const { fh } = opened.value;
+    const { fd, stats } = opened.value;
+    const { size } = stats;
     try {
-      // The verified fstat and (for small files) one read: the built-in grep reads thousands of files.
-      const { size } = opened.value.stats;
-      if (size > maxBytes) return fail(errors.tooLarge(resolved.rel, size, maxBytes, "Use grep to find the lines you need in it."));
-      const buf = Buffer.allocUnsafe(size);
-      let filled = 0;
-      while (filled < size) {
-        const { bytesRead } = await fh.read(buf, filled, size - filled, filled);
-        if (bytesRead === 0) break;
-        filled += bytesRead;
+      if (check) {
+        const head = Buffer.alloc(Math.min(16, size));
+        const n = head.length > 0 ? readSync(fd, head, 0, head.length, 0) : 0;
+        const refused = check(head.subarray(0, n), size);
+        if (refused) return fail(refused);
       }
+      if (size > maxBytes) return fail(errors.tooLarge(resolved.rel, size, maxBytes, "Use grep to find the lines you need in it."));
       // A file growing meanwhile is read as it was at the fstat.
-      return ok(filled < size ? buf.subarray(0, filled) : buf);
+      return ok(size <= SYNC_READ_MAX_BYTES ? readAllSync(fd, size) : await readAllAsync(fd, size));
     } catch (err) {
       return fail(errors.io(resolved.rel, errnoCode(err)));
     } finally {
-      await fh.close().catch(() => undefined);
+      closeQuietly(fd);
     }
   }
 
   /** Reads up to `max` bytes from the start of a checked file. */
   async readHead(resolved: ResolvedPath, max: number): Promise<Result<Buffer>> {
-    const opened = await this.openRead(resolved);
+    const opened = this.openVerifiedSync(resolved);
     if (!opened.ok) return opened;
-    const { fh } = opened.value;
+    const { fd } = opened.value;
     try {
       const buf = Buffer.alloc(max);
-      const { bytesRead } = await fh.read(buf, 0, max, 0);
-      return ok(buf.subarray(0, bytesRead));
+      const n = max <= SYNC_READ_MAX_BYTES ? readSync(fd, buf, 0, max, 0) : (await readAsync(fd, buf, 0, max, 0)).bytesRead;
+      return ok(buf.subarray(0, n));
     } catch (err) {
       return fail(errors.io(resolved.rel, errnoCode(err)));
     } finally {
-      await fh.close().catch(() => undefined);
+      closeQuietly(fd);
     }
   }
 
@@ -504,4 +522,35 @@ export class Sandbox {
 /** Joins workspace-relative display paths. */
 export function joinRel(dir: string, name: string): string {
   return dir === "." ? name : posix.join(dir, name);
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // Nothing was written through it; a failed close loses nothing.
+  }
+}
+
+/** Reads `size` bytes from the start (fewer if the file shrank). */
+function readAllSync(fd: number, size: number): Buffer {
+  const buf = Buffer.allocUnsafe(size);
+  let filled = 0;
+  while (filled < size) {
+    const n = readSync(fd, buf, filled, size - filled, filled);
+    if (n === 0) break;
+    filled += n;
+  }
+  return filled < size ? buf.subarray(0, filled) : buf;
+}
+
+async function readAllAsync(fd: number, size: number): Promise<Buffer> {
+  const buf = Buffer.allocUnsafe(size);
+  let filled = 0;
+  while (filled < size) {
+    const { bytesRead } = await readAsync(fd, buf, filled, size - filled, filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return filled < size ? buf.subarray(0, filled) : buf;
 }
