@@ -1,0 +1,315 @@
+/**
+ * The provider transport against local servers: https with a test CA,
+ * keep-alive reuse, abort and early exit closing the socket, error bodies,
+ * broken and refused connections.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { Agent as HttpsAgent, createServer as createHttpsServer } from "node:https";
+import type { AddressInfo, Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  HttpNetworkError,
+  postSse,
+  ProviderApiError,
+  StreamStoppedError,
+  type SseEvent,
+  type SseResponse,
+} from "../../electron/core/providers/http";
+import { describeFailure } from "../../electron/core/providers/adapters/errors";
+import { streamModel } from "../../electron/core/providers";
+import { API_KEY, context, targets, user } from "./adapters-fixtures";
+import type { FauxProvider } from "../../electron/core/faux";
+import type { StreamEvent } from "../../electron/core/providers/types";
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+interface TestServer {
+  url: string;
+  /** Every TCP connection the server accepted. */
+  sockets: Socket[];
+  close: () => Promise<void>;
+}
+
+const servers: TestServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+function listen(server: Server, scheme: "http" | "https"): Promise<TestServer> {
+  const sockets: Socket[] = [];
+  server.on("connection", (socket: Socket) => sockets.push(socket));
+  // TLS servers report the raw TCP socket through "connection" too.
+  return new Promise((resolve) => {
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo;
+      const handle: TestServer = {
+        url: `${scheme}://127.0.0.1:${port}`,
+        sockets,
+        close: () =>
+          new Promise<void>((done) => {
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
+      };
+      servers.push(handle);
+      resolve(handle);
+    });
+  });
+}
+
+function startServer(handler: Handler): Promise<TestServer> {
+  return listen(createServer((req, res) => readAll(req).then(() => handler(req, res))), "http");
+}
+
+function readAll(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    let text = "";
+    req.setEncoding("utf8");
+    req.on("data", (c: string) => (text += c));
+    req.on("end", () => resolve(text));
+  });
+}
+
+function sseHead(res: ServerResponse): void {
+  res.writeHead(200, { "content-type": "text/event-stream", "x-request-id": "req_1" });
+}
+
+const twoEvents: Handler = (_req, res) => {
+  sseHead(res);
+  res.write('event: a\ndata: {"n":1}\n\n');
+  res.end('event: b\ndata: {"n":2}\n\n');
+};
+
+async function collect(response: SseResponse): Promise<SseEvent[]> {
+  const out: SseEvent[] = [];
+  for await (const event of response.events) out.push(event);
+  return out;
+}
+
+function post(url: string, extra: Partial<Parameters<typeof postSse>[0]> = {}) {
+  return postSse({ url, headers: { "content-type": "application/json" }, body: '{"q":"é"}', ...extra });
+}
+
+function closed(socket: Socket): Promise<void> {
+  return socket.destroyed ? Promise.resolve() : new Promise((resolve) => socket.once("close", () => resolve()));
+}
+
+const hasOpenssl = spawnSync("openssl", ["version"]).status === 0;
+
+/** A self-signed certificate for 127.0.0.1, made by openssl for this run. */
+function selfSigned(): { key: string; cert: string } {
+  const dir = mkdtempSync(join(tmpdir(), "http-transport-tls-"));
+  try {
+    const result = spawnSync("openssl", [
+      "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+      "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem"),
+    ]);
+    if (result.status !== 0) throw new Error(`openssl failed: ${result.stderr.toString()}`);
+    return { key: readFileSync(join(dir, "key.pem"), "utf8"), cert: readFileSync(join(dir, "cert.pem"), "utf8") };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe("streaming a response", () => {
+  it("sends the body with its byte length and the given headers, and yields the events", async () => {
+    let seen: { headers: IncomingMessage["headers"]; body: string; method?: string; url?: string } | null = null;
+    const server = await listen(
+      createServer(async (req, res) => {
+        seen = { headers: req.headers, body: await readAll(req), method: req.method, url: req.url };
+        twoEvents(req, res);
+      }),
+      "http",
+    );
+    const response = await post(`${server.url}/v1/messages`, { headers: { "x-custom": "yes", "content-type": "application/json" } });
+    expect(response.status).toBe(200);
+    expect(response.headers["x-request-id"]).toBe("req_1");
+    expect(await collect(response)).toEqual([
+      { event: "a", data: '{"n":1}' },
+      { event: "b", data: '{"n":2}' },
+    ]);
+    expect(seen).toMatchObject({ method: "POST", url: "/v1/messages", body: '{"q":"é"}' });
+    expect(seen!.headers["content-length"]).toBe(String(Buffer.byteLength('{"q":"é"}')));
+    expect(seen!.headers["x-custom"]).toBe("yes");
+  });
+
+  it("reuses one kept-alive socket for two sequential calls", async () => {
+    const server = await startServer(twoEvents);
+    await collect(await post(server.url));
+    await collect(await post(server.url));
+    expect(server.sockets).toHaveLength(1);
+  });
+
+  it.skipIf(!hasOpenssl)(
+    `streams over https with a test CA, and refuses the same self-signed server by default${hasOpenssl ? "" : " (skipped: openssl is not installed)"}`,
+    async () => {
+      const { key, cert } = selfSigned();
+      const server = await listen(createHttpsServer({ key, cert }, (req, res) => readAll(req).then(() => twoEvents(req, res))), "https");
+      const agent = new HttpsAgent({ ca: cert, keepAlive: true });
+      try {
+        const events = await collect(await post(server.url, { agent }));
+        expect(events.map((e) => e.event)).toEqual(["a", "b"]);
+        // Product code verifies certificates: without the test CA the call fails as a network error.
+        const refused = await post(server.url).catch((err: unknown) => err);
+        expect(refused).toBeInstanceOf(HttpNetworkError);
+        expect((refused as Error).message).toMatch(/self[- ]signed certificate/i);
+      } finally {
+        agent.destroy();
+      }
+    },
+  );
+});
+
+describe("stopping", () => {
+  it("an abort mid-stream closes the socket and ends the iterator with the stop error", async () => {
+    const server = await startServer((_req, res) => {
+      sseHead(res);
+      res.write('data: {"first":true}\n\n'); // then nothing: the client has to hang up
+    });
+    const controller = new AbortController();
+    const response = await post(server.url, { signal: controller.signal });
+    const iterator = response.events[Symbol.asyncIterator]();
+    expect((await iterator.next()).value).toEqual({ event: null, data: '{"first":true}' });
+    const pending = iterator.next();
+    controller.abort();
+    await expect(pending).rejects.toBeInstanceOf(StreamStoppedError);
+    await closed(server.sockets[0]);
+    expect(server.sockets[0].destroyed).toBe(true);
+  });
+
+  it("an abort before the response arrives rejects with the stop error and closes the socket", async () => {
+    let arrived!: () => void;
+    const requestSeen = new Promise<void>((resolve) => (arrived = resolve));
+    const server = await startServer(() => arrived()); // never answers
+    const controller = new AbortController();
+    const call = post(server.url, { signal: controller.signal });
+    await requestSeen;
+    controller.abort();
+    await expect(call).rejects.toBeInstanceOf(StreamStoppedError);
+    await closed(server.sockets[0]);
+  });
+
+  it("an already-aborted signal sends nothing", async () => {
+    const server = await startServer(twoEvents);
+    const controller = new AbortController();
+    controller.abort();
+    await expect(post(server.url, { signal: controller.signal })).rejects.toBeInstanceOf(StreamStoppedError);
+    expect(server.sockets).toHaveLength(0);
+  });
+
+  it("a consumer that stops iterating early closes the socket", async () => {
+    const server = await startServer((_req, res) => {
+      sseHead(res);
+      res.write("data: 1\n\ndata: 2\n\n");
+    });
+    const response = await post(server.url);
+    for await (const event of response.events) {
+      expect(event.data).toBe("1");
+      break;
+    }
+    await closed(server.sockets[0]);
+  });
+});
+
+describe("error responses", () => {
+  it("a non-2xx JSON body becomes a ProviderApiError that describeFailure reads", async () => {
+    const body = { type: "error", error: { type: "rate_limit_error", message: "Slow down" } };
+    const server = await startServer((_req, res) => {
+      res.writeHead(429, { "content-type": "application/json", "retry-after": "3" });
+      res.end(JSON.stringify(body));
+    });
+    const err = await post(server.url).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ProviderApiError);
+    const apiError = err as ProviderApiError;
+    expect(apiError).toMatchObject({ status: 429, error: body, rawBody: JSON.stringify(body), message: "429 Slow down" });
+    expect(apiError.headers["retry-after"]).toBe("3");
+    expect(describeFailure(err, [], apiError.rawBody)).toMatchObject({
+      message: "429 rate_limit_error: Slow down",
+      status: 429,
+      retryable: true,
+      retryAfterMs: 3000,
+    });
+  });
+
+  it("a non-JSON body keeps its text", async () => {
+    const server = await startServer((_req, res) => {
+      res.writeHead(502, { "content-type": "text/html" });
+      res.end("<html>Bad gateway</html>\n");
+    });
+    const err = (await post(server.url).catch((e: unknown) => e)) as ProviderApiError;
+    expect(err).toBeInstanceOf(ProviderApiError);
+    expect(err.error).toBe("<html>Bad gateway</html>\n");
+    expect(describeFailure(err, [], err.rawBody)).toMatchObject({ message: "502: <html>Bad gateway</html>", retryable: true });
+  });
+
+  it("an empty body says so, as the SDKs did", async () => {
+    const server = await startServer((_req, res) => {
+      res.writeHead(413);
+      res.end();
+    });
+    const err = (await post(server.url).catch((e: unknown) => e)) as ProviderApiError;
+    expect(err.message).toBe("413 status code (no body)");
+    // Cerebras answers an overflow with a bare 413: the "(no body)" text is how it is recognised.
+    expect(describeFailure(err, [], err.rawBody)).toMatchObject({ message: "413: status code (no body)", contextOverflow: true });
+  });
+
+  it("an error response leaves the socket reusable", async () => {
+    let calls = 0;
+    const server = await startServer((_req, res) => {
+      if (++calls === 1) {
+        res.writeHead(500, { "content-type": "application/json" });
+        res.end('{"error":{"message":"boom","type":"server_error"}}');
+      } else twoEvents(_req, res);
+    });
+    await expect(post(server.url)).rejects.toBeInstanceOf(ProviderApiError);
+    expect(await collect(await post(server.url))).toHaveLength(2);
+    expect(server.sockets).toHaveLength(1);
+  });
+});
+
+describe("network failures", () => {
+  it("a connection dropped mid-stream delivers what arrived, then a retryable network error", async () => {
+    const server = await startServer((_req, res) => {
+      sseHead(res);
+      res.write("data: 1\n\n", () => setTimeout(() => res.socket?.destroy(), 20));
+    });
+    const response = await post(server.url);
+    const seen: string[] = [];
+    const err = await (async () => {
+      for await (const event of response.events) seen.push(event.data);
+    })().catch((e: unknown) => e);
+    expect(seen).toEqual(["1"]);
+    expect(err).toBeInstanceOf(HttpNetworkError);
+    expect(describeFailure(err, [])).toMatchObject({ retryable: true, message: expect.stringMatching(/^network error: the connection broke mid-stream/) });
+  });
+
+  it("a refused connection is a retryable network error, and the adapter's message never holds the key", async () => {
+    const server = await startServer(twoEvents);
+    const url = server.url;
+    await server.close();
+    servers.length = 0;
+    const err = await post(url, { headers: { authorization: `Bearer ${API_KEY}` } }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(HttpNetworkError);
+    expect((err as HttpNetworkError).code).toBe("ECONNREFUSED");
+    expect(describeFailure(err, [API_KEY])).toMatchObject({ retryable: true, message: expect.stringMatching(/^network error: could not reach the provider: .*ECONNREFUSED/) });
+
+    const target = targets({ baseUrls: { anthropic: url, openai: url, mistral: url } } as FauxProvider).anthropic;
+    const events: StreamEvent[] = [];
+    for await (const event of streamModel(target.model, target.provider, context([user("hi")]), { apiKey: API_KEY, headers: { "x-api-key": API_KEY } })) {
+      events.push(event);
+    }
+    const final = events[events.length - 1];
+    expect(final.type === "error" && final.retryable).toBe(true);
+    expect(final.type === "error" && final.message.errorMessage).toMatch(/^network error: could not reach the provider/);
+    expect(JSON.stringify(events)).not.toContain(API_KEY);
+  });
+
+  it("rejects a URL that is not http or https with a clear error", async () => {
+    await expect(post("ftp://127.0.0.1/x")).rejects.toThrow(/unsupported provider URL scheme "ftp:"/);
+    await expect(post("not a url")).rejects.toThrow(/invalid provider URL/);
+  });
+});
