@@ -15,17 +15,29 @@ export function latestCompaction(entries: readonly StoredEntry[]): CompactionEnt
   return null;
 }
 
-export function historyForModel(entries: readonly StoredEntry[]): Message[] {
-  const compaction = latestCompaction(entries);
-  const out: Message[] = [];
-  if (compaction) {
-    const summary: UserMessage = {
+/**
+ * One summary message per compaction entry: the same object on every request,
+ * so the request builder recognises the history and resumes its kept pass.
+ */
+const summaries = new WeakMap<CompactionEntry, UserMessage>();
+
+function summaryOf(compaction: CompactionEntry): UserMessage {
+  let summary = summaries.get(compaction);
+  if (summary === undefined) {
+    summary = {
       role: "user",
       content: [{ type: "text", text: COMPACTION_PREFIX + compaction.summary }],
       timestamp: compaction.timestamp,
     };
-    out.push(summary);
+    summaries.set(compaction, summary);
   }
+  return summary;
+}
+
+export function historyForModel(entries: readonly StoredEntry[]): Message[] {
+  const compaction = latestCompaction(entries);
+  const out: Message[] = [];
+  if (compaction) out.push(summaryOf(compaction));
   for (const { seq, entry } of entries) {
     if (entry.type !== "message") continue;
     if (compaction && seq < compaction.firstKeptSeq) continue;

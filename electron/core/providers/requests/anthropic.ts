@@ -13,7 +13,8 @@ import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { LlmContext, StreamOptions, ToolChoice } from "../types";
 import { isBlank, sanitizeSurrogates } from "../transform/text";
 import type { WireMessage, WireUserBlock } from "../transform/wire-types";
-import { maxTokensFor, objectSchema, prepareRequest, type BuiltRequest } from "./common";
+import { maxTokensFor, objectSchema, prepareRequest, type BuiltRequest, type JsonRequest, type PreparedRequest } from "./common";
+import { arrayJson, FragmentCache, itemsJson, stringifyWith } from "./json-body";
 
 export type AnthropicRequestBody = Anthropic.MessageCreateParamsStreaming;
 type ContentBlock = Anthropic.ContentBlockParam;
@@ -32,33 +33,36 @@ function userBlock(block: WireUserBlock): Anthropic.TextBlockParam | Anthropic.I
   return { type: "image", source: { type: "base64", media_type: block.mimeType as ImageMediaType, data: block.data } };
 }
 
+/** One wire entry's blocks (tool results open a user turn; a user message that follows joins it). */
+function entryBlocks(message: WireMessage): ContentBlock[] {
+  if (message.role === "assistant") {
+    const content: ContentBlock[] = [];
+    for (const block of message.content) {
+      if (block.type === "text") content.push({ type: "text", text: block.text });
+      else if (block.type === "toolCall") content.push({ type: "tool_use", id: block.id, name: block.name, input: block.arguments });
+      else if (block.redacted) content.push({ type: "redacted_thinking", data: block.signature ?? "" });
+      else content.push({ type: "thinking", thinking: block.thinking, signature: block.signature ?? "" });
+    }
+    return content;
+  }
+  if (message.role === "user") return message.content.map(userBlock);
+  return message.results.map((r) => ({
+    type: "tool_result" as const,
+    tool_use_id: r.id,
+    content: r.content.map(userBlock),
+    ...(r.isError ? { is_error: true } : {}),
+  }));
+}
+
 function toMessages(wire: readonly WireMessage[]): Turn[] {
   const out: Turn[] = [];
   let userContent: ContentBlock[] | undefined;
   for (const message of wire) {
+    const blocks = entryBlocks(message);
     if (message.role === "assistant") {
       userContent = undefined;
-      const content: ContentBlock[] = [];
-      for (const block of message.content) {
-        if (block.type === "text") content.push({ type: "text", text: block.text });
-        else if (block.type === "toolCall") content.push({ type: "tool_use", id: block.id, name: block.name, input: block.arguments });
-        else if (block.redacted) content.push({ type: "redacted_thinking", data: block.signature ?? "" });
-        else content.push({ type: "thinking", thinking: block.thinking, signature: block.signature ?? "" });
-      }
-      out.push({ role: "assistant", content });
-      continue;
-    }
-    // Tool results open the user turn ("tool_result blocks immediately after"); a user message that follows joins it.
-    const blocks: ContentBlock[] =
-      message.role === "user"
-        ? message.content.map(userBlock)
-        : message.results.map((r) => ({
-            type: "tool_result" as const,
-            tool_use_id: r.id,
-            content: r.content.map(userBlock),
-            ...(r.isError ? { is_error: true } : {}),
-          }));
-    if (userContent !== undefined) {
+      out.push({ role: "assistant", content: blocks });
+    } else if (userContent !== undefined) {
       userContent.push(...blocks);
     } else {
       userContent = blocks;
@@ -87,22 +91,25 @@ function thinkingConfig(
   options: Partial<StreamOptions> | undefined,
   maxTokens: number,
   toolChoice: ToolChoice | undefined,
-  messages: readonly Turn[],
+  lastAssistant: readonly ContentBlock[] | undefined,
 ): Anthropic.ThinkingConfigEnabled | undefined {
   const level = options?.reasoning;
   if (!model.reasoning || level === undefined || level === "off") return undefined;
   if (toolChoice === "required" || typeof toolChoice === "object") return undefined;
   const budget = Math.min(THINKING_BUDGET[level], maxTokens - 1_024);
   if (budget < 1_024) return undefined;
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const message = messages[i];
-    if (message.role !== "assistant") continue;
-    const hasToolUse = message.content.some((b) => b.type === "tool_use");
-    const first = message.content[0];
+  if (lastAssistant !== undefined) {
+    const hasToolUse = lastAssistant.some((b) => b.type === "tool_use");
+    const first = lastAssistant[0];
     if (hasToolUse && first?.type !== "thinking" && first?.type !== "redacted_thinking") return undefined;
-    break;
   }
   return { type: "enabled", budget_tokens: budget };
+}
+
+/** The block with a prompt-cache breakpoint, or the block itself when it cannot carry one. */
+function withBreakpoint(block: ContentBlock): ContentBlock {
+  if (block.type !== "text" && block.type !== "image" && block.type !== "tool_result") return block;
+  return { ...block, cache_control: EPHEMERAL };
 }
 
 /** Marks the last cacheable block of the last message as a prompt-cache breakpoint (returns a copy). */
@@ -110,22 +117,21 @@ function withCacheBreakpoint(messages: Turn[]): Turn[] {
   const last = messages[messages.length - 1];
   if (last === undefined || last.content.length === 0) return messages;
   const blocks = last.content.slice();
-  const tail = blocks[blocks.length - 1];
-  if (tail.type !== "text" && tail.type !== "image" && tail.type !== "tool_result") return messages;
-  blocks[blocks.length - 1] = { ...tail, cache_control: EPHEMERAL };
+  blocks[blocks.length - 1] = withBreakpoint(blocks[blocks.length - 1]);
   return [...messages.slice(0, -1), { role: last.role, content: blocks }];
 }
 
-export function buildAnthropicRequest(
+/** The body with `messages` as given (the caller's turns, or a placeholder for the JSON path). */
+function bodyWith(
   model: ModelInfo,
-  provider: ProviderConfig,
   context: LlmContext,
-  options?: Partial<StreamOptions>,
-): BuiltRequest<AnthropicRequestBody> {
-  const prepared = prepareRequest(model, provider, context);
-  const messages = withCacheBreakpoint(toMessages(prepared.messages));
+  options: Partial<StreamOptions> | undefined,
+  prepared: PreparedRequest,
+  messages: Turn[],
+  lastAssistant: readonly ContentBlock[] | undefined,
+): AnthropicRequestBody {
   const maxTokens = maxTokensFor(model, options);
-  const thinking = thinkingConfig(model, options, maxTokens, prepared.toolChoice, messages);
+  const thinking = thinkingConfig(model, options, maxTokens, prepared.toolChoice, lastAssistant);
   const body: AnthropicRequestBody = { model: model.id, max_tokens: maxTokens, stream: true, messages };
   if (!isBlank(context.systemPrompt)) {
     body.system = [{ type: "text", text: sanitizeSurrogates(context.systemPrompt), cache_control: EPHEMERAL }];
@@ -139,5 +145,70 @@ export function buildAnthropicRequest(
     if (prepared.toolChoice !== undefined) body.tool_choice = toolChoiceParam(prepared.toolChoice);
   }
   if (thinking) body.thinking = thinking;
+  return body;
+}
+
+export function buildAnthropicRequest(
+  model: ModelInfo,
+  provider: ProviderConfig,
+  context: LlmContext,
+  options?: Partial<StreamOptions>,
+): BuiltRequest<AnthropicRequestBody> {
+  const prepared = prepareRequest(model, provider, context);
+  const messages = withCacheBreakpoint(toMessages(prepared.messages));
+  let lastAssistant: ContentBlock[] | undefined;
+  for (let i = messages.length - 1; i >= 0 && lastAssistant === undefined; i--) {
+    if (messages[i].role === "assistant") lastAssistant = messages[i].content;
+  }
+  const body = bodyWith(model, context, options, prepared, messages, lastAssistant);
   return { body, idMap: prepared.idMap, toolNames: prepared.names.toStored };
+}
+
+const fragments = new FragmentCache();
+
+function cacheKeyOf(message: WireMessage): object {
+  return message.role === "toolResults" ? message.results : message.content;
+}
+
+/**
+ * The same body as `buildAnthropicRequest`, as JSON text, built from the kept
+ * transform pass and cached entry JSON (the streaming path). No `idMap`.
+ */
+export function buildAnthropicRequestJson(
+  model: ModelInfo,
+  provider: ProviderConfig,
+  context: LlmContext,
+  options?: Partial<StreamOptions>,
+): JsonRequest {
+  const prepared = prepareRequest(model, provider, context, true);
+  const wire = prepared.messages;
+  const turns: string[] = [];
+  let userParts: string[] | undefined;
+  let lastAssistant: WireMessage | undefined;
+  const closeUser = () => {
+    if (userParts !== undefined) turns.push(`{"role":"user","content":${arrayJson(userParts)}}`);
+    userParts = undefined;
+  };
+  for (let i = 0; i < wire.length; i++) {
+    const message = wire[i];
+    let json: string;
+    if (i === wire.length - 1) {
+      // The last entry carries the cache breakpoint: encoded fresh, never cached.
+      const blocks = entryBlocks(message);
+      if (blocks.length > 0) blocks[blocks.length - 1] = withBreakpoint(blocks[blocks.length - 1]);
+      json = itemsJson(blocks);
+    } else {
+      json = fragments.get(cacheKeyOf(message), () => itemsJson(entryBlocks(message)));
+    }
+    if (message.role === "assistant") {
+      closeUser();
+      turns.push(`{"role":"assistant","content":[${json}]}`);
+      lastAssistant = message;
+    } else {
+      (userParts ??= []).push(json);
+    }
+  }
+  closeUser();
+  const body = bodyWith(model, context, options, prepared, [], lastAssistant && entryBlocks(lastAssistant));
+  return { json: stringifyWith(body as unknown as Record<string, unknown>, "messages", `[${turns.join(",")}]`), toolNames: prepared.names.toStored };
 }

@@ -8,6 +8,7 @@ import type { LlmContext, StreamOptions, ToolChoice, ToolSpec } from "../types";
 import type { IdRule } from "../transform/ids";
 import { ToolNames } from "../transform/tool-names";
 import { transformHistory } from "../transform/transform";
+import { targetKey, transformHistoryIncremental } from "../transform/incremental";
 import type { TransformResult, TransformTarget } from "../transform/wire-types";
 import { resolveCompat } from "../registry";
 
@@ -16,6 +17,12 @@ export interface BuiltRequest<Body> {
   /** wire tool-call id -> stored id, for this request only ("what the model saw"). */
   idMap: Record<string, string>;
   /** wire tool name -> the app's tool name, to map the model's calls back. */
+  toolNames: Record<string, string>;
+}
+
+/** A request body as JSON text (the streaming path), with the tool-name map to read the reply. */
+export interface JsonRequest {
+  json: string;
   toolNames: Record<string, string>;
 }
 
@@ -44,7 +51,12 @@ function ownThinkingPolicy(model: ModelInfo, compat: Compat): TransformTarget["o
   return { signed: "drop", unsigned: "drop" };
 }
 
-export function prepareRequest(model: ModelInfo, provider: ProviderConfig, context: LlmContext): PreparedRequest {
+/**
+ * `incremental`: resume the transform kept for this history (the streaming
+ * path; identical output, but `idMap` is left empty and the entries are
+ * shared with the kept pass — read them at once, never write to them).
+ */
+export function prepareRequest(model: ModelInfo, provider: ProviderConfig, context: LlmContext, incremental = false): PreparedRequest {
   const compat = resolveCompat(model, provider);
   // "tools: Tool names must be unique." — the first spec of a name wins.
   const specs = (context.tools ?? []).filter((t, i, all) => all.findIndex((o) => o.name === t.name) === i);
@@ -69,7 +81,9 @@ export function prepareRequest(model: ModelInfo, provider: ProviderConfig, conte
     ownThinking: ownThinkingPolicy(model, compat),
     toolName: (stored) => names.wire(stored),
   };
-  const transformed = transformHistory(context.messages, target);
+  const transformed: TransformResult = incremental
+    ? { messages: transformHistoryIncremental(context.messages, target, targetKey(target, names.key)), idMap: {} }
+    : transformHistory(context.messages, target);
   return { ...transformed, compat, names, tools, toolChoice };
 }
 

@@ -8,11 +8,22 @@
  * calls and results travel as text, like on every target.
  */
 import type OpenAI from "openai";
-import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
+import type { Compat, ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { LlmContext, StreamOptions, ToolChoice } from "../types";
 import { isBlank, sanitizeSurrogates } from "../transform/text";
 import type { WireMessage, WireUserBlock } from "../transform/wire-types";
-import { argumentsJson, dataUrl, maxTokensFor, objectSchema, prepareRequest, qualifiesForStrict, type BuiltRequest } from "./common";
+import {
+  argumentsJson,
+  dataUrl,
+  maxTokensFor,
+  objectSchema,
+  prepareRequest,
+  qualifiesForStrict,
+  type BuiltRequest,
+  type JsonRequest,
+  type PreparedRequest,
+} from "./common";
+import { arrayJson, FragmentCache, itemsJson, stringifyWith } from "./json-body";
 
 type ChatMessage = OpenAI.Chat.ChatCompletionMessageParam;
 type AssistantMessage = OpenAI.Chat.ChatCompletionAssistantMessageParam & { reasoning_content?: string };
@@ -36,32 +47,25 @@ function toolText(blocks: readonly WireUserBlock[]): string {
   return text;
 }
 
-function toMessages(wire: readonly WireMessage[], reasoningContent: boolean): (ChatMessage | AssistantMessage)[] {
-  const out: (ChatMessage | AssistantMessage)[] = [];
-  for (const message of wire) {
-    if (message.role === "user") {
-      out.push({ role: "user", content: userContent(message.content) });
-    } else if (message.role === "toolResults") {
-      for (const r of message.results) out.push({ role: "tool", tool_call_id: r.id, content: toolText(r.content) });
-    } else {
-      const texts: string[] = [];
-      const reasoning: string[] = [];
-      const calls: OpenAI.Chat.ChatCompletionMessageFunctionToolCall[] = [];
-      for (const block of message.content) {
-        if (block.type === "text") texts.push(block.text);
-        else if (block.type === "toolCall") {
-          calls.push({ id: block.id, type: "function", function: { name: block.name, arguments: argumentsJson(block.arguments) } });
-        } else if (!block.redacted && reasoningContent) reasoning.push(block.thinking);
-      }
-      // "Invalid value for 'content': expected a string, got null." — an assistant needs text or tool calls.
-      if (texts.length === 0 && calls.length === 0) continue;
-      const assistant: AssistantMessage = { role: "assistant", content: texts.length > 0 ? texts.join("\n\n") : null };
-      if (calls.length > 0) assistant.tool_calls = calls;
-      if (reasoning.length > 0) assistant.reasoning_content = reasoning.join("\n\n");
-      out.push(assistant);
-    }
+/** One wire entry's messages (an assistant entry with neither text nor calls has none). */
+function entryMessages(message: WireMessage, reasoningContent: boolean): (ChatMessage | AssistantMessage)[] {
+  if (message.role === "user") return [{ role: "user", content: userContent(message.content) }];
+  if (message.role === "toolResults") return message.results.map((r) => ({ role: "tool" as const, tool_call_id: r.id, content: toolText(r.content) }));
+  const texts: string[] = [];
+  const reasoning: string[] = [];
+  const calls: OpenAI.Chat.ChatCompletionMessageFunctionToolCall[] = [];
+  for (const block of message.content) {
+    if (block.type === "text") texts.push(block.text);
+    else if (block.type === "toolCall") {
+      calls.push({ id: block.id, type: "function", function: { name: block.name, arguments: argumentsJson(block.arguments) } });
+    } else if (!block.redacted && reasoningContent) reasoning.push(block.thinking);
   }
-  return out;
+  // "Invalid value for 'content': expected a string, got null." — an assistant needs text or tool calls.
+  if (texts.length === 0 && calls.length === 0) return [];
+  const assistant: AssistantMessage = { role: "assistant", content: texts.length > 0 ? texts.join("\n\n") : null };
+  if (calls.length > 0) assistant.tool_calls = calls;
+  if (reasoning.length > 0) assistant.reasoning_content = reasoning.join("\n\n");
+  return [assistant];
 }
 
 function toolChoiceParam(choice: ToolChoice): OpenAI.Chat.ChatCompletionToolChoiceOption {
@@ -69,18 +73,19 @@ function toolChoiceParam(choice: ToolChoice): OpenAI.Chat.ChatCompletionToolChoi
   return { type: "function", function: { name: choice.name } };
 }
 
-export function buildOpenAICompletionsRequest(
+function systemMessage(context: LlmContext, compat: Compat): ChatMessage | undefined {
+  if (isBlank(context.systemPrompt)) return undefined;
+  return { role: compat.systemRole, content: sanitizeSurrogates(context.systemPrompt) };
+}
+
+/** The body with `messages` as given (the full list, or a placeholder for the JSON path). */
+function bodyWith(
   model: ModelInfo,
-  provider: ProviderConfig,
-  context: LlmContext,
-  options?: Partial<StreamOptions>,
-): BuiltRequest<OpenAICompletionsRequestBody> {
-  const prepared = prepareRequest(model, provider, context);
+  options: Partial<StreamOptions> | undefined,
+  prepared: PreparedRequest,
+  messages: (ChatMessage | AssistantMessage)[],
+): OpenAICompletionsRequestBody {
   const { compat } = prepared;
-  const messages = toMessages(prepared.messages, compat.reasoningField === "reasoning_content");
-  if (!isBlank(context.systemPrompt)) {
-    messages.unshift({ role: compat.systemRole, content: sanitizeSurrogates(context.systemPrompt) });
-  }
   const body: OpenAICompletionsRequestBody = { model: model.id, messages, stream: true };
   if (compat.streamUsage) body.stream_options = { include_usage: true };
   body[compat.maxTokensField] = maxTokensFor(model, options);
@@ -97,5 +102,44 @@ export function buildOpenAICompletionsRequest(
   const level = options?.reasoning;
   if (model.reasoning && compat.reasoningEffort && level !== undefined && level !== "off") body.reasoning_effort = level;
   if (options?.temperature !== undefined) body.temperature = options.temperature;
-  return { body, idMap: prepared.idMap, toolNames: prepared.names.toStored };
+  return body;
+}
+
+export function buildOpenAICompletionsRequest(
+  model: ModelInfo,
+  provider: ProviderConfig,
+  context: LlmContext,
+  options?: Partial<StreamOptions>,
+): BuiltRequest<OpenAICompletionsRequestBody> {
+  const prepared = prepareRequest(model, provider, context);
+  const reasoningContent = prepared.compat.reasoningField === "reasoning_content";
+  const messages: (ChatMessage | AssistantMessage)[] = [];
+  const system = systemMessage(context, prepared.compat);
+  if (system) messages.push(system);
+  for (const message of prepared.messages) messages.push(...entryMessages(message, reasoningContent));
+  return { body: bodyWith(model, options, prepared, messages), idMap: prepared.idMap, toolNames: prepared.names.toStored };
+}
+
+/** Entry JSON per variant: with and without `reasoning_content`. */
+const fragments = { plain: new FragmentCache(), reasoning: new FragmentCache() };
+
+/** The same body as `buildOpenAICompletionsRequest`, as JSON text (the streaming path; see json-body.ts). No `idMap`. */
+export function buildOpenAICompletionsRequestJson(
+  model: ModelInfo,
+  provider: ProviderConfig,
+  context: LlmContext,
+  options?: Partial<StreamOptions>,
+): JsonRequest {
+  const prepared = prepareRequest(model, provider, context, true);
+  const reasoningContent = prepared.compat.reasoningField === "reasoning_content";
+  const cache = reasoningContent ? fragments.reasoning : fragments.plain;
+  const parts: string[] = [];
+  const system = systemMessage(context, prepared.compat);
+  if (system) parts.push(JSON.stringify(system));
+  for (const message of prepared.messages) {
+    const key = message.role === "toolResults" ? message.results : message.content;
+    parts.push(cache.get(key, () => itemsJson(entryMessages(message, reasoningContent))));
+  }
+  const body = bodyWith(model, options, prepared, []);
+  return { json: stringifyWith(body as unknown as Record<string, unknown>, "messages", arrayJson(parts)), toolNames: prepared.names.toStored };
 }

@@ -14,7 +14,18 @@ import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { LlmContext, StreamOptions, ToolChoice } from "../types";
 import { isBlank, sanitizeSurrogates } from "../transform/text";
 import type { WireAssistantBlock, WireMessage, WireUserBlock } from "../transform/wire-types";
-import { argumentsJson, dataUrl, maxTokensFor, objectSchema, prepareRequest, qualifiesForStrict, type BuiltRequest } from "./common";
+import {
+  argumentsJson,
+  dataUrl,
+  maxTokensFor,
+  objectSchema,
+  prepareRequest,
+  qualifiesForStrict,
+  type BuiltRequest,
+  type JsonRequest,
+  type PreparedRequest,
+} from "./common";
+import { arrayJson, FragmentCache, itemsJson, stringifyWith } from "./json-body";
 
 export type OpenAIResponsesRequestBody = OpenAI.Responses.ResponseCreateParamsStreaming;
 type InputItem = OpenAI.Responses.ResponseInputItem;
@@ -66,7 +77,7 @@ function outputValue(blocks: readonly WireUserBlock[]): string | OpenAI.Response
  */
 function assistantItems(content: readonly WireAssistantBlock[], out: InputItem[], sentReasoning: Set<string>): void {
   const items = new Map<WireAssistantBlock, OpenAI.Responses.ResponseReasoningItem>();
-  let replay = content.some((b) => b.type === "toolCall" && b.itemId !== undefined);
+  let replay = replaysItems(content);
   for (const block of content) {
     if (!replay || block.type !== "thinking" || block.signature === undefined) continue;
     const item = reasoningItem(block.signature);
@@ -103,16 +114,24 @@ function assistantItems(content: readonly WireAssistantBlock[], out: InputItem[]
   flushText();
 }
 
+/** One user or results entry's items (assistant entries go through `assistantItems`). */
+function entryItems(message: WireMessage & { role: "user" | "toolResults" }): InputItem[] {
+  if (message.role === "user") return [{ role: "user", content: inputContent(message.content) }];
+  return message.results.map((r) => ({ type: "function_call_output" as const, call_id: r.id, output: outputValue(r.content) }));
+}
+
+/** An assistant entry that replays nothing (no `fc_…` item ids): its items depend on it alone. */
+function replaysItems(content: readonly WireAssistantBlock[]): boolean {
+  return content.some((b) => b.type === "toolCall" && b.itemId !== undefined);
+}
+
 function toInput(wire: readonly WireMessage[]): InputItem[] {
   const out: InputItem[] = [];
   // "Duplicate item found with id rs_…" — a reasoning item goes at most once.
   const sentReasoning = new Set<string>();
   for (const message of wire) {
-    if (message.role === "user") out.push({ role: "user", content: inputContent(message.content) });
-    else if (message.role === "assistant") assistantItems(message.content, out, sentReasoning);
-    else {
-      for (const r of message.results) out.push({ type: "function_call_output", call_id: r.id, output: outputValue(r.content) });
-    }
+    if (message.role === "assistant") assistantItems(message.content, out, sentReasoning);
+    else out.push(...entryItems(message));
   }
   return out;
 }
@@ -122,17 +141,18 @@ function toolChoiceParam(choice: ToolChoice): OpenAIResponsesRequestBody["tool_c
   return { type: "function", name: choice.name };
 }
 
-export function buildOpenAIResponsesRequest(
+/** The body with `input` as given (the full list, or a placeholder for the JSON path). */
+function bodyWith(
   model: ModelInfo,
-  provider: ProviderConfig,
   context: LlmContext,
-  options?: Partial<StreamOptions>,
-): BuiltRequest<OpenAIResponsesRequestBody> {
-  const prepared = prepareRequest(model, provider, context);
+  options: Partial<StreamOptions> | undefined,
+  prepared: PreparedRequest,
+  input: InputItem[],
+): OpenAIResponsesRequestBody {
   const { compat } = prepared;
   const body: OpenAIResponsesRequestBody = {
     model: model.id,
-    input: toInput(prepared.messages),
+    input,
     stream: true,
     store: false,
     max_output_tokens: maxTokensFor(model, options),
@@ -161,5 +181,62 @@ export function buildOpenAIResponsesRequest(
     // Reasoning models reject it: "Unsupported parameter: 'temperature' is not supported with this model."
     body.temperature = options.temperature;
   }
+  return body;
+}
+
+export function buildOpenAIResponsesRequest(
+  model: ModelInfo,
+  provider: ProviderConfig,
+  context: LlmContext,
+  options?: Partial<StreamOptions>,
+): BuiltRequest<OpenAIResponsesRequestBody> {
+  const prepared = prepareRequest(model, provider, context);
+  const body = bodyWith(model, context, options, prepared, toInput(prepared.messages));
   return { body, idMap: prepared.idMap, toolNames: prepared.names.toStored };
+}
+
+const fragments = new FragmentCache();
+/** Reasoning item ids each cached assistant entry sent (later entries must not send them again). */
+const sentByEntry = new WeakMap<object, readonly string[]>();
+
+/**
+ * The same body as `buildOpenAIResponsesRequest`, as JSON text (the streaming
+ * path; see json-body.ts). No `idMap`. An assistant entry's items depend on the
+ * reasoning sent before it; its content array lives only as long as the kept
+ * pass keeps everything before it unchanged, so its cached JSON stays right —
+ * and the reasoning it sent is replayed into `sentReasoning` for what follows.
+ */
+export function buildOpenAIResponsesRequestJson(
+  model: ModelInfo,
+  provider: ProviderConfig,
+  context: LlmContext,
+  options?: Partial<StreamOptions>,
+): JsonRequest {
+  const prepared = prepareRequest(model, provider, context, true);
+  const parts: string[] = [];
+  const sentReasoning = new Set<string>();
+  for (const message of prepared.messages) {
+    if (message.role !== "assistant") {
+      parts.push(fragments.get(message.role === "user" ? message.content : message.results, () => itemsJson(entryItems(message))));
+      continue;
+    }
+    const key = message.content;
+    const sent = sentByEntry.get(key);
+    if (sent !== undefined) {
+      for (const id of sent) sentReasoning.add(id);
+    } else {
+      sentByEntry.set(key, []);
+    }
+    parts.push(
+      fragments.get(key, () => {
+        const before = new Set(sentReasoning);
+        const out: InputItem[] = [];
+        assistantItems(message.content, out, sentReasoning);
+        sentByEntry.set(key, [...sentReasoning].filter((id) => !before.has(id)));
+        return itemsJson(out);
+      }),
+    );
+  }
+  const body = bodyWith(model, context, options, prepared, []);
+  return { json: stringifyWith(body as unknown as Record<string, unknown>, "input", arrayJson(parts)), toolNames: prepared.names.toStored };
 }

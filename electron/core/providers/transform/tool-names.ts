@@ -25,8 +25,11 @@ function portableName(name: string): string {
 export class ToolNames {
   private readonly wireByStored = new Map<string, string>();
   readonly toStored: Record<string, string> = Object.create(null) as Record<string, string>;
+  /** Equal for two instances exactly when they map every name alike (the mapping depends only on `offered`). */
+  readonly key: string;
 
   constructor(offered: readonly string[]) {
+    this.key = offered.join("\u0000");
     const taken = new Set<string>();
     for (const name of offered) {
       if (this.wireByStored.has(name)) continue;

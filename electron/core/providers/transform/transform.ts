@@ -99,12 +99,33 @@ function resultAsText(result: WireToolResult): WireUserBlock[] {
   return blocks;
 }
 
+/**
+ * Where a pass can be resumed: right after an assistant message. Only
+ * `assistant()` allocates ids or item ids, so what follows a checkpoint (tool
+ * results, user messages, closing the turn) changes nothing but entries after
+ * `outLength`, the content of the entry at `outLength - 1` (a user merge), and
+ * the open turn — which is what `rewind()` puts back.
+ */
+interface Checkpoint {
+  /** Messages consumed up to and including that assistant message. */
+  consumed: number;
+  outLength: number;
+  last: WireMessage | undefined;
+  /** That entry's content then (user and assistant entries get new content arrays when merged into). */
+  lastContent: readonly unknown[];
+  /** The open turn's calls (no results yet), or undefined. */
+  calls: readonly OpenCall[] | undefined;
+}
+
 /** One request's pass over the history (a class rather than closures: this is the hot path). */
-class HistoryPass {
+export class HistoryPass {
   private readonly ids: IdAllocator;
   private readonly usedItemIds = new Set<string>();
   readonly out: WireMessage[] = [];
   private turn: OpenTurn | undefined;
+  /** Messages consumed so far (for checkpoints). */
+  private consumed = 0;
+  private checkpoint: Checkpoint = { consumed: 0, outLength: 0, last: undefined, lastContent: [], calls: undefined };
 
   constructor(private readonly target: TransformTarget) {
     this.ids = new IdAllocator(target.idRule);
@@ -221,6 +242,46 @@ class HistoryPass {
     }
     if (blocks.length > 0) this.pushAssistant(blocks);
     if (calls !== undefined) this.turn = { calls, unanswered: calls.length, deferred: [] };
+    this.consumed++;
+    const last = this.out[this.out.length - 1];
+    this.checkpoint = {
+      consumed: this.consumed,
+      outLength: this.out.length,
+      last,
+      lastContent: last === undefined ? [] : last.role === "toolResults" ? [] : last.content,
+      calls: calls === undefined ? undefined : calls.map((c) => ({ ...c })),
+    };
+  }
+
+  /** Messages consumed at the last checkpoint: a resumed pass starts there. */
+  get resumeAt(): number {
+    return this.checkpoint.consumed;
+  }
+
+  /** Puts the pass back to its last checkpoint (undoing what followed it, including `finish`). */
+  rewind(): void {
+    const cp = this.checkpoint;
+    this.out.length = cp.outLength;
+    if (cp.last !== undefined && cp.last.role !== "toolResults") cp.last.content = cp.lastContent as never;
+    this.turn = cp.calls === undefined ? undefined : { calls: cp.calls.map((c) => ({ ...c })), unanswered: cp.calls.length, deferred: [] };
+    this.consumed = cp.consumed;
+  }
+
+  /** Feeds one message. */
+  push(message: Message): void {
+    if (message.role === "assistant") {
+      this.assistant(message);
+      return;
+    }
+    this.consumed++;
+    if (message.role === "toolResult") this.toolResult(message);
+    else this.user(message);
+  }
+
+  /** Closes the open turn and returns the framed history (a new array; the pass's entries are shared, read-only). */
+  finish(): WireMessage[] {
+    this.closeTurn();
+    return frame(this.out.slice());
   }
 
   toolResult(message: ToolResultMessage): void {
@@ -262,11 +323,7 @@ class HistoryPass {
 
 export function transformHistory(messages: readonly Message[], target: TransformTarget): TransformResult {
   const pass = new HistoryPass(target);
-  for (const message of messages) {
-    if (message.role === "assistant") pass.assistant(message);
-    else if (message.role === "toolResult") pass.toolResult(message);
-    else pass.user(message);
-  }
+  for (const message of messages) pass.push(message);
   pass.closeTurn();
   return { messages: frame(pass.out), idMap: pass.idMap };
 }

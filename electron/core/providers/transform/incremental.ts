@@ -1,0 +1,76 @@
+/**
+ * The boundary transform, resumed instead of redone. In a tool loop every
+ * request re-sends the previous request's history plus a few new messages, so
+ * a pass kept per (history, target) resumes at its last checkpoint (the last
+ * assistant message) and processes only what follows. The result equals
+ * `transformHistory` on the same input (a property test checks this); any
+ * change to the already processed prefix — compaction, an edited history,
+ * another session — is detected by identity and starts a fresh pass.
+ */
+import type { Message } from "../../../../shared/protocol";
+import { HistoryPass } from "./transform";
+import type { TransformTarget, WireMessage } from "./wire-types";
+
+interface KeptPass {
+  pass: HistoryPass;
+  /** The messages of the last run, by identity. */
+  inputs: readonly Message[];
+}
+
+/** Passes per target for one history, keyed by the history's first message (stable for a session's requests). */
+const passes = new WeakMap<Message, Map<string, KeptPass>>();
+/** Targets kept per history: a session rarely alternates between more models than this. */
+const TARGETS_PER_HISTORY = 4;
+
+/** Everything in a target that changes the output (the tool-name mapping comes as `toolNamesKey`). */
+export function targetKey(target: TransformTarget, toolNamesKey: string): string {
+  const m = target.model;
+  const t = target.ownThinking;
+  return [
+    m.provider,
+    m.api,
+    m.id,
+    target.idRule,
+    target.toolsOffered ? 1 : 0,
+    target.acceptsImages ? 1 : 0,
+    target.toolResultImages ? 1 : 0,
+    target.assistantAfterToolResult ? 1 : 0,
+    t.signed,
+    t.unsigned,
+    toolNamesKey,
+  ].join("\u0000");
+}
+
+function samePrefix(a: readonly Message[], b: readonly Message[], length: number): boolean {
+  if (a.length < length || b.length < length) return false;
+  for (let i = 0; i < length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * The transformed history for `target` (as `transformHistory(...).messages`).
+ * The returned entries are shared with the kept pass: read them before the
+ * next call for the same history, never write to them.
+ */
+export function transformHistoryIncremental(messages: readonly Message[], target: TransformTarget, key: string): WireMessage[] {
+  const first = messages[0];
+  if (first === undefined) return new HistoryPass(target).finish();
+  let perTarget = passes.get(first);
+  if (perTarget === undefined) {
+    perTarget = new Map();
+    passes.set(first, perTarget);
+  }
+  let kept = perTarget.get(key);
+  if (kept !== undefined && samePrefix(kept.inputs, messages, kept.pass.resumeAt)) {
+    kept.pass.rewind();
+  } else {
+    kept = { pass: new HistoryPass(target), inputs: messages };
+    perTarget.delete(key);
+    if (perTarget.size >= TARGETS_PER_HISTORY) perTarget.delete(perTarget.keys().next().value as string);
+    perTarget.set(key, kept);
+  }
+  const { pass } = kept;
+  for (let i = pass.resumeAt; i < messages.length; i++) pass.push(messages[i]);
+  kept.inputs = messages.slice();
+  return pass.finish();
+}
