@@ -144,6 +144,21 @@ describe("streaming a response", () => {
     expect(server.sockets).toHaveLength(1);
   });
 
+  it("a slow consumer gets every event in order (the socket pauses and resumes)", async () => {
+    const count = 3000;
+    const server = await startServer((_req, res) => {
+      sseHead(res);
+      res.end(Array.from({ length: count }, (_, i) => `data: ${i}\n\n`).join(""));
+    });
+    const response = await post(server.url);
+    const seen: number[] = [];
+    for await (const event of response.events) {
+      seen.push(Number(event.data));
+      if (seen.length % 100 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(seen).toEqual(Array.from({ length: count }, (_, i) => i));
+  });
+
   it.skipIf(!hasOpenssl)(
     `streams over https with a test CA, and refuses the same self-signed server by default${hasOpenssl ? "" : " (skipped: openssl is not installed)"}`,
     async () => {
