@@ -185,6 +185,42 @@ describe("agent loop", () => {
     expectAllAccepted(h);
   });
 
+  it("after a compaction, later requests of the same live session start from the summary and carry every newer message", async () => {
+    h = await startHarness({ files: { "a.txt": "alpha\n" } });
+    h.faux.script([{ type: "reply", content: [{ type: "text", text: "first answer" }] }]);
+    await h.turn("first question");
+    h.faux.script([
+      { type: "contextOverflow" },
+      { type: "reply", content: [{ type: "text", text: "SUMMARY: the user asked something earlier." }] },
+      { type: "reply", content: [{ type: "text", text: "second answer" }] },
+    ]);
+    await h.turn("second question");
+    const seen: string[][] = [];
+    const record = (req: FauxRequest) => {
+      seen.push(req.turns.filter((t) => t.role !== "system").map((t) => (t.role === "toolResult" ? `result:${t.text}` : `${t.role}:${t.role === "assistant" ? t.text || t.toolCalls.map((c) => c.name).join(",") : t.text}`)));
+    };
+    h.faux.script([
+      (req) => {
+        record(req);
+        return { type: "reply", content: [{ type: "toolCall", id: "toolu_after", name: "read", arguments: { path: "a.txt" } }] };
+      },
+      (req) => {
+        record(req);
+        return { type: "reply", content: [{ type: "text", text: "third answer" }] };
+      },
+    ]);
+    await h.turn("third question");
+    expect(seen).toHaveLength(2);
+    const [first, second] = seen;
+    // The summary and the first kept message arrive as one user turn (consecutive user messages are merged).
+    expect(first[0]).toMatch(/^user:Summary of the earlier part[\s\S]*SUMMARY: the user asked something earlier\.[\s\S]*second question$/);
+    expect(first.join("\n")).not.toMatch(/first question|first answer/);
+    expect(first.slice(1)).toEqual(["assistant:second answer", "user:third question"]);
+    expect(second.slice(0, first.length)).toEqual(first);
+    expect(second.slice(first.length)).toEqual(["assistant:read", "result:1\talpha"]);
+    expectAllAccepted(h);
+  });
+
   it("queues a message typed during a turn and delivers it after the current tool batch", async () => {
     h = await startHarness({ files: { "a.txt": "a\n" } });
     h.faux.script([

@@ -11,6 +11,7 @@ import type { PendingApproval, TurnState } from "../../../shared/api";
 import type {
   AssistantMessage,
   ImageContent,
+  Message,
   ModelRef,
   SessionEntry,
   StoredEntry,
@@ -18,7 +19,7 @@ import type {
   ToolResultMessage,
   UserMessage,
 } from "../../../shared/protocol";
-import type { LlmContext } from "../providers/types";
+import type { LlmContext, ToolSpec } from "../providers/types";
 import type { Proposal, ToolOutcome } from "../tools/types";
 import { historyForModel, estimateTokens } from "./context";
 import { compactHistory } from "./compaction";
@@ -47,6 +48,11 @@ export class SessionAgent {
   private controller: AbortController | null = null;
   private pending: PendingApprovalState | null = null;
   private entries: StoredEntry[];
+  /** `historyForModel(this.entries)`, kept in step by `append` (one push per message, not a walk per request). */
+  private history: Message[];
+  /** The turn's tool specs and the system prompt built from them (rebuilt when the date changes). */
+  private turnTools: ToolSpec[] | null = null;
+  private prompt: { date: string; tools: ToolSpec[]; text: string } | null = null;
   private running: Promise<void> | null = null;
 
   constructor(
@@ -55,6 +61,7 @@ export class SessionAgent {
     private model: ModelRef | null,
   ) {
     this.entries = deps.store.loadEntries(sessionId);
+    this.history = historyForModel(this.entries);
   }
 
   // ------------------------------------------------------------ public API
@@ -124,6 +131,8 @@ export class SessionAgent {
     this.status = "running";
     this.emitState();
     this.deps.tools.beginTurn();
+    // The runtime, and so its specs, stay the same for the whole turn.
+    this.turnTools = this.deps.tools.specs();
     this.appendMessage(first);
     try {
       await this.loop(controller.signal);
@@ -210,7 +219,7 @@ export class SessionAgent {
    * after it; a character estimate when there is no usable usage yet.
    */
   private contextTokens(): number {
-    const history = historyForModel(this.entries);
+    const history = this.history;
     for (let i = history.length - 1; i >= 0; i--) {
       const m = history[i];
       if (m.role !== "assistant" || m.stopReason === "error" || m.stopReason === "aborted") continue;
@@ -235,17 +244,24 @@ export class SessionAgent {
   }
 
   private buildContext(resolved: ResolvedModel): LlmContext {
-    const tools = this.deps.tools.specs();
+    const tools = (this.turnTools ??= this.deps.tools.specs());
     return {
-      systemPrompt: buildSystemPrompt({
-        workspaceRoot: this.deps.workspaceRoot,
-        platform: this.deps.platform,
-        now: this.deps.now(),
-        tools,
-      }),
-      messages: historyForModel(this.entries),
+      systemPrompt: this.systemPrompt(tools),
+      // A copy: the history grows while a request built from it may still be in flight.
+      messages: this.history.slice(),
       tools: resolved.model.input.length > 0 ? tools : [],
     };
+  }
+
+  /** The same text for every request of a day (it only shows the date), as prompt caches want. */
+  private systemPrompt(tools: ToolSpec[]): string {
+    const now = this.deps.now();
+    const date = new Date(now).toISOString().slice(0, 10);
+    if (this.prompt?.date !== date || this.prompt.tools !== tools) {
+      const text = buildSystemPrompt({ workspaceRoot: this.deps.workspaceRoot, platform: this.deps.platform, now, tools });
+      this.prompt = { date, tools, text };
+    }
+    return this.prompt.text;
   }
 
   /** One request, retried on retryable errors; failed attempts are stored for the record. */
@@ -532,6 +548,8 @@ export class SessionAgent {
   private append(entry: SessionEntry): void {
     const seq = this.deps.store.appendEntry(this.sessionId, entry);
     this.entries.push({ seq, entry });
+    if (entry.type === "message") this.history.push(entry.message);
+    else if (entry.type === "compaction") this.history = historyForModel(this.entries);
     this.deps.emit("session.entry", { sessionId: this.sessionId, seq, entry });
     this.deps.onAppended(this.sessionId, seq, entry);
   }

@@ -42,6 +42,7 @@ interface BaseDef {
   parse(raw: unknown): Result<Record<string, unknown>>;
 }
 
+/** `run`, `propose` and `execute` take arguments that went through `parse` (the runtime validates every call first). */
 export interface ReadOnlyDef extends BaseDef {
   tier: "readOnly";
   run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome>;
@@ -70,17 +71,13 @@ function readOnly<S extends z.ZodType<Record<string, unknown>>>(
   description: string,
   run: (args: z.infer<S>, ctx: ToolContext) => Promise<ToolOutcome>,
 ): ReadOnlyDef {
-  const parse = parser(name, schema);
   return {
     name,
     tier: "readOnly",
     description,
     schema,
-    parse,
-    run: async (raw, ctx) => {
-      const args = parse(raw);
-      return args.ok ? run(args.value, ctx) : failure(args.error);
-    },
+    parse: parser(name, schema),
+    run: (args, ctx) => run(args as z.infer<S>, ctx),
   };
 }
 
@@ -93,21 +90,14 @@ function sideEffect<S extends z.ZodType<Record<string, unknown>>>(
     execute: (args: z.infer<S>, ctx: ToolContext, fingerprint: string | undefined) => Promise<ToolOutcome>;
   },
 ): SideEffectDef {
-  const parse = parser(name, schema);
   return {
     name,
     tier: "sideEffect",
     description,
     schema,
-    parse,
-    propose: async (raw, ctx) => {
-      const args = parse(raw);
-      return args.ok ? impl.propose(args.value, ctx) : args;
-    },
-    execute: async (raw, ctx, fp) => {
-      const args = parse(raw);
-      return args.ok ? impl.execute(args.value, ctx, fp) : failure(args.error);
-    },
+    parse: parser(name, schema),
+    propose: (args, ctx) => impl.propose(args as z.infer<S>, ctx),
+    execute: (args, ctx, fp) => impl.execute(args as z.infer<S>, ctx, fp),
   };
 }
 
@@ -151,8 +141,10 @@ export const TOOL_DEFS: readonly ToolDef[] = [
   }),
 ];
 
+const BY_NAME = new Map<string, ToolDef>(TOOL_DEFS.map((d) => [d.name, d]));
+
 export function findTool(name: string): ToolDef | undefined {
-  return TOOL_DEFS.find((d) => d.name === name);
+  return BY_NAME.get(name);
 }
 
 let cachedSpecs: ToolSpec[] | null = null;
