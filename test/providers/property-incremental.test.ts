@@ -11,6 +11,7 @@ import type { Message } from "../../shared/protocol";
 import { findModel, findProvider } from "../../electron/core/providers/registry";
 import { buildRequest, buildRequestJson } from "../../electron/core/providers/requests";
 import type { LlmContext } from "../../electron/core/providers/types";
+import { bodyText } from "../../electron/core/providers/requests/json-body";
 import { deepFreeze, historyArb, reasoningArb, toolChoiceArb, toolsArb } from "./property-arbitraries";
 
 const TARGETS = [
@@ -44,7 +45,7 @@ function expectSameBody(
   const { model, provider } = resolved[target];
   const context: LlmContext = { systemPrompt: "You are helpful.", messages: messages as Message[], ...extra };
   const pure = JSON.stringify(buildRequest(model, provider, context, { reasoning }).body);
-  expect(buildRequestJson(model, provider, context, { reasoning }).json).toBe(pure);
+  expect(bodyText(buildRequestJson(model, provider, context, { reasoning }).chunks)).toBe(pure);
 }
 
 describe("the streaming path's JSON body equals the pure builder's body", () => {

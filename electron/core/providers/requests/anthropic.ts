@@ -14,7 +14,7 @@ import type { LlmContext, StreamOptions, ToolChoice } from "../types";
 import { isBlank, sanitizeSurrogates } from "../transform/text";
 import type { WireMessage, WireUserBlock } from "../transform/wire-types";
 import { maxTokensFor, objectSchema, prepareRequest, type BuiltRequest, type JsonRequest, type PreparedRequest } from "./common";
-import { arrayJson, FragmentCache, itemsJson, stringifyWith } from "./json-body";
+import { arrayJson, chunksAround, EncodedPrefixes, FragmentCache, itemsJson } from "./json-body";
 
 export type AnthropicRequestBody = Anthropic.MessageCreateParamsStreaming;
 type ContentBlock = Anthropic.ContentBlockParam;
@@ -164,10 +164,36 @@ export function buildAnthropicRequest(
   return { body, idMap: prepared.idMap, toolNames: prepared.names.toStored };
 }
 
+/** Entry JSON (blocks, comma-joined), and whole-turn JSON for turns made of one entry (the usual case). */
 const fragments = new FragmentCache();
+const singleTurns = new FragmentCache();
+const prefixes = new EncodedPrefixes();
 
 function cacheKeyOf(message: WireMessage): object {
   return message.role === "toolResults" ? message.results : message.content;
+}
+
+function entryJson(message: WireMessage): string {
+  return fragments.get(cacheKeyOf(message), () => itemsJson(entryBlocks(message)));
+}
+
+/** The last entry carries the cache breakpoint: encoded fresh, never cached. */
+function lastEntryJson(message: WireMessage): string {
+  const blocks = entryBlocks(message);
+  if (blocks.length > 0) blocks[blocks.length - 1] = withBreakpoint(blocks[blocks.length - 1]);
+  return itemsJson(blocks);
+}
+
+/** A turn's JSON from its entries `wire[from..to)` (several user-side entries join one user turn). */
+function turnJson(wire: readonly WireMessage[], from: number, to: number): string {
+  const role = wire[from].role === "assistant" ? "assistant" : "user";
+  const isLast = to === wire.length;
+  if (to - from === 1 && !isLast) {
+    return singleTurns.get(cacheKeyOf(wire[from]), () => `{"role":"${role}","content":[${entryJson(wire[from])}]}`);
+  }
+  const parts: string[] = [];
+  for (let i = from; i < to; i++) parts.push(isLast && i === to - 1 ? lastEntryJson(wire[i]) : entryJson(wire[i]));
+  return `{"role":"${role}","content":${arrayJson(parts)}}`;
 }
 
 /**
@@ -182,33 +208,14 @@ export function buildAnthropicRequestJson(
 ): JsonRequest {
   const prepared = prepareRequest(model, provider, context, true);
   const wire = prepared.messages;
-  const turns: string[] = [];
-  let userParts: string[] | undefined;
+  const { chunks } = prefixes.items(wire, cacheKeyOf, (from) => {
+    let to = from + 1;
+    // Tool results open the user turn; a user message that follows joins it.
+    if (wire[from].role !== "assistant") while (to < wire.length && wire[to].role !== "assistant") to++;
+    return { json: turnJson(wire, from, to), next: to };
+  });
   let lastAssistant: WireMessage | undefined;
-  const closeUser = () => {
-    if (userParts !== undefined) turns.push(`{"role":"user","content":${arrayJson(userParts)}}`);
-    userParts = undefined;
-  };
-  for (let i = 0; i < wire.length; i++) {
-    const message = wire[i];
-    let json: string;
-    if (i === wire.length - 1) {
-      // The last entry carries the cache breakpoint: encoded fresh, never cached.
-      const blocks = entryBlocks(message);
-      if (blocks.length > 0) blocks[blocks.length - 1] = withBreakpoint(blocks[blocks.length - 1]);
-      json = itemsJson(blocks);
-    } else {
-      json = fragments.get(cacheKeyOf(message), () => itemsJson(entryBlocks(message)));
-    }
-    if (message.role === "assistant") {
-      closeUser();
-      turns.push(`{"role":"assistant","content":[${json}]}`);
-      lastAssistant = message;
-    } else {
-      (userParts ??= []).push(json);
-    }
-  }
-  closeUser();
+  for (let i = wire.length - 1; i >= 0 && lastAssistant === undefined; i--) if (wire[i].role === "assistant") lastAssistant = wire[i];
   const body = bodyWith(model, context, options, prepared, [], lastAssistant && entryBlocks(lastAssistant));
-  return { json: stringifyWith(body as unknown as Record<string, unknown>, "messages", `[${turns.join(",")}]`), toolNames: prepared.names.toStored };
+  return { chunks: chunksAround(body as unknown as Record<string, unknown>, "messages", chunks), toolNames: prepared.names.toStored };
 }

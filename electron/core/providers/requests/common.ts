@@ -7,6 +7,7 @@ import type { Compat, ModelInfo, ProviderConfig } from "../../../../shared/model
 import type { LlmContext, StreamOptions, ToolChoice, ToolSpec } from "../types";
 import type { IdRule } from "../transform/ids";
 import { ToolNames } from "../transform/tool-names";
+import type { BodyChunk } from "./json-body";
 import { transformHistory } from "../transform/transform";
 import { targetKey, transformHistoryIncremental } from "../transform/incremental";
 import type { TransformResult, TransformTarget } from "../transform/wire-types";
@@ -20,9 +21,10 @@ export interface BuiltRequest<Body> {
   toolNames: Record<string, string>;
 }
 
-/** A request body as JSON text (the streaming path), with the tool-name map to read the reply. */
+/** A request body as JSON in chunks (the streaming path), with the tool-name map to read the reply. */
 export interface JsonRequest {
-  json: string;
+  /** Sent back to back, they are the body's UTF-8 JSON (see json-body.ts). */
+  chunks: BodyChunk[];
   toolNames: Record<string, string>;
 }
 

@@ -9,6 +9,8 @@
  * builder returns (a test checks this for every API).
  */
 
+import type { WireMessage } from "../transform/wire-types";
+
 /** JSON fragments cached by the identity of the object they encode. */
 export class FragmentCache {
   private readonly byKey = new WeakMap<object, string>();
@@ -43,6 +45,27 @@ export function arrayJson(fragments: readonly string[]): string {
 }
 
 /**
+ * The body as `JSON.stringify(body)` writes it, with the array `field` made of
+ * `items` (chunks that already hold the commas between items, as
+ * `EncodedPrefixes.items` returns them) after an optional `leading` item.
+ * Adjacent text is joined so the body goes out in few writes.
+ */
+export function chunksAround(body: Record<string, unknown>, field: string, items: readonly BodyChunk[], leading?: string): BodyChunk[] {
+  const text = stringifyWith(body, field, "\u0000");
+  // A raw NUL never appears in JSON.stringify output (strings escape it), so it marks the spot.
+  const at = text.indexOf("\u0000");
+  let head = `${text.slice(0, at)}[`;
+  if (leading !== undefined) head += items.length > 0 ? `${leading},` : leading;
+  const out: BodyChunk[] = [head];
+  for (const item of [...items, `]${text.slice(at + 1)}`]) {
+    const last = out[out.length - 1];
+    if (typeof item === "string" && typeof last === "string") out[out.length - 1] = last + item;
+    else out.push(item);
+  }
+  return out;
+}
+
+/**
  * `JSON.stringify(body)` with the value of `field` given as ready JSON text:
  * same key order, same bytes (plain objects only; undefined values are
  * skipped as `JSON.stringify` skips them).
@@ -55,4 +78,131 @@ export function stringifyWith(body: Record<string, unknown>, field: string, json
     out += `${out.length > 1 ? "," : ""}${JSON.stringify(key)}:${key === field ? json : JSON.stringify(value)}`;
   }
   return `${out}}`;
+}
+
+/** A request body in pieces, sent back to back: text, or bytes already encoded (UTF-8). */
+export type BodyChunk = string | Uint8Array;
+
+/** The whole body as text (tests, and callers that need one string). */
+export function bodyText(chunks: readonly BodyChunk[]): string {
+  return chunks.map((c) => (typeof c === "string" ? c : Buffer.from(c.buffer, c.byteOffset, c.byteLength).toString("utf8"))).join("");
+}
+
+/** One group of entries encoded: its JSON items (maybe ""), where the next group starts, and reasoning ids it sent. */
+export interface EncodedGroup {
+  json: string;
+  next: number;
+  sent?: readonly string[];
+}
+
+interface Encoded {
+  /** The entries covered, and the content each had (a merge swaps an entry's content). */
+  entries: WireMessage[];
+  contents: object[];
+  /** The covered groups' JSON items, comma-joined, as UTF-8; bytes before `used` are never written again. */
+  arena: Buffer;
+  used: number;
+  sent: string[];
+}
+
+const MIN_ARENA = 64 * 1024;
+
+/**
+ * The encoded prefix of a kept transform pass: the JSON of every group before
+ * the last assistant entry, as bytes. The next request of the tool loop shares
+ * those entries (same objects, same content), so only what follows them is
+ * encoded — the history is neither re-encoded nor copied into a new string.
+ * Any difference in the covered entries drops the prefix (it is rebuilt from
+ * the entry caches).
+ */
+export class EncodedPrefixes {
+  private readonly byPass = new WeakMap<WireMessage, Encoded>();
+
+  /**
+   * The array's items for `wire` as chunks (prefix bytes, then the rest as
+   * text, comma-separated, no brackets), and the reasoning ids sent in it.
+   * `encode(from)` encodes the group starting at `from`; a group starting with
+   * an assistant entry never depends on the groups after it.
+   */
+  items(
+    wire: readonly WireMessage[],
+    contentOf: (message: WireMessage) => object,
+    encode: (from: number, sent: Set<string>) => EncodedGroup,
+  ): { chunks: BodyChunk[]; sent: Set<string> } {
+    const first = wire[0];
+    if (first === undefined) return { chunks: [], sent: new Set() };
+    let memo = this.byPass.get(first);
+    if (memo !== undefined && !covers(memo, wire, contentOf)) {
+      memo = undefined;
+      this.byPass.delete(first);
+    }
+    const sent = new Set<string>(memo?.sent);
+    let from = memo?.entries.length ?? 0;
+
+    // Groups up to the last assistant entry (never the final entry) join the prefix.
+    let boundary = wire.length - 1;
+    while (boundary > from && wire[boundary].role !== "assistant") boundary--;
+    let appended = "";
+    const appendedSent: string[] = [];
+    while (from < boundary) {
+      const group = encode(from, sent);
+      if (group.json.length > 0) appended += appended.length > 0 ? `,${group.json}` : group.json;
+      if (group.sent) appendedSent.push(...group.sent);
+      from = group.next;
+    }
+    if (from > (memo?.entries.length ?? 0)) memo = this.extend(memo, wire, from, contentOf, appended, appendedSent);
+    let rest = "";
+    while (from < wire.length) {
+      const group = encode(from, sent);
+      if (group.json.length > 0) rest += rest.length > 0 ? `,${group.json}` : group.json;
+      from = group.next;
+    }
+    const chunks: BodyChunk[] = [];
+    if (memo !== undefined && memo.used > 0) {
+      chunks.push(memo.arena.subarray(0, memo.used));
+      if (rest.length > 0) chunks.push(`,${rest}`);
+    } else if (rest.length > 0) {
+      chunks.push(rest);
+    }
+    return { chunks, sent };
+  }
+
+  private extend(
+    memo: Encoded | undefined,
+    wire: readonly WireMessage[],
+    upTo: number,
+    contentOf: (message: WireMessage) => object,
+    json: string,
+    sent: readonly string[],
+  ): Encoded {
+    const text = memo !== undefined && memo.used > 0 && json.length > 0 ? `,${json}` : json;
+    const bytes = Buffer.byteLength(text);
+    const used = memo?.used ?? 0;
+    let arena = memo?.arena;
+    if (arena === undefined || used + bytes > arena.length) {
+      // Grow into a new buffer: bytes already handed to a request are never overwritten.
+      const grown = Buffer.allocUnsafe(Math.max(MIN_ARENA, 2 * (used + bytes)));
+      if (arena !== undefined) arena.copy(grown, 0, 0, used);
+      arena = grown;
+    }
+    arena.write(text, used, "utf8");
+    const entries = memo?.entries ?? [];
+    const contents = memo?.contents ?? [];
+    for (let i = entries.length; i < upTo; i++) {
+      entries.push(wire[i]);
+      contents.push(contentOf(wire[i]));
+    }
+    const next: Encoded = { entries, contents, arena, used: used + bytes, sent: [...(memo?.sent ?? []), ...sent] };
+    this.byPass.set(wire[0], next);
+    return next;
+  }
+}
+
+/** The prefix still describes `wire`: same entries with the same content, and an assistant entry right after it. */
+function covers(memo: Encoded, wire: readonly WireMessage[], contentOf: (message: WireMessage) => object): boolean {
+  const { entries, contents } = memo;
+  const k = entries.length;
+  if (wire.length <= k || wire[k].role !== "assistant") return false;
+  for (let i = 0; i < k; i++) if (wire[i] !== entries[i] || contentOf(wire[i]) !== contents[i]) return false;
+  return true;
 }

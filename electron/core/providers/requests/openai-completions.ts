@@ -23,7 +23,7 @@ import {
   type JsonRequest,
   type PreparedRequest,
 } from "./common";
-import { arrayJson, FragmentCache, itemsJson, stringifyWith } from "./json-body";
+import { chunksAround, EncodedPrefixes, FragmentCache, itemsJson } from "./json-body";
 
 type ChatMessage = OpenAI.Chat.ChatCompletionMessageParam;
 type AssistantMessage = OpenAI.Chat.ChatCompletionAssistantMessageParam & { reasoning_content?: string };
@@ -122,6 +122,11 @@ export function buildOpenAICompletionsRequest(
 
 /** Entry JSON per variant: with and without `reasoning_content`. */
 const fragments = { plain: new FragmentCache(), reasoning: new FragmentCache() };
+const prefixes = { plain: new EncodedPrefixes(), reasoning: new EncodedPrefixes() };
+
+function contentOf(message: WireMessage): object {
+  return message.role === "toolResults" ? message.results : message.content;
+}
 
 /** The same body as `buildOpenAICompletionsRequest`, as JSON text (the streaming path; see json-body.ts). No `idMap`. */
 export function buildOpenAICompletionsRequestJson(
@@ -133,13 +138,15 @@ export function buildOpenAICompletionsRequestJson(
   const prepared = prepareRequest(model, provider, context, true);
   const reasoningContent = prepared.compat.reasoningField === "reasoning_content";
   const cache = reasoningContent ? fragments.reasoning : fragments.plain;
-  const parts: string[] = [];
+  const wire = prepared.messages;
+  const { chunks } = (reasoningContent ? prefixes.reasoning : prefixes.plain).items(wire, contentOf, (from) => {
+    const message = wire[from];
+    return { json: cache.get(contentOf(message), () => itemsJson(entryMessages(message, reasoningContent))), next: from + 1 };
+  });
   const system = systemMessage(context, prepared.compat);
-  if (system) parts.push(JSON.stringify(system));
-  for (const message of prepared.messages) {
-    const key = message.role === "toolResults" ? message.results : message.content;
-    parts.push(cache.get(key, () => itemsJson(entryMessages(message, reasoningContent))));
-  }
   const body = bodyWith(model, options, prepared, []);
-  return { json: stringifyWith(body as unknown as Record<string, unknown>, "messages", arrayJson(parts)), toolNames: prepared.names.toStored };
+  return {
+    chunks: chunksAround(body as unknown as Record<string, unknown>, "messages", chunks, system && JSON.stringify(system)),
+    toolNames: prepared.names.toStored,
+  };
 }

@@ -25,7 +25,7 @@ import {
   type JsonRequest,
   type PreparedRequest,
 } from "./common";
-import { arrayJson, FragmentCache, itemsJson, stringifyWith } from "./json-body";
+import { chunksAround, EncodedPrefixes, FragmentCache, itemsJson } from "./json-body";
 
 export type OpenAIResponsesRequestBody = OpenAI.Responses.ResponseCreateParamsStreaming;
 type InputItem = OpenAI.Responses.ResponseInputItem;
@@ -196,6 +196,12 @@ export function buildOpenAIResponsesRequest(
 }
 
 const fragments = new FragmentCache();
+const prefixes = new EncodedPrefixes();
+
+function contentOf(message: WireMessage): object {
+  return message.role === "toolResults" ? message.results : message.content;
+}
+
 /** Reasoning item ids each cached assistant entry sent (later entries must not send them again). */
 const sentByEntry = new WeakMap<object, readonly string[]>();
 
@@ -213,30 +219,24 @@ export function buildOpenAIResponsesRequestJson(
   options?: Partial<StreamOptions>,
 ): JsonRequest {
   const prepared = prepareRequest(model, provider, context, true);
-  const parts: string[] = [];
-  const sentReasoning = new Set<string>();
-  for (const message of prepared.messages) {
+  const wire = prepared.messages;
+  const { chunks } = prefixes.items(wire, contentOf, (from, sentReasoning) => {
+    const message = wire[from];
     if (message.role !== "assistant") {
-      parts.push(fragments.get(message.role === "user" ? message.content : message.results, () => itemsJson(entryItems(message))));
-      continue;
+      return { json: fragments.get(contentOf(message), () => itemsJson(entryItems(message))), next: from + 1 };
     }
     const key = message.content;
-    const sent = sentByEntry.get(key);
-    if (sent !== undefined) {
-      for (const id of sent) sentReasoning.add(id);
-    } else {
-      sentByEntry.set(key, []);
-    }
-    parts.push(
-      fragments.get(key, () => {
-        const before = new Set(sentReasoning);
-        const out: InputItem[] = [];
-        assistantItems(message.content, out, sentReasoning);
-        sentByEntry.set(key, [...sentReasoning].filter((id) => !before.has(id)));
-        return itemsJson(out);
-      }),
-    );
-  }
+    const json = fragments.get(key, () => {
+      const before = new Set(sentReasoning);
+      const out: InputItem[] = [];
+      assistantItems(message.content, out, sentReasoning);
+      sentByEntry.set(key, [...sentReasoning].filter((id) => !before.has(id)));
+      return itemsJson(out);
+    });
+    const sent = sentByEntry.get(key) ?? [];
+    for (const id of sent) sentReasoning.add(id);
+    return { json, next: from + 1, sent };
+  });
   const body = bodyWith(model, context, options, prepared, []);
-  return { json: stringifyWith(body as unknown as Record<string, unknown>, "input", arrayJson(parts)), toolNames: prepared.names.toStored };
+  return { chunks: chunksAround(body as unknown as Record<string, unknown>, "input", chunks), toolNames: prepared.names.toStored };
 }
