@@ -62,6 +62,29 @@ describe("tool-call audit", () => {
     );
     store.close();
   });
+
+  it("the loop's write-only calls store the same rows and refuse the same mistakes", () => {
+    const { store, s, clock } = withSession();
+    store.addToolCall({ sessionId: s.id, toolCallId: "c1", toolName: "read", args: { path: "a.txt" }, status: "done", durationMs: 3, outputBytes: 10 });
+    store.addToolCall({ sessionId: s.id, toolCallId: "c2", toolName: "bash", args: { command: "ls" }, status: "proposed" });
+    clock.tick(5);
+    store.patchToolCall(s.id, "c2", { status: "approved", approvalDecision: "autoApproved", decidedBy: "policy", decidedAt: 1005 });
+    store.patchToolCall(s.id, "c2", { status: "error", errorCode: "TIMEOUT" });
+    const [c1, c2] = store.listToolCalls(s.id);
+    expect(c1).toMatchObject({ toolCallId: "c1", args: { path: "a.txt" }, status: "done", durationMs: 3, outputBytes: 10, createdAt: 1000, updatedAt: 1000 });
+    expect(c2).toMatchObject({ status: "error", errorCode: "TIMEOUT", approvalDecision: "autoApproved", decidedBy: "policy", decidedAt: 1005, updatedAt: 1005 });
+
+    expect(() => store.addToolCall({ sessionId: s.id, toolCallId: "a", toolName: "x", args: {}, status: "bogus" as "done" })).toThrow(
+      expect.objectContaining({ code: "INVALID_ARGUMENT" }),
+    );
+    expect(() => store.patchToolCall(s.id, "c1", { approvalDecision: "maybe" as "approved" })).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));
+    expect(() => store.patchToolCall(s.id, "missing", { status: "done" })).toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
+    expect(() => store.addToolCall({ sessionId: "nope", toolCallId: "a", toolName: "x", args: {}, status: "done" })).toThrow(
+      expect.objectContaining({ code: "NOT_FOUND" }),
+    );
+    expect(store.listToolCalls(s.id)).toHaveLength(2);
+    store.close();
+  });
 });
 
 describe("settings", () => {

@@ -276,19 +276,19 @@ function writeAudit(store: SessionStore, audited: Map<string, Set<string>>, sess
   try {
     switch (event.kind) {
       case "proposed":
-        if (known) store.updateToolCall(sessionId, event.toolCallId, { status: "proposed" });
-        else store.recordToolCall({ sessionId, toolCallId: event.toolCallId, toolName: event.toolName, args: event.args, status: "proposed" });
+        if (known) store.patchToolCall(sessionId, event.toolCallId, { status: "proposed" });
+        else store.addToolCall({ sessionId, toolCallId: event.toolCallId, toolName: event.toolName, args: event.args, status: "proposed" });
         break;
       case "running": {
-        if (known) store.updateToolCall(sessionId, event.toolCallId, { status: "running" });
-        else store.recordToolCall({ sessionId, toolCallId: event.toolCallId, toolName: event.toolName, args: event.args, status: "running" });
+        if (known) store.patchToolCall(sessionId, event.toolCallId, { status: "running" });
+        else store.addToolCall({ sessionId, toolCallId: event.toolCallId, toolName: event.toolName, args: event.args, status: "running" });
         break;
       }
       case "decided": {
-        if (!known) store.recordToolCall({ sessionId, toolCallId: event.toolCallId, toolName: event.toolName, args: {}, status: "proposed" });
+        if (!known) store.addToolCall({ sessionId, toolCallId: event.toolCallId, toolName: event.toolName, args: {}, status: "proposed" });
         const decision = event.decision as "approved" | "approvedForSession" | "denied" | "autoApproved" | "autoDenied";
         const denied = decision === "denied" || decision === "autoDenied";
-        store.updateToolCall(sessionId, event.toolCallId, {
+        store.patchToolCall(sessionId, event.toolCallId, {
           status: denied ? "denied" : "approved",
           approvalDecision: decision,
           decidedBy: event.decidedBy,
@@ -298,8 +298,8 @@ function writeAudit(store: SessionStore, audited: Map<string, Set<string>>, sess
       }
       case "finished": {
         const patch = { status: event.status, durationMs: event.durationMs, errorCode: event.errorCode, outputBytes: event.outputBytes };
-        if (known) store.updateToolCall(sessionId, event.toolCallId, patch);
-        else store.recordToolCall({ sessionId, toolCallId: event.toolCallId, toolName: event.toolName, args: event.args, ...patch });
+        if (known) store.patchToolCall(sessionId, event.toolCallId, patch);
+        else store.addToolCall({ sessionId, toolCallId: event.toolCallId, toolName: event.toolName, args: event.args, ...patch });
         break;
       }
     }

@@ -97,16 +97,23 @@ function toRecord(r: ToolCallRow): ToolCallRecord {
   };
 }
 
+const STATUSES: ReadonlySet<unknown> = new Set(ToolAuditStatusSchema.options);
+const DECISIONS: ReadonlySet<unknown> = new Set(ApprovalDecisionSchema.options);
+
 function checkPatch(p: ToolCallPatch): void {
-  if (p.status !== undefined && !ToolAuditStatusSchema.safeParse(p.status).success) {
+  if (p.status !== undefined && !STATUSES.has(p.status)) {
     throw new StoreError("INVALID_ARGUMENT", `unknown tool status ${String(p.status)}`);
   }
-  if (p.approvalDecision !== undefined && !ApprovalDecisionSchema.safeParse(p.approvalDecision).success) {
+  if (p.approvalDecision !== undefined && !DECISIONS.has(p.approvalDecision)) {
     throw new StoreError("INVALID_ARGUMENT", `unknown approval decision ${String(p.approvalDecision)}`);
   }
 }
 
-export function recordToolCall(ctx: StoreContext, input: ToolCallInput): ToolCallRecord {
+const INSERT_SQL = `INSERT INTO tool_calls (session_id, tool_call_id, tool_name, args, status, duration_ms, error_code, output_bytes,
+    approval_decision, decided_by, decided_at, created_at, updated_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+function insertValues(ctx: StoreContext, input: ToolCallInput): unknown[] {
   checkPatch(input);
   let args: string;
   try {
@@ -114,57 +121,81 @@ export function recordToolCall(ctx: StoreContext, input: ToolCallInput): ToolCal
   } catch (e) {
     throw new StoreError("INVALID_ARGUMENT", `tool arguments are not JSON-serialisable: ${String(e)}`);
   }
+  const now = ctx.now();
+  return [
+    input.sessionId,
+    input.toolCallId,
+    input.toolName,
+    args,
+    input.status,
+    input.durationMs ?? null,
+    input.errorCode ?? null,
+    input.outputBytes ?? null,
+    input.approvalDecision ?? null,
+    input.decidedBy ?? null,
+    input.decidedAt ?? null,
+    now,
+    now,
+  ];
+}
+
+function isForeignKeyFailure(e: unknown): boolean {
+  return typeof e === "object" && e !== null && "code" in e && e.code === "SQLITE_CONSTRAINT_FOREIGNKEY";
+}
+
+export function recordToolCall(ctx: StoreContext, input: ToolCallInput): ToolCallRecord {
+  const values = insertValues(ctx, input);
   const exists = ctx.stmt(`SELECT 1 FROM sessions WHERE id = ?`).get(input.sessionId);
   if (exists === undefined) throw new StoreError("NOT_FOUND", `no session ${input.sessionId}`);
-  const now = ctx.now();
-  const row = ctx
-    .stmt(
-      `INSERT INTO tool_calls (session_id, tool_call_id, tool_name, args, status, duration_ms, error_code, output_bytes,
-         approval_decision, decided_by, decided_at, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
-    )
-    .get(
-      input.sessionId,
-      input.toolCallId,
-      input.toolName,
-      args,
-      input.status,
-      input.durationMs ?? null,
-      input.errorCode ?? null,
-      input.outputBytes ?? null,
-      input.approvalDecision ?? null,
-      input.decidedBy ?? null,
-      input.decidedAt ?? null,
-      now,
-      now,
-    ) as ToolCallRow;
+  const row = ctx.stmt(`${INSERT_SQL} RETURNING *`).get(...values) as ToolCallRow;
   return toRecord(row);
+}
+
+/**
+ * `recordToolCall` for the agent loop, which does not need the row back: one
+ * INSERT, the session's existence checked by the foreign key.
+ */
+export function addToolCall(ctx: StoreContext, input: ToolCallInput): void {
+  const values = insertValues(ctx, input);
+  try {
+    ctx.stmt(INSERT_SQL).run(...values);
+  } catch (e) {
+    if (isForeignKeyFailure(e)) throw new StoreError("NOT_FOUND", `no session ${input.sessionId}`);
+    throw e;
+  }
+}
+
+const UPDATE_SQL = `UPDATE tool_calls SET status = coalesce(?, status), duration_ms = coalesce(?, duration_ms),
+    error_code = coalesce(?, error_code), output_bytes = coalesce(?, output_bytes),
+    approval_decision = coalesce(?, approval_decision), decided_by = coalesce(?, decided_by),
+    decided_at = coalesce(?, decided_at), updated_at = ?
+  WHERE id = (SELECT max(id) FROM tool_calls WHERE session_id = ? AND tool_call_id = ?)`;
+
+function updateValues(ctx: StoreContext, sessionId: string, toolCallId: string, patch: ToolCallPatch): unknown[] {
+  checkPatch(patch);
+  return [
+    patch.status ?? null,
+    patch.durationMs ?? null,
+    patch.errorCode ?? null,
+    patch.outputBytes ?? null,
+    patch.approvalDecision ?? null,
+    patch.decidedBy ?? null,
+    patch.decidedAt ?? null,
+    ctx.now(),
+    sessionId,
+    toolCallId,
+  ];
+}
+
+/** `updateToolCall` without reading the row back. */
+export function patchToolCall(ctx: StoreContext, sessionId: string, toolCallId: string, patch: ToolCallPatch): void {
+  const { changes } = ctx.stmt(UPDATE_SQL).run(...updateValues(ctx, sessionId, toolCallId, patch));
+  if (changes === 0) throw new StoreError("NOT_FOUND", `no tool call ${JSON.stringify(toolCallId)} in session ${sessionId}`);
 }
 
 /** Sets the given fields (omitted ones stay) on the latest row for this call id. */
 export function updateToolCall(ctx: StoreContext, sessionId: string, toolCallId: string, patch: ToolCallPatch): ToolCallRecord {
-  checkPatch(patch);
-  const row = ctx
-    .stmt(
-      `UPDATE tool_calls SET status = coalesce(?, status), duration_ms = coalesce(?, duration_ms),
-         error_code = coalesce(?, error_code), output_bytes = coalesce(?, output_bytes),
-         approval_decision = coalesce(?, approval_decision), decided_by = coalesce(?, decided_by),
-         decided_at = coalesce(?, decided_at), updated_at = ?
-       WHERE id = (SELECT max(id) FROM tool_calls WHERE session_id = ? AND tool_call_id = ?)
-       RETURNING *`,
-    )
-    .get(
-      patch.status ?? null,
-      patch.durationMs ?? null,
-      patch.errorCode ?? null,
-      patch.outputBytes ?? null,
-      patch.approvalDecision ?? null,
-      patch.decidedBy ?? null,
-      patch.decidedAt ?? null,
-      ctx.now(),
-      sessionId,
-      toolCallId,
-    ) as ToolCallRow | undefined;
+  const row = ctx.stmt(`${UPDATE_SQL} RETURNING *`).get(...updateValues(ctx, sessionId, toolCallId, patch)) as ToolCallRow | undefined;
   if (row === undefined) throw new StoreError("NOT_FOUND", `no tool call ${JSON.stringify(toolCallId)} in session ${sessionId}`);
   return toRecord(row);
 }

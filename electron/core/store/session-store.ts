@@ -8,7 +8,9 @@
 import type { SearchHit, SessionSummary, Workspace } from "../../../shared/api";
 import type { ModelRef, SessionEntry, StoredEntry } from "../../../shared/protocol";
 import {
+  addToolCall,
   listToolCalls,
+  patchToolCall,
   recordToolCall,
   updateToolCall,
   type ToolCallInput,
@@ -210,6 +212,14 @@ export class SessionStore {
   }
   updateToolCall(sessionId: string, toolCallId: string, patch: ToolCallPatch): ToolCallRecord {
     return this.guard("updateToolCall", () => updateToolCall(this.ctx, sessionId, toolCallId, patch));
+  }
+  /** `recordToolCall` without reading the row back (the agent loop's audit). */
+  addToolCall(input: ToolCallInput): void {
+    this.guard("addToolCall", () => addToolCall(this.ctx, input));
+  }
+  /** `updateToolCall` without reading the row back. */
+  patchToolCall(sessionId: string, toolCallId: string, patch: ToolCallPatch): void {
+    this.guard("patchToolCall", () => patchToolCall(this.ctx, sessionId, toolCallId, patch));
   }
   listToolCalls(sessionId: string): ToolCallRecord[] {
     return this.guard("listToolCalls", () => listToolCalls(this.ctx, sessionId));
