@@ -137,6 +137,21 @@ describe("streaming a response", () => {
     expect(seen!.headers["x-custom"]).toBe("yes");
   });
 
+  it("sends a body given in chunks (text and UTF-8 bytes) as one body with the total byte length", async () => {
+    let seen: { body: string; length?: string } | null = null;
+    const server = await listen(
+      createServer(async (req, res) => {
+        seen = { body: await readAll(req), length: req.headers["content-length"] };
+        twoEvents(req, res);
+      }),
+      "http",
+    );
+    const chunks = ['{"messages":[', Buffer.from('{"text":"ünïcødé 🙂"}', "utf8"), ',{"text":"tail é"}]}'];
+    await collect(await post(server.url, { body: chunks }));
+    const whole = '{"messages":[{"text":"ünïcødé 🙂"},{"text":"tail é"}]}';
+    expect(seen).toEqual({ body: whole, length: String(Buffer.byteLength(whole)) });
+  });
+
   it("reuses one kept-alive socket for two sequential calls", async () => {
     const server = await startServer(twoEvents);
     await collect(await post(server.url));

@@ -12,8 +12,9 @@ import type { StopReason } from "../../../../shared/protocol";
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "../types";
 import { postSse } from "../http";
+import { bodyText } from "../requests/json-body";
 import { runStream, throwIfStopped, TruncatedStreamError, type AdapterConfig, type RunContext } from "./common";
-import { appToolName, buildAnthropicRequest, computeCost } from "./deps";
+import { appToolName, buildAnthropicRequest, buildAnthropicRequestJson, computeCost } from "./deps";
 import type { StreamState, TokenCounts } from "./stream-state";
 import { anthropicEventData, anthropicHeaders, anthropicUrl } from "./wire";
 
@@ -86,10 +87,10 @@ function usageOf(raw: z.infer<typeof UsageShape> | null | undefined): Partial<To
 
 function streamAnthropic(config: AdapterConfig, model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: StreamOptions) {
   return runStream(model, computeCost, options, config, async function* ({ state, signal, alive }: RunContext) {
-    const { body, toolNames } = buildAnthropicRequest(model, provider, context, options);
-    options.onRequestBody?.(body);
-    const json = JSON.stringify(body); // the request body on the wire (the builder sets `stream: true`)
-    const response = await postSse({ url: anthropicUrl(provider, options), headers: anthropicHeaders(options), body: json, signal });
+    // The body as chunks, built from the previous request of this history (see requests/json-body.ts).
+    const { chunks: body, toolNames } = buildAnthropicRequestJson(model, provider, context, options);
+    if (options.onRequestBody) options.onRequestBody(JSON.parse(bodyText(body)));
+    const response = await postSse({ url: anthropicUrl(provider, options), headers: anthropicHeaders(options), body, signal });
 
     /** Wire block index → our content index (server-side blocks we skip are absent). */
     const indexOf = new Map<number, number>();

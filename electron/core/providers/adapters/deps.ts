@@ -3,7 +3,14 @@
  * builders (boundary transform applied), the registry's cost and compat, and
  * the stored form of Responses tool-call ids.
  */
-export { buildAnthropicRequest, buildOpenAICompletionsRequest, buildOpenAIResponsesRequest } from "../requests";
+export {
+  buildAnthropicRequest,
+  buildAnthropicRequestJson,
+  buildOpenAICompletionsRequest,
+  buildOpenAICompletionsRequestJson,
+  buildOpenAIResponsesRequest,
+  buildOpenAIResponsesRequestJson,
+} from "../requests";
 export { computeCost, resolveCompat } from "../registry";
 export { encodeResponsesToolCallId } from "../transform/responses-ids";
 

@@ -10,8 +10,9 @@ import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { StopReason } from "../../../../shared/protocol";
 import type { LlmContext, ProviderAdapter, StreamOptions } from "../types";
 import { postSse } from "../http";
+import { bodyText } from "../requests/json-body";
 import { runStream, throwIfStopped, TruncatedStreamError, type AdapterConfig, type RunContext } from "./common";
-import { appToolName, buildOpenAICompletionsRequest, computeCost, resolveCompat } from "./deps";
+import { appToolName, buildOpenAICompletionsRequest, buildOpenAICompletionsRequestJson, computeCost, resolveCompat } from "./deps";
 import type { TokenCounts } from "./stream-state";
 import { OpenAIEventReader, openaiHeaders, openaiUrl } from "./wire";
 
@@ -78,10 +79,10 @@ function usageOf(raw: NonNullable<z.infer<typeof ChunkShape>["usage"]>): Partial
 function streamCompletions(config: AdapterConfig, model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: StreamOptions) {
   return runStream(model, computeCost, options, config, async function* ({ state, signal, alive }: RunContext) {
     const compat = resolveCompat(model, provider);
-    const { body, toolNames } = buildOpenAICompletionsRequest(model, provider, context, options);
-    options.onRequestBody?.(body);
-    const json = JSON.stringify(body); // the request body on the wire (the builder sets `stream: true`)
-    const response = await postSse({ url: openaiUrl(provider, options, "/chat/completions"), headers: openaiHeaders(options), body: json, signal });
+    // The body as chunks, built from the previous request of this history (see requests/json-body.ts).
+    const { chunks: body, toolNames } = buildOpenAICompletionsRequestJson(model, provider, context, options);
+    if (options.onRequestBody) options.onRequestBody(JSON.parse(bodyText(body)));
+    const response = await postSse({ url: openaiUrl(provider, options, "/chat/completions"), headers: openaiHeaders(options), body, signal });
     const reader = new OpenAIEventReader(response.headers);
 
     /** Which of our blocks is receiving text or reasoning right now. */

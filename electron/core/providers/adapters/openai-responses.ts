@@ -12,8 +12,9 @@ import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { StopReason } from "../../../../shared/protocol";
 import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "../types";
 import { postSse } from "../http";
+import { bodyText } from "../requests/json-body";
 import { runStream, throwIfStopped, TruncatedStreamError, type AdapterConfig, type RunContext } from "./common";
-import { appToolName, buildOpenAIResponsesRequest, computeCost, encodeResponsesToolCallId } from "./deps";
+import { appToolName, buildOpenAIResponsesRequest, buildOpenAIResponsesRequestJson, computeCost, encodeResponsesToolCallId } from "./deps";
 import type { StreamState, TokenCounts } from "./stream-state";
 import { OpenAIEventReader, openaiHeaders, openaiUrl } from "./wire";
 
@@ -96,10 +97,10 @@ function usageOf(raw: z.infer<typeof UsageShape> | null | undefined): Partial<To
 
 function streamResponses(config: AdapterConfig, model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: StreamOptions) {
   return runStream(model, computeCost, options, config, async function* ({ state, signal, alive }: RunContext) {
-    const { body, toolNames } = buildOpenAIResponsesRequest(model, provider, context, options);
-    options.onRequestBody?.(body);
-    const json = JSON.stringify(body); // the request body on the wire (the builder sets `stream: true`)
-    const response = await postSse({ url: openaiUrl(provider, options, "/responses"), headers: openaiHeaders(options), body: json, signal });
+    // The body as chunks, built from the previous request of this history (see requests/json-body.ts).
+    const { chunks: body, toolNames } = buildOpenAIResponsesRequestJson(model, provider, context, options);
+    if (options.onRequestBody) options.onRequestBody(JSON.parse(bodyText(body)));
+    const response = await postSse({ url: openaiUrl(provider, options, "/responses"), headers: openaiHeaders(options), body, signal });
     const reader = new OpenAIEventReader(response.headers);
 
     /** output_index → our content index. */

@@ -35,8 +35,8 @@ export interface SseRequest {
   url: string;
   /** Sent as given (lower-case names); `content-length` is added. */
   headers: Readonly<Record<string, string>>;
-  /** The request body, already JSON. */
-  body: string;
+  /** The request body, already JSON: text, or chunks sent back to back (text or UTF-8 bytes). */
+  body: string | readonly (string | Uint8Array)[];
   signal?: AbortSignal;
   /** Replaces the shared keep-alive agent (tests: an agent that trusts a test CA). */
   agent?: http.Agent;
@@ -62,7 +62,9 @@ export function postSse(request: SseRequest): Promise<SseResponse> {
     return Promise.reject(new TypeError(`unsupported provider URL scheme "${url.protocol}" (expected http: or https:)`));
   }
   const secure = url.protocol === "https:";
-  const payload = Buffer.from(request.body, "utf8");
+  const payload = typeof request.body === "string" ? [Buffer.from(request.body, "utf8")] : request.body.map(toBytes);
+  let contentLength = 0;
+  for (const chunk of payload) contentLength += chunk.byteLength;
 
   return new Promise<SseResponse>((resolve, reject) => {
     let settled = false;
@@ -80,7 +82,7 @@ export function postSse(request: SseRequest): Promise<SseResponse> {
     try {
       req = (secure ? https : http).request(url, {
         method: "POST",
-        headers: { ...request.headers, "content-length": String(payload.length) },
+        headers: { ...request.headers, "content-length": String(contentLength) },
         agent: request.agent ?? (secure ? HTTPS_AGENT : HTTP_AGENT),
       });
     } catch (err) {
@@ -128,7 +130,9 @@ export function postSse(request: SseRequest): Promise<SseResponse> {
         },
       );
     });
-    req.end(payload);
+    // Written before the socket is assigned, the chunks go out together (one writev).
+    for (const chunk of payload) req.write(chunk);
+    req.end();
   });
 }
 
@@ -137,6 +141,10 @@ export function postSse(request: SseRequest): Promise<SseResponse> {
  * still delivered after a network failure (they arrived); after a stop they
  * are dropped.
  */
+function toBytes(chunk: string | Uint8Array): Uint8Array {
+  return typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
+}
+
 class SseEventStream implements AsyncIterableIterator<SseEvent> {
   private readonly parser = new SseParser();
   private queue: SseEvent[] = [];
