@@ -1,17 +1,16 @@
 /**
  * The faux provider for bench:loop, in its own process so that the server's
  * CPU time is not charged to the loop. Answers ROUND_TRIPS tool calls, then
- * text. Prints `READY <anthropic base url>`; on stdin "report" prints the
- * per-request timestamps (epoch ms) as one JSON line and exits.
+ * text. Prints `READY <anthropic base url>`; on stdin "report" prints, per
+ * request, the server's own time (from starting to handle the request to
+ * having written the whole response; wall and CPU) as one JSON line and exits.
  */
-import { performance } from "node:perf_hooks";
 import { startFauxProvider } from "../electron/core/faux";
 
 const roundTrips = Number(process.argv[2] ?? 1000);
-const epoch = (t: number) => performance.timeOrigin + t;
 
 async function main(): Promise<void> {
-  const faux = await startFauxProvider({ recordBodies: false });
+  const faux = await startFauxProvider({ recordBodies: false, recordCpu: true });
   let calls = 0;
   faux.setDefaultResponder(() => {
     calls++;
@@ -23,9 +22,10 @@ async function main(): Promise<void> {
   process.stdin.setEncoding("utf8");
   process.stdin.on("data", async (chunk: string) => {
     if (!chunk.includes("report")) return;
+    // Durations on this process's clock: comparing stamps across processes would need synchronized clocks.
     const timings = faux.requests.map((r) => ({
-      receivedAt: epoch(r.receivedAt),
-      respondedAt: r.respondedAt === null ? null : epoch(r.respondedAt),
+      serverMs: r.endedAt === null ? null : r.endedAt - r.receivedAt,
+      serverCpuMs: r.cpuMs,
       accepted: r.accepted,
     }));
     process.stdout.write(`${JSON.stringify(timings)}\n`);

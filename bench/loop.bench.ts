@@ -2,18 +2,27 @@
  * `npm run bench:loop`: the agent loop's own overhead per tool round trip.
  *
  * 1,000 round trips (model asks for `read`, the loop runs it, stores the call
- * and its result, sends the next request) against the faux provider, which
- * runs in a child process with no scripted delay. Per round trip, the loop's
- * overhead is the gap between the server finishing response i and starting to
- * handle request i+1 (both stamped by the server): the client reading the
- * stream's end, the adapter, the loop, the tool, the store, and building and
- * sending the next request. `cpuPerRoundTripMs` is this process's CPU time
- * over the run divided by the round trips: the same work, unaffected by other
- * load on a shared machine. Heap growth: heap used after a forced GC, before
- * and after the run.
+ * and its result, sends the next request) in one session against the faux
+ * provider, which runs in a child process with no scripted delay. The history
+ * grows to ~2,000 messages, so history-dependent costs show.
+ *
+ * Per round trip i, in this process: total = start of request i+1 − start of
+ * request i (Node's `http.client.request.start` diagnostics channel); the
+ * server's own time = from starting to handle request i to having written its
+ * whole response, on its own clock: the smaller of its wall and CPU time
+ * (wall time includes being descheduled, CPU time includes parallel GC
+ * threads), so the overhead is never understated. Overhead = total − server time: the client reading the stream, the adapter, the loop, the
+ * tool, the store, building and sending the next request, and the loopback
+ * transit both ways. `clientGapMedianMs` is the part spent after the last byte
+ * of a response arrived (response "end" → next request start).
+ * `cpuPerRoundTripMs`: this process's CPU time over the run / round trips,
+ * unaffected by other load on a shared machine. Heap growth: heap used after
+ * a forced GC, before and after the run.
  *
  * Ends with one line: RESULT {"overheadMedianMs":…,"overheadP99Ms":…,"heapGrowthMB":…}
  */
+import diagnostics from "node:diagnostics_channel";
+import type { ClientRequest, IncomingMessage } from "node:http";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -74,6 +83,20 @@ async function main(): Promise<void> {
     }),
   );
 
+  // Client-side stamps of every request to the faux provider.
+  const starts: number[] = [];
+  const ends: number[] = [];
+  diagnostics.subscribe("http.client.request.start", () => {
+    starts.push(performance.now());
+  });
+  diagnostics.subscribe("http.client.response.finish", (message) => {
+    const { response } = message as { request: ClientRequest; response: IncomingMessage };
+    const index = starts.length - 1;
+    response.once("end", () => {
+      ends[index] = performance.now();
+    });
+  });
+
   const heapBefore = heapMB();
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
@@ -84,21 +107,28 @@ async function main(): Promise<void> {
   const heapAfter = heapMB();
 
   child.stdin!.write("report\n");
-  const recorded = JSON.parse(await nextLine()) as Array<{ receivedAt: number; respondedAt: number | null; accepted: boolean }>;
+  const recorded = JSON.parse(await nextLine()) as Array<{ serverMs: number | null; serverCpuMs: number | null; accepted: boolean }>;
+  if (recorded.length !== starts.length) throw new Error(`server saw ${recorded.length} requests, client sent ${starts.length}`);
   const serverMs: number[] = [];
   const overheads: number[] = [];
-  for (let i = 0; i < recorded.length; i++) {
-    const r = recorded[i];
-    if (r.respondedAt !== null) serverMs.push(r.respondedAt - r.receivedAt);
-    const next = recorded[i + 1];
-    if (next && r.respondedAt !== null) overheads.push(next.receivedAt - r.respondedAt);
+  const clientGaps: number[] = [];
+  for (let i = 0; i + 1 < recorded.length; i++) {
+    const { serverMs: wall, serverCpuMs: cpu } = recorded[i];
+    if (wall === null || cpu === null || ends[i] === undefined) continue;
+    // The server's wall time grows when it is descheduled (a shared 2-core machine), its CPU time when GC
+    // threads run beside it: the smaller one is never more than its own time, so the overhead is never understated.
+    const server = Math.min(wall, cpu);
+    serverMs.push(server);
+    overheads.push(starts[i + 1] - starts[i] - server);
+    clientGaps.push(starts[i + 1] - ends[i]);
   }
   const median = (xs: number[]) => percentile([...xs].sort((x, y) => x - y), 0.5);
   const tenth = Math.max(1, Math.floor(overheads.length / 10));
   const shortHistoryMedian = median(overheads.slice(0, tenth));
   console.log(
-    `overhead median, first tenth of the run: ${median(overheads.slice(0, tenth)).toFixed(2)} ms; last tenth: ${median(overheads.slice(-tenth)).toFixed(2)} ms`,
+    `overhead median, first tenth of the run: ${shortHistoryMedian.toFixed(2)} ms; last tenth: ${median(overheads.slice(-tenth)).toFixed(2)} ms`,
   );
+  const clientGapMedian = median(clientGaps);
   overheads.sort((x, y) => x - y);
   const rejected = recorded.filter((r) => !r.accepted).length;
 
@@ -116,6 +146,8 @@ async function main(): Promise<void> {
       overheadMedianMs: Number(percentile(overheads, 0.5).toFixed(3)),
       overheadP99Ms: Number(percentile(overheads, 0.99).toFixed(3)),
       overheadFirstTenthMedianMs: Number(shortHistoryMedian.toFixed(3)),
+      clientGapMedianMs: Number(clientGapMedian.toFixed(3)),
+      serverMedianMs: Number(median(serverMs).toFixed(3)),
       heapGrowthMB: Number((heapAfter - heapBefore).toFixed(2)),
       cpuPerRoundTripMs: Number(((cpu.user + cpu.system) / 1000 / overheads.length).toFixed(3)),
       roundTrips: overheads.length,

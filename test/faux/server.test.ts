@@ -211,3 +211,29 @@ describe("scripts and responders", () => {
     expect(response.status).toBe(404);
   });
 });
+
+describe("timing records (what bench:loop reads)", () => {
+  it("stamps when a streamed answer was fully written, and its CPU time only when asked", async () => {
+    const timed = await startFauxProvider({ recordCpu: true });
+    try {
+      const client = new Anthropic({ apiKey: "test-key", baseURL: timed.baseUrls.anthropic, maxRetries: 0 });
+      for (const server of [faux, timed]) {
+        server.script(reply([text("Hi.")]));
+        const sdk = server === faux ? anthropic : client;
+        const stream = await sdk.messages.create({ model: "claude-x", max_tokens: 100, stream: true, messages: [{ role: "user", content: "hello" }] });
+        for await (const _event of stream) void _event;
+      }
+      const plain = faux.requests[faux.requests.length - 1];
+      const withCpu = timed.requests[timed.requests.length - 1];
+      for (const record of [plain, withCpu]) {
+        expect(record.endedAt).not.toBeNull();
+        expect(record.endedAt!).toBeGreaterThanOrEqual(record.receivedAt);
+      }
+      expect(plain.cpuMs).toBeNull();
+      expect(withCpu.cpuMs).toEqual(expect.any(Number));
+      expect(withCpu.cpuMs!).toBeGreaterThan(0);
+    } finally {
+      await timed.close();
+    }
+  });
+});

@@ -29,6 +29,8 @@ export interface FauxProviderOptions {
   onRequest?: (request: FauxRecordedRequest) => void;
   /** Keep each request's body in `requests` (default true; benchmarks turn it off to measure the client's memory). */
   recordBodies?: boolean;
+  /** Also record the CPU time this process spent on each request (benchmarks: wall time includes being descheduled). */
+  recordCpu?: boolean;
 }
 
 export interface FauxProvider {
@@ -100,13 +102,24 @@ export async function startFauxProvider(options: FauxProviderOptions = {}): Prom
   };
 
   const server = createServer((req, res) => {
-    handle(req, res).catch((err: unknown) => {
-      if (!res.headersSent) sendJson(res, 500, {}, { error: { message: `faux provider crashed: ${String(err)}`, type: "faux_error" } });
-      else res.destroy();
-    });
+    const cpuAtStart = options.recordCpu === true ? process.cpuUsage() : undefined;
+    handle(req, res)
+      .then((record) => {
+        if (!record) return;
+        record.endedAt = performance.now();
+        if (cpuAtStart !== undefined) {
+          const used = process.cpuUsage(cpuAtStart);
+          record.cpuMs = (used.user + used.system) / 1000;
+        }
+      })
+      .catch((err: unknown) => {
+        if (!res.headersSent) sendJson(res, 500, {}, { error: { message: `faux provider crashed: ${String(err)}`, type: "faux_error" } });
+        else res.destroy();
+      });
   });
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /** Answers one request; returns its record once the whole response is written (undefined for an unknown URL or a bad body). */
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<FauxRecordedRequest | undefined> {
     const receivedAt = performance.now();
     const path = (req.url ?? "/").split("?")[0];
     const route = ROUTES[path];
@@ -140,6 +153,8 @@ export async function startFauxProvider(options: FauxProviderOptions = {}): Prom
       outcome: rejection === null ? "pending" : "rejected",
       receivedAt,
       respondedAt: null,
+      endedAt: null,
+      cpuMs: null,
     };
     res.on("finish", () => {
       record.respondedAt = performance.now();
@@ -149,7 +164,7 @@ export async function startFauxProvider(options: FauxProviderOptions = {}): Prom
     options.onRequest?.(record);
     if (rejection !== null) {
       sendJson(res, rejection.status, requestIdHeader(route), rejection.body);
-      return;
+      return record;
     }
 
     const step = queue.length > 0 ? queue.shift() : (defaultResponder ?? undefined);
@@ -157,7 +172,7 @@ export async function startFauxProvider(options: FauxProviderOptions = {}): Prom
       record.outcome = "unscripted";
       const message = `faux provider: nothing scripted for request #${record.seq} (${route})`;
       sendJson(res, 400, {}, route === "anthropic" ? anthropicError("invalid_request_error", message) : openaiError(message, "invalid_request_error"));
-      return;
+      return record;
     }
     let answer: FauxReply | FauxFault;
     if (typeof step === "function") {
@@ -204,13 +219,13 @@ export async function startFauxProvider(options: FauxProviderOptions = {}): Prom
       if (!stream) {
         if (answer.cut || answer.hangAfterEvents !== undefined) {
           res.socket?.destroy();
-          return;
+          return record;
         }
         sendJson(res, 200, requestIdHeader(route), encoded.json);
-        return;
+        return record;
       }
       await writeStream(res, route, encoded.events, answer);
-      return;
+      return record;
     }
     record.outcome = "fault";
     if (answer.type === "streamError") {
@@ -219,11 +234,12 @@ export async function startFauxProvider(options: FauxProviderOptions = {}): Prom
       const keep = Math.min(answer.afterEvents ?? 3, Math.max(0, events.length - 1));
       const errorEvent = streamErrorEvent(route, answer.errorType ?? "overloaded", keep);
       await writeStream(res, route, [...events.slice(0, keep), errorEvent], { ...reply, cut: undefined, hangAfterEvents: undefined });
-      return;
+      return record;
     }
     const apiKey = headers["x-api-key"] ?? (headers.authorization ?? "").replace(/^Bearer\s+/i, "");
     const http: HttpAnswer = faultAnswer(route, answer, { model: model ?? "", apiKey });
     sendJson(res, http.status, { ...requestIdHeader(route), ...http.headers }, http.body);
+    return record;
   }
 
   async function writeStream(res: ServerResponse, route: FauxRoute, events: SseEvent[], reply: FauxReply): Promise<void> {

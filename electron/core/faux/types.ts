@@ -128,4 +128,12 @@ export interface FauxRecordedRequest {
   receivedAt: number;
   /** performance.now() when the response was fully written (null until then). */
   respondedAt: number | null;
+  /**
+   * performance.now() when the server had handed its whole response to Node
+   * (`end()` called): the end of its own time. `respondedAt` ("finish") can
+   * come later when this process is busy, e.g. collecting garbage.
+   */
+  endedAt: number | null;
+  /** CPU time (ms) this process spent from receiving to `endedAt`, with `recordCpu` (null otherwise). */
+  cpuMs: number | null;
 }
