@@ -49,6 +49,16 @@ describe("agent loop", () => {
     expect(entries.some((e) => e.entry.type === "approval" && e.entry.decision === "approved")).toBe(true);
     const last = messages(entries).at(-1);
     expect(last).toMatchObject({ role: "assistant", stopReason: "stop" });
+    // One audit row per call, with its outcome; the edit's with the user's approval.
+    const exported = await h.call("review.export", { sessionId: h.sessionId, format: "json" });
+    const { toolCalls } = JSON.parse(exported.content) as { toolCalls: Array<Record<string, unknown>> };
+    const byId = new Map(toolCalls.map((c) => [c.toolCallId, c]));
+    expect(toolCalls).toHaveLength(3);
+    for (const id of ["toolu_read_a", "toolu_read_b"]) {
+      expect(byId.get(id)).toMatchObject({ toolName: "read", status: "done", args: { path: id.endsWith("a") ? "a.txt" : "b.txt" }, errorCode: null });
+      expect(byId.get(id)?.outputBytes).toBeGreaterThan(0);
+    }
+    expect(byId.get("toolu_edit_a")).toMatchObject({ toolName: "edit", status: "done", approvalDecision: "approved", decidedBy: "user" });
     expectAllAccepted(h);
   });
 

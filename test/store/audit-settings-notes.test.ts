@@ -85,6 +85,23 @@ describe("tool-call audit", () => {
     expect(store.listToolCalls(s.id)).toHaveLength(2);
     store.close();
   });
+
+  it("writes an entry and what runs alongside it in one transaction: both or neither", () => {
+    const { store, s } = withSession();
+    const audit = (toolCallId: string) => () => store.addToolCall({ sessionId: s.id, toolCallId, toolName: "read", args: {}, status: "done" });
+    expect(store.appendEntry(s.id, user("one"), audit("c1"))).toBe(1);
+    expect(() =>
+      store.appendEntry(s.id, user("two"), () => {
+        audit("c2")();
+        throw new Error("audit failed");
+      }),
+    ).toThrow();
+    expect(store.appendEntry(s.id, user("three"), audit("c3"))).toBe(2);
+    expect(store.loadEntries(s.id).map((e) => e.seq)).toEqual([1, 2]);
+    expect(store.listToolCalls(s.id).map((c) => c.toolCallId)).toEqual(["c1", "c3"]);
+    expect(store.getSession(s.id)?.entryCount).toBe(2);
+    store.close();
+  });
 });
 
 describe("settings", () => {

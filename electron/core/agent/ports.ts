@@ -24,7 +24,8 @@ export interface ResolvedModel {
 }
 
 export interface AgentStorePort {
-  appendEntry(sessionId: string, entry: SessionEntry): number;
+  /** `alongside` runs in the entry's own transaction (the audit row of a tool result: one commit). */
+  appendEntry(sessionId: string, entry: SessionEntry, alongside?: () => void): number;
   loadEntries(sessionId: string): StoredEntry[];
 }
 
@@ -68,6 +69,7 @@ export interface AgentDeps {
   stream(resolved: ResolvedModel, context: LlmContext, options: Omit<StreamOptions, "apiKey">): AsyncIterable<StreamEvent>;
   computeCost(model: ModelInfo, message: AssistantMessage): AssistantMessage;
   emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
+  /** Writes the tool-call audit; never throws (a failed audit must not break the turn). */
   audit(sessionId: string, event: ToolAuditEvent): void;
   now(): number;
   workspaceRoot: string;

@@ -371,17 +371,19 @@ export class SessionAgent {
       done.add(call);
       const result = this.deps.tools.toResultMessage(call, outcome, this.deps.now());
       const durationMs = this.deps.now() - startedAt;
-      this.appendMessage(result);
-      this.deps.audit(this.sessionId, {
-        kind: "finished",
-        toolCallId: call.id,
-        toolName: call.name,
-        args: call.arguments,
-        status,
-        durationMs,
-        errorCode: outcome.ok ? undefined : outcome.error.errorCode,
-        outputBytes: byteLength(result),
-      });
+      // The result and its audit row commit together.
+      this.append({ type: "message", message: result }, () =>
+        this.deps.audit(this.sessionId, {
+          kind: "finished",
+          toolCallId: call.id,
+          toolName: call.name,
+          args: call.arguments,
+          status,
+          durationMs,
+          errorCode: outcome.ok ? undefined : outcome.error.errorCode,
+          outputBytes: byteLength(result),
+        }),
+      );
       this.deps.emit("tool.status", { sessionId: this.sessionId, toolCallId: call.id, toolName: call.name, status, durationMs });
     };
     const statusOf = (outcome: ToolOutcome): "done" | "error" | "aborted" | "denied" =>
@@ -437,15 +439,16 @@ export class SessionAgent {
   private async approve(proposal: Proposal, signal: AbortSignal): Promise<ApprovalAnswer> {
     const policy = this.deps.tools.decide(proposal);
     const record = (decision: SessionEntry & { type: "approval" }) => {
-      this.append(decision);
-      this.deps.audit(this.sessionId, {
-        kind: "decided",
-        toolCallId: proposal.toolCallId,
-        toolName: proposal.toolName,
-        decision: decision.decision,
-        decidedBy: decision.decidedBy,
-        reason: decision.reason,
-      });
+      this.append(decision, () =>
+        this.deps.audit(this.sessionId, {
+          kind: "decided",
+          toolCallId: proposal.toolCallId,
+          toolName: proposal.toolName,
+          decision: decision.decision,
+          decidedBy: decision.decidedBy,
+          reason: decision.reason,
+        }),
+      );
     };
     const base = { type: "approval" as const, toolCallId: proposal.toolCallId, toolName: proposal.toolName, timestamp: this.deps.now() };
     if (policy === "allow") {
@@ -545,8 +548,8 @@ export class SessionAgent {
     this.append({ type: "message", message });
   }
 
-  private append(entry: SessionEntry): void {
-    const seq = this.deps.store.appendEntry(this.sessionId, entry);
+  private append(entry: SessionEntry, alongside?: () => void): void {
+    const seq = this.deps.store.appendEntry(this.sessionId, entry, alongside);
     this.entries.push({ seq, entry });
     if (entry.type === "message") this.history.push(entry.message);
     else if (entry.type === "compaction") this.history = historyForModel(this.entries);

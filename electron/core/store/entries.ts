@@ -162,16 +162,19 @@ export const TOUCH_INTERVAL_MS = 1000;
 /**
  * Appends one entry in its own transaction and returns its seq (1-based,
  * contiguous per session). Nothing is written when it throws
- * (INVALID_ENTRY, NOT_FOUND, or a storage error).
+ * (INVALID_ENTRY, NOT_FOUND, or a storage error). `alongside` runs inside that
+ * transaction right after the row is inserted (the loop writes a tool call's
+ * audit row with its result: one commit, not two); if it throws, the entry is
+ * not written either.
  */
-export function appendEntry(ctx: StoreContext, sessionId: string, input: unknown): number {
+export function appendEntry(ctx: StoreContext, sessionId: string, input: unknown, alongside?: () => void): number {
   const { entry, json } = validateEntry(input);
   try {
-    return insertValidated(ctx, sessionId, entry, json);
+    return insertValidated(ctx, sessionId, entry, json, alongside);
   } catch (e) {
     ctx.cache.tails.delete(sessionId);
     // Another connection appended meanwhile (the cached tail was stale): re-read and retry once.
-    if (isPrimaryKeyConflict(e)) return insertValidated(ctx, sessionId, entry, json);
+    if (isPrimaryKeyConflict(e)) return insertValidated(ctx, sessionId, entry, json, alongside);
     throw e;
   }
 }
@@ -187,7 +190,7 @@ function isPrimaryKeyConflict(e: unknown): boolean {
  * top its workspace's list or was bumped over a second ago: the list order
  * stays exact and the shown time lags by less than a second.
  */
-function insertValidated(ctx: StoreContext, sessionId: string, entry: SessionEntry, json: string): number {
+function insertValidated(ctx: StoreContext, sessionId: string, entry: SessionEntry, json: string, alongside: (() => void) | undefined): number {
   const tail = ctx.cache.tails.get(sessionId) ?? readTail(ctx, sessionId);
   const c = columnsOf(entry);
   const seq = tail.lastSeq + 1;
@@ -222,8 +225,9 @@ function insertValidated(ctx: StoreContext, sessionId: string, entry: SessionEnt
     json,
   ];
   // No named closure here: tsx/esbuild's keepNames wraps each one in a defineProperty call per append.
-  if (touch) ctx.tx(() => insertRow(ctx, row, { sessionId, now }));
-  else insertRow(ctx, row, null);
+  const touched = touch ? { sessionId, now } : null;
+  if (touch || alongside !== undefined) ctx.tx(() => insertRow(ctx, row, touched, alongside));
+  else insertRow(ctx, row, null, undefined);
   if (ctx.db.inTransaction) {
     // An enclosing transaction may still roll back: trust nothing cached about this session.
     forgetSession(ctx, sessionId);
@@ -257,7 +261,7 @@ type EntryRow = [
   content: string,
 ];
 
-function insertRow(ctx: StoreContext, row: EntryRow, touch: { sessionId: string; now: number } | null): void {
+function insertRow(ctx: StoreContext, row: EntryRow, touch: { sessionId: string; now: number } | null, alongside: (() => void) | undefined): void {
   ctx
     .stmt(
       `INSERT INTO entries (id, session_id, kind, timestamp, provider, api, model_id, stop_reason, tool_call_id,
@@ -267,6 +271,7 @@ function insertRow(ctx: StoreContext, row: EntryRow, touch: { sessionId: string;
     )
     .run(row);
   if (touch !== null) ctx.stmt(`UPDATE sessions SET updated_at = max(updated_at, ?) WHERE id = ?`).run(touch.now, touch.sessionId);
+  alongside?.();
 }
 
 /** The session's rowid number and workspace, or undefined when it does not exist. */

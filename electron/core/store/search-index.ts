@@ -11,9 +11,10 @@
  * message), and at close. A crash loses nothing: the watermark is in the
  * database and the next batch picks the rows up.
  */
-import { SessionEntrySchema, messageText } from "../../../shared/protocol";
+import { messageText, type SessionEntry } from "../../../shared/protocol";
 import type { StoreContext } from "./db";
 import { lastEntry } from "./entries";
+import { isSessionEntryShape } from "./entry-shape";
 import { LAST_ENTRY_ID_SQL, sessionRange } from "./keys";
 
 interface PendingRow {
@@ -73,8 +74,10 @@ export function indexPending(ctx: StoreContext, sessionIds: Iterable<string> | "
 /** `messageText` of a stored message row; "" for a row that no longer parses (loading reports those). */
 function searchableText(content: string): string {
   try {
-    const r = SessionEntrySchema.safeParse(JSON.parse(content));
-    return r.success && r.data.type === "message" ? messageText(r.data.message) : "";
+    const value: unknown = JSON.parse(content);
+    if (!isSessionEntryShape(value)) return "";
+    const entry = value as SessionEntry;
+    return entry.type === "message" ? messageText(entry.message) : "";
   } catch {
     return "";
   }

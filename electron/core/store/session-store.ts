@@ -167,10 +167,14 @@ export class SessionStore {
 
   // ------------------------------------------------------------ entries
 
-  /** Validates, then appends in one transaction; returns the entry's seq. */
-  appendEntry(sessionId: string, entry: SessionEntry): number {
+  /**
+   * Validates, then appends in one transaction; returns the entry's seq.
+   * `alongside` runs inside that transaction (e.g. the entry's audit row); if
+   * it throws, nothing is written.
+   */
+  appendEntry(sessionId: string, entry: SessionEntry, alongside?: () => void): number {
     return this.guard("appendEntry", () => {
-      const seq = appendEntry(this.ctx, sessionId, entry);
+      const seq = appendEntry(this.ctx, sessionId, entry, alongside);
       // After the commit: the entry is durable whatever happens to the index batch.
       if (this.indexer.overBacklog) this.indexer.flush();
       return seq;
