@@ -92,6 +92,14 @@ describe("read", () => {
     expect(text(fx.runtime, outcome)).toBe(`2999\t${lines[2998]}\n3000\t${lines[2999]}`);
   });
 
+  it("answers ABORTED, not the file, when the turn was aborted before the call ran", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const outcome = await fx.runtime.runReadOnly(call("read", { path: "long.txt" }), controller.signal);
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) expect(outcome.error.errorCode).toBe("ABORTED");
+  });
+
   it("refuses a text file over the size limit, and an image over the image limit, with their own hints", async () => {
     sparse(fx, "huge.log", Buffer.from("text\n"), READ_MAX_FILE_BYTES + 1);
     const huge = await readOnly(fx.runtime, "read", { path: "huge.log" });

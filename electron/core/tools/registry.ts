@@ -45,6 +45,8 @@ interface BaseDef {
 /** `run`, `propose` and `execute` take arguments that went through `parse` (the runtime validates every call first). */
 export interface ReadOnlyDef extends BaseDef {
   tier: "readOnly";
+  /** The tool checks `ctx.signal` while it works, so it gets its own signal that a timeout aborts. */
+  stoppable: boolean;
   run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome>;
 }
 
@@ -70,10 +72,12 @@ function readOnly<S extends z.ZodType<Record<string, unknown>>>(
   schema: S,
   description: string,
   run: (args: z.infer<S>, ctx: ToolContext) => Promise<ToolOutcome>,
+  stoppable = true,
 ): ReadOnlyDef {
   return {
     name,
     tier: "readOnly",
+    stoppable,
     description,
     schema,
     parse: parser(name, schema),
@@ -125,7 +129,8 @@ function fileTool<S extends z.ZodType<{ path: string }>>(name: "write" | "edit",
 }
 
 export const TOOL_DEFS: readonly ToolDef[] = [
-  readOnly("read", ReadArgsSchema, READ_DESCRIPTION, runRead),
+  // read does a few system calls on one file and never looks at the signal (its timeout still answers).
+  readOnly("read", ReadArgsSchema, READ_DESCRIPTION, runRead, false),
   fileTool("write", WriteArgsSchema, WRITE_DESCRIPTION, planWrite),
   fileTool("edit", EditArgsSchema, EDIT_DESCRIPTION, planEdit),
   readOnly("list", ListArgsSchema, LIST_DESCRIPTION, runList),

@@ -87,6 +87,8 @@ interface Pending {
   rule?: string;
 }
 
+const NEVER_ABORTED = new AbortController().signal;
+
 export function findOnPath(binary: string, pathVar = process.env.PATH ?? ""): string | null {
   for (const dir of pathVar.split(delimiter)) {
     if (!dir) continue;
@@ -168,38 +170,43 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   /**
    * Runs `work` with a deadline and the caller's signal; an exception becomes
    * IO_ERROR. With `timeoutMs` null the work handles abort itself (bash must
-   * kill its process group before answering).
+   * kill its process group before answering). `ownSignal` false: the work
+   * never looks at its signal, so it gets the caller's (or one never aborted)
+   * instead of a new controller's (an AbortSignal costs more to create than a
+   * small read).
    */
   const guarded = async <T>(
     signal: AbortSignal | undefined,
     timeoutMs: number | null,
     work: (signal: AbortSignal) => Promise<T>,
     onError: (error: ToolError) => T,
+    ownSignal = true,
   ): Promise<T> => {
     if (signal?.aborted) return onError(errors.aborted());
-    const controller = new AbortController();
+    const controller = ownSignal || timeoutMs === null ? new AbortController() : null;
+    const workSignal = controller?.signal ?? signal ?? NEVER_ABORTED;
     const cleanups: (() => void)[] = [];
     const stop = new Promise<T>((resolve) => {
       if (timeoutMs === null) return;
       const timer = setTimeout(() => {
-        controller.abort();
+        controller?.abort();
         resolve(onError(errors.timeout("The tool call", timeoutMs)));
       }, timeoutMs);
       cleanups.push(() => clearTimeout(timer));
       const onAbort = () => {
-        controller.abort();
+        controller?.abort();
         resolve(onError(errors.aborted()));
       };
       signal?.addEventListener("abort", onAbort, { once: true });
       cleanups.push(() => signal?.removeEventListener("abort", onAbort));
     });
-    if (timeoutMs === null && signal) {
+    if (controller && timeoutMs === null && signal) {
       const relay = () => controller.abort();
       signal.addEventListener("abort", relay, { once: true });
       cleanups.push(() => signal.removeEventListener("abort", relay));
     }
     try {
-      const run = work(controller.signal).catch((err: unknown) =>
+      const run = work(workSignal).catch((err: unknown) =>
         onError(toolError("IO_ERROR", `The tool failed unexpectedly: ${err instanceof Error ? err.message : String(err)}`, "Try again; if it keeps failing, use another approach.")),
       );
       return await (timeoutMs === null ? run : Promise.race([run, stop]));
@@ -241,6 +248,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
           return ctx.ok ? def.run(valid.args, ctx.value) : failure(ctx.error);
         },
         (e) => failure(e),
+        def.stoppable,
       );
       return finish(call, tier, outcome, started);
     },

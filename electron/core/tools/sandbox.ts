@@ -326,15 +326,20 @@ export class Sandbox {
     const { fd, stats } = opened.value;
     const { size } = stats;
     try {
+      if (size <= SYNC_READ_MAX_BYTES && size <= maxBytes) {
+        // Small: one read, and the check looks at its first bytes.
+        const data = readAllSync(fd, size);
+        const refused = check?.(data.subarray(0, 16), size);
+        return refused ? fail(refused) : ok(data);
+      }
       if (check) {
-        const head = Buffer.alloc(Math.min(16, size));
-        const n = head.length > 0 ? readSync(fd, head, 0, head.length, 0) : 0;
-        const refused = check(head.subarray(0, n), size);
+        const head = Buffer.alloc(16);
+        const refused = check(head.subarray(0, readSync(fd, head, 0, 16, 0)), size);
         if (refused) return fail(refused);
       }
       if (size > maxBytes) return fail(errors.tooLarge(resolved.rel, size, maxBytes, "Use grep to find the lines you need in it."));
       // A file growing meanwhile is read as it was at the fstat.
-      return ok(size <= SYNC_READ_MAX_BYTES ? readAllSync(fd, size) : await readAllAsync(fd, size));
+      return ok(await readAllAsync(fd, size));
     } catch (err) {
       return fail(errors.io(resolved.rel, errnoCode(err)));
     } finally {
