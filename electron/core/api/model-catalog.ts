@@ -33,8 +33,13 @@ export class ModelCatalog {
       .map((p) => (urls[p.key] ? { ...p, baseUrl: urls[p.key] } : p));
   }
 
+  /** `providers().find(...)` without building the whole list (the loop asks once per request). */
   provider(key: string): ProviderConfig | undefined {
-    return this.providers().find((p) => p.key === key);
+    if (!this.options.demo && key === "demo") return undefined;
+    const p = this.options.extraProviders.find((e) => e.key === key) ?? listProviders().find((b) => b.key === key);
+    if (p === undefined) return undefined;
+    const url = this.options.baseUrls()[key];
+    return url ? { ...p, baseUrl: url } : p;
   }
 
   models(): ModelInfo[] {
@@ -43,8 +48,11 @@ export class ModelCatalog {
     return [...listModels().filter((m) => !keys.has(modelKey(m))), ...this.options.extraModels].filter((m) => providers.has(m.provider));
   }
 
+  /** `models().find(...)`: an extra model wins over a bundled one with the same ref; its provider must be offered. */
   find(ref: ModelRef): ModelInfo | undefined {
-    return this.models().find((m) => m.provider === ref.provider && m.api === ref.api && m.id === ref.id);
+    const same = (m: ModelInfo) => m.provider === ref.provider && m.api === ref.api && m.id === ref.id;
+    const model = this.options.extraModels.find(same) ?? listModels().find(same);
+    return model !== undefined && this.provider(model.provider) !== undefined ? model : undefined;
   }
 
   stream(resolved: ResolvedModel, context: LlmContext, options: Omit<StreamOptions, "apiKey">): AsyncIterable<StreamEvent> {

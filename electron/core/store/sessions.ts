@@ -1,6 +1,6 @@
 /** Sessions: create, list (paged), rename, model, delete, fork. */
 import { randomUUID } from "node:crypto";
-import { ApiSchema, type ModelRef } from "../../../shared/protocol";
+import { ApiSchema, type Api, type ModelRef } from "../../../shared/protocol";
 import type { SessionSummary } from "../../../shared/api";
 import type { StoreContext } from "./db";
 import { appendEntry, lastEntry, parseOpenCalls, sessionHead, type OpenCall } from "./entries";
@@ -34,11 +34,13 @@ const SUMMARY_SELECT = `SELECT s.id, s.workspace_id, s.title, s.created_at, s.up
     coalesce(e.running_tokens, 0) AS total_tokens, coalesce(e.running_cost, 0) AS total_cost
   FROM sessions s LEFT JOIN entries e ON e.id = ${LAST_ENTRY_ID_SQL}`;
 
+const APIS: ReadonlySet<string | null> = new Set(ApiSchema.options);
+
 function toSummary(r: SessionRow): SessionSummary {
-  const api = ApiSchema.safeParse(r.model_api);
+  // A Set lookup, not zod: summaries are read after every assistant message.
   const model =
-    r.model_provider !== null && r.model_id !== null && api.success
-      ? { provider: r.model_provider, api: api.data, id: r.model_id }
+    r.model_provider !== null && r.model_id !== null && APIS.has(r.model_api)
+      ? { provider: r.model_provider, api: r.model_api as Api, id: r.model_id }
       : null;
   return {
     id: r.id,
