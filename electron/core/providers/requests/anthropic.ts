@@ -14,7 +14,7 @@ import type { LlmContext, StreamOptions, ToolChoice } from "../types";
 import { isBlank, sanitizeSurrogates } from "../transform/text";
 import type { WireMessage, WireUserBlock } from "../transform/wire-types";
 import { maxTokensFor, objectSchema, prepareRequest, type BuiltRequest, type JsonRequest, type PreparedRequest } from "./common";
-import { arrayJson, chunksAround, EncodedPrefixes, FragmentCache, itemsJson } from "./json-body";
+import { arrayJson, chunksAround, EncodedPrefixes, FragmentCache, itemsJson, PerToolSpecs } from "./json-body";
 
 export type AnthropicRequestBody = Anthropic.MessageCreateParamsStreaming;
 type ContentBlock = Anthropic.ContentBlockParam;
@@ -129,6 +129,7 @@ function bodyWith(
   prepared: PreparedRequest,
   messages: Turn[],
   lastAssistant: readonly ContentBlock[] | undefined,
+  tools: Anthropic.Tool[] = toolsParam(prepared),
 ): AnthropicRequestBody {
   const maxTokens = maxTokensFor(model, options);
   const thinking = thinkingConfig(model, options, maxTokens, prepared.toolChoice, lastAssistant);
@@ -137,15 +138,19 @@ function bodyWith(
     body.system = [{ type: "text", text: sanitizeSurrogates(context.systemPrompt), cache_control: EPHEMERAL }];
   }
   if (prepared.tools.length > 0) {
-    body.tools = prepared.tools.map((t) => ({
-      name: t.name,
-      ...(t.description ? { description: sanitizeSurrogates(t.description) } : {}),
-      input_schema: objectSchema(t.parameters) as Anthropic.Tool.InputSchema,
-    }));
+    body.tools = tools;
     if (prepared.toolChoice !== undefined) body.tool_choice = toolChoiceParam(prepared.toolChoice);
   }
   if (thinking) body.thinking = thinking;
   return body;
+}
+
+function toolsParam(prepared: PreparedRequest): Anthropic.Tool[] {
+  return prepared.tools.map((t) => ({
+    name: t.name,
+    ...(t.description ? { description: sanitizeSurrogates(t.description) } : {}),
+    input_schema: objectSchema(t.parameters) as Anthropic.Tool.InputSchema,
+  }));
 }
 
 export function buildAnthropicRequest(
@@ -168,6 +173,7 @@ export function buildAnthropicRequest(
 const fragments = new FragmentCache();
 const singleTurns = new FragmentCache();
 const prefixes = new EncodedPrefixes();
+const toolParams = new PerToolSpecs<Anthropic.Tool[]>();
 
 function cacheKeyOf(message: WireMessage): object {
   return message.role === "toolResults" ? message.results : message.content;
@@ -216,6 +222,7 @@ export function buildAnthropicRequestJson(
   });
   let lastAssistant: WireMessage | undefined;
   for (let i = wire.length - 1; i >= 0 && lastAssistant === undefined; i--) if (wire[i].role === "assistant") lastAssistant = wire[i];
-  const body = bodyWith(model, context, options, prepared, [], lastAssistant && entryBlocks(lastAssistant));
+  const tools = context.tools ? toolParams.get(context.tools, "", () => toolsParam(prepared)) : undefined;
+  const body = bodyWith(model, context, options, prepared, [], lastAssistant && entryBlocks(lastAssistant), tools);
   return { chunks: chunksAround(body as unknown as Record<string, unknown>, "messages", chunks), toolNames: prepared.names.toStored };
 }

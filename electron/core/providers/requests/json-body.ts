@@ -51,13 +51,22 @@ export function arrayJson(fragments: readonly string[]): string {
  * Adjacent text is joined so the body goes out in few writes.
  */
 export function chunksAround(body: Record<string, unknown>, field: string, items: readonly BodyChunk[], leading?: string): BodyChunk[] {
-  const text = stringifyWith(body, field, "\u0000");
-  // A raw NUL never appears in JSON.stringify output (strings escape it), so it marks the spot.
-  const at = text.indexOf("\u0000");
-  let head = `${text.slice(0, at)}[`;
+  let head = "{";
+  let tail = "";
+  let seen = false;
+  for (const key of Object.keys(body)) {
+    const value = body[key];
+    if (key !== field && (value === undefined || typeof value === "function" || typeof value === "symbol")) continue;
+    const text = `${head.length > 1 || seen ? "," : ""}${JSON.stringify(key)}:`;
+    if (key === field) {
+      head += `${text}[`;
+      seen = true;
+    } else if (seen) tail += text + jsonOf(value);
+    else head += text + jsonOf(value);
+  }
   if (leading !== undefined) head += items.length > 0 ? `${leading},` : leading;
   const out: BodyChunk[] = [head];
-  for (const item of [...items, `]${text.slice(at + 1)}`]) {
+  for (const item of [...items, `]${tail}}`]) {
     const last = out[out.length - 1];
     if (typeof item === "string" && typeof last === "string") out[out.length - 1] = last + item;
     else out.push(item);
@@ -65,19 +74,49 @@ export function chunksAround(body: Record<string, unknown>, field: string, items
   return out;
 }
 
-/**
- * `JSON.stringify(body)` with the value of `field` given as ready JSON text:
- * same key order, same bytes (plain objects only; undefined values are
- * skipped as `JSON.stringify` skips them).
- */
-export function stringifyWith(body: Record<string, unknown>, field: string, json: string): string {
-  let out = "{";
-  for (const key of Object.keys(body)) {
-    const value = body[key];
-    if (key !== field && (value === undefined || typeof value === "function" || typeof value === "symbol")) continue;
-    out += `${out.length > 1 ? "," : ""}${JSON.stringify(key)}:${key === field ? json : JSON.stringify(value)}`;
+/** JSON of values that never change once built (frozen), by identity: the tool definitions sent with every request. */
+const frozenJson = new WeakMap<object, string>();
+
+function jsonOf(value: unknown): string {
+  if (typeof value !== "object" || value === null || !Object.isFrozen(value)) return JSON.stringify(value);
+  let json = frozenJson.get(value);
+  if (json === undefined) {
+    json = JSON.stringify(value);
+    frozenJson.set(value, json);
   }
-  return `${out}}`;
+  return json;
+}
+
+/**
+ * Per-request values derived from the caller's tool specs alone, built once
+ * per specs array (the loop passes the same array for a whole turn; specs are
+ * never modified in place) and frozen so their JSON is cached too.
+ */
+export class PerToolSpecs<T extends object> {
+  private readonly bySpecs = new WeakMap<object, Map<string, T>>();
+
+  get(specs: object, variant: string, make: () => T): T {
+    let variants = this.bySpecs.get(specs);
+    if (variants === undefined) {
+      variants = new Map();
+      this.bySpecs.set(specs, variants);
+    }
+    let value = variants.get(variant);
+    if (value === undefined) {
+      // A copy: the specs' own objects (schemas) stay the caller's, unfrozen.
+      value = deepFreeze(structuredClone(make()));
+      variants.set(variant, value);
+    }
+    return value;
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
 }
 
 /** A request body in pieces, sent back to back: text, or bytes already encoded (UTF-8). */

@@ -23,7 +23,7 @@ import {
   type JsonRequest,
   type PreparedRequest,
 } from "./common";
-import { chunksAround, EncodedPrefixes, FragmentCache, itemsJson } from "./json-body";
+import { chunksAround, EncodedPrefixes, FragmentCache, itemsJson, PerToolSpecs } from "./json-body";
 
 type ChatMessage = OpenAI.Chat.ChatCompletionMessageParam;
 type AssistantMessage = OpenAI.Chat.ChatCompletionAssistantMessageParam & { reasoning_content?: string };
@@ -84,25 +84,30 @@ function bodyWith(
   options: Partial<StreamOptions> | undefined,
   prepared: PreparedRequest,
   messages: (ChatMessage | AssistantMessage)[],
+  tools: OpenAI.Chat.ChatCompletionFunctionTool[] = toolsParam(prepared),
 ): OpenAICompletionsRequestBody {
   const { compat } = prepared;
   const body: OpenAICompletionsRequestBody = { model: model.id, messages, stream: true };
   if (compat.streamUsage) body.stream_options = { include_usage: true };
   body[compat.maxTokensField] = maxTokensFor(model, options);
   if (prepared.tools.length > 0) {
-    body.tools = prepared.tools.map((t) => {
-      const parameters = objectSchema(t.parameters);
-      const fn: OpenAI.FunctionDefinition = { name: t.name, parameters };
-      if (t.description) fn.description = sanitizeSurrogates(t.description);
-      if (compat.strictTools && qualifiesForStrict(parameters)) fn.strict = true;
-      return { type: "function" as const, function: fn };
-    });
+    body.tools = tools;
     if (prepared.toolChoice !== undefined) body.tool_choice = toolChoiceParam(prepared.toolChoice);
   }
   const level = options?.reasoning;
   if (model.reasoning && compat.reasoningEffort && level !== undefined && level !== "off") body.reasoning_effort = level;
   if (options?.temperature !== undefined) body.temperature = options.temperature;
   return body;
+}
+
+function toolsParam(prepared: PreparedRequest): OpenAI.Chat.ChatCompletionFunctionTool[] {
+  return prepared.tools.map((t) => {
+    const parameters = objectSchema(t.parameters);
+    const fn: OpenAI.FunctionDefinition = { name: t.name, parameters };
+    if (t.description) fn.description = sanitizeSurrogates(t.description);
+    if (prepared.compat.strictTools && qualifiesForStrict(parameters)) fn.strict = true;
+    return { type: "function" as const, function: fn };
+  });
 }
 
 export function buildOpenAICompletionsRequest(
@@ -123,6 +128,7 @@ export function buildOpenAICompletionsRequest(
 /** Entry JSON per variant: with and without `reasoning_content`. */
 const fragments = { plain: new FragmentCache(), reasoning: new FragmentCache() };
 const prefixes = { plain: new EncodedPrefixes(), reasoning: new EncodedPrefixes() };
+const toolParams = new PerToolSpecs<OpenAI.Chat.ChatCompletionFunctionTool[]>();
 
 function contentOf(message: WireMessage): object {
   return message.role === "toolResults" ? message.results : message.content;
@@ -144,7 +150,8 @@ export function buildOpenAICompletionsRequestJson(
     return { json: cache.get(contentOf(message), () => itemsJson(entryMessages(message, reasoningContent))), next: from + 1 };
   });
   const system = systemMessage(context, prepared.compat);
-  const body = bodyWith(model, options, prepared, []);
+  const tools = context.tools ? toolParams.get(context.tools, prepared.compat.strictTools ? "strict" : "", () => toolsParam(prepared)) : undefined;
+  const body = bodyWith(model, options, prepared, [], tools);
   return {
     chunks: chunksAround(body as unknown as Record<string, unknown>, "messages", chunks, system && JSON.stringify(system)),
     toolNames: prepared.names.toStored,

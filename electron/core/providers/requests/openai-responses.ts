@@ -25,7 +25,7 @@ import {
   type JsonRequest,
   type PreparedRequest,
 } from "./common";
-import { chunksAround, EncodedPrefixes, FragmentCache, itemsJson } from "./json-body";
+import { chunksAround, EncodedPrefixes, FragmentCache, itemsJson, PerToolSpecs } from "./json-body";
 
 export type OpenAIResponsesRequestBody = OpenAI.Responses.ResponseCreateParamsStreaming;
 type InputItem = OpenAI.Responses.ResponseInputItem;
@@ -148,6 +148,7 @@ function bodyWith(
   options: Partial<StreamOptions> | undefined,
   prepared: PreparedRequest,
   input: InputItem[],
+  tools: OpenAI.Responses.FunctionTool[] = toolsParam(prepared),
 ): OpenAIResponsesRequestBody {
   const { compat } = prepared;
   const body: OpenAIResponsesRequestBody = {
@@ -159,17 +160,7 @@ function bodyWith(
   };
   if (!isBlank(context.systemPrompt)) body.instructions = sanitizeSurrogates(context.systemPrompt);
   if (prepared.tools.length > 0) {
-    body.tools = prepared.tools.map((t) => {
-      const parameters = objectSchema(t.parameters);
-      const tool: OpenAI.Responses.FunctionTool = {
-        type: "function",
-        name: t.name,
-        parameters,
-        strict: compat.strictTools && qualifiesForStrict(parameters),
-      };
-      if (t.description) tool.description = sanitizeSurrogates(t.description);
-      return tool;
-    });
+    body.tools = tools;
     if (prepared.toolChoice !== undefined) body.tool_choice = toolChoiceParam(prepared.toolChoice);
   }
   if (model.reasoning) {
@@ -182,6 +173,20 @@ function bodyWith(
     body.temperature = options.temperature;
   }
   return body;
+}
+
+function toolsParam(prepared: PreparedRequest): OpenAI.Responses.FunctionTool[] {
+  return prepared.tools.map((t) => {
+    const parameters = objectSchema(t.parameters);
+    const tool: OpenAI.Responses.FunctionTool = {
+      type: "function",
+      name: t.name,
+      parameters,
+      strict: prepared.compat.strictTools && qualifiesForStrict(parameters),
+    };
+    if (t.description) tool.description = sanitizeSurrogates(t.description);
+    return tool;
+  });
 }
 
 export function buildOpenAIResponsesRequest(
@@ -197,6 +202,7 @@ export function buildOpenAIResponsesRequest(
 
 const fragments = new FragmentCache();
 const prefixes = new EncodedPrefixes();
+const toolParams = new PerToolSpecs<OpenAI.Responses.FunctionTool[]>();
 
 function contentOf(message: WireMessage): object {
   return message.role === "toolResults" ? message.results : message.content;
@@ -237,6 +243,7 @@ export function buildOpenAIResponsesRequestJson(
     for (const id of sent) sentReasoning.add(id);
     return { json, next: from + 1, sent };
   });
-  const body = bodyWith(model, context, options, prepared, []);
+  const tools = context.tools ? toolParams.get(context.tools, prepared.compat.strictTools ? "strict" : "", () => toolsParam(prepared)) : undefined;
+  const body = bodyWith(model, context, options, prepared, [], tools);
   return { chunks: chunksAround(body as unknown as Record<string, unknown>, "input", chunks), toolNames: prepared.names.toStored };
 }
