@@ -8,10 +8,11 @@
  *   existing component is walked with lstat and symbolic links are followed
  *   (also dangling ones, also for a file that does not exist yet); the result
  *   must stay inside the workspace's real root.
- * - `openRead` opens the real path with O_NOFOLLOW, fstats the handle and
- *   checks the opened file is the one that was checked (via /proc/self/fd on
- *   Linux, dev/inode + realpath elsewhere): a swap between check and use is
- *   refused, not followed.
+ * - `readFile`, `readHead` and `readFileSync` open the real path with
+ *   O_NOFOLLOW, fstat the descriptor and check the opened file is the one that
+ *   was checked (via /proc/self/fd on Linux, dev/inode + realpath elsewhere)
+ *   before reading a byte: a swap between check and use is refused, not
+ *   followed.
  * - `writeAtomic` creates missing folders one at a time (each verified), writes
  *   a temporary file in the target's folder (O_EXCL), keeps the old file's mode,
  *   re-checks the precondition and the folder right before `rename`.
