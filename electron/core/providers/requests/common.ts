@@ -53,13 +53,13 @@ function ownThinkingPolicy(model: ModelInfo, compat: Compat): TransformTarget["o
   return { signed: "drop", unsigned: "drop" };
 }
 
-/**
- * `incremental`: resume the transform kept for this history (the streaming
- * path; identical output, but `idMap` is left empty and the entries are
- * shared with the kept pass — read them at once, never write to them).
- */
-export function prepareRequest(model: ModelInfo, provider: ProviderConfig, context: LlmContext, incremental = false): PreparedRequest {
-  const compat = resolveCompat(model, provider);
+interface ToolSide {
+  names: ToolNames;
+  tools: ToolSpec[];
+  toolChoice: ToolChoice | undefined;
+}
+
+function toolSide(context: LlmContext): ToolSide {
   // "tools: Tool names must be unique." — the first spec of a name wins.
   const specs = (context.tools ?? []).filter((t, i, all) => all.findIndex((o) => o.name === t.name) === i);
   const names = new ToolNames(specs.map((t) => t.name));
@@ -73,6 +73,58 @@ export function prepareRequest(model: ModelInfo, provider: ProviderConfig, conte
     // A named tool that is not offered would be rejected; fall back to letting the model decide.
     else toolChoice = "auto";
   }
+  return { names, tools, toolChoice };
+}
+
+/**
+ * The streaming path's tool side, once per specs array and tool choice (the
+ * loop passes the same specs for a whole turn; specs are never modified in place).
+ */
+const toolSides = new WeakMap<object, Map<string, ToolSide>>();
+
+function cachedToolSide(context: LlmContext): ToolSide {
+  if (context.tools === undefined) return toolSide(context);
+  const choice = context.toolChoice;
+  const key = choice === undefined ? "" : typeof choice === "string" ? choice : `name:${choice.name}`;
+  let byChoice = toolSides.get(context.tools);
+  if (byChoice === undefined) {
+    byChoice = new Map();
+    toolSides.set(context.tools, byChoice);
+  }
+  let side = byChoice.get(key);
+  if (side === undefined) {
+    side = toolSide(context);
+    byChoice.set(key, side);
+  }
+  return side;
+}
+
+/** Compat per (provider, model) object pair: resolving parses the merged flags with their defaults. */
+const compats = new WeakMap<ProviderConfig, WeakMap<ModelInfo, Compat>>();
+
+function cachedCompat(model: ModelInfo, provider: ProviderConfig): Compat {
+  let byModel = compats.get(provider);
+  if (byModel === undefined) {
+    byModel = new WeakMap();
+    compats.set(provider, byModel);
+  }
+  let compat = byModel.get(model);
+  if (compat === undefined) {
+    compat = resolveCompat(model, provider);
+    byModel.set(model, compat);
+  }
+  return compat;
+}
+
+/**
+ * `incremental`: the streaming path. Resumes the transform kept for this
+ * history (identical output, but `idMap` is left empty and the entries are
+ * shared with the kept pass — read them at once, never write to them), and
+ * reuses what depends only on the tool specs and on the model and provider.
+ */
+export function prepareRequest(model: ModelInfo, provider: ProviderConfig, context: LlmContext, incremental = false): PreparedRequest {
+  const compat = incremental ? cachedCompat(model, provider) : resolveCompat(model, provider);
+  const { names, tools, toolChoice } = incremental ? cachedToolSide(context) : toolSide(context);
   const target: TransformTarget = {
     model: { provider: model.provider, api: model.api, id: model.id },
     idRule: idRuleFor(model, compat),
