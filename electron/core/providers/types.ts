@@ -21,8 +21,13 @@ export type ToolChoice = "auto" | "none" | "required" | { name: string };
 
 export interface LlmContext {
   systemPrompt: string;
-  /** Stored, provider-neutral history. The adapter transforms a copy; it never mutates this. */
+  /**
+   * Stored, provider-neutral history; never mutated here. Messages are treated
+   * as immutable: the streaming path recognises a history it has seen by the
+   * identity of its messages and resumes its work from the previous request.
+   */
   messages: readonly Message[];
+  /** Treated as immutable too: what is derived from them is kept per array. */
   tools?: readonly ToolSpec[];
   toolChoice?: ToolChoice;
 }
