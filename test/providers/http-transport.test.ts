@@ -303,14 +303,20 @@ describe("error responses", () => {
 
 describe("network failures", () => {
   it("a connection dropped mid-stream delivers what arrived, then a retryable network error", async () => {
+    let drop: (() => void) | undefined;
     const server = await startServer((_req, res) => {
       sseHead(res);
-      res.write("data: 1\n\n", () => setTimeout(() => res.socket?.destroy(), 20));
+      res.write("data: 1\n\n");
+      drop = () => res.socket?.destroy();
     });
     const response = await post(server.url);
     const seen: string[] = [];
     const err = await (async () => {
-      for await (const event of response.events) seen.push(event.data);
+      for await (const event of response.events) {
+        seen.push(event.data);
+        // The break comes once the first event has arrived: mid-stream, not before it.
+        drop?.();
+      }
     })().catch((e: unknown) => e);
     expect(seen).toEqual(["1"]);
     expect(err).toBeInstanceOf(HttpNetworkError);
