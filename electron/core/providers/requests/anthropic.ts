@@ -14,7 +14,7 @@ import type { LlmContext, StreamOptions, ToolChoice } from "../types";
 import { isBlank, sanitizeSurrogates } from "../transform/text";
 import type { WireMessage, WireUserBlock } from "../transform/wire-types";
 import { maxTokensFor, objectSchema, prepareRequest, type BuiltRequest, type JsonRequest, type PreparedRequest } from "./common";
-import { arrayJson, chunksAround, EncodedPrefixes, FragmentCache, itemsJson, PerToolSpecs } from "./json-body";
+import { arrayJson, chunksAround, EncodedPrefixes, entryContent, FragmentCache, itemsJson, PerToolSpecs } from "./json-body";
 
 export type AnthropicRequestBody = Anthropic.MessageCreateParamsStreaming;
 type ContentBlock = Anthropic.ContentBlockParam;
@@ -175,12 +175,9 @@ const singleTurns = new FragmentCache();
 const prefixes = new EncodedPrefixes();
 const toolParams = new PerToolSpecs<Anthropic.Tool[]>();
 
-function cacheKeyOf(message: WireMessage): object {
-  return message.role === "toolResults" ? message.results : message.content;
-}
 
 function entryJson(message: WireMessage): string {
-  return fragments.get(cacheKeyOf(message), () => itemsJson(entryBlocks(message)));
+  return fragments.get(entryContent(message), () => itemsJson(entryBlocks(message)));
 }
 
 /** The last entry carries the cache breakpoint: encoded fresh, never cached. */
@@ -195,7 +192,7 @@ function turnJson(wire: readonly WireMessage[], from: number, to: number): strin
   const role = wire[from].role === "assistant" ? "assistant" : "user";
   const isLast = to === wire.length;
   if (to - from === 1 && !isLast) {
-    return singleTurns.get(cacheKeyOf(wire[from]), () => `{"role":"${role}","content":[${entryJson(wire[from])}]}`);
+    return singleTurns.get(entryContent(wire[from]), () => `{"role":"${role}","content":[${entryJson(wire[from])}]}`);
   }
   const parts: string[] = [];
   for (let i = from; i < to; i++) parts.push(isLast && i === to - 1 ? lastEntryJson(wire[i]) : entryJson(wire[i]));
@@ -214,7 +211,7 @@ export function buildAnthropicRequestJson(
 ): JsonRequest {
   const prepared = prepareRequest(model, provider, context, true);
   const wire = prepared.messages;
-  const { chunks } = prefixes.items(wire, cacheKeyOf, (from) => {
+  const chunks = prefixes.items(wire, (from) => {
     let to = from + 1;
     // Tool results open the user turn; a user message that follows joins it.
     if (wire[from].role !== "assistant") while (to < wire.length && wire[to].role !== "assistant") to++;

@@ -8,6 +8,7 @@ import type { LlmContext, StreamOptions, ToolChoice, ToolSpec } from "../types";
 import type { IdRule } from "../transform/ids";
 import { ToolNames } from "../transform/tool-names";
 import type { BodyChunk } from "./json-body";
+import { PerObject } from "./per-object";
 import { transformHistory } from "../transform/transform";
 import { targetKey, transformHistoryIncremental } from "../transform/incremental";
 import type { TransformResult, TransformTarget } from "../transform/wire-types";
@@ -80,23 +81,13 @@ function toolSide(context: LlmContext): ToolSide {
  * The streaming path's tool side, once per specs array and tool choice (the
  * loop passes the same specs for a whole turn; specs are never modified in place).
  */
-const toolSides = new WeakMap<object, Map<string, ToolSide>>();
+const toolSides = new PerObject<ToolSide>();
 
 function cachedToolSide(context: LlmContext): ToolSide {
   if (context.tools === undefined) return toolSide(context);
   const choice = context.toolChoice;
   const key = choice === undefined ? "" : typeof choice === "string" ? choice : `name:${choice.name}`;
-  let byChoice = toolSides.get(context.tools);
-  if (byChoice === undefined) {
-    byChoice = new Map();
-    toolSides.set(context.tools, byChoice);
-  }
-  let side = byChoice.get(key);
-  if (side === undefined) {
-    side = toolSide(context);
-    byChoice.set(key, side);
-  }
-  return side;
+  return toolSides.get(context.tools, key, () => toolSide(context));
 }
 
 /** Compat per (provider, model) object pair: resolving parses the merged flags with their defaults. */

@@ -10,6 +10,12 @@
  */
 
 import type { WireMessage } from "../transform/wire-types";
+import { PerObject } from "./per-object";
+
+/** What an entry's JSON is cached by: its content, or its results (never written to once built). */
+export function entryContent(message: WireMessage): object {
+  return message.role === "toolResults" ? message.results : message.content;
+}
 
 /** JSON fragments cached by the identity of the object they encode. */
 export class FragmentCache {
@@ -93,21 +99,11 @@ function jsonOf(value: unknown): string {
  * never modified in place) and frozen so their JSON is cached too.
  */
 export class PerToolSpecs<T extends object> {
-  private readonly bySpecs = new WeakMap<object, Map<string, T>>();
+  private readonly values = new PerObject<T>();
 
   get(specs: object, variant: string, make: () => T): T {
-    let variants = this.bySpecs.get(specs);
-    if (variants === undefined) {
-      variants = new Map();
-      this.bySpecs.set(specs, variants);
-    }
-    let value = variants.get(variant);
-    if (value === undefined) {
-      // A copy: the specs' own objects (schemas) stay the caller's, unfrozen.
-      value = deepFreeze(structuredClone(make()));
-      variants.set(variant, value);
-    }
-    return value;
+    // A copy: the specs' own objects (schemas) stay the caller's, unfrozen.
+    return this.values.get(specs, variant, () => deepFreeze(structuredClone(make())));
   }
 }
 
@@ -159,19 +155,18 @@ export class EncodedPrefixes {
 
   /**
    * The array's items for `wire` as chunks (prefix bytes, then the rest as
-   * text, comma-separated, no brackets), and the reasoning ids sent in it.
+   * text, comma-separated, no brackets).
    * `encode(from)` encodes the group starting at `from`; a group starting with
    * an assistant entry never depends on the groups after it.
    */
   items(
     wire: readonly WireMessage[],
-    contentOf: (message: WireMessage) => object,
     encode: (from: number, sent: Set<string>) => EncodedGroup,
-  ): { chunks: BodyChunk[]; sent: Set<string> } {
+  ): BodyChunk[] {
     const first = wire[0];
-    if (first === undefined) return { chunks: [], sent: new Set() };
+    if (first === undefined) return [];
     let memo = this.byPass.get(first);
-    if (memo !== undefined && !covers(memo, wire, contentOf)) {
+    if (memo !== undefined && !covers(memo, wire)) {
       memo = undefined;
       this.byPass.delete(first);
     }
@@ -189,7 +184,7 @@ export class EncodedPrefixes {
       if (group.sent) appendedSent.push(...group.sent);
       from = group.next;
     }
-    if (from > (memo?.entries.length ?? 0)) memo = this.extend(memo, wire, from, contentOf, appended, appendedSent);
+    if (from > (memo?.entries.length ?? 0)) memo = this.extend(memo, wire, from, appended, appendedSent);
     let rest = "";
     while (from < wire.length) {
       const group = encode(from, sent);
@@ -203,14 +198,13 @@ export class EncodedPrefixes {
     } else if (rest.length > 0) {
       chunks.push(rest);
     }
-    return { chunks, sent };
+    return chunks;
   }
 
   private extend(
     memo: Encoded | undefined,
     wire: readonly WireMessage[],
     upTo: number,
-    contentOf: (message: WireMessage) => object,
     json: string,
     sent: readonly string[],
   ): Encoded {
@@ -229,7 +223,7 @@ export class EncodedPrefixes {
     const contents = memo?.contents ?? [];
     for (let i = entries.length; i < upTo; i++) {
       entries.push(wire[i]);
-      contents.push(contentOf(wire[i]));
+      contents.push(entryContent(wire[i]));
     }
     const next: Encoded = { entries, contents, arena, used: used + bytes, sent: [...(memo?.sent ?? []), ...sent] };
     this.byPass.set(wire[0], next);
@@ -238,10 +232,10 @@ export class EncodedPrefixes {
 }
 
 /** The prefix still describes `wire`: same entries with the same content, and an assistant entry right after it. */
-function covers(memo: Encoded, wire: readonly WireMessage[], contentOf: (message: WireMessage) => object): boolean {
+function covers(memo: Encoded, wire: readonly WireMessage[]): boolean {
   const { entries, contents } = memo;
   const k = entries.length;
   if (wire.length <= k || wire[k].role !== "assistant") return false;
-  for (let i = 0; i < k; i++) if (wire[i] !== entries[i] || contentOf(wire[i]) !== contents[i]) return false;
+  for (let i = 0; i < k; i++) if (wire[i] !== entries[i] || entryContent(wire[i]) !== contents[i]) return false;
   return true;
 }

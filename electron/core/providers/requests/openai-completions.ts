@@ -23,7 +23,7 @@ import {
   type JsonRequest,
   type PreparedRequest,
 } from "./common";
-import { chunksAround, EncodedPrefixes, FragmentCache, itemsJson, PerToolSpecs } from "./json-body";
+import { chunksAround, EncodedPrefixes, entryContent, FragmentCache, itemsJson, PerToolSpecs } from "./json-body";
 
 type ChatMessage = OpenAI.Chat.ChatCompletionMessageParam;
 type AssistantMessage = OpenAI.Chat.ChatCompletionAssistantMessageParam & { reasoning_content?: string };
@@ -130,9 +130,6 @@ const fragments = { plain: new FragmentCache(), reasoning: new FragmentCache() }
 const prefixes = { plain: new EncodedPrefixes(), reasoning: new EncodedPrefixes() };
 const toolParams = new PerToolSpecs<OpenAI.Chat.ChatCompletionFunctionTool[]>();
 
-function contentOf(message: WireMessage): object {
-  return message.role === "toolResults" ? message.results : message.content;
-}
 
 /** The same body as `buildOpenAICompletionsRequest`, as JSON text (the streaming path; see json-body.ts). No `idMap`. */
 export function buildOpenAICompletionsRequestJson(
@@ -145,9 +142,9 @@ export function buildOpenAICompletionsRequestJson(
   const reasoningContent = prepared.compat.reasoningField === "reasoning_content";
   const cache = reasoningContent ? fragments.reasoning : fragments.plain;
   const wire = prepared.messages;
-  const { chunks } = (reasoningContent ? prefixes.reasoning : prefixes.plain).items(wire, contentOf, (from) => {
+  const chunks = (reasoningContent ? prefixes.reasoning : prefixes.plain).items(wire, (from) => {
     const message = wire[from];
-    return { json: cache.get(contentOf(message), () => itemsJson(entryMessages(message, reasoningContent))), next: from + 1 };
+    return { json: cache.get(entryContent(message), () => itemsJson(entryMessages(message, reasoningContent))), next: from + 1 };
   });
   const system = systemMessage(context, prepared.compat);
   const tools = context.tools ? toolParams.get(context.tools, prepared.compat.strictTools ? "strict" : "", () => toolsParam(prepared)) : undefined;

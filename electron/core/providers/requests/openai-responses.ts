@@ -25,7 +25,7 @@ import {
   type JsonRequest,
   type PreparedRequest,
 } from "./common";
-import { chunksAround, EncodedPrefixes, FragmentCache, itemsJson, PerToolSpecs } from "./json-body";
+import { chunksAround, EncodedPrefixes, entryContent, FragmentCache, itemsJson, PerToolSpecs } from "./json-body";
 
 export type OpenAIResponsesRequestBody = OpenAI.Responses.ResponseCreateParamsStreaming;
 type InputItem = OpenAI.Responses.ResponseInputItem;
@@ -204,9 +204,6 @@ const fragments = new FragmentCache();
 const prefixes = new EncodedPrefixes();
 const toolParams = new PerToolSpecs<OpenAI.Responses.FunctionTool[]>();
 
-function contentOf(message: WireMessage): object {
-  return message.role === "toolResults" ? message.results : message.content;
-}
 
 /** Reasoning item ids each cached assistant entry sent (later entries must not send them again). */
 const sentByEntry = new WeakMap<object, readonly string[]>();
@@ -226,10 +223,10 @@ export function buildOpenAIResponsesRequestJson(
 ): JsonRequest {
   const prepared = prepareRequest(model, provider, context, true);
   const wire = prepared.messages;
-  const { chunks } = prefixes.items(wire, contentOf, (from, sentReasoning) => {
+  const chunks = prefixes.items(wire, (from, sentReasoning) => {
     const message = wire[from];
     if (message.role !== "assistant") {
-      return { json: fragments.get(contentOf(message), () => itemsJson(entryItems(message))), next: from + 1 };
+      return { json: fragments.get(entryContent(message), () => itemsJson(entryItems(message))), next: from + 1 };
     }
     const key = message.content;
     const json = fragments.get(key, () => {
