@@ -12,6 +12,7 @@ import { performance } from "node:perf_hooks";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { z } from "zod";
+import { headerRecord } from "../providers/http";
 import { SignatureRegistry, newIds } from "./ids";
 import { serializeSse, type EncodeInput, type Encoded, type SseEvent } from "./encode-common";
 import { anthropicError, encodeAnthropic } from "./encode-anthropic";
@@ -350,15 +351,6 @@ function sendJson(res: ServerResponse, status: number, headers: Record<string, s
   const text = JSON.stringify(body);
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });
   res.end(text);
-}
-
-function headerRecord(req: IncomingMessage): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(req.headers)) {
-    if (typeof value === "string") out[key.toLowerCase()] = value;
-    else if (Array.isArray(value)) out[key.toLowerCase()] = value.join(", ");
-  }
-  return out;
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

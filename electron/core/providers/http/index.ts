@@ -1,4 +1,4 @@
 /** The provider transport: one streamed POST, its SSE events, and the errors it throws. */
-export { postSse, type SseRequest, type SseResponse } from "./post-sse";
+export { headerRecord, postSse, type SseRequest, type SseResponse } from "./post-sse";
 export { parseEventData, SseParser, type SseEvent } from "./sse-parser";
 export { HttpNetworkError, parseJsonOrUndefined, ProviderApiError, SseDataError, StreamStoppedError } from "./errors";

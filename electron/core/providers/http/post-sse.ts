@@ -257,7 +257,8 @@ class SseEventStream implements AsyncIterableIterator<SseEvent> {
   }
 }
 
-function headerRecord(res: IncomingMessage): Record<string, string> {
+/** A message's headers as one string each (names are lower case in Node; repeated values joined with ", "). */
+export function headerRecord(res: IncomingMessage): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(res.headers)) {
     if (typeof value === "string") out[name] = value;
