@@ -49,4 +49,18 @@ describe("model catalog lookups", () => {
     expect(catalog.provider("anthropic")).toMatchObject({ label: "Anthropic (proxy)", baseUrl: "http://127.0.0.1:2" });
     expect(catalogs()[0][1].provider("demo")).toBeUndefined();
   });
+
+  it("a provider with a base URL is the same object until the URL changes (per-provider caches key on it)", () => {
+    let urls: Record<string, string> = { anthropic: "http://127.0.0.1:2" };
+    const catalog = new ModelCatalog({ extraProviders: [], extraModels: [], baseUrls: () => urls, demo: false });
+    const first = catalog.provider("anthropic");
+    expect(catalog.provider("anthropic")).toBe(first);
+    urls = { anthropic: "http://127.0.0.1:3" };
+    const moved = catalog.provider("anthropic");
+    expect(moved).not.toBe(first);
+    expect(moved?.baseUrl).toBe("http://127.0.0.1:3");
+    expect(first?.baseUrl).toBe("http://127.0.0.1:2");
+    urls = {};
+    expect(catalog.provider("anthropic")?.baseUrl).toBe(listProviders().find((p) => p.key === "anthropic")?.baseUrl);
+  });
 });

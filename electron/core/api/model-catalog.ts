@@ -22,6 +22,9 @@ export interface CatalogOptions {
 const NO_KEY = "no-key-needed";
 
 export class ModelCatalog {
+  /** The provider with its base URL applied, kept while the URL stays the same: per-provider caches key on the object. */
+  private readonly withUrl = new Map<ProviderConfig, { url: string; provider: ProviderConfig }>();
+
   constructor(private readonly options: CatalogOptions) {}
 
   providers(): ProviderConfig[] {
@@ -39,7 +42,12 @@ export class ModelCatalog {
     const p = this.options.extraProviders.find((e) => e.key === key) ?? listProviders().find((b) => b.key === key);
     if (p === undefined) return undefined;
     const url = this.options.baseUrls()[key];
-    return url ? { ...p, baseUrl: url } : p;
+    if (!url) return p;
+    const kept = this.withUrl.get(p);
+    if (kept?.url === url) return kept.provider;
+    const provider = { ...p, baseUrl: url };
+    this.withUrl.set(p, { url, provider });
+    return provider;
   }
 
   models(): ModelInfo[] {
