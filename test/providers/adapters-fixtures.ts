@@ -19,7 +19,7 @@ export interface Target {
 
 const price = { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 };
 
-export function targets(faux: FauxProvider): Record<FauxRoute, Target> {
+export function targets(faux: Pick<FauxProvider, "baseUrls">): Record<FauxRoute, Target> {
   return {
     anthropic: {
       route: "anthropic",
