@@ -7,8 +7,9 @@
  * grows to ~2,000 messages, so history-dependent costs show.
  *
  * Per round trip i, in this process: total = start of request i+1 − start of
- * request i (Node's `http.client.request.start` diagnostics channel: the
- * request handed to the socket); the server's own time = from starting to
+ * request i (the request's bytes handed to the socket: our transport's
+ * `requestSentChannel`, and for the baseline node's `http.client.request.start`,
+ * published at the same moment); the server's own time = from starting to
  * handle request i to having written its whole response, on its own clock:
  * the smaller of its wall and CPU time (wall time includes being descheduled,
  * CPU time includes parallel GC threads), so the overhead is never
@@ -37,6 +38,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createWorkbench } from "../electron/core/api/create-workbench";
+import { requestSentChannel, responseEndChannel, type RequestSent } from "../electron/core/providers/http/http1-client";
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 
@@ -86,16 +88,21 @@ class ClientStamps {
   ends: number[] = [];
 }
 let stamps = new ClientStamps();
-diagnostics.subscribe("http.client.request.start", () => {
+const stampStart = () => {
   stamps.starts.push(performance.now());
-});
+};
+const stampEnd = (own: ClientStamps, index: number) => {
+  own.ends[index] = performance.now();
+};
+// The loop's transport (our HTTP/1.1 client) and the baseline's node:http publish the same two moments.
+requestSentChannel.subscribe(stampStart);
+responseEndChannel.subscribe(() => stampEnd(stamps, stamps.starts.length - 1));
+diagnostics.subscribe("http.client.request.start", stampStart);
 diagnostics.subscribe("http.client.response.finish", (message) => {
   const { response } = message as { request: ClientRequest; response: IncomingMessage };
   const own = stamps;
   const index = own.starts.length - 1;
-  response.once("end", () => {
-    own.ends[index] = performance.now();
-  });
+  response.once("end", () => stampEnd(own, index));
 });
 
 interface Overheads {
@@ -125,30 +132,18 @@ function overheadsOf(recorded: ServerTiming[], own: ClientStamps): Overheads {
 type Body = Array<string | Uint8Array>;
 
 /**
- * Keeps the chunks of every request body as written until `stop()` (arena
- * bytes are never overwritten, so references suffice).
+ * Keeps the chunks of every request body the loop sends until `stop()`: text
+ * as bytes (kept as strings they would count as the loop's heap growth), byte
+ * chunks by reference (arena bytes are never overwritten). It runs after the
+ * request went out (subscribed after the stamp), while the server works.
  */
 function recordBodies(): { bodies: Body[]; stop: () => void } {
   const bodies: Body[] = [];
-  const pending = new WeakMap<ClientRequest, Body>();
-  const proto = http.ClientRequest.prototype as unknown as { write: (this: ClientRequest, chunk: unknown, ...rest: unknown[]) => boolean };
-  const write = proto.write;
-  proto.write = function (this: ClientRequest, chunk: unknown, ...rest: unknown[]): boolean {
-    let chunks = pending.get(this);
-    if (chunks === undefined) {
-      chunks = [];
-      pending.set(this, chunks);
-      bodies.push(chunks);
-    }
-    chunks.push(chunk as string | Uint8Array);
-    return write.call(this, chunk, ...rest);
+  const record = (message: unknown) => {
+    bodies.push((message as RequestSent).body.map((c) => (typeof c === "string" ? Buffer.from(c, "utf8") : c)));
   };
-  return {
-    bodies,
-    stop: () => {
-      proto.write = write;
-    },
-  };
+  requestSentChannel.subscribe(record);
+  return { bodies, stop: () => requestSentChannel.unsubscribe(record) };
 }
 
 /** The bare client: each body sent as soon as the previous response has been read to its end. */

@@ -3,15 +3,16 @@
  * keep-alive reuse, abort and early exit closing the socket, error bodies,
  * broken and refused connections.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { Agent as HttpsAgent, createServer as createHttpsServer } from "node:https";
-import type { AddressInfo, Socket } from "node:net";
+import { createServer as createHttpsServer } from "node:https";
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
+  Http1Pool,
   HttpNetworkError,
   postSse,
   ProviderApiError,
@@ -39,7 +40,7 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
-function listen(server: Server, scheme: "http" | "https"): Promise<TestServer> {
+function listen(server: Server | NetServer, scheme: "http" | "https"): Promise<TestServer> {
   const sockets: Socket[] = [];
   server.on("connection", (socket: Socket) => sockets.push(socket));
   // TLS servers report the raw TCP socket through "connection" too.
@@ -51,7 +52,8 @@ function listen(server: Server, scheme: "http" | "https"): Promise<TestServer> {
         sockets,
         close: () =>
           new Promise<void>((done) => {
-            server.closeAllConnections();
+            if ("closeAllConnections" in server) server.closeAllConnections();
+            else for (const socket of sockets) socket.destroy();
             server.close(() => done());
           }),
       };
@@ -179,19 +181,138 @@ describe("streaming a response", () => {
     async () => {
       const { key, cert } = selfSigned();
       const server = await listen(createHttpsServer({ key, cert }, (req, res) => readAll(req).then(() => twoEvents(req, res))), "https");
-      const agent = new HttpsAgent({ ca: cert, keepAlive: true });
+      const pool = new Http1Pool({ ca: cert });
       try {
-        const events = await collect(await post(server.url, { agent }));
+        const events = await collect(await post(server.url, { pool }));
         expect(events.map((e) => e.event)).toEqual(["a", "b"]);
         // Product code verifies certificates: without the test CA the call fails as a network error.
         const refused = await post(server.url).catch((err: unknown) => err);
         expect(refused).toBeInstanceOf(HttpNetworkError);
         expect((refused as Error).message).toMatch(/self[- ]signed certificate/i);
       } finally {
-        agent.destroy();
+        pool.close();
       }
     },
   );
+});
+
+describe("the keep-alive pool", () => {
+  it("a socket the server closed while idle is not reused: the next call opens a new one and succeeds", async () => {
+    const server = await startServer(twoEvents);
+    await collect(await post(server.url));
+    expect(server.sockets).toHaveLength(1);
+    server.sockets[0].destroy();
+    await closed(server.sockets[0]);
+    expect(await collect(await post(server.url))).toHaveLength(2);
+    expect(server.sockets).toHaveLength(2);
+  });
+
+  it("a kept-alive socket closed just as the request went out: sent once more on a new connection", async () => {
+    let requests = 0;
+    const server = await startServer((req, res) => {
+      // The second request is the first on the reused socket: the server hangs up without answering (its idle timeout racing our write).
+      if (++requests === 2) req.socket.destroy();
+      else twoEvents(req, res);
+    });
+    await collect(await post(server.url));
+    expect(await collect(await post(server.url))).toHaveLength(2);
+    expect(requests).toBe(3);
+    expect(server.sockets).toHaveLength(2);
+  });
+
+  it("a new connection closed before any response byte is a network error, and the request is not sent again", async () => {
+    let requests = 0;
+    const server = await startServer((req) => {
+      requests++;
+      req.socket.destroy();
+    });
+    const err = await post(server.url).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(HttpNetworkError);
+    expect((err as Error).message).toMatch(/^could not reach the provider: .*closed/);
+    expect(requests).toBe(1);
+  });
+
+  it("a response with `connection: close` is not followed by reuse of its socket", async () => {
+    const server = await startServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream", connection: "close" });
+      res.end("data: 1\n\n");
+    });
+    expect(await collect(await post(server.url))).toEqual([{ event: null, data: "1" }]);
+    expect(await collect(await post(server.url))).toEqual([{ event: null, data: "1" }]);
+    expect(server.sockets).toHaveLength(2);
+  });
+
+  it("a response framed by content-length (not chunked) streams and keeps the socket", async () => {
+    const server = await startServer((_req, res) => {
+      const text = 'event: a\ndata: {"n":1}\n\n';
+      res.writeHead(200, { "content-type": "text/event-stream", "content-length": String(Buffer.byteLength(text)) });
+      res.end(text);
+    });
+    expect(await collect(await post(server.url))).toEqual([{ event: "a", data: '{"n":1}' }]);
+    expect(await collect(await post(server.url))).toHaveLength(1);
+    expect(server.sockets).toHaveLength(1);
+  });
+
+  it("sends host, content-length and keep-alive itself, ignoring a caller's own framing headers", async () => {
+    let headers: IncomingMessage["headers"] = {};
+    const server = await listen(
+      createServer(async (req, res) => {
+        headers = req.headers;
+        await readAll(req);
+        twoEvents(req, res);
+      }),
+      "http",
+    );
+    await collect(await post(`${server.url}/v1/x?beta=true`, { headers: { "Content-Length": "999", Host: "evil.example", "x-a": "1" } }));
+    expect(headers.host).toBe(new URL(server.url).host);
+    expect(headers["content-length"]).toBe(String(Buffer.byteLength('{"q":"é"}')));
+    expect(headers.connection).toBe("keep-alive");
+    expect(headers["x-a"]).toBe("1");
+  });
+
+  it("refuses a header value with a line break (header injection), naming the header but not the value", async () => {
+    const server = await startServer(twoEvents);
+    const err = await post(server.url, { headers: { authorization: "Bearer sk-secret\r\nx-injected: 1" } }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TypeError);
+    expect((err as Error).message).toMatch(/authorization/);
+    expect((err as Error).message).not.toContain("sk-secret");
+    await expect(post(server.url, { headers: { "bad name": "x" } })).rejects.toThrow(/invalid HTTP header name/);
+    expect(server.sockets).toHaveLength(0);
+  });
+
+  it("a malformed response is a network error and its socket is dropped", async () => {
+    const server = await listen(
+      createNetServer((socket) => {
+        socket.once("data", () => socket.write("HTTP/1.1 2OO OK\r\n\r\n"));
+      }),
+      "http",
+    );
+    const err = await post(server.url).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(HttpNetworkError);
+    expect((err as Error).message).toMatch(/^could not reach the provider: /);
+    await closed(server.sockets[0]);
+  });
+
+  it("idle pooled sockets do not keep the process alive", async () => {
+    const server = await startServer(twoEvents);
+    const script = `
+      import { postSse } from ${JSON.stringify(join(import.meta.dirname, "../../electron/core/providers/http/index.ts"))};
+      const r = await postSse({ url: ${JSON.stringify(server.url)}, headers: {}, body: "{}" });
+      for await (const _ of r.events) void _;
+      console.log("done");
+    `;
+    // Asynchronously: this process serves the child's request.
+    const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+    let stdout = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    const killer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+    const [code, signal] = await new Promise<[number | null, string | null]>((resolve) => child.on("exit", (c, sig) => resolve([c, sig])));
+    clearTimeout(killer);
+    expect(stdout.trim()).toBe("done");
+    // Killed by the timeout it would have a signal and no exit code.
+    expect(signal).toBeNull();
+    expect(code).toBe(0);
+  });
 });
 
 describe("stopping", () => {

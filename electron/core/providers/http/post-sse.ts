@@ -1,9 +1,10 @@
 /**
- * One streamed provider call over `node:http` / `node:https`: POST a JSON
- * body that is already a string, get the status and headers, then read the
- * Server-Sent Events as they arrive. This replaces the SDK clients on the hot
- * path (their request building, undici's Request and web streams cost several
- * times what the call itself does).
+ * One streamed provider call: POST a JSON body (text or chunks), get the
+ * status and headers, then read the Server-Sent Events as they arrive. This
+ * replaces the SDK clients on the hot path (their request building, undici's
+ * Request and web streams cost several times what the call itself does), and
+ * runs over our own HTTP/1.1 sockets (`http1-client.ts`: node:http's request
+ * and response objects cost more than the rest of the call).
  *
  * Contract:
  * - 2xx: resolves with an async iterator of SSE events. It ends when the
@@ -11,20 +12,20 @@
  *   throws `HttpNetworkError` if the connection breaks first.
  * - other statuses: the body is read and a `ProviderApiError` thrown.
  * - connection failures: `HttpNetworkError` (retryable).
- * - the signal fires, before or during the stream: the request and its socket
- *   are destroyed and `StreamStoppedError` is thrown.
- * - a consumer that stops iterating early destroys the request too; a stream
+ * - the signal fires, before or during the stream: the connection is dropped
+ *   and `StreamStoppedError` is thrown.
+ * - a consumer that stops iterating early drops the connection too; a stream
  *   read to its end leaves the socket in the keep-alive pool.
- * Certificates are verified (Node's defaults) unless the caller passes its own agent.
+ * Certificates are verified (Node's defaults) unless the caller passes a pool with its own CA.
  */
-import http, { type ClientRequest, type IncomingMessage } from "node:http";
-import https from "node:https";
+import type { IncomingMessage } from "node:http";
 import { HttpNetworkError, ProviderApiError, StreamStoppedError } from "./errors";
+import { Http1Pool, type Http1Exchange } from "./http1-client";
+import type { ResponseHead } from "./http1-response";
 import { SseParser, type SseEvent } from "./sse-parser";
 
-/** One keep-alive pool per protocol for the whole process: consecutive calls reuse a warm socket. */
-const HTTP_AGENT = new http.Agent({ keepAlive: true });
-const HTTPS_AGENT = new https.Agent({ keepAlive: true });
+/** One keep-alive pool for the whole process: consecutive calls reuse a warm socket. */
+const POOL = new Http1Pool();
 
 /** Error bodies beyond this are cut (the message only needs the start). */
 const MAX_ERROR_BODY_BYTES = 1024 * 1024;
@@ -38,8 +39,8 @@ export interface SseRequest {
   /** The request body, already JSON: text, or chunks sent back to back (text or UTF-8 bytes). */
   body: string | readonly (string | Uint8Array)[];
   signal?: AbortSignal;
-  /** Replaces the shared keep-alive agent (tests: an agent that trusts a test CA). */
-  agent?: http.Agent;
+  /** Replaces the shared keep-alive pool (tests: a pool that trusts a test CA). */
+  pool?: Http1Pool;
 }
 
 export interface SseResponse {
@@ -61,78 +62,74 @@ export function postSse(request: SseRequest): Promise<SseResponse> {
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     return Promise.reject(new TypeError(`unsupported provider URL scheme "${url.protocol}" (expected http: or https:)`));
   }
-  const secure = url.protocol === "https:";
-  const payload = typeof request.body === "string" ? [Buffer.from(request.body, "utf8")] : request.body.map(toBytes);
+  const body = typeof request.body === "string" ? [request.body] : request.body;
   let contentLength = 0;
-  for (const chunk of payload) contentLength += chunk.byteLength;
+  for (const chunk of body) contentLength += typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.byteLength;
 
   return new Promise<SseResponse>((resolve, reject) => {
     let settled = false;
     let stream: SseEventStream | null = null;
-    let req: ClientRequest;
-    const onAbort = () => {
-      if (stream) stream.stop();
-      else if (!settled) {
-        settled = true;
-        reject(new StreamStoppedError());
-      }
-      req.destroy();
-    };
-    const unlink = () => signal?.removeEventListener("abort", onAbort);
-    try {
-      req = (secure ? https : http).request(url, {
-        method: "POST",
-        headers: { ...request.headers, "content-length": String(contentLength) },
-        agent: request.agent ?? (secure ? HTTPS_AGENT : HTTP_AGENT),
-      });
-    } catch (err) {
-      // Invalid header names or values throw here; Node's text names the header, never its value.
-      reject(err instanceof Error ? err : new Error(String(err)));
-      return;
-    }
-    signal?.addEventListener("abort", onAbort, { once: true });
-
-    req.on("error", (err) => {
-      if (stream) {
-        stream.fail(err);
-        return;
-      }
+    /** A non-2xx response: its body, read for the error. */
+    let errorBody: { status: number; headers: Record<string, string>; parts: Buffer[]; size: number } | null = null;
+    let exchange: Http1Exchange | null = null;
+    const settle = (err: Error) => {
       if (settled) return;
       settled = true;
       unlink();
-      reject(signal?.aborted ? new StreamStoppedError() : new HttpNetworkError(`could not reach the provider: ${err.message}`, err));
-    });
-    req.on("response", (res) => {
-      if (settled) {
-        res.resume();
-        return;
-      }
-      const status = res.statusCode ?? 0;
-      const headers = headerRecord(res);
-      if (status >= 200 && status <= 299) {
-        settled = true;
-        stream = new SseEventStream(req, res, unlink);
-        resolve({ status, headers, events: stream });
-        return;
-      }
-      readErrorBody(res).then(
-        (text) => {
-          if (settled) return;
-          settled = true;
-          unlink();
-          reject(ProviderApiError.fromResponse(status, headers, text));
+      reject(err);
+    };
+    const onAbort = () => {
+      exchange?.destroy();
+      if (stream) stream.stop();
+      else settle(new StreamStoppedError());
+    };
+    const unlink = () => signal?.removeEventListener("abort", onAbort);
+    try {
+      exchange = (request.pool ?? POOL).post(url, request.headers, body, contentLength, {
+        onHead: (head: ResponseHead) => {
+          if (head.status >= 200 && head.status <= 299) {
+            settled = true;
+            stream = new SseEventStream(exchange as Http1Exchange, unlink);
+            resolve({ status: head.status, headers: head.headers, events: stream });
+          } else {
+            errorBody = { status: head.status, headers: head.headers, parts: [], size: 0 };
+          }
         },
-        (err: unknown) => {
-          if (settled) return;
-          settled = true;
-          unlink();
-          reject(signal?.aborted ? new StreamStoppedError() : new HttpNetworkError(`the connection broke while reading an error response: ${messageOf(err)}`, err));
+        onBody: (chunk) => {
+          if (stream) stream.onData(chunk);
+          else if (errorBody) {
+            if (errorBody.size < MAX_ERROR_BODY_BYTES) errorBody.parts.push(chunk);
+            errorBody.size += chunk.length;
+          }
         },
-      );
-    });
-    // Written before the socket is assigned, the chunks go out together (one writev).
-    for (const chunk of payload) req.write(chunk);
-    req.end();
+        onComplete: () => {
+          if (stream) {
+            stream.onEnd();
+            return;
+          }
+          if (errorBody) {
+            const text = Buffer.concat(errorBody.parts).toString("utf8").slice(0, MAX_ERROR_BODY_BYTES);
+            settle(ProviderApiError.fromResponse(errorBody.status, errorBody.headers, text));
+          }
+        },
+        onError: (err) => {
+          if (stream) {
+            stream.fail(err);
+            return;
+          }
+          if (errorBody) {
+            settle(new HttpNetworkError(`the connection broke while reading an error response: ${err.message}`, err));
+            return;
+          }
+          settle(new HttpNetworkError(`could not reach the provider: ${err.message}`, err));
+        },
+      });
+    } catch (err) {
+      // Invalid header names or values: the text names the header, never its value.
+      settle(err instanceof Error ? err : new Error(String(err)));
+      return;
+    }
+    signal?.addEventListener("abort", onAbort, { once: true });
   });
 }
 
@@ -141,10 +138,6 @@ export function postSse(request: SseRequest): Promise<SseResponse> {
  * still delivered after a network failure (they arrived); after a stop they
  * are dropped.
  */
-function toBytes(chunk: string | Uint8Array): Uint8Array {
-  return typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
-}
-
 class SseEventStream implements AsyncIterableIterator<SseEvent> {
   private readonly parser = new SseParser();
   private queue: SseEvent[] = [];
@@ -155,17 +148,9 @@ class SseEventStream implements AsyncIterableIterator<SseEvent> {
   private paused = false;
 
   constructor(
-    private readonly req: ClientRequest,
-    private readonly res: IncomingMessage,
+    private readonly exchange: Http1Exchange,
     private readonly unlink: () => void,
-  ) {
-    res.on("data", (chunk: Buffer) => this.onData(chunk));
-    res.on("end", () => this.onEnd());
-    res.on("error", (err) => this.fail(err));
-    res.on("close", () => {
-      if (!this.ended && this.failure === null) this.fail(null);
-    });
-  }
+  ) {}
 
   [Symbol.asyncIterator](): AsyncIterableIterator<SseEvent> {
     return this;
@@ -177,7 +162,7 @@ class SseEventStream implements AsyncIterableIterator<SseEvent> {
     if (this.ended) return Promise.resolve({ value: undefined, done: true });
     if (this.paused) {
       this.paused = false;
-      this.res.resume();
+      this.exchange.resume();
     }
     return new Promise((resolve, reject) => {
       this.waiter = { resolve, reject };
@@ -186,7 +171,7 @@ class SseEventStream implements AsyncIterableIterator<SseEvent> {
 
   /** The consumer stopped early: drop the connection (an unread stream cannot go back to the pool). */
   return(): Promise<IteratorResult<SseEvent>> {
-    if (!this.ended && this.failure === null) this.req.destroy();
+    if (!this.ended && this.failure === null) this.exchange.destroy();
     this.ended = true;
     this.failure = null;
     this.queue = [];
@@ -203,11 +188,38 @@ class SseEventStream implements AsyncIterableIterator<SseEvent> {
     this.settle(new StreamStoppedError());
   }
 
-  /** The connection broke (err null: closed without an error of its own). */
-  fail(err: Error | null): void {
+  /** The connection broke. */
+  fail(err: Error): void {
     if (this.ended || this.failure !== null) return;
-    const detail = err ? `${err.message}${"code" in err && typeof err.code === "string" && !err.message.includes(err.code) ? ` (${err.code})` : ""}` : "closed";
-    this.settle(new HttpNetworkError(`the connection broke mid-stream: ${detail}`, err ?? undefined));
+    const detail = `${err.message}${"code" in err && typeof err.code === "string" && !err.message.includes(err.code) ? ` (${err.code})` : ""}`;
+    this.settle(new HttpNetworkError(`the connection broke mid-stream: ${detail}`, err));
+  }
+
+  onData(chunk: Buffer): void {
+    if (this.ended || this.failure !== null) return;
+    const events = this.parser.push(chunk);
+    if (events.length === 0) return;
+    for (const event of events) this.queue.push(event);
+    if (this.waiter !== null) {
+      const { resolve } = this.waiter;
+      this.waiter = null;
+      resolve({ value: this.take(), done: false });
+    }
+    if (!this.paused && this.queue.length - this.head > HIGH_WATER_EVENTS) {
+      this.paused = true;
+      this.exchange.pause();
+    }
+  }
+
+  onEnd(): void {
+    if (this.failure !== null) return;
+    this.ended = true;
+    this.unlink();
+    if (this.waiter !== null) {
+      const { resolve } = this.waiter;
+      this.waiter = null;
+      resolve({ value: undefined, done: true });
+    }
   }
 
   private settle(failure: Error): void {
@@ -228,33 +240,6 @@ class SseEventStream implements AsyncIterableIterator<SseEvent> {
     }
     return value;
   }
-
-  private onData(chunk: Buffer): void {
-    if (this.ended || this.failure !== null) return;
-    const events = this.parser.push(chunk);
-    if (events.length === 0) return;
-    for (const event of events) this.queue.push(event);
-    if (this.waiter !== null) {
-      const { resolve } = this.waiter;
-      this.waiter = null;
-      resolve({ value: this.take(), done: false });
-    }
-    if (!this.paused && this.queue.length - this.head > HIGH_WATER_EVENTS) {
-      this.paused = true;
-      this.res.pause();
-    }
-  }
-
-  private onEnd(): void {
-    if (this.failure !== null) return;
-    this.ended = true;
-    this.unlink();
-    if (this.waiter !== null) {
-      const { resolve } = this.waiter;
-      this.waiter = null;
-      resolve({ value: undefined, done: true });
-    }
-  }
 }
 
 /** A message's headers as one string each (names are lower case in Node; repeated values joined with ", "). */
@@ -265,24 +250,4 @@ export function headerRecord(res: IncomingMessage): Record<string, string> {
     else if (Array.isArray(value)) out[name] = value.join(", ");
   }
   return out;
-}
-
-function readErrorBody(res: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    let size = 0;
-    res.on("data", (chunk: Buffer) => {
-      if (size < MAX_ERROR_BODY_BYTES) parts.push(chunk);
-      size += chunk.length;
-    });
-    res.on("end", () => resolve(Buffer.concat(parts).toString("utf8").slice(0, MAX_ERROR_BODY_BYTES)));
-    res.on("error", reject);
-    res.on("close", () => {
-      if (!res.complete) reject(new Error("closed before the body ended"));
-    });
-  });
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

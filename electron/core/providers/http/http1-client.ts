@@ -1,0 +1,297 @@
+/**
+ * POST over HTTP/1.1 on our own keep-alive sockets (`node:net` / `node:tls`).
+ *
+ * Why not `node:http`: on the agent loop's hot path a ClientRequest and its
+ * IncomingMessage stream cost ~0.3 ms per call on our build VM, more than the
+ * rest of the transport together (`npm run bench:loop`). A provider call needs
+ * one thing of HTTP: send one request with a known length, read one response.
+ * So a request is one corked write (head + body chunks: one writev), and the
+ * response is parsed by `Http1ResponseParser` straight from the socket's bytes.
+ *
+ * Scope, on purpose: no pipelining (one exchange per socket at a time), no
+ * request retries (a POST is not idempotent; the loop's retry decides), no
+ * proxies (neither had the node:http transport). Certificates are verified
+ * by Node's defaults; `ca` adds trusted roots (tests use a test CA).
+ */
+import diagnostics from "node:diagnostics_channel";
+import net from "node:net";
+import tls from "node:tls";
+import { Http1ResponseParser, type ResponseHead } from "./http1-response";
+
+/** Published after a request's bytes were handed to the socket (bench:loop stamps it, as node's `http.client.request.start`). */
+export const requestSentChannel = diagnostics.channel("agent-workbench:http1.request.sent");
+/** What `requestSentChannel` carries: the body's chunks as written (never the head: it holds the key). */
+export interface RequestSent {
+  origin: string;
+  body: readonly (string | Uint8Array)[];
+}
+/** Published when a response was read to its end. */
+export const responseEndChannel = diagnostics.channel("agent-workbench:http1.response.end");
+
+export interface Http1Handlers {
+  onHead(head: ResponseHead): void;
+  onBody(chunk: Buffer): void;
+  onComplete(): void;
+  /** The connection failed or broke, or the response was malformed; nothing more is delivered. */
+  onError(err: Error): void;
+}
+
+/** One request in flight. */
+export interface Http1Exchange {
+  /** Stop reading (backpressure); `resume` reads on. */
+  pause(): void;
+  resume(): void;
+  /** Drop the connection (abort, or a consumer gone): no handler is called after this. */
+  destroy(): void;
+}
+
+export interface Http1PoolOptions {
+  /** Extra trusted certificate authorities (PEM). */
+  ca?: string | Buffer | Array<string | Buffer>;
+  /** Idle sockets are closed after this long (servers close theirs too; 30 s by default). */
+  idleTimeoutMs?: number;
+  /** Idle sockets kept per origin. */
+  maxIdlePerOrigin?: number;
+}
+
+// RFC 9110 token for names; values: no CR, LF or NUL (header injection), as node:http refuses.
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const INVALID_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+
+/**
+ * The request head. Throws a TypeError naming the header (never its value:
+ * values hold keys) when a name or value could not be sent as is.
+ */
+export function requestHead(url: URL, headers: Readonly<Record<string, string>>, contentLength: number): string {
+  let head = `POST ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\n`;
+  for (const name of Object.keys(headers)) {
+    const lower = name.toLowerCase();
+    if (lower === "host" || lower === "content-length" || lower === "connection" || lower === "transfer-encoding") continue;
+    const value = headers[name];
+    if (!TOKEN.test(name)) throw new TypeError(`invalid HTTP header name "${name}"`);
+    if (INVALID_VALUE.test(value)) throw new TypeError(`invalid character in the value of HTTP header "${name}"`);
+    head += `${name}: ${value}\r\n`;
+  }
+  return `${head}content-length: ${contentLength}\r\nconnection: keep-alive\r\n\r\n`;
+}
+
+interface IdleSocket {
+  socket: net.Socket;
+  onIdleEnd: () => void;
+}
+
+export class Http1Pool {
+  private readonly idle = new Map<string, IdleSocket[]>();
+  private readonly idleTimeoutMs: number;
+  private readonly maxIdle: number;
+
+  constructor(private readonly options: Http1PoolOptions = {}) {
+    this.idleTimeoutMs = options.idleTimeoutMs ?? 30_000;
+    this.maxIdle = options.maxIdlePerOrigin ?? 8;
+  }
+
+  /**
+   * Sends `POST url` with the head from `requestHead` and the body chunks
+   * (their total byte length is `contentLength`), on an idle socket of the
+   * origin or a new one. Throws (synchronously) only for invalid headers.
+   */
+  post(url: URL, headers: Readonly<Record<string, string>>, body: readonly (string | Uint8Array)[], contentLength: number, handlers: Http1Handlers): Http1Exchange {
+    return new Exchange(this, url, requestHead(url, headers, contentLength), body, handlers);
+  }
+
+  /** Closes the idle sockets (tests; the process exits without it, idle sockets are unref'd). */
+  close(): void {
+    for (const list of this.idle.values()) for (const { socket } of list) socket.destroy();
+    this.idle.clear();
+  }
+
+  /** An idle socket of the origin, taken out of the pool. */
+  take(origin: string): net.Socket | undefined {
+    const list = this.idle.get(origin);
+    while (list !== undefined && list.length > 0) {
+      const { socket, onIdleEnd } = list.pop() as IdleSocket;
+      socket.off("end", onIdleEnd).off("close", onIdleEnd).off("error", onIdleEnd).off("data", onIdleEnd).off("timeout", onIdleEnd);
+      socket.setTimeout(0);
+      if (socket.destroyed || !socket.writable || socket.readableEnded) {
+        socket.destroy();
+        continue;
+      }
+      socket.ref();
+      return socket;
+    }
+    return undefined;
+  }
+
+  connect(url: URL): net.Socket {
+    const port = Number(url.port) || (url.protocol === "https:" ? 443 : 80);
+    // URL keeps IPv6 literals in brackets; sockets want them bare.
+    const host = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
+    const socket =
+      url.protocol === "https:"
+        ? tls.connect({ host, port, servername: net.isIP(host) === 0 ? host : undefined, ALPNProtocols: ["http/1.1"], ca: this.options.ca })
+        : net.connect({ host, port });
+    socket.setNoDelay(true);
+    return socket;
+  }
+
+  /** A socket whose exchange ended cleanly goes back to the pool (or is closed when the pool is full). */
+  release(origin: string, socket: net.Socket): void {
+    let list = this.idle.get(origin);
+    if (list === undefined) {
+      list = [];
+      this.idle.set(origin, list);
+    }
+    if (list.length >= this.maxIdle) {
+      socket.destroy();
+      return;
+    }
+    const entry: IdleSocket = {
+      socket,
+      // Anything from an idle socket (the server closing it, stray bytes, an error, the idle timer) ends it.
+      onIdleEnd: () => {
+        const i = list.indexOf(entry);
+        if (i >= 0) list.splice(i, 1);
+        socket.destroy();
+      },
+    };
+    socket.on("end", entry.onIdleEnd).on("close", entry.onIdleEnd).on("error", entry.onIdleEnd).on("data", entry.onIdleEnd).on("timeout", entry.onIdleEnd);
+    socket.setTimeout(this.idleTimeoutMs);
+    socket.unref();
+    list.push(entry);
+  }
+}
+
+class Exchange implements Http1Exchange {
+  private readonly parser: Http1ResponseParser;
+  private socket: net.Socket;
+  /** The socket came from the pool: the server may have closed it just as we wrote. */
+  private reused: boolean;
+  /** A response byte arrived on this socket. */
+  private answered = false;
+  private done = false;
+  /** The parser saw the response end (handled once the chunk that ended it was parsed). */
+  private completed = false;
+  private readonly onData = (chunk: Buffer) => this.data(chunk);
+  private readonly onEnd = () => this.closed();
+  private readonly onClose = () => this.closed();
+  private readonly onError = (err: Error) => this.broken(err);
+
+  constructor(
+    private readonly pool: Http1Pool,
+    private readonly url: URL,
+    private readonly head: string,
+    private readonly body: readonly (string | Uint8Array)[],
+    private readonly handlers: Http1Handlers,
+  ) {
+    this.parser = new Http1ResponseParser({
+      onHead: (h) => handlers.onHead(h),
+      onBody: (b) => handlers.onBody(b),
+      onComplete: () => {
+        this.completed = true;
+      },
+    });
+    const idle = pool.take(url.origin);
+    this.reused = idle !== undefined;
+    this.socket = idle ?? pool.connect(url);
+    this.send();
+  }
+
+  pause(): void {
+    if (!this.done) this.socket.pause();
+  }
+
+  resume(): void {
+    if (!this.done) this.socket.resume();
+  }
+
+  destroy(): void {
+    if (this.done) return;
+    this.done = true;
+    this.detach();
+    this.socket.destroy();
+  }
+
+  private send(): void {
+    const socket = this.socket;
+    socket.on("data", this.onData).on("end", this.onEnd).on("close", this.onClose).on("error", this.onError);
+    // One writev for head and body: written before connecting, it waits in the socket's buffer.
+    socket.cork();
+    socket.write(this.head);
+    for (const chunk of this.body) socket.write(chunk);
+    socket.uncork();
+    if (requestSentChannel.hasSubscribers) requestSentChannel.publish({ origin: this.url.origin, body: this.body } satisfies RequestSent);
+  }
+
+  /**
+   * A kept-alive socket that ends before any response byte was most likely
+   * closed by the server while idle (its keep-alive timeout), racing our
+   * write: the request was not read, so it goes out once more on a new
+   * connection. Anything else is the caller's failure to see.
+   */
+  private retryStale(): boolean {
+    if (!this.reused || this.answered || this.done) return false;
+    this.reused = false;
+    this.detach();
+    this.socket.destroy();
+    this.socket = this.pool.connect(this.url);
+    this.send();
+    return true;
+  }
+
+  private data(chunk: Buffer): void {
+    if (this.done) return;
+    this.answered = true;
+    try {
+      this.parser.push(chunk);
+    } catch (err) {
+      // A malformed response (bytes after the end only make the socket not reusable): it cannot be trusted again.
+      this.fail(err instanceof Error ? err : new Error(String(err)));
+      return;
+    }
+    if (this.completed) this.complete();
+  }
+
+  private closed(): void {
+    if (this.done || this.retryStale()) return;
+    try {
+      // Completes a body delimited by the close; throws when the response was cut short.
+      this.parser.close();
+    } catch (err) {
+      this.fail(err instanceof Error ? err : new Error(String(err)));
+      return;
+    }
+    if (this.completed) this.complete();
+    else this.fail(new Error("the connection closed before the response ended"));
+  }
+
+  private broken(err: Error): void {
+    if (this.done || this.retryStale()) return;
+    this.fail(err);
+  }
+
+  private complete(): void {
+    if (this.done) return;
+    this.done = true;
+    this.detach();
+    if (this.parser.reusable && !this.socket.destroyed && this.socket.writable) {
+      this.socket.resume();
+      this.pool.release(this.url.origin, this.socket);
+    } else {
+      this.socket.destroy();
+    }
+    if (responseEndChannel.hasSubscribers) responseEndChannel.publish({ origin: this.url.origin });
+    this.handlers.onComplete();
+  }
+
+  private fail(err: Error): void {
+    if (this.done) return;
+    this.done = true;
+    this.detach();
+    this.socket.destroy();
+    this.handlers.onError(err);
+  }
+
+  private detach(): void {
+    this.socket.off("data", this.onData).off("end", this.onEnd).off("close", this.onClose).off("error", this.onError);
+  }
+}
