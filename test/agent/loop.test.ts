@@ -311,6 +311,23 @@ describe("agent loop", () => {
     expect(entries.find((e) => e.seq === renamed.seq)?.entry).toEqual(renamed.entry);
   });
 
+  it("announces the session's totals with every turn: the last summary before stream.end is the stored one", async () => {
+    h = await startHarness({ files: { "a.txt": "alpha\n" } });
+    const read = (id: string) => ({ type: "reply" as const, content: [{ type: "toolCall" as const, id, name: "read", arguments: { path: "a.txt" } }], usage: { input: 100, output: 10 } });
+    h.faux.script([read("toolu_1"), read("toolu_2"), { type: "reply", content: [{ type: "text", text: "done" }], usage: { input: 300, output: 5 } }]);
+    const from = h.events.length;
+    await h.turn("read a.txt twice");
+    const turnEvents = h.events.slice(from);
+    const end = turnEvents.findIndex((e) => e.event === "stream.end");
+    const summaries = turnEvents.slice(0, end).filter((e) => e.event === "session.updated").map((e) => e.payload as { totalTokens: number; entryCount: number });
+    const { session } = await h.call("session.load", { sessionId: h.sessionId });
+    expect(session.totalTokens).toBe(100 + 10 + 100 + 10 + 300 + 5);
+    expect(summaries.at(-1)).toMatchObject({ totalTokens: session.totalTokens, entryCount: session.entryCount });
+    // Announced at most once per assistant message (coalesced within a burst of work), never more.
+    expect(summaries.length).toBeGreaterThanOrEqual(1);
+    expect(summaries.length).toBeLessThanOrEqual(4);
+  });
+
   it("loads a long session newest first: session.load with a tail, then the older entries", async () => {
     h = await startHarness();
     for (let i = 0; i < 3; i++) {

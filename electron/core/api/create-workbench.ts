@@ -143,7 +143,11 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       resolveModel,
       stream: (resolved, context, streamOptions) => catalog.stream(resolved, context, streamOptions),
       computeCost: (model, message) => catalog.withCost(model, message),
-      emit,
+      emit: (event, payload) => {
+        // A turn's last summary is announced before the turn says it ended.
+        if (event === "stream.end") announceSummary(sessionId);
+        emit(event, payload);
+      },
       audit: (sid, event) => writeAudit(store, audited, sid, event, now()),
       now,
       workspaceRoot: workspace.path,
@@ -169,16 +173,46 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     return session;
   };
 
+  /**
+   * Sessions whose summary (totals, counts, time) changed since it was last
+   * announced. The announcement waits for the current burst of work to end
+   * (setImmediate): in a tool loop that is after the next request went out,
+   * off the path the user waits on, and one summary per burst instead of one
+   * per entry.
+   */
+  const staleSummaries = new Set<string>();
+  let summaryTimer: NodeJS.Immediate | null = null;
+  const announceSummary = (sessionId: string) => {
+    if (!staleSummaries.delete(sessionId)) return;
+    const session = store.getSession(sessionId);
+    if (session) emit("session.updated", session);
+  };
+  const announceSummaries = () => {
+    summaryTimer = null;
+    for (const sessionId of [...staleSummaries]) {
+      try {
+        announceSummary(sessionId);
+      } catch {
+        // A session deleted meanwhile, or a store being closed: nothing to announce.
+      }
+    }
+  };
+
   const afterAppend = (sessionId: string, entry: SessionEntry) => {
     // A tool result changes neither the title nor the usage totals.
     if (entry.type === "message" && entry.message.role === "toolResult") return;
-    let session = store.getSession(sessionId);
-    if (!session) return;
-    if (entry.type === "message" && entry.message.role === "user" && session.title === DEFAULT_TITLE) {
+    if (entry.type === "message" && entry.message.role === "user") {
+      const session = store.getSession(sessionId);
+      if (!session) return;
       const text = entry.message.content.map((c) => (c.type === "text" ? c.text : "")).join(" ").trim();
-      if (text) session = renameSession(sessionId, titleFrom(text));
+      if (session.title === DEFAULT_TITLE && text) {
+        staleSummaries.delete(sessionId);
+        emit("session.updated", renameSession(sessionId, titleFrom(text)));
+        return;
+      }
     }
-    emit("session.updated", session);
+    staleSummaries.add(sessionId);
+    summaryTimer ??= setImmediate(announceSummaries);
   };
 
   let initialWorkspaceId: string | null = null;
@@ -234,6 +268,8 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     close: async () => {
       for (const agent of agents.values()) agent.abort();
       await Promise.all([...agents.values()].map((a) => a.idle()));
+      if (summaryTimer !== null) clearImmediate(summaryTimer);
+      announceSummaries();
       listeners.clear();
       store.close();
     },
