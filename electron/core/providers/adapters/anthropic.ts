@@ -7,7 +7,6 @@
  * opaque data as its signature. Usage from `message_start` is kept, so an
  * aborted stream still reports its input tokens.
  */
-import { z } from "zod";
 import type { StopReason } from "../../../../shared/protocol";
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "../types";
@@ -16,45 +15,8 @@ import { bodyText } from "../requests/json-body";
 import { runStream, throwIfStopped, TruncatedStreamError, type AdapterConfig, type RunContext } from "./common";
 import { appToolName, buildAnthropicRequest, buildAnthropicRequestJson, computeCost } from "./deps";
 import type { StreamState, TokenCounts } from "./stream-state";
+import { isAnthropicBlock, isAnthropicDelta, isAnthropicEvent, type AnthropicUsage } from "./anthropic-events";
 import { anthropicEventData, anthropicHeaders, anthropicUrl } from "./wire";
-
-const UsageShape = z.looseObject({
-  input_tokens: z.number().nullish(),
-  output_tokens: z.number().nullish(),
-  cache_read_input_tokens: z.number().nullish(),
-  cache_creation_input_tokens: z.number().nullish(),
-});
-
-const BlockShape = z.discriminatedUnion("type", [
-  z.looseObject({ type: z.literal("text"), text: z.string().optional() }),
-  z.looseObject({ type: z.literal("thinking"), thinking: z.string().optional(), signature: z.string().optional() }),
-  z.looseObject({ type: z.literal("redacted_thinking"), data: z.string() }),
-  z.looseObject({ type: z.literal("tool_use"), id: z.string(), name: z.string(), input: z.unknown().optional() }),
-]);
-
-const DeltaShape = z.discriminatedUnion("type", [
-  z.looseObject({ type: z.literal("text_delta"), text: z.string() }),
-  z.looseObject({ type: z.literal("thinking_delta"), thinking: z.string() }),
-  z.looseObject({ type: z.literal("signature_delta"), signature: z.string() }),
-  z.looseObject({ type: z.literal("input_json_delta"), partial_json: z.string() }),
-]);
-
-const EventShape = z.discriminatedUnion("type", [
-  z.looseObject({
-    type: z.literal("message_start"),
-    message: z.looseObject({ id: z.string().optional(), usage: UsageShape.optional() }),
-  }),
-  z.looseObject({ type: z.literal("content_block_start"), index: z.number(), content_block: z.looseObject({ type: z.string() }) }),
-  z.looseObject({ type: z.literal("content_block_delta"), index: z.number(), delta: z.looseObject({ type: z.string() }) }),
-  z.looseObject({ type: z.literal("content_block_stop"), index: z.number() }),
-  z.looseObject({
-    type: z.literal("message_delta"),
-    delta: z.looseObject({ stop_reason: z.string().nullish() }),
-    usage: UsageShape.nullish(),
-  }),
-  z.looseObject({ type: z.literal("message_stop") }),
-  z.looseObject({ type: z.literal("ping") }),
-]);
 
 /** Anthropic stop reasons, mapped faithfully; refusal is an error the user must see. */
 export function mapAnthropicStopReason(reason: string | null | undefined): { stopReason: StopReason; errorMessage?: string } {
@@ -75,7 +37,7 @@ export function mapAnthropicStopReason(reason: string | null | undefined): { sto
   }
 }
 
-function usageOf(raw: z.infer<typeof UsageShape> | null | undefined): Partial<TokenCounts> {
+function usageOf(raw: AnthropicUsage | null | undefined): Partial<TokenCounts> {
   if (!raw) return {};
   const out: Partial<TokenCounts> = {};
   if (typeof raw.input_tokens === "number") out.input = raw.input_tokens;
@@ -101,9 +63,8 @@ function streamAnthropic(config: AdapterConfig, model: ModelInfo, provider: Prov
       alive();
       const raw = anthropicEventData(sse, response.headers);
       if (raw === undefined) continue; // ping and the like
-      const parsed = EventShape.safeParse(raw);
-      if (!parsed.success) continue; // event types we do not use (and future ones)
-      const event = parsed.data;
+      if (!isAnthropicEvent(raw)) continue; // event types we do not use (and future ones)
+      const event = raw;
       switch (event.type) {
         case "message_start":
           state.setResponseId(event.message.id);
@@ -119,9 +80,8 @@ function streamAnthropic(config: AdapterConfig, model: ModelInfo, provider: Prov
         }
         case "content_block_delta": {
           const index = indexOf.get(event.index);
-          const delta = DeltaShape.safeParse(event.delta);
-          if (index === undefined || !delta.success) break;
-          const d = delta.data;
+          const d = event.delta;
+          if (index === undefined || !isAnthropicDelta(d)) break;
           if (d.type === "text_delta") yield state.appendText(index, d.text);
           else if (d.type === "thinking_delta") yield state.appendThinking(index, d.thinking);
           else if (d.type === "signature_delta") state.setThinkingSignature(index, d.signature, "append");
@@ -152,9 +112,8 @@ function streamAnthropic(config: AdapterConfig, model: ModelInfo, provider: Prov
 }
 
 function startBlock(state: StreamState, rawBlock: unknown, toolNames: Record<string, string>): { index: number; events: StreamEvent[] } | null {
-  const parsed = BlockShape.safeParse(rawBlock);
-  if (!parsed.success) return null; // server tool blocks and the like: not ours to store
-  const block = parsed.data;
+  if (!isAnthropicBlock(rawBlock)) return null; // server tool blocks and the like: not ours to store
+  const block = rawBlock;
   switch (block.type) {
     case "text": {
       const { index, event } = state.startText();

@@ -5,7 +5,6 @@
  * from the model id.
  */
 import { randomUUID } from "node:crypto";
-import { z } from "zod";
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { StopReason } from "../../../../shared/protocol";
 import type { LlmContext, ProviderAdapter, StreamOptions } from "../types";
@@ -14,42 +13,8 @@ import { bodyText } from "../requests/json-body";
 import { runStream, throwIfStopped, TruncatedStreamError, type AdapterConfig, type RunContext } from "./common";
 import { appToolName, buildOpenAICompletionsRequest, buildOpenAICompletionsRequestJson, computeCost, resolveCompat } from "./deps";
 import type { TokenCounts } from "./stream-state";
+import { isCompletionsChunk, type CompletionsUsage } from "./openai-completions-chunks";
 import { OpenAIEventReader, openaiHeaders, openaiUrl } from "./wire";
-
-const ToolCallDeltaShape = z.looseObject({
-  index: z.number().optional(),
-  id: z.string().nullish(),
-  function: z.looseObject({ name: z.string().nullish(), arguments: z.string().nullish() }).nullish(),
-});
-
-const ChunkShape = z.looseObject({
-  id: z.string().optional(),
-  choices: z
-    .array(
-      z.looseObject({
-        delta: z
-          .looseObject({
-            content: z.string().nullish(),
-            refusal: z.string().nullish(),
-            reasoning_content: z.string().nullish(),
-            reasoning: z.string().nullish(),
-            tool_calls: z.array(ToolCallDeltaShape).nullish(),
-          })
-          .nullish(),
-        finish_reason: z.string().nullish(),
-      }),
-    )
-    .optional(),
-  usage: z
-    .looseObject({
-      prompt_tokens: z.number().nullish(),
-      completion_tokens: z.number().nullish(),
-      prompt_tokens_details: z.looseObject({ cached_tokens: z.number().nullish() }).nullish(),
-      // DeepSeek reports cache hits here instead.
-      prompt_cache_hit_tokens: z.number().nullish(),
-    })
-    .nullish(),
-});
 
 export function mapCompletionsFinishReason(reason: string, hasToolCalls: boolean): { stopReason: StopReason; errorMessage?: string } {
   switch (reason) {
@@ -70,7 +35,7 @@ export function mapCompletionsFinishReason(reason: string, hasToolCalls: boolean
   }
 }
 
-function usageOf(raw: NonNullable<z.infer<typeof ChunkShape>["usage"]>): Partial<TokenCounts> {
+function usageOf(raw: CompletionsUsage): Partial<TokenCounts> {
   const prompt = raw.prompt_tokens ?? 0;
   const cached = raw.prompt_tokens_details?.cached_tokens ?? raw.prompt_cache_hit_tokens ?? 0;
   return { input: Math.max(0, prompt - cached), cacheRead: cached, output: raw.completion_tokens ?? 0, cacheWrite: 0 };
@@ -106,9 +71,8 @@ function streamCompletions(config: AdapterConfig, model: ModelInfo, provider: Pr
       alive();
       const raw = reader.data(sse);
       if (raw === undefined) continue; // after [DONE]
-      const parsed = ChunkShape.safeParse(raw);
-      if (!parsed.success) continue;
-      const chunk = parsed.data;
+      if (!isCompletionsChunk(raw)) continue;
+      const chunk = raw;
       state.setResponseId(chunk.id);
       if (chunk.usage) state.setUsage(usageOf(chunk.usage));
       const choice = chunk.choices?.[0];

@@ -7,7 +7,6 @@
  * summary and whose `signature` is the whole output item as JSON (id,
  * summary, encrypted_content), so the same model gets it back unchanged.
  */
-import { z } from "zod";
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { StopReason } from "../../../../shared/protocol";
 import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "../types";
@@ -16,51 +15,8 @@ import { bodyText } from "../requests/json-body";
 import { runStream, throwIfStopped, TruncatedStreamError, type AdapterConfig, type RunContext } from "./common";
 import { appToolName, buildOpenAIResponsesRequest, buildOpenAIResponsesRequestJson, computeCost, encodeResponsesToolCallId } from "./deps";
 import type { StreamState, TokenCounts } from "./stream-state";
+import { isResponsesEvent, type ResponsesItem, type ResponsesResponse, type ResponsesUsage } from "./openai-responses-events";
 import { OpenAIEventReader, openaiHeaders, openaiUrl } from "./wire";
-
-const ItemShape = z.looseObject({
-  type: z.string(),
-  id: z.string().optional(),
-  call_id: z.string().optional(),
-  name: z.string().optional(),
-  arguments: z.string().optional(),
-  summary: z.array(z.looseObject({ text: z.string() })).optional(),
-  content: z.array(z.looseObject({ type: z.string(), text: z.string().optional() })).nullish(),
-});
-
-const UsageShape = z.looseObject({
-  input_tokens: z.number().nullish(),
-  output_tokens: z.number().nullish(),
-  input_tokens_details: z.looseObject({ cached_tokens: z.number().nullish() }).nullish(),
-});
-
-const ResponseShape = z.looseObject({
-  id: z.string().optional(),
-  status: z.string().nullish(),
-  usage: UsageShape.nullish(),
-  incomplete_details: z.looseObject({ reason: z.string().nullish() }).nullish(),
-  error: z.looseObject({ code: z.string().nullish(), message: z.string().nullish() }).nullish(),
-});
-
-const EventShape = z.discriminatedUnion("type", [
-  z.looseObject({ type: z.literal("response.created"), response: ResponseShape }),
-  z.looseObject({ type: z.literal("response.in_progress"), response: ResponseShape }),
-  z.looseObject({ type: z.literal("response.output_item.added"), output_index: z.number(), item: ItemShape }),
-  z.looseObject({ type: z.literal("response.output_item.done"), output_index: z.number(), item: ItemShape }),
-  z.looseObject({ type: z.literal("response.reasoning_summary_part.added"), output_index: z.number(), summary_index: z.number() }),
-  z.looseObject({ type: z.literal("response.reasoning_summary_text.delta"), output_index: z.number(), delta: z.string() }),
-  z.looseObject({ type: z.literal("response.reasoning_text.delta"), output_index: z.number(), delta: z.string() }),
-  z.looseObject({ type: z.literal("response.output_text.delta"), output_index: z.number(), delta: z.string() }),
-  z.looseObject({ type: z.literal("response.refusal.delta"), output_index: z.number(), delta: z.string() }),
-  z.looseObject({ type: z.literal("response.function_call_arguments.delta"), output_index: z.number(), delta: z.string() }),
-  z.looseObject({ type: z.literal("response.function_call_arguments.done"), output_index: z.number(), arguments: z.string() }),
-  z.looseObject({ type: z.literal("response.completed"), response: ResponseShape }),
-  z.looseObject({ type: z.literal("response.incomplete"), response: ResponseShape }),
-  z.looseObject({ type: z.literal("response.failed"), response: ResponseShape }),
-  z.looseObject({ type: z.literal("error"), code: z.string().nullish(), message: z.string().nullish() }),
-]);
-
-const RawItemShape = z.object({ item: z.unknown() });
 
 /** A failure reported inside the stream (`response.failed`, `error`), shaped like an SDK APIError. */
 class StreamReportedError extends Error {
@@ -89,7 +45,7 @@ export function mapResponsesStatus(
   return { stopReason: "error", errorMessage: `unexpected response status: ${String(status)}` };
 }
 
-function usageOf(raw: z.infer<typeof UsageShape> | null | undefined): Partial<TokenCounts> {
+function usageOf(raw: ResponsesUsage | null | undefined): Partial<TokenCounts> {
   if (!raw) return {};
   const cached = raw.input_tokens_details?.cached_tokens ?? 0;
   return { input: Math.max(0, (raw.input_tokens ?? 0) - cached), cacheRead: cached, output: raw.output_tokens ?? 0, cacheWrite: 0 };
@@ -105,16 +61,15 @@ function streamResponses(config: AdapterConfig, model: ModelInfo, provider: Prov
 
     /** output_index → our content index. */
     const indexOf = new Map<number, number>();
-    let final: z.infer<typeof ResponseShape> | null = null;
+    let final: ResponsesResponse | null = null;
     let refusal = "";
 
     for await (const sse of response.events) {
       alive();
       const raw = reader.data(sse);
       if (raw === undefined) continue; // after [DONE]
-      const parsed = EventShape.safeParse(raw);
-      if (!parsed.success) continue;
-      const event = parsed.data;
+      if (!isResponsesEvent(raw)) continue;
+      const event = raw;
       switch (event.type) {
         case "response.created":
         case "response.in_progress":
@@ -161,7 +116,7 @@ function streamResponses(config: AdapterConfig, model: ModelInfo, provider: Prov
         case "response.output_item.done": {
           const index = indexOf.get(event.output_index);
           if (index === undefined) break;
-          const ended = finishItem(state, index, event.item, RawItemShape.parse(raw).item);
+          const ended = finishItem(state, index, event.item);
           if (ended) yield ended;
           break;
         }
@@ -186,7 +141,7 @@ function streamResponses(config: AdapterConfig, model: ModelInfo, provider: Prov
   });
 }
 
-function startItem(state: StreamState, item: z.infer<typeof ItemShape>, toolNames: Record<string, string>): { index: number; event: StreamEvent } | null {
+function startItem(state: StreamState, item: ResponsesItem, toolNames: Record<string, string>): { index: number; event: StreamEvent } | null {
   switch (item.type) {
     case "reasoning":
       return state.startThinking();
@@ -199,10 +154,10 @@ function startItem(state: StreamState, item: z.infer<typeof ItemShape>, toolName
   }
 }
 
-function finishItem(state: StreamState, index: number, item: z.infer<typeof ItemShape>, rawItem: unknown): StreamEvent | null {
+function finishItem(state: StreamState, index: number, item: ResponsesItem): StreamEvent | null {
   if (item.type === "reasoning") {
     // The whole item, as the provider sent it, is the signature: the same model gets it back unchanged.
-    state.setThinkingSignature(index, JSON.stringify(rawItem));
+    state.setThinkingSignature(index, JSON.stringify(item));
   } else if (item.type === "function_call" && item.arguments !== undefined) {
     state.setToolArguments(index, item.arguments);
   }
