@@ -177,6 +177,21 @@ describe("stalled streams", () => {
     expect(final.message.errorMessage).toMatch(/no data from the provider/);
     expect(final.message.content.some((b) => b.type === "text" && b.text.length > 0)).toBe(true);
   });
+
+  it.each(ROUTES)("%s: time the consumer spends on an event does not count as silence", async (route) => {
+    const target = T[route];
+    const adapter = createAdapter(target.model.api, { idleTimeoutMs: 100 });
+    // The whole reply arrives at once; only the consumer is slow.
+    faux.script(reply("A reply read by a slow consumer.", { chunkSize: 8 }));
+    const events: StreamEvent[] = [];
+    for await (const event of adapter.stream(target.model, target.provider, context([user("hi")]), { apiKey: API_KEY })) {
+      events.push(event);
+      if (events.length <= 2) await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const final = events[events.length - 1];
+    expect(final.type).toBe("done");
+    expect(final.type === "done" && final.message.content).toEqual([{ type: "text", text: "A reply read by a slow consumer." }]);
+  });
 });
 
 describe("network failures before any response", () => {

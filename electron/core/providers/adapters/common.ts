@@ -3,6 +3,7 @@
  * secrets to redact, and the run loop that turns "HTTP call + event handler"
  * into a stream that never throws.
  */
+import { performance } from "node:perf_hooks";
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
 import { ProviderApiError, StreamStoppedError } from "../http";
 import type { StreamEvent, StreamOptions } from "../types";
@@ -67,23 +68,61 @@ export interface RunContext {
   alive: () => void;
 }
 
-/** A timer that runs only while we wait on the provider, restarted by every sign of life. */
-function idleWatch(ms: number, onIdle: () => void) {
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  const arm = () => {
-    if (timer !== null) clearTimeout(timer);
-    timer = setTimeout(onIdle, ms);
-  };
-  return {
-    arm,
-    alive: () => {
-      if (timer !== null) arm();
-    },
-    disarm: () => {
-      if (timer !== null) clearTimeout(timer);
-      timer = null;
-    },
-  };
+/**
+ * Gives up on a provider that sends nothing for `ms` while we wait on it; the
+ * time the consumer holds the stream does not count. One timer for the whole
+ * stream: waiting and signs of life only note the time, and the timer, when
+ * it fires early, re-arms for what is left (a clearTimeout + setTimeout per
+ * event cost more than the event's own work).
+ */
+class IdleWatch {
+  /** The timeout fired (and aborted the controller). */
+  fired = false;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private waiting = false;
+  /** When the current silence began (start of the wait, or the last sign of life). */
+  private since = 0;
+
+  constructor(
+    private readonly ms: number,
+    private readonly controller: AbortController,
+  ) {}
+
+  /** We start waiting on the provider. */
+  wait(): void {
+    this.waiting = true;
+    this.since = performance.now();
+    if (this.timer === null) this.timer = setTimeout(IdleWatch.check, this.ms, this);
+  }
+
+  /** A sign of life from the provider. */
+  alive(): void {
+    if (this.waiting) this.since = performance.now();
+  }
+
+  /** The provider answered: what follows is the consumer's time. */
+  pause(): void {
+    this.waiting = false;
+  }
+
+  stop(): void {
+    this.waiting = false;
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private static check(watch: IdleWatch): void {
+    watch.timer = null;
+    // Not waiting: the next wait arms the timer again.
+    if (!watch.waiting) return;
+    const left = watch.since + watch.ms - performance.now();
+    if (left > 0) {
+      watch.timer = setTimeout(IdleWatch.check, left, watch);
+      return;
+    }
+    watch.fired = true;
+    watch.controller.abort();
+  }
 }
 
 /**
@@ -101,22 +140,18 @@ export async function* runStream(
   const state = new StreamState(model, costOf);
   const { controller, unlink } = linkAbort(options.signal);
   const idleMs = config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-  let idleFired = false;
-  const idle = idleWatch(idleMs, () => {
-    idleFired = true;
-    controller.abort();
-  });
+  const idle = new IdleWatch(idleMs, controller);
   let finished = false;
   try {
     yield state.start();
-    const generator = body({ state, signal: controller.signal, alive: idle.alive });
+    const generator = body({ state, signal: controller.signal, alive: () => idle.alive() });
     let final: StreamEvent[];
     try {
       while (true) {
         // Only time spent waiting on the provider counts, not time the consumer takes.
-        idle.arm();
+        idle.wait();
         const step = await generator.next();
-        idle.disarm();
+        idle.pause();
         if (step.done) {
           final = step.value;
           break;
@@ -124,9 +159,9 @@ export async function* runStream(
         yield step.value;
       }
     } catch (err) {
-      idle.disarm();
+      idle.stop();
       if (options.signal?.aborted) final = state.fail("aborted");
-      else if (idleFired) {
+      else if (idle.fired) {
         final = state.fail({
           message: `network error: no data from the provider for ${Math.round(idleMs / 1000)} s (stalled stream)`,
           retryable: true,
@@ -141,7 +176,7 @@ export async function* runStream(
     finished = true;
     for (const event of final) yield event;
   } finally {
-    idle.disarm();
+    idle.stop();
     unlink();
     // The consumer stopped early (break/return): release the connection.
     if (!finished) controller.abort();
