@@ -295,6 +295,15 @@ describe("Responses reasoning replay", () => {
     expect(validateRequest("openai-responses", body)).toBeNull();
   });
 
+  it("sends a turn whose thinking repeats one reasoning item without reasoning and item ids", () => {
+    const twice = { type: "thinking" as const, thinking: "Plan", signature: REASONING_ITEM };
+    const messages = [user("go"), assistant(GPT5, [twice, twice, call("call_1|fc_1")]), result("call_1|fc_1", "ok")];
+    const { body } = buildOpenAIResponsesRequest(RESPONSES.model, RESPONSES.provider, { systemPrompt: "", messages, tools: TOOLS });
+    expect(JSON.stringify(body.input)).not.toContain('"type":"reasoning"');
+    expect(body.input).toContainEqual({ type: "function_call", call_id: "call_1", name: "read", arguments: '{"path":"a.txt"}' });
+    expect(validateRequest("openai-responses", body)).toBeNull();
+  });
+
   it("sends another model's reasoning as text and never its encrypted item", () => {
     const other = { provider: "openai", api: "openai-responses" as const, id: "gpt-5-mini" };
     const { input } = buildOpenAIResponsesRequest(RESPONSES.model, RESPONSES.provider, { systemPrompt: "", messages: turn(other), tools: TOOLS }).body;

@@ -72,17 +72,22 @@ function outputValue(blocks: readonly WireUserBlock[]): string | OpenAI.Response
 /**
  * A same-model turn goes back as it came out: reasoning items, then message
  * and function calls with their `fc_…` ids. If any of its reasoning cannot be
- * replayed (unparseable, or an item id already sent), the whole turn goes
- * without reasoning and without item ids, so no item lacks its partner.
+ * replayed (unparseable, or an item id already sent or repeated within the
+ * turn: "Duplicate item found with id rs_…"), the whole turn goes without
+ * reasoning and without item ids, so no item lacks its partner.
  */
 function assistantItems(content: readonly WireAssistantBlock[], out: InputItem[], sentReasoning: Set<string>): void {
   const items = new Map<WireAssistantBlock, OpenAI.Responses.ResponseReasoningItem>();
+  const turnIds = new Set<string>();
   let replay = replaysItems(content);
   for (const block of content) {
     if (!replay || block.type !== "thinking" || block.signature === undefined) continue;
     const item = reasoningItem(block.signature);
-    if (item === undefined || sentReasoning.has(item.id)) replay = false;
-    else items.set(block, item);
+    if (item === undefined || sentReasoning.has(item.id) || turnIds.has(item.id)) replay = false;
+    else {
+      items.set(block, item);
+      turnIds.add(item.id);
+    }
   }
   let text: string[] = [];
   const flushText = (): void => {
