@@ -10,9 +10,9 @@
 import type { StopReason } from "../../../../shared/protocol";
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "../types";
-import { postSse } from "../http";
+import { postSse, type SseEvent, type SseResponse } from "../http";
 import { bodyText } from "../requests/json-body";
-import { runStream, throwIfStopped, TruncatedStreamError, type AdapterConfig, type RunContext } from "./common";
+import { runStream, TruncatedStreamError, type AdapterConfig, type ResponseReader, type RunContext } from "./common";
 import { appToolName, buildAnthropicRequest, buildAnthropicRequestJson, computeCost } from "./deps";
 import type { StreamState, TokenCounts } from "./stream-state";
 import { isAnthropicBlock, isAnthropicDelta, isAnthropicEvent, type AnthropicUsage } from "./anthropic-events";
@@ -37,106 +37,118 @@ export function mapAnthropicStopReason(reason: string | null | undefined): { sto
   }
 }
 
-function usageOf(raw: AnthropicUsage | null | undefined): Partial<TokenCounts> {
-  if (!raw) return {};
-  const out: Partial<TokenCounts> = {};
-  if (typeof raw.input_tokens === "number") out.input = raw.input_tokens;
-  if (typeof raw.output_tokens === "number") out.output = raw.output_tokens;
-  if (typeof raw.cache_read_input_tokens === "number") out.cacheRead = raw.cache_read_input_tokens;
-  if (typeof raw.cache_creation_input_tokens === "number") out.cacheWrite = raw.cache_creation_input_tokens;
-  return out;
+/** Anthropic reports cumulative counts; a count it leaves out (or sends as null) keeps its value. */
+function setUsage(state: StreamState, raw: AnthropicUsage | null | undefined): void {
+  if (!raw) return;
+  const counts: Partial<TokenCounts> = {};
+  if (typeof raw.input_tokens === "number") counts.input = raw.input_tokens;
+  if (typeof raw.output_tokens === "number") counts.output = raw.output_tokens;
+  if (typeof raw.cache_read_input_tokens === "number") counts.cacheRead = raw.cache_read_input_tokens;
+  if (typeof raw.cache_creation_input_tokens === "number") counts.cacheWrite = raw.cache_creation_input_tokens;
+  state.setUsage(counts);
 }
 
 function streamAnthropic(config: AdapterConfig, model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: StreamOptions) {
-  return runStream(model, computeCost, options, config, async function* ({ state, signal, alive }: RunContext) {
+  return runStream(model, computeCost, options, config, async ({ state, signal }: RunContext) => {
     // The body as chunks, built from the previous request of this history (see requests/json-body.ts).
     const { chunks: body, toolNames } = buildAnthropicRequestJson(model, provider, context, options);
     if (options.onRequestBody) options.onRequestBody(JSON.parse(bodyText(body)));
     const response = await postSse({ url: anthropicUrl(provider, options), headers: anthropicHeaders(options), body, signal });
-
-    /** Wire block index → our content index (server-side blocks we skip are absent). */
-    const indexOf = new Map<number, number>();
-    let stop: ReturnType<typeof mapAnthropicStopReason> | null = null;
-    let sawStop = false;
-
-    for await (const sse of response.events) {
-      alive();
-      const raw = anthropicEventData(sse, response.headers);
-      if (raw === undefined) continue; // ping and the like
-      if (!isAnthropicEvent(raw)) continue; // event types we do not use (and future ones)
-      const event = raw;
-      switch (event.type) {
-        case "message_start":
-          state.setResponseId(event.message.id);
-          state.setUsage(usageOf(event.message.usage));
-          break;
-        case "content_block_start": {
-          const started = startBlock(state, event.content_block, toolNames);
-          if (started) {
-            indexOf.set(event.index, started.index);
-            for (const e of started.events) yield e;
-          }
-          break;
-        }
-        case "content_block_delta": {
-          const index = indexOf.get(event.index);
-          const d = event.delta;
-          if (index === undefined || !isAnthropicDelta(d)) break;
-          if (d.type === "text_delta") yield state.appendText(index, d.text);
-          else if (d.type === "thinking_delta") yield state.appendThinking(index, d.thinking);
-          else if (d.type === "signature_delta") state.setThinkingSignature(index, d.signature, "append");
-          else yield state.appendToolArguments(index, d.partial_json);
-          break;
-        }
-        case "content_block_stop": {
-          const index = indexOf.get(event.index);
-          const ended = index === undefined ? null : state.endBlock(index);
-          if (ended) yield ended;
-          break;
-        }
-        case "message_delta":
-          state.setUsage(usageOf(event.usage));
-          if (event.delta.stop_reason) stop = mapAnthropicStopReason(event.delta.stop_reason);
-          break;
-        case "message_stop":
-          sawStop = true;
-          break;
-        case "ping":
-          break;
-      }
-    }
-    throwIfStopped(signal);
-    if (!sawStop || stop === null) throw new TruncatedStreamError("message_stop");
-    return state.finish(stop.stopReason, stop.errorMessage);
+    return new AnthropicReader(state, response, toolNames);
   });
 }
 
-function startBlock(state: StreamState, rawBlock: unknown, toolNames: Record<string, string>): { index: number; events: StreamEvent[] } | null {
-  if (!isAnthropicBlock(rawBlock)) return null; // server tool blocks and the like: not ours to store
-  const block = rawBlock;
+class AnthropicReader implements ResponseReader {
+  readonly events: AsyncIterable<SseEvent>;
+  /** Wire block index → our content index (server-side blocks we skip are absent). */
+  private readonly indexOf = new Map<number, number>();
+  private stop: ReturnType<typeof mapAnthropicStopReason> | null = null;
+  private sawStop = false;
+
+  constructor(
+    private readonly state: StreamState,
+    private readonly response: SseResponse,
+    private readonly toolNames: Record<string, string>,
+  ) {
+    this.events = response.events;
+  }
+
+  onEvent(sse: SseEvent, out: StreamEvent[]): void {
+    const raw = anthropicEventData(sse, this.response.headers);
+    if (raw === undefined) return; // ping and the like
+    if (!isAnthropicEvent(raw)) return; // event types we do not use (and future ones)
+    const { state } = this;
+    switch (raw.type) {
+      case "message_start":
+        state.setResponseId(raw.message.id);
+        setUsage(state, raw.message.usage);
+        break;
+      case "content_block_start": {
+        const index = startBlock(state, raw.content_block, this.toolNames, out);
+        if (index !== null) this.indexOf.set(raw.index, index);
+        break;
+      }
+      case "content_block_delta": {
+        const index = this.indexOf.get(raw.index);
+        const d = raw.delta;
+        if (index === undefined || !isAnthropicDelta(d)) break;
+        if (d.type === "text_delta") out.push(state.appendText(index, d.text));
+        else if (d.type === "thinking_delta") out.push(state.appendThinking(index, d.thinking));
+        else if (d.type === "signature_delta") state.setThinkingSignature(index, d.signature, "append");
+        else out.push(state.appendToolArguments(index, d.partial_json));
+        break;
+      }
+      case "content_block_stop": {
+        const index = this.indexOf.get(raw.index);
+        const ended = index === undefined ? null : state.endBlock(index);
+        if (ended) out.push(ended);
+        break;
+      }
+      case "message_delta":
+        setUsage(state, raw.usage);
+        if (raw.delta.stop_reason) this.stop = mapAnthropicStopReason(raw.delta.stop_reason);
+        break;
+      case "message_stop":
+        this.sawStop = true;
+        break;
+      case "ping":
+        break;
+    }
+  }
+
+  finish(): StreamEvent[] {
+    if (!this.sawStop || this.stop === null) throw new TruncatedStreamError("message_stop");
+    return this.state.finish(this.stop.stopReason, this.stop.errorMessage);
+  }
+}
+
+/** Starts our block for a content block we store; returns its index, or null for blocks we skip. */
+function startBlock(state: StreamState, block: unknown, toolNames: Record<string, string>, out: StreamEvent[]): number | null {
+  if (!isAnthropicBlock(block)) return null; // server tool blocks and the like: not ours to store
   switch (block.type) {
     case "text": {
       const { index, event } = state.startText();
-      const events = [event];
-      if (block.text) events.push(state.appendText(index, block.text));
-      return { index, events };
+      out.push(event);
+      if (block.text) out.push(state.appendText(index, block.text));
+      return index;
     }
     case "thinking": {
       const { index, event } = state.startThinking(block.signature ? { signature: block.signature } : {});
-      const events = [event];
-      if (block.thinking) events.push(state.appendThinking(index, block.thinking));
-      return { index, events };
+      out.push(event);
+      if (block.thinking) out.push(state.appendThinking(index, block.thinking));
+      return index;
     }
     case "redacted_thinking": {
       const { index, event } = state.startThinking({ redacted: true, signature: block.data });
-      return { index, events: [event] };
+      out.push(event);
+      return index;
     }
     case "tool_use": {
       const { index, event } = state.startToolCall(block.id, appToolName(toolNames, block.name));
-      const events = [event];
+      out.push(event);
       // Streams start tool_use with `input: {}` and send the JSON as deltas.
-      if (isNonEmptyObject(block.input)) events.push(state.appendToolArguments(index, JSON.stringify(block.input)));
-      return { index, events };
+      if (isNonEmptyObject(block.input)) out.push(state.appendToolArguments(index, JSON.stringify(block.input)));
+      return index;
     }
   }
 }

@@ -5,7 +5,7 @@
  */
 import { performance } from "node:perf_hooks";
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
-import { ProviderApiError, StreamStoppedError } from "../http";
+import { ProviderApiError, StreamStoppedError, type SseEvent } from "../http";
 import type { StreamEvent, StreamOptions } from "../types";
 import { describeFailure } from "./errors";
 import { StreamState, type CostFunction } from "./stream-state";
@@ -42,10 +42,8 @@ export class TruncatedStreamError extends Error {
   }
 }
 
-/** Thrown when the signal fired (by the transport, or by adapters); runStream decides what it means (user abort or idle timeout). */
-export { StreamStoppedError };
-
-export function throwIfStopped(signal: AbortSignal): void {
+/** The signal fired (by the transport's stop error, or here): runStream decides what it means (user abort or idle timeout). */
+function throwIfStopped(signal: AbortSignal): void {
   if (signal.aborted) throw new StreamStoppedError();
 }
 
@@ -64,23 +62,36 @@ export interface RunContext {
   state: StreamState;
   /** Pass to the transport: aborts the request (user stop, idle timeout, consumer gone). */
   signal: AbortSignal;
-  /** Call on every event from the provider (pings included): the connection is alive. */
-  alive: () => void;
+}
+
+/**
+ * One provider response as an adapter reads it: runStream pulls the events
+ * and hands each one over, so no generator of the adapter's own stands
+ * between the transport and the consumer (each such layer costs promises and
+ * microtask hops per event).
+ */
+export interface ResponseReader {
+  /** The transport's events (pings included: every one is a sign of life). */
+  readonly events: AsyncIterable<SseEvent>;
+  /** Folds one event into the state, pushing the neutral events it makes onto `out`; throws a failure the provider reported. */
+  onEvent(sse: SseEvent, out: StreamEvent[]): void;
+  /** The events ended: the final events, or a throw (TruncatedStreamError) when the terminal event never came. */
+  finish(): StreamEvent[];
 }
 
 /**
  * Gives up on a provider that sends nothing for `ms` while we wait on it; the
  * time the consumer holds the stream does not count. One timer for the whole
- * stream: waiting and signs of life only note the time, and the timer, when
- * it fires early, re-arms for what is left (a clearTimeout + setTimeout per
- * event cost more than the event's own work).
+ * stream: each wait only notes the time, and the timer, when it fires early,
+ * re-arms for what is left (a clearTimeout + setTimeout per event cost more
+ * than the event's own work).
  */
 class IdleWatch {
   /** The timeout fired (and aborted the controller). */
   fired = false;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private waiting = false;
-  /** When the current silence began (start of the wait, or the last sign of life). */
+  /** When the current wait began (every event from the provider ends one). */
   private since = 0;
 
   constructor(
@@ -93,11 +104,6 @@ class IdleWatch {
     this.waiting = true;
     this.since = performance.now();
     if (this.timer === null) this.timer = setTimeout(IdleWatch.check, this.ms, this);
-  }
-
-  /** A sign of life from the provider. */
-  alive(): void {
-    if (this.waiting) this.since = performance.now();
   }
 
   /** The provider answered: what follows is the consumer's time. */
@@ -126,16 +132,17 @@ class IdleWatch {
 }
 
 /**
- * Contract: never throws. Runs `body` (which yields the stream's events and
- * returns the final ones), and turns any failure into the final `error` event,
- * `aborted` when the caller's signal fired.
+ * Contract: never throws. Opens the response (`open` sends the request and
+ * returns its reader), feeds it every event, and turns any failure into the
+ * final `error` event, `aborted` when the caller's signal fired. A consumer
+ * that stops early releases the connection.
  */
 export async function* runStream(
   model: ModelInfo,
   costOf: CostFunction,
   options: StreamOptions,
   config: AdapterConfig,
-  body: (ctx: RunContext) => AsyncGenerator<StreamEvent, StreamEvent[], void>,
+  open: (ctx: RunContext) => Promise<ResponseReader>,
 ): AsyncGenerator<StreamEvent, void, void> {
   const state = new StreamState(model, costOf);
   const { controller, unlink } = linkAbort(options.signal);
@@ -144,20 +151,23 @@ export async function* runStream(
   let finished = false;
   try {
     yield state.start();
-    const generator = body({ state, signal: controller.signal, alive: () => idle.alive() });
     let final: StreamEvent[];
     try {
-      while (true) {
-        // Only time spent waiting on the provider counts, not time the consumer takes.
-        idle.wait();
-        const step = await generator.next();
+      // Only time spent waiting on the provider counts, not time the consumer takes.
+      idle.wait();
+      const reader = await open({ state, signal: controller.signal });
+      const out: StreamEvent[] = [];
+      // for await: the transport's iterator is closed (the connection dropped) when onEvent throws or the consumer stops.
+      for await (const sse of reader.events) {
         idle.pause();
-        if (step.done) {
-          final = step.value;
-          break;
-        }
-        yield step.value;
+        reader.onEvent(sse, out);
+        for (let i = 0; i < out.length; i++) yield out[i];
+        out.length = 0;
+        idle.wait();
       }
+      idle.pause();
+      throwIfStopped(controller.signal);
+      final = reader.finish();
     } catch (err) {
       idle.stop();
       if (options.signal?.aborted) final = state.fail("aborted");

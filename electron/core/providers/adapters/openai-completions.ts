@@ -7,13 +7,14 @@
 import { randomUUID } from "node:crypto";
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { StopReason } from "../../../../shared/protocol";
-import type { LlmContext, ProviderAdapter, StreamOptions } from "../types";
-import { postSse } from "../http";
+import type { Compat } from "../../../../shared/models";
+import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "../types";
+import { postSse, type SseEvent, type SseResponse } from "../http";
 import { bodyText } from "../requests/json-body";
-import { runStream, throwIfStopped, TruncatedStreamError, type AdapterConfig, type RunContext } from "./common";
+import { runStream, TruncatedStreamError, type AdapterConfig, type ResponseReader, type RunContext } from "./common";
 import { appToolName, buildOpenAICompletionsRequest, buildOpenAICompletionsRequestJson, computeCost, resolveCompat } from "./deps";
-import type { TokenCounts } from "./stream-state";
-import { isCompletionsChunk, type CompletionsUsage } from "./openai-completions-chunks";
+import type { StreamState, TokenCounts } from "./stream-state";
+import { isCompletionsChunk, type CompletionsToolCallDelta, type CompletionsUsage } from "./openai-completions-chunks";
 import { OpenAIEventReader, openaiHeaders, openaiUrl } from "./wire";
 
 export function mapCompletionsFinishReason(reason: string, hasToolCalls: boolean): { stopReason: StopReason; errorMessage?: string } {
@@ -42,89 +43,109 @@ function usageOf(raw: CompletionsUsage): Partial<TokenCounts> {
 }
 
 function streamCompletions(config: AdapterConfig, model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: StreamOptions) {
-  return runStream(model, computeCost, options, config, async function* ({ state, signal, alive }: RunContext) {
+  return runStream(model, computeCost, options, config, async ({ state, signal }: RunContext) => {
     const compat = resolveCompat(model, provider);
     // The body as chunks, built from the previous request of this history (see requests/json-body.ts).
     const { chunks: body, toolNames } = buildOpenAICompletionsRequestJson(model, provider, context, options);
     if (options.onRequestBody) options.onRequestBody(JSON.parse(bodyText(body)));
     const response = await postSse({ url: openaiUrl(provider, options, "/chat/completions"), headers: openaiHeaders(options), body, signal });
-    const reader = new OpenAIEventReader(response.headers);
-
-    /** Which of our blocks is receiving text or reasoning right now. */
-    let textIndex: number | null = null;
-    let thinkingIndex: number | null = null;
-    /** Wire tool_calls[].index → our content index. */
-    const toolIndex = new Map<number, number>();
-    let finishReason: string | null = null;
-    let refusal = "";
-
-    const closeTextual = function* () {
-      for (const index of [textIndex, thinkingIndex]) {
-        const ended = index === null ? null : state.endBlock(index);
-        if (ended) yield ended;
-      }
-      textIndex = null;
-      thinkingIndex = null;
-    };
-
-    for await (const sse of response.events) {
-      alive();
-      const raw = reader.data(sse);
-      if (raw === undefined) continue; // after [DONE]
-      if (!isCompletionsChunk(raw)) continue;
-      const chunk = raw;
-      state.setResponseId(chunk.id);
-      if (chunk.usage) state.setUsage(usageOf(chunk.usage));
-      const choice = chunk.choices?.[0];
-      if (!choice) continue;
-      const delta = choice.delta;
-      const reasoning =
-        compat.reasoningField === "reasoning_content" ? delta?.reasoning_content : compat.reasoningField === "reasoning" ? delta?.reasoning : null;
-      if (reasoning) {
-        if (thinkingIndex === null) {
-          yield* closeTextual();
-          const started = state.startThinking();
-          thinkingIndex = started.index;
-          yield started.event;
-        }
-        yield state.appendThinking(thinkingIndex, reasoning);
-      }
-      if (delta?.content) {
-        if (textIndex === null) {
-          yield* closeTextual();
-          const started = state.startText();
-          textIndex = started.index;
-          yield started.event;
-        }
-        yield state.appendText(textIndex, delta.content);
-      }
-      if (delta?.refusal) refusal += delta.refusal;
-      for (const [position, call] of (delta?.tool_calls ?? []).entries()) {
-        const wireIndex = call.index ?? position;
-        let index = toolIndex.get(wireIndex);
-        if (index === undefined) {
-          yield* closeTextual();
-          // A server that sends no id (or the string "null") still needs a stable one for the result.
-          const id = call.id && call.id !== "null" ? call.id : `call_${randomUUID().replace(/-/g, "").slice(0, 24)}`;
-          const started = state.startToolCall(id, appToolName(toolNames, call.function?.name ?? ""));
-          index = started.index;
-          toolIndex.set(wireIndex, index);
-          yield started.event;
-        } else if (call.function?.name) {
-          state.setToolName(index, appToolName(toolNames, call.function.name));
-        }
-        if (call.function?.arguments) yield state.appendToolArguments(index, call.function.arguments);
-      }
-      if (choice.finish_reason) finishReason = choice.finish_reason;
-    }
-    throwIfStopped(signal);
-    if (finishReason === null) throw new TruncatedStreamError("a finish_reason");
-    if (refusal) {
-      return state.finish("error", `refusal: ${refusal}`);
-    }
-    const { stopReason, errorMessage } = mapCompletionsFinishReason(finishReason, state.hasToolCalls());
-    return state.finish(stopReason, errorMessage);
+    return new CompletionsReader(state, response, toolNames, compat.reasoningField);
   });
+}
+
+class CompletionsReader implements ResponseReader {
+  readonly events: AsyncIterable<SseEvent>;
+  private readonly wire: OpenAIEventReader;
+  /** Which of our blocks is receiving text or reasoning right now. */
+  private textIndex: number | null = null;
+  private thinkingIndex: number | null = null;
+  /** Wire tool_calls[].index → our content index. */
+  private readonly toolIndex = new Map<number, number>();
+  private finishReason: string | null = null;
+  private refusal = "";
+
+  constructor(
+    private readonly state: StreamState,
+    response: SseResponse,
+    private readonly toolNames: Record<string, string>,
+    private readonly reasoningField: Compat["reasoningField"],
+  ) {
+    this.events = response.events;
+    this.wire = new OpenAIEventReader(response.headers);
+  }
+
+  onEvent(sse: SseEvent, out: StreamEvent[]): void {
+    const chunk = this.wire.data(sse);
+    if (chunk === undefined) return; // after [DONE]
+    if (!isCompletionsChunk(chunk)) return;
+    const { state } = this;
+    state.setResponseId(chunk.id);
+    if (chunk.usage) state.setUsage(usageOf(chunk.usage));
+    const choice = chunk.choices?.[0];
+    if (!choice) return;
+    const delta = choice.delta;
+    if (delta) {
+      const reasoning =
+        this.reasoningField === "reasoning_content" ? delta.reasoning_content : this.reasoningField === "reasoning" ? delta.reasoning : null;
+      if (reasoning) {
+        if (this.thinkingIndex === null) {
+          this.closeTextual(out);
+          const started = state.startThinking();
+          this.thinkingIndex = started.index;
+          out.push(started.event);
+        }
+        out.push(state.appendThinking(this.thinkingIndex, reasoning));
+      }
+      if (delta.content) {
+        if (this.textIndex === null) {
+          this.closeTextual(out);
+          const started = state.startText();
+          this.textIndex = started.index;
+          out.push(started.event);
+        }
+        out.push(state.appendText(this.textIndex, delta.content));
+      }
+      if (delta.refusal) this.refusal += delta.refusal;
+      const calls = delta.tool_calls;
+      if (calls) for (let position = 0; position < calls.length; position++) this.onToolCall(calls[position], position, out);
+    }
+    if (choice.finish_reason) this.finishReason = choice.finish_reason;
+  }
+
+  finish(): StreamEvent[] {
+    if (this.finishReason === null) throw new TruncatedStreamError("a finish_reason");
+    if (this.refusal) return this.state.finish("error", `refusal: ${this.refusal}`);
+    const { stopReason, errorMessage } = mapCompletionsFinishReason(this.finishReason, this.state.hasToolCalls());
+    return this.state.finish(stopReason, errorMessage);
+  }
+
+  private onToolCall(call: CompletionsToolCallDelta, position: number, out: StreamEvent[]): void {
+    const { state } = this;
+    const wireIndex = call.index ?? position;
+    let index = this.toolIndex.get(wireIndex);
+    if (index === undefined) {
+      this.closeTextual(out);
+      // A server that sends no id (or the string "null") still needs a stable one for the result.
+      const id = call.id && call.id !== "null" ? call.id : `call_${randomUUID().replace(/-/g, "").slice(0, 24)}`;
+      const started = state.startToolCall(id, appToolName(this.toolNames, call.function?.name ?? ""));
+      index = started.index;
+      this.toolIndex.set(wireIndex, index);
+      out.push(started.event);
+    } else if (call.function?.name) {
+      state.setToolName(index, appToolName(this.toolNames, call.function.name));
+    }
+    if (call.function?.arguments) out.push(state.appendToolArguments(index, call.function.arguments));
+  }
+
+  /** Text and reasoning end when something else starts (text first, as the wire order has it). */
+  private closeTextual(out: StreamEvent[]): void {
+    for (const index of [this.textIndex, this.thinkingIndex]) {
+      const ended = index === null ? null : this.state.endBlock(index);
+      if (ended) out.push(ended);
+    }
+    this.textIndex = null;
+    this.thinkingIndex = null;
+  }
 }
 
 export function createOpenAICompletionsAdapter(config: AdapterConfig = {}): ProviderAdapter {

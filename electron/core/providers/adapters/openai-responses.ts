@@ -10,9 +10,9 @@
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { StopReason } from "../../../../shared/protocol";
 import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "../types";
-import { postSse } from "../http";
+import { postSse, type SseEvent, type SseResponse } from "../http";
 import { bodyText } from "../requests/json-body";
-import { runStream, throwIfStopped, TruncatedStreamError, type AdapterConfig, type RunContext } from "./common";
+import { runStream, TruncatedStreamError, type AdapterConfig, type ResponseReader, type RunContext } from "./common";
 import { appToolName, buildOpenAIResponsesRequest, buildOpenAIResponsesRequestJson, computeCost, encodeResponsesToolCallId } from "./deps";
 import type { StreamState, TokenCounts } from "./stream-state";
 import { isResponsesEvent, type ResponsesItem, type ResponsesResponse, type ResponsesUsage } from "./openai-responses-events";
@@ -52,93 +52,108 @@ function usageOf(raw: ResponsesUsage | null | undefined): Partial<TokenCounts> {
 }
 
 function streamResponses(config: AdapterConfig, model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: StreamOptions) {
-  return runStream(model, computeCost, options, config, async function* ({ state, signal, alive }: RunContext) {
+  return runStream(model, computeCost, options, config, async ({ state, signal }: RunContext) => {
     // The body as chunks, built from the previous request of this history (see requests/json-body.ts).
     const { chunks: body, toolNames } = buildOpenAIResponsesRequestJson(model, provider, context, options);
     if (options.onRequestBody) options.onRequestBody(JSON.parse(bodyText(body)));
     const response = await postSse({ url: openaiUrl(provider, options, "/responses"), headers: openaiHeaders(options), body, signal });
-    const reader = new OpenAIEventReader(response.headers);
+    return new ResponsesReader(state, response, toolNames);
+  });
+}
 
-    /** output_index → our content index. */
-    const indexOf = new Map<number, number>();
-    let final: ResponsesResponse | null = null;
-    let refusal = "";
+class ResponsesReader implements ResponseReader {
+  readonly events: AsyncIterable<SseEvent>;
+  private readonly wire: OpenAIEventReader;
+  /** output_index → our content index. */
+  private readonly indexOf = new Map<number, number>();
+  private final: ResponsesResponse | null = null;
+  private refusal = "";
 
-    for await (const sse of response.events) {
-      alive();
-      const raw = reader.data(sse);
-      if (raw === undefined) continue; // after [DONE]
-      if (!isResponsesEvent(raw)) continue;
-      const event = raw;
-      switch (event.type) {
-        case "response.created":
-        case "response.in_progress":
-          state.setResponseId(event.response.id);
-          break;
-        case "response.output_item.added": {
-          const started = startItem(state, event.item, toolNames);
-          if (started) {
-            indexOf.set(event.output_index, started.index);
-            yield started.event;
-          }
-          break;
+  constructor(
+    private readonly state: StreamState,
+    response: SseResponse,
+    private readonly toolNames: Record<string, string>,
+  ) {
+    this.events = response.events;
+    this.wire = new OpenAIEventReader(response.headers);
+  }
+
+  onEvent(sse: SseEvent, out: StreamEvent[]): void {
+    const event = this.wire.data(sse);
+    if (event === undefined) return; // after [DONE]
+    if (!isResponsesEvent(event)) return;
+    const { state, indexOf } = this;
+    switch (event.type) {
+      case "response.created":
+      case "response.in_progress":
+        state.setResponseId(event.response.id);
+        break;
+      case "response.output_item.added": {
+        const started = startItem(state, event.item, this.toolNames);
+        if (started) {
+          indexOf.set(event.output_index, started.index);
+          out.push(started.event);
         }
-        case "response.reasoning_summary_part.added": {
-          const index = indexOf.get(event.output_index);
-          // Summary parts are separate paragraphs.
-          if (index !== undefined && event.summary_index > 0) yield state.appendThinking(index, "\n\n");
-          break;
-        }
-        case "response.reasoning_summary_text.delta":
-        case "response.reasoning_text.delta": {
-          const index = indexOf.get(event.output_index);
-          if (index !== undefined) yield state.appendThinking(index, event.delta);
-          break;
-        }
-        case "response.output_text.delta": {
-          const index = indexOf.get(event.output_index);
-          if (index !== undefined) yield state.appendText(index, event.delta);
-          break;
-        }
-        case "response.refusal.delta":
-          refusal += event.delta;
-          break;
-        case "response.function_call_arguments.delta": {
-          const index = indexOf.get(event.output_index);
-          if (index !== undefined) yield state.appendToolArguments(index, event.delta);
-          break;
-        }
-        case "response.function_call_arguments.done": {
-          const index = indexOf.get(event.output_index);
-          if (index !== undefined) state.setToolArguments(index, event.arguments);
-          break;
-        }
-        case "response.output_item.done": {
-          const index = indexOf.get(event.output_index);
-          if (index === undefined) break;
-          const ended = finishItem(state, index, event.item);
-          if (ended) yield ended;
-          break;
-        }
-        case "response.completed":
-        case "response.incomplete":
-          state.setResponseId(event.response.id);
-          state.setUsage(usageOf(event.response.usage));
-          final = event.response;
-          break;
-        case "response.failed":
-          state.setUsage(usageOf(event.response.usage));
-          throw new StreamReportedError(event.response.error?.code, event.response.error?.message);
-        case "error":
-          throw new StreamReportedError(event.code, event.message);
+        break;
       }
+      case "response.reasoning_summary_part.added": {
+        const index = indexOf.get(event.output_index);
+        // Summary parts are separate paragraphs.
+        if (index !== undefined && event.summary_index > 0) out.push(state.appendThinking(index, "\n\n"));
+        break;
+      }
+      case "response.reasoning_summary_text.delta":
+      case "response.reasoning_text.delta": {
+        const index = indexOf.get(event.output_index);
+        if (index !== undefined) out.push(state.appendThinking(index, event.delta));
+        break;
+      }
+      case "response.output_text.delta": {
+        const index = indexOf.get(event.output_index);
+        if (index !== undefined) out.push(state.appendText(index, event.delta));
+        break;
+      }
+      case "response.refusal.delta":
+        this.refusal += event.delta;
+        break;
+      case "response.function_call_arguments.delta": {
+        const index = indexOf.get(event.output_index);
+        if (index !== undefined) out.push(state.appendToolArguments(index, event.delta));
+        break;
+      }
+      case "response.function_call_arguments.done": {
+        const index = indexOf.get(event.output_index);
+        if (index !== undefined) state.setToolArguments(index, event.arguments);
+        break;
+      }
+      case "response.output_item.done": {
+        const index = indexOf.get(event.output_index);
+        if (index === undefined) break;
+        const ended = finishItem(state, index, event.item);
+        if (ended) out.push(ended);
+        break;
+      }
+      case "response.completed":
+      case "response.incomplete":
+        state.setResponseId(event.response.id);
+        state.setUsage(usageOf(event.response.usage));
+        this.final = event.response;
+        break;
+      case "response.failed":
+        state.setUsage(usageOf(event.response.usage));
+        throw new StreamReportedError(event.response.error?.code, event.response.error?.message);
+      case "error":
+        throw new StreamReportedError(event.code, event.message);
     }
-    throwIfStopped(signal);
+  }
+
+  finish(): StreamEvent[] {
+    const { final, state } = this;
     if (final === null) throw new TruncatedStreamError("response.completed");
-    if (refusal) return state.finish("error", `refusal: ${refusal}`);
+    if (this.refusal) return state.finish("error", `refusal: ${this.refusal}`);
     const { stopReason, errorMessage } = mapResponsesStatus(final.status, final.incomplete_details?.reason, state.hasToolCalls());
     return state.finish(stopReason, errorMessage);
-  });
+  }
 }
 
 function startItem(state: StreamState, item: ResponsesItem, toolNames: Record<string, string>): { index: number; event: StreamEvent } | null {
