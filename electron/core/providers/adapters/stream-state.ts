@@ -4,7 +4,8 @@
  *
  * Every event carries a fresh snapshot (`partial`): blocks are replaced, never
  * mutated, so a consumer may keep an older partial (to render it on the next
- * frame) without it changing under its feet.
+ * frame) without it changing under its feet. Snapshots share what did not
+ * change (blocks, usage, the model reference), which is never mutated either.
  *
  * While a tool call streams, its block carries `arguments: {}` and the text so
  * far in `rawArguments`; the final block carries parsed `arguments`, and
@@ -19,7 +20,6 @@ import type {
   ToolCall,
   Usage,
 } from "../../../../shared/protocol";
-import { emptyUsage } from "../../../../shared/protocol";
 import type { ModelInfo } from "../../../../shared/models";
 import type { StreamEvent } from "../types";
 import type { ProviderFailure } from "./errors";
@@ -37,6 +37,9 @@ export class StreamState {
   /** Indices of blocks that have started and not ended; tool calls keep their raw text. */
   private readonly open = new Map<number, OpenToolCall | null>();
   private tokens: TokenCounts = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+  /** Usage (with its cost) for the current token counts, computed when first needed after they change. */
+  private usage: Usage | null = null;
+  private readonly modelRef: AssistantMessage["model"];
   private responseId: string | undefined;
   private readonly timestamp: number;
 
@@ -46,6 +49,7 @@ export class StreamState {
     now: number = Date.now(),
   ) {
     this.timestamp = now;
+    this.modelRef = { provider: model.provider, api: model.api, id: model.id };
   }
 
   start(): StreamEvent {
@@ -64,6 +68,7 @@ export class StreamState {
       cacheRead: counts.cacheRead ?? this.tokens.cacheRead,
       cacheWrite: counts.cacheWrite ?? this.tokens.cacheWrite,
     };
+    this.usage = null;
   }
 
   hasToolCalls(): boolean {
@@ -231,22 +236,21 @@ export class StreamState {
   }
 
   private snapshot(stopReason: StopReason): AssistantMessage {
-    const usage: Usage = {
-      ...emptyUsage(),
-      ...this.tokens,
-      totalTokens: this.tokens.input + this.tokens.output + this.tokens.cacheRead + this.tokens.cacheWrite,
-    };
-    usage.cost = this.costOf(this.model, this.tokens);
     const message: AssistantMessage = {
       role: "assistant",
-      content: [...this.content],
+      content: this.content.slice(),
       stopReason,
-      model: { provider: this.model.provider, api: this.model.api, id: this.model.id },
-      usage,
+      model: this.modelRef,
+      usage: (this.usage ??= this.usageNow()),
       timestamp: this.timestamp,
     };
     if (this.responseId !== undefined) message.responseId = this.responseId;
     return message;
+  }
+
+  private usageNow(): Usage {
+    const { input, output, cacheRead, cacheWrite } = this.tokens;
+    return { input, output, cacheRead, cacheWrite, totalTokens: input + output + cacheRead + cacheWrite, cost: this.costOf(this.model, this.tokens) };
   }
 
   private push(block: AssistantContent, open: OpenToolCall | null): number {
