@@ -95,11 +95,14 @@ const userArb: fc.Arbitrary<UserMessage> = userContentArb.map((content) => ({ ro
 
 const stopArb: fc.Arbitrary<StopReason> = fc.constantFrom<StopReason>("stop", "toolUse", "toolUse", "length", "error", "aborted");
 
+/** Signature numbers: often one of a few, so a reasoning item id (`rs_n`) comes back in a later turn. */
+const signatureNumberArb = fc.oneof(fc.nat(3), fc.nat(1000));
+
 function thinkingArb(model: ModelRef): fc.Arbitrary<AssistantContent> {
   return fc.oneof(
-    fc.nat(1000).map((n) => ({ type: "thinking" as const, thinking: `thought ${n}`, signature: signatureFor(model, n) })),
-    fc.nat(1000).map((n) => ({ type: "thinking" as const, thinking: "", signature: signatureFor(model, n) })),
-    fc.nat(1000).map((n) => ({ type: "thinking" as const, thinking: "", signature: signatureFor(model, n), redacted: true })),
+    signatureNumberArb.map((n) => ({ type: "thinking" as const, thinking: `thought ${n}`, signature: signatureFor(model, n) })),
+    signatureNumberArb.map((n) => ({ type: "thinking" as const, thinking: "", signature: signatureFor(model, n) })),
+    signatureNumberArb.map((n) => ({ type: "thinking" as const, thinking: "", signature: signatureFor(model, n), redacted: true })),
     textArb.map((thinking) => ({ type: "thinking" as const, thinking })),
   );
 }
@@ -142,17 +145,21 @@ const turnArb: fc.Arbitrary<Turn> = fc
           minLength: ids.length,
           maxLength: ids.length,
         }),
-        // Which calls get results, and in what order; plus stray results and interleaved user messages.
+        // Which calls get results, and in what order; plus stray results and interleaved user messages,
+        // and results that arrive after the user message (the user typed while a tool still ran).
         answered: fc.array(fc.nat(9), { maxLength: ids.length + 1 }),
+        late: fc.array(fc.nat(9), { maxLength: 1 }),
         strays: fc.array(idArb.chain((id) => resultFor(id, "read")), { maxLength: 1 }),
         interleaved: fc.array(userArb, { maxLength: 1 }),
       })
-      .chain(({ thinking, args, answered, strays, interleaved }) => {
+      .chain(({ thinking, args, answered, late, strays, interleaved }) => {
         const calls: AssistantContent[] = ids.map((id, i) => ({ type: "toolCall" as const, id, name: names[i], arguments: args[i] }));
         const content: AssistantContent[] = [...thinking, ...extra, ...calls];
         const assistant: AssistantMessage = { role: "assistant", content, stopReason, model, usage: emptyUsage(), timestamp: 1 };
-        const results = answered.filter((k) => k < ids.length).map((k) => resultFor(ids[k], names[k]));
-        return fc.tuple(...results).map((rs) => ({ assistant, after: [...rs, ...interleaved, ...strays] as Message[] })) as fc.Arbitrary<Turn>;
+        const resultsOf = (picks: number[]) => picks.filter((k) => k < ids.length).map((k) => resultFor(ids[k], names[k]));
+        return fc
+          .tuple(fc.tuple(...resultsOf(answered)), fc.tuple(...resultsOf(late)))
+          .map(([rs, ls]) => ({ assistant, after: [...rs, ...interleaved, ...ls, ...strays] as Message[] })) as fc.Arbitrary<Turn>;
       }),
   );
 

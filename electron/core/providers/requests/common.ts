@@ -10,7 +10,7 @@ import { ToolNames } from "../transform/tool-names";
 import type { BodyChunk } from "./json-body";
 import { PerObject } from "./per-object";
 import { transformHistory } from "../transform/transform";
-import { targetKey, transformHistoryIncremental } from "../transform/incremental";
+import { targetKey, transformHistoryIncremental, type KeptEntries } from "../transform/incremental";
 import type { TransformResult, TransformTarget } from "../transform/wire-types";
 import { resolveCompat } from "../registry";
 
@@ -36,6 +36,8 @@ export interface PreparedRequest extends TransformResult {
   tools: ToolSpec[];
   /** Tool choice after mapping the named tool; undefined when no tools are offered. */
   toolChoice: ToolChoice | undefined;
+  /** The streaming path: the kept pass that produced `messages`, and its entries that never change (see `EncodedPrefixes.items`). */
+  kept: KeptEntries | undefined;
 }
 
 function idRuleFor(model: ModelInfo, compat: Compat): IdRule {
@@ -126,10 +128,12 @@ export function prepareRequest(model: ModelInfo, provider: ProviderConfig, conte
     ownThinking: ownThinkingPolicy(model, compat),
     toolName: (stored) => names.wire(stored),
   };
-  const transformed: TransformResult = incremental
-    ? { messages: transformHistoryIncremental(context.messages, target, targetKey(target, names.key)), idMap: {} }
-    : transformHistory(context.messages, target);
-  return { ...transformed, compat, names, tools, toolChoice };
+  if (incremental) {
+    const { messages, kept } = transformHistoryIncremental(context.messages, target, targetKey(target, names.key));
+    return { messages, idMap: {}, compat, names, tools, toolChoice, kept };
+  }
+  const { messages, idMap }: TransformResult = transformHistory(context.messages, target);
+  return { messages, idMap, compat, names, tools, toolChoice, kept: undefined };
 }
 
 export function maxTokensFor(model: ModelInfo, options: Partial<StreamOptions> | undefined): number {

@@ -9,6 +9,7 @@
  * builder returns (a test checks this for every API).
  */
 
+import type { KeptEntries } from "../transform/incremental";
 import type { WireMessage } from "../transform/wire-types";
 import { PerObject } from "./per-object";
 
@@ -123,6 +124,12 @@ export function bodyText(chunks: readonly BodyChunk[]): string {
   return chunks.map((c) => (typeof c === "string" ? c : Buffer.from(c.buffer, c.byteOffset, c.byteLength).toString("utf8"))).join("");
 }
 
+/** Reasoning ids already sent in a request (a `Set` fits; `EncodedPrefixes.items` passes a cheaper view). */
+export interface SentIds {
+  has(id: string): boolean;
+  add(id: string): void;
+}
+
 /** One group of entries encoded: its JSON items (maybe ""), where the next group starts, and reasoning ids it sent. */
 export interface EncodedGroup {
   json: string;
@@ -137,9 +144,31 @@ interface Encoded {
   /** The covered groups' JSON items, comma-joined, as UTF-8; bytes before `used` are never written again. */
   arena: Buffer;
   used: number;
-  sent: string[];
+  /** Reasoning ids the covered groups sent (grows with the prefix, in place). */
+  sent: Set<string>;
+  /**
+   * The kept pass whose never-changing entries all of `entries` were, when
+   * they were last recorded or checked (`KeptEntries`); undefined if some were not.
+   */
+  owner: object | undefined;
 }
 
+/** The memo's ids plus this request's: `has` reads both, `add` writes only this request's. */
+class RequestSentIds implements SentIds {
+  private readonly own = new Set<string>();
+
+  constructor(private readonly before: ReadonlySet<string>) {}
+
+  has(id: string): boolean {
+    return this.before.has(id) || this.own.has(id);
+  }
+
+  add(id: string): void {
+    this.own.add(id);
+  }
+}
+
+const NO_IDS: ReadonlySet<string> = new Set();
 const MIN_ARENA = 64 * 1024;
 
 /**
@@ -148,7 +177,9 @@ const MIN_ARENA = 64 * 1024;
  * those entries (same objects, same content), so only what follows them is
  * encoded — the history is neither re-encoded nor copied into a new string.
  * Any difference in the covered entries drops the prefix (it is rebuilt from
- * the entry caches).
+ * the entry caches). In the tool loop checking costs nothing: a prefix whose
+ * entries were all frozen in the kept pass (`HistoryPass.frozenLength`) when
+ * recorded is not compared again while that same pass is resumed.
  */
 export class EncodedPrefixes {
   private readonly byPass = new WeakMap<WireMessage, Encoded>();
@@ -158,19 +189,19 @@ export class EncodedPrefixes {
    * text, comma-separated, no brackets).
    * `encode(from)` encodes the group starting at `from`; a group starting with
    * an assistant entry never depends on the groups after it.
+   * `kept` (from `prepareRequest`) names the pass `wire` comes from: a prefix
+   * recorded while all its entries were that pass's frozen entries is still
+   * valid when the same pass is resumed, without comparing the entries again.
    */
-  items(
-    wire: readonly WireMessage[],
-    encode: (from: number, sent: Set<string>) => EncodedGroup,
-  ): BodyChunk[] {
+  items(wire: readonly WireMessage[], encode: (from: number, sent: SentIds) => EncodedGroup, kept?: KeptEntries): BodyChunk[] {
     const first = wire[0];
     if (first === undefined) return [];
     let memo = this.byPass.get(first);
-    if (memo !== undefined && !covers(memo, wire)) {
+    if (memo !== undefined && !(stillFrozen(memo, wire, kept) || covers(memo, wire))) {
       memo = undefined;
       this.byPass.delete(first);
     }
-    const sent = new Set<string>(memo?.sent);
+    const sent = new RequestSentIds(memo?.sent ?? NO_IDS);
     let from = memo?.entries.length ?? 0;
 
     // Groups up to the last assistant entry (never the final entry) join the prefix.
@@ -181,10 +212,12 @@ export class EncodedPrefixes {
     while (from < boundary) {
       const group = encode(from, sent);
       if (group.json.length > 0) appended += appended.length > 0 ? `,${group.json}` : group.json;
-      if (group.sent) appendedSent.push(...group.sent);
+      if (group.sent) for (const id of group.sent) appendedSent.push(id);
       from = group.next;
     }
     if (from > (memo?.entries.length ?? 0)) memo = this.extend(memo, wire, from, appended, appendedSent);
+    // Every entry now covered was just compared or recorded: they are this pass's for good if all are frozen.
+    if (memo !== undefined) memo.owner = kept !== undefined && memo.entries.length <= kept.frozen ? kept.owner : undefined;
     let rest = "";
     while (from < wire.length) {
       const group = encode(from, sent);
@@ -219,16 +252,34 @@ export class EncodedPrefixes {
       arena = grown;
     }
     arena.write(text, used, "utf8");
+    // The old record is replaced: its arrays and set grow in place.
     const entries = memo?.entries ?? [];
     const contents = memo?.contents ?? [];
+    const sentIds = memo?.sent ?? new Set<string>();
     for (let i = entries.length; i < upTo; i++) {
       entries.push(wire[i]);
       contents.push(entryContent(wire[i]));
     }
-    const next: Encoded = { entries, contents, arena, used: used + bytes, sent: [...(memo?.sent ?? []), ...sent] };
+    for (const id of sent) sentIds.add(id);
+    const next: Encoded = { entries, contents, arena, used: used + bytes, sent: sentIds, owner: undefined };
     this.byPass.set(wire[0], next);
     return next;
   }
+}
+
+/**
+ * The prefix still describes `wire`, known without looking at its entries:
+ * `wire` comes from the same kept pass (resumed, never restarted: a restart is
+ * a new pass), and every covered entry was among that pass's frozen entries
+ * when recorded or last compared — so they are the same objects with the same
+ * content now (`HistoryPass.frozenLength`). Being frozen *now* is not enough:
+ * an entry recorded after the checkpoint (before a Mistral bridge) may since
+ * have been replaced. Only the entry after the prefix is checked, as in `covers`.
+ */
+function stillFrozen(memo: Encoded, wire: readonly WireMessage[], kept: KeptEntries | undefined): boolean {
+  if (kept === undefined || memo.owner !== kept.owner) return false;
+  const k = memo.entries.length;
+  return k <= kept.frozen && wire.length > k && wire[k].role === "assistant";
 }
 
 /** The prefix still describes `wire`: same entries with the same content, and an assistant entry right after it. */

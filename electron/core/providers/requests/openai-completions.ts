@@ -145,7 +145,7 @@ export function buildOpenAICompletionsRequestJson(
   const chunks = (reasoningContent ? prefixes.reasoning : prefixes.plain).items(wire, (from) => {
     const message = wire[from];
     return { json: cache.get(entryContent(message), () => itemsJson(entryMessages(message, reasoningContent))), next: from + 1 };
-  });
+  }, prepared.kept);
   const system = systemMessage(context, prepared.compat);
   const tools = context.tools ? toolParams.get(context.tools, prepared.compat.strictTools ? "strict" : "", () => toolsParam(prepared)) : undefined;
   const body = bodyWith(model, options, prepared, [], tools);

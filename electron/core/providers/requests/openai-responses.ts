@@ -25,7 +25,7 @@ import {
   type JsonRequest,
   type PreparedRequest,
 } from "./common";
-import { chunksAround, EncodedPrefixes, entryContent, FragmentCache, itemsJson, PerToolSpecs } from "./json-body";
+import { chunksAround, EncodedPrefixes, entryContent, FragmentCache, itemsJson, PerToolSpecs, type SentIds } from "./json-body";
 
 export type OpenAIResponsesRequestBody = OpenAI.Responses.ResponseCreateParamsStreaming;
 type InputItem = OpenAI.Responses.ResponseInputItem;
@@ -76,7 +76,7 @@ function outputValue(blocks: readonly WireUserBlock[]): string | OpenAI.Response
  * turn: "Duplicate item found with id rs_…"), the whole turn goes without
  * reasoning and without item ids, so no item lacks its partner.
  */
-function assistantItems(content: readonly WireAssistantBlock[], out: InputItem[], sentReasoning: Set<string>): void {
+function assistantItems(content: readonly WireAssistantBlock[], out: InputItem[], sentReasoning: SentIds): void {
   const items = new Map<WireAssistantBlock, OpenAI.Responses.ResponseReasoningItem>();
   const turnIds = new Set<string>();
   let replay = replaysItems(content);
@@ -235,16 +235,25 @@ export function buildOpenAIResponsesRequestJson(
     }
     const key = message.content;
     const json = fragments.get(key, () => {
-      const before = new Set(sentReasoning);
+      // The ids this entry adds (the set is the whole request's: not copied for one entry).
+      const added: string[] = [];
+      const recording: SentIds = {
+        has: (id) => sentReasoning.has(id),
+        add: (id) => {
+          if (sentReasoning.has(id)) return;
+          added.push(id);
+          sentReasoning.add(id);
+        },
+      };
       const out: InputItem[] = [];
-      assistantItems(message.content, out, sentReasoning);
-      sentByEntry.set(key, [...sentReasoning].filter((id) => !before.has(id)));
+      assistantItems(message.content, out, recording);
+      sentByEntry.set(key, added);
       return itemsJson(out);
     });
     const sent = sentByEntry.get(key) ?? [];
     for (const id of sent) sentReasoning.add(id);
     return { json, next: from + 1, sent };
-  });
+  }, prepared.kept);
   const tools = context.tools ? toolParams.get(context.tools, prepared.compat.strictTools ? "strict" : "", () => toolsParam(prepared)) : undefined;
   const body = bodyWith(model, context, options, prepared, [], tools);
   return { chunks: chunksAround(body as unknown as Record<string, unknown>, "input", chunks), toolNames: prepared.names.toStored };

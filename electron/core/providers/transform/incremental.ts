@@ -13,8 +13,8 @@ import type { TransformTarget, WireMessage } from "./wire-types";
 
 interface KeptPass {
   pass: HistoryPass;
-  /** The messages of the last run, by identity. */
-  inputs: readonly Message[];
+  /** The messages of the last run, by identity (our own array, never the caller's). */
+  inputs: Message[];
 }
 
 /** Passes per target for one history, keyed by the history's first message (stable for a session's requests). */
@@ -41,10 +41,29 @@ export function targetKey(target: TransformTarget, toolNamesKey: string): string
   ].join("\u0000");
 }
 
-function samePrefix(a: readonly Message[], b: readonly Message[], length: number): boolean {
-  if (a.length < length || b.length < length) return false;
-  for (let i = 0; i < length; i++) if (a[i] !== b[i]) return false;
+/** `messages` starts with `inputs[0..length)`, by identity (a pointer walk: the messages themselves are not read). */
+function samePrefix(inputs: readonly Message[], messages: readonly Message[], length: number): boolean {
+  if (inputs.length < length || messages.length < length) return false;
+  for (let i = 0; i < length; i++) if (inputs[i] !== messages[i]) return false;
   return true;
+}
+
+/**
+ * Which kept pass produced a wire history, and how many of its leading entries
+ * that pass never changes again (`HistoryPass.frozenLength`, in the returned
+ * array's indices). Another request resumed from the same `owner` has those
+ * entries unchanged — same objects with the same content — so what was derived
+ * from them may be reused without comparing them again.
+ */
+export interface KeptEntries {
+  owner: object;
+  frozen: number;
+}
+
+export interface IncrementalTransform {
+  messages: WireMessage[];
+  /** Undefined when no pass was kept (an empty history). */
+  kept: KeptEntries | undefined;
 }
 
 /**
@@ -52,9 +71,9 @@ function samePrefix(a: readonly Message[], b: readonly Message[], length: number
  * The returned entries are shared with the kept pass: read them before the
  * next call for the same history, never write to them.
  */
-export function transformHistoryIncremental(messages: readonly Message[], target: TransformTarget, key: string): WireMessage[] {
+export function transformHistoryIncremental(messages: readonly Message[], target: TransformTarget, key: string): IncrementalTransform {
   const first = messages[0];
-  if (first === undefined) return new HistoryPass(target).finish();
+  if (first === undefined) return { messages: new HistoryPass(target).finish(), kept: undefined };
   let perTarget = passes.get(first);
   if (perTarget === undefined) {
     perTarget = new Map();
@@ -63,14 +82,20 @@ export function transformHistoryIncremental(messages: readonly Message[], target
   let kept = perTarget.get(key);
   if (kept !== undefined && samePrefix(kept.inputs, messages, kept.pass.resumeAt)) {
     kept.pass.rewind();
+    // `inputs` is our own copy: keep the verified prefix, append what follows.
+    const inputs = kept.inputs;
+    inputs.length = kept.pass.resumeAt;
+    for (let i = inputs.length; i < messages.length; i++) inputs.push(messages[i]);
   } else {
-    kept = { pass: new HistoryPass(target), inputs: messages };
+    // A copy: the caller's array may change after this call (only the messages are immutable).
+    kept = { pass: new HistoryPass(target), inputs: messages.slice() };
     perTarget.delete(key);
     if (perTarget.size >= TARGETS_PER_HISTORY) perTarget.delete(perTarget.keys().next().value as string);
     perTarget.set(key, kept);
   }
   const { pass } = kept;
   for (let i = pass.resumeAt; i < messages.length; i++) pass.push(messages[i]);
-  kept.inputs = messages.slice();
-  return pass.finish();
+  const wire = pass.finish();
+  // Framing may put a new leading entry first; then the indices differ from the pass's and nothing is claimed.
+  return { messages: wire, kept: { owner: pass, frozen: wire[0] === pass.out[0] ? pass.frozenLength : 0 } };
 }

@@ -258,6 +258,22 @@ export class HistoryPass {
     return this.checkpoint.consumed;
   }
 
+  /**
+   * Entries of `out` this pass never changes again, neither the objects nor
+   * their `content`/`results`: every entry before the checkpoint's last one.
+   * Relied on by the request builders' encoded prefixes. It holds because
+   * `pushUser`/`pushAssistant` write only to the last entry (a new content
+   * array), `closeTurn` only appends (`moveResultImages` edits its results
+   * before they are in `out`), `rewind` restores the checkpoint's last entry
+   * and truncates after it, `finish` frames a copy, and checkpoints only move
+   * forward: the count only grows while the same pass is resumed. Entries
+   * after it may be replaced — even an assistant entry (a Mistral bridge
+   * pushed after the checkpoint is dropped by the next rewind).
+   */
+  get frozenLength(): number {
+    return Math.max(0, this.checkpoint.outLength - 1);
+  }
+
   /** Puts the pass back to its last checkpoint (undoing what followed it, including `finish`). */
   rewind(): void {
     const cp = this.checkpoint;
