@@ -103,7 +103,7 @@ class IdleWatch {
   wait(): void {
     this.waiting = true;
     this.since = performance.now();
-    if (this.timer === null) this.timer = setTimeout(IdleWatch.check, this.ms, this);
+    if (this.timer === null) this.timer = IdleWatch.arm(this, this.ms);
   }
 
   /** The provider answered: what follows is the consumer's time. */
@@ -117,13 +117,24 @@ class IdleWatch {
     this.timer = null;
   }
 
+  /**
+   * Unref'd: while we wait, the request's socket keeps the process alive; once
+   * the consumer holds the stream (or drops it without closing it), a pending
+   * check must not.
+   */
+  private static arm(watch: IdleWatch, ms: number): ReturnType<typeof setTimeout> {
+    const timer = setTimeout(IdleWatch.check, ms, watch);
+    timer.unref();
+    return timer;
+  }
+
   private static check(watch: IdleWatch): void {
     watch.timer = null;
     // Not waiting: the next wait arms the timer again.
     if (!watch.waiting) return;
     const left = watch.since + watch.ms - performance.now();
     if (left > 0) {
-      watch.timer = setTimeout(IdleWatch.check, left, watch);
+      watch.timer = IdleWatch.arm(watch, left);
       return;
     }
     watch.fired = true;
@@ -165,7 +176,7 @@ export async function* runStream(
         out.length = 0;
         idle.wait();
       }
-      idle.pause();
+      idle.stop();
       throwIfStopped(controller.signal);
       final = reader.finish();
     } catch (err) {
