@@ -5,9 +5,8 @@
  * from the model id.
  */
 import { randomUUID } from "node:crypto";
-import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
+import type { Compat, ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { StopReason } from "../../../../shared/protocol";
-import type { Compat } from "../../../../shared/models";
 import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "../types";
 import { postSse, type SseEvent, type SseResponse } from "../http";
 import { bodyText } from "../requests/json-body";
