@@ -15,6 +15,7 @@
  */
 import diagnostics from "node:diagnostics_channel";
 import net from "node:net";
+import { performance } from "node:perf_hooks";
 import tls from "node:tls";
 import { Http1ResponseParser, type ResponseHead } from "./http1-response";
 
@@ -48,7 +49,7 @@ export interface Http1Exchange {
 export interface Http1PoolOptions {
   /** Extra trusted certificate authorities (PEM). */
   ca?: string | Buffer | Array<string | Buffer>;
-  /** Idle sockets are closed after this long (servers close theirs too; 30 s by default). */
+  /** An idle socket older than this is not reused (servers and middleboxes drop theirs; 30 s by default). */
   idleTimeoutMs?: number;
   /** Idle sockets kept per origin. */
   maxIdlePerOrigin?: number;
@@ -75,15 +76,57 @@ export function requestHead(url: URL, headers: Readonly<Record<string, string>>,
   return `${head}content-length: ${contentLength}\r\nconnection: keep-alive\r\n\r\n`;
 }
 
-interface IdleSocket {
-  socket: net.Socket;
-  onIdleEnd: () => void;
+/**
+ * One socket and its listeners, attached once for the socket's life: what
+ * they do depends on whether an exchange holds the connection or it sits idle
+ * in the pool (re-attaching listeners per request costs more than the rest of
+ * handing a socket over).
+ */
+class Connection {
+  exchange: Exchange | null = null;
+  /** When it went back to the pool (performance.now()). */
+  idleSince = 0;
+  /** The peer ended, closed or failed it: never hand it out again. */
+  dead = false;
+
+  constructor(
+    readonly socket: net.Socket,
+    private readonly onIdleEnd: (connection: Connection) => void,
+  ) {
+    socket.on("data", (chunk: Buffer) => {
+      if (this.exchange !== null) this.exchange.data(chunk);
+      else this.end(); // bytes nobody asked for: the connection cannot be trusted
+    });
+    const ended = () => {
+      this.dead = true;
+      if (this.exchange !== null) this.exchange.closed();
+      else this.end();
+    };
+    socket.on("end", ended).on("close", ended);
+    socket.on("error", (err: Error) => {
+      this.dead = true;
+      if (this.exchange !== null) this.exchange.broken(err);
+      else this.end();
+    });
+  }
+
+  private end(): void {
+    this.dead = true;
+    this.socket.destroy();
+    this.onIdleEnd(this);
+  }
 }
 
 export class Http1Pool {
-  private readonly idle = new Map<string, IdleSocket[]>();
+  private readonly idle = new Map<string, Connection[]>();
   private readonly idleTimeoutMs: number;
   private readonly maxIdle: number;
+  private readonly forget = (connection: Connection) => {
+    for (const list of this.idle.values()) {
+      const i = list.indexOf(connection);
+      if (i >= 0) list.splice(i, 1);
+    }
+  };
 
   constructor(private readonly options: Http1PoolOptions = {}) {
     this.idleTimeoutMs = options.idleTimeoutMs ?? 30_000;
@@ -105,24 +148,29 @@ export class Http1Pool {
     this.idle.clear();
   }
 
-  /** An idle socket of the origin, taken out of the pool. */
-  take(origin: string): net.Socket | undefined {
+  /**
+   * An idle connection of the origin, taken out of the pool. One idle longer
+   * than the idle timeout is dropped instead: a server or a middlebox may have
+   * forgotten it without a word, and a request written to it would hang.
+   */
+  take(origin: string): Connection | undefined {
     const list = this.idle.get(origin);
+    const now = performance.now();
     while (list !== undefined && list.length > 0) {
-      const { socket, onIdleEnd } = list.pop() as IdleSocket;
-      socket.off("end", onIdleEnd).off("close", onIdleEnd).off("error", onIdleEnd).off("data", onIdleEnd).off("timeout", onIdleEnd);
-      socket.setTimeout(0);
-      if (socket.destroyed || !socket.writable || socket.readableEnded) {
+      const connection = list.pop() as Connection;
+      const { socket } = connection;
+      if (connection.dead || socket.destroyed || !socket.writable || now - connection.idleSince > this.idleTimeoutMs) {
+        connection.dead = true;
         socket.destroy();
         continue;
       }
       socket.ref();
-      return socket;
+      return connection;
     }
     return undefined;
   }
 
-  connect(url: URL): net.Socket {
+  connect(url: URL): Connection {
     const port = Number(url.port) || (url.protocol === "https:" ? 443 : 80);
     // URL keeps IPv6 literals in brackets; sockets want them bare.
     const host = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
@@ -131,50 +179,38 @@ export class Http1Pool {
         ? tls.connect({ host, port, servername: net.isIP(host) === 0 ? host : undefined, ALPNProtocols: ["http/1.1"], ca: this.options.ca })
         : net.connect({ host, port });
     socket.setNoDelay(true);
-    return socket;
+    return new Connection(socket, this.forget);
   }
 
-  /** A socket whose exchange ended cleanly goes back to the pool (or is closed when the pool is full). */
-  release(origin: string, socket: net.Socket): void {
+  /** A connection whose exchange ended cleanly goes back to the pool (or is closed when the pool is full). */
+  release(origin: string, connection: Connection): void {
+    connection.exchange = null;
     let list = this.idle.get(origin);
     if (list === undefined) {
       list = [];
       this.idle.set(origin, list);
     }
-    if (list.length >= this.maxIdle) {
-      socket.destroy();
+    if (connection.dead || list.length >= this.maxIdle) {
+      connection.dead = true;
+      connection.socket.destroy();
       return;
     }
-    const entry: IdleSocket = {
-      socket,
-      // Anything from an idle socket (the server closing it, stray bytes, an error, the idle timer) ends it.
-      onIdleEnd: () => {
-        const i = list.indexOf(entry);
-        if (i >= 0) list.splice(i, 1);
-        socket.destroy();
-      },
-    };
-    socket.on("end", entry.onIdleEnd).on("close", entry.onIdleEnd).on("error", entry.onIdleEnd).on("data", entry.onIdleEnd).on("timeout", entry.onIdleEnd);
-    socket.setTimeout(this.idleTimeoutMs);
-    socket.unref();
-    list.push(entry);
+    connection.idleSince = performance.now();
+    connection.socket.unref();
+    list.push(connection);
   }
 }
 
 class Exchange implements Http1Exchange {
   private readonly parser: Http1ResponseParser;
-  private socket: net.Socket;
-  /** The socket came from the pool: the server may have closed it just as we wrote. */
+  private connection: Connection;
+  /** The connection came from the pool: the server may have closed it just as we wrote. */
   private reused: boolean;
-  /** A response byte arrived on this socket. */
+  /** A response byte arrived on this connection. */
   private answered = false;
   private done = false;
   /** The parser saw the response end (handled once the chunk that ended it was parsed). */
   private completed = false;
-  private readonly onData = (chunk: Buffer) => this.data(chunk);
-  private readonly onEnd = () => this.closed();
-  private readonly onClose = () => this.closed();
-  private readonly onError = (err: Error) => this.broken(err);
 
   constructor(
     private readonly pool: Http1Pool,
@@ -192,28 +228,27 @@ class Exchange implements Http1Exchange {
     });
     const idle = pool.take(url.origin);
     this.reused = idle !== undefined;
-    this.socket = idle ?? pool.connect(url);
+    this.connection = idle ?? pool.connect(url);
     this.send();
   }
 
   pause(): void {
-    if (!this.done) this.socket.pause();
+    if (!this.done) this.connection.socket.pause();
   }
 
   resume(): void {
-    if (!this.done) this.socket.resume();
+    if (!this.done) this.connection.socket.resume();
   }
 
   destroy(): void {
     if (this.done) return;
     this.done = true;
-    this.detach();
-    this.socket.destroy();
+    this.drop();
   }
 
   private send(): void {
-    const socket = this.socket;
-    socket.on("data", this.onData).on("end", this.onEnd).on("close", this.onClose).on("error", this.onError);
+    this.connection.exchange = this;
+    const { socket } = this.connection;
     // One writev for head and body: written before connecting, it waits in the socket's buffer.
     socket.cork();
     socket.write(this.head);
@@ -222,36 +257,42 @@ class Exchange implements Http1Exchange {
     if (requestSentChannel.hasSubscribers) requestSentChannel.publish({ origin: this.url.origin, body: this.body } satisfies RequestSent);
   }
 
+  /** Lets go of the connection for good. */
+  private drop(): void {
+    this.connection.exchange = null;
+    this.connection.dead = true;
+    this.connection.socket.destroy();
+  }
+
   /**
-   * A kept-alive socket that ends before any response byte was most likely
-   * closed by the server while idle (its keep-alive timeout), racing our
-   * write: the request was not read, so it goes out once more on a new
+   * A kept-alive connection that ends before any response byte was most
+   * likely closed by the server while idle (its keep-alive timeout), racing
+   * our write: the request was not read, so it goes out once more on a new
    * connection. Anything else is the caller's failure to see.
    */
   private retryStale(): boolean {
     if (!this.reused || this.answered || this.done) return false;
     this.reused = false;
-    this.detach();
-    this.socket.destroy();
-    this.socket = this.pool.connect(this.url);
+    this.drop();
+    this.connection = this.pool.connect(this.url);
     this.send();
     return true;
   }
 
-  private data(chunk: Buffer): void {
+  data(chunk: Buffer): void {
     if (this.done) return;
     this.answered = true;
     try {
       this.parser.push(chunk);
     } catch (err) {
-      // A malformed response (bytes after the end only make the socket not reusable): it cannot be trusted again.
+      // A malformed response (bytes after the end only make the connection not reusable): it cannot be trusted again.
       this.fail(err instanceof Error ? err : new Error(String(err)));
       return;
     }
     if (this.completed) this.complete();
   }
 
-  private closed(): void {
+  closed(): void {
     if (this.done || this.retryStale()) return;
     try {
       // Completes a body delimited by the close; throws when the response was cut short.
@@ -264,7 +305,7 @@ class Exchange implements Http1Exchange {
     else this.fail(new Error("the connection closed before the response ended"));
   }
 
-  private broken(err: Error): void {
+  broken(err: Error): void {
     if (this.done || this.retryStale()) return;
     this.fail(err);
   }
@@ -272,12 +313,12 @@ class Exchange implements Http1Exchange {
   private complete(): void {
     if (this.done) return;
     this.done = true;
-    this.detach();
-    if (this.parser.reusable && !this.socket.destroyed && this.socket.writable) {
-      this.socket.resume();
-      this.pool.release(this.url.origin, this.socket);
+    const { socket } = this.connection;
+    if (this.parser.reusable && !this.connection.dead && !socket.destroyed && socket.writable) {
+      socket.resume();
+      this.pool.release(this.url.origin, this.connection);
     } else {
-      this.socket.destroy();
+      this.drop();
     }
     if (responseEndChannel.hasSubscribers) responseEndChannel.publish({ origin: this.url.origin });
     this.handlers.onComplete();
@@ -286,12 +327,7 @@ class Exchange implements Http1Exchange {
   private fail(err: Error): void {
     if (this.done) return;
     this.done = true;
-    this.detach();
-    this.socket.destroy();
+    this.drop();
     this.handlers.onError(err);
-  }
-
-  private detach(): void {
-    this.socket.off("data", this.onData).off("end", this.onEnd).off("close", this.onClose).off("error", this.onError);
   }
 }
