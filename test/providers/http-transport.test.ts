@@ -161,6 +161,21 @@ describe("streaming a response", () => {
     expect(server.sockets).toHaveLength(1);
   });
 
+  it("takeQueued hands out the events of a burst already parsed, in order, without waiting", async () => {
+    const server = await startServer((_req, res) => {
+      sseHead(res);
+      res.end("data: 1\n\ndata: 2\n\ndata: 3\n\n");
+    });
+    const { events } = await post(server.url);
+    const first = await events.next();
+    expect(first.value).toEqual({ event: null, data: "1" });
+    // The rest of the burst came in the same read: already queued.
+    expect(events.takeQueued()).toEqual({ event: null, data: "2" });
+    expect(events.takeQueued()).toEqual({ event: null, data: "3" });
+    expect(events.takeQueued()).toBeUndefined();
+    expect(await events.next()).toEqual({ value: undefined, done: true });
+  });
+
   it("a slow consumer gets every event in order (the socket pauses and resumes)", async () => {
     const count = 3000;
     const server = await startServer((_req, res) => {
@@ -230,6 +245,22 @@ describe("the keep-alive pool", () => {
     expect(err).toBeInstanceOf(HttpNetworkError);
     expect((err as Error).message).toMatch(/^could not reach the provider: .*closed/);
     expect(requests).toBe(1);
+  });
+
+  it("a socket idle longer than the pool's idle timeout is not reused (a silently dropped connection would hang)", async () => {
+    const server = await startServer(twoEvents);
+    const pool = new Http1Pool({ idleTimeoutMs: 30 });
+    try {
+      await collect(await post(server.url, { pool }));
+      await collect(await post(server.url, { pool }));
+      expect(server.sockets).toHaveLength(1);
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      await collect(await post(server.url, { pool }));
+      expect(server.sockets).toHaveLength(2);
+      await closed(server.sockets[0]);
+    } finally {
+      pool.close();
+    }
   });
 
   it("a response with `connection: close` is not followed by reuse of its socket", async () => {

@@ -5,7 +5,7 @@
  */
 import { performance } from "node:perf_hooks";
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
-import { ProviderApiError, StreamStoppedError, type SseEvent } from "../http";
+import { ProviderApiError, StreamStoppedError, type SseEvent, type SseEvents } from "../http";
 import type { StreamEvent, StreamOptions } from "../types";
 import { describeFailure } from "./errors";
 import { StreamState, type CostFunction } from "./stream-state";
@@ -168,12 +168,16 @@ export async function* runStream(
       idle.wait();
       const reader = await open({ state, signal: controller.signal });
       const out: StreamEvent[] = [];
+      // Events already parsed are taken without a promise round each (the transport's `takeQueued`).
+      const events = reader.events as AsyncIterable<SseEvent> & Partial<Pick<SseEvents, "takeQueued">>;
       // for await: the transport's iterator is closed (the connection dropped) when onEvent throws or the consumer stops.
-      for await (const sse of reader.events) {
+      for await (const first of events) {
         idle.pause();
-        reader.onEvent(sse, out);
-        for (let i = 0; i < out.length; i++) yield out[i];
-        out.length = 0;
+        for (let sse: SseEvent | undefined = first; sse !== undefined; sse = events.takeQueued?.()) {
+          reader.onEvent(sse, out);
+          for (let i = 0; i < out.length; i++) yield out[i];
+          out.length = 0;
+        }
         idle.wait();
       }
       idle.stop();

@@ -47,7 +47,16 @@ export interface SseResponse {
   status: number;
   /** Response headers, names in lower case, repeated values joined with ", ". */
   headers: Readonly<Record<string, string>>;
-  events: AsyncIterableIterator<SseEvent>;
+  events: SseEvents;
+}
+
+export interface SseEvents extends AsyncIterableIterator<SseEvent> {
+  /**
+   * The next event if one is already parsed and waiting, else undefined (then
+   * `next()` waits, or reports the end or the failure). Lets a reader handle a
+   * burst of events without a promise round per event.
+   */
+  takeQueued(): SseEvent | undefined;
 }
 
 export function postSse(request: SseRequest): Promise<SseResponse> {
@@ -138,7 +147,7 @@ export function postSse(request: SseRequest): Promise<SseResponse> {
  * still delivered after a network failure (they arrived); after a stop they
  * are dropped.
  */
-class SseEventStream implements AsyncIterableIterator<SseEvent> {
+class SseEventStream implements SseEvents {
   private readonly parser = new SseParser();
   private queue: SseEvent[] = [];
   private head = 0;
@@ -167,6 +176,10 @@ class SseEventStream implements AsyncIterableIterator<SseEvent> {
     return new Promise((resolve, reject) => {
       this.waiter = { resolve, reject };
     });
+  }
+
+  takeQueued(): SseEvent | undefined {
+    return this.head < this.queue.length ? this.take() : undefined;
   }
 
   /** The consumer stopped early: drop the connection (an unread stream cannot go back to the pool). */
