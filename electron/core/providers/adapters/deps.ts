@@ -10,8 +10,9 @@ export {
   buildOpenAICompletionsRequestJson,
   buildOpenAIResponsesRequest,
   buildOpenAIResponsesRequestJson,
+  cachedCompat,
 } from "../requests";
-export { computeCost, resolveCompat } from "../registry";
+export { computeCost } from "../registry";
 export { encodeResponsesToolCallId } from "../transform/responses-ids";
 
 /** The model calls tools by their wire names; the app knows them by its own. */

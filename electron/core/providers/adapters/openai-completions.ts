@@ -11,7 +11,7 @@ import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "..
 import { postSse, type SseEvent, type SseResponse } from "../http";
 import { bodyText } from "../requests/json-body";
 import { runStream, TruncatedStreamError, type AdapterConfig, type ResponseReader, type RunContext } from "./common";
-import { appToolName, buildOpenAICompletionsRequest, buildOpenAICompletionsRequestJson, computeCost, resolveCompat } from "./deps";
+import { appToolName, buildOpenAICompletionsRequest, buildOpenAICompletionsRequestJson, cachedCompat, computeCost } from "./deps";
 import type { StreamState, TokenCounts } from "./stream-state";
 import { isCompletionsChunk, type CompletionsToolCallDelta, type CompletionsUsage } from "./openai-completions-chunks";
 import { OpenAIEventReader, openaiHeaders, openaiUrl } from "./wire";
@@ -43,7 +43,7 @@ function usageOf(raw: CompletionsUsage): Partial<TokenCounts> {
 
 function streamCompletions(config: AdapterConfig, model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: StreamOptions) {
   return runStream(model, computeCost, options, config, async ({ state, signal }: RunContext) => {
-    const compat = resolveCompat(model, provider);
+    const compat = cachedCompat(model, provider);
     // The body as chunks, built from the previous request of this history (see requests/json-body.ts).
     const { chunks: body, toolNames } = buildOpenAICompletionsRequestJson(model, provider, context, options);
     if (options.onRequestBody) options.onRequestBody(JSON.parse(bodyText(body)));

@@ -92,10 +92,14 @@ function cachedToolSide(context: LlmContext): ToolSide {
   return toolSides.get(context.tools, key, () => toolSide(context));
 }
 
-/** Compat per (provider, model) object pair: resolving parses the merged flags with their defaults. */
+/**
+ * Compat per (provider, model) object pair: resolving parses the merged flags
+ * with their defaults (a zod parse), and the streaming path asks per request.
+ * Provider and model configs are never modified in place.
+ */
 const compats = new WeakMap<ProviderConfig, WeakMap<ModelInfo, Compat>>();
 
-function cachedCompat(model: ModelInfo, provider: ProviderConfig): Compat {
+export function cachedCompat(model: ModelInfo, provider: ProviderConfig): Compat {
   let byModel = compats.get(provider);
   if (byModel === undefined) {
     byModel = new WeakMap();

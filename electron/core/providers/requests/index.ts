@@ -13,6 +13,7 @@ export { buildAnthropicRequest, buildAnthropicRequestJson, type AnthropicRequest
 export { buildOpenAICompletionsRequest, buildOpenAICompletionsRequestJson, type OpenAICompletionsRequestBody } from "./openai-completions";
 export { buildOpenAIResponsesRequest, buildOpenAIResponsesRequestJson, type OpenAIResponsesRequestBody } from "./openai-responses";
 export type { BuiltRequest, JsonRequest } from "./common";
+export { cachedCompat } from "./common";
 
 /** The exact body for `model.api`, with the per-request id and tool-name maps. */
 export function buildRequest(
