@@ -22,8 +22,11 @@
  * Baseline, same run: the exact request bodies the loop sent are replayed by
  * a bare `node:http` client (send, read the response to its end, send the
  * next) against a fresh faux provider, measured the same way. Its overhead is
- * what any client pays here for these round trips (HTTP, loopback, kernel,
- * waking up); `loopOwnMedianMs` is the loop's overhead median minus it.
+ * what a client on Node's standard HTTP stack pays here for these round trips
+ * (HTTP, loopback, kernel, waking up); `loopOwnMedianMs` is the loop's
+ * overhead median minus it. `transportOverheadMedianMs`: the same replay
+ * through our own transport alone (`postSse`, events read to the end), the
+ * part of the overhead that is not the loop's own work.
  *
  * `cpuPerRoundTripMs`: this process's CPU time over the loop run / round
  * trips, unaffected by other load on a shared machine. Heap growth: heap used
@@ -38,6 +41,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createWorkbench } from "../electron/core/api/create-workbench";
+import { postSse } from "../electron/core/providers/http";
 import { requestSentChannel, responseEndChannel, type RequestSent } from "../electron/core/providers/http/http1-client";
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
@@ -146,6 +150,16 @@ function recordBodies(): { bodies: Body[]; stop: () => void } {
   return { bodies, stop: () => requestSentChannel.unsubscribe(record) };
 }
 
+/** Our transport alone (no loop): each body posted with `postSse`, its events read to the end. */
+async function replayTransport(baseUrl: string, bodies: Body[]): Promise<void> {
+  const url = `${baseUrl}/v1/messages`;
+  const headers = { "content-type": "application/json", "anthropic-version": "2026-10-21", authorization: "Bearer bench-key-0123456789" };
+  for (const chunks of bodies) {
+    const response = await postSse({ url, headers, body: chunks });
+    for await (const event of response.events) void event;
+  }
+}
+
 /** The bare client: each body sent as soon as the previous response has been read to its end. */
 async function replay(baseUrl: string, bodies: Body[]): Promise<void> {
   const agent = new http.Agent({ keepAlive: true });
@@ -218,6 +232,10 @@ async function main(): Promise<void> {
   stamps = new ClientStamps();
   await replay(replayFaux.baseUrl, bodies);
   const baseline = overheadsOf(await replayFaux.report(), stamps);
+  const transportFaux = await startFauxChild();
+  stamps = new ClientStamps();
+  await replayTransport(transportFaux.baseUrl, bodies);
+  const transport = overheadsOf(await transportFaux.report(), stamps);
 
   rmSync(workspace, { recursive: true, force: true });
   for (const suffix of ["", "-wal", "-shm"]) rmSync(`${dbPath}${suffix}`, { force: true });
@@ -235,6 +253,9 @@ async function main(): Promise<void> {
     `baseline, a bare node:http client replaying the same ${bodies.length} bodies: overhead median ${baselineMedian.toFixed(2)} ms, gap median ${median(baseline.clientGaps).toFixed(2)} ms, rejected requests: ${baseline.rejected}`,
   );
   console.log(
+    `our transport alone replaying them: overhead median ${median(transport.overheads).toFixed(2)} ms, gap median ${median(transport.clientGaps).toFixed(2)} ms, rejected requests: ${transport.rejected}`,
+  );
+  console.log(
     `RESULT ${JSON.stringify({
       overheadMedianMs: Number(overheadMedian.toFixed(3)),
       overheadP99Ms: Number(percentile([...overheads].sort((x, y) => x - y), 0.99).toFixed(3)),
@@ -242,6 +263,7 @@ async function main(): Promise<void> {
       clientGapMedianMs: Number(median(loop.clientGaps).toFixed(3)),
       baselineOverheadMedianMs: Number(baselineMedian.toFixed(3)),
       loopOwnMedianMs: Number((overheadMedian - baselineMedian).toFixed(3)),
+      transportOverheadMedianMs: Number(median(transport.overheads).toFixed(3)),
       serverMedianMs: Number(median(loop.serverMs).toFixed(3)),
       heapGrowthMB: Number((heapAfter - heapBefore).toFixed(2)),
       cpuPerRoundTripMs: Number(((cpu.user + cpu.system) / 1000 / overheads.length).toFixed(3)),
