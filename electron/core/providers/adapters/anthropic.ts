@@ -10,9 +10,8 @@
 import type { StopReason } from "../../../../shared/protocol";
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "../types";
-import { postSse, type SseEvent, type SseResponse } from "../http";
-import { bodyText } from "../requests/json-body";
-import { runStream, TruncatedStreamError, type AdapterConfig, type ResponseReader, type RunContext } from "./common";
+import type { SseEvent, SseEvents, SseResponse } from "../http";
+import { runStream, sendBody, TruncatedStreamError, type AdapterConfig, type ResponseReader, type RunContext } from "./common";
 import { appToolName, buildAnthropicRequest, buildAnthropicRequestJson, computeCost } from "./deps";
 import type { StreamState, TokenCounts } from "./stream-state";
 import { isAnthropicBlock, isAnthropicDelta, isAnthropicEvent, type AnthropicUsage } from "./anthropic-events";
@@ -52,14 +51,13 @@ function streamAnthropic(config: AdapterConfig, model: ModelInfo, provider: Prov
   return runStream(model, computeCost, options, config, async ({ state, signal }: RunContext) => {
     // The body as chunks, built from the previous request of this history (see requests/json-body.ts).
     const { chunks: body, toolNames } = buildAnthropicRequestJson(model, provider, context, options);
-    if (options.onRequestBody) options.onRequestBody(JSON.parse(bodyText(body)));
-    const response = await postSse({ url: anthropicUrl(provider, options), headers: anthropicHeaders(options), body, signal });
+    const response = await sendBody(anthropicUrl(provider, options), anthropicHeaders(options), body, options, signal);
     return new AnthropicReader(state, response, toolNames);
   });
 }
 
 class AnthropicReader implements ResponseReader {
-  readonly events: AsyncIterable<SseEvent>;
+  readonly events: SseEvents;
   /** Wire block index → our content index (server-side blocks we skip are absent). */
   private readonly indexOf = new Map<number, number>();
   private stop: ReturnType<typeof mapAnthropicStopReason> | null = null;

@@ -5,7 +5,8 @@
  */
 import { performance } from "node:perf_hooks";
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
-import { ProviderApiError, StreamStoppedError, type SseEvent, type SseEvents } from "../http";
+import { bodyText, type BodyChunk } from "../requests/json-body";
+import { postSse, ProviderApiError, StreamStoppedError, type SseEvent, type SseEvents, type SseResponse } from "../http";
 import type { StreamEvent, StreamOptions } from "../types";
 import { describeFailure } from "./errors";
 import { StreamState, type CostFunction } from "./stream-state";
@@ -32,6 +33,12 @@ export function linkAbort(signal: AbortSignal | undefined): { controller: AbortC
   if (signal.aborted) onAbort();
   else signal.addEventListener("abort", onAbort, { once: true });
   return { controller, unlink: () => signal.removeEventListener("abort", onAbort) };
+}
+
+/** Sends a built body (shown to `onRequestBody` first, as the JSON it is) and opens the response's event stream. */
+export function sendBody(url: string, headers: Record<string, string>, body: BodyChunk[], options: StreamOptions, signal: AbortSignal): Promise<SseResponse> {
+  if (options.onRequestBody) options.onRequestBody(JSON.parse(bodyText(body)));
+  return postSse({ url, headers, body, signal });
 }
 
 /** Thrown by adapters when the stream ends without its terminal event. */
@@ -72,7 +79,7 @@ export interface RunContext {
  */
 export interface ResponseReader {
   /** The transport's events (pings included: every one is a sign of life). */
-  readonly events: AsyncIterable<SseEvent>;
+  readonly events: SseEvents;
   /** Folds one event into the state, pushing the neutral events it makes onto `out`; throws a failure the provider reported. */
   onEvent(sse: SseEvent, out: StreamEvent[]): void;
   /** The events ended: the final events, or a throw (TruncatedStreamError) when the terminal event never came. */
@@ -168,12 +175,12 @@ export async function* runStream(
       idle.wait();
       const reader = await open({ state, signal: controller.signal });
       const out: StreamEvent[] = [];
-      // Events already parsed are taken without a promise round each (the transport's `takeQueued`).
-      const events = reader.events as AsyncIterable<SseEvent> & Partial<Pick<SseEvents, "takeQueued">>;
+      const { events } = reader;
       // for await: the transport's iterator is closed (the connection dropped) when onEvent throws or the consumer stops.
       for await (const first of events) {
         idle.pause();
-        for (let sse: SseEvent | undefined = first; sse !== undefined; sse = events.takeQueued?.()) {
+        // Events already parsed are taken without a promise round each.
+        for (let sse: SseEvent | undefined = first; sse !== undefined; sse = events.takeQueued()) {
           reader.onEvent(sse, out);
           for (let i = 0; i < out.length; i++) yield out[i];
           out.length = 0;

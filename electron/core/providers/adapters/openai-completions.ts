@@ -8,9 +8,8 @@ import { randomUUID } from "node:crypto";
 import type { Compat, ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { StopReason } from "../../../../shared/protocol";
 import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "../types";
-import { postSse, type SseEvent, type SseResponse } from "../http";
-import { bodyText } from "../requests/json-body";
-import { runStream, TruncatedStreamError, type AdapterConfig, type ResponseReader, type RunContext } from "./common";
+import type { SseEvent, SseEvents, SseResponse } from "../http";
+import { runStream, sendBody, TruncatedStreamError, type AdapterConfig, type ResponseReader, type RunContext } from "./common";
 import { appToolName, buildOpenAICompletionsRequest, buildOpenAICompletionsRequestJson, cachedCompat, computeCost } from "./deps";
 import type { StreamState, TokenCounts } from "./stream-state";
 import { isCompletionsChunk, type CompletionsToolCallDelta, type CompletionsUsage } from "./openai-completions-chunks";
@@ -46,14 +45,13 @@ function streamCompletions(config: AdapterConfig, model: ModelInfo, provider: Pr
     const compat = cachedCompat(model, provider);
     // The body as chunks, built from the previous request of this history (see requests/json-body.ts).
     const { chunks: body, toolNames } = buildOpenAICompletionsRequestJson(model, provider, context, options);
-    if (options.onRequestBody) options.onRequestBody(JSON.parse(bodyText(body)));
-    const response = await postSse({ url: openaiUrl(provider, options, "/chat/completions"), headers: openaiHeaders(options), body, signal });
+    const response = await sendBody(openaiUrl(provider, options, "/chat/completions"), openaiHeaders(options), body, options, signal);
     return new CompletionsReader(state, response, toolNames, compat.reasoningField);
   });
 }
 
 class CompletionsReader implements ResponseReader {
-  readonly events: AsyncIterable<SseEvent>;
+  readonly events: SseEvents;
   private readonly wire: OpenAIEventReader;
   /** Which of our blocks is receiving text or reasoning right now. */
   private textIndex: number | null = null;

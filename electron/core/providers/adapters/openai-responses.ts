@@ -10,9 +10,8 @@
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { StopReason } from "../../../../shared/protocol";
 import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "../types";
-import { postSse, type SseEvent, type SseResponse } from "../http";
-import { bodyText } from "../requests/json-body";
-import { runStream, TruncatedStreamError, type AdapterConfig, type ResponseReader, type RunContext } from "./common";
+import type { SseEvent, SseEvents, SseResponse } from "../http";
+import { runStream, sendBody, TruncatedStreamError, type AdapterConfig, type ResponseReader, type RunContext } from "./common";
 import { appToolName, buildOpenAIResponsesRequest, buildOpenAIResponsesRequestJson, computeCost, encodeResponsesToolCallId } from "./deps";
 import type { StreamState, TokenCounts } from "./stream-state";
 import { isResponsesEvent, type ResponsesItem, type ResponsesResponse, type ResponsesUsage } from "./openai-responses-events";
@@ -55,14 +54,13 @@ function streamResponses(config: AdapterConfig, model: ModelInfo, provider: Prov
   return runStream(model, computeCost, options, config, async ({ state, signal }: RunContext) => {
     // The body as chunks, built from the previous request of this history (see requests/json-body.ts).
     const { chunks: body, toolNames } = buildOpenAIResponsesRequestJson(model, provider, context, options);
-    if (options.onRequestBody) options.onRequestBody(JSON.parse(bodyText(body)));
-    const response = await postSse({ url: openaiUrl(provider, options, "/responses"), headers: openaiHeaders(options), body, signal });
+    const response = await sendBody(openaiUrl(provider, options, "/responses"), openaiHeaders(options), body, options, signal);
     return new ResponsesReader(state, response, toolNames);
   });
 }
 
 class ResponsesReader implements ResponseReader {
-  readonly events: AsyncIterable<SseEvent>;
+  readonly events: SseEvents;
   private readonly wire: OpenAIEventReader;
   /** output_index → our content index. */
   private readonly indexOf = new Map<number, number>();
