@@ -249,12 +249,14 @@ describe("the keep-alive pool", () => {
 
   it("a socket idle longer than the pool's idle timeout is not reused (a silently dropped connection would hang)", async () => {
     const server = await startServer(twoEvents);
-    const pool = new Http1Pool({ idleTimeoutMs: 30 });
+    let clock = 0;
+    const pool = new Http1Pool({ idleTimeoutMs: 30_000, now: () => clock });
     try {
       await collect(await post(server.url, { pool }));
+      clock += 29_000;
       await collect(await post(server.url, { pool }));
       expect(server.sockets).toHaveLength(1);
-      await new Promise((resolve) => setTimeout(resolve, 60));
+      clock += 31_000;
       await collect(await post(server.url, { pool }));
       expect(server.sockets).toHaveLength(2);
       await closed(server.sockets[0]);

@@ -53,6 +53,8 @@ export interface Http1PoolOptions {
   idleTimeoutMs?: number;
   /** Idle sockets kept per origin. */
   maxIdlePerOrigin?: number;
+  /** Clock for idle ages, in ms (tests; `performance.now` by default). */
+  now?: () => number;
 }
 
 // RFC 9110 token for names; values: no CR, LF or NUL (header injection), as node:http refuses.
@@ -84,7 +86,7 @@ export function requestHead(url: URL, headers: Readonly<Record<string, string>>,
  */
 class Connection {
   exchange: Exchange | null = null;
-  /** When it went back to the pool (performance.now()). */
+  /** When it went back to the pool (the pool's clock). */
   idleSince = 0;
   /** The peer ended, closed or failed it: never hand it out again. */
   dead = false;
@@ -121,6 +123,7 @@ export class Http1Pool {
   private readonly idle = new Map<string, Connection[]>();
   private readonly idleTimeoutMs: number;
   private readonly maxIdle: number;
+  private readonly now: () => number;
   private readonly forget = (connection: Connection) => {
     for (const list of this.idle.values()) {
       const i = list.indexOf(connection);
@@ -131,6 +134,7 @@ export class Http1Pool {
   constructor(private readonly options: Http1PoolOptions = {}) {
     this.idleTimeoutMs = options.idleTimeoutMs ?? 30_000;
     this.maxIdle = options.maxIdlePerOrigin ?? 8;
+    this.now = options.now ?? (() => performance.now());
   }
 
   /**
@@ -155,7 +159,7 @@ export class Http1Pool {
    */
   take(origin: string): Connection | undefined {
     const list = this.idle.get(origin);
-    const now = performance.now();
+    const now = this.now();
     while (list !== undefined && list.length > 0) {
       const connection = list.pop() as Connection;
       const { socket } = connection;
@@ -195,7 +199,7 @@ export class Http1Pool {
       connection.socket.destroy();
       return;
     }
-    connection.idleSince = performance.now();
+    connection.idleSince = this.now();
     connection.socket.unref();
     list.push(connection);
   }
