@@ -175,7 +175,6 @@ const singleTurns = new FragmentCache();
 const prefixes = new EncodedPrefixes();
 const toolParams = new PerToolSpecs<Anthropic.Tool[]>();
 
-
 function entryJson(message: WireMessage): string {
   return fragments.get(entryContent(message), () => itemsJson(entryBlocks(message)));
 }

@@ -130,7 +130,6 @@ const fragments = { plain: new FragmentCache(), reasoning: new FragmentCache() }
 const prefixes = { plain: new EncodedPrefixes(), reasoning: new EncodedPrefixes() };
 const toolParams = new PerToolSpecs<OpenAI.Chat.ChatCompletionFunctionTool[]>();
 
-
 /** The same body as `buildOpenAICompletionsRequest`, as JSON text (the streaming path; see json-body.ts). No `idMap`. */
 export function buildOpenAICompletionsRequestJson(
   model: ModelInfo,

@@ -209,7 +209,6 @@ const fragments = new FragmentCache();
 const prefixes = new EncodedPrefixes();
 const toolParams = new PerToolSpecs<OpenAI.Responses.FunctionTool[]>();
 
-
 /** Reasoning item ids each cached assistant entry sent (later entries must not send them again). */
 const sentByEntry = new WeakMap<object, readonly string[]>();
 
