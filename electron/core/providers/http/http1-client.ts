@@ -14,6 +14,7 @@
  * by Node's defaults; `ca` adds trusted roots (tests use a test CA).
  */
 import diagnostics from "node:diagnostics_channel";
+import { validateHeaderName, validateHeaderValue } from "node:http";
 import net from "node:net";
 import { performance } from "node:perf_hooks";
 import tls from "node:tls";
@@ -57,9 +58,6 @@ export interface Http1PoolOptions {
   now?: () => number;
 }
 
-// RFC 9110 token for names; values: no CR, LF or NUL (header injection), as node:http refuses.
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const INVALID_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 
 /**
  * The request head. Throws a TypeError naming the header (never its value:
@@ -71,8 +69,17 @@ export function requestHead(url: URL, headers: Readonly<Record<string, string>>,
     const lower = name.toLowerCase();
     if (lower === "host" || lower === "content-length" || lower === "connection" || lower === "transfer-encoding") continue;
     const value = headers[name];
-    if (!TOKEN.test(name)) throw new TypeError(`invalid HTTP header name "${name}"`);
-    if (INVALID_VALUE.test(value)) throw new TypeError(`invalid character in the value of HTTP header "${name}"`);
+    // node:http's own checks (a token name; no CR, LF or NUL in the value: header injection), with our wording.
+    try {
+      validateHeaderName(name);
+    } catch {
+      throw new TypeError(`invalid HTTP header name "${name}"`);
+    }
+    try {
+      validateHeaderValue(name, value);
+    } catch {
+      throw new TypeError(`invalid character in the value of HTTP header "${name}"`);
+    }
     head += `${name}: ${value}\r\n`;
   }
   return `${head}content-length: ${contentLength}\r\nconnection: keep-alive\r\n\r\n`;
