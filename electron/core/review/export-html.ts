@@ -59,11 +59,11 @@ export function renderHtml(data: ReplayData): string {
   <p class="notice">Offline replay exported from Agent Workbench. Secrets are redacted. Keys: ← → (or j k) step, Home/End, Space plays.</p>
 </header>
 <nav id="controls" aria-label="Replay controls">
-  <button id="first" type="button" title="First step (Home)">⏮</button>
-  <button id="prev" type="button" title="Previous step (←)">◀</button>
+  <button id="first" type="button" title="First step (Home)" aria-label="First step"><svg width="14" height="14" viewBox="0 0 16 16" fill="currentColor" aria-hidden="true"><path d="M3 3h2v10H3zM13 3v10L6 8z"/></svg></button>
+  <button id="prev" type="button" title="Previous step (←)" aria-label="Previous step">◀</button>
   <button id="play" type="button" title="Play or pause (Space)">Play</button>
-  <button id="next" type="button" title="Next step (→)">▶</button>
-  <button id="last" type="button" title="Last step (End)">⏭</button>
+  <button id="next" type="button" title="Next step (→)" aria-label="Next step">▶</button>
+  <button id="last" type="button" title="Last step (End)" aria-label="Last step"><svg width="14" height="14" viewBox="0 0 16 16" fill="currentColor" aria-hidden="true"><path d="M11 3h2v10h-2zM3 3v10l7-5z"/></svg></button>
   <label>Speed <select id="speed"><option value="1">1×</option><option value="2">2×</option><option value="4">4×</option><option value="8">8×</option></select></label>
   <span id="step" aria-live="polite"></span>
   <label><input type="checkbox" id="filter-errors"> Errors only</label>
@@ -103,8 +103,8 @@ main { flex: 1; display: flex; min-height: 0; }
 .item { display: flex; gap: 6px; padding: 3px 8px; cursor: pointer; white-space: nowrap; border-left: 3px solid transparent; }
 .item:hover { background: var(--card); }
 .item.active { background: var(--card); border-left-color: var(--accent); }
-.item .seq { color: var(--muted); min-width: 40px; }
-.item .kind { min-width: 78px; font-weight: 600; }
+.item .seq { color: var(--muted); flex: 0 0 40px; }
+.item .kind { flex: 0 0 104px; font-weight: 600; overflow: hidden; text-overflow: ellipsis; }
 .item .summary { overflow: hidden; text-overflow: ellipsis; }
 .item.is-error .kind { color: var(--err); }
 #transcript { flex: 1; overflow: auto; padding: 12px 16px; }

@@ -27,3 +27,11 @@ export function CloseIcon() {
     </svg>
   );
 }
+
+export function PlayIcon() {
+  return (
+    <svg {...common}>
+      <path d="M5 3.5v9l7-4.5z" />
+    </svg>
+  );
+}

@@ -1,5 +1,6 @@
 /** The "Replay" action of a session in the list: opens it read-only in replay mode. */
 import type { SessionSummary } from "../../../shared/api";
+import { PlayIcon } from "../components/icons";
 import { openReplay } from "./replay-store";
 
 export function ReplayButton({ session }: { session: SessionSummary }) {
@@ -12,7 +13,7 @@ export function ReplayButton({ session }: { session: SessionSummary }) {
       disabled={session.entryCount === 0}
       onClick={() => openReplay(session.id)}
     >
-      ⏵
+      <PlayIcon />
     </button>
   );
 }
