@@ -5,6 +5,7 @@
  */
 import { useEffect, useRef, useState } from "react";
 import type { PendingApproval } from "../../../shared/api";
+import { isNarrowLayout } from "../lib/layout";
 import { toolSummary } from "../lib/tool-summary";
 import { useTurnStore } from "../stores/turn-store";
 import { useUiStore } from "../stores/ui-store";
@@ -28,9 +29,9 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
     void answer(approval.sessionId, approval.toolCallId, decision, decision === "deny" ? reason.trim() || undefined : undefined);
   };
 
-  // Show the proposed change in the diff panel as soon as it is proposed.
+  // Show the proposed change in the diff panel as soon as it is proposed (where the panel sits beside the transcript).
   useEffect(() => {
-    if (preview.kind === "diff") {
+    if (preview.kind === "diff" && !isNarrowLayout()) {
       openDiff({ key: `approval:${approval.toolCallId}`, path: preview.path, before: preview.before ?? "", after: preview.after, origin: "proposal" });
     }
     // Take the focus unless the user is in the middle of typing something.
