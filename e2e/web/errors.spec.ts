@@ -1,4 +1,4 @@
-/** A failed request shows its error (without the API key) and Retry re-sends the last message. */
+/** A failed request shows its error (without the API key), what to do about it, and Retry re-sends the last message. */
 import { newSession, openWorkspace, send, toolCards, transcript, waitIdle } from "../helpers/app";
 import { expect, screenshot, test } from "../helpers/fixtures";
 
@@ -14,6 +14,8 @@ test("a failed request shows the error with Retry, which re-sends the last messa
   await expect(error).toBeVisible();
   await waitIdle(page);
   await expect(transcript(page)).not.toContainText("sk-ant-e2e-not-a-real-key");
+  // What to do about it: the key came from the environment (web mode).
+  await expect(error).toContainText("Anthropic refused the key in ANTHROPIC_API_KEY. Check its value, then restart the app.");
   await screenshot(page, "error-with-retry-dark");
 
   await error.getByRole("button", { name: "Retry" }).click();

@@ -2,7 +2,9 @@
 import { memo, useState } from "react";
 import type { AssistantMessage, ThinkingContent, UserMessage } from "../../../../shared/protocol";
 import { formatCost, formatTime, formatTokens } from "../../lib/format";
-import { modelLabel } from "../../stores/models-store";
+import { errorHint } from "../../lib/error-hint";
+import { modelLabel, useModelsStore } from "../../stores/models-store";
+import { useUiStore } from "../../stores/ui-store";
 import { MarkdownView } from "./markdown-view";
 import { ToolCard } from "./tool-card";
 import { useTranscriptContext } from "./transcript-context";
@@ -86,16 +88,39 @@ export const AssistantRow = memo(function AssistantRow({
         return <ToolCard key={block.id || i} call={block} streaming={streaming} />;
       })}
       {streaming && message.content.length === 0 && <p className="muted typing">Waiting for the model…</p>}
-      {message.stopReason === "error" && (
-        <div className="msg-error" role="alert">
-          <span>{message.errorMessage ?? "The model request failed."}</span>
-          {!readOnly && actions.retry && (
-            <button type="button" onClick={actions.retry} disabled={running}>
-              Retry
-            </button>
-          )}
-        </div>
-      )}
+      {message.stopReason === "error" && <RequestError message={message} retry={readOnly ? undefined : actions.retry} running={running} readOnly={readOnly} />}
     </div>
   );
 });
+
+/** A failed request: the provider's words, what to do about them, and Retry. */
+function RequestError({ message, retry, running, readOnly }: { message: AssistantMessage; retry?: () => void; running: boolean; readOnly: boolean }) {
+  const provider = useModelsStore((s) => s.providers.find((p) => p.key === message.model.provider));
+  const setSettingsOpen = useUiStore((s) => s.setSettingsOpen);
+  const hint = message.errorMessage ? errorHint(message.errorMessage, message.model.id, provider) : null;
+  return (
+    <div className="msg-error" role="alert">
+      <div className="msg-error-text">
+        <span>{message.errorMessage ?? "The model request failed."}</span>
+        {hint && (
+          <p className="error-hint">
+            {hint.text}
+            {hint.opensSettings && !readOnly && (
+              <>
+                {" "}
+                <button type="button" className="link-button" onClick={() => setSettingsOpen(true)}>
+                  Open Settings
+                </button>
+              </>
+            )}
+          </p>
+        )}
+      </div>
+      {retry && (
+        <button type="button" onClick={retry} disabled={running}>
+          Retry
+        </button>
+      )}
+    </div>
+  );
+}
