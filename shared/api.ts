@@ -216,6 +216,8 @@ export const requests = {
     result: Ok,
   },
   "models.list": { params: Empty, result: z.array(ModelOptionSchema) },
+  /** `models.list` after asking local servers (Ollama, LM Studio) which models they have installed. */
+  "models.refresh": { params: Empty, result: z.array(ModelOptionSchema) },
   "providers.list": { params: Empty, result: z.array(ProviderStatusSchema) },
   "secrets.setApiKey": {
     params: z.object({ provider: z.string().min(1), apiKey: z.string().max(10_000) }).strict(),

@@ -20,6 +20,8 @@ import { startWebHost } from "../../electron/core/web/server";
 
 const SLOW_MARK = "[slow]";
 const FAIL_ONCE_MARK = "[fail-once]";
+/** The one model the local Ollama the faux plays has installed. */
+const LOCAL_MODEL = "qwen2.5-coder:14b";
 
 function lastUserText(request: FauxRequest): string {
   for (let i = request.turns.length - 1; i >= 0; i--) {
@@ -35,6 +37,7 @@ async function main(): Promise<void> {
   if (!dbPath || !staticDir) throw new Error("E2E_DB and E2E_STATIC are required");
 
   const faux = await startFauxProvider({});
+  faux.setModels([LOCAL_MODEL]);
   const demo = createDemoResponder({ pace: { chunkSize: 12, chunkDelayMs: 4 } });
   faux.setDefaultResponder((request) => {
     if (request.lastTurn?.role === "user" && lastUserText(request).includes(SLOW_MARK)) {
@@ -53,7 +56,8 @@ async function main(): Promise<void> {
     version: "e2e",
     env: { ANTHROPIC_API_KEY: "sk-ant-e2e-not-a-real-key", OPENAI_API_KEY: "sk-e2e-not-a-real-key" },
     initialWorkspace: process.env.E2E_WORKSPACE || undefined,
-    baseUrlOverrides: { anthropic: faux.baseUrls.anthropic, openai: faux.baseUrls.openai },
+    // The faux's OpenAI routes also play a local Ollama that has one model installed (GET /models lists it).
+    baseUrlOverrides: { anthropic: faux.baseUrls.anthropic, openai: faux.baseUrls.openai, ollama: faux.baseUrls.openai },
     demo: false,
   });
   const host = await startWebHost({ workbench, staticDir });

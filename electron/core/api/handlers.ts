@@ -126,6 +126,10 @@ export function createHandlers(ctx: CoreContext): CoreHandlerTable {
     },
 
     "models.list": () => ctx.modelOptions(),
+    "models.refresh": async () => {
+      await ctx.catalog.discoverLocalModels();
+      return ctx.modelOptions();
+    },
     "providers.list": () => ctx.catalog.providers().map((p) => providerStatus(p.key)),
     "secrets.setApiKey": async (p: P<"secrets.setApiKey">) => {
       providerStatus(p.provider);

@@ -1,11 +1,13 @@
 /**
  * The models and providers this workbench offers: the bundled registry plus
- * extras (custom models, the demo), with base URLs from settings applied.
+ * extras (custom models, the demo) and the models local servers list, with
+ * base URLs from settings applied.
  */
 import type { ModelInfo, ProviderConfig } from "../../../shared/models";
 import type { AssistantMessage, ModelRef } from "../../../shared/protocol";
 import type { ResolvedModel } from "../agent/ports";
 import { streamModel } from "../providers";
+import { discoveredModel, isLocalServer, listServerModels } from "../providers/local-models";
 import { listModels, listProviders, usageWithCost } from "../providers/registry";
 import type { LlmContext, StreamEvent, StreamOptions } from "../providers/types";
 
@@ -24,6 +26,9 @@ const NO_KEY = "no-key-needed";
 export class ModelCatalog {
   /** The provider with its base URL applied, kept while the URL stays the same: per-provider caches key on the object. */
   private readonly withUrl = new Map<ProviderConfig, { url: string; provider: ProviderConfig }>();
+  /** Per local server (provider key): the models it listed when last asked. */
+  private readonly discovered = new Map<string, ModelInfo[]>();
+  private discovering: Promise<void> | null = null;
 
   constructor(private readonly options: CatalogOptions) {}
 
@@ -50,17 +55,49 @@ export class ModelCatalog {
     return provider;
   }
 
+  /** Bundled and extra models, then what local servers listed that neither has. */
   models(): ModelInfo[] {
     const keys = new Set(this.options.extraModels.map(modelKey));
     const providers = new Set(this.providers().map((p) => p.key));
-    return [...listModels().filter((m) => !keys.has(modelKey(m))), ...this.options.extraModels].filter((m) => providers.has(m.provider));
+    const known = [...listModels().filter((m) => !keys.has(modelKey(m))), ...this.options.extraModels];
+    const knownKeys = new Set(known.map(modelKey));
+    const listed = [...this.discovered.values()].flat().filter((m) => !knownKeys.has(modelKey(m)));
+    return [...known, ...listed].filter((m) => providers.has(m.provider));
   }
 
-  /** `models().find(...)`: an extra model wins over a bundled one with the same ref; its provider must be offered. */
+  /**
+   * `models().find(...)`: an extra model wins over a bundled one with the same
+   * ref; its provider must be offered. Any id of a local server resolves (a
+   * session keeps its model while the server is down or before it was asked).
+   */
   find(ref: ModelRef): ModelInfo | undefined {
     const same = (m: ModelInfo) => m.provider === ref.provider && m.api === ref.api && m.id === ref.id;
     const model = this.options.extraModels.find(same) ?? listModels().find(same);
-    return model !== undefined && this.provider(model.provider) !== undefined ? model : undefined;
+    if (model !== undefined) return this.provider(model.provider) !== undefined ? model : undefined;
+    const provider = this.provider(ref.provider);
+    if (provider === undefined || !isLocalServer(provider) || provider.api !== ref.api) return undefined;
+    return this.discovered.get(provider.key)?.find(same) ?? discoveredModel(provider, ref.id);
+  }
+
+  /**
+   * Asks every local server for its models (concurrent callers share one
+   * round). A server that cannot be reached lists nothing until asked again.
+   */
+  discoverLocalModels(): Promise<void> {
+    this.discovering ??= Promise.all(
+      this.providers()
+        .filter(isLocalServer)
+        .map(async (provider) => {
+          try {
+            this.discovered.set(provider.key, await listServerModels(provider));
+          } catch {
+            this.discovered.delete(provider.key);
+          }
+        }),
+    ).then(() => {
+      this.discovering = null;
+    });
+    return this.discovering;
   }
 
   stream(resolved: ResolvedModel, context: LlmContext, options: Omit<StreamOptions, "apiKey">): AsyncIterable<StreamEvent> {

@@ -49,6 +49,8 @@ export interface FauxProvider {
   waitForRequests(count: number): Promise<void>;
   /** The model a signature was issued for (undefined: never issued here). */
   signatureOwner(signature: string): string | undefined;
+  /** The ids `GET …/v1/models` lists on the OpenAI-style routes (default: none), as a local server lists its installed models. */
+  setModels(ids: readonly string[]): void;
   /** Clears the queue and the recorded requests (signatures are kept). */
   reset(): void;
   close(): Promise<void>;
@@ -91,6 +93,7 @@ export async function startFauxProvider(options: FauxProviderOptions = {}): Prom
   const waiters: Array<{ count: number; resolve: () => void }> = [];
   const closing = new AbortController();
   let defaultResponder: FauxResponder | null = null;
+  let modelIds: readonly string[] = [];
   let seq = 0;
 
   const notify = () => {
@@ -123,6 +126,11 @@ export async function startFauxProvider(options: FauxProviderOptions = {}): Prom
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<FauxRecordedRequest | undefined> {
     const receivedAt = performance.now();
     const path = (req.url ?? "/").split("?")[0];
+    if (req.method === "GET" && (path === "/openai/v1/models" || path === "/mistral/v1/models")) {
+      // OpenAI's model list; not recorded as a request (it is no model call).
+      sendJson(res, 200, {}, { object: "list", data: modelIds.map((id) => ({ id, object: "model", created: 0, owned_by: "faux" })) });
+      return;
+    }
     const route = ROUTES[path];
     if (req.method !== "POST" || route === undefined) {
       sendJson(res, 404, {}, openaiError(`Unknown request URL: ${req.method} ${path}`, "invalid_request_error", "unknown_url"));
@@ -304,6 +312,9 @@ export async function startFauxProvider(options: FauxProviderOptions = {}): Prom
       return new Promise<void>((resolve) => waiters.push({ count, resolve }));
     },
     signatureOwner: (signature) => signatures.ownerOf(signature),
+    setModels(ids) {
+      modelIds = [...ids];
+    },
     reset() {
       queue.length = 0;
       requests.length = 0;

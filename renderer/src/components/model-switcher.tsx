@@ -27,19 +27,22 @@ export function ModelSwitcher({ current, onSelect }: { current: ModelRef | null;
   }, [models, filter]);
   const flat = useMemo(() => groups.flatMap((g) => g.models), [groups]);
 
+  // On opening: a fresh filter on the current model, and the local servers asked what they have installed
+  // (the list updates when they answer, without resetting what the user typed meanwhile).
   useEffect(() => {
     if (!open) return;
     setFilter("");
-    const idx = models.findIndex((m) => sameModel(modelRefOf(m), current));
-    setActive(Math.max(0, idx));
+    const { models: now, refresh } = useModelsStore.getState();
+    setActive(Math.max(0, now.findIndex((m) => sameModel(modelRefOf(m), current))));
     filterRef.current?.focus();
+    void refresh();
     const onDown = (e: MouseEvent) => {
       const t = e.target as Node;
       if (!listRef.current?.contains(t) && !buttonRef.current?.contains(t)) setOpen(false);
     };
     window.addEventListener("mousedown", onDown);
     return () => window.removeEventListener("mousedown", onDown);
-  }, [open, models, current, setOpen]);
+  }, [open, current, setOpen]);
 
   useEffect(() => {
     listRef.current?.querySelector(`[data-idx="${active}"]`)?.scrollIntoView({ block: "nearest" });

@@ -12,6 +12,8 @@ interface ModelsState {
   providers: ProviderStatus[];
   loaded: boolean;
   load(): Promise<void>;
+  /** Asks local servers (Ollama, LM Studio) for their installed models; quiet when none answers. */
+  refresh(): Promise<void>;
   setApiKey(provider: string, apiKey: string): Promise<boolean>;
 }
 
@@ -25,6 +27,13 @@ export const useModelsStore = create<ModelsState>((set) => ({
       set({ models, providers, loaded: true });
     } catch (err) {
       useAppStore.getState().reportError("Could not list models", err);
+    }
+  },
+  async refresh() {
+    try {
+      set({ models: await client().call("models.refresh", {}) });
+    } catch {
+      // The list already shown stays; a local server that is down is not an error.
     }
   },
   async setApiKey(provider, apiKey) {

@@ -1,0 +1,70 @@
+/**
+ * The models a keyless OpenAI-compatible server (Ollama, LM Studio, a vLLM
+ * box) has installed, read from its `GET {baseUrl}/models`, so the switcher
+ * offers what is really there and not only the bundled examples.
+ *
+ * Such servers do not say a model's context window; discovered models assume
+ * DISCOVERED_CONTEXT_WINDOW (compaction and the overflow detection handle a
+ * model that holds less). Any model id of a local server also resolves without
+ * discovery (`discoveredModel`), so a session keeps its model across restarts
+ * and while the server is down.
+ */
+import { z } from "zod";
+import type { ModelInfo, ProviderConfig } from "../../../shared/models";
+
+export const DISCOVERED_CONTEXT_WINDOW = 32_768;
+export const DISCOVERED_MAX_OUTPUT = 8_192;
+/** A listing is cut here: the switcher is for picking, not browsing a hub. */
+export const MAX_DISCOVERED_MODELS = 200;
+export const DISCOVERY_TIMEOUT_MS = 1_500;
+
+const ModelList = z.object({ data: z.array(z.object({ id: z.string().min(1).max(300) })) });
+
+/** A server the app talks to without a key over Chat Completions: the ones that list their installed models. */
+export function isLocalServer(provider: ProviderConfig): boolean {
+  return provider.api === "openai-completions" && !provider.apiKeyEnv && provider.key !== "demo";
+}
+
+export function discoveredModel(provider: ProviderConfig, id: string): ModelInfo {
+  return {
+    id,
+    name: `${id} (${provider.label.replace(/\s*\(local\)$/i, "")})`,
+    provider: provider.key,
+    api: provider.api,
+    contextWindow: DISCOVERED_CONTEXT_WINDOW,
+    maxOutput: DISCOVERED_MAX_OUTPUT,
+    input: ["text"],
+    reasoning: false,
+    price: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+  };
+}
+
+/** Thrown when the server cannot be asked or answers something else than a model list. */
+export class ModelListError extends Error {
+  constructor(provider: ProviderConfig, detail: string) {
+    super(`could not list the models of ${provider.label} at ${provider.baseUrl}: ${detail}`);
+    this.name = "ModelListError";
+  }
+}
+
+/** The server's models, in its order, without duplicates; throws ModelListError. */
+export async function listServerModels(provider: ProviderConfig, timeoutMs = DISCOVERY_TIMEOUT_MS): Promise<ModelInfo[]> {
+  let body: unknown;
+  try {
+    const res = await fetch(`${provider.baseUrl.replace(/\/+$/, "")}/models`, {
+      headers: { accept: "application/json" },
+      signal: AbortSignal.timeout(timeoutMs),
+      redirect: "error",
+    });
+    if (!res.ok) throw new ModelListError(provider, `HTTP ${res.status}`);
+    body = await res.json();
+  } catch (err) {
+    if (err instanceof ModelListError) throw err;
+    const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : "";
+    throw new ModelListError(provider, cause || (err instanceof Error ? err.message : String(err)));
+  }
+  const parsed = ModelList.safeParse(body);
+  if (!parsed.success) throw new ModelListError(provider, "the answer is not an OpenAI model list");
+  const ids = [...new Set(parsed.data.data.map((m) => m.id))].slice(0, MAX_DISCOVERED_MODELS);
+  return ids.map((id) => discoveredModel(provider, id));
+}
