@@ -166,7 +166,7 @@ describe("listServerModels", () => {
     expect(models[0]).toMatchObject({ provider: "ollama", api: "openai-completions", price: { input: 0, output: 0 } });
   });
 
-  it("an answer that is not a model list, an HTTP error, a refused connection and a silent server are each a ModelListError", async () => {
+  it("an answer that is not a model list, an HTTP error, a refused connection, an endless answer and a silent server are each a ModelListError", async () => {
     const notAList = await serve((_req, res) => res.end(JSON.stringify({ models: [{ name: "x" }] })));
     await expect(listServerModels(at(notAList))).rejects.toThrow(/not an OpenAI model list/);
     const broken = await serve((_req, res) => {
@@ -175,6 +175,13 @@ describe("listServerModels", () => {
     });
     await expect(listServerModels(at(broken))).rejects.toThrow(/HTTP 500/);
     await expect(listServerModels(at(REFUSED))).rejects.toThrow(ModelListError);
+    const huge = await serve((_req, res) => {
+      res.write('{"data":[');
+      const item = JSON.stringify({ id: "x".repeat(200) });
+      for (let i = 0; i < 20_000; i++) res.write(`${i ? "," : ""}${item}`);
+      res.end("]}");
+    });
+    await expect(listServerModels(at(huge))).rejects.toThrow(/larger than 2 MB/);
     const silent = await serve(() => undefined);
     await expect(listServerModels(at(silent), 200)).rejects.toThrow(ModelListError);
   });

@@ -17,6 +17,8 @@ export const DISCOVERED_MAX_OUTPUT = 8_192;
 /** A listing is cut here: the switcher is for picking, not browsing a hub. */
 export const MAX_DISCOVERED_MODELS = 200;
 export const DISCOVERY_TIMEOUT_MS = 1_500;
+/** A list of even a few hundred models is far smaller; past this the server is not what it claims. */
+export const MAX_LIST_BYTES = 2 * 1024 * 1024;
 
 const ModelList = z.object({ data: z.array(z.object({ id: z.string().min(1).max(300) })) });
 
@@ -57,7 +59,7 @@ export async function listServerModels(provider: ProviderConfig, timeoutMs = DIS
       redirect: "error",
     });
     if (!res.ok) throw new ModelListError(provider, `HTTP ${res.status}`);
-    body = await res.json();
+    body = JSON.parse(await readCapped(res, provider));
   } catch (err) {
     if (err instanceof ModelListError) throw err;
     const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : "";
@@ -67,4 +69,23 @@ export async function listServerModels(provider: ProviderConfig, timeoutMs = DIS
   if (!parsed.success) throw new ModelListError(provider, "the answer is not an OpenAI model list");
   const ids = [...new Set(parsed.data.data.map((m) => m.id))].slice(0, MAX_DISCOVERED_MODELS);
   return ids.map((id) => discoveredModel(provider, id));
+}
+
+/** The body as text, refused past MAX_LIST_BYTES (a server must not make us buffer without bound). */
+async function readCapped(res: Response, provider: ProviderConfig): Promise<string> {
+  if (!res.body) return "";
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_LIST_BYTES) {
+      await reader.cancel();
+      throw new ModelListError(provider, `the answer is larger than ${MAX_LIST_BYTES / 1024 / 1024} MB`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }
