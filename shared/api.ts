@@ -100,6 +100,11 @@ export const ModelOptionSchema = ModelInfoSchema.extend({
   /** An API key is configured (or none is needed). */
   configured: z.boolean(),
   providerLabel: z.string(),
+  /**
+   * Local servers only (Ollama, LM Studio), once asked (`models.refresh`):
+   * whether the server listed this model, or could not be reached.
+   */
+  local: z.enum(["installed", "notInstalled", "unreachable"]).optional(),
 });
 export type ModelOption = z.infer<typeof ModelOptionSchema>;
 

@@ -56,8 +56,9 @@ async function main(): Promise<void> {
     version: "e2e",
     env: { ANTHROPIC_API_KEY: "sk-ant-e2e-not-a-real-key", OPENAI_API_KEY: "sk-e2e-not-a-real-key" },
     initialWorkspace: process.env.E2E_WORKSPACE || undefined,
-    // The faux's OpenAI routes also play a local Ollama that has one model installed (GET /models lists it).
-    baseUrlOverrides: { anthropic: faux.baseUrls.anthropic, openai: faux.baseUrls.openai, ollama: faux.baseUrls.openai },
+    // The faux's OpenAI routes also play a local Ollama that has one model installed (GET /models lists it);
+    // LM Studio points at a port nothing listens on (a server that is not running).
+    baseUrlOverrides: { anthropic: faux.baseUrls.anthropic, openai: faux.baseUrls.openai, ollama: faux.baseUrls.openai, lmstudio: "http://127.0.0.1:1/v1" },
     demo: false,
   });
   const host = await startWebHost({ workbench, staticDir });

@@ -85,8 +85,14 @@ describe("local servers' models", () => {
     // The bundled entry (its context window and reasoning flag) stays, once.
     expect(after.filter((m) => m.provider === "ollama" && m.id === "llama3.1:8b").map((m) => m.name)).toEqual(["Llama 3.1 8B (Ollama)"]);
     // LM Studio is not running: its bundled entries stay, nothing is added, nothing fails.
-    expect(after.filter((m) => m.provider === "lmstudio")).toEqual(before.filter((m) => m.provider === "lmstudio"));
+    expect(after.filter((m) => m.provider === "lmstudio").map((m) => m.id)).toEqual(before.filter((m) => m.provider === "lmstudio").map((m) => m.id));
     expect((await call("models.list", {})).some((m) => m.id === QWEN.id)).toBe(true);
+    // What picking each would do: listed by the server, not on it, or no server to ask.
+    const local = (provider: string, id: string) => after.find((m) => m.provider === provider && m.id === id)?.local;
+    expect(before.every((m) => m.local === undefined)).toBe(true);
+    expect([local("ollama", QWEN.id), local("ollama", "llama3.1:8b"), local("ollama", "gpt-oss:20b")]).toEqual(["installed", "installed", "notInstalled"]);
+    expect(after.filter((m) => m.provider === "lmstudio").map((m) => m.local)).toEqual(["unreachable", "unreachable"]);
+    expect(after.filter((m) => m.provider === "anthropic").every((m) => m.local === undefined)).toBe(true);
 
     // The server uninstalled it: asked again, the list follows.
     faux.setModels([]);

@@ -93,6 +93,10 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     }
   };
 
+  const localOf = (m: ModelInfo): Pick<ModelOption, "local"> => {
+    const local = catalog.localAvailability(m);
+    return local === undefined ? {} : { local };
+  };
   const modelOptions = (): ModelOption[] =>
     catalog.models().map((m) => {
       const provider = catalog.provider(m.provider);
@@ -100,6 +104,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
         ...m,
         configured: provider ? !needsKey(provider) || keys.get(provider) !== null : false,
         providerLabel: provider?.label ?? m.provider,
+        ...localOf(m),
       };
     });
 

@@ -28,6 +28,8 @@ export class ModelCatalog {
   private readonly withUrl = new Map<ProviderConfig, { url: string; provider: ProviderConfig }>();
   /** Per local server (provider key): the models it listed when last asked. */
   private readonly discovered = new Map<string, ModelInfo[]>();
+  /** Per local server: whether it answered when last asked (absent: not asked yet). */
+  private readonly reachable = new Map<string, boolean>();
   private discovering: Promise<void> | null = null;
 
   constructor(private readonly options: CatalogOptions) {}
@@ -90,8 +92,10 @@ export class ModelCatalog {
         .map(async (provider) => {
           try {
             this.discovered.set(provider.key, await listServerModels(provider));
+            this.reachable.set(provider.key, true);
           } catch {
             this.discovered.delete(provider.key);
+            this.reachable.set(provider.key, false);
           }
         }),
     ).then(() => {
@@ -102,6 +106,14 @@ export class ModelCatalog {
 
   stream(resolved: ResolvedModel, context: LlmContext, options: Omit<StreamOptions, "apiKey">): AsyncIterable<StreamEvent> {
     return streamModel(resolved.model, resolved.provider, context, { ...options, apiKey: resolved.apiKey ?? NO_KEY });
+  }
+
+  /** For a local server's model, once the server was asked: listed by it, not listed, or the server did not answer. */
+  localAvailability(model: ModelInfo): "installed" | "notInstalled" | "unreachable" | undefined {
+    const answered = this.reachable.get(model.provider);
+    if (answered === undefined) return undefined;
+    if (!answered) return "unreachable";
+    return this.discovered.get(model.provider)?.some((m) => m.api === model.api && m.id === model.id) ? "installed" : "notInstalled";
   }
 
   /** Cost from this catalog's prices (custom models may price differently from the bundle). */

@@ -10,6 +10,21 @@ import { formatContextWindow, formatPrice } from "../lib/format";
 import { groupModels, modelLabel, modelRefOf, sameModel, useModelsStore } from "../stores/models-store";
 import { useUiStore } from "../stores/ui-store";
 
+const LOCAL_NOTE: Record<NonNullable<ModelOption["local"]> | "unknown", string> = {
+  installed: "",
+  notInstalled: ", not installed on the server",
+  unreachable: ", server not running",
+  unknown: "",
+};
+
+/** Whether picking the model can work now: its key, or for a local server whether it has the model. */
+function ReadinessBadge({ model }: { model: ModelOption }) {
+  if (model.local === "installed") return <span className="badge ok">installed</span>;
+  if (model.local === "notInstalled") return <span className="badge">not installed</span>;
+  if (model.local === "unreachable") return <span className="badge warn">server not running</span>;
+  return model.configured ? <span className="badge ok">configured</span> : <span className="badge warn">key missing</span>;
+}
+
 export function ModelSwitcher({ current, onSelect }: { current: ModelRef | null; onSelect: (model: ModelRef) => void }) {
   const models = useModelsStore((s) => s.models);
   const open = useUiStore((s) => s.modelMenuOpen);
@@ -109,7 +124,7 @@ export function ModelSwitcher({ current, onSelect }: { current: ModelRef | null;
                       data-idx={idx}
                       role="option"
                       aria-selected={selected}
-                      aria-label={`${m.name} (${m.providerLabel})${m.configured ? "" : ", API key missing"}`}
+                      aria-label={`${m.name} (${m.providerLabel})${m.configured ? "" : ", API key missing"}${LOCAL_NOTE[m.local ?? "unknown"]}`}
                       className={`model-option${idx === active ? " active" : ""}${selected ? " selected" : ""}`}
                       onMouseEnter={() => setActive(idx)}
                       onClick={() => choose(m)}
@@ -117,7 +132,7 @@ export function ModelSwitcher({ current, onSelect }: { current: ModelRef | null;
                       <div className="model-option-main">
                         <span className="name">{m.name}</span>
                         {selected && <span className="badge ok">current</span>}
-                        {m.configured ? <span className="badge ok">configured</span> : <span className="badge warn">key missing</span>}
+                        <ReadinessBadge model={m} />
                         {m.demo && <span className="badge">demo</span>}
                       </div>
                       <div className="model-option-meta muted">

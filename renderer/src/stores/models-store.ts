@@ -64,7 +64,9 @@ export interface ProviderGroup {
   models: ModelOption[];
 }
 
-/** Models grouped by provider, configured providers first, order otherwise as listed. */
+const LOCAL_RANK: Record<NonNullable<ModelOption["local"]>, number> = { installed: 0, notInstalled: 1, unreachable: 1 };
+
+/** Models grouped by provider, configured providers first, a local server's installed models first in its group, order otherwise as listed. */
 export function groupModels(models: readonly ModelOption[]): ProviderGroup[] {
   const groups = new Map<string, ProviderGroup>();
   for (const m of models) {
@@ -75,6 +77,7 @@ export function groupModels(models: readonly ModelOption[]): ProviderGroup[] {
     }
     g.models.push(m);
   }
+  for (const g of groups.values()) g.models.sort((a, b) => (a.local ? LOCAL_RANK[a.local] : 0) - (b.local ? LOCAL_RANK[b.local] : 0));
   const list = [...groups.values()];
   const configured = (g: ProviderGroup) => (g.models.some((m) => m.configured) ? 0 : 1);
   return list.sort((a, b) => configured(a) - configured(b));
