@@ -38,11 +38,12 @@ export function createHandlers(ctx: CoreContext): CoreHandlerTable {
       demo: ctx.options.demo ?? false,
       notices: [
         ...ctx.notices,
-        ...(ctx.modelOptions().some((m) => m.configured && !m.demo)
+        // Keyless local servers (Ollama, LM Studio) always count as configured: only a provider that needs a key tells.
+        ...(ctx.modelOptions().some((m) => m.configured && !m.demo && ctx.catalog.provider(m.provider)?.apiKeyEnv)
           ? []
           : ctx.options.demo
-            ? ["No API key is configured: the offline demo model is selected. Add a key in Settings (or an environment variable in web mode) to use real models."]
-            : ["No API key is configured. Add a key in Settings, or set a provider's environment variable in web mode."]),
+            ? ["No API key is configured: the offline demo model is selected. Add a key in Settings (or an environment variable in web mode) to use real models, or pick a model of a local server (Ollama, LM Studio)."]
+            : ["No API key is configured. Add a key in Settings (or a provider's environment variable in web mode), or pick a model of a local server (Ollama, LM Studio)."]),
       ],
     }),
 
