@@ -219,6 +219,15 @@ describe("edit tool: exact resulting bytes", () => {
     expect(String((outcome.details?.diff as { unifiedDiff: string }).unifiedDiff)).toContain("-b\n+B1\n+B2\n");
   });
 
+  it("leaves a Latin-1 file byte for byte as it was instead of turning its accents into U+FFFD", async () => {
+    const latin1 = Buffer.from("caf\xe9 = 1\nna\xefve = 2\n", "latin1");
+    writeFileSync(join(fx.ws, "legacy.py"), latin1);
+    const outcome = await approved(fx.runtime, "edit", { path: "legacy.py", edits: [{ oldText: "= 2", newText: "= 3" }] });
+    expect(readFileSync(join(fx.ws, "legacy.py")).equals(latin1)).toBe(true);
+    expect(outcome.ok).toBe(false);
+    expect(text(fx.runtime, outcome)).toContain("legacy.py is not valid UTF-8");
+  });
+
   it("refuses to edit a file that does not exist and points to write", async () => {
     const outcome = await approved(fx.runtime, "edit", { path: "nope.txt", edits: [{ oldText: "a", newText: "b" }] });
     expect(outcome.ok).toBe(false);

@@ -77,6 +77,7 @@ describe("golden error strings", () => {
     writeFileSync(join(fx.ws, "src", "index.ts"), "export const a = 1;\nexport const b = 2;\nexport const a2 = 1;\n");
     writeFileSync(join(fx.ws, "src", "dup.ts"), "x();\nx();\n");
     writeFileSync(join(fx.ws, "bin.dat"), Buffer.from([0, 1, 2, 3, 0, 5]));
+    writeFileSync(join(fx.ws, "latin1.txt"), Buffer.from("caf\xe9\n", "latin1"));
     writeFileSync(join(fx.ws, "big.log"), "");
     truncateSync(join(fx.ws, "big.log"), READ_MAX_FILE_BYTES + 1);
     symlinkSync(fx.outside, join(fx.ws, "out"));
@@ -115,6 +116,7 @@ describe("golden error strings", () => {
       ["edit: no match, nearest region", () => approved(rt, "edit", { path: "src/index.ts", edits: [{ oldText: "export const b = 3;\nexport const c = 1;", newText: "x" }] })],
       ["edit: ambiguous", () => approved(rt, "edit", { path: "src/dup.ts", edits: [{ oldText: "x();", newText: "y();" }] })],
       ["edit: identical", () => approved(rt, "edit", { path: "src/index.ts", edits: [{ oldText: "a", newText: "a" }] })],
+      ["edit: not UTF-8", () => approved(rt, "edit", { path: "latin1.txt", edits: [{ oldText: "caf", newText: "bar" }] })],
       ["edit: overlap", () => approved(rt, "edit", { path: "src/index.ts", edits: [{ oldText: "export const a = 1;", newText: "1" }, { oldText: "const a = 1;\nexport", newText: "2" }] })],
       ["write: same content", () => approved(rt, "write", { path: "src/dup.ts", content: "x();\nx();\n" })],
       ["write: denied by the user", () => rt.run(call("write", { path: "n.txt", content: "n" }), { ask: async () => ({ approved: false, reason: "not now" }) })],

@@ -79,6 +79,12 @@ describe("read", () => {
     if (outcome.ok) expect(outcome.content[1]).toEqual({ type: "image", mimeType: "image/png", data: PNG_1x1.toString("base64") });
   });
 
+  it("says when a file is not UTF-8, so the model knows the U+FFFD it sees are not in the file", async () => {
+    write(fx, "latin1.txt", Buffer.from("caf\xe9\n", "latin1"));
+    const seen = text(fx.runtime, await readOnly(fx.runtime, "read", { path: "latin1.txt" }));
+    expect(seen).toMatch(/^1\tcaf\uFFFD\n\n\[latin1.txt is not valid UTF-8/);
+  });
+
   it("says when a file is empty", async () => {
     expect(text(fx.runtime, await readOnly(fx.runtime, "read", { path: "empty.txt" }))).toBe("(empty.txt is empty)");
   });

@@ -47,6 +47,7 @@ export const EDIT_DESCRIPTION = `Replace exact text in an existing file. Use thi
   - "Could not find oldText in <path>" (edits[i].oldText when there are several) comes with the closest region and its line numbers: read the file again and copy the text exactly.
   - "oldText matches N places in <path> (lines …)": add surrounding lines to make it unique, or set replaceAll: true.
   - "oldText and newText are identical": nothing to change.
+  - "<path> is not valid UTF-8 text": only UTF-8 files are edited (the file was left unchanged); change it with bash.
 - To create a new file use write. The user may be asked to approve the change and sees the diff.`;
 
 export const LIST_DESCRIPTION = `List a folder of the workspace as a tree (folders end with "/").

@@ -98,6 +98,12 @@ export const errors = {
     toolError("SPECIAL_FILE", `${path} is a ${kind}, not a regular file; it cannot be used.`, "Only regular files and folders can be used."),
   binaryFile: (path: string) =>
     toolError("BINARY_FILE", `${path} is a binary file and cannot be shown as text.`, "Use bash (for example `file` or `xxd | head`) if you really need its bytes."),
+  notUtf8: (path: string) =>
+    toolError(
+      "BINARY_FILE",
+      `${path} is not valid UTF-8 text (Latin-1, Windows-1252 or another encoding); editing it would replace every such character with "\uFFFD", so it was left unchanged.`,
+      "Change it with bash (for example sed, which keeps the other bytes), or ask the user whether to convert it to UTF-8 (iconv) first.",
+    ),
   tooLarge: (path: string, size: number, max: number, hint: string) =>
     toolError("TOO_LARGE", `${path} is ${size} bytes, over the ${max}-byte limit.`, hint),
   offsetPastEnd: (path: string, offset: number, total: number) =>

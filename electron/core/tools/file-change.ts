@@ -87,6 +87,8 @@ export function planWrite(args: WriteArgs, snapshot: Snapshot): Result<FileChang
 export function planEdit(args: EditArgs, snapshot: Snapshot): Result<FileChangePlan> {
   if (snapshot.bytes === null) return fail(errors.notFound(snapshot.resolved.rel));
   const old = decodeText(snapshot.bytes);
+  // Re-encoding would turn every undecodable byte into U+FFFD, far from the edited region too.
+  if (!old.utf8) return fail(errors.notUtf8(snapshot.resolved.rel));
   const plan = planEdits(snapshot.resolved.rel, old.text, old.eol, args.edits);
   if (!plan.ok) return plan;
   const afterBytes = encodeText(plan.value.after, old.bom);

@@ -32,7 +32,7 @@ export async function runRead(args: ReadArgs, ctx: ToolContext): Promise<ToolOut
   if (mime) return imageOutcome(file, mime, buf.value);
   if (looksBinary(buf.value)) return failure(errors.binaryFile(file.rel));
 
-  const { text } = decodeText(buf.value);
+  const { text, utf8 } = decodeText(buf.value);
   const lines = text.split(/\r?\n/);
   if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
   const total = lines.length;
@@ -53,6 +53,7 @@ export async function runRead(args: ReadArgs, ctx: ToolContext): Promise<ToolOut
   const notes: string[] = [];
   if (end < total) notes.push(`[Showing lines ${offset}-${end} of ${total}. Use offset=${end + 1} to continue.]`);
   if (cutLines > 0) notes.push(`[${cutLines} line(s) longer than ${READ_MAX_LINE_CHARS} characters were cut.]`);
+  if (!utf8) notes.push(`[${file.rel} is not valid UTF-8: the bytes shown as "\uFFFD" are in another encoding (e.g. Latin-1). edit refuses this file; change it with bash.]`);
   const body = kept.join("\n") + (notes.length > 0 ? `\n\n${notes.join("\n")}` : "");
   return {
     ok: true,

@@ -2,6 +2,7 @@
  * Text decoding that remembers how the file was written (BOM, line endings)
  * so writes can put the same conventions back.
  */
+import { isUtf8 } from "node:buffer";
 import { BINARY_SNIFF_BYTES } from "./limits";
 
 export type Eol = "\n" | "\r\n";
@@ -12,6 +13,8 @@ export interface DecodedText {
   bom: boolean;
   /** The file's dominant line ending ("\n" when it has none). */
   eol: Eol;
+  /** False when some bytes are not UTF-8 (Latin-1, Windows-1252 …): `text` shows them as U+FFFD. */
+  utf8: boolean;
 }
 
 const BOM = "\uFEFF";
@@ -20,7 +23,7 @@ export function decodeText(buf: Buffer): DecodedText {
   let text = buf.toString("utf8");
   const bom = text.startsWith(BOM);
   if (bom) text = text.slice(1);
-  return { text, bom, eol: detectEol(text) };
+  return { text, bom, eol: detectEol(text), utf8: isUtf8(buf) };
 }
 
 export function detectEol(text: string): Eol {
