@@ -63,3 +63,6 @@ export const ProviderConfigSchema = z.object({
   compat: CompatSchema.partial().optional(),
 });
 export type ProviderConfig = z.infer<typeof ProviderConfigSchema>;
+
+/** The agent compacts (summarises older turns) before a request estimated above this share of the model's context window. */
+export const COMPACT_AT_SHARE = 0.85;

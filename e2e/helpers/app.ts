@@ -68,8 +68,12 @@ export async function transcriptText(page: Page): Promise<string[]> {
     const collect = () => {
       for (const el of log.querySelectorAll<HTMLElement>("[data-index]")) rows.set(Number(el.dataset.index), el.innerText.trim());
     };
-    log.scrollTop = 0;
-    await frame();
+    // Right after a load the list may still settle at the bottom once its rows are measured: start when the top stays.
+    for (let tries = 0; tries < 50; tries++) {
+      log.scrollTop = 0;
+      await frame();
+      if (log.scrollTop === 0 && log.querySelector('[data-index="0"]')) break;
+    }
     for (let guard = 0; guard < 500; guard++) {
       collect();
       if (log.scrollTop + log.clientHeight >= log.scrollHeight - 1) break;

@@ -37,6 +37,22 @@ describe("transcript model", () => {
     expect(appendEntries(m2, [user(3, "c")])).toBe(m2);
   });
 
+  it("knows how full the context is: the last answer's input, cache and output; unknown again after a compaction", () => {
+    const withUsage = (seq: number, input: number, cacheRead: number, output: number) => {
+      const e = assistant(seq, { text: "x" });
+      if (e.entry.type === "message" && e.entry.message.role === "assistant") Object.assign(e.entry.message.usage, { input, cacheRead, output });
+      return e;
+    };
+    const m = buildTranscript([user(1, "a"), withUsage(2, 1000, 200, 50)]);
+    expect(m.context).toBe(1250);
+    // An answer without usage (a failed request) says nothing about the context.
+    expect(appendEntries(m, [assistant(3, { text: "", stop: "error" })]).context).toBe(1250);
+    const compacted = appendEntries(m, [{ seq: 3, entry: { type: "compaction", summary: "s", firstKeptSeq: 2, tokensBefore: 1250, model: anthropic, timestamp: 3 } }]);
+    expect(compacted.context).toBeNull();
+    expect(appendEntries(compacted, [withUsage(4, 300, 0, 20)]).context).toBe(320);
+    expect(buildTranscript([user(1, "a")]).context).toBeNull();
+  });
+
   it("sums tokens and cost of assistant messages and remembers the last user text for retry", () => {
     const m = buildTranscript([user(1, "first"), assistant(2, { text: "x", tokens: 100, cost: 0.5 }), user(3, "second"), assistant(4, { text: "y", tokens: 50, cost: 0.25 })]);
     expect(m.totals).toEqual({ tokens: 150, cost: 0.75 });

@@ -7,6 +7,7 @@
  * (invariant 1), including calls of errored and aborted turns. After any turn
  * (stop, error, abort) the session is idle and accepts the next message.
  */
+import { COMPACT_AT_SHARE } from "../../../shared/models";
 import type { PendingApproval, TurnState } from "../../../shared/api";
 import type {
   AssistantMessage,
@@ -27,8 +28,6 @@ import type { AgentDeps, ResolvedModel } from "./ports";
 import { MAX_RETRIES, abortableDelay, retryDelayMs } from "./retry";
 import { buildSystemPrompt } from "./system-prompt";
 
-/** Compact before a request when the history is estimated above this share of the window. */
-const COMPACT_AT = 0.85;
 const PARTIAL_EMIT_INTERVAL_MS = 33;
 export const CONTINUE_PROMPT =
   "[Agent Workbench] Your last response was cut off at the output token limit. Continue from where you stopped, or wrap up briefly.";
@@ -162,7 +161,7 @@ export class SessionAgent {
       const resolved = this.resolveCurrentModel();
       if (!resolved) return;
 
-      if (!compactedThisTurn && this.contextTokens() > resolved.model.contextWindow * COMPACT_AT) {
+      if (!compactedThisTurn && this.contextTokens() > resolved.model.contextWindow * COMPACT_AT_SHARE) {
         compactedThisTurn = true;
         if (!(await this.compact(resolved, signal))) return;
       }

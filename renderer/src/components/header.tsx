@@ -1,11 +1,13 @@
-/** Session title, current model (switcher), running token and cost totals, panel toggles. */
+/** Session title, current model (switcher), running token and cost totals, how full the context is, panel toggles. */
 import type { ModelRef } from "../../../shared/protocol";
 import { formatCost, formatTokens } from "../lib/format";
 import { useAppStore } from "../stores/app-store";
+import { sameModel, useModelsStore } from "../stores/models-store";
 import { useSettingsStore } from "../stores/settings-store";
 import { useTranscriptStore } from "../stores/transcript-store";
 import { useUiStore } from "../stores/ui-store";
 import { useActiveSession } from "../stores/workspace-store";
+import { ContextMeter } from "./context-meter";
 import { ModelSwitcher } from "./model-switcher";
 
 export function Header({ draftModel, onDraftModel, onSwitchModel }: {
@@ -25,6 +27,11 @@ export function Header({ draftModel, onDraftModel, onSwitchModel }: {
     if (!v || v.sessionId !== session?.id || v.status !== "ready") return null;
     return v.model.totals.cost + (v.partial?.usage.cost.total ?? 0);
   });
+  const context = useTranscriptStore((s) => {
+    const v = s.view;
+    return v && v.sessionId === session?.id && v.status === "ready" ? v.model.context : null;
+  });
+  const models = useModelsStore((s) => s.models);
   const defaultModel = useSettingsStore((s) => s.settings?.defaultModel ?? null);
   const connection = useAppStore((s) => s.connection);
   const diffOpen = useUiStore((s) => s.diffOpen);
@@ -34,6 +41,7 @@ export function Header({ draftModel, onDraftModel, onSwitchModel }: {
   const tokens = viewTokens ?? session?.totalTokens ?? 0;
   const cost = viewCost ?? session?.totalCost ?? 0;
   const current = session ? session.model : (draftModel ?? defaultModel);
+  const currentInfo = current ? models.find((m) => sameModel(m, current)) : undefined;
 
   return (
     <header className="app-header">
@@ -52,6 +60,7 @@ export function Header({ draftModel, onDraftModel, onSwitchModel }: {
             {formatTokens(tokens)} tokens · {formatCost(cost)}
           </span>
         )}
+        {session && context !== null && currentInfo && <ContextMeter tokens={context} window={currentInfo.contextWindow} modelName={currentInfo.name} />}
         <button
           type="button"
           aria-pressed={diffOpen}

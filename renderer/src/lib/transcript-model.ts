@@ -47,6 +47,12 @@ export interface TranscriptModel {
   seqRow: ReadonlyMap<number, number>;
   lastSeq: number;
   totals: { tokens: number; cost: number };
+  /**
+   * Tokens the last answered request held (input, cache and output of the last
+   * assistant message that has usage): how full the context is. Null before
+   * the first answer and after a compaction, until the next answer.
+   */
+  context: number | null;
   /** Text of the most recent user message (for Retry). */
   lastUserText: string | null;
 }
@@ -59,6 +65,7 @@ export const EMPTY_TRANSCRIPT: TranscriptModel = {
   seqRow: new Map(),
   lastSeq: -1,
   totals: { tokens: 0, cost: 0 },
+  context: null,
   lastUserText: null,
 };
 
@@ -76,6 +83,7 @@ export function appendEntries(model: TranscriptModel, entries: readonly StoredEn
   const callRow = new Map(model.callRow);
   const seqRow = new Map(model.seqRow);
   let { tokens, cost } = model.totals;
+  let context = model.context;
   let lastUserText = model.lastUserText;
   let lastSeq = model.lastSeq;
 
@@ -97,6 +105,8 @@ export function appendEntries(model: TranscriptModel, entries: readonly StoredEn
           for (const block of m.content) if (block.type === "toolCall") callRow.set(block.id, rows.length);
           tokens += m.usage.totalTokens;
           cost += m.usage.cost.total;
+          const held = m.usage.input + m.usage.cacheRead + m.usage.cacheWrite + m.usage.output;
+          if (held > 0) context = held;
           push({ kind: "assistant", key, seq, message: m });
         } else {
           results.set(m.toolCallId, { seq, message: m });
@@ -117,6 +127,7 @@ export function appendEntries(model: TranscriptModel, entries: readonly StoredEn
         push({ kind: "modelSwitch", key, seq, entry });
         break;
       case "compaction":
+        context = null;
         push({ kind: "compaction", key, seq, entry });
         break;
       case "rename":
@@ -127,7 +138,7 @@ export function appendEntries(model: TranscriptModel, entries: readonly StoredEn
         break;
     }
   }
-  return { rows, results, approvals, callRow, seqRow, lastSeq, totals: { tokens, cost }, lastUserText };
+  return { rows, results, approvals, callRow, seqRow, lastSeq, totals: { tokens, cost }, context, lastUserText };
 }
 
 /** The row index to show for a seq (the nearest row at or before it). */
