@@ -152,6 +152,17 @@ describe("bash", () => {
     expect(outcome.details).toMatchObject({ truncated: true, bytes: 200005 });
   });
 
+  it("gives plain text: colour codes removed and a progress bar reduced to its last state", async () => {
+    const command = [
+      "printf '\\033[1;31merror\\033[0m: \\033]8;;http://x\\007link\\033]8;;\\007 failed\\n'",
+      "for i in $(seq 1 500); do printf '\\rDownloading %3d%%' $i; done; printf '\\r\\033[Kdone\\r\\n'",
+      "printf 'spin |\\b/\\b-\\n'",
+    ].join("; ");
+    const outcome = await approved(fx.runtime, "bash", { command });
+    expect(text(fx.runtime, outcome)).toBe("error: link failed\ndone\nspin -\n\nExit code: 0");
+    expect(outcome.details).toMatchObject({ truncated: false, fullOutputPath: null });
+  });
+
   it("short output leaves no file behind", async () => {
     const outcome = await approved(fx.runtime, "bash", { command: "echo small" });
     expect(outcome.details?.fullOutputPath).toBeNull();

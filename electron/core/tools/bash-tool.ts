@@ -18,6 +18,7 @@ import { errors, failure, formatSeconds, toolError } from "./errors";
 import { BASH_DEFAULT_TIMEOUT_MS, BASH_KILL_GRACE_MS, BASH_MAX_LINES, OUTPUT_MAX_BYTES } from "./limits";
 import type { ResolvedPath } from "./sandbox";
 import type { BashArgs } from "./schemas";
+import { plainTerminalText } from "./terminal-text";
 import { truncateTail } from "./truncate";
 import type { Result, ToolOutcome } from "./types";
 
@@ -184,7 +185,7 @@ export async function runBash(args: BashArgs, ctx: ToolContext): Promise<ToolOut
       tail += decoders[0].end() + decoders[1].end();
       await new Promise<void>((done) => (file ? file.end(() => done()) : done()));
       const durationMs = Date.now() - started;
-      const cut = truncateTail(tail, BASH_MAX_LINES, OUTPUT_MAX_BYTES);
+      const cut = truncateTail(plainTerminalText(tail), BASH_MAX_LINES, OUTPUT_MAX_BYTES);
       const truncated = cut.truncated || dropped;
       const keepFile = truncated && file !== null;
       if (!keepFile) await unlink(outputPath).catch(() => undefined);
