@@ -74,6 +74,11 @@ describe("tool summaries and languages", () => {
     expect(toolSummary("read", { path: "src/a.ts", offset: 10, limit: 5 })).toBe("src/a.ts (lines 10–14)");
     expect(toolSummary("grep", { pattern: "foo", path: "src" })).toBe("/foo/ in src");
   });
+  it("counts a written file's lines as the write tool reports them (a final newline adds no line)", () => {
+    expect(toolSummary("write", { path: "a.ts", content: "one\ntwo\n" })).toBe("a.ts (2 lines)");
+    expect(toolSummary("write", { path: "a.ts", content: "one\r\ntwo\r\n" })).toBe("a.ts (2 lines)");
+    expect(toolSummary("write", { path: "a.ts", content: "one" })).toBe("a.ts (1 line)");
+  });
   it("maps file names to editor languages", () => {
     expect(languageFromPath("src/app.tsx")).toBe("typescript");
     expect(languageFromPath("Dockerfile")).toBe("dockerfile");

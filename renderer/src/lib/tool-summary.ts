@@ -20,7 +20,8 @@ export function toolSummary(name: string, args: Record<string, unknown>): string
     }
     case "write": {
       const content = s(args.content);
-      const lines = content ? content.split("\n").length : 0;
+      // Counted as the write tool counts them: a final newline ends the last line, it does not start another.
+      const lines = content ? content.replace(/\r?\n$/, "").split("\n").length : 0;
       return `${path ?? "?"}${content ? ` (${lines} line${lines === 1 ? "" : "s"})` : ""}`;
     }
     case "edit": {
