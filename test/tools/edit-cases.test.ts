@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ToolErrorCode } from "../../electron/core/tools";
-import { approved, makeFixture, text, type Fixture } from "./helpers";
+import { approved, makeFixture, readOnly, text, type Fixture } from "./helpers";
 
 interface EditCase {
   name: string;
@@ -226,6 +226,17 @@ describe("edit tool: exact resulting bytes", () => {
     expect(readFileSync(join(fx.ws, "legacy.py")).equals(latin1)).toBe(true);
     expect(outcome.ok).toBe(false);
     expect(text(fx.runtime, outcome)).toContain("legacy.py is not valid UTF-8");
+  });
+
+  it("a long line copied from read with its cut marker gets a way out, not 're-read the file' (which cuts it again)", async () => {
+    writeFileSync(join(fx.ws, "data.ts"), `export const blob = "${"ab".repeat(1500)}";\nexport const y = 1;\n`);
+    const seen = text(fx.runtime, await readOnly(fx.runtime, "read", { path: "data.ts" }));
+    const copied = seen.split("\n")[0].replace(/^1\t/, "");
+    const outcome = await approved(fx.runtime, "edit", { path: "data.ts", edits: [{ oldText: copied, newText: "export const blob = \"\";" }] });
+    expect(outcome.ok).toBe(false);
+    const said = text(fx.runtime, outcome);
+    expect(said).toContain("which read adds to a line it shortened");
+    expect(said).toContain("Put only a unique part of the long line in oldText");
   });
 
   it("refuses to edit a file that does not exist and points to write", async () => {

@@ -116,6 +116,7 @@ describe("golden error strings", () => {
       ["edit: no match, nearest region", () => approved(rt, "edit", { path: "src/index.ts", edits: [{ oldText: "export const b = 3;\nexport const c = 1;", newText: "x" }] })],
       ["edit: ambiguous", () => approved(rt, "edit", { path: "src/dup.ts", edits: [{ oldText: "x();", newText: "y();" }] })],
       ["edit: identical", () => approved(rt, "edit", { path: "src/index.ts", edits: [{ oldText: "a", newText: "a" }] })],
+      ["edit: oldText copied from a cut line", () => approved(rt, "edit", { path: "src/index.ts", edits: [{ oldText: "export const a = 1;… [line cut at 2000 characters]", newText: "x" }] })],
       ["edit: not UTF-8", () => approved(rt, "edit", { path: "latin1.txt", edits: [{ oldText: "caf", newText: "bar" }] })],
       ["edit: overlap", () => approved(rt, "edit", { path: "src/index.ts", edits: [{ oldText: "export const a = 1;", newText: "1" }, { oldText: "const a = 1;\nexport", newText: "2" }] })],
       ["write: same content", () => approved(rt, "write", { path: "src/dup.ts", content: "x();\nx();\n" })],

@@ -4,6 +4,8 @@
  */
 import { locate, type MatcherName, type Range } from "./edit-match";
 import { errors } from "./errors";
+import { READ_MAX_LINE_CHARS } from "./limits";
+import { cutLine } from "./truncate";
 import type { EditOp } from "./schemas";
 import type { Eol } from "./text-file";
 import type { Result, ToolError } from "./types";
@@ -27,6 +29,8 @@ export function planEdits(rel: string, content: string, eol: Eol, edits: readonl
     if (edit.oldText === edit.newText) return fail(errors.noChange(editLabel(i, edits.length)));
     const found = locate(content, eol, edit.oldText, edit.newText, edit.replaceAll ?? false);
     if (found.kind === "ambiguous") return fail(errors.editAmbiguous(rel, label(i, edits.length), found.lines));
+    // Copied from a read that shortened a long line: re-reading shows the same cut, so say what to do instead.
+    if (found.kind === "notFound" && edit.oldText.includes(CUT_MARKER)) return fail(errors.editCutLine(rel, label(i, edits.length), CUT_MARKER));
     if (found.kind === "notFound") return fail(errors.editNotFound(rel, label(i, edits.length), found.nearest));
     matchers.push(found.matcher);
     for (const range of found.ranges) placed.push({ range, replacement: found.replacement, index: i });
@@ -50,5 +54,10 @@ export function planEdits(rel: string, content: string, eol: Eol, edits: readonl
   if (after === content) return fail(errors.editsChangeNothing(rel));
   return { ok: true, value: { after, matchers, replacements: placed.length } };
 }
+
+/** The marker read appends to a line it cut ("… [line cut at 2000 characters]"). */
+const CUT_MARKER = cutLine("x".repeat(READ_MAX_LINE_CHARS + 1), READ_MAX_LINE_CHARS)
+  .slice(READ_MAX_LINE_CHARS)
+  .replace(/^…\s*/, "");
 
 const fail = <T>(error: ToolError): Result<T> => ({ ok: false, error });

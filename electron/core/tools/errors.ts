@@ -134,6 +134,12 @@ export const errors = {
           `Could not find ${what} in ${rel}, and no similar region exists.`,
           `Re-read ${rel} with read; it may not contain what you expect. Copy oldText exactly from the current content.`,
         ),
+  editCutLine: (rel: string, what: string, marker: string) =>
+    toolError(
+      "NO_MATCH",
+      `Could not find ${what} in ${rel}: it contains "${marker}", which read adds to a line it shortened; that text is not in the file.`,
+      "Put only a unique part of the long line in oldText (edit matches part of a line), without the marker.",
+    ),
   editAmbiguous: (rel: string, what: string, lines: readonly number[]) =>
     toolError(
       "AMBIGUOUS_MATCH",
