@@ -6,6 +6,12 @@ test("sessions can be renamed, forked and deleted (after confirming), newest fir
   await page.goto(host.url);
   await openWorkspace(page, host.workspace);
   await newSession(page);
+  // Still empty, the session is already a new one: New session (button or Alt+N) reuses it and puts the cursor in the message box.
+  await page.getByRole("searchbox", { name: "Search sessions" }).focus();
+  await page.getByRole("button", { name: "New session", exact: true }).click();
+  await page.keyboard.press("Alt+N");
+  await expect(page.getByRole("list", { name: "Session list" }).getByRole("listitem")).toHaveCount(1);
+  await expect(page.getByRole("textbox", { name: "Message" })).toBeFocused();
   await send(page, "Write a long essay [slow]");
   await expect(transcript(page).getByLabel("Assistant message (streaming)")).toBeVisible();
   await page.getByRole("button", { name: "Stop" }).click();

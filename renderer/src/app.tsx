@@ -2,7 +2,7 @@
 import { useCallback, useEffect, useState } from "react";
 import type { ModelRef } from "../../shared/protocol";
 import { client } from "./api/current";
-import { Composer } from "./components/composer";
+import { Composer, COMPOSER_ID } from "./components/composer";
 import { DiffPanel } from "./components/diff/diff-panel";
 import { SettingsDialog } from "./components/dialogs/settings-dialog";
 import { Header } from "./components/header";
@@ -56,6 +56,12 @@ export function App() {
   }, [activeSessionId]);
 
   const newSession = useCallback(() => {
+    // The open session is still empty, so it already is a new one: no second empty session in the list.
+    const { sessions, activeSessionId: active } = useWorkspaceStore.getState();
+    if (sessions.some((x) => x.id === active && x.entryCount === 0)) {
+      document.getElementById(COMPOSER_ID)?.focus();
+      return;
+    }
     void createSession(draftModel ?? undefined);
   }, [createSession, draftModel]);
 

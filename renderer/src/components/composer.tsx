@@ -5,6 +5,9 @@
 import { useRef, useState, type KeyboardEvent } from "react";
 import type { TurnState } from "../../../shared/api";
 
+/** The message box's element id (New session on an empty session focuses it). */
+export const COMPOSER_ID = "composer-input";
+
 export function Composer({
   turn,
   disabled,
@@ -66,6 +69,7 @@ export function Composer({
       <div className="composer-row">
         <textarea
           ref={ref}
+          id={COMPOSER_ID}
           aria-label="Message"
           placeholder={disabled ? (disabledReason ?? "") : running ? "Type to queue a message for after this step…" : "Ask the agent… (Enter to send, Shift+Enter for a new line)"}
           value={text}
