@@ -11,6 +11,7 @@
 import { useEffect, useState } from "react";
 import type { FileState } from "../../../shared/review";
 import { hunksFromUnified, sidesFromHunks } from "../lib/diff-hunks";
+import { isNarrowLayout } from "../lib/layout";
 import { useUiStore, type DiffSelection } from "../stores/ui-store";
 import { useReplayStore } from "./replay-store";
 import { fileStateKey, type StepIndex } from "./step-view";
@@ -108,6 +109,9 @@ export function FilesAtStep({ index }: { index: StepIndex }) {
       hidePanel();
       return;
     }
+    // In a narrow window the panel floats over the timeline and the step's details:
+    // it follows the step only while the user keeps it open, never opens unasked.
+    if (isNarrowLayout() && !useUiStore.getState().diffOpen) return;
     const pick = list.find((f) => f.path === selected) ?? list.reduce((a, b) => (lastChangeSeq(b) > lastChangeSeq(a) ? b : a));
     showInPanel(selectionFor(sessionId, key, pick));
   }, [ready, selected, sessionId, key]);
