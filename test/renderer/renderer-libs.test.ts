@@ -4,7 +4,7 @@ import { languageFromPath } from "../../renderer/src/lib/language";
 import { splitSnippet } from "../../renderer/src/lib/snippet";
 import { readToolDetails } from "../../renderer/src/lib/tool-details";
 import { toolStatusOf } from "../../renderer/src/lib/tool-status";
-import { toolSummary } from "../../renderer/src/lib/tool-summary";
+import { errorPreview, toolSummary } from "../../renderer/src/lib/tool-summary";
 import type { ToolResultMessage } from "../../shared/protocol";
 
 const res = (details: unknown, isError = false): ToolResultMessage => ({ role: "toolResult", toolCallId: "c", toolName: "edit", isError, content: [], details, timestamp: 0 });
@@ -65,6 +65,16 @@ describe("tool status", () => {
   });
   it("waits for approval while the pending approval is this call", () => {
     expect(toolStatusOf({ ...base, result: null, awaitingApproval: true, live: "running" })).toBe("awaitingApproval");
+  });
+});
+
+describe("error previews on collapsed tool cards", () => {
+  it("shows the first line, and says when there is more to read", () => {
+    expect(errorPreview("Error [NOT_FOUND]: a.ts does not exist")).toBe("Error [NOT_FOUND]: a.ts does not exist");
+    expect(errorPreview("Error [NO_MATCH]: not found\nHint: re-read the file")).toBe("Error [NO_MATCH]: not found …");
+    const long = errorPreview(`Error: ${"x".repeat(400)}\nmore`);
+    expect(long).toHaveLength(300);
+    expect(long.endsWith("x…")).toBe(true);
   });
 });
 

@@ -9,6 +9,13 @@ function clip(text: string, max = 120): string {
   return oneLine.length > max ? `${oneLine.slice(0, max - 1)}…` : oneLine;
 }
 
+/** A failed call's one-line preview on its collapsed card; "…" says there is more (expand the card to read it). */
+export function errorPreview(output: string, max = 300): string {
+  const [first, ...rest] = output.trim().split("\n");
+  const line = first.length > max ? `${first.slice(0, max - 1)}…` : first;
+  return rest.some((l) => l.trim() !== "") && !line.endsWith("…") ? `${line} …` : line;
+}
+
 export function toolSummary(name: string, args: Record<string, unknown>): string {
   const path = s(args.path) ?? s(args.file_path) ?? s(args.filePath);
   switch (name) {

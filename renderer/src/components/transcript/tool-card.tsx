@@ -7,7 +7,7 @@ import type { ToolCall } from "../../../../shared/protocol";
 import { formatDuration } from "../../lib/format";
 import { readToolDetails } from "../../lib/tool-details";
 import { STATUS_LABEL, toolStatusOf } from "../../lib/tool-status";
-import { toolPath, toolSummary } from "../../lib/tool-summary";
+import { errorPreview, toolPath, toolSummary } from "../../lib/tool-summary";
 import { DiffSummaryView, type DiffSource } from "./diff-summary";
 import { useTranscriptContext } from "./transcript-context";
 
@@ -92,7 +92,7 @@ export const ToolCard = memo(function ToolCard({ call, streaming }: { call: Tool
       )}
       {call.argumentsError && <p className="tool-error">Arguments could not be used: {call.argumentsError}</p>}
       {diffSource && !result?.isError && <DiffSummaryView source={diffSource} onOpen={ctx.actions.openDiff} />}
-      {result?.isError && !expanded && output && <p className="tool-error">{output.split("\n")[0].slice(0, 300)}</p>}
+      {result?.isError && !expanded && output && <p className="tool-error">{errorPreview(output)}</p>}
       {expanded && (
         <div className="tool-raw">
           <h4>Input</h4>
