@@ -4,6 +4,7 @@ import { SessionStore } from "../../electron/core/store";
 import { buildEnvelope, importEnvelope, loadExportSource, parseEnvelope, serializeEnvelope } from "../../electron/core/review/export-json";
 import { exportSession } from "../../electron/core/review/export-session";
 import { scriptHash } from "../../electron/core/review/export-html";
+import { closeFences } from "../../electron/core/review/export-markdown";
 import { REPLAY_SCRIPT } from "../../electron/core/review/html-replay-script";
 import { createRedactor } from "../../electron/core/review/redact";
 import { modelViewAt } from "../../electron/core/review/model-view";
@@ -188,6 +189,18 @@ describe("Markdown export", () => {
     });
     const md = exportText(f.store, f.sessionId, "markdown");
     expect(md).toContain("````text\n```\n# not a heading\n```\n````");
+  });
+
+  it("closes a code fence that a message leaves open, so the entries after it are not swallowed as code", () => {
+    const f = buildSession();
+    const cut = "Here is the fix:\n\n```ts\nexport const a = 1;";
+    f.store.appendEntry(f.sessionId, { type: "message", message: { role: "user", content: [{ type: "text", text: cut }], timestamp: T0 + 50_000 } });
+    f.store.appendEntry(f.sessionId, { type: "message", message: { role: "user", content: [{ type: "text", text: "Next question." }], timestamp: T0 + 51_000 } });
+    const md = exportText(f.store, f.sessionId, "markdown");
+    expect(md).toContain("```ts\nexport const a = 1;\n```\n\n---\n\n## #24 · User");
+    // A closed fence, or a longer one around a shorter run, is left as it is.
+    expect(closeFences("```sh\nls\n```\nDone.")).toBe("```sh\nls\n```\nDone.");
+    expect(closeFences("````md\n```\n````")).toBe("````md\n```\n````");
   });
 });
 

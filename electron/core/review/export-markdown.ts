@@ -91,7 +91,7 @@ function entryBlock(seq: number, entry: SessionEntry): string[] {
 
 function userBlock(seq: number, m: UserMessage): string[] {
   const out = [`## #${seq} · User · ${formatTime(m.timestamp)}`, ""];
-  for (const c of m.content) out.push(c.type === "text" ? c.text : `_[image: ${c.mimeType}]_`, "");
+  for (const c of m.content) out.push(c.type === "text" ? closeFences(c.text) : `_[image: ${c.mimeType}]_`, "");
   return out;
 }
 
@@ -106,7 +106,7 @@ function assistantBlock(seq: number, m: AssistantMessage): string[] {
   ];
   if (m.errorMessage) out.push(`> **Error:** ${oneLine(m.errorMessage)}`, "");
   for (const b of m.content) {
-    if (b.type === "text") out.push(b.text, "");
+    if (b.type === "text") out.push(closeFences(b.text), "");
     else if (b.type === "thinking") out.push(b.redacted ? "> _Thinking (redacted by the provider)_" : `> _Thinking:_\n${quote(b.thinking)}`, "");
     else {
       out.push(`**Tool call** \`${b.name}\` · \`${b.id}\``, "");
@@ -141,6 +141,28 @@ function unifiedDiffOf(details: unknown): string | null {
   if (diff === null || typeof diff !== "object") return null;
   const text = (diff as { unifiedDiff?: unknown }).unifiedDiff;
   return typeof text === "string" && text.length > 0 ? text : null;
+}
+
+/**
+ * Message text is Markdown and goes in as is, but a code fence it leaves open
+ * (an answer cut off mid-block, a stray ```) would turn every later entry into
+ * code: close it at the end of the text.
+ */
+export function closeFences(text: string): string {
+  let open: { char: string; length: number } | null = null;
+  for (const line of text.split("\n")) {
+    const m = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
+    if (!m) continue;
+    const run = m[1];
+    if (open === null) {
+      // A backtick fence's info string may not contain backticks (CommonMark).
+      if (run[0] === "`" && m[2].includes("`")) continue;
+      open = { char: run[0], length: run.length };
+    } else if (run[0] === open.char && run.length >= open.length && m[2].trim() === "") {
+      open = null;
+    }
+  }
+  return open === null ? text : `${text.replace(/\n$/, "")}\n${open.char.repeat(open.length)}`;
 }
 
 /** A fence longer than any backtick run inside, so content cannot close it. */
