@@ -148,8 +148,16 @@ describe("bash", () => {
     expect(outcome.ok).toBe(true);
     const seen = text(fx.runtime, outcome);
     expect(seen).toContain("END");
+    expect(seen).toContain("[Output cut: showing the last line (200005 bytes in total).");
     expect(Buffer.byteLength(seen)).toBeLessThan(52 * 1024);
     expect(outcome.details).toMatchObject({ truncated: true, bytes: 200005 });
+  });
+
+  it("says when all it kept is the end of one long line", async () => {
+    const outcome = await approved(fx.runtime, "bash", { command: "head -c 200000 /dev/zero | tr '\\0' 'a'" });
+    const seen = text(fx.runtime, outcome);
+    expect(seen).toContain("[Output cut: showing the end of the last line (200000 bytes in total).");
+    expect(seen).toMatch(/a{50000}/);
   });
 
   it("gives plain text: colour codes removed and a progress bar reduced to its last state", async () => {

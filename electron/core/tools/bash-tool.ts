@@ -19,7 +19,7 @@ import { BASH_DEFAULT_TIMEOUT_MS, BASH_KILL_GRACE_MS, BASH_MAX_LINES, OUTPUT_MAX
 import type { ResolvedPath } from "./sandbox";
 import type { BashArgs } from "./schemas";
 import { plainTerminalText } from "./terminal-text";
-import { truncateTail } from "./truncate";
+import { truncateTail, type Truncated } from "./truncate";
 import type { Result, ToolOutcome } from "./types";
 
 export function bashTimeoutMs(args: BashArgs): number {
@@ -204,7 +204,7 @@ export async function runBash(args: BashArgs, ctx: ToolContext): Promise<ToolOut
       if (spawnError) return resolve(failure(errors.io("bash", spawnError.message), details));
       const output = cut.text === "" ? "(no output)" : cut.text;
       const cutNote = truncated
-        ? `[Output cut: showing the last ${cut.keptLines} lines (${bytes} bytes in total).${keepFile ? ` Full output saved to ${outputPath}.` : ""}]\n`
+        ? `[Output cut: showing ${keptText(cut)} (${bytes} bytes in total).${keepFile ? ` Full output saved to ${outputPath}.` : ""}]\n`
         : "";
       if (aborted) return resolve(failure(errors.aborted(), details));
       if (timedOut) {
@@ -225,4 +225,10 @@ export async function runBash(args: BashArgs, ctx: ToolContext): Promise<ToolOut
     child.on("error", (err) => void finish(err));
     child.on("close", () => void finish());
   });
+}
+
+/** What a cut output still shows, in words: "the last 2000 lines", "the end of the last line". */
+function keptText(cut: Truncated): string {
+  if (cut.keptLines === 1) return cut.firstLineCut ? "the end of the last line" : "the last line";
+  return `the last ${cut.keptLines} lines${cut.firstLineCut ? " (the first of them only its end)" : ""}`;
 }

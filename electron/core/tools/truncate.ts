@@ -9,6 +9,8 @@ export interface Truncated {
   /** Lines kept and lines in the input. */
   keptLines: number;
   totalLines: number;
+  /** Tail truncation: the first kept line is only the end of its line (it alone was over the byte cap). */
+  firstLineCut: boolean;
 }
 
 function splitLines(text: string): string[] {
@@ -47,8 +49,9 @@ export function truncateTail(text: string, maxLines: number, maxBytes: number): 
     kept.unshift(line);
     bytes += size;
   }
-  const truncated = kept.length < lines.length || (kept.length > 0 && kept[0] !== lines[lines.length - kept.length]);
-  return { text: kept.join("\n"), truncated, keptLines: kept.length, totalLines: text === "" ? 0 : lines.length };
+  const firstLineCut = kept.length > 0 && kept[0] !== lines[lines.length - kept.length];
+  const truncated = kept.length < lines.length || firstLineCut;
+  return { text: kept.join("\n"), truncated, keptLines: kept.length, totalLines: text === "" ? 0 : lines.length, firstLineCut };
 }
 
 /** The last `max` bytes of a string, cut at a character boundary. */
