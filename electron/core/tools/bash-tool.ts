@@ -227,8 +227,8 @@ export async function runBash(args: BashArgs, ctx: ToolContext): Promise<ToolOut
   });
 }
 
-/** What a cut output still shows, in words: "the last 2000 lines", "the end of the last line". */
+/** What a cut output still shows, in words: "the last 2000 lines", "the end of the last line" (a line is cut only when it alone is over the cap). */
 function keptText(cut: Truncated): string {
-  if (cut.keptLines === 1) return cut.firstLineCut ? "the end of the last line" : "the last line";
-  return `the last ${cut.keptLines} lines${cut.firstLineCut ? " (the first of them only its end)" : ""}`;
+  if (cut.firstLineCut) return "the end of the last line";
+  return cut.keptLines === 1 ? "the last line" : `the last ${cut.keptLines} lines`;
 }

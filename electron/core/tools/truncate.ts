@@ -9,7 +9,7 @@ export interface Truncated {
   /** Lines kept and lines in the input. */
   keptLines: number;
   totalLines: number;
-  /** Tail truncation: the first kept line is only the end of its line (it alone was over the byte cap). */
+  /** Tail truncation: the one kept line is only the end of its line (it alone was over the byte cap). */
   firstLineCut: boolean;
 }
 
