@@ -94,6 +94,17 @@ describe.skipIf(!executablePath)("HTML replay in Chromium, offline (skipped when
     expect(await page.locator("#timeline li").count()).toBe(3);
     await page.keyboard.press("ArrowRight");
     expect(await page.textContent("#step")).toBe("Step 14 / 29 · #11 error");
+    // Home and End keep to the filtered steps, like the buttons: never a step the timeline hides.
+    await page.click("#last");
+    const lastError = await page.textContent("#step");
+    await page.click("#first");
+    const firstError = await page.textContent("#step");
+    expect(firstError).not.toMatch(/^Step 1 \//);
+    expect(lastError).not.toMatch(/^Step 29 \//);
+    await page.keyboard.press("End");
+    expect(await page.textContent("#step")).toBe(lastError);
+    await page.keyboard.press("Home");
+    expect(await page.textContent("#step")).toBe(firstError);
     await page.uncheck("#filter-errors");
     await page.selectOption("#filter-tool", "bash");
     expect(await page.locator("#timeline li").count()).toBe(3);

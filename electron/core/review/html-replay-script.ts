@@ -220,10 +220,13 @@ export const REPLAY_SCRIPT = String.raw`(function () {
     document.getElementById("play").textContent = "Pause";
   }
 
-  document.getElementById("first").addEventListener("click", function () { go(visible.length ? visible[0].index : 0); });
+  // Home/End and these buttons go to the first/last step the filters show, as in the app.
+  function first() { go(visible.length ? visible[0].index : 0); }
+  function last() { go(visible.length ? visible[visible.length - 1].index : items.length - 1); }
+  document.getElementById("first").addEventListener("click", first);
   document.getElementById("prev").addEventListener("click", function () { step(-1); });
   document.getElementById("next").addEventListener("click", function () { step(1); });
-  document.getElementById("last").addEventListener("click", function () { go(visible.length ? visible[visible.length - 1].index : items.length - 1); });
+  document.getElementById("last").addEventListener("click", last);
   document.getElementById("play").addEventListener("click", function () { if (timer) stop(); else play(); });
   ["filter-errors", "filter-side", "filter-tool", "filter-model"].forEach(function (id) {
     document.getElementById(id).addEventListener("change", applyFilters);
@@ -235,8 +238,8 @@ export const REPLAY_SCRIPT = String.raw`(function () {
     if (ev.key === " " && (tag === "BUTTON" || tag === "INPUT")) return; // Space already activates these
     if (ev.key === "ArrowRight" || ev.key === "ArrowDown" || ev.key === "j") { step(1); ev.preventDefault(); }
     else if (ev.key === "ArrowLeft" || ev.key === "ArrowUp" || ev.key === "k") { step(-1); ev.preventDefault(); }
-    else if (ev.key === "Home") { go(0); ev.preventDefault(); }
-    else if (ev.key === "End") { go(items.length - 1); ev.preventDefault(); }
+    else if (ev.key === "Home") { first(); ev.preventDefault(); }
+    else if (ev.key === "End") { last(); ev.preventDefault(); }
     else if (ev.key === " ") { if (timer) stop(); else play(); ev.preventDefault(); }
   });
 
