@@ -51,6 +51,11 @@ test("in a narrow window the approval stays answerable and the diff panel floats
   expect((await box(transcript(page))).width).toBeGreaterThanOrEqual(480);
   await diffView(page).getByRole("button", { name: /close/i }).click();
   await expect(diffView(page)).toBeHidden();
+  // Like any overlay, Escape closes it too.
+  await card.getByRole("button", { name: "Open in diff view" }).click();
+  await expect(diffView(page)).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(diffView(page)).toBeHidden();
 
   await approve.click();
   await expect(card).toHaveCount(0);

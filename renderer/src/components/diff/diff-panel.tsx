@@ -1,8 +1,10 @@
 /**
- * The diff panel beside the transcript. Monaco is loaded on first open and one
- * diff editor is kept for the panel's lifetime; each selection swaps its models.
+ * The diff panel beside the transcript (over it in a narrow window, where
+ * Escape closes it). Monaco is loaded on first open and one diff editor is
+ * kept for the panel's lifetime; each selection swaps its models.
  */
 import { useEffect, useRef, useState } from "react";
+import { isNarrowLayout } from "../../lib/layout";
 import { useUiStore } from "../../stores/ui-store";
 import { useDarkMode } from "../use-theme";
 import type { DiffHost } from "./monaco-diff";
@@ -51,6 +53,20 @@ export function DiffPanel() {
   useEffect(() => {
     hostRef.current?.setDark(dark);
   }, [dark, status]);
+
+  // Floating over the transcript (a narrow window), the panel closes with Escape like any overlay,
+  // unless something in front of it (a dialog, the model menu) takes the key.
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "Escape" || e.defaultPrevented || !isNarrowLayout()) return;
+      if (document.querySelector('[role="dialog"], [role="alertdialog"]') || useUiStore.getState().modelMenuOpen) return;
+      e.preventDefault();
+      closeDiff();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [open, closeDiff]);
 
   useEffect(
     () => () => {
