@@ -23,6 +23,12 @@ const FAIL_ONCE_MARK = "[fail-once]";
 /** The one model the local Ollama the faux plays has installed. */
 const LOCAL_MODEL = "qwen2.5-coder:14b";
 
+/** Image blocks in a request body: Anthropic `{type:"image"}`, Chat Completions `image_url`, Responses `input_image`. */
+function imagesIn(body: unknown): number {
+  const text = JSON.stringify(body ?? null);
+  return (text.match(/"type":"(image|image_url|input_image)"/g) ?? []).length;
+}
+
 function lastUserText(request: FauxRequest): string {
   for (let i = request.turns.length - 1; i >= 0; i--) {
     const t = request.turns[i];
@@ -69,7 +75,14 @@ async function main(): Promise<void> {
       res.writeHead(404).end();
       return;
     }
-    const body = faux.requests.map((r) => ({ route: r.route, model: r.model, accepted: r.accepted, outcome: r.outcome, rejection: r.rejection?.message ?? null }));
+    const body = faux.requests.map((r) => ({
+      route: r.route,
+      model: r.model,
+      accepted: r.accepted,
+      outcome: r.outcome,
+      rejection: r.rejection?.message ?? null,
+      images: imagesIn(r.body),
+    }));
     res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(body));
   });
   await new Promise<void>((resolve) => control.listen(0, "127.0.0.1", resolve));

@@ -10,7 +10,8 @@ export interface E2EHost {
   workspace: string;
   dir: string;
   /** Requests the faux provider received (route, model, strict-validation verdict). */
-  fauxRequests(): Promise<Array<{ route: string; model: string | null; accepted: boolean; outcome: string; rejection: string | null }>>;
+  /** `images`: image blocks in the request body (any API's shape). */
+  fauxRequests(): Promise<Array<{ route: string; model: string | null; accepted: boolean; outcome: string; rejection: string | null; images: number }>>;
   stop(): Promise<void>;
 }
 

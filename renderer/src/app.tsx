@@ -12,7 +12,7 @@ import { WorkspaceSection } from "./components/sidebar/workspace-section";
 import { Toasts } from "./components/toasts";
 import { useApplyTheme } from "./components/use-theme";
 import { useAppStore } from "./stores/app-store";
-import { useModelsStore } from "./stores/models-store";
+import { composerModel, useModelsStore } from "./stores/models-store";
 import { useSettingsStore } from "./stores/settings-store";
 import { prefetchSession, useTranscriptStore } from "./stores/transcript-store";
 import { useTurnStore } from "./stores/turn-store";
@@ -120,6 +120,8 @@ export function App() {
 function StartPane({ hasWorkspace, draftModel }: { hasWorkspace: boolean; draftModel: ModelRef | null }) {
   const createSession = useWorkspaceStore((s) => s.createSession);
   const send = useTurnStore((s) => s.send);
+  const models = useModelsStore((s) => s.models);
+  const defaultModel = useSettingsStore((s) => s.settings?.defaultModel ?? null);
   return (
     <div className="start-pane">
       <div className="start-text">
@@ -139,9 +141,10 @@ function StartPane({ hasWorkspace, draftModel }: { hasWorkspace: boolean; draftM
         turn={null}
         disabled={!hasWorkspace}
         disabledReason="Open a workspace first"
-        onSend={async (text) => {
+        model={composerModel(models, draftModel ?? defaultModel)}
+        onSend={async (text, images) => {
           const summary = await createSession(draftModel ?? undefined);
-          return summary ? send(summary.id, text) : false;
+          return summary ? send(summary.id, text, images) : false;
         }}
         onStop={() => undefined}
       />

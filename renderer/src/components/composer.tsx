@@ -1,9 +1,14 @@
 /**
  * The message box: Enter sends, Shift+Enter breaks the line. While a turn runs,
- * Stop is offered and new messages are queued (shown until delivered).
+ * Stop is offered and new messages are queued (shown until delivered). Images
+ * are attached by pasting, dropping or picking them.
  */
-import { useRef, useState, type KeyboardEvent } from "react";
+import { useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from "react";
 import type { TurnState } from "../../../shared/api";
+import type { ImageContent } from "../../../shared/protocol";
+import { addImageFiles, IMAGE_TYPES } from "../lib/attachments";
+import { useAppStore } from "../stores/app-store";
+import { CloseIcon, ImageIcon } from "./icons";
 
 /** The message box's element id (New session on an empty session focuses it). */
 export const COMPOSER_ID = "composer-input";
@@ -12,28 +17,57 @@ export function Composer({
   turn,
   disabled,
   disabledReason,
+  model,
   onSend,
   onStop,
 }: {
   turn: TurnState | null;
   disabled: boolean;
   disabledReason?: string;
-  onSend: (text: string) => Promise<boolean>;
+  /** The model the message goes to (its name, and whether it reads images). */
+  model?: { name: string; acceptsImages: boolean } | null;
+  onSend: (text: string, images: ImageContent[]) => Promise<boolean>;
   onStop: () => void;
 }) {
   const [text, setText] = useState("");
+  const [images, setImages] = useState<ImageContent[]>([]);
   const [sending, setSending] = useState(false);
   const ref = useRef<HTMLTextAreaElement>(null);
+  const pickerRef = useRef<HTMLInputElement>(null);
   const running = turn !== null && turn.status !== "idle";
 
   const send = async () => {
     const value = text.trim();
-    if (!value || disabled || sending) return;
+    if ((!value && images.length === 0) || disabled || sending) return;
     setSending(true);
-    const ok = await onSend(value);
+    const ok = await onSend(value, images);
     setSending(false);
-    if (ok) setText("");
+    if (ok) {
+      setText("");
+      setImages([]);
+    }
     ref.current?.focus();
+  };
+
+  const attach = async (files: File[]) => {
+    if (files.length === 0 || disabled) return;
+    const { images: next, refused } = await addImageFiles(images, files);
+    setImages(next);
+    if (refused.length > 0) useAppStore.getState().notify("error", `Not attached: ${refused.join("; ")}.`);
+  };
+
+  // Text pastes as text; a pasted image (a screenshot) becomes an attachment.
+  const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
+    const files = [...e.clipboardData.files].filter((f) => f.type.startsWith("image/"));
+    if (files.length === 0) return;
+    e.preventDefault();
+    void attach(files);
+  };
+
+  const onDrop = (e: DragEvent<HTMLDivElement>) => {
+    if (e.dataTransfer.files.length === 0) return;
+    e.preventDefault();
+    void attach([...e.dataTransfer.files]);
   };
 
   // Stop drops the messages queued behind the turn; give them back to the user instead of losing them.
@@ -66,7 +100,34 @@ export function Composer({
           ))}
         </ul>
       )}
-      <div className="composer-row">
+      {images.length > 0 && (
+        <div className="attachments" role="list" aria-label="Attached images">
+          {images.map((img, i) => (
+            <div key={i} role="listitem" className="attachment">
+              <img alt={`Attached image ${i + 1}`} src={`data:${img.mimeType};base64,${img.data}`} />
+              <button type="button" className="icon" aria-label={`Remove image ${i + 1}`} onClick={() => setImages(images.filter((_, j) => j !== i))}>
+                <CloseIcon />
+              </button>
+            </div>
+          ))}
+          {model && !model.acceptsImages && (
+            <p className="attachments-note" role="note">
+              {model.name} does not read images: it gets a note that an image was left out. Pick a model that reads images to send them.
+            </p>
+          )}
+        </div>
+      )}
+      <div className="composer-row" onDragOver={(e) => e.dataTransfer.types.includes("Files") && e.preventDefault()} onDrop={onDrop}>
+        <button
+          type="button"
+          className="icon attach-button"
+          onClick={() => pickerRef.current?.click()}
+          disabled={disabled}
+          aria-label="Attach images"
+          title="Attach images (or paste or drop them here)"
+        >
+          <ImageIcon />
+        </button>
         <textarea
           ref={ref}
           id={COMPOSER_ID}
@@ -77,6 +138,18 @@ export function Composer({
           disabled={disabled}
           onChange={(e) => setText(e.target.value)}
           onKeyDown={onKeyDown}
+          onPaste={onPaste}
+        />
+        <input
+          ref={pickerRef}
+          type="file"
+          accept={IMAGE_TYPES.join(",")}
+          multiple
+          hidden
+          onChange={(e) => {
+            void attach([...(e.target.files ?? [])]);
+            e.target.value = "";
+          }}
         />
         <div className="composer-buttons">
           {running && (
@@ -84,7 +157,13 @@ export function Composer({
               Stop
             </button>
           )}
-          <button type="button" className="primary" onClick={() => void send()} disabled={disabled || sending || !text.trim()} aria-label={running ? "Queue message" : "Send"}>
+          <button
+            type="button"
+            className="primary"
+            onClick={() => void send()}
+            disabled={disabled || sending || (!text.trim() && images.length === 0)}
+            aria-label={running ? "Queue message" : "Send"}
+          >
             {running ? "Queue" : "Send"}
           </button>
         </div>

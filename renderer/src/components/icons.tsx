@@ -35,3 +35,13 @@ export function PlayIcon() {
     </svg>
   );
 }
+
+export function ImageIcon() {
+  return (
+    <svg {...common} width={18} height={18}>
+      <rect x="2" y="3" width="12" height="10" rx="1.5" />
+      <circle cx="6" cy="6.5" r="1.2" />
+      <path d="M2.5 12l3.5-3.5 2.5 2.5 2-2 3 3" />
+    </svg>
+  );
+}

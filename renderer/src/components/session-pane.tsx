@@ -3,7 +3,7 @@ import { useCallback, useEffect, useMemo } from "react";
 import { hunksFromTexts, hunksFromUnified } from "../lib/diff-hunks";
 import { formatDuration } from "../lib/format";
 import { readToolDetails } from "../lib/tool-details";
-import { useModelsStore } from "../stores/models-store";
+import { composerModel, useModelsStore } from "../stores/models-store";
 import { useTranscriptStore } from "../stores/transcript-store";
 import { useTurn, useTurnStore } from "../stores/turn-store";
 import { useUiStore } from "../stores/ui-store";
@@ -23,6 +23,7 @@ export function SessionPane({ sessionId }: { sessionId: string }) {
   const send = useTurnStore((s) => s.send);
   const abort = useTurnStore((s) => s.abort);
   const models = useModelsStore((s) => s.models);
+  const sessionModel = useWorkspaceStore((s) => s.sessions.find((x) => x.id === sessionId)?.model ?? null);
   const openDiff = useUiStore((s) => s.openDiff);
   const focusSeq = useWorkspaceStore((s) => s.focusSeq);
   const clearFocusSeq = useWorkspaceStore((s) => s.clearFocusSeq);
@@ -109,7 +110,13 @@ export function SessionPane({ sessionId }: { sessionId: string }) {
         emptyText={view.status === "loading" ? "Loading…" : "Ask the agent to read or change something in this workspace."}
       />
       {turn?.pendingApproval && <ApprovalCard approval={turn.pendingApproval} />}
-      <Composer turn={turn} disabled={view.status !== "ready"} onSend={(text) => send(sessionId, text)} onStop={() => void abort(sessionId)} />
+      <Composer
+        turn={turn}
+        disabled={view.status !== "ready"}
+        model={composerModel(models, sessionModel)}
+        onSend={(text, images) => send(sessionId, text, images)}
+        onStop={() => void abort(sessionId)}
+      />
     </div>
   );
 }

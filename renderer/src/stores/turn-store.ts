@@ -1,6 +1,7 @@
 /** Turn state per session: running/awaiting approval, queued messages, retries, errors. */
 import { create } from "zustand";
 import type { EventPayload, TurnState } from "../../../shared/api";
+import type { ImageContent } from "../../../shared/protocol";
 import { client } from "../api/current";
 import { useAppStore } from "./app-store";
 
@@ -22,7 +23,8 @@ interface TurnStoreState {
   setRetry(payload: EventPayload<"turn.retry">): void;
   setError(sessionId: string, message: string | null): void;
 
-  send(sessionId: string, text: string): Promise<boolean>;
+  /** Sends (or queues) a message with any attached images; false when it could not be sent (reported). */
+  send(sessionId: string, text: string, images?: ImageContent[]): Promise<boolean>;
   abort(sessionId: string): Promise<void>;
   answer(sessionId: string, toolCallId: string, decision: "approve" | "approveForSession" | "deny", reason?: string): Promise<void>;
 }
@@ -58,10 +60,10 @@ export const useTurnStore = create<TurnStoreState>((set, get) => ({
     set((s) => ({ errors: { ...s.errors, [sessionId]: message } }));
   },
 
-  async send(sessionId, text) {
+  async send(sessionId, text, images = []) {
     try {
       set((s) => ({ errors: { ...s.errors, [sessionId]: null } }));
-      await client().call("chat.send", { sessionId, text });
+      await client().call("chat.send", images.length > 0 ? { sessionId, text, images } : { sessionId, text });
       return true;
     } catch (err) {
       useAppStore.getState().reportError("Could not send the message", err);
