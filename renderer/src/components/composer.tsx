@@ -3,12 +3,16 @@
  * Stop is offered and new messages are queued (shown until delivered). Images
  * are attached by pasting, dropping or picking them.
  */
-import { useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from "react";
+import { useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from "react";
 import type { TurnState } from "../../../shared/api";
 import type { ImageContent } from "../../../shared/protocol";
 import { addImageFiles, IMAGE_TYPES } from "../lib/attachments";
 import { useAppStore } from "../stores/app-store";
 import { CloseIcon, ImageIcon } from "./icons";
+
+function isTextField(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
+}
 
 /** The message box's element id (New session on an empty session focuses it). */
 export const COMPOSER_ID = "composer-input";
@@ -77,6 +81,34 @@ export function Composer({
     onStop();
     ref.current?.focus();
   };
+
+  // The approval card takes the focus, so Escape (the Stop shortcut) must also work outside the message box:
+  // when no text field, dialog or overlay has the key (the box itself handles it in onKeyDown).
+  const stopRef = useRef(stop);
+  stopRef.current = stop;
+  useEffect(() => {
+    if (!running) return;
+    const onWindowKey = (e: globalThis.KeyboardEvent) => {
+      if (e.key !== "Escape" || e.defaultPrevented || isTextField(e.target)) return;
+      if (document.querySelector('[role="dialog"], [role="alertdialog"]')) return;
+      // After the event has reached every listener: an overlay that closes on Escape marks it handled.
+      setTimeout(() => {
+        if (!e.defaultPrevented) stopRef.current();
+      }, 0);
+    };
+    window.addEventListener("keydown", onWindowKey);
+    return () => window.removeEventListener("keydown", onWindowKey);
+  }, [running]);
+
+  // An answered approval card took the focus with it (to the page body): give it back to the message box.
+  const pendingId = turn?.pendingApproval?.toolCallId ?? null;
+  const shownApproval = useRef<string | null>(null);
+  useEffect(() => {
+    const answered = shownApproval.current !== null && pendingId === null;
+    shownApproval.current = pendingId;
+    const focus = document.activeElement;
+    if (answered && (focus === null || focus === document.body)) ref.current?.focus();
+  }, [pendingId]);
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
