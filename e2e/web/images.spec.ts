@@ -52,3 +52,24 @@ test("attaching an image for a model that cannot read images says so", async ({ 
   await pasteImage(page, "shot.png");
   await expect(page.getByRole("list", { name: "Attached images" }).getByRole("note")).toContainText("does not read images");
 });
+
+test("an image queued behind a running turn comes back with its text on Stop", async ({ page, host }) => {
+  await page.goto(host.url);
+  await openWorkspace(page, host.workspace);
+  await newSession(page);
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.fill("Write a long essay [slow]");
+  await box.press("Enter");
+  await expect(transcript(page).getByLabel("Assistant message (streaming)")).toContainText("Streaming a long answer");
+
+  await pasteImage(page, "later.png");
+  await box.fill("And look at this one.");
+  await box.press("Enter");
+  await expect(page.getByRole("list", { name: "Queued messages" })).toContainText("And look at this one.");
+  const attached = page.getByRole("list", { name: "Attached images" });
+  await expect(attached).toHaveCount(0);
+
+  await page.getByRole("button", { name: "Stop" }).click();
+  await expect(box).toHaveValue("And look at this one.");
+  await expect(attached.getByRole("listitem")).toHaveCount(1);
+});

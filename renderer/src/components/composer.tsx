@@ -6,7 +6,7 @@
 import { useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from "react";
 import type { TurnState } from "../../../shared/api";
 import type { ImageContent } from "../../../shared/protocol";
-import { addImageFiles, IMAGE_TYPES } from "../lib/attachments";
+import { addImageFiles, IMAGE_TYPES, MAX_IMAGES } from "../lib/attachments";
 import { useAppStore } from "../stores/app-store";
 import { CloseIcon, ImageIcon } from "./icons";
 
@@ -40,13 +40,22 @@ export function Composer({
   const pickerRef = useRef<HTMLInputElement>(null);
   const running = turn !== null && turn.status !== "idle";
 
+  // Images of messages queued behind the running turn: Stop gives them back with the queued text.
+  const queuedImages = useRef<ImageContent[]>([]);
+  const queuedCount = turn?.queued.length ?? 0;
+  useEffect(() => {
+    if (queuedCount === 0) queuedImages.current = [];
+  }, [queuedCount]);
+
   const send = async () => {
     const value = text.trim();
     if ((!value && images.length === 0) || disabled || sending) return;
     setSending(true);
+    const queuing = running;
     const ok = await onSend(value, images);
     setSending(false);
     if (ok) {
+      if (queuing) queuedImages.current.push(...images);
       setText("");
       setImages([]);
     }
@@ -76,8 +85,12 @@ export function Composer({
 
   // Stop drops the messages queued behind the turn; give them back to the user instead of losing them.
   const stop = () => {
-    const queued = turn?.queued ?? [];
+    const back = queuedImages.current;
+    queuedImages.current = [];
+    // The queue shows an image as an "[image]" line; the images themselves come back as attachments.
+    const queued = (turn?.queued ?? []).map((q) => (back.length > 0 ? q.replace(/^\[image\]$/gm, "").trim() : q));
     if (queued.length > 0) setText((current) => [current, ...queued].filter((t) => t.trim()).join("\n\n"));
+    if (queued.length > 0 && back.length > 0) setImages((current) => [...current, ...back].slice(0, MAX_IMAGES));
     onStop();
     ref.current?.focus();
   };
