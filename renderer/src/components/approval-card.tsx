@@ -5,15 +5,12 @@
  */
 import { useEffect, useRef, useState } from "react";
 import type { PendingApproval } from "../../../shared/api";
+import { isTextField } from "../lib/keyboard";
 import { isNarrowLayout } from "../lib/layout";
 import { toolSummary } from "../lib/tool-summary";
 import { useTurnStore } from "../stores/turn-store";
 import { useUiStore } from "../stores/ui-store";
 import { DiffSummaryView, type DiffSource } from "./transcript/diff-summary";
-
-function isTyping(target: EventTarget | null): boolean {
-  return target instanceof HTMLElement && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
-}
 
 export function ApprovalCard({ approval }: { approval: PendingApproval }) {
   const answer = useTurnStore((s) => s.answer);
@@ -36,7 +33,7 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
     }
     // Take the focus unless the user is in the middle of typing something.
     const el = document.activeElement;
-    const typing = isTyping(el) && !((el instanceof HTMLTextAreaElement || el instanceof HTMLInputElement) && el.value === "");
+    const typing = isTextField(el) && !((el instanceof HTMLTextAreaElement || el instanceof HTMLInputElement) && el.value === "");
     if (!typing) approveRef.current?.focus({ preventScroll: true });
   }, [approval.toolCallId, preview, openDiff]);
 
@@ -46,7 +43,7 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target) || answering) return;
+      if (e.ctrlKey || e.metaKey || e.altKey || isTextField(e.target) || answering) return;
       const k = e.key.toLowerCase();
       if (k === "y") decide("approve");
       else if (k === "s") decide("approveForSession");

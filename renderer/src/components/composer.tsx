@@ -7,12 +7,9 @@ import { useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type 
 import type { TurnState } from "../../../shared/api";
 import type { ImageContent } from "../../../shared/protocol";
 import { addImageFiles, IMAGE_TYPES, MAX_IMAGES } from "../lib/attachments";
+import { isDialogOpen, isTextField } from "../lib/keyboard";
 import { useAppStore } from "../stores/app-store";
 import { CloseIcon, ImageIcon } from "./icons";
-
-function isTextField(target: EventTarget | null): boolean {
-  return target instanceof HTMLElement && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
-}
 
 /** The message box's element id (New session on an empty session focuses it). */
 export const COMPOSER_ID = "composer-input";
@@ -103,7 +100,7 @@ export function Composer({
     if (!running) return;
     const onWindowKey = (e: globalThis.KeyboardEvent) => {
       if (e.key !== "Escape" || e.defaultPrevented || isTextField(e.target)) return;
-      if (document.querySelector('[role="dialog"], [role="alertdialog"]')) return;
+      if (isDialogOpen()) return;
       // After the event has reached every listener: an overlay that closes on Escape marks it handled.
       setTimeout(() => {
         if (!e.defaultPrevented) stopRef.current();

@@ -4,16 +4,10 @@
  * provider's key comes from. The error text stays as the provider worded it;
  * this only adds the next step a user would otherwise have to work out.
  */
+import type { RequestResult } from "../../../shared/api";
 
 /** What the renderer knows of a provider (the `providers.list` result); never the key. */
-export interface ProviderFacts {
-  key: string;
-  label: string;
-  baseUrl: string;
-  keySource: "keychain" | "env" | "none" | "notNeeded";
-  keyHint: string | null;
-  apiKeyEnv: string | null;
-}
+export type ProviderFacts = RequestResult<"providers.list">[number];
 
 export interface ErrorHint {
   text: string;
@@ -31,7 +25,7 @@ function statusOf(text: string): number | null {
   return m ? Number(m[1]) : null;
 }
 
-function keyHint(p: ProviderFacts | undefined): ErrorHint {
+function refusedKeyHint(p: ProviderFacts | undefined): ErrorHint {
   if (!p) return { text: "The provider refused the API key. Check the key in Settings.", opensSettings: true };
   switch (p.keySource) {
     case "env":
@@ -59,7 +53,7 @@ export function errorHint(errorText: string, modelId: string, provider: Provider
     }
     return { text: `The connection to ${label} failed, also when retried. Check the network, then Retry.`, opensSettings: false };
   }
-  if (status === 401 || (status !== 403 && AUTH.test(errorText))) return keyHint(provider);
+  if (status === 401 || (status !== 403 && AUTH.test(errorText))) return refusedKeyHint(provider);
   if (status === 403) {
     return { text: `${label} accepted the key but does not let it use ${modelId}. Pick another model, or check the account's access.`, opensSettings: false };
   }

@@ -4,6 +4,7 @@
  * kept for the panel's lifetime; each selection swaps its models.
  */
 import { useEffect, useRef, useState } from "react";
+import { isDialogOpen } from "../../lib/keyboard";
 import { isNarrowLayout } from "../../lib/layout";
 import { useUiStore } from "../../stores/ui-store";
 import { useDarkMode } from "../use-theme";
@@ -60,7 +61,7 @@ export function DiffPanel() {
     if (!open) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== "Escape" || e.defaultPrevented || !isNarrowLayout()) return;
-      if (document.querySelector('[role="dialog"], [role="alertdialog"]') || useUiStore.getState().modelMenuOpen) return;
+      if (isDialogOpen() || useUiStore.getState().modelMenuOpen) return;
       e.preventDefault();
       closeDiff();
     };
