@@ -83,6 +83,8 @@ export const PendingApprovalSchema = z.object({
   toolName: z.string(),
   args: z.record(z.string(), z.unknown()),
   preview: ProposalPreviewSchema,
+  /** Rules the card offers for "approve for this session" / "always", narrowest first (bash: the exact command, then a prefix). */
+  suggestedRules: z.array(z.string()).optional(),
 });
 export type PendingApproval = z.infer<typeof PendingApprovalSchema>;
 
@@ -117,6 +119,19 @@ export const ApprovalPolicySchema = z.object({
   bashDeny: z.array(z.string()),
 });
 export type ApprovalPolicy = z.infer<typeof ApprovalPolicySchema>;
+
+/** A saved or session approval rule. bash: command words (`npm test *`); write/edit: a workspace-relative glob. See docs/approvals.md. */
+export const RuleToolSchema = z.enum(["bash", "write", "edit"]);
+export const ApprovalRuleSchema = z.object({
+  id: z.string(),
+  tool: RuleToolSchema,
+  action: z.enum(["allow", "deny"]),
+  pattern: z.string().min(1).max(2000),
+  /** settings: the global approval policy; workspace: saved for one workspace; session: until the app closes. */
+  source: z.enum(["settings", "workspace", "session"]),
+  createdAt: z.number(),
+});
+export type ApprovalRule = z.infer<typeof ApprovalRuleSchema>;
 
 export const BudgetSchema = z.object({
   maxToolCalls: z.number().int().positive(),
@@ -215,8 +230,10 @@ export const requests = {
   "approval.answer": {
     params: SessionId.extend({
       toolCallId: z.string(),
-      decision: z.enum(["approve", "approveForSession", "deny"]),
+      decision: z.enum(["approve", "approveForSession", "approveAlways", "deny", "denyAlways"]),
       reason: z.string().max(10_000).optional(),
+      /** For approveForSession / approveAlways / denyAlways: the rule the card showed (it must cover this call). */
+      rule: z.string().min(1).max(2000).optional(),
     }).strict(),
     result: Ok,
   },
@@ -228,6 +245,17 @@ export const requests = {
     params: z.object({ provider: z.string().min(1), apiKey: z.string().max(10_000) }).strict(),
     result: ProviderStatusSchema,
   },
+  /** Saved approval rules of a workspace (always allow / always deny). */
+  "rules.list": { params: z.object({ workspaceId: z.string() }).strict(), result: z.array(ApprovalRuleSchema) },
+  "rules.add": {
+    params: z.object({ workspaceId: z.string(), tool: RuleToolSchema, action: z.enum(["allow", "deny"]), pattern: z.string().min(1).max(2000) }).strict(),
+    result: ApprovalRuleSchema,
+  },
+  "rules.update": {
+    params: z.object({ workspaceId: z.string(), id: z.string(), action: z.enum(["allow", "deny"]).optional(), pattern: z.string().min(1).max(2000).optional() }).strict(),
+    result: ApprovalRuleSchema,
+  },
+  "rules.remove": { params: z.object({ workspaceId: z.string(), id: z.string() }).strict(), result: Ok },
   "settings.get": { params: Empty, result: SettingsSchema },
   "settings.update": { params: SettingsSchema.partial().strict(), result: SettingsSchema },
 

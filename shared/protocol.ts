@@ -163,6 +163,15 @@ export const ModelSwitchEntrySchema = z.object({
 export const ApprovalDecisionSchema = z.enum(["approved", "approvedForSession", "denied", "autoApproved", "autoDenied"]);
 export type ApprovalDecision = z.infer<typeof ApprovalDecisionSchema>;
 
+/** The rule that decided a call, stored with the decision and shown on the tool card. */
+export const DecidingRuleSchema = z.object({
+  tool: z.enum(["bash", "write", "edit"]),
+  action: z.enum(["allow", "deny"]),
+  pattern: z.string(),
+  source: z.enum(["settings", "workspace", "session"]),
+});
+export type DecidingRule = z.infer<typeof DecidingRuleSchema>;
+
 export const ApprovalEntrySchema = z.object({
   type: z.literal("approval"),
   toolCallId: z.string(),
@@ -172,6 +181,8 @@ export const ApprovalEntrySchema = z.object({
   reason: z.string().optional(),
   /** Who decided: "user" or "policy". */
   decidedBy: z.string(),
+  /** The rule(s) that decided (policy), or the rule the user saved with the decision. */
+  rules: z.array(DecidingRuleSchema).optional(),
   timestamp: z.number(),
 });
 

@@ -4,10 +4,10 @@
  */
 import { lstatSync, mkdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ToolResultMessageSchema } from "../../shared/protocol";
 import { ProposalPreviewSchema } from "../../shared/api";
-import { createToolRuntime, evaluatePolicy, type Proposal, type ToolPolicy } from "../../electron/core/tools";
+import { createToolRuntime, ensureShellParser, evaluatePolicy, type PolicyRule, type Proposal, type ToolPolicy } from "../../electron/core/tools";
 import { approved, call, makeFixture, readOnly, text, type Fixture } from "./helpers";
 
 let fx: Fixture;
@@ -121,7 +121,9 @@ describe("policy", () => {
   const base: ToolPolicy = { write: "ask", edit: "ask", bash: "ask", bashAllow: [], bashDeny: [] };
   const cmd = (command: string) => ({ kind: "command" as const, command, cwd: "/w", timeoutMs: 1000 });
   const diff = (path: string) => ({ kind: "diff" as const, path, before: null, after: "", unifiedDiff: "", added: 0, removed: 0 });
-  const none = new Set<string>();
+  const none: PolicyRule[] = [];
+  const session = (tool: "bash" | "write" | "edit", pattern: string): PolicyRule[] => [{ tool, action: "allow", pattern, source: "session" }];
+  beforeAll(() => ensureShellParser());
 
   it("asks by default for write, edit and bash", () => {
     expect(evaluatePolicy(base, none, "write", diff("a")).action).toBe("ask");
@@ -129,8 +131,8 @@ describe("policy", () => {
     expect(evaluatePolicy(base, none, "bash", cmd("ls")).action).toBe("ask");
   });
 
-  it("allows a bash command only when every sub-command matches an allow pattern", () => {
-    const p = { ...base, bashAllow: ["git status", "npm test", "ls *"] };
+  it("allows a bash command only when every sub-command is covered by an allow rule", () => {
+    const p = { ...base, bashAllow: ["git status", "npm test *", "ls *"] };
     expect(evaluatePolicy(p, none, "bash", cmd("git status")).action).toBe("allow");
     expect(evaluatePolicy(p, none, "bash", cmd("npm test -- --watch=false")).action).toBe("allow");
     expect(evaluatePolicy(p, none, "bash", cmd("git status && npm test")).action).toBe("allow");
@@ -141,23 +143,73 @@ describe("policy", () => {
     expect(evaluatePolicy(p, none, "bash", cmd("git statusx")).action).toBe("ask");
   });
 
-  it("deny wins: over allow patterns, the tool's allow and the session allowance", () => {
-    const p: ToolPolicy = { ...base, bash: "allow", bashAllow: ["*"], bashDeny: ["rm", "git push"] };
-    const session = new Set(["bash"]);
-    expect(evaluatePolicy(p, session, "bash", cmd("ls; rm -rf /")).action).toBe("deny");
-    expect(evaluatePolicy(p, session, "bash", cmd("echo $(rm x)")).action).toBe("deny");
-    expect(evaluatePolicy(p, session, "bash", cmd("FOO=1 /bin/rm x")).action).toBe("deny");
-    expect(evaluatePolicy(p, session, "bash", cmd("echo 'rm is fine inside quotes'")).action).toBe("allow");
-    expect(evaluatePolicy(p, session, "bash", cmd("git push --force")).action).toBe("deny");
-    const paths: ToolPolicy = { ...base, edit: "allow", pathDeny: [".env*", "secrets/**"], pathAllow: ["src/**"] };
-    expect(evaluatePolicy(paths, new Set(["edit"]), "edit", diff("config/.env.local")).action).toBe("deny");
-    expect(evaluatePolicy(paths, none, "edit", diff("secrets/key.pem")).action).toBe("deny");
-    expect(evaluatePolicy(paths, none, "write", diff("src/a.ts")).action).toBe("allow");
-    expect(evaluatePolicy({ ...base, write: "deny" }, new Set(["write"]), "write", diff("src/a.ts")).action).toBe("deny");
+  it("a rule never widens past its text: without a trailing * it covers that exact command", () => {
+    const p = { ...base, bashAllow: ["git status"] };
+    expect(evaluatePolicy(p, none, "bash", cmd("git status")).action).toBe("allow");
+    expect(evaluatePolicy(p, none, "bash", cmd("git status --porcelain")).action).toBe("ask");
+    expect(evaluatePolicy(p, none, "bash", cmd("git  status")).action).toBe("allow");
+    expect(evaluatePolicy(p, none, "bash", cmd("git 'status'")).action).toBe("allow");
   });
 
-  it("'allow edits for this session' turns asks into allows for that tool only", async () => {
+  it("names the rule that decided", () => {
+    const v = evaluatePolicy(base, session("bash", "npm test *"), "bash", cmd("npm test -- -u"));
+    expect(v.action).toBe("allow");
+    expect(v.rules).toEqual([{ tool: "bash", action: "allow", pattern: "npm test *", source: "session" }]);
+    expect(v.rule).toContain("`npm test *`");
+  });
+
+  it("deny wins: over allow rules, the tool's allow and session rules", () => {
+    const p: ToolPolicy = { ...base, bash: "allow", bashAllow: ["ls *", "echo *", "git *"], bashDeny: ["rm", "git push"] };
+    const s = session("bash", "ls *");
+    expect(evaluatePolicy(p, s, "bash", cmd("ls; rm -rf /")).action).toBe("deny");
+    expect(evaluatePolicy(p, s, "bash", cmd("echo $(rm x)")).action).toBe("deny");
+    expect(evaluatePolicy(p, s, "bash", cmd("FOO=1 /bin/rm x")).action).toBe("deny");
+    expect(evaluatePolicy(p, s, "bash", cmd("env FOO=1 rm x")).action).toBe("deny");
+    expect(evaluatePolicy(p, s, "bash", cmd("sh -c 'rm -rf x'")).action).toBe("deny");
+    expect(evaluatePolicy(p, s, "bash", cmd("find . -exec rm {} \\;")).action).toBe("deny");
+    expect(evaluatePolicy(p, s, "bash", cmd("ls | xargs rm")).action).toBe("deny");
+    expect(evaluatePolicy(p, s, "bash", cmd("'r'm x")).action).toBe("deny");
+    expect(evaluatePolicy(p, s, "bash", cmd("echo 'rm is fine inside quotes'")).action).toBe("allow");
+    expect(evaluatePolicy(p, s, "bash", cmd("git push --force")).action).toBe("deny");
+    const paths: ToolPolicy = { ...base, edit: "allow", pathDeny: [".env*", "secrets/**"], pathAllow: ["src/**"] };
+    expect(evaluatePolicy(paths, session("edit", "config/**"), "edit", diff("config/.env.local")).action).toBe("deny");
+    expect(evaluatePolicy(paths, none, "edit", diff("secrets/key.pem")).action).toBe("deny");
+    expect(evaluatePolicy(paths, none, "write", diff("src/a.ts")).action).toBe("allow");
+    expect(evaluatePolicy({ ...base, write: "deny" }, session("write", "**"), "write", diff("src/a.ts")).action).toBe("deny");
+  });
+
+  it("a path allow rule covers the path it names, not every file of that name", () => {
+    expect(evaluatePolicy(base, session("edit", "a.ts"), "edit", diff("a.ts")).action).toBe("allow");
+    expect(evaluatePolicy(base, session("edit", "a.ts"), "edit", diff("deep/a.ts")).action).toBe("ask");
+    expect(evaluatePolicy(base, session("edit", "src/**"), "edit", diff("src/x/y.ts")).action).toBe("allow");
+    expect(evaluatePolicy(base, session("edit", "src/**"), "write", diff("src/x/y.ts")).action).toBe("ask");
+  });
+
+  it("'approve for this session' allows that exact command, not the tool", async () => {
+    const first = await propose("bash", { command: "echo hi" });
+    expect(fx.runtime.decide(first)).toBe("ask");
+    fx.runtime.approve(first, { forSession: true });
+    expect((await fx.runtime.execute(first)).ok).toBe(true);
+    expect(fx.runtime.decide(await propose("bash", { command: "echo hi" }))).toBe("allow");
+    expect(fx.runtime.decide(await propose("bash", { command: "echo hi; rm -rf x" }))).toBe("ask");
+    expect(fx.runtime.decide(await propose("bash", { command: "echo bye" }))).toBe("ask");
+    expect(fx.runtime.decide(await propose("write", { path: "w.txt", content: "w" }))).toBe("ask");
+  });
+
+  it("'approve for this session' with a prefix rule allows what the rule says, and refuses a rule that does not cover the call", async () => {
+    const first = await propose("bash", { command: "echo one" });
+    expect(fx.runtime.checkRule(first, "ls *")).toMatch(/does not cover/);
+    expect(fx.runtime.checkRule(first, "echo *")).toBeNull();
+    fx.runtime.approve(first, { forSession: true, rule: "echo *" });
+    expect(fx.runtime.decide(await propose("bash", { command: "echo two three" }))).toBe("allow");
+    expect(fx.runtime.decide(await propose("bash", { command: "echo two > f" }))).toBe("ask");
+    const redirect = await propose("bash", { command: "echo x > f" });
+    expect(fx.runtime.checkRule(redirect, "echo *")).toMatch(/a redirection/);
+  });
+
+  it("'approve for this session' on an edit allows that file only", async () => {
     writeFileSync(join(fx.ws, "s.txt"), "a");
+    writeFileSync(join(fx.ws, "t.txt"), "a");
     const first = await propose("edit", { path: "s.txt", edits: [{ oldText: "a", newText: "b" }] });
     expect(fx.runtime.decide(first)).toBe("ask");
     fx.runtime.approve(first, { forSession: true });
@@ -165,6 +217,7 @@ describe("policy", () => {
     const second = await propose("edit", { path: "s.txt", edits: [{ oldText: "b", newText: "c" }] });
     expect(fx.runtime.decide(second)).toBe("allow");
     expect((await fx.runtime.execute(second)).ok).toBe(true);
+    expect(fx.runtime.decide(await propose("edit", { path: "t.txt", edits: [{ oldText: "a", newText: "b" }] }))).toBe("ask");
     expect(fx.runtime.decide(await propose("bash", { command: "ls" }))).toBe("ask");
     expect(fx.runtime.decide(await propose("write", { path: "w.txt", content: "w" }))).toBe("ask");
   });

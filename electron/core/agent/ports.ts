@@ -14,6 +14,7 @@ import type {
   ToolResultMessage,
 } from "../../../shared/protocol";
 import type { LlmContext, StreamEvent, StreamOptions, ToolSpec } from "../providers/types";
+import type { DecidingRule } from "../../../shared/protocol";
 import type { PolicyAction, Proposal, ToolOutcome } from "../tools/types";
 
 export interface ResolvedModel {
@@ -36,10 +37,14 @@ export interface ToolRuntimePort {
   isSideEffect(name: string): boolean;
   runReadOnly(call: ToolCall, signal: AbortSignal): Promise<ToolOutcome>;
   propose(call: ToolCall): Promise<{ proposal: Proposal } | { outcome: ToolOutcome }>;
-  /** The policy's verdict; "allow" marks the proposal approved, "deny" refuses it. */
-  decide(proposal: Proposal): PolicyAction;
-  /** The user approved (once, or for the rest of the session). */
-  approve(proposal: Proposal, options: { forSession: boolean }): void;
+  /** The policy's verdict and the rules that decided; "allow" marks the proposal approved, "deny" refuses it. */
+  decide(proposal: Proposal): { action: PolicyAction; rules?: DecidingRule[] };
+  /** Rules the approval card offers for this call, narrowest first. */
+  suggestRules(proposal: Proposal): string[];
+  /** Why `pattern` would not cover this call (a rule offered for a call must), or null. */
+  checkRule(proposal: Proposal, pattern: string, action: "allow" | "deny"): string | null;
+  /** The user approved once, or for the session (`rule`, or the exact call when absent). */
+  approve(proposal: Proposal, options: { forSession: boolean; rule?: string }): void;
   /** The user (or the policy) refused; the outcome tells the model why. */
   deny(proposal: Proposal, options: { reason?: string }): ToolOutcome;
   /** The turn was aborted while the proposal waited. */
@@ -50,7 +55,7 @@ export interface ToolRuntimePort {
 
 export type ToolAuditEvent =
   | { kind: "proposed" | "running"; toolCallId: string; toolName: string; args: Record<string, unknown> }
-  | { kind: "decided"; toolCallId: string; toolName: string; decision: string; decidedBy: string; reason?: string }
+  | { kind: "decided"; toolCallId: string; toolName: string; decision: string; decidedBy: string; reason?: string; rules?: DecidingRule[] }
   | {
       kind: "finished";
       toolCallId: string;
@@ -69,8 +74,13 @@ export interface AgentDeps {
   stream(resolved: ResolvedModel, context: LlmContext, options: Omit<StreamOptions, "apiKey">): AsyncIterable<StreamEvent>;
   computeCost(model: ModelInfo, message: AssistantMessage): AssistantMessage;
   emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
-  /** Writes the tool-call audit; never throws (a failed audit must not break the turn). */
+  /**
+   * Writes the tool-call audit. Throws when the row cannot be written; inside
+   * an append's `alongside` that rolls the entry back too (both or neither).
+   */
   audit(sessionId: string, event: ToolAuditEvent): void;
+  /** Saves an "always allow / always deny" rule for the session's workspace. */
+  saveRule?(rule: { tool: "bash" | "write" | "edit"; action: "allow" | "deny"; pattern: string }): void;
   now(): number;
   workspaceRoot: string;
   platform: string;

@@ -11,6 +11,7 @@ import { COMPACT_AT_SHARE } from "../../../shared/models";
 import type { PendingApproval, TurnState } from "../../../shared/api";
 import type {
   AssistantMessage,
+  DecidingRule,
   ImageContent,
   Message,
   ModelRef,
@@ -32,12 +33,23 @@ const PARTIAL_EMIT_INTERVAL_MS = 33;
 export const CONTINUE_PROMPT =
   "[Agent Workbench] Your last response was cut off at the output token limit. Continue from where you stopped, or wrap up briefly.";
 
+export type UserDecision = "approve" | "approveForSession" | "approveAlways" | "deny" | "denyAlways";
+
 type ApprovalAnswer =
-  | { decision: "approve" | "approveForSession" | "deny"; reason?: string; byPolicy?: boolean }
+  | { decision: UserDecision; reason?: string; rule?: string; byPolicy?: boolean }
   | { decision: "aborted" };
+
+/** The answer was refused: nothing is pending for that call, or the rule does not cover it. */
+export type AnswerRefusal = { code: "CONFLICT" | "INVALID_REQUEST"; message: string };
+
+/** A store write (an entry with its audit row) failed: nothing of it was kept. */
+class StoreWriteFailed extends Error {
+  override name = "StoreWriteFailed";
+}
 
 interface PendingApprovalState {
   info: PendingApproval;
+  proposal: Proposal;
   resolve(answer: ApprovalAnswer): void;
 }
 
@@ -107,10 +119,23 @@ export class SessionAgent {
     this.pending?.resolve({ decision: "aborted" });
   }
 
-  answerApproval(toolCallId: string, decision: "approve" | "approveForSession" | "deny", reason?: string): boolean {
-    if (!this.pending || this.pending.info.toolCallId !== toolCallId) return false;
-    this.pending.resolve({ decision, reason });
-    return true;
+  /**
+   * Answers the pending approval. A `rule` (approve for the session, always
+   * allow / deny) must cover the call it answers: a rule is checked here,
+   * never silently widened or dropped.
+   */
+  answerApproval(toolCallId: string, decision: UserDecision, reason?: string, rule?: string): AnswerRefusal | null {
+    const pending = this.pending;
+    if (!pending || pending.info.toolCallId !== toolCallId) return { code: "CONFLICT", message: "no approval is pending for that tool call" };
+    const scoped = decision === "approveForSession" || decision === "approveAlways" || decision === "denyAlways";
+    if (rule !== undefined && !scoped) return { code: "INVALID_REQUEST", message: `a rule goes with approveForSession, approveAlways or denyAlways, not ${decision}` };
+    if ((decision === "approveAlways" || decision === "denyAlways") && !rule?.trim()) return { code: "INVALID_REQUEST", message: `${decision} needs the rule to save` };
+    if (rule !== undefined) {
+      const problem = this.deps.tools.checkRule(pending.proposal, rule, decision === "denyAlways" ? "deny" : "allow");
+      if (problem) return { code: "INVALID_REQUEST", message: problem };
+    }
+    pending.resolve({ decision, reason, ...(rule !== undefined ? { rule: rule.trim() } : {}) });
+    return null;
   }
 
   /** Switches the model; during a running turn it applies from the next request. */
@@ -370,19 +395,24 @@ export class SessionAgent {
       done.add(call);
       const result = this.deps.tools.toResultMessage(call, outcome, this.deps.now());
       const durationMs = this.deps.now() - startedAt;
-      // The result and its audit row commit together.
-      this.append({ type: "message", message: result }, () =>
-        this.deps.audit(this.sessionId, {
-          kind: "finished",
-          toolCallId: call.id,
-          toolName: call.name,
-          args: call.arguments,
-          status,
-          durationMs,
-          errorCode: outcome.ok ? undefined : outcome.error.errorCode,
-          outputBytes: byteLength(result),
-        }),
-      );
+      // The result and its audit row commit together, or neither does.
+      try {
+        this.append({ type: "message", message: result }, () =>
+          this.deps.audit(this.sessionId, {
+            kind: "finished",
+            toolCallId: call.id,
+            toolName: call.name,
+            args: call.arguments,
+            status,
+            durationMs,
+            errorCode: outcome.ok ? undefined : outcome.error.errorCode,
+            outputBytes: byteLength(result),
+          }),
+        );
+      } catch (err) {
+        this.storeFailed(call, err);
+        return;
+      }
       this.deps.emit("tool.status", { sessionId: this.sessionId, toolCallId: call.id, toolName: call.name, status, durationMs });
     };
     const statusOf = (outcome: ToolOutcome): "done" | "error" | "aborted" | "denied" =>
@@ -402,7 +432,7 @@ export class SessionAgent {
     );
 
     for (const call of sideEffects) {
-      if (signal.aborted) break;
+      if (signal.aborted || this.failedWrite) break;
       const startedAt = this.deps.now();
       const proposed = await this.deps.tools.propose(call);
       if ("outcome" in proposed) {
@@ -410,23 +440,48 @@ export class SessionAgent {
         continue;
       }
       const { proposal } = proposed;
-      this.deps.audit(this.sessionId, { kind: "proposed", toolCallId: call.id, toolName: call.name, args: call.arguments });
-      const answer = await this.approve(proposal, signal);
+      let answer: ApprovalAnswer;
+      try {
+        this.deps.audit(this.sessionId, { kind: "proposed", toolCallId: call.id, toolName: call.name, args: call.arguments });
+        answer = await this.approve(proposal, signal);
+      } catch (err) {
+        this.deps.tools.cancel(proposal);
+        done.add(call);
+        this.storeFailed(call, err);
+        break;
+      }
       if (answer.decision === "aborted") {
         finish(call, this.deps.tools.cancel(proposal), "aborted", startedAt);
         break;
       }
-      if (answer.decision === "deny") {
+      if (answer.decision === "deny" || answer.decision === "denyAlways") {
         finish(call, this.deps.tools.deny(proposal, { reason: answer.reason?.trim() || undefined }), "denied", startedAt);
         continue;
       }
-      if (!answer.byPolicy) this.deps.tools.approve(proposal, { forSession: answer.decision === "approveForSession" });
+      if (!answer.byPolicy) {
+        this.deps.tools.approve(proposal, { forSession: answer.decision === "approveForSession", ...(answer.rule && answer.decision === "approveForSession" ? { rule: answer.rule } : {}) });
+      }
       this.deps.emit("tool.status", { sessionId: this.sessionId, toolCallId: call.id, toolName: call.name, status: "running" });
-      this.deps.audit(this.sessionId, { kind: "running", toolCallId: call.id, toolName: call.name, args: call.arguments });
+      try {
+        this.deps.audit(this.sessionId, { kind: "running", toolCallId: call.id, toolName: call.name, args: call.arguments });
+      } catch (err) {
+        // Not run: a call the audit cannot record does not happen.
+        this.deps.tools.cancel(proposal);
+        done.add(call);
+        this.storeFailed(call, err);
+        break;
+      }
       const outcome = await this.deps.tools.execute(proposal, signal);
       finish(call, outcome, statusOf(outcome), startedAt);
     }
 
+    if (this.failedWrite) {
+      // The store refused a write: answer the remaining calls without running them, and end the turn.
+      const rest = calls.filter((c) => !done.has(c));
+      this.tryAppendSynthesized(rest, "the turn stopped because a tool result could not be recorded");
+      this.failedWrite = false;
+      return false;
+    }
     const missing = calls.filter((c) => !done.has(c));
     if (missing.length > 0) {
       this.appendSynthesized(missing, "aborted", "aborted: the user stopped the turn before this tool call ran");
@@ -434,32 +489,39 @@ export class SessionAgent {
     return !signal.aborted;
   }
 
-  /** Applies the policy; asks the user when it says "ask". Stores the decision. */
+  /** Applies the policy; asks the user when it says "ask". Stores the decision (throws StoreWriteFailed when it cannot). */
   private async approve(proposal: Proposal, signal: AbortSignal): Promise<ApprovalAnswer> {
-    const policy = this.deps.tools.decide(proposal);
+    const verdict = this.deps.tools.decide(proposal);
     const record = (decision: SessionEntry & { type: "approval" }) => {
-      this.append(decision, () =>
-        this.deps.audit(this.sessionId, {
-          kind: "decided",
-          toolCallId: proposal.toolCallId,
-          toolName: proposal.toolName,
-          decision: decision.decision,
-          decidedBy: decision.decidedBy,
-          reason: decision.reason,
-        }),
-      );
+      try {
+        this.append(decision, () =>
+          this.deps.audit(this.sessionId, {
+            kind: "decided",
+            toolCallId: proposal.toolCallId,
+            toolName: proposal.toolName,
+            decision: decision.decision,
+            decidedBy: decision.decidedBy,
+            reason: decision.reason,
+            rules: decision.rules,
+          }),
+        );
+      } catch (err) {
+        throw new StoreWriteFailed(errorText(err));
+      }
     };
     const base = { type: "approval" as const, toolCallId: proposal.toolCallId, toolName: proposal.toolName, timestamp: this.deps.now() };
-    if (policy === "allow") {
-      record({ ...base, decision: "autoApproved", decidedBy: "policy" });
+    const rules = verdict.rules ? { rules: verdict.rules } : {};
+    if (verdict.action === "allow") {
+      record({ ...base, decision: "autoApproved", decidedBy: "policy", ...rules });
       return { decision: "approve", byPolicy: true };
     }
-    if (policy === "deny") {
-      record({ ...base, decision: "autoDenied", decidedBy: "policy" });
+    if (verdict.action === "deny") {
+      record({ ...base, decision: "autoDenied", decidedBy: "policy", ...rules });
       return { decision: "deny", byPolicy: true };
     }
     if (signal.aborted) return { decision: "aborted" };
-    const answer = await new Promise<ApprovalAnswer>((resolve) => {
+    const suggested = this.deps.tools.suggestRules(proposal);
+    let answer = await new Promise<ApprovalAnswer>((resolve) => {
       this.pending = {
         info: {
           sessionId: this.sessionId,
@@ -467,7 +529,9 @@ export class SessionAgent {
           toolName: proposal.toolName,
           args: proposal.args,
           preview: proposal.preview,
+          suggestedRules: suggested,
         },
+        proposal,
         resolve,
       };
       this.status = "awaitingApproval";
@@ -484,12 +548,29 @@ export class SessionAgent {
     this.emitState();
     const now = this.deps.now();
     if (answer.decision === "aborted") return answer;
+    const tool = proposal.toolName as "bash" | "write" | "edit";
+    let chosen: { rules: DecidingRule[] } | Record<string, never> = {};
+    if (answer.decision === "approveAlways" || answer.decision === "denyAlways") {
+      const action = answer.decision === "approveAlways" ? "allow" : "deny";
+      const pattern = answer.rule ?? "";
+      this.deps.saveRule?.({ tool, action, pattern });
+      chosen = { rules: [{ tool, action, pattern, source: "workspace" }] };
+    } else if (answer.decision === "approveForSession") {
+      // Without a rule from the card: the exact call, when a rule can name it (else it is approved once).
+      const pattern = answer.rule ?? suggested[0];
+      if (pattern) {
+        answer = { ...answer, rule: pattern };
+        chosen = { rules: [{ tool, action: "allow", pattern, source: "session" }] };
+      }
+    }
+    const denied = answer.decision === "deny" || answer.decision === "denyAlways";
     record({
       ...base,
       timestamp: now,
-      decision: answer.decision === "approve" ? "approved" : answer.decision === "approveForSession" ? "approvedForSession" : "denied",
+      decision: answer.decision === "approveForSession" ? "approvedForSession" : denied ? "denied" : "approved",
       decidedBy: "user",
-      reason: answer.decision === "deny" ? answer.reason : undefined,
+      reason: denied ? answer.reason : undefined,
+      ...chosen,
     });
     return answer;
   }
@@ -520,6 +601,31 @@ export class SessionAgent {
     for (const message of this.queue.splice(0)) this.appendMessage(message);
     this.emitState();
     return true;
+  }
+
+  /** Set when a store write failed during the tool batch: the batch stops and the turn ends. */
+  private failedWrite = false;
+
+  /**
+   * A tool result (or its approval) could not be stored with its audit row:
+   * neither was kept. Say so on that call and for the turn, store an error
+   * result in its place when the store still takes one (invariant 1), and
+   * stop the batch.
+   */
+  private storeFailed(call: ToolCall, err: unknown): void {
+    this.failedWrite = true;
+    const message = `The result of ${call.name} could not be recorded (${errorText(err)}); it was not stored and the turn stopped.`;
+    this.tryAppendSynthesized([call], message);
+    this.deps.emit("turn.error", { sessionId: this.sessionId, message });
+  }
+
+  /** appendSynthesized as errors, for a store that may be failing: a write that fails is left to the repair at the next open. */
+  private tryAppendSynthesized(calls: ToolCall[], text: string): void {
+    try {
+      this.appendSynthesized(calls, "error", `error: ${text}`);
+    } catch (err) {
+      this.deps.emit("turn.error", { sessionId: this.sessionId, message: `The session could not be saved: ${errorText(err)}` });
+    }
   }
 
   private appendSynthesized(calls: ToolCall[], kind: "aborted" | "error", text: string): void {

@@ -141,6 +141,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       workspaceRoot: workspace.path,
       settings: () => settings,
       env: options.env ?? process.env,
+      rules: () => store.listRules(workspace.id),
     });
     const deps: AgentDeps = {
       store,
@@ -154,6 +155,9 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
         emit(event, payload);
       },
       audit: (sid, event) => writeAudit(store, audited, sid, event, now()),
+      saveRule: (rule) => {
+        store.addRule({ workspaceId: workspace.id, ...rule });
+      },
       now,
       workspaceRoot: workspace.path,
       platform: platform(),
@@ -314,7 +318,8 @@ function writeAudit(store: SessionStore, audited: Map<string, Set<string>>, sess
   // Ids may repeat across turns: a finished call frees its id for a new row.
   if (event.kind === "finished") seen.delete(event.toolCallId);
   else seen.add(event.toolCallId);
-  try {
+  // No catch: a failed audit write fails the entry it goes with (one transaction), and the loop reports it on that call.
+  {
     switch (event.kind) {
       case "proposed":
         if (known) store.patchToolCall(sessionId, event.toolCallId, { status: "proposed" });
@@ -334,6 +339,7 @@ function writeAudit(store: SessionStore, audited: Map<string, Set<string>>, sess
           approvalDecision: decision,
           decidedBy: event.decidedBy,
           decidedAt: at,
+          ...(event.rules ? { decidedByRule: event.rules } : {}),
         });
         break;
       }
@@ -344,7 +350,5 @@ function writeAudit(store: SessionStore, audited: Map<string, Set<string>>, sess
         break;
       }
     }
-  } catch {
-    // The audit must never break a turn; the transcript itself is already stored.
   }
 }

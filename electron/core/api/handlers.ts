@@ -4,6 +4,13 @@ import type { CoreContext } from "./create-workbench";
 import { NotFound, openWorkspaceFolder } from "./create-workbench";
 import { ApiFailure, type CoreHandlerTable, type HandlerTable } from "./dispatch";
 import { parseSettings } from "./settings";
+import { invalidBashAllow } from "../tools/rule-match";
+
+/** A bash allow rule must name its program; any rule needs text. */
+function checkRulePattern(tool: string, action: string, pattern: string): void {
+  const problem = tool === "bash" && action === "allow" ? invalidBashAllow(pattern) : pattern.trim() === "" ? "the rule is empty" : null;
+  if (problem) throw new ApiFailure("INVALID_REQUEST", problem);
+}
 
 type P<M extends keyof HandlerTable> = RequestParams<M>;
 type R<M extends keyof HandlerTable> = RequestResult<M>;
@@ -15,6 +22,12 @@ export function createHandlers(ctx: CoreContext): CoreHandlerTable {
     const s = store.getSession(id);
     if (!s) throw new NotFound(`no session ${id}`);
     return s;
+  };
+
+  const requireWorkspace = (id: string) => {
+    const w = store.getWorkspace(id);
+    if (!w) throw new NotFound(`no workspace ${id}`);
+    return w;
   };
 
   const providerStatus = (key: string): R<"secrets.setApiKey"> => {
@@ -120,9 +133,31 @@ export function createHandlers(ctx: CoreContext): CoreHandlerTable {
     "approval.answer": (p: P<"approval.answer">) => {
       requireSession(p.sessionId);
       const agent = ctx.activeAgent(p.sessionId);
-      if (!agent || !agent.answerApproval(p.toolCallId, p.decision, p.reason)) {
-        throw new ApiFailure("CONFLICT", "no approval is pending for that tool call");
-      }
+      if (!agent) throw new ApiFailure("CONFLICT", "no approval is pending for that tool call");
+      const refused = agent.answerApproval(p.toolCallId, p.decision, p.reason, p.rule);
+      if (refused) throw new ApiFailure(refused.code, refused.message);
+      return { ok: true as const };
+    },
+
+    "rules.list": (p: P<"rules.list">) => {
+      requireWorkspace(p.workspaceId);
+      return store.listRules(p.workspaceId);
+    },
+    "rules.add": (p: P<"rules.add">) => {
+      requireWorkspace(p.workspaceId);
+      checkRulePattern(p.tool, p.action, p.pattern);
+      return store.addRule(p);
+    },
+    "rules.update": (p: P<"rules.update">) => {
+      requireWorkspace(p.workspaceId);
+      const existing = store.listRules(p.workspaceId).find((r) => r.id === p.id);
+      if (!existing) throw new NotFound(`no rule ${p.id} in this workspace`);
+      checkRulePattern(existing.tool, p.action ?? existing.action, p.pattern ?? existing.pattern);
+      return store.updateRule(p.workspaceId, p.id, { ...(p.action ? { action: p.action } : {}), ...(p.pattern ? { pattern: p.pattern } : {}) });
+    },
+    "rules.remove": (p: P<"rules.remove">) => {
+      requireWorkspace(p.workspaceId);
+      if (!store.removeRule(p.workspaceId, p.id)) throw new NotFound(`no rule ${p.id} in this workspace`);
       return { ok: true as const };
     },
 

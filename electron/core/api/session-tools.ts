@@ -1,30 +1,34 @@
 /**
  * The tool runtime for one session, following the user's settings: the
  * approval policy and run budget are read when a turn begins, so a change in
- * Settings applies from the next turn. Tools approved "for this session"
- * stay approved when the runtime is rebuilt.
+ * Settings applies from the next turn. The workspace's saved rules are read at
+ * every decision. Rules approved "for this session" stay when the runtime is
+ * rebuilt.
  */
 import type { Settings } from "../../../shared/api";
 import type { ToolRuntimePort } from "../agent/ports";
-import { createToolRuntime, type SideEffectToolName, type ToolRuntime } from "../tools";
+import { createToolRuntime, suggestRules, type PolicyRule, type SideEffectToolName, type ToolRuntime } from "../tools";
 
 export interface SessionToolsOptions {
   workspaceRoot: string;
   settings(): Settings;
   env: Record<string, string | undefined>;
+  /** The workspace's saved rules. */
+  rules?: () => readonly PolicyRule[];
 }
 
 export function createSessionTools(options: SessionToolsOptions): ToolRuntimePort {
   let builtFrom: string | null = null;
   let runtime: ToolRuntime | null = null;
-  const allowedForSession = new Set<SideEffectToolName>();
+  let sessionRules: readonly PolicyRule[] = [];
 
   const current = (): ToolRuntime => {
     const { approvalPolicy, budget } = options.settings();
     const key = JSON.stringify({ approvalPolicy, budget });
     if (!runtime || key !== builtFrom) {
-      runtime = createToolRuntime({ workspaceRoot: options.workspaceRoot, policy: approvalPolicy, budget, env: options.env });
-      for (const tool of allowedForSession) runtime.allowForSession(tool);
+      if (runtime) sessionRules = runtime.sessionRules().slice();
+      runtime = createToolRuntime({ workspaceRoot: options.workspaceRoot, policy: approvalPolicy, budget, env: options.env, ...(options.rules ? { rules: options.rules } : {}) });
+      for (const rule of sessionRules) runtime.addSessionRule(rule);
       builtFrom = key;
     }
     return runtime;
@@ -41,11 +45,15 @@ export function createSessionTools(options: SessionToolsOptions): ToolRuntimePor
     isSideEffect: (name) => turnRuntime.tier(name) === "sideEffect",
     runReadOnly: (call, signal) => turnRuntime.runReadOnly(call, signal),
     propose: (call) => turnRuntime.propose(call),
-    decide: (proposal) => turnRuntime.decide(proposal),
-    approve: (proposal, { forSession }) => {
-      if (forSession) allowedForSession.add(proposal.toolName as SideEffectToolName);
-      turnRuntime.approve(proposal, { forSession });
+    decide: (proposal) => {
+      const action = turnRuntime.decide(proposal);
+      const { rules } = turnRuntime.explain(proposal);
+      return rules && action !== "ask" ? { action, rules } : { action };
     },
+    // Only rules that would in fact cover this call (`sh *` never does).
+    suggestRules: (proposal) => suggestRules(proposal.toolName as SideEffectToolName, proposal.preview).filter((r) => turnRuntime.checkRule(proposal, r) === null),
+    checkRule: (proposal, pattern, action) => turnRuntime.checkRule(proposal, pattern, action),
+    approve: (proposal, { forSession, rule }) => turnRuntime.approve(proposal, { forSession, ...(rule ? { rule } : {}) }),
     deny: (proposal, { reason }) => turnRuntime.deny(proposal, { reason }),
     cancel: (proposal) => turnRuntime.cancel(proposal),
     execute: (proposal, signal) => turnRuntime.execute(proposal, signal),

@@ -5,8 +5,8 @@
  * with that id in the session.
  */
 import { z } from "zod";
-import type { ApprovalDecision } from "../../../shared/protocol";
-import { ApprovalDecisionSchema } from "../../../shared/protocol";
+import type { ApprovalDecision, DecidingRule } from "../../../shared/protocol";
+import { ApprovalDecisionSchema, DecidingRuleSchema } from "../../../shared/protocol";
 import type { StoreContext } from "./db";
 import { StoreError } from "./errors";
 
@@ -25,6 +25,8 @@ export interface ToolCallPatch {
   /** "user" or "policy". */
   decidedBy?: string;
   decidedAt?: number;
+  /** The rules that decided (policy) or that the user saved with the decision. */
+  decidedByRule?: DecidingRule[];
 }
 
 export interface ToolCallInput extends ToolCallPatch {
@@ -48,6 +50,7 @@ export interface ToolCallRecord {
   approvalDecision: ApprovalDecision | null;
   decidedBy: string | null;
   decidedAt: number | null;
+  decidedByRule: DecidingRule[] | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -65,6 +68,7 @@ interface ToolCallRow {
   approval_decision: string | null;
   decided_by: string | null;
   decided_at: number | null;
+  decided_by_rule: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -92,9 +96,20 @@ function toRecord(r: ToolCallRow): ToolCallRecord {
     approvalDecision: decision.success ? decision.data : null,
     decidedBy: r.decided_by,
     decidedAt: r.decided_at,
+    decidedByRule: parseRules(r.decided_by_rule),
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
+}
+
+function parseRules(text: string | null): DecidingRule[] | null {
+  if (text === null) return null;
+  try {
+    const parsed = DecidingRuleSchema.array().safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }
 
 const STATUSES: ReadonlySet<unknown> = new Set(ToolAuditStatusSchema.options);
@@ -110,8 +125,8 @@ function checkPatch(p: ToolCallPatch): void {
 }
 
 const INSERT_SQL = `INSERT INTO tool_calls (session_id, tool_call_id, tool_name, args, status, duration_ms, error_code, output_bytes,
-    approval_decision, decided_by, decided_at, created_at, updated_at)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+    approval_decision, decided_by, decided_at, decided_by_rule, created_at, updated_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
 function insertValues(ctx: StoreContext, input: ToolCallInput): unknown[] {
   checkPatch(input);
@@ -134,6 +149,7 @@ function insertValues(ctx: StoreContext, input: ToolCallInput): unknown[] {
     input.approvalDecision ?? null,
     input.decidedBy ?? null,
     input.decidedAt ?? null,
+    input.decidedByRule ? JSON.stringify(input.decidedByRule) : null,
     now,
     now,
   ];
@@ -168,7 +184,7 @@ export function addToolCall(ctx: StoreContext, input: ToolCallInput): void {
 const UPDATE_SQL = `UPDATE tool_calls SET status = coalesce(?, status), duration_ms = coalesce(?, duration_ms),
     error_code = coalesce(?, error_code), output_bytes = coalesce(?, output_bytes),
     approval_decision = coalesce(?, approval_decision), decided_by = coalesce(?, decided_by),
-    decided_at = coalesce(?, decided_at), updated_at = ?
+    decided_at = coalesce(?, decided_at), decided_by_rule = coalesce(?, decided_by_rule), updated_at = ?
   WHERE id = (SELECT max(id) FROM tool_calls WHERE session_id = ? AND tool_call_id = ?)`;
 
 function updateValues(ctx: StoreContext, sessionId: string, toolCallId: string, patch: ToolCallPatch): unknown[] {
@@ -181,6 +197,7 @@ function updateValues(ctx: StoreContext, sessionId: string, toolCallId: string, 
     patch.approvalDecision ?? null,
     patch.decidedBy ?? null,
     patch.decidedAt ?? null,
+    patch.decidedByRule ? JSON.stringify(patch.decidedByRule) : null,
     ctx.now(),
     sessionId,
     toolCallId,

@@ -143,6 +143,23 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX notes_by_session ON notes (session_id, seq);
     `,
   },
+  {
+    version: 2,
+    name: "approval rules and the rule that decided a call",
+    sql: `
+      CREATE TABLE approval_rules (
+        id TEXT PRIMARY KEY,
+        workspace_id TEXT NOT NULL REFERENCES workspaces (id) ON DELETE CASCADE,
+        tool TEXT NOT NULL CHECK (tool = 'bash' OR tool = 'write' OR tool = 'edit'),
+        action TEXT NOT NULL CHECK (action = 'allow' OR action = 'deny'),
+        pattern TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        UNIQUE (workspace_id, tool, action, pattern)
+      );
+      -- JSON array of the deciding rules ({ tool, action, pattern, source }).
+      ALTER TABLE tool_calls ADD COLUMN decided_by_rule TEXT;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.length === 0 ? 0 : MIGRATIONS[MIGRATIONS.length - 1].version;

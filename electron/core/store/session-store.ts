@@ -5,7 +5,7 @@
  * typed code (see errors.ts); raw SQLite and zod errors never escape. Use one
  * store per process and per file (the app holds a single-instance lock).
  */
-import type { SearchHit, SessionSummary, Workspace } from "../../../shared/api";
+import type { ApprovalRule, SearchHit, SessionSummary, Workspace } from "../../../shared/api";
 import type { ModelRef, SessionEntry, StoredEntry } from "../../../shared/protocol";
 import {
   addToolCall,
@@ -37,6 +37,7 @@ import {
   type ListSessionsOptions,
   type SessionPage,
 } from "./sessions";
+import { addRule, listRules, removeRule, updateRule, type RuleInput } from "./rules";
 import { deleteSetting, getSetting, setSetting } from "./settings";
 import { usageTotals, type UsageTotals } from "./usage";
 import { addWorkspace, getWorkspace, recentWorkspaces } from "./workspaces";
@@ -239,6 +240,21 @@ export class SessionStore {
   }
   deleteSetting(key: string): boolean {
     return this.guard("deleteSetting", () => deleteSetting(this.ctx, key));
+  }
+
+  // ------------------------------------------------------------ approval rules (per workspace)
+
+  listRules(workspaceId: string): ApprovalRule[] {
+    return this.guard("listRules", () => listRules(this.ctx, workspaceId));
+  }
+  addRule(input: RuleInput): ApprovalRule {
+    return this.guard("addRule", () => addRule(this.ctx, input));
+  }
+  updateRule(workspaceId: string, id: string, patch: { action?: ApprovalRule["action"]; pattern?: string }): ApprovalRule {
+    return this.guard("updateRule", () => updateRule(this.ctx, workspaceId, id, patch));
+  }
+  removeRule(workspaceId: string, id: string): boolean {
+    return this.guard("removeRule", () => removeRule(this.ctx, workspaceId, id));
   }
 
   // ------------------------------------------------------------ reviewer notes

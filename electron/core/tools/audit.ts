@@ -34,7 +34,7 @@ export type AuditEvent =
       reason?: string;
       timestamp: number;
     }
-  | { type: "sessionAllow"; toolName: string; timestamp: number }
+  | { type: "sessionAllow"; toolName: string; rule: string; timestamp: number }
   | {
       type: "outcome";
       toolCallId: string;

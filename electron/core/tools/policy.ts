@@ -1,14 +1,18 @@
 /**
- * The approval policy for side-effect tools: ask, allow or deny, per tool, per
- * path glob (write/edit) and per command pattern (bash). Deny always wins.
+ * The approval policy for side-effect tools: ask, allow or deny, from the
+ * per-tool setting and the rules (global settings, saved per workspace,
+ * approved for this session). See docs/approvals.md.
  *
- * Contract: `evaluatePolicy` is pure. A bash command is auto-allowed by
- * `bashAllow` only when every sub-command (split on && || ; | & and newlines)
- * matches an allow pattern and the command has no substitution or
- * redirection; a deny pattern matching any sub-command (substitutions
- * included) denies the whole command.
+ * Contract: `evaluatePolicy` is pure. Deny wins: the tool set to deny, or any
+ * deny rule matching any command the line may run (bash) or the path
+ * (write/edit). A bash command is auto-allowed by rules only when the shell
+ * grammar reads it as plain commands joined by ; && || | and every one of
+ * them is covered by an allow rule (`shell-parse.ts`, `rule-match.ts`).
+ * The verdict names the rules that decided.
  */
-import { globMatcher } from "./glob-match";
+import type { DecidingRule } from "../../../shared/protocol";
+import { bashAllowCovers, bashDenyCovers, pathCovers } from "./rule-match";
+import { allCommands, plainCommands } from "./shell-parse";
 import type { PolicyAction, ProposalPreview } from "./types";
 
 /** Structurally compatible with `ApprovalPolicy` in shared/api.ts, plus path rules. */
@@ -16,7 +20,7 @@ export interface ToolPolicy {
   write: PolicyAction;
   edit: PolicyAction;
   bash: PolicyAction;
-  /** Command patterns: `*` is a wildcard; a pattern also matches the same words followed by more arguments. */
+  /** Command rules (rule-match.ts): `npm test` exactly, `npm test *` with any further arguments. */
   bashAllow: readonly string[];
   bashDeny: readonly string[];
   /** Workspace-relative path globs for write and edit. */
@@ -28,116 +32,96 @@ export const DEFAULT_TOOL_POLICY: ToolPolicy = { write: "ask", edit: "ask", bash
 
 export type SideEffectToolName = "write" | "edit" | "bash";
 
+/** A rule as the policy sees it (saved, session or from the settings). */
+export type PolicyRule = DecidingRule;
+
 export interface PolicyVerdict {
   action: PolicyAction;
-  /** Which rule decided, for the audit and the denial message. */
+  /** Which rule decided, in words, for the audit and the denial message. */
   rule: string;
+  /** The rules that decided, when rules did. */
+  rules?: DecidingRule[];
+  /** Why an allow rule could not apply to this bash command (it has a redirection, …), when one was tried. */
+  notCoverable?: string;
 }
 
-export function evaluatePolicy(
-  policy: ToolPolicy,
-  sessionAllowed: ReadonlySet<string>,
-  toolName: SideEffectToolName,
-  preview: ProposalPreview,
-): PolicyVerdict {
+/** The settings' lists as rules. */
+export function settingsRules(policy: ToolPolicy): PolicyRule[] {
+  const rules: PolicyRule[] = [];
+  for (const pattern of policy.bashDeny) rules.push({ tool: "bash", action: "deny", pattern, source: "settings" });
+  for (const pattern of policy.bashAllow) rules.push({ tool: "bash", action: "allow", pattern, source: "settings" });
+  for (const tool of ["write", "edit"] as const) {
+    for (const pattern of policy.pathDeny ?? []) rules.push({ tool, action: "deny", pattern, source: "settings" });
+    for (const pattern of policy.pathAllow ?? []) rules.push({ tool, action: "allow", pattern, source: "settings" });
+  }
+  return rules;
+}
+
+export function evaluatePolicy(policy: ToolPolicy, extraRules: readonly PolicyRule[], toolName: SideEffectToolName, preview: ProposalPreview): PolicyVerdict {
   const toolAction = policy[toolName];
   if (toolAction === "deny") return { action: "deny", rule: `${toolName}: deny` };
+  const rules = [...settingsRules(policy), ...extraRules].filter((r) => r.tool === toolName);
+  const denies = rules.filter((r) => r.action === "deny");
+  const allows = rules.filter((r) => r.action === "allow");
+  let notCoverable: string | undefined;
 
   if (preview.kind === "diff") {
-    const denied = (policy.pathDeny ?? []).find((g) => globMatch(g, preview.path));
-    if (denied) return { action: "deny", rule: `pathDeny: ${denied}` };
-    if (sessionAllowed.has(toolName)) return { action: "allow", rule: `${toolName}: allowed for this session` };
-    const allowed = (policy.pathAllow ?? []).find((g) => globMatch(g, preview.path));
-    if (allowed) return { action: "allow", rule: `pathAllow: ${allowed}` };
+    const denied = denies.find((r) => pathCovers(r.pattern, preview.path, "deny"));
+    if (denied) return ruled("deny", [denied]);
+    const allowed = allows.find((r) => pathCovers(r.pattern, preview.path, "allow"));
+    if (allowed) return ruled("allow", [allowed]);
   } else {
-    const { commands, complex } = splitCommand(preview.command);
-    for (const cmd of commands) {
-      const denied = policy.bashDeny.find((p) => commandMatches(p, cmd));
-      if (denied) return { action: "deny", rule: `bashDeny: ${denied}` };
+    const everything = allCommands(preview.command);
+    for (const words of everything) {
+      const denied = denies.find((r) => bashDenyCovers(r.pattern, words));
+      if (denied) return ruled("deny", [denied]);
     }
-    if (sessionAllowed.has(toolName)) return { action: "allow", rule: `${toolName}: allowed for this session` };
-    if (!complex && commands.length > 0 && commands.every((cmd) => policy.bashAllow.some((p) => commandMatches(p, cmd)))) {
-      return { action: "allow", rule: "bashAllow" };
+    if (allows.length > 0) {
+      const plain = plainCommands(preview.command);
+      if (plain.ok) {
+        const deciding: PolicyRule[] = [];
+        for (const words of plain.commands) {
+          const rule = allows.find((r) => bashAllowCovers(r.pattern, words));
+          if (!rule) {
+            deciding.length = 0;
+            break;
+          }
+          if (!deciding.includes(rule)) deciding.push(rule);
+        }
+        if (deciding.length > 0) return ruled("allow", deciding);
+      } else {
+        notCoverable = plain.reason;
+      }
     }
   }
   if (toolAction === "allow") return { action: "allow", rule: `${toolName}: allow` };
-  return { action: "ask", rule: `${toolName}: ask` };
+  return { action: "ask", rule: `${toolName}: ask`, ...(notCoverable ? { notCoverable } : {}) };
 }
 
-function globMatch(glob: string, path: string): boolean {
-  return globMatcher(glob)(path);
+function ruled(action: "allow" | "deny", rules: PolicyRule[]): PolicyVerdict {
+  const names = rules.map((r) => `\`${r.pattern}\``).join(", ");
+  const from = rules[0].source === "session" ? " (this session)" : rules[0].source === "workspace" ? " (this workspace)" : " (settings)";
+  return { action, rule: `${action === "allow" ? "allowed" : "denied"} by rule ${names}${from}`, rules: rules.map(({ tool, action: a, pattern, source }) => ({ tool, action: a, pattern, source })) };
 }
 
-/** Sub-commands of a shell command line, and whether it uses constructs we do not auto-allow. */
-export function splitCommand(command: string): { commands: string[]; complex: boolean } {
-  const commands: string[] = [];
-  let complex = false;
-  let cur = "";
-  let quote: "'" | '"' | null = null;
-  const push = () => {
-    const words = cur.trim().replace(/\s+/g, " ");
-    // Leading VAR=value assignments do not change which program runs.
-    const stripped = words.replace(/^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+/, "");
-    if (stripped !== "") commands.push(stripped);
-    cur = "";
-  };
-  for (let i = 0; i < command.length; i++) {
-    const c = command[i];
-    const next = command[i + 1];
-    if (quote === "'") {
-      if (c === "'") quote = null;
-      cur += c;
-      continue;
-    }
-    if (c === "\\") {
-      cur += c + (next ?? "");
-      i++;
-      continue;
-    }
-    if (quote === '"') {
-      if (c === '"') quote = null;
-      else if (c === "`" || (c === "$" && next === "(")) {
-        complex = true;
-        push();
-        if (c === "$") i++;
-        continue;
-      }
-      cur += c;
-      continue;
-    }
-    if (c === "'" || c === '"') {
-      quote = c;
-      cur += c;
-      continue;
-    }
-    if (c === "`" || (c === "$" && next === "(") || c === "(" || c === ")" || c === "{" || c === "}") {
-      complex = true;
-      push();
-      if (c === "$") i++;
-      continue;
-    }
-    if (c === ">" || c === "<") complex = true;
-    if (c === ";" || c === "\n" || c === "|" || c === "&") {
-      push();
-      if ((c === "|" || c === "&") && next === c) i++;
-      continue;
-    }
-    cur += c;
+/**
+ * Rules a card offers for this call, narrowest first. bash: the exact command
+ * (when an allow rule can cover it at all), then the program and its first
+ * non-option word followed by `*`. write/edit: the file, then its folder.
+ */
+export function suggestRules(toolName: SideEffectToolName, preview: ProposalPreview): string[] {
+  if (preview.kind === "diff") {
+    const slash = preview.path.lastIndexOf("/");
+    return slash === -1 ? [preview.path] : [preview.path, `${preview.path.slice(0, slash)}/**`];
   }
-  push();
-  return { commands, complex };
-}
-
-/** `*` is a wildcard; a pattern also matches the same words followed by more arguments. */
-export function commandMatches(pattern: string, command: string): boolean {
-  const p = pattern.trim().replace(/\s+/g, " ");
-  if (p === "") return false;
-  const source = p
-    .split("*")
-    .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
-    .join(".*");
-  const re = new RegExp(`^${source}(?: .*)?$`, "s");
-  // "/bin/rm -rf x" is still rm.
-  const programBase = command.replace(/^\S*\//, "");
-  return re.test(command) || re.test(programBase);
+  if (toolName !== "bash") return [];
+  const plain = plainCommands(preview.command);
+  if (!plain.ok || plain.commands.length !== 1) return [];
+  const words = plain.commands[0];
+  if (words.some((w) => /\s|\*/.test(w))) return [];
+  const out = [words.join(" ")];
+  const head = words.length > 1 && !words[1].startsWith("-") ? words.slice(0, 2) : words.slice(0, 1);
+  const prefix = `${head.join(" ")} *`;
+  if (prefix !== out[0]) out.push(prefix);
+  return out;
 }

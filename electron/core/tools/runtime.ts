@@ -27,7 +27,8 @@ import type { ToolContext } from "./context";
 import { childEnvironment } from "./env";
 import { errors, failure, toolError } from "./errors";
 import { READONLY_TIMEOUT_MS } from "./limits";
-import { DEFAULT_TOOL_POLICY, evaluatePolicy, type PolicyVerdict, type SideEffectToolName, type ToolPolicy } from "./policy";
+import { DEFAULT_TOOL_POLICY, evaluatePolicy, type PolicyRule, type PolicyVerdict, type SideEffectToolName, type ToolPolicy } from "./policy";
+import { ensureShellParser, plainCommands } from "./shell-parse";
 import { defaultToolSpecs, findTool, TOOL_NAMES, type Planned, type SideEffectDef } from "./registry";
 import { Sandbox } from "./sandbox";
 import type { PolicyAction, Proposal, Result, RunBudget, SideEffectTier, ToolError, ToolOutcome, ToolSpec } from "./types";
@@ -54,9 +55,11 @@ export interface ToolRuntimeOptions {
   outputDir?: string;
   /** Clock for audit timestamps. */
   now?: () => number;
+  /** Saved rules (per workspace), read at every decision so an edit in Settings applies at once. */
+  rules?: () => readonly PolicyRule[];
 }
 
-export type UserAnswer = { approved: true; forSession?: boolean } | { approved: false; reason?: string };
+export type UserAnswer = { approved: true; forSession?: boolean; rule?: string } | { approved: false; reason?: string };
 
 export interface ToolRuntime {
   readonly workspaceRoot: string;
@@ -69,8 +72,13 @@ export interface ToolRuntime {
   decide(proposal: Proposal): PolicyAction;
   /** The verdict with the rule that produced it; no side effects, no audit. */
   explain(proposal: Proposal): PolicyVerdict;
-  allowForSession(toolName: SideEffectToolName): void;
-  approve(proposal: Proposal, options?: { forSession?: boolean }): void;
+  /** Adds an allow rule for the rest of the session (runtime rebuilds keep it through `sessionRules`). */
+  addSessionRule(rule: PolicyRule): void;
+  sessionRules(): readonly PolicyRule[];
+  /** Why this allow rule would not cover the proposal (it must, to be offered for it), or null. */
+  checkRule(proposal: Proposal, pattern: string, action?: "allow" | "deny"): string | null;
+  /** `forSession` with `rule`: that rule is allowed from now on; without it, the exact call (command or file). */
+  approve(proposal: Proposal, options?: { forSession?: boolean; rule?: string }): void;
   deny(proposal: Proposal, options?: { reason?: string }): ToolOutcome;
   cancel(proposal: Proposal): ToolOutcome;
   execute(proposal: Proposal, signal?: AbortSignal): Promise<ToolOutcome>;
@@ -120,7 +128,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   const env = childEnvironment(options.env ?? process.env);
   const rgPath = options.rgPath === undefined ? findOnPath("rg") : options.rgPath;
   const outputDir = options.outputDir ?? join(tmpdir(), "agent-workbench-tool-output");
-  const sessionAllowed = new Set<string>();
+  const sessionRules: PolicyRule[] = [];
   const pending = new Map<string, Pending>();
   let sandbox: Promise<Result<Sandbox>> | null = null;
 
@@ -276,6 +284,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       );
       if (!planned.ok) return { outcome: finish(call, tier, failure(planned.error), started) };
       const p = planned.value;
+      if (p.preview.kind === "command") await ensureShellParser();
       const proposal: Proposal = { toolCallId: call.id, toolName: call.name, args: valid.args, preview: p.preview };
       if (p.fingerprint !== undefined) proposal.fingerprint = p.fingerprint;
       pending.set(call.id, { proposal, state: "proposed" });
@@ -284,7 +293,17 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     },
 
     explain(proposal) {
-      return evaluatePolicy(policy, sessionAllowed, proposal.toolName as SideEffectToolName, proposal.preview);
+      return evaluatePolicy(policy, [...sessionRules, ...(options.rules?.() ?? [])], proposal.toolName as SideEffectToolName, proposal.preview);
+    },
+
+    checkRule(proposal, pattern, action = "allow") {
+      const tool = proposal.toolName as SideEffectToolName;
+      const rule: PolicyRule = { tool, action, pattern: pattern.trim(), source: "session" };
+      const bare = { write: "ask", edit: "ask", bash: "ask", bashAllow: [], bashDeny: [] } as const;
+      const verdict = evaluatePolicy(bare, [rule], tool, proposal.preview);
+      if (verdict.action === action) return null;
+      if (verdict.notCoverable) return `no rule can cover this command: it has ${verdict.notCoverable}; approve it once instead`;
+      return `the rule \`${rule.pattern}\` does not cover this ${tool === "bash" ? "command" : "file"}`;
     },
 
     decide(proposal) {
@@ -293,7 +312,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       const entry = pending.get(proposal.toolCallId);
       if (entry && verdict.action === "allow") {
         entry.state = "approved";
-        audit({ type: "approval", toolCallId: proposal.toolCallId, toolName: proposal.toolName, decision: "autoApproved", decidedBy: "policy", timestamp: clock() });
+        audit({ type: "approval", toolCallId: proposal.toolCallId, toolName: proposal.toolName, decision: "autoApproved", decidedBy: "policy", reason: verdict.rule, timestamp: clock() });
       } else if (entry && verdict.action === "deny") {
         entry.state = "policyDenied";
         entry.rule = verdict.rule;
@@ -302,16 +321,23 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       return verdict.action;
     },
 
-    allowForSession(toolName) {
-      sessionAllowed.add(toolName);
-      audit({ type: "sessionAllow", toolName, timestamp: clock() });
+    addSessionRule(rule) {
+      if (!sessionRules.some((r) => r.tool === rule.tool && r.action === rule.action && r.pattern === rule.pattern)) sessionRules.push(rule);
+      audit({ type: "sessionAllow", toolName: rule.tool, rule: rule.pattern, timestamp: clock() });
     },
+
+    sessionRules: () => sessionRules,
 
     approve(proposal, opts) {
       const entry = pending.get(proposal.toolCallId);
       if (!entry || entry.state === "policyDenied") return;
       entry.state = "approved";
-      if (opts?.forSession) runtime.allowForSession(proposal.toolName as SideEffectToolName);
+      if (opts?.forSession) {
+        const pattern = opts.rule?.trim() || exactRule(proposal);
+        if (pattern !== null && runtime.checkRule(proposal, pattern) === null) {
+          runtime.addSessionRule({ tool: proposal.toolName as SideEffectToolName, action: "allow", pattern, source: "session" });
+        }
+      }
       audit({ type: "approval", toolCallId: proposal.toolCallId, toolName: proposal.toolName, decision: opts?.forSession ? "approvedForSession" : "approved", decidedBy: "user", timestamp: clock() });
     },
 
@@ -367,7 +393,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
         const answer = await opts.ask(proposal).catch((): UserAnswer => ({ approved: false, reason: "the approval failed" }));
         if (opts.signal?.aborted) return runtime.cancel(proposal);
         if (!answer.approved) return runtime.deny(proposal, answer.reason ? { reason: answer.reason } : {});
-        runtime.approve(proposal, { forSession: answer.forSession ?? false });
+        runtime.approve(proposal, { forSession: answer.forSession ?? false, ...(answer.rule ? { rule: answer.rule } : {}) });
       }
       return runtime.execute(proposal, opts?.signal);
     },
@@ -398,6 +424,14 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     },
   };
   return runtime;
+}
+
+/** The rule that covers exactly this call: the command's words, or the file. Null when none can (a command with a redirection, …). */
+export function exactRule(proposal: Proposal): string | null {
+  if (proposal.preview.kind === "diff") return proposal.preview.path;
+  const words = plainCommands(proposal.preview.command);
+  if (!words.ok || words.commands.length !== 1 || words.commands[0].some((w) => /\s|\*/.test(w))) return null;
+  return words.commands[0].join(" ");
 }
 
 function callOf(proposal: Proposal): Pick<ToolCallInput, "id" | "name"> {
