@@ -68,17 +68,36 @@ describe("electron-builder.yml", () => {
     });
   });
 
-  it("sets the fuses tight, leaving on only the inspector Playwright needs", async () => {
+  it("ships with every debugging fuse off: no --inspect, no ELECTRON_RUN_AS_NODE, no NODE_OPTIONS", async () => {
     const f = (await load()).electronFuses;
     expect(f).toEqual({
       runAsNode: false,
       enableCookieEncryption: true,
       enableNodeOptionsEnvironmentVariable: false,
-      enableNodeCliInspectArguments: true,
+      enableNodeCliInspectArguments: false,
       enableEmbeddedAsarIntegrityValidation: true,
       onlyLoadAppFromAsar: true,
       loadBrowserProcessSpecificV8Snapshot: false,
       grantFileProtocolExtraPrivileges: false,
     });
+  });
+
+  it("`npm run package` builds the release config; the inspector is on only in the e2e config, which never ships", async () => {
+    const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: Record<string, string> };
+    expect(pkg.scripts.package).toMatch(/electron-builder --publish never$/);
+    expect(pkg.scripts.package).not.toMatch(/--config|-c\.|electronFuses/);
+    expect(pkg.scripts["package:e2e"]).toContain("--config electron-builder.e2e.yml");
+    const e2e = await getConfig(root, join(root, "electron-builder.e2e.yml"), null);
+    const release = await load();
+    await expect(validateConfiguration(e2e, new DebugLogger(false))).resolves.toBeUndefined();
+    expect(e2e.electronFuses).toEqual({ ...release.electronFuses, enableNodeCliInspectArguments: true });
+    // A separate, visibly different app that cannot overwrite or pass for the release.
+    expect(e2e.directories?.output).toBe("dist-e2e");
+    expect(e2e.directories?.output).not.toBe(release.directories?.output);
+    expect(e2e.appId).not.toBe(release.appId);
+    expect(e2e.productName).toMatch(/E2E/);
+    expect(e2e.publish).toBeNull();
+    // The release never carries the e2e config inside it.
+    expect(release.files).not.toContainEqual(expect.stringContaining("e2e"));
   });
 });
