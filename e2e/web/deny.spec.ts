@@ -13,6 +13,8 @@ test("denying an edit with a reason leaves the file unchanged and tells the mode
 
   const card = approvalCard(page);
   await expect(card).toBeVisible();
+  // The card never takes the focus; the user moves it there, then N opens the reason.
+  await card.focus();
   await page.keyboard.press("n");
   const reason = card.getByRole("textbox", { name: "Reason for the model (optional)" });
   await expect(reason).toBeFocused();

@@ -38,7 +38,7 @@ test("a change is proposed, approved, shown as a diff, survives a model switch a
   await expect(diffView(page)).toContainText("README.md");
   await screenshot(page, "approval-card");
 
-  await card.getByRole("button", { name: /^Approve Y/ }).click();
+  await card.getByRole("button", { name: /^Approve once/ }).click();
   await expect(card).toHaveCount(0);
   await expect(toolCards(page, "edit").first()).toHaveAttribute("data-status", "done");
   await waitIdle(page);
@@ -68,7 +68,11 @@ test("a change is proposed, approved, shown as a diff, survives a model switch a
   await send(page, "Now add the same note to src/math.ts.");
   await expect(approvalCard(page)).toBeVisible();
   await expect(approvalCard(page)).toContainText("src/math.ts");
-  await page.keyboard.press("s");
+  // The first keystroke after a card appears only arms it; the second, deliberate one decides.
+  await page.keyboard.press("ControlOrMeta+Shift+Enter");
+  await expect(approvalCard(page)).toHaveAttribute("data-armed", "true");
+  await expect(approvalCard(page)).toBeVisible();
+  await page.keyboard.press("ControlOrMeta+Shift+Enter");
   await expect(approvalCard(page)).toHaveCount(0);
   await waitIdle(page);
   await expect(toolCards(page, "edit")).toHaveCount(2);

@@ -25,7 +25,7 @@ test("the switcher lists the models a local Ollama has installed, and a session 
   await send(page, "What is in this workspace?");
   await expect(toolCards(page, "read").first()).toHaveAttribute("data-status", "done");
   await expect(transcript(page).getByText("qwen2.5-coder:14b (Ollama)").first()).toBeVisible();
-  await approvalCard(page).getByRole("button", { name: /^Approve Y/ }).click();
+  await approvalCard(page).getByRole("button", { name: /^Approve once/ }).click();
   await waitIdle(page);
   const requests = await host.fauxRequests();
   expect(requests.filter((r) => r.model === "qwen2.5-coder:14b").length).toBeGreaterThan(0);

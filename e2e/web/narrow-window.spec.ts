@@ -35,7 +35,7 @@ test("in a narrow window the approval stays answerable and the diff panel floats
   // Nothing opened over the card the user has to answer.
   await expect(diffView(page)).toBeHidden();
   expect((await box(transcript(page))).width).toBeGreaterThanOrEqual(480);
-  const approve = card.getByRole("button", { name: /^Approve Y/ });
+  const approve = card.getByRole("button", { name: /^Approve once/ });
   const viewport = page.locator("body");
   await expectInside(approve, card);
   await expectInside(card, viewport);

@@ -1,7 +1,8 @@
 /**
  * The demo agent played by `npm run faux` (and usable by e2e tests): a small
  * coding agent that lists the workspace, reads a file, proposes an edit and
- * answers — reacting to the conversation, on any wire API, with no key.
+ * answers — reacting to the conversation, on any wire API, with no key. A
+ * message asking to "run `<command>`" gets that exact bash call.
  */
 import { reply, text, thinking, toolCall } from "./script";
 import type { FauxReply, FauxRequest, FauxResponder, FauxTurn } from "./types";
@@ -19,6 +20,9 @@ export function createDemoResponder(options: { pace?: { chunkSize: number; chunk
     const userText = lastUserText(request.turns);
 
     if (last === null || last.role !== "toolResult") {
+      // "Run `npm test`": the demo runs exactly the quoted command.
+      const command = /\brun `([^`]+)`/i.exec(userText)?.[1];
+      if (command && has("bash")) return say([text(`I'll run \`${clip(command, 80)}\`.`), toolCall("bash", { command })]);
       if (has("list")) {
         return say([
           thinking(`The user asks: "${clip(userText, 80)}". I should look at the workspace before changing anything.`),

@@ -1,40 +1,65 @@
 /**
  * The approval card for a side-effect call (write, edit, bash): the preview,
- * Approve / Approve for this session / Deny with an optional reason.
- * Shortcuts (when not typing): Y approve, S approve for the session, N deny.
+ * the rule that "approve for this session" / "always allow" would add (the
+ * exact command or file by default, editable: a prefix such as `npm test *`,
+ * or the folder), said in words, and Approve / Approve for this session /
+ * Always allow / Deny.
+ *
+ * Keys that cannot fire by accident (docs/approvals.md): the card never takes
+ * the focus; bare keys (Y, S, N) work only while the focus is inside the card;
+ * Ctrl/⌘+Enter approves once and Ctrl/⌘+Shift+Enter approves for the session
+ * from anywhere; and the first keystroke after a card appears is never a
+ * decision (it only arms the card), so a user typing a follow-up cannot answer it.
  */
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import type { PendingApproval } from "../../../shared/api";
+import { describeRule } from "../lib/approval-rules";
 import { isTextField } from "../lib/keyboard";
 import { isNarrowLayout } from "../lib/layout";
 import { toolSummary } from "../lib/tool-summary";
-import { useTurnStore } from "../stores/turn-store";
+import { useTurnStore, type ApprovalDecision } from "../stores/turn-store";
 import { useUiStore } from "../stores/ui-store";
 import { DiffSummaryView, type DiffSource } from "./transcript/diff-summary";
 
+const MOD = typeof navigator !== "undefined" && /Mac|iPhone|iPad/.test(navigator.platform) ? "⌘" : "Ctrl";
+
 export function ApprovalCard({ approval }: { approval: PendingApproval }) {
+  const id = useId();
   const answer = useTurnStore((s) => s.answer);
   const answering = useTurnStore((s) => s.answering[approval.sessionId] === approval.toolCallId);
   const openDiff = useUiStore((s) => s.openDiff);
   const [denying, setDenying] = useState(false);
   const [reason, setReason] = useState("");
-  const approveRef = useRef<HTMLButtonElement>(null);
+  const suggestions = approval.suggestedRules ?? [];
+  const [rule, setRule] = useState(suggestions[0] ?? "");
+  const [armed, setArmed] = useState(false);
+  const cardRef = useRef<HTMLElement>(null);
   const reasonRef = useRef<HTMLTextAreaElement>(null);
   const { preview } = approval;
+  const scoped = suggestions.length > 0;
+  const ruleText = rule.trim();
 
-  const decide = (decision: "approve" | "approveForSession" | "deny") => {
-    void answer(approval.sessionId, approval.toolCallId, decision, decision === "deny" ? reason.trim() || undefined : undefined);
+  const decide = (decision: ApprovalDecision) => {
+    const withRule = decision === "approveForSession" || decision === "approveAlways" || decision === "denyAlways";
+    if (withRule && (!scoped || ruleText === "")) return;
+    void answer(approval.sessionId, approval.toolCallId, decision, {
+      ...(decision === "deny" || decision === "denyAlways" ? { reason: reason.trim() || undefined } : {}),
+      ...(withRule ? { rule: ruleText } : {}),
+    });
   };
+
+  // A new card starts disarmed, with its own suggestions.
+  useEffect(() => {
+    setArmed(false);
+    setRule(approval.suggestedRules?.[0] ?? "");
+    setDenying(false);
+  }, [approval.toolCallId, approval.suggestedRules]);
 
   // Show the proposed change in the diff panel as soon as it is proposed (where the panel sits beside the transcript).
   useEffect(() => {
     if (preview.kind === "diff" && !isNarrowLayout()) {
       openDiff({ key: `approval:${approval.toolCallId}`, path: preview.path, before: preview.before ?? "", after: preview.after, origin: "proposal" });
     }
-    // Take the focus unless the user is in the middle of typing something.
-    const el = document.activeElement;
-    const typing = isTextField(el) && !((el instanceof HTMLTextAreaElement || el instanceof HTMLInputElement) && el.value === "");
-    if (!typing) approveRef.current?.focus({ preventScroll: true });
   }, [approval.toolCallId, preview, openDiff]);
 
   useEffect(() => {
@@ -43,16 +68,27 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.ctrlKey || e.metaKey || e.altKey || isTextField(e.target) || answering) return;
+      if (e.repeat || answering) return;
+      const inCard = cardRef.current?.contains(e.target as Node) ?? false;
+      const modifier = e.ctrlKey || e.metaKey;
       const k = e.key.toLowerCase();
-      if (k === "y") decide("approve");
-      else if (k === "s") decide("approveForSession");
-      else if (k === "n") setDenying(true);
-      else return;
+      const isDecision = (modifier && k === "enter" && !e.altKey) || (inCard && !modifier && !e.altKey && !isTextField(e.target) && ["y", "s", "n"].includes(k));
+      if (!armed) {
+        // The first keystroke only arms the card: it was typed before the user could have read it.
+        if (!["shift", "control", "meta", "alt"].includes(k)) setArmed(true);
+        return;
+      }
+      if (!isDecision) return;
       e.preventDefault();
+      e.stopPropagation();
+      if (modifier) decide(e.shiftKey ? "approveForSession" : "approve");
+      else if (k === "y") decide("approve");
+      else if (k === "s") decide("approveForSession");
+      else setDenying(true);
     };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
+    // Capture: the composer must not also take Ctrl+Enter as "send".
+    window.addEventListener("keydown", onKey, true);
+    return () => window.removeEventListener("keydown", onKey, true);
   });
 
   const diffSource: DiffSource | null =
@@ -61,7 +97,17 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
       : null;
 
   return (
-    <section className="approval-card" role="region" aria-label="Approval required" aria-busy={answering}>
+    <section
+      ref={cardRef}
+      className="approval-card"
+      role="region"
+      aria-label="Approval required"
+      aria-busy={answering}
+      tabIndex={-1}
+      onFocus={() => setArmed(true)}
+      onPointerDown={() => setArmed(true)}
+      data-armed={armed}
+    >
       <header>
         <span className="waiting-dot" aria-hidden />
         <strong>The agent is waiting for your approval</strong>
@@ -85,6 +131,36 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
           </p>
         </div>
       )}
+      <div className="approval-scope">
+        {scoped ? (
+          <>
+            <label htmlFor={`${id}-rule`}>{approval.toolName === "bash" ? "Rule for later commands" : "Rule for later changes"}</label>
+            <div className="scope-row">
+              <input
+                id={`${id}-rule`}
+                aria-label="Approval rule"
+                value={rule}
+                onChange={(e) => setRule(e.target.value)}
+                spellCheck={false}
+              />
+              {suggestions.filter((s) => s !== ruleText).map((s) => (
+                <button key={s} type="button" className="link-button" onClick={() => setRule(s)}>
+                  use <code>{s}</code>
+                </button>
+              ))}
+            </div>
+            <p className="muted" aria-live="polite" data-testid="scope-words">
+              {ruleText
+                ? `"Approve for this session" will also allow, without asking: ${describeRule(approval.toolName, ruleText)}. "Always allow" saves it for this workspace (Settings lists it).`
+                : "Enter a rule to approve for the session or always."}
+            </p>
+          </>
+        ) : (
+          <p className="muted" data-testid="scope-words">
+            No rule can cover this command (it uses shell features such as redirections, variables, substitutions or wrappers): it can only be approved once.
+          </p>
+        )}
+      </div>
       {denying && (
         <label className="deny-reason">
           Reason for the model (optional)
@@ -94,7 +170,7 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
             rows={2}
             onChange={(e) => setReason(e.target.value)}
             onKeyDown={(e) => {
-              if (e.key === "Enter" && !e.shiftKey) {
+              if (e.key === "Enter" && !e.shiftKey && !e.ctrlKey && !e.metaKey) {
                 e.preventDefault();
                 decide("deny");
               }
@@ -104,16 +180,24 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
         </label>
       )}
       <div className="approval-actions">
-        <button ref={approveRef} type="button" className="primary" disabled={answering} onClick={() => decide("approve")} aria-keyshortcuts="Y">
-          Approve <kbd>Y</kbd>
+        <button type="button" className="primary" disabled={answering} onClick={() => decide("approve")} aria-keyshortcuts="Control+Enter Y">
+          Approve once <kbd>{MOD}+Enter</kbd>
         </button>
-        <button type="button" disabled={answering} onClick={() => decide("approveForSession")} aria-keyshortcuts="S">
-          Approve for this session <kbd>S</kbd>
+        <button type="button" disabled={answering || !scoped || !ruleText} onClick={() => decide("approveForSession")} aria-keyshortcuts="Control+Shift+Enter S">
+          Approve for this session <kbd>{MOD}+Shift+Enter</kbd>
+        </button>
+        <button type="button" disabled={answering || !scoped || !ruleText} onClick={() => decide("approveAlways")}>
+          Always allow in this workspace
         </button>
         {denying ? (
-          <button type="button" className="danger" disabled={answering} onClick={() => decide("deny")}>
-            Deny
-          </button>
+          <>
+            <button type="button" className="danger" disabled={answering} onClick={() => decide("deny")}>
+              Deny
+            </button>
+            <button type="button" className="danger" disabled={answering || !scoped || !ruleText} onClick={() => decide("denyAlways")}>
+              Always deny
+            </button>
+          </>
         ) : (
           <button type="button" className="danger" disabled={answering} onClick={() => setDenying(true)} aria-keyshortcuts="N">
             Deny… <kbd>N</kbd>

@@ -1,6 +1,6 @@
 /** Turn state per session: running/awaiting approval, queued messages, retries, errors. */
 import { create } from "zustand";
-import type { EventPayload, TurnState } from "../../../shared/api";
+import type { EventPayload, RequestParams, TurnState } from "../../../shared/api";
 import type { ImageContent } from "../../../shared/protocol";
 import { client } from "../api/current";
 import { useAppStore } from "./app-store";
@@ -12,6 +12,8 @@ export interface RetryInfo {
   at: number;
 }
 
+
+export type ApprovalDecision = RequestParams<"approval.answer">["decision"];
 interface TurnStoreState {
   turns: Record<string, TurnState>;
   retries: Record<string, RetryInfo | null>;
@@ -26,7 +28,8 @@ interface TurnStoreState {
   /** Sends (or queues) a message with any attached images; false when it could not be sent (reported). */
   send(sessionId: string, text: string, images?: ImageContent[]): Promise<boolean>;
   abort(sessionId: string): Promise<void>;
-  answer(sessionId: string, toolCallId: string, decision: "approve" | "approveForSession" | "deny", reason?: string): Promise<void>;
+  /** `rule`: what approveForSession / approveAlways / denyAlways allow or deny from now on (docs/approvals.md). */
+  answer(sessionId: string, toolCallId: string, decision: ApprovalDecision, options?: { reason?: string; rule?: string }): Promise<void>;
 }
 
 export function idleTurn(sessionId: string): TurnState {
@@ -79,11 +82,17 @@ export const useTurnStore = create<TurnStoreState>((set, get) => ({
     }
   },
 
-  async answer(sessionId, toolCallId, decision, reason) {
+  async answer(sessionId, toolCallId, decision, options = {}) {
     if (get().answering[sessionId] === toolCallId) return;
     set((s) => ({ answering: { ...s.answering, [sessionId]: toolCallId } }));
     try {
-      await client().call("approval.answer", reason ? { sessionId, toolCallId, decision, reason } : { sessionId, toolCallId, decision });
+      await client().call("approval.answer", {
+        sessionId,
+        toolCallId,
+        decision,
+        ...(options.reason ? { reason: options.reason } : {}),
+        ...(options.rule ? { rule: options.rule } : {}),
+      });
     } catch (err) {
       set((s) => ({ answering: { ...s.answering, [sessionId]: null } }));
       useAppStore.getState().reportError("Could not answer the approval", err);

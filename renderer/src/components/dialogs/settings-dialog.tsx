@@ -10,6 +10,7 @@ import { modelRefOf, sameModel, useModelsStore } from "../../stores/models-store
 import { useSettingsStore } from "../../stores/settings-store";
 import { useUiStore } from "../../stores/ui-store";
 import { ApiKeyRow } from "./api-key-row";
+import { WorkspaceRules } from "./workspace-rules";
 
 const BASE_URL_PRESETS: { label: string; url: string }[] = [
   { label: "Ollama (local)", url: "http://127.0.0.1:11434/v1" },
@@ -176,7 +177,7 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
             ))}
           </div>
           <label className="field">
-            <span>Commands always allowed (one prefix per line)</span>
+            <span>Commands always allowed, every workspace (one rule per line; add * for further arguments: npm test *)</span>
             <textarea aria-label="Commands always allowed" rows={3} value={allowText} onChange={(e) => setAllowText(e.target.value)} spellCheck={false} />
           </label>
           <label className="field">
@@ -184,6 +185,8 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
             <textarea aria-label="Commands always denied" rows={3} value={denyText} onChange={(e) => setDenyText(e.target.value)} spellCheck={false} />
           </label>
         </section>
+
+        <WorkspaceRules headingId={`${id}-rules`} />
 
         <section aria-labelledby={`${id}-budget`}>
           <h3 id={`${id}-budget`}>Run budget</h3>

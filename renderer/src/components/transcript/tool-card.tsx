@@ -3,6 +3,7 @@
  * truncation, the approval decision, an inline diff, and raw input/output on demand.
  */
 import { memo, useMemo, useState } from "react";
+import { decidedByText } from "../../lib/approval-rules";
 import type { ToolCall } from "../../../../shared/protocol";
 import { formatDuration } from "../../lib/format";
 import { readToolDetails } from "../../lib/tool-details";
@@ -20,6 +21,8 @@ const DECISION_LABEL: Record<string, string> = {
   autoApproved: "Allowed by policy",
   autoDenied: "Denied by policy",
 };
+
+const capitalize = (t: string) => t.charAt(0).toUpperCase() + t.slice(1);
 
 export const ToolCard = memo(function ToolCard({ call, streaming }: { call: ToolCall; streaming?: boolean }) {
   const ctx = useTranscriptContext();
@@ -84,10 +87,11 @@ export const ToolCard = memo(function ToolCard({ call, streaming }: { call: Tool
           </span>
         )}
       </header>
-      {approval && approval.decision !== "autoApproved" && (
+      {approval && (approval.decision !== "autoApproved" || approval.rules) && (
         <p className={`tool-decision decision-${approval.decision}`}>
-          {DECISION_LABEL[approval.decision] ?? approval.decision}
-          {approval.reason ? `: ${approval.reason}` : ""}
+          {approval.decidedBy === "policy" && approval.rules ? capitalize(decidedByText(approval.rules)) : (DECISION_LABEL[approval.decision] ?? approval.decision)}
+          {approval.decidedBy === "user" && approval.rules ? ` · ${approval.rules[0].action === "deny" ? "always denied" : approval.rules[0].source === "session" ? "from now on" : "always allowed"}: ${approval.rules.map((r) => `\`${r.pattern}\``).join(", ")}` : ""}
+          {approval.reason && approval.decidedBy === "user" ? `: ${approval.reason}` : ""}
         </p>
       )}
       {call.argumentsError && <p className="tool-error">Arguments could not be used: {call.argumentsError}</p>}

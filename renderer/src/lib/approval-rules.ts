@@ -1,0 +1,23 @@
+/** Words for approval rules, shared by the approval card, the tool card and Settings (semantics: docs/approvals.md). */
+import type { DecidingRule } from "../../../shared/protocol";
+
+/** What a rule allows (or denies), in words. */
+export function describeRule(tool: string, pattern: string): string {
+  const p = pattern.trim();
+  if (tool !== "bash") return p.includes("*") ? `files matching ${p}` : `the file ${p}`;
+  const words = p.split(/\s+/);
+  if (words.length > 1 && words[words.length - 1] === "*") return `${words.slice(0, -1).join(" ")} with any further arguments`;
+  return p.includes("*") ? `${p} (* stands for any text within one argument)` : `exactly ${p}`;
+}
+
+const SOURCE: Record<DecidingRule["source"], string> = {
+  session: "this session",
+  workspace: "this workspace",
+  settings: "settings",
+};
+
+/** "allowed by rule `npm test *` (this workspace)" */
+export function decidedByText(rules: readonly DecidingRule[]): string {
+  const action = rules[0]?.action === "deny" ? "denied" : "allowed";
+  return `${action} by rule ${rules.map((r) => `\`${r.pattern}\``).join(", ")} (${SOURCE[rules[0]?.source ?? "settings"]})`;
+}
