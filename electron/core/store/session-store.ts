@@ -39,7 +39,6 @@ import {
 } from "./sessions";
 import { addRule, listRules, removeRule, updateRule, type RuleInput } from "./rules";
 import { deleteSetting, getSetting, setSetting } from "./settings";
-import { usageTotals, type UsageTotals } from "./usage";
 import { addWorkspace, getWorkspace, recentWorkspaces } from "./workspaces";
 
 export interface StoreOptions {
@@ -205,9 +204,6 @@ export class SessionStore {
       this.indexer.flush();
       return search(this.ctx, query, options);
     });
-  }
-  usageTotals(sessionId: string): UsageTotals {
-    return this.guard("usageTotals", () => usageTotals(this.ctx, sessionId));
   }
 
   // ------------------------------------------------------------ tool audit
