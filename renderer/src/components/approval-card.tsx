@@ -7,7 +7,7 @@
  *
  * Keys that cannot fire by accident (docs/approvals.md): the card never takes
  * the focus; bare keys (Y, S, N) work only while the focus is inside the card;
- * Ctrl/⌘+Enter approves once and Ctrl/⌘+Shift+Enter approves for the session
+ * Ctrl/Cmd+Enter approves once and Ctrl/Cmd+Shift+Enter approves for the session
  * from anywhere; and the first keystroke after a card appears is never a
  * decision (it only arms the card), so a user typing a follow-up cannot answer it.
  */
@@ -21,7 +21,7 @@ import { useTurnStore, type ApprovalDecision } from "../stores/turn-store";
 import { useUiStore } from "../stores/ui-store";
 import { DiffSummaryView, type DiffSource } from "./transcript/diff-summary";
 
-const MOD = typeof navigator !== "undefined" && /Mac|iPhone|iPad/.test(navigator.platform) ? "⌘" : "Ctrl";
+const MOD = typeof navigator !== "undefined" && /Mac|iPhone|iPad/.test(navigator.platform) ? "Cmd" : "Ctrl";
 
 export function ApprovalCard({ approval }: { approval: PendingApproval }) {
   const id = useId();
@@ -76,6 +76,11 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
       if (!armed) {
         // The first keystroke only arms the card: it was typed before the user could have read it.
         if (!["shift", "control", "meta", "alt"].includes(k)) setArmed(true);
+        // A decision combo is still swallowed, so it does not send or break the message being typed.
+        if (modifier && k === "enter") {
+          e.preventDefault();
+          e.stopPropagation();
+        }
         return;
       }
       if (!isDecision) return;
