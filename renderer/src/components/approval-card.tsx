@@ -139,8 +139,8 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
       <div className="approval-scope">
         {scoped ? (
           <>
-            <label htmlFor={`${id}-rule`}>{approval.toolName === "bash" ? "Rule for later commands" : "Rule for later changes"}</label>
             <div className="scope-row">
+              <label htmlFor={`${id}-rule`}>Rule</label>
               <input
                 id={`${id}-rule`}
                 aria-label="Approval rule"
@@ -156,7 +156,7 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
             </div>
             <p className="muted" aria-live="polite" data-testid="scope-words">
               {ruleText
-                ? `"Approve for this session" will also allow, without asking: ${describeRule(approval.toolName, ruleText)}. "Always allow" saves it for this workspace (Settings lists it).`
+                ? `For the session or always, also allows without asking: ${describeRule(approval.toolName, ruleText)}.`
                 : "Enter a rule to approve for the session or always."}
             </p>
           </>
