@@ -329,6 +329,8 @@ export const events = {
   "turn.error": z.object({ sessionId: z.string(), message: z.string() }),
   "session.updated": SessionSummarySchema,
   "usage.updated": z.object({ sessionId: z.string(), usage: UsageSchema }),
+  /** Something the user must know that is not about one session (the database reports damage). Also in app.info's notices. */
+  "app.notice": z.object({ level: z.enum(["warning", "error"]), message: z.string() }),
 } as const;
 
 export type EventName = keyof typeof events;

@@ -11,7 +11,7 @@ import { SessionAgent } from "../agent/session-agent";
 import type { AgentDeps, ResolvedModel, ToolAuditEvent } from "../agent/ports";
 import { createReviewHandlers } from "../review/handlers";
 import { SessionStore } from "../store";
-import { dispatch, type HandlerTable } from "./dispatch";
+import { ApiFailure, dispatch, type HandlerTable } from "./dispatch";
 import { createHandlers } from "./handlers";
 import { KeyRing, needsKey } from "./keys";
 import { ModelCatalog } from "./model-catalog";
@@ -63,7 +63,8 @@ export interface CoreContext {
 
 export async function createWorkbench(options: WorkbenchOptions): Promise<Workbench> {
   const now = options.now ?? Date.now;
-  const { store, recovered } = SessionStore.openOrRecover(options.dbPath, { now, nativeBinding: options.nativeBinding });
+  // Open without the integrity scan (its cost grows with the whole history); it runs off-thread below.
+  const { store, recovered } = SessionStore.openOrRecover(options.dbPath, { now, nativeBinding: options.nativeBinding, integrityCheck: "background" });
   const notices = [...(options.host.notices ?? [])];
   if (recovered) notices.push(`The session database was damaged; it was moved to ${recovered.movedTo} and a fresh one was started.`);
   const repaired = store.openReport.repaired ?? [];
@@ -224,6 +225,20 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     summaryTimer ??= setImmediate(announceSummaries);
   };
 
+  const damageNotice = (message: string) =>
+    `The session database reports damage (${message}). Export the sessions you need; at the next start the damaged file is moved aside and a fresh one is started.`;
+  void store.integrity().then((report) => {
+    if (report.ok) return;
+    const notice = report.damaged ? damageNotice(report.message) : `The session database could not be checked: ${report.message}`;
+    notices.push(notice);
+    emit("app.notice", { level: report.damaged ? "error" : "warning", message: notice });
+  });
+  /** Before an export: a fresh check, so a damaged database is not silently copied out. */
+  const ensureIntact = async () => {
+    const report = await store.integrity({ fresh: true });
+    if (!report.ok && report.damaged) throw new ApiFailure("CONFLICT", damageNotice(report.message));
+  };
+
   let initialWorkspaceId: string | null = null;
   if (options.initialWorkspace) {
     initialWorkspaceId = openWorkspaceFolder(store, options.initialWorkspace).id;
@@ -252,9 +267,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     },
     initialWorkspaceId,
   };
-  const table: HandlerTable = {
-    ...createHandlers(ctx),
-    ...createReviewHandlers({
+  const review = createReviewHandlers({
       store,
       platform: platform(),
       now,
@@ -266,7 +279,14 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       knownSecrets: () => catalog.providers().flatMap((p) => keys.get(p) ?? []),
       demoteOtherReasoning: () => settings.demoteOtherReasoning,
       onSessionChanged: (s) => emit("session.updated", s),
-    }),
+  });
+  const table: HandlerTable = {
+    ...createHandlers(ctx),
+    ...review,
+    "review.export": async (p) => {
+      await ensureIntact();
+      return review["review.export"](p);
+    },
   };
 
   return {

@@ -71,14 +71,16 @@ export function createContext(db: Db, now: () => number, events: StoreEvents = {
 }
 
 /**
- * Opens `path`, applies pragmas, checks integrity and migrates.
+ * Opens `path`, applies pragmas, checks integrity (unless `checkAtOpen` is
+ * false) and migrates.
  * Throws StoreError: DAMAGED (not a database / corrupt), TOO_NEW, IO, BUSY.
  * `nativeBinding`: path of a better_sqlite3.node built for another ABI (the
  * Electron app passes its Electron build; tests under Node pass nothing).
  */
-export function openDatabase(path: string, migrations: readonly Migration[] = MIGRATIONS, nativeBinding?: string): Db {
+export function openDatabase(path: string, migrations: readonly Migration[] = MIGRATIONS, nativeBinding?: string, checkAtOpen = true): Db {
   const binding = nativeBinding ? { nativeBinding } : {};
-  const checked = precheckExisting(path, binding);
+  // Without the check (the app: it runs it off-thread after start, integrity.ts), open costs the same at any size.
+  const checked = checkAtOpen ? precheckExisting(path, binding) : true;
   let db: Db;
   try {
     db = new Database(path, binding);

@@ -5,31 +5,46 @@
  * times the append itself (each commit writes a new FTS segment and merges),
  * and the agent loop waits on appends while streaming. So an append only
  * commits its entry row; `sessions.fts_indexed_seq` says how far each
- * session's entries are indexed, and the indexer catches up in one batched
- * transaction: when the app is idle (a short timer), when the backlog grows
- * past a bound, before every search (so search never misses a committed
- * message), and at close. A crash loses nothing: the watermark is in the
+ * session's entries are indexed, and the indexer catches up: in slices of a
+ * few milliseconds when the app is idle (a short timer, then one slice per
+ * event-loop turn), one slice with an append when the backlog grows past a
+ * bound, and completely before every search (so search never misses a
+ * committed message) and at close. A crash loses nothing: the watermark is in the
  * database and the next batch picks the rows up.
  */
 import { messageText, type SessionEntry } from "../../../shared/protocol";
 import type { StoreContext } from "./db";
-import { lastEntry } from "./entries";
 import { isSessionEntryShape } from "./entry-shape";
 import { LAST_ENTRY_ID_SQL, sessionRange } from "./keys";
 
 interface PendingRow {
   id: number;
-  timestamp: number;
+  kind: string;
   content: string;
 }
 
+/** Rows read per session per step; small so a slice can stop close to its deadline. */
+const STEP_ROWS = 32;
+const MESSAGE_KINDS = new Set(["user", "assistant", "toolResult"]);
+
+export interface SliceResult {
+  /** Texts added to the index. */
+  indexed: number;
+  /** Entry rows read (indexed or skipped as not searchable). */
+  scanned: number;
+  /** Sessions still behind after this slice (empty: the index is up to date). */
+  behind: string[];
+}
+
 /**
- * Indexes every entry above the watermark of the given sessions (all sessions
- * when `sessionIds` is "all"), in one transaction. Rows are inserted in
- * timestamp order, so FTS rowids (and search results) run newest last.
- * Returns how many texts were indexed.
+ * Indexes entries above the watermark of the given sessions (all sessions when
+ * `sessionIds` is "all"), in one transaction, until `deadline`
+ * (performance.now() value; Infinity: everything). A session's rows go in seq
+ * order and its watermark moves with them, so a slice can stop anywhere and
+ * the next one carries on. FTS rowids follow the order rows are indexed in,
+ * which is time order within a session (search lists newest first by rowid).
  */
-export function indexPending(ctx: StoreContext, sessionIds: Iterable<string> | "all"): number {
+export function indexSlice(ctx: StoreContext, sessionIds: Iterable<string> | "all", deadline = Infinity): SliceResult {
   return ctx.tx(() => {
     const behind =
       sessionIds === "all"
@@ -46,29 +61,46 @@ export function indexPending(ctx: StoreContext, sessionIds: Iterable<string> | "
               | undefined;
             return row === undefined ? [] : [row];
           });
-    const rowsOf = ctx.stmt(
-      `SELECT id, timestamp, content FROM entries WHERE id BETWEEN ? AND ? AND kind IN ('user', 'assistant', 'toolResult')`,
-    );
-    const pending: PendingRow[] = [];
-    for (const [sessionId, num, indexedSeq] of behind) {
-      const [lo, hi] = sessionRange(num);
-      pending.push(...(rowsOf.all(lo + indexedSeq + 1, hi) as PendingRow[]));
-      const last = lastEntry(ctx, num);
-      const lastSeq = last === undefined ? 0 : last.id - lo;
-      if (lastSeq !== indexedSeq) ctx.stmt(`UPDATE sessions SET fts_indexed_seq = ? WHERE id = ?`).run(lastSeq, sessionId);
-    }
-    pending.sort((a, b) => a.timestamp - b.timestamp || a.id - b.id);
+    const rowsOf = ctx.stmt(`SELECT id, kind, content FROM entries WHERE id BETWEEN ? AND ? ORDER BY id LIMIT ${STEP_ROWS}`);
     const insertText = ctx.stmt(`INSERT INTO entries_fts (text) VALUES (?)`);
     const insertRow = ctx.stmt(`INSERT INTO search_rows (fts_rowid, entry_id) VALUES (?, ?)`);
-    let indexed = 0;
-    for (const row of pending) {
-      const text = searchableText(row.content);
-      if (text.length === 0) continue;
-      insertRow.run(insertText.run(text).lastInsertRowid, row.id);
-      indexed++;
+    const setWatermark = ctx.stmt(`UPDATE sessions SET fts_indexed_seq = ? WHERE id = ?`);
+    const result: SliceResult = { indexed: 0, scanned: 0, behind: [] };
+    // Every slice moves at least one step, however late it starts: the index always catches up.
+    let stepped = false;
+    for (const [sessionId, num, indexedSeq] of behind) {
+      const [lo, hi] = sessionRange(num);
+      let seq = indexedSeq;
+      let done = false;
+      while (!stepped || performance.now() < deadline) {
+        stepped = true;
+        const rows = rowsOf.all(lo + seq + 1, hi) as PendingRow[];
+        for (const row of rows) {
+          if (MESSAGE_KINDS.has(row.kind)) {
+            const text = searchableText(row.content);
+            if (text.length > 0) {
+              insertRow.run(insertText.run(text).lastInsertRowid, row.id);
+              result.indexed++;
+            }
+          }
+          seq = row.id - lo;
+        }
+        result.scanned += rows.length;
+        if (rows.length < STEP_ROWS) {
+          done = true;
+          break;
+        }
+      }
+      if (seq !== indexedSeq) setWatermark.run(seq, sessionId);
+      if (!done) result.behind.push(sessionId);
     }
-    return indexed;
+    return result;
   });
+}
+
+/** Indexes everything pending for these sessions in one transaction; returns how many texts were indexed. */
+export function indexPending(ctx: StoreContext, sessionIds: Iterable<string> | "all"): number {
+  return indexSlice(ctx, sessionIds).indexed;
 }
 
 /** `messageText` of a stored message row; "" for a row that no longer parses (loading reports those). */
@@ -84,20 +116,32 @@ function searchableText(content: string): string {
 }
 
 export interface IndexerOptions {
-  /** Idle delay before a background batch; null disables the timer (batches still run on search, backlog and close). */
+  /** Idle delay before background slices start; null disables them (the index still catches up on search, backlog and close). */
   idleMs: number | null;
-  /** Appends after which the next append indexes synchronously, bounding the backlog. */
+  /** Appends after which an append also runs one slice, bounding the backlog of a writer that never yields. */
   maxBacklog: number;
+  /** Longest a slice may run (ms): the main process is never held longer for the index. */
+  sliceMs: number;
 }
 
-export const DEFAULT_INDEXER_OPTIONS: IndexerOptions = { idleMs: 200, maxBacklog: 512 };
+export const DEFAULT_INDEXER_OPTIONS: IndexerOptions = { idleMs: 200, maxBacklog: 512, sliceMs: 6 };
 
-/** Decides when to run `indexPending`. One per store; assumes the store is the only writer. */
+/**
+ * Decides when to index. One per store; assumes the store is the only writer.
+ * Background work runs in slices of at most `sliceMs`, each its own
+ * transaction, with the event loop free between them (setImmediate), so IPC
+ * and the window never wait on the index for more than one slice. `flush`
+ * (before every search, and at close) indexes everything, so search is never
+ * stale.
+ */
 export class SearchIndexer {
   private backlog = 0;
   /** Sessions with unindexed rows; "all" at open, as a previous process may have died mid-backlog. */
   private pending: Set<string> | "all" = "all";
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private immediate: ReturnType<typeof setImmediate> | undefined;
+  /** The last background slice's error, reported by the next flush if it fails the same way. */
+  lastError: unknown = null;
 
   constructor(
     private readonly ctx: StoreContext,
@@ -115,6 +159,16 @@ export class SearchIndexer {
     return this.backlog >= this.options.maxBacklog;
   }
 
+  /** One slice of at most `sliceMs`; returns true when nothing is pending any more. */
+  slice(): boolean {
+    if (this.pending !== "all" && this.pending.size === 0) return true;
+    const result = indexSlice(this.ctx, this.pending, performance.now() + this.options.sliceMs);
+    this.pending = new Set(result.behind);
+    this.backlog = Math.max(0, this.backlog - result.scanned);
+    if (this.pending.size === 0) this.backlog = 0;
+    return this.pending.size === 0;
+  }
+
   /** Brings the index up to date; cheap when nothing is pending. */
   flush(): number {
     this.cancel();
@@ -126,20 +180,33 @@ export class SearchIndexer {
   }
 
   schedule(): void {
-    if (this.timer !== undefined || this.options.idleMs === null) return;
+    if (this.timer !== undefined || this.immediate !== undefined || this.options.idleMs === null) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      try {
-        if (this.ctx.db.open) this.flush();
-      } catch {
-        // Still pending: the next search or close retries, and reports the error there.
-      }
+      this.runSlices();
     }, this.options.idleMs);
     this.timer.unref?.();
   }
 
+  private runSlices(): void {
+    try {
+      if (!this.ctx.db.open || this.slice()) return;
+    } catch (e) {
+      // Still pending: the next search or close retries, and reports the error there.
+      this.lastError = e;
+      return;
+    }
+    this.immediate = setImmediate(() => {
+      this.immediate = undefined;
+      this.runSlices();
+    });
+    this.immediate.unref?.();
+  }
+
   cancel(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
+    if (this.immediate !== undefined) clearImmediate(this.immediate);
     this.timer = undefined;
+    this.immediate = undefined;
   }
 }

@@ -17,7 +17,9 @@ import {
   type ToolCallPatch,
   type ToolCallRecord,
 } from "./audit";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { createContext, moveAside, openDatabase, schemaVersion, type StoreContext } from "./db";
+import { checkIntegrityOffThread, type IntegrityReport } from "./integrity";
 import { appendEntry, loadEntriesChecked, type CheckedEntries, type EntryRange } from "./entries";
 import { StoreError, toStoreError } from "./errors";
 import { addNote, deleteNote, listNotes, type Note, type NoteInput } from "./notes";
@@ -48,6 +50,11 @@ export interface StoreOptions {
   nativeBinding?: string;
   /** When the search index catches up with appends (see search-index.ts). */
   indexer?: Partial<IndexerOptions>;
+  /**
+   * "atOpen" (default): quick_check before opening, a damaged file fails the open.
+   * "background": open at the same cost at any size; the caller runs `integrity()` after start.
+   */
+  integrityCheck?: "atOpen" | "background";
 }
 
 export interface OpenReport {
@@ -70,7 +77,34 @@ export class SessionStore {
     private readonly indexer: SearchIndexer,
     /** What happened at open; show `repaired` to the user if non-empty. */
     readonly openReport: OpenReport,
+    private readonly path: string,
+    private readonly nativeBinding: string | undefined,
   ) {}
+
+  private integrityRun: Promise<IntegrityReport> | null = null;
+
+  /**
+   * The integrity check, on a worker thread (integrity.ts): the first call
+   * starts it, later calls share it; `fresh` runs a new one (before a backup
+   * or export). Damage leaves a marker so the next open runs the full check
+   * at open, where a damaged file is moved aside as always.
+   */
+  integrity(options: { fresh?: boolean } = {}): Promise<IntegrityReport> {
+    if (!this.integrityRun || options.fresh) {
+      const path = this.path;
+      this.integrityRun = checkIntegrityOffThread(path, this.nativeBinding).then((report) => {
+        if (!report.ok && report.damaged) {
+          try {
+            writeFileSync(recheckMarker(path), report.message);
+          } catch {
+            // The report still reaches the user; only the automatic move aside at the next start is lost.
+          }
+        }
+        return report;
+      });
+    }
+    return this.integrityRun;
+  }
 
   /**
    * Opens (creating if needed) and migrates the database, checks its integrity
@@ -79,7 +113,10 @@ export class SessionStore {
    */
   static open(path: string, options: StoreOptions = {}): SessionStore {
     const now = options.now ?? Date.now;
-    const db = openDatabase(path, undefined, options.nativeBinding);
+    // A background check that found damage last time asks for the full check at this open (and so the move aside).
+    const atOpen = options.integrityCheck !== "background" || existsSync(recheckMarker(path));
+    const db = openDatabase(path, undefined, options.nativeBinding, atOpen);
+    if (atOpen) rmSync(recheckMarker(path), { force: true });
     const events = { appended: (_sessionId: string) => {} };
     const ctx = createContext(db, now, events);
     const indexer = new SearchIndexer(ctx, { ...DEFAULT_INDEXER_OPTIONS, ...options.indexer });
@@ -88,7 +125,7 @@ export class SessionStore {
       const report = repairAtOpen(ctx);
       // Catch up on rows a previous process left unindexed, once the app is idle.
       indexer.schedule();
-      return new SessionStore(ctx, indexer, report);
+      return new SessionStore(ctx, indexer, report, path, options.nativeBinding);
     } catch (e) {
       indexer.cancel();
       db.close();
@@ -175,8 +212,17 @@ export class SessionStore {
   appendEntry(sessionId: string, entry: SessionEntry, alongside?: () => void): number {
     return this.guard("appendEntry", () => {
       const seq = appendEntry(this.ctx, sessionId, entry, alongside);
-      // After the commit: the entry is durable whatever happens to the index batch.
-      if (this.indexer.overBacklog) this.indexer.flush();
+      // After the commit: the entry is durable whatever happens to the index. One short slice
+      // keeps the backlog bounded for a writer that never yields; a slice that fails leaves its
+      // rows pending, and the next search or close retries them and reports the error there
+      // (test/store/search.test.ts), so the committed append does not report a failure.
+      if (this.indexer.overBacklog) {
+        try {
+          this.indexer.slice();
+        } catch (e) {
+          this.indexer.lastError = e;
+        }
+      }
       return seq;
     });
   }
@@ -272,6 +318,10 @@ export class SessionStore {
       throw toStoreError(e, what);
     }
   }
+}
+
+function recheckMarker(path: string): string {
+  return `${path}.needs-integrity-check`;
 }
 
 function repairAtOpen(ctx: StoreContext): OpenReport {

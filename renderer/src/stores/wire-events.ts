@@ -33,6 +33,7 @@ export function wireEvents(c: AppClient): () => void {
     c.on("turn.retry", (payload) => useTurnStore.getState().setRetry(payload)),
     c.on("turn.error", (payload) => useTurnStore.getState().setError(payload.sessionId, payload.message)),
     c.on("session.updated", (summary) => useWorkspaceStore.getState().upsertSession(summary)),
+    c.on("app.notice", (notice) => useAppStore.getState().notify(notice.level === "error" ? "error" : "info", notice.message)),
     c.onConnection((info) => {
       const prev = useAppStore.getState().connection;
       useAppStore.getState().setConnection(info);

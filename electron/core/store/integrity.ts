@@ -1,0 +1,67 @@
+/**
+ * The integrity check (`PRAGMA quick_check`) off the main thread. Its cost
+ * grows with the whole database (seconds for a multi-GB history), so the app
+ * opens the store without it and runs it here, on a worker thread with its own
+ * read-only connection, after start and before a backup or export; damage is
+ * reported to the user as at open (docs/approvals.md, "No main-process stall").
+ */
+import { createRequire } from "node:module";
+import { Worker } from "node:worker_threads";
+import { z } from "zod";
+
+export type IntegrityReport = { ok: true } | { ok: false; damaged: boolean; message: string };
+
+// Plain CommonJS: an eval'd worker needs no build step or TS loader, in Node and in Electron alike.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require("node:worker_threads");
+const Database = require(workerData.modulePath);
+let db;
+try {
+  db = new Database(workerData.path, Object.assign({ readonly: true, fileMustExist: true }, workerData.nativeBinding ? { nativeBinding: workerData.nativeBinding } : {}));
+  const rows = db.pragma("quick_check");
+  parentPort.postMessage({ kind: "done", problems: rows.map((r) => String(r.quick_check)).filter((x) => x !== "ok") });
+} catch (e) {
+  parentPort.postMessage({ kind: "failed", code: e && typeof e.code === "string" ? e.code : null, message: String((e && e.message) || e) });
+} finally {
+  if (db) db.close();
+}
+`;
+
+const ReplySchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("done"), problems: z.array(z.string()) }),
+  z.object({ kind: z.literal("failed"), code: z.string().nullable(), message: z.string() }),
+]);
+
+/** Runs quick_check on `path` in a worker thread. Never rejects: failures to run are reported, not thrown. */
+export function checkIntegrityOffThread(path: string, nativeBinding?: string): Promise<IntegrityReport> {
+  if (path === ":memory:" || path === "" || path.startsWith("file:")) return Promise.resolve({ ok: true });
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (report: IntegrityReport) => {
+      if (settled) return;
+      settled = true;
+      resolve(report);
+    };
+    let worker: Worker;
+    try {
+      const modulePath = createRequire(import.meta.url).resolve("better-sqlite3");
+      worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, modulePath, nativeBinding: nativeBinding ?? null } });
+    } catch (e) {
+      settle({ ok: false, damaged: false, message: `the integrity check could not start: ${e instanceof Error ? e.message : String(e)}` });
+      return;
+    }
+    worker.unref();
+    worker.on("message", (raw: unknown) => {
+      const reply = ReplySchema.safeParse(raw);
+      if (!reply.success) return settle({ ok: false, damaged: false, message: "the integrity check sent an unreadable reply" });
+      if (reply.data.kind === "done") {
+        const problems = reply.data.problems;
+        return settle(problems.length === 0 ? { ok: true } : { ok: false, damaged: true, message: `integrity check failed: ${problems.slice(0, 5).join("; ")}` });
+      }
+      const damaged = reply.data.code !== null && /^SQLITE_(CORRUPT|NOTADB)/.test(reply.data.code);
+      settle({ ok: false, damaged, message: damaged ? `integrity check failed: ${reply.data.message}` : `the integrity check could not run: ${reply.data.message}` });
+    });
+    worker.on("error", (e) => settle({ ok: false, damaged: false, message: `the integrity check could not run: ${e.message}` }));
+    worker.on("exit", () => settle({ ok: false, damaged: false, message: "the integrity check stopped before it finished" }));
+  });
+}
