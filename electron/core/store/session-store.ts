@@ -48,7 +48,6 @@ import {
   type SessionPage,
 } from "./sessions";
 import { deleteSetting, getSetting, setSetting } from "./settings";
-import { usageTotals, type UsageTotals } from "./usage";
 import { addWorkspace, getWorkspace, recentWorkspaces } from "./workspaces";
 
 export interface StoreOptions {
@@ -214,9 +213,6 @@ export class SessionStore {
       this.indexer.flush();
       return search(this.ctx, query, options);
     });
-  }
-  usageTotals(sessionId: string): UsageTotals {
-    return this.guard("usageTotals", () => usageTotals(this.ctx, sessionId));
   }
 
   // ------------------------------------------------------------ tool audit
