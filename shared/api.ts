@@ -143,6 +143,11 @@ export const SettingsSchema = z.object({
   theme: z.enum(["system", "light", "dark"]),
   /** Workspace checkpoints (docs/checkpoints.md). */
   checkpoints: CheckpointSettingsSchema,
+  /**
+   * Send other models' reasoning as plain text to targets that take it (never
+   * to Anthropic, which refuses it). Off: each model sees only its own reasoning.
+   */
+  demoteOtherReasoning: z.boolean(),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 

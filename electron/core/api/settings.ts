@@ -12,6 +12,7 @@ export function defaultSettings(): Settings {
     baseUrls: {},
     theme: "system",
     checkpoints: { enabled: true, capBytes: DEFAULT_CHECKPOINT_CAP_BYTES },
+    demoteOtherReasoning: false,
   };
 }
 
