@@ -49,7 +49,7 @@ test("always allow with an edited prefix rule is saved, applies at once, and is 
   await expect(card).toBeVisible();
   await card.getByRole("textbox", { name: "Approval rule" }).fill("echo *");
   await expect(card.getByTestId("scope-words")).toContainText("echo with any further arguments");
-  await card.getByRole("button", { name: "Always allow in this workspace" }).click();
+  await card.getByRole("button", { name: "Always allow", exact: true }).click();
   await expect(card).toHaveCount(0);
   await waitIdle(page);
 

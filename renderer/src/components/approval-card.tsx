@@ -191,8 +191,8 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
         <button type="button" disabled={answering || !scoped || !ruleText} onClick={() => decide("approveForSession")} aria-keyshortcuts="Control+Shift+Enter S">
           Approve for this session <kbd>{MOD}+Shift+Enter</kbd>
         </button>
-        <button type="button" disabled={answering || !scoped || !ruleText} onClick={() => decide("approveAlways")}>
-          Always allow in this workspace
+        <button type="button" disabled={answering || !scoped || !ruleText} onClick={() => decide("approveAlways")} title="Save the rule for this workspace (Settings lists it)">
+          Always allow
         </button>
         {denying ? (
           <>
