@@ -3,7 +3,7 @@
  * grows with the whole database (seconds for a multi-GB history), so the app
  * opens the store without it and runs it here, on a worker thread with its own
  * read-only connection, after start and before a backup or export; damage is
- * reported to the user as at open (docs/approvals.md, "No main-process stall").
+ * reported to the user as at open (docs/performance.md, "No main-process stall at any history size").
  */
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
