@@ -22,6 +22,15 @@ const QWEN: ModelRef = { provider: "ollama", api: "openai-completions", id: "qwe
 /** A loopback port nothing listens on (the kernel refuses at once). */
 const REFUSED = "http://127.0.0.1:1/v1";
 
+/** The URL of a port nothing listens on any more. */
+async function closedPortUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}/v1`;
+}
+
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
@@ -128,7 +137,8 @@ describe("local servers' models", () => {
     await second.workbench.close();
 
     // The server is down: the turn fails with the network error (and Retry can work later), not "unknown model".
-    const third = await open(dbPath, REFUSED);
+    // A port that was just free (port 1 is on fetch's blocked-port list: "bad port", not a refused connection).
+    const third = await open(dbPath, await closedPortUrl());
     const failed = third.idle();
     await third.call("chat.send", { sessionId: session.id, text: "and now?" });
     await failed;

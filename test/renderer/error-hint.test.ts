@@ -1,18 +1,22 @@
 /**
  * The hint under a failed request. The error texts are made the way the app
- * stores them: real provider error bodies through the transport's error and
+ * stores them: real provider error bodies through the SDK's error classes and
  * the adapters' `describeFailure`, so a change of wording there shows here.
  */
+import { APIConnectionError, APIError } from "@anthropic-ai/sdk";
 import { describe, expect, it } from "vitest";
 import { describeFailure } from "../../electron/core/providers/adapters/errors";
-import { HttpNetworkError, ProviderApiError } from "../../electron/core/providers/http";
 import { errorHint, type ProviderFacts } from "../../renderer/src/lib/error-hint";
 
 const stored = (status: number, body: unknown) => {
-  const err = ProviderApiError.fromResponse(status, {}, JSON.stringify(body));
-  return describeFailure(err, ["sk-ant-secret-key-123456"], err.rawBody).message;
+  const err = APIError.generate(status, body as object, undefined, new Headers());
+  return describeFailure(err, ["sk-ant-secret-key-123456"], JSON.stringify(body)).message;
 };
-const network = (cause: string) => describeFailure(new HttpNetworkError(`could not reach the provider: ${cause}`, new Error(cause)), []).message;
+/** What the SDK throws when fetch fails: "Connection error." over undici's "fetch failed" over the socket's error. */
+const network = (cause: string) => {
+  const socket = Object.assign(new Error(cause), { code: /\b(E[A-Z]+)\b/.exec(cause)?.[1] });
+  return describeFailure(new APIConnectionError({ cause: new TypeError("fetch failed", { cause: socket }) }), []).message;
+};
 
 const anthropic = (keySource: ProviderFacts["keySource"]): ProviderFacts => ({
   key: "anthropic",

@@ -40,6 +40,11 @@ export interface WorkbenchOptions {
   demo?: boolean;
   /** Test hook: replaces the backoff sleep between retries. */
   sleep?: AgentDeps["sleep"];
+  /**
+   * The fetch the provider SDK clients use: Electron's `net.fetch` in the
+   * desktop app; absent, the runtime's global fetch.
+   */
+  fetch?: typeof globalThis.fetch;
 }
 
 export interface CoreContext {
@@ -81,6 +86,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     extraModels: options.extraModels ?? [],
     baseUrls: () => ({ ...settings.baseUrls, ...(options.baseUrlOverrides ?? {}) }),
     demo: options.demo ?? false,
+    fetch: () => options.fetch,
   });
 
   const emit = <E extends EventName>(event: E, payload: EventPayload<E>) => {

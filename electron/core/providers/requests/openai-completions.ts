@@ -20,10 +20,8 @@ import {
   prepareRequest,
   qualifiesForStrict,
   type BuiltRequest,
-  type JsonRequest,
   type PreparedRequest,
 } from "./common";
-import { chunksAround, EncodedPrefixes, entryContent, FragmentCache, itemsJson, PerToolSpecs } from "./json-body";
 
 type ChatMessage = OpenAI.Chat.ChatCompletionMessageParam;
 type AssistantMessage = OpenAI.Chat.ChatCompletionAssistantMessageParam & { reasoning_content?: string };
@@ -84,14 +82,13 @@ function bodyWith(
   options: Partial<StreamOptions> | undefined,
   prepared: PreparedRequest,
   messages: (ChatMessage | AssistantMessage)[],
-  tools: OpenAI.Chat.ChatCompletionFunctionTool[] = toolsParam(prepared),
 ): OpenAICompletionsRequestBody {
   const { compat } = prepared;
   const body: OpenAICompletionsRequestBody = { model: model.id, messages, stream: true };
   if (compat.streamUsage) body.stream_options = { include_usage: true };
   body[compat.maxTokensField] = maxTokensFor(model, options);
   if (prepared.tools.length > 0) {
-    body.tools = tools;
+    body.tools = toolsParam(prepared);
     if (prepared.toolChoice !== undefined) body.tool_choice = toolChoiceParam(prepared.toolChoice);
   }
   const level = options?.reasoning;
@@ -122,34 +119,5 @@ export function buildOpenAICompletionsRequest(
   const system = systemMessage(context, prepared.compat);
   if (system) messages.push(system);
   for (const message of prepared.messages) messages.push(...entryMessages(message, reasoningContent));
-  return { body: bodyWith(model, options, prepared, messages), idMap: prepared.idMap, toolNames: prepared.names.toStored };
-}
-
-/** Entry JSON per variant: with and without `reasoning_content`. */
-const fragments = { plain: new FragmentCache(), reasoning: new FragmentCache() };
-const prefixes = { plain: new EncodedPrefixes(), reasoning: new EncodedPrefixes() };
-const toolParams = new PerToolSpecs<OpenAI.Chat.ChatCompletionFunctionTool[]>();
-
-/** The same body as `buildOpenAICompletionsRequest`, as JSON text (the streaming path; see json-body.ts). No `idMap`. */
-export function buildOpenAICompletionsRequestJson(
-  model: ModelInfo,
-  provider: ProviderConfig,
-  context: LlmContext,
-  options?: Partial<StreamOptions>,
-): JsonRequest {
-  const prepared = prepareRequest(model, provider, context, true);
-  const reasoningContent = prepared.compat.reasoningField === "reasoning_content";
-  const cache = reasoningContent ? fragments.reasoning : fragments.plain;
-  const wire = prepared.messages;
-  const chunks = (reasoningContent ? prefixes.reasoning : prefixes.plain).items(wire, (from) => {
-    const message = wire[from];
-    return { json: cache.get(entryContent(message), () => itemsJson(entryMessages(message, reasoningContent))), next: from + 1 };
-  }, prepared.kept);
-  const system = systemMessage(context, prepared.compat);
-  const tools = context.tools ? toolParams.get(context.tools, prepared.compat.strictTools ? "strict" : "", () => toolsParam(prepared)) : undefined;
-  const body = bodyWith(model, options, prepared, [], tools);
-  return {
-    chunks: chunksAround(body as unknown as Record<string, unknown>, "messages", chunks, system && JSON.stringify(system)),
-    toolNames: prepared.names.toStored,
-  };
+  return { body: bodyWith(model, options, prepared, messages), idMap: prepared.idMap, toolNames: prepared.names.toStored, compat: prepared.compat };
 }
