@@ -51,7 +51,11 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))];
 }
 
-const median = (xs: number[]) => percentile([...xs].sort((x, y) => x - y), 0.5);
+const median = (xs: number[]) =>
+  percentile(
+    [...xs].sort((x, y) => x - y),
+    0.5,
+  );
 
 function heapMB(): number {
   const gc = (globalThis as { gc?: () => void }).gc;
@@ -157,7 +161,14 @@ async function replaySdk(baseUrl: string, bodies: Buffer[]): Promise<number[]> {
 /** A 10,000-message history: a user prompt, then tool rounds (call + result) with now and then a text turn. */
 function history10k(): Message[] {
   const messages: Message[] = [{ role: "user", content: [{ type: "text", text: "Go through the repository." }], timestamp: 1 }];
-  const usage = { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+  const usage = {
+    input: 10,
+    output: 5,
+    cacheRead: 0,
+    cacheWrite: 0,
+    totalTokens: 15,
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+  };
   const model = { provider: "anthropic", api: "anthropic-messages" as const, id: "claude-haiku-4-5" };
   for (let i = 0; messages.length < 10_000; i++) {
     const id = `toolu_${i.toString().padStart(6, "0")}`;
@@ -192,7 +203,13 @@ function buildBody10kMs(): number {
   const context = {
     systemPrompt: "You are a coding agent.",
     messages: history10k(),
-    tools: [{ name: "read", description: "Read a file.", parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } }],
+    tools: [
+      {
+        name: "read",
+        description: "Read a file.",
+        parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+      },
+    ],
   };
   const times: number[] = [];
   for (let run = 0; run < 8; run++) {
@@ -268,7 +285,9 @@ async function main(): Promise<void> {
   const firstTenth = median(overheads.slice(0, tenth));
   const overheadMedian = median(overheads);
   const baselineMedian = median(baselineOverheads);
-  console.log(`overhead median, first tenth of the run: ${firstTenth.toFixed(2)} ms; last tenth: ${median(overheads.slice(-tenth)).toFixed(2)} ms`);
+  console.log(
+    `overhead median, first tenth of the run: ${firstTenth.toFixed(2)} ms; last tenth: ${median(overheads.slice(-tenth)).toFixed(2)} ms`,
+  );
   console.log(
     `round trips: ${overheads.length}, total ${totalMs.toFixed(0)} ms, faux server median ${median(loop.serverMs).toFixed(2)} ms/request, rejected requests: ${loop.rejected}`,
   );
@@ -278,7 +297,12 @@ async function main(): Promise<void> {
   console.log(
     `RESULT ${JSON.stringify({
       overheadMedianMs: Number(overheadMedian.toFixed(3)),
-      overheadP99Ms: Number(percentile([...overheads].sort((x, y) => x - y), 0.99).toFixed(3)),
+      overheadP99Ms: Number(
+        percentile(
+          [...overheads].sort((x, y) => x - y),
+          0.99,
+        ).toFixed(3),
+      ),
       sdkBaselineMedianMs: Number(baselineMedian.toFixed(3)),
       loopOwnMedianMs: Number((overheadMedian - baselineMedian).toFixed(3)),
       heapGrowthMB: Number((heapAfter - heapBefore).toFixed(2)),

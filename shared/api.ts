@@ -2,7 +2,7 @@
  * The WorkbenchApi: the one typed contract between the UI and the core.
  * Every request and event has a zod schema; both transports (Electron IPC and
  * the web-mode WebSocket) carry exactly these shapes, and the core parses every
- * payload on arrival (ARCHITECTURE.md section 3).
+ * payload on arrival (docs/architecture.md#transports-and-the-api-contract).
  */
 import { z } from "zod";
 import {
@@ -132,6 +132,11 @@ export const SettingsSchema = z.object({
   /** Base URL overrides per provider key. */
   baseUrls: z.record(z.string(), z.string().url()),
   theme: z.enum(["system", "light", "dark"]),
+  /**
+   * Send other models' reasoning as plain text to targets that take it (never
+   * to Anthropic, which refuses it). Off: each model sees only its own reasoning.
+   */
+  demoteOtherReasoning: z.boolean(),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 

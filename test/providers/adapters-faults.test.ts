@@ -110,16 +110,21 @@ describe.each(ROUTES)("%s faults", (route) => {
   });
 
   // Mistral sends each tool call whole in one chunk: there is no point inside the arguments to cut.
-  it.skipIf(route === "mistral")("a connection dropped inside tool arguments leaves the call flagged, never runnable (skipped on Mistral, which sends each tool call whole in one chunk)", async () => {
-    faux.script(faults.dropConnection(reply([toolCall("bash", { command: "rm -rf build && npm run build" }, idFor(route))], { chunkSize: 3 }), 5));
-    const result = await run(T[route], context([user("hi")]));
-    expectWellFormedError(result);
-    expect(toolCalls(result)).toHaveLength(1);
-    for (const call of toolCalls(result)) {
-      expect(call.arguments).toEqual({});
-      expect(call.argumentsError).toMatch(/^truncated/);
-    }
-  });
+  it.skipIf(route === "mistral")(
+    "a connection dropped inside tool arguments leaves the call flagged, never runnable (skipped on Mistral, which sends each tool call whole in one chunk)",
+    async () => {
+      faux.script(
+        faults.dropConnection(reply([toolCall("bash", { command: "rm -rf build && npm run build" }, idFor(route))], { chunkSize: 3 }), 5),
+      );
+      const result = await run(T[route], context([user("hi")]));
+      expectWellFormedError(result);
+      expect(toolCalls(result)).toHaveLength(1);
+      for (const call of toolCalls(result)) {
+        expect(call.arguments).toEqual({});
+        expect(call.argumentsError).toMatch(/^truncated/);
+      }
+    },
+  );
 
   it("invalid JSON in tool arguments ends as argumentsError with the raw text", async () => {
     faux.script(faults.invalidToolJson("read", '{"path": "src/a.ts",, "limit": 3}', idFor(route)));
@@ -153,7 +158,9 @@ describe.each(ROUTES)("%s faults", (route) => {
     faux.script({
       type: "http",
       status: 404,
-      body: { error: { message: `The model 'nope' does not exist (key ${API_KEY})`, type: "invalid_request_error", code: "model_not_found" } },
+      body: {
+        error: { message: `The model 'nope' does not exist (key ${API_KEY})`, type: "invalid_request_error", code: "model_not_found" },
+      },
     });
     const final = expectWellFormedError(await run(T[route], context([user("hi")])));
     expect(final.status).toBe(404);

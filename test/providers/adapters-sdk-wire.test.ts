@@ -9,7 +9,6 @@ import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { streamModel } from "../../electron/core/providers";
-import type { FauxProvider } from "../../electron/core/faux";
 import type { StreamEvent } from "../../electron/core/providers/types";
 import { API_KEY, context, targets, user, type Target } from "./adapters-fixtures";
 
@@ -52,7 +51,7 @@ type Route = "anthropic" | "openai-completions" | "openai-responses";
 /** The fixture targets, pointed at the capturing server. */
 function target(route: Route): Target {
   const base = { anthropic: `${origin}/anthropic/`, openai: `${origin}/openai/v1/`, mistral: `${origin}/mistral/v1` };
-  return targets({ baseUrls: base } as FauxProvider)[route];
+  return targets({ baseUrls: base })[route];
 }
 
 async function drain(t: Target, headers?: Record<string, string>, apiKey = API_KEY): Promise<{ events: StreamEvent[]; body: unknown }> {
@@ -64,7 +63,8 @@ async function drain(t: Target, headers?: Record<string, string>, apiKey = API_K
 }
 
 const final = (events: StreamEvent[]) => events[events.length - 1];
-const sse = (name: string | null, data: unknown) => `${name === null ? "" : `event: ${name}\n`}data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`;
+const sse = (name: string | null, data: unknown) =>
+  `${name === null ? "" : `event: ${name}\n`}data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`;
 
 describe("requests through the SDK clients", () => {
   it.each([
@@ -118,7 +118,11 @@ describe("requests through the SDK clients", () => {
   it.each(["anthropic", "openai-completions", "openai-responses"] as const)(
     "%s: the SDK retries nothing (the loop owns retries); retry-after reaches the loop",
     async (route) => {
-      answer = { status: 429, body: JSON.stringify({ error: { type: "rate_limit_error", message: "slow down" } }), headers: { "retry-after": "7" } };
+      answer = {
+        status: 429,
+        body: JSON.stringify({ error: { type: "rate_limit_error", message: "slow down" } }),
+        headers: { "retry-after": "7" },
+      };
       const { events } = await drain(target(route));
       expect(captured).toHaveLength(1);
       const last = final(events);
@@ -131,7 +135,10 @@ describe("requests through the SDK clients", () => {
   );
 
   it("a compatible server's flat error body keeps its message (Mistral)", async () => {
-    answer = { status: 400, body: JSON.stringify({ object: "error", message: "Invalid model: nope", type: "invalid_model", code: "1500" }) };
+    answer = {
+      status: 400,
+      body: JSON.stringify({ object: "error", message: "Invalid model: nope", type: "invalid_model", code: "1500" }),
+    };
     const { events } = await drain(target("openai-completions"));
     const last = final(events);
     expect(last.type === "error" && last.message.errorMessage).toMatch(/^400 .*Invalid model: nope/);
@@ -176,7 +183,10 @@ describe("SSE events, as the SDKs read them", () => {
   it("OpenAI: [DONE] ends the data; what follows is ignored, even if malformed", async () => {
     answer = {
       status: 200,
-      body: sse(null, { id: "c1", choices: [{ index: 0, delta: { content: "ok" }, finish_reason: "stop" }] }) + "data: [DONE]\n\n" + "data: {not json\n\n",
+      body:
+        sse(null, { id: "c1", choices: [{ index: 0, delta: { content: "ok" }, finish_reason: "stop" }] }) +
+        "data: [DONE]\n\n" +
+        "data: {not json\n\n",
     };
     const last = final((await drain(target("openai-completions"))).events);
     expect(last.type === "done" && last.message.content).toEqual([{ type: "text", text: "ok" }]);
@@ -198,7 +208,9 @@ describe("SSE events, as the SDKs read them", () => {
   it("Responses: an `error` event reaches the adapter and ends the stream with its code", async () => {
     answer = {
       status: 200,
-      body: sse("response.created", { type: "response.created", response: { id: "resp_1" } }) + sse("error", { type: "error", code: "server_error", message: "boom" }),
+      body:
+        sse("response.created", { type: "response.created", response: { id: "resp_1" } }) +
+        sse("error", { type: "error", code: "server_error", message: "boom" }),
     };
     const last = final((await drain(target("openai-responses"))).events);
     expect(last.type === "error" && last.message.errorMessage).toBe("server_error: boom");
@@ -216,7 +228,8 @@ describe("SSE events, as the SDKs read them", () => {
               sse("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }) +
               sse("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hel" } }) +
               sse("content_block_delta", '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","te')
-            : sse(null, { id: "c1", choices: [{ index: 0, delta: { content: "Hel" }, finish_reason: null }] }) + sse(null, '{"id":"c1","choi'),
+            : sse(null, { id: "c1", choices: [{ index: 0, delta: { content: "Hel" }, finish_reason: null }] }) +
+              sse(null, '{"id":"c1","choi'),
       };
       const last = final((await drain(target(route))).events);
       expect(last.type).toBe("error");

@@ -40,9 +40,7 @@ export class ModelCatalog {
     const extra = new Map(this.options.extraProviders.map((p) => [p.key, p]));
     const all = [...listProviders().filter((p) => !extra.has(p.key)), ...extra.values()];
     const urls = this.options.baseUrls();
-    return all
-      .filter((p) => this.options.demo || p.key !== "demo")
-      .map((p) => (urls[p.key] ? { ...p, baseUrl: urls[p.key] } : p));
+    return all.filter((p) => this.options.demo || p.key !== "demo").map((p) => (urls[p.key] ? { ...p, baseUrl: urls[p.key] } : p));
   }
 
   /** `providers().find(...)` without building the whole list (the loop asks once per request). */
@@ -108,7 +106,11 @@ export class ModelCatalog {
 
   stream(resolved: ResolvedModel, context: LlmContext, options: Omit<StreamOptions, "apiKey">): AsyncIterable<StreamEvent> {
     const fetch = this.options.fetch?.();
-    return streamModel(resolved.model, resolved.provider, context, { ...options, apiKey: resolved.apiKey ?? NO_KEY, ...(fetch ? { fetch } : {}) });
+    return streamModel(resolved.model, resolved.provider, context, {
+      ...options,
+      apiKey: resolved.apiKey ?? NO_KEY,
+      ...(fetch ? { fetch } : {}),
+    });
   }
 
   /** For a local server's model, once the server was asked: listed by it, not listed, or the server did not answer. */

@@ -179,7 +179,12 @@ export async function startFauxProvider(options: FauxProviderOptions = {}): Prom
     if (step === undefined) {
       record.outcome = "unscripted";
       const message = `faux provider: nothing scripted for request #${record.seq} (${route})`;
-      sendJson(res, 400, {}, route === "anthropic" ? anthropicError("invalid_request_error", message) : openaiError(message, "invalid_request_error"));
+      sendJson(
+        res,
+        400,
+        {},
+        route === "anthropic" ? anthropicError("invalid_request_error", message) : openaiError(message, "invalid_request_error"),
+      );
       return record;
     }
     let answer: FauxReply | FauxFault;

@@ -36,8 +36,13 @@ export interface StreamOptions {
   signal?: AbortSignal;
   maxTokens?: number;
   temperature?: number;
-  /** Reasoning effort for models that support it. */
+  /** Reasoning level for models that support it; absent: the model's default (nothing requested). */
   reasoning?: "off" | "low" | "medium" | "high";
+  /**
+   * Send other models' reasoning as plain text instead of leaving it out.
+   * Ignored for Anthropic targets (they refuse it: `Refusal (reasoning_extraction)`).
+   */
+  demoteOtherReasoning?: boolean;
   /** Extra headers (never logged). */
   headers?: Record<string, string>;
   /** Called with the exact body before sending (for "what the model saw"). */
@@ -78,12 +83,7 @@ export type StreamEvent =
 
 export interface ProviderAdapter {
   readonly api: ModelInfo["api"];
-  stream(
-    model: ModelInfo,
-    provider: ProviderConfig,
-    context: LlmContext,
-    options: StreamOptions,
-  ): AsyncIterable<StreamEvent>;
+  stream(model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: StreamOptions): AsyncIterable<StreamEvent>;
   /** The exact request body `stream` would send (the boundary transform applied). Pure. */
   buildRequestBody(model: ModelInfo, provider: ProviderConfig, context: LlmContext, options?: Partial<StreamOptions>): unknown;
 }

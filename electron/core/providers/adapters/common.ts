@@ -147,7 +147,7 @@ class IdleWatch {
 
   /** Unref'd: a pending check must not keep the process alive once the consumer holds (or dropped) the stream. */
   private static arm(watch: IdleWatch, ms: number): ReturnType<typeof setTimeout> {
-    const timer = setTimeout(IdleWatch.check, ms, watch);
+    const timer = setTimeout((w: IdleWatch) => IdleWatch.check(w), ms, watch);
     timer.unref();
     return timer;
   }

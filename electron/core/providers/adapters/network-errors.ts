@@ -18,7 +18,8 @@ const UNTRUSTED_CODES = new Set([
 const OTHER_CERT_CODES = new Set(["CERT_HAS_EXPIRED", "CERT_NOT_YET_VALID", "ERR_TLS_CERT_ALTNAME_INVALID", "CERT_REVOKED"]);
 
 /** Where to add a CA, said the same way everywhere. */
-export const CA_ADVICE = "add the CA certificate (PEM) of your network or proxy in Settings → Network → CA file, or set NODE_EXTRA_CA_CERTS";
+export const CA_ADVICE =
+  "add the CA certificate (PEM) of your network or proxy in Settings → Network → CA file, or set NODE_EXTRA_CA_CERTS";
 
 interface Link {
   name: string;
@@ -94,6 +95,7 @@ function certificateMessage(code: string, host: string | undefined): string {
   const of = host ? ` of ${host}` : "";
   if (code === "CERT_HAS_EXPIRED") return `network error: the certificate${of} has expired (${code}): check the system clock`;
   if (code === "CERT_NOT_YET_VALID") return `network error: the certificate${of} is not valid yet (${code}): check the system clock`;
-  if (code === "ERR_TLS_CERT_ALTNAME_INVALID") return `network error: the certificate${of} is for another host name (${code}): check the provider's base URL`;
+  if (code === "ERR_TLS_CERT_ALTNAME_INVALID")
+    return `network error: the certificate${of} is for another host name (${code}): check the provider's base URL`;
   return `network error: the certificate${of} is not trusted (${code}): ${CA_ADVICE}`;
 }

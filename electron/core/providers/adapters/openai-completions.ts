@@ -5,7 +5,6 @@
  * from the model id.
  */
 import { randomUUID } from "node:crypto";
-import OpenAI from "openai";
 import type { Compat, ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { StopReason } from "../../../../shared/protocol";
 import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "../types";
@@ -76,7 +75,11 @@ class CompletionsReader implements ResponseReader {
     const delta = choice.delta;
     if (delta) {
       const reasoning =
-        this.reasoningField === "reasoning_content" ? delta.reasoning_content : this.reasoningField === "reasoning" ? delta.reasoning : null;
+        this.reasoningField === "reasoning_content"
+          ? delta.reasoning_content
+          : this.reasoningField === "reasoning"
+            ? delta.reasoning
+            : null;
       if (reasoning) {
         if (this.thinkingIndex === null) {
           this.closeTextual(out);

@@ -147,7 +147,11 @@ class ResponsesReader implements ResponseReader {
   }
 }
 
-function startItem(state: StreamState, item: ResponsesItem, toolNames: Record<string, string>): { index: number; event: StreamEvent } | null {
+function startItem(
+  state: StreamState,
+  item: ResponsesItem,
+  toolNames: Record<string, string>,
+): { index: number; event: StreamEvent } | null {
   switch (item.type) {
     case "reasoning":
       return state.startThinking();

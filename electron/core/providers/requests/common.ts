@@ -9,10 +9,13 @@ import type { IdRule } from "../transform/ids";
 import { ToolNames } from "../transform/tool-names";
 import { transformHistory } from "../transform/transform";
 import type { TransformResult, TransformTarget } from "../transform/wire-types";
+import type { RequestRepair } from "../../../../shared/review";
 import { resolveCompat } from "../registry";
 
 export interface BuiltRequest<Body> {
   body: Body;
+  /** What the request leaves out of or changes in the stored history, and why ("what the model saw"). */
+  repairs: RequestRepair[];
   /** wire tool-call id -> stored id, for this request only ("what the model saw"). */
   idMap: Record<string, string>;
   /** wire tool name -> the app's tool name, to map the model's calls back. */
@@ -29,6 +32,9 @@ export interface PreparedRequest extends TransformResult {
   /** Tool choice after mapping the named tool; undefined when no tools are offered. */
   toolChoice: ToolChoice | undefined;
 }
+
+/** Image media types per wire API (Anthropic and OpenAI both take exactly these four). */
+const IMAGE_TYPES: ReadonlySet<string> = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
 
 function idRuleFor(model: ModelInfo, compat: Compat): IdRule {
   if (model.api === "anthropic-messages") return "anthropic";
@@ -70,7 +76,12 @@ function toolSide(context: LlmContext): ToolSide {
 }
 
 /** The transformed history and what the builders need besides it. */
-export function prepareRequest(model: ModelInfo, provider: ProviderConfig, context: LlmContext): PreparedRequest {
+export function prepareRequest(
+  model: ModelInfo,
+  provider: ProviderConfig,
+  context: LlmContext,
+  options?: Partial<StreamOptions>,
+): PreparedRequest {
   const compat = resolveCompat(model, provider);
   const { names, tools, toolChoice } = toolSide(context);
   const target: TransformTarget = {
@@ -81,10 +92,13 @@ export function prepareRequest(model: ModelInfo, provider: ProviderConfig, conte
     toolResultImages: model.api !== "openai-completions",
     assistantAfterToolResult: model.api === "openai-completions" && compat.assistantAfterToolResult,
     ownThinking: ownThinkingPolicy(model, compat),
+    // Never demoted for Anthropic: "Refusal (reasoning_extraction)".
+    otherThinking: options?.demoteOtherReasoning === true && model.api !== "anthropic-messages" ? "text" : "drop",
+    imageTypes: IMAGE_TYPES,
     toolName: (stored) => names.wire(stored),
   };
-  const { messages, idMap }: TransformResult = transformHistory(context.messages, target);
-  return { messages, idMap, compat, names, tools, toolChoice };
+  const { messages, idMap, repairs }: TransformResult = transformHistory(context.messages, target);
+  return { messages, idMap, repairs, compat, names, tools, toolChoice };
 }
 
 export function maxTokensFor(model: ModelInfo, options: Partial<StreamOptions> | undefined): number {
