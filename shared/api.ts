@@ -75,6 +75,8 @@ export const ProposalPreviewSchema = z.discriminatedUnion("kind", [
     removed: z.number().int(),
   }),
   z.object({ kind: z.literal("command"), command: z.string(), cwd: z.string(), timeoutMs: z.number() }),
+  /** An MCP tool the server does not mark read-only. */
+  z.object({ kind: z.literal("mcp"), server: z.string(), tool: z.string(), argsJson: z.string() }),
 ]);
 
 export const PendingApprovalSchema = z.object({

@@ -22,6 +22,8 @@ const RETRYABLE: ReadonlySet<ToolErrorCode> = new Set<ToolErrorCode>([
   "TIMEOUT",
   "SPECIAL_FILE",
   "IO_ERROR",
+  "TOOL_FAILED",
+  "SERVER_UNAVAILABLE",
 ]);
 
 export function toolError(errorCode: ToolErrorCode, message: string, hint?: string): ToolError {
@@ -171,6 +173,12 @@ export const errors = {
     toolError("DENIED", `This tool call was denied by the workspace policy (${rule}).`, "Do not repeat the same call; change the approach or ask the user."),
   notApproved: () =>
     toolError("DENIED", "This side-effect call was executed without an approval.", "Propose it again; it must be approved before it runs."),
+  readOnlyMode: (tool: string) =>
+    toolError(
+      "READ_ONLY_MODE",
+      `${tool} changes things, and this session is in Ask mode: only read-only tools may run.`,
+      "Answer from what read-only tools show, or describe the change you would make; the user can leave Ask mode to let you make it.",
+    ),
   budgetExceeded: (limit: string) =>
     toolError(
       "TOOL_BUDGET_EXCEEDED",

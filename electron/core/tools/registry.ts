@@ -34,7 +34,8 @@ export interface Planned {
 }
 
 interface BaseDef {
-  name: ToolName;
+  /** One of TOOL_NAMES for the built-in tools; external (MCP) tools bring their own. */
+  name: string;
   tier: SideEffectTier;
   description: string;
   schema: z.ZodType;
@@ -153,6 +154,11 @@ export function findTool(name: string): ToolDef | undefined {
 }
 
 let cachedSpecs: ToolSpec[] | null = null;
+
+/** What providers get for one tool. */
+export function specOf(def: ToolDef, parameters: Record<string, unknown> = toProviderSchema(def.schema)): ToolSpec {
+  return { name: def.name, description: def.description, parameters };
+}
 
 /** What providers get: name, description and JSON Schema of every tool. */
 export function defaultToolSpecs(): ToolSpec[] {

@@ -28,7 +28,7 @@ import { childEnvironment } from "./env";
 import { errors, failure, toolError } from "./errors";
 import { READONLY_TIMEOUT_MS } from "./limits";
 import { DEFAULT_TOOL_POLICY, evaluatePolicy, type PolicyVerdict, type SideEffectToolName, type ToolPolicy } from "./policy";
-import { defaultToolSpecs, findTool, TOOL_NAMES, type Planned, type SideEffectDef } from "./registry";
+import { defaultToolSpecs, findTool as findBuiltIn, TOOL_NAMES, type Planned, type SideEffectDef, type ToolDef } from "./registry";
 import { Sandbox } from "./sandbox";
 import type { PolicyAction, Proposal, Result, RunBudget, SideEffectTier, ToolError, ToolOutcome, ToolSpec } from "./types";
 
@@ -54,6 +54,11 @@ export interface ToolRuntimeOptions {
   outputDir?: string;
   /** Clock for audit timestamps. */
   now?: () => number;
+  /**
+   * Tools from outside (MCP servers), asked for at each lookup so a restarted
+   * server's tools apply. Their names never shadow the built-in tools.
+   */
+  externalTools?: () => { defs: readonly ToolDef[]; specs: readonly ToolSpec[] };
 }
 
 export type UserAnswer = { approved: true; forSession?: boolean } | { approved: false; reason?: string };
@@ -69,7 +74,8 @@ export interface ToolRuntime {
   decide(proposal: Proposal): PolicyAction;
   /** The verdict with the rule that produced it; no side effects, no audit. */
   explain(proposal: Proposal): PolicyVerdict;
-  allowForSession(toolName: SideEffectToolName): void;
+  /** A built-in side-effect tool, or an external tool by its full name. */
+  allowForSession(toolName: SideEffectToolName | (string & {})): void;
   approve(proposal: Proposal, options?: { forSession?: boolean }): void;
   deny(proposal: Proposal, options?: { reason?: string }): ToolOutcome;
   cancel(proposal: Proposal): ToolOutcome;
@@ -123,6 +129,9 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   const sessionAllowed = new Set<string>();
   const pending = new Map<string, Pending>();
   let sandbox: Promise<Result<Sandbox>> | null = null;
+  const findTool = (name: string): ToolDef | undefined =>
+    findBuiltIn(name) ?? options.externalTools?.().defs.find((d) => d.name === name);
+  const toolNames = (): string[] => [...TOOL_NAMES, ...(options.externalTools?.().defs.map((d) => d.name) ?? [])];
 
   const audit = (event: AuditEvent) => {
     try {
@@ -161,7 +170,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
 
   const validate = (call: ToolCallInput): { ok: true; args: Record<string, unknown> } | { ok: false; error: ToolError } => {
     const def = findTool(call.name);
-    if (!def) return { ok: false, error: errors.unknownTool(call.name, TOOL_NAMES) };
+    if (!def) return { ok: false, error: errors.unknownTool(call.name, toolNames()) };
     if (call.argumentsError !== undefined) return { ok: false, error: errors.invalidJson(call.name, call.argumentsError) };
     const parsed = def.parse(call.arguments);
     return parsed.ok ? { ok: true, args: parsed.value } : { ok: false, error: parsed.error };
@@ -222,7 +231,11 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       return options.workspaceRoot;
     },
 
-    specs: () => defaultToolSpecs(),
+    specs: () => {
+      const builtIn = defaultToolSpecs();
+      const external = options.externalTools?.().specs ?? [];
+      return external.length === 0 ? builtIn : [...builtIn, ...external.filter((s) => !findBuiltIn(s.name))];
+    },
 
     tier: (name) => findTool(name)?.tier ?? null,
 
@@ -284,7 +297,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     },
 
     explain(proposal) {
-      return evaluatePolicy(policy, sessionAllowed, proposal.toolName as SideEffectToolName, proposal.preview);
+      return evaluatePolicy(policy, sessionAllowed, proposal.toolName, proposal.preview);
     },
 
     decide(proposal) {
@@ -311,7 +324,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       const entry = pending.get(proposal.toolCallId);
       if (!entry || entry.state === "policyDenied") return;
       entry.state = "approved";
-      if (opts?.forSession) runtime.allowForSession(proposal.toolName as SideEffectToolName);
+      if (opts?.forSession) runtime.allowForSession(proposal.toolName);
       audit({ type: "approval", toolCallId: proposal.toolCallId, toolName: proposal.toolName, decision: opts?.forSession ? "approvedForSession" : "approved", decidedBy: "user", timestamp: clock() });
     },
 
