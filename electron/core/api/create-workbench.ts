@@ -8,11 +8,15 @@ import type { EventName, EventPayload, ModelOption, SessionSummary } from "../..
 import type { ModelInfo, ProviderConfig } from "../../../shared/models";
 import type { ModelRef, SessionEntry } from "../../../shared/protocol";
 import { SessionAgent } from "../agent/session-agent";
+import { loadInstructions } from "../agent/instructions";
+import { userConfigDir } from "../mcp/config";
+import { MCP_TURN_WAIT_MS, WorkspaceServices } from "./workspace-services";
 import type { AgentDeps, ResolvedModel, ToolAuditEvent } from "../agent/ports";
 import { createReviewHandlers } from "../review/handlers";
 import { SessionStore } from "../store";
 import { dispatch, type HandlerTable } from "./dispatch";
 import { createHandlers } from "./handlers";
+import { createEcosystemHandlers } from "./ecosystem-handlers";
 import { KeyRing, needsKey } from "./keys";
 import { ModelCatalog } from "./model-catalog";
 import { SETTINGS_KEY, parseSettings } from "./settings";
@@ -40,6 +44,8 @@ export interface WorkbenchOptions {
   demo?: boolean;
   /** Test hook: replaces the backoff sleep between retries. */
   sleep?: AgentDeps["sleep"];
+  /** The user's config folder (user-level mcp.json, AGENTS.md, commands/); default: userConfigDir(env). */
+  userConfigDir?: string;
 }
 
 export interface CoreContext {
@@ -59,6 +65,9 @@ export interface CoreContext {
   settings(): ReturnType<typeof parseSettings>;
   saveSettings(settings: ReturnType<typeof parseSettings>): void;
   initialWorkspaceId: string | null;
+  services: WorkspaceServices;
+  configDir: string;
+  workspaceRootOf(sessionId: string): string;
 }
 
 export async function createWorkbench(options: WorkbenchOptions): Promise<Workbench> {
@@ -92,6 +101,9 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       }
     }
   };
+  const env = options.env ?? process.env;
+  const configDir = options.userConfigDir ?? userConfigDir(env);
+  const services = new WorkspaceServices({ store, configDir, env, version: options.version, onMcpStatus: (s) => emit("mcp.status", s) });
 
   const localOf = (m: ModelInfo): Pick<ModelOption, "local"> => {
     const local = catalog.localAvailability(m);
@@ -137,10 +149,12 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     if (!session) throw new NotFound(`no session ${sessionId}`);
     const workspace = store.getWorkspace(session.workspaceId);
     if (!workspace) throw new NotFound(`no workspace for session ${sessionId}`);
+    const mcp = services.mcp(workspace.id);
     const tools = createSessionTools({
       workspaceRoot: workspace.path,
       settings: () => settings,
-      env: options.env ?? process.env,
+      env,
+      externalTools: mcp ? () => mcp.toolSet() : undefined,
     });
     const deps: AgentDeps = {
       store,
@@ -163,8 +177,11 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       },
       onAppended: (sid, _seq, entry) => afterAppend(sid, entry),
       sleep: options.sleep,
+      prepareTools: async () => mcp?.whenStarted(MCP_TURN_WAIT_MS),
+      instructions: (touched) => loadInstructions({ workspaceRoot: workspace.path, userDir: configDir, touched }),
+      onModeChanged: (sid, mode, afterSeq) => services.recordMode(sid, { mode, afterSeq, timestamp: now() }),
     };
-    const agent = new SessionAgent(deps, sessionId, session.model ?? defaultModel());
+    const agent = new SessionAgent(deps, sessionId, session.model ?? defaultModel(), services.mode(sessionId));
     agents.set(sessionId, agent);
     return agent;
   };
@@ -247,9 +264,18 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       store.setSetting(SETTINGS_KEY, next);
     },
     initialWorkspaceId,
+    services,
+    configDir,
+    workspaceRootOf: (sessionId) => {
+      const session = store.getSession(sessionId);
+      const workspace = session && store.getWorkspace(session.workspaceId);
+      if (!workspace) throw new NotFound(`no workspace for session ${sessionId}`);
+      return workspace.path;
+    },
   };
   const table: HandlerTable = {
     ...createHandlers(ctx),
+    ...createEcosystemHandlers(ctx),
     ...createReviewHandlers({
       store,
       platform: platform(),
@@ -275,6 +301,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       await Promise.all([...agents.values()].map((a) => a.idle()));
       if (summaryTimer !== null) clearImmediate(summaryTimer);
       announceSummaries();
+      await services.close();
       listeners.clear();
       store.close();
     },

@@ -30,7 +30,7 @@ interface TurnStoreState {
 }
 
 export function idleTurn(sessionId: string): TurnState {
-  return { sessionId, status: "idle", queued: [], pendingApproval: null };
+  return { sessionId, mode: "agent", status: "idle", queued: [], pendingApproval: null };
 }
 
 export const useTurnStore = create<TurnStoreState>((set, get) => ({
