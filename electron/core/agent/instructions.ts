@@ -6,11 +6,12 @@
  * specific folders come later and take precedence). Each file is capped, with
  * a visible note when cut; the whole section is capped too.
  *
- * Contract: never throws; unreadable files are skipped. Nested files are only
+ * Contract: never throws; unreadable files are skipped. Reads are synchronous
+ * (a few capped files), so "what the model saw" can rebuild the prompt inline. Nested files are only
  * read inside the workspace (real paths checked), so a symlinked folder cannot
  * pull text in from elsewhere.
  */
-import { open, realpath } from "node:fs/promises";
+import { closeSync, fstatSync, openSync, readSync, realpathSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import type { InstructionFile } from "../../../shared/api";
 import type { StoredEntry } from "../../../shared/protocol";
@@ -36,15 +37,15 @@ interface Candidate {
   label: (name: string) => string;
 }
 
-async function readCapped(path: string, max: number): Promise<{ text: string; bytes: number; truncated: boolean } | null> {
-  let handle;
+function readCapped(path: string, max: number): { text: string; bytes: number; truncated: boolean } | null {
+  let fd: number | null = null;
   try {
-    handle = await open(path, "r");
-    const stat = await handle.stat();
+    fd = openSync(path, "r");
+    const stat = fstatSync(fd);
     if (!stat.isFile()) return null;
     const size = stat.size;
     const buf = Buffer.alloc(Math.min(size, max));
-    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+    const bytesRead = readSync(fd, buf, 0, buf.length, 0);
     let text = buf.subarray(0, bytesRead).toString("utf8");
     // Do not end on half a character.
     if (size > max) text = text.replace(/\uFFFD+$/, "");
@@ -52,13 +53,13 @@ async function readCapped(path: string, max: number): Promise<{ text: string; by
   } catch {
     return null;
   } finally {
-    await handle?.close().catch(() => undefined);
+    if (fd !== null) closeSync(fd);
   }
 }
 
-async function firstExisting(dir: string, max: number): Promise<{ name: string; text: string; bytes: number; truncated: boolean } | null> {
+function firstExisting(dir: string, max: number): { name: string; text: string; bytes: number; truncated: boolean } | null {
   for (const name of INSTRUCTION_FILE_NAMES) {
-    const read = await readCapped(join(dir, name), max);
+    const read = readCapped(join(dir, name), max);
     if (read) return { name, ...read };
   }
   return null;
@@ -96,10 +97,20 @@ function nestedDirs(root: string, touched: readonly string[]): string[] {
   return [...dirs].sort((a, b) => a.split(sep).length - b.split(sep).length || a.localeCompare(b));
 }
 
-export async function loadInstructions(input: { workspaceRoot: string; userDir: string | null; touched: readonly string[] }): Promise<LoadedInstructions> {
+export interface InstructionsInput {
+  workspaceRoot: string;
+  userDir: string | null;
+  touched: readonly string[];
+}
+
+export async function loadInstructions(input: InstructionsInput): Promise<LoadedInstructions> {
+  return loadInstructionsSync(input);
+}
+
+export function loadInstructionsSync(input: InstructionsInput): LoadedInstructions {
   let root: string;
   try {
-    root = await realpath(input.workspaceRoot);
+    root = realpathSync(input.workspaceRoot);
   } catch {
     return NO_INSTRUCTIONS;
   }
@@ -116,10 +127,15 @@ export async function loadInstructions(input: { workspaceRoot: string; userDir: 
   for (const c of candidates) {
     if (budget <= 0) break;
     if (c.scope === "nested") {
-      const real = await realpath(c.dir).catch(() => null);
+      let real: string | null = null;
+      try {
+        real = realpathSync(c.dir);
+      } catch {
+        real = null;
+      }
       if (!real || !(real === root || real.startsWith(root + sep))) continue;
     }
-    const found = await firstExisting(c.dir, Math.min(INSTRUCTION_FILE_MAX_BYTES, budget));
+    const found = firstExisting(c.dir, Math.min(INSTRUCTION_FILE_MAX_BYTES, budget));
     if (!found || found.text.trim() === "") continue;
     const path = c.label(found.name);
     const shown = Buffer.byteLength(found.text);

@@ -8,7 +8,9 @@ import type { EventName, EventPayload, ModelOption, SessionSummary } from "../..
 import type { ModelInfo, ProviderConfig } from "../../../shared/models";
 import type { ModelRef, SessionEntry } from "../../../shared/protocol";
 import { SessionAgent } from "../agent/session-agent";
-import { loadInstructions } from "../agent/instructions";
+import { loadInstructions, loadInstructionsSync, touchedPaths } from "../agent/instructions";
+import { defaultToolSpecs } from "../tools";
+import { TOOL_DEFS } from "../tools/registry";
 import { userConfigDir } from "../mcp/config";
 import { MCP_TURN_WAIT_MS, WorkspaceServices } from "./workspace-services";
 import type { AgentDeps, ResolvedModel, ToolAuditEvent } from "../agent/ports";
@@ -286,6 +288,25 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
         return model && provider ? { model, provider } : undefined;
       },
       knownSecrets: () => catalog.providers().flatMap((p) => keys.get(p) ?? []),
+      toolSpecs: (sessionId) => {
+        const session = store.getSession(sessionId);
+        const mcp = session ? services.mcp(session.workspaceId) : null;
+        return [...defaultToolSpecs(), ...(mcp?.toolSet().specs ?? [])];
+      },
+      modelViewExtras: (sessionId) => {
+        const session = store.getSession(sessionId);
+        const mcp = session ? services.mcp(session.workspaceId) : null;
+        const changes = services.modeChanges(sessionId);
+        return {
+          instructions: (before) =>
+            loadInstructionsSync({ workspaceRoot: ctx.workspaceRootOf(sessionId), userDir: configDir, touched: touchedPaths(before) }).text,
+          modeAt: (before) => {
+            const last = before.at(-1)?.seq ?? 0;
+            return changes.filter((c) => c.afterSeq <= last).at(-1)?.mode ?? "agent";
+          },
+          isSideEffect: (name) => (TOOL_TIERS.get(name) ?? mcp?.toolSet().defs.find((d) => d.name === name)?.tier) === "sideEffect",
+        };
+      },
       onSessionChanged: (s) => emit("session.updated", s),
     }),
   };
@@ -309,6 +330,8 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
 }
 
 export const DEFAULT_TITLE = "New session";
+
+const TOOL_TIERS = new Map(TOOL_DEFS.map((d) => [d.name, d.tier]));
 
 export class NotFound extends Error {
   override name = "NotFound";

@@ -17,7 +17,7 @@ import { importEnvelope, parseEnvelope } from "./export-json";
 import { exportSession } from "./export-session";
 import { fileStatesAt } from "./file-history";
 import { forkAt } from "./fork";
-import { modelViewAt } from "./model-view";
+import { modelViewAt, type ModelViewInput } from "./model-view";
 import { createRedactor } from "./redact";
 import type { ReviewResult } from "./result";
 import { sessionStats } from "./stats";
@@ -30,8 +30,10 @@ export interface ReviewContext {
   workspaceRoot?(sessionId: string): string;
   /** As the loop's AgentDeps.platform (os.platform()). */
   platform: string;
-  /** The tool specs the loop offers (default: the tool runtime's `defaultToolSpecs()`). */
-  toolSpecs?(): readonly ToolSpec[];
+  /** The tool specs the loop offers (default: the tool runtime's `defaultToolSpecs()`); MCP tools included. */
+  toolSpecs?(sessionId: string): readonly ToolSpec[];
+  /** The loop's AGENTS.md section, Ask mode and tool tiers, for "what the model saw" (model-view.ts). */
+  modelViewExtras?(sessionId: string): Pick<ModelViewInput, "instructions" | "modeAt" | "isSideEffect">;
   /** The catalog's model and provider for a model ref (ModelCatalog.find + provider). */
   resolveModel(ref: ModelRef): { model: ModelInfo; provider: ProviderConfig } | undefined;
   /** Exact secrets to remove from exports besides the patterns (the configured API keys). */
@@ -76,8 +78,9 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
         modelViewAt(store.loadEntries(p.sessionId), p.seq, {
           workspaceRoot: workspaceRoot(session),
           platform: ctx.platform,
-          toolSpecs: ctx.toolSpecs?.() ?? defaultToolSpecs(),
+          toolSpecs: ctx.toolSpecs?.(session.id) ?? defaultToolSpecs(),
           resolve: ctx.resolveModel,
+          ...ctx.modelViewExtras?.(session.id),
         }),
       );
     },
