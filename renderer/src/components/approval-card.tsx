@@ -85,6 +85,14 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
           </p>
         </div>
       )}
+      {preview.kind === "mcp" && (
+        <div className="command-preview">
+          <p className="muted">
+            MCP tool <code>{preview.tool}</code> of server <code>{preview.server}</code> (not marked read-only by the server)
+          </p>
+          <pre aria-label="Arguments">{preview.argsJson}</pre>
+        </div>
+      )}
       {denying && (
         <label className="deny-reason">
           Reason for the model (optional)
