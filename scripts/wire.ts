@@ -30,13 +30,21 @@ export interface WireOutcome {
   stderr: string;
 }
 
-
 const USAGE =
   "usage: npm run wire -- --target <provider>/<model> [--api <api>] [--tools default|<mcp-tools.json>] [--tool-choice <choice>] [--reasoning <level>] [--system <text>] [--id-map] < history.json";
 
 const McpToolListSchema = z.object({
   server: z.string().min(1).default("mcp"),
-  tools: z.array(z.object({ name: z.string().min(1), description: z.string().optional(), inputSchema: z.unknown(), annotations: z.object({ readOnlyHint: z.boolean().optional() }).loose().optional() }).loose()),
+  tools: z.array(
+    z
+      .object({
+        name: z.string().min(1),
+        description: z.string().optional(),
+        inputSchema: z.unknown(),
+        annotations: z.object({ readOnlyHint: z.boolean().optional() }).loose().optional(),
+      })
+      .loose(),
+  ),
 });
 
 /** The app's tools plus the MCP tools of a `tools/list` answer in `file`, named and checked as the app offers them. */
@@ -91,7 +99,8 @@ export async function runWire(argv: readonly string[], stdin: string): Promise<W
   const api = apiFlag === undefined ? undefined : ApiSchema.safeParse(apiFlag);
   if (api !== undefined && !api.success) return fail(`--api must be one of ${ApiSchema.options.join(", ")}`);
   const model = findModel(target, api?.data);
-  if (!model) return fail(`unknown model "${target}"${api ? ` on ${api.data}` : ""} (see the registry: electron/core/providers/registry-data.ts)`);
+  if (!model)
+    return fail(`unknown model "${target}"${api ? ` on ${api.data}` : ""} (see the registry: electron/core/providers/registry-data.ts)`);
   const provider = findProvider(model.provider);
   if (!provider) return fail(`unknown provider "${model.provider}"`);
 
@@ -107,7 +116,8 @@ export async function runWire(argv: readonly string[], stdin: string): Promise<W
   }
   const choiceFlag = flags.get("--tool-choice");
   let toolChoice: ToolChoice | undefined;
-  if (typeof choiceFlag === "string") toolChoice = ["auto", "none", "required"].includes(choiceFlag) ? (choiceFlag as ToolChoice) : { name: choiceFlag };
+  if (typeof choiceFlag === "string")
+    toolChoice = ["auto", "none", "required"].includes(choiceFlag) ? (choiceFlag as ToolChoice) : { name: choiceFlag };
   const reasoningFlag = flags.get("--reasoning");
   const reasoning = reasoningFlag === undefined ? undefined : z.enum(["off", "low", "medium", "high"]).safeParse(reasoningFlag);
   if (reasoning !== undefined && !reasoning.success) return fail("--reasoning must be off, low, medium or high");

@@ -5,13 +5,7 @@
  * payload on arrival (docs/architecture.md#transports-and-the-api-contract).
  */
 import { z } from "zod";
-import {
-  AssistantMessageSchema,
-  ImageContentSchema,
-  ModelRefSchema,
-  SessionEntrySchema,
-  UsageSchema,
-} from "./protocol";
+import { AssistantMessageSchema, ImageContentSchema, ModelRefSchema, SessionEntrySchema, UsageSchema } from "./protocol";
 import { ModelInfoSchema } from "./models";
 import {
   ExportFileSchema,
@@ -53,15 +47,7 @@ export const StoredEntrySchema = z.object({
   entry: SessionEntrySchema,
 });
 
-export const ToolStatusSchema = z.enum([
-  "pending",
-  "awaitingApproval",
-  "running",
-  "done",
-  "error",
-  "denied",
-  "aborted",
-]);
+export const ToolStatusSchema = z.enum(["pending", "awaitingApproval", "running", "done", "error", "denied", "aborted"]);
 export type ToolStatus = z.infer<typeof ToolStatusSchema>;
 
 export const ProposalPreviewSchema = z.discriminatedUnion("kind", [
@@ -247,11 +233,15 @@ export const requests = {
   "workspace.pick": { params: Empty, result: WorkspaceSchema.nullable() },
   "workspace.recent": { params: Empty, result: z.array(WorkspaceSchema) },
   "session.list": {
-    params: z.object({ workspaceId: z.string(), limit: z.number().int().min(1).max(500).optional(), before: z.number().optional() }).strict(),
+    params: z
+      .object({ workspaceId: z.string(), limit: z.number().int().min(1).max(500).optional(), before: z.number().optional() })
+      .strict(),
     result: z.object({ sessions: z.array(SessionSummarySchema), hasMore: z.boolean() }),
   },
   "session.search": {
-    params: z.object({ query: z.string().min(1).max(500), workspaceId: z.string().optional(), limit: z.number().int().min(1).max(200).optional() }).strict(),
+    params: z
+      .object({ query: z.string().min(1).max(500), workspaceId: z.string().optional(), limit: z.number().int().min(1).max(200).optional() })
+      .strict(),
     result: z.array(SearchHitSchema),
   },
   "session.create": {
@@ -307,7 +297,9 @@ export const requests = {
   "session.instructions": { params: SessionId.strict(), result: z.object({ files: z.array(InstructionFileSchema) }) },
   /** Fuzzy search of the workspace's files (gitignore-aware) for @-mentions. */
   "files.search": {
-    params: z.object({ workspaceId: z.string().min(1), query: z.string().max(500), limit: z.number().int().min(1).max(200).optional() }).strict(),
+    params: z
+      .object({ workspaceId: z.string().min(1), query: z.string().max(500), limit: z.number().int().min(1).max(200).optional() })
+      .strict(),
     result: z.object({ files: z.array(FileMatchSchema), total: z.number().int() }),
   },
   /** Built-in commands and the user's templates (`.agents/commands/*.md` in the workspace and the user's config folder). */
@@ -356,7 +348,15 @@ export const requests = {
   "review.export": { params: SessionId.extend({ format: ExportFormatSchema }).strict(), result: ExportFileSchema },
   /** Imports a JSON export as a new session (new ids) in the workspace. */
   "review.import": {
-    params: z.object({ workspaceId: z.string().min(1), content: z.string().min(1).max(256 * 1024 * 1024) }).strict(),
+    params: z
+      .object({
+        workspaceId: z.string().min(1),
+        content: z
+          .string()
+          .min(1)
+          .max(256 * 1024 * 1024),
+      })
+      .strict(),
     result: SessionSummarySchema,
   },
   /** A new session holding the entries up to `atSeq`, switched to `model`; it links back to the source. */
@@ -428,8 +428,7 @@ export const ClientFrameSchema = z.object({
   params: z.unknown(),
 });
 export type ServerFrame =
-  | { kind: "response"; id: number; response: ApiResponse<unknown> }
-  | { kind: "event"; event: EventName; payload: unknown };
+  { kind: "response"; id: number; response: ApiResponse<unknown> } | { kind: "event"; event: EventName; payload: unknown };
 
 /** What both transports expose to the renderer. */
 export interface WorkbenchClient {

@@ -17,7 +17,10 @@ function escapeAttr(value: string): string {
 }
 
 function unescapeAttr(value: string): string {
-  return value.replace(/&lt;/g, "<").replace(/&quot;/g, '"').replace(/&amp;/g, "&");
+  return value
+    .replace(/&lt;/g, "<")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, "&");
 }
 
 /** The text block the model reads for an attached file. */
@@ -30,7 +33,10 @@ export function attachedFileBlock(ref: MentionRef, body: string, note?: string):
 export function parseAttachedFile(text: string): (MentionRef & { body: string }) | null {
   const m = TAG.exec(text);
   if (!m || !text.endsWith("</attached-file>")) return null;
-  const ref: MentionRef & { body: string } = { path: unescapeAttr(m[1]), body: text.slice(m[0].length, -"</attached-file>".length).replace(/\n$/, "") };
+  const ref: MentionRef & { body: string } = {
+    path: unescapeAttr(m[1]),
+    body: text.slice(m[0].length, -"</attached-file>".length).replace(/\n$/, ""),
+  };
   if (m[2] !== undefined && m[3] !== undefined) {
     ref.startLine = Number(m[2]);
     ref.endLine = Number(m[3]);

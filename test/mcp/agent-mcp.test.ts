@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { FauxRequest, FauxReply } from "../../electron/core/faux";
+import type { ModelRef } from "../../shared/protocol";
 import { MODELS, expectAllAccepted, expectEveryCallAnswered, resultsOf, startHarness, type Harness } from "../agent/harness";
 import { FLAKY_SERVER } from "./helpers";
 
@@ -24,7 +25,7 @@ afterEach(async () => {
 const SERVER = "docs.site/v2";
 const MCP_JSON = JSON.stringify({ mcpServers: { [SERVER]: { command: process.execPath, args: [FLAKY_SERVER], timeout: 5000 } } });
 
-async function start(files: Record<string, string>, model = MODELS.anthropic): Promise<Harness> {
+async function start(files: Record<string, string>, model: ModelRef = MODELS.anthropic): Promise<Harness> {
   userDir = mkdtempSync(join(tmpdir(), "awb-user-"));
   return startHarness({ files: { ".mcp.json": MCP_JSON, ...files }, model, workbench: { userConfigDir: userDir } });
 }
@@ -70,7 +71,10 @@ describe("MCP tools in the agent loop", () => {
     const from = h.events.length;
     await h.call("chat.send", { sessionId: h.sessionId, text: "store a note" });
     const state = await h.waitFor("turn.state", (s) => s.status === "awaitingApproval", from);
-    expect(state.pendingApproval).toMatchObject({ toolName: `mcp__${SERVER}__write_note`, preview: { kind: "mcp", server: SERVER, tool: "write_note" } });
+    expect(state.pendingApproval).toMatchObject({
+      toolName: `mcp__${SERVER}__write_note`,
+      preview: { kind: "mcp", server: SERVER, tool: "write_note" },
+    });
     await h.call("approval.answer", { sessionId: h.sessionId, toolCallId: "call_note", decision: "approve" });
     await h.waitIdle(from);
     const { entries } = await h.call("session.load", { sessionId: h.sessionId });
@@ -112,7 +116,11 @@ describe("MCP tools in the agent loop", () => {
 
 describe("AGENTS.md in the system prompt", () => {
   it("the root file (CLAUDE.md as fallback elsewhere), the user's and a nested one for a touched file, shown in what the model saw", async () => {
-    h = await start({ "AGENTS.md": "Root rule: answer in French.", "pkg/CLAUDE.md": "Nested rule: tabs, not spaces.", "pkg/a.ts": "export {};\n" });
+    h = await start({
+      "AGENTS.md": "Root rule: answer in French.",
+      "pkg/CLAUDE.md": "Nested rule: tabs, not spaces.",
+      "pkg/a.ts": "export {};\n",
+    });
     writeFileSync(join(userDir ?? "", "AGENTS.md"), "User rule: be brief.");
     const prompts: string[] = [];
     h.faux.script([
@@ -175,7 +183,11 @@ describe("@-mentions and Ask mode", () => {
         return say("seen");
       },
     ]);
-    await h.call("chat.send", { sessionId: h.sessionId, text: "explain @src/a.ts:2-3", mentions: [{ path: "src/a.ts", startLine: 2, endLine: 3 }] });
+    await h.call("chat.send", {
+      sessionId: h.sessionId,
+      text: "explain @src/a.ts:2-3",
+      mentions: [{ path: "src/a.ts", startLine: 2, endLine: 3 }],
+    });
     await h.waitIdle();
     expect(lastUser).toContain('<attached-file path="src/a.ts" lines="2-3">\nline2\nline3\n</attached-file>');
     const bad = await h.workbench.handle("chat.send", { sessionId: h.sessionId, text: "x", mentions: [{ path: "../outside.txt" }] });
@@ -192,7 +204,10 @@ describe("@-mentions and Ask mode", () => {
       (req) => {
         offered = req.tools.map((t) => t.name);
         prompt = systemText(req);
-        return { type: "reply", content: [{ type: "toolCall", id: "call_w", name: "write", arguments: { path: "a.txt", content: "changed" } }] };
+        return {
+          type: "reply",
+          content: [{ type: "toolCall", id: "call_w", name: "write", arguments: { path: "a.txt", content: "changed" } }],
+        };
       },
       say("I may not write in Ask mode."),
     ]);

@@ -32,7 +32,10 @@ export async function freePort(): Promise<number> {
 /** server-everything in its streamable HTTP mode; resolves once it says it listens. */
 export async function startEverythingHttp(): Promise<{ url: string; child: ChildProcess; stop(): void }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [EVERYTHING_BIN, "streamableHttp"], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, [EVERYTHING_BIN, "streamableHttp"], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   await new Promise<void>((resolve, reject) => {
     let err = "";
     child.stderr?.on("data", (d: Buffer) => {

@@ -145,9 +145,13 @@ describe("MCP: server-filesystem scoped to a temp folder", () => {
 
     expect(s.runtime.tier("mcp__fs__write_file")).toBe("sideEffect");
     const target = join(scope, "new.txt");
-    const denied = await s.runtime.run(call("mcp__fs__write_file", { path: target, content: "x" }), { ask: async () => ({ approved: false, reason: "no" }) });
+    const denied = await s.runtime.run(call("mcp__fs__write_file", { path: target, content: "x" }), {
+      ask: () => Promise.resolve({ approved: false, reason: "no" }),
+    });
     expect(denied.ok).toBe(false);
-    const written = await s.runtime.run(call("mcp__fs__write_file", { path: target, content: "written via MCP" }), { ask: async () => ({ approved: true }) });
+    const written = await s.runtime.run(call("mcp__fs__write_file", { path: target, content: "written via MCP" }), {
+      ask: () => Promise.resolve({ approved: true }),
+    });
     expect(written.ok).toBe(true);
     expect(readFileSync(target, "utf8")).toBe("written via MCP");
   });
@@ -207,7 +211,7 @@ describe("MCP: a server that crashes, hangs or sends garbage costs only its own 
   });
 
   it("structured content of a side-effect tool lands in details", async () => {
-    const out = await s.runtime.run(call("mcp__flaky__write_note", { text: "n1" }), { ask: async () => ({ approved: true }) });
+    const out = await s.runtime.run(call("mcp__flaky__write_note", { text: "n1" }), { ask: () => Promise.resolve({ approved: true }) });
     expect(out.ok && out.details?.structuredContent).toEqual({ stored: "n1" });
   });
 });

@@ -14,7 +14,17 @@ const APP_NAME = `mcp__docs.site/api__${TOOL}`;
 const TOOLS_FILE = {
   server: "docs.site/api",
   tools: [
-    { name: TOOL, description: "Search the docs", inputSchema: { $schema: "http://json-schema.org/draft-07/schema#", type: "object", properties: { q: { type: "string" } }, required: ["q"] }, annotations: { readOnlyHint: true } },
+    {
+      name: TOOL,
+      description: "Search the docs",
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        type: "object",
+        properties: { q: { type: "string" } },
+        required: ["q"],
+      },
+      annotations: { readOnlyHint: true },
+    },
     { name: "pick", description: "Root anyOf", inputSchema: { anyOf: [{ type: "object" }, { type: "string" }] } },
   ],
 };
@@ -25,10 +35,24 @@ const HISTORY = JSON.stringify([
     content: [{ type: "toolCall", id: "toolu_1", name: APP_NAME, arguments: { q: "mcp" } }],
     stopReason: "toolUse",
     model: { provider: "anthropic", api: "anthropic-messages", id: "claude-sonnet-4-5" },
-    usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+    usage: {
+      input: 1,
+      output: 1,
+      cacheRead: 0,
+      cacheWrite: 0,
+      totalTokens: 2,
+      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+    },
     timestamp: 2,
   },
-  { role: "toolResult", toolCallId: "toolu_1", toolName: APP_NAME, isError: false, content: [{ type: "text", text: "found" }], timestamp: 3 },
+  {
+    role: "toolResult",
+    toolCallId: "toolu_1",
+    toolName: APP_NAME,
+    isError: false,
+    content: [{ type: "text", text: "found" }],
+    timestamp: 3,
+  },
 ]);
 
 describe("npm run wire -- --tools <MCP tool list>", () => {
@@ -70,19 +94,32 @@ describe("npm run wire -- --tools <MCP tool list>", () => {
 
 describe("MCP schemas and config", () => {
   it("refuses schemas no provider can express, with the reason", () => {
-    expect(providerSchemaFor({ type: "array" })).toMatchObject({ ok: false, reason: expect.stringContaining('"object" at the root') });
-    expect(providerSchemaFor({ oneOf: [] })).toMatchObject({ ok: false, reason: expect.stringContaining("oneOf at the top level") });
-    expect(providerSchemaFor({ type: "object", properties: { a: { $ref: "https://x/y.json" } } })).toMatchObject({ ok: false, reason: expect.stringContaining("https://x/y.json") });
+    const reason = (schema: unknown) => {
+      const r = providerSchemaFor(schema);
+      return r.ok ? null : r.reason;
+    };
+    expect(reason({ type: "array" })).toContain('"object" at the root');
+    expect(reason({ oneOf: [] })).toContain("oneOf at the top level");
+    expect(reason({ type: "object", properties: { a: { $ref: "https://x/y.json" } } })).toContain("https://x/y.json");
     expect(providerSchemaFor({})).toEqual({ ok: true, schema: { type: "object", properties: {} } });
   });
 
   it("reads .mcp.json servers (stdio and http), reports bad entries without losing the good ones", () => {
     const loaded = parseMcpConfig(
-      JSON.stringify({ mcpServers: { a: { command: "node", args: ["x.js"] }, b: { type: "http", url: "https://example.test/mcp", headers: { Authorization: "Bearer ${TOKEN}" } }, c: { args: [] } } }),
+      JSON.stringify({
+        mcpServers: {
+          a: { command: "node", args: ["x.js"] },
+          b: { type: "http", url: "https://example.test/mcp", headers: { Authorization: "Bearer ${TOKEN}" } },
+          c: { args: [] },
+        },
+      }),
       "workspace",
       ".mcp.json",
     );
-    expect(loaded.servers.map((s) => [s.name, s.config.transport])).toEqual([["a", "stdio"], ["b", "http"]]);
+    expect(loaded.servers.map((s) => [s.name, s.config.transport])).toEqual([
+      ["a", "stdio"],
+      ["b", "http"],
+    ]);
     expect(loaded.problems.join("\n")).toContain('server "c"');
     expect(parseMcpConfig("{oops", "user", "mcp.json").problems[0]).toContain("not valid JSON");
   });

@@ -103,8 +103,8 @@ export interface InstructionsInput {
   touched: readonly string[];
 }
 
-export async function loadInstructions(input: InstructionsInput): Promise<LoadedInstructions> {
-  return loadInstructionsSync(input);
+export function loadInstructions(input: InstructionsInput): Promise<LoadedInstructions> {
+  return Promise.resolve(loadInstructionsSync(input));
 }
 
 export function loadInstructionsSync(input: InstructionsInput): LoadedInstructions {
@@ -127,7 +127,7 @@ export function loadInstructionsSync(input: InstructionsInput): LoadedInstructio
   for (const c of candidates) {
     if (budget <= 0) break;
     if (c.scope === "nested") {
-      let real: string | null = null;
+      let real: string | null;
       try {
         real = realpathSync(c.dir);
       } catch {

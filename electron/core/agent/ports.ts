@@ -6,14 +6,7 @@
 import type { EventName, EventPayload, SessionMode } from "../../../shared/api";
 import type { LoadedInstructions } from "./instructions";
 import type { ModelInfo, ProviderConfig } from "../../../shared/models";
-import type {
-  AssistantMessage,
-  ModelRef,
-  SessionEntry,
-  StoredEntry,
-  ToolCall,
-  ToolResultMessage,
-} from "../../../shared/protocol";
+import type { AssistantMessage, ModelRef, SessionEntry, StoredEntry, ToolCall, ToolResultMessage } from "../../../shared/protocol";
 import type { LlmContext, StreamEvent, StreamOptions, ToolSpec } from "../providers/types";
 import type { PolicyAction, Proposal, ToolOutcome } from "../tools/types";
 

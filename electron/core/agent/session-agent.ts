@@ -34,9 +34,7 @@ const PARTIAL_EMIT_INTERVAL_MS = 33;
 export const CONTINUE_PROMPT =
   "[Agent Workbench] Your last response was cut off at the output token limit. Continue from where you stopped, or wrap up briefly.";
 
-type ApprovalAnswer =
-  | { decision: "approve" | "approveForSession" | "deny"; reason?: string; byPolicy?: boolean }
-  | { decision: "aborted" };
+type ApprovalAnswer = { decision: "approve" | "approveForSession" | "deny"; reason?: string; byPolicy?: boolean } | { decision: "aborted" };
 
 interface PendingApprovalState {
   info: PendingApproval;
@@ -159,7 +157,10 @@ export class SessionAgent {
     this.status = "running";
     this.emitState();
     const work = this.compact(resolved, controller.signal);
-    this.running = work.then(() => undefined, () => undefined);
+    this.running = work.then(
+      () => undefined,
+      () => undefined,
+    );
     try {
       return (await work) ? { ok: true } : { ok: false, error: "compaction failed (see the error in the transcript)" };
     } catch (err) {
@@ -336,7 +337,14 @@ export class SessionAgent {
     const instructions = this.instructions.text;
     const p = this.prompt;
     if (p !== null && p.date === date && p.tools === tools && p.instructions === instructions && p.mode === this.mode) return p.text;
-    const text = buildSystemPrompt({ workspaceRoot: this.deps.workspaceRoot, platform: this.deps.platform, now, tools, instructions, mode: this.mode });
+    const text = buildSystemPrompt({
+      workspaceRoot: this.deps.workspaceRoot,
+      platform: this.deps.platform,
+      now,
+      tools,
+      instructions,
+      mode: this.mode,
+    });
     this.prompt = { date, tools, instructions, mode: this.mode, text };
     return text;
   }
@@ -427,7 +435,14 @@ export class SessionAgent {
       content: [],
       stopReason: "error",
       model: { provider: resolved.model.provider, api: resolved.model.api, id: resolved.model.id },
-      usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+      usage: {
+        input: 0,
+        output: 0,
+        cacheRead: 0,
+        cacheWrite: 0,
+        totalTokens: 0,
+        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+      },
       errorMessage: text,
       timestamp: this.deps.now(),
     };

@@ -37,7 +37,10 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
     "- When a tool result says a budget is exceeded, stop calling tools and answer from what you have.",
     "- Be concise. When the task is done, say what you changed.",
     ...(input.mode === "ask"
-      ? ["", "Ask mode is on: you may only read. Do not try to change files or run commands; answer, explain and plan, and say what you would change."]
+      ? [
+          "",
+          "Ask mode is on: you may only read. Do not try to change files or run commands; answer, explain and plan, and say what you would change.",
+        ]
       : []),
     ...(input.instructions ? ["", input.instructions] : []),
   ].join("\n");

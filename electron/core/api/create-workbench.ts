@@ -228,7 +228,10 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     if (entry.type === "message" && entry.message.role === "user") {
       const session = store.getSession(sessionId);
       if (!session) return;
-      const text = entry.message.content.map((c) => (c.type === "text" ? c.text : "")).join(" ").trim();
+      const text = entry.message.content
+        .map((c) => (c.type === "text" ? c.text : ""))
+        .join(" ")
+        .trim();
       if (session.title === DEFAULT_TITLE && text) {
         staleSummaries.delete(sessionId);
         emit("session.updated", renameSession(sessionId, titleFrom(text)));

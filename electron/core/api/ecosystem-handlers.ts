@@ -11,7 +11,8 @@ import { ApiFailure, type HandlerTable } from "./dispatch";
 type P<M extends keyof HandlerTable> = RequestParams<M>;
 type R<M extends keyof HandlerTable> = RequestResult<M>;
 
-export type EcosystemMethod = "session.setMode" | "session.compact" | "session.instructions" | "files.search" | "commands.list" | "mcp.status" | "mcp.restart";
+export type EcosystemMethod =
+  "session.setMode" | "session.compact" | "session.instructions" | "files.search" | "commands.list" | "mcp.status" | "mcp.restart";
 
 export function createEcosystemHandlers(ctx: CoreContext): Pick<HandlerTable, EcosystemMethod> {
   const { store, services } = ctx;

@@ -44,8 +44,12 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
         ...(ctx.modelOptions().some((m) => m.configured && !m.demo && ctx.catalog.provider(m.provider)?.apiKeyEnv)
           ? []
           : ctx.options.demo
-            ? ["No API key is configured: the offline demo model is selected. Add a key in Settings (or an environment variable in web mode) to use real models, or pick a model of a local server (Ollama, LM Studio)."]
-            : ["No API key is configured. Add a key in Settings (or a provider's environment variable in web mode), or pick a model of a local server (Ollama, LM Studio)."]),
+            ? [
+                "No API key is configured: the offline demo model is selected. Add a key in Settings (or an environment variable in web mode) to use real models, or pick a model of a local server (Ollama, LM Studio).",
+              ]
+            : [
+                "No API key is configured. Add a key in Settings (or a provider's environment variable in web mode), or pick a model of a local server (Ollama, LM Studio).",
+              ]),
       ],
     }),
 
@@ -94,7 +98,13 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
       return {
         session: current,
         entries: store.loadEntries(session.id, { fromSeq }),
-        turn: agent?.turnState() ?? { sessionId: session.id, mode: ctx.services.mode(session.id), status: "idle" as const, queued: [], pendingApproval: null },
+        turn: agent?.turnState() ?? {
+          sessionId: session.id,
+          mode: ctx.services.mode(session.id),
+          status: "idle" as const,
+          queued: [],
+          pendingApproval: null,
+        },
         modeChanges: ctx.services.modeChanges(session.id),
       };
     },
@@ -106,7 +116,8 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
 
     "chat.send": async (p: P<"chat.send">) => {
       requireSession(p.sessionId);
-      if (!p.text.trim() && !(p.images?.length ?? 0) && !(p.mentions?.length ?? 0)) throw new ApiFailure("INVALID_REQUEST", "the message is empty");
+      if (!p.text.trim() && !(p.images?.length ?? 0) && !(p.mentions?.length ?? 0))
+        throw new ApiFailure("INVALID_REQUEST", "the message is empty");
       const attached = await attachMentions(ctx.workspaceRootOf(p.sessionId), p.mentions ?? []);
       if (!attached.ok) throw new ApiFailure("INVALID_REQUEST", attached.message);
       return ctx.agent(p.sessionId).send(p.text, p.images ?? [], attached.blocks);
@@ -141,7 +152,10 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
       providerStatus(p.provider);
       if (!ctx.keys.canStore()) {
         const env = ctx.catalog.provider(p.provider)?.apiKeyEnv;
-        throw new ApiFailure("UNSUPPORTED", `keys cannot be stored in web mode; set ${env ?? "the provider's environment variable"} and restart`);
+        throw new ApiFailure(
+          "UNSUPPORTED",
+          `keys cannot be stored in web mode; set ${env ?? "the provider's environment variable"} and restart`,
+        );
       }
       await ctx.keys.set(p.provider, p.apiKey.trim() || null);
       return providerStatus(p.provider);

@@ -25,7 +25,13 @@ export function createSessionTools(options: SessionToolsOptions): ToolRuntimePor
     const { approvalPolicy, budget } = options.settings();
     const key = JSON.stringify({ approvalPolicy, budget });
     if (!runtime || key !== builtFrom) {
-      runtime = createToolRuntime({ workspaceRoot: options.workspaceRoot, policy: approvalPolicy, budget, env: options.env, externalTools: options.externalTools });
+      runtime = createToolRuntime({
+        workspaceRoot: options.workspaceRoot,
+        policy: approvalPolicy,
+        budget,
+        env: options.env,
+        externalTools: options.externalTools,
+      });
       for (const tool of allowedForSession) runtime.allowForSession(tool);
       builtFrom = key;
     }

@@ -66,7 +66,10 @@ async function templatesIn(dir: string, source: "workspace" | "user"): Promise<P
 }
 
 export async function listPromptCommands(workspaceRoot: string, userDir: string): Promise<PromptCommand[]> {
-  const [user, workspace] = await Promise.all([templatesIn(join(userDir, "commands"), "user"), templatesIn(join(workspaceRoot, COMMANDS_DIR), "workspace")]);
+  const [user, workspace] = await Promise.all([
+    templatesIn(join(userDir, "commands"), "user"),
+    templatesIn(join(workspaceRoot, COMMANDS_DIR), "workspace"),
+  ]);
   const byName = new Map<string, PromptCommand>();
   for (const c of [...user, ...workspace]) byName.set(c.name, c);
   // Built-ins keep their names: a template cannot shadow /ask.

@@ -72,7 +72,10 @@ export function parseMcpConfig(text: string, source: McpConfigSource, file: stri
   } catch (error) {
     return { servers: [], problems: [`${file}: not valid JSON (${error instanceof Error ? error.message : String(error)})`] };
   }
-  const root = z.object({ mcpServers: z.record(z.string(), z.unknown()).default({}) }).loose().safeParse(json);
+  const root = z
+    .object({ mcpServers: z.record(z.string(), z.unknown()).default({}) })
+    .loose()
+    .safeParse(json);
   if (!root.success) return { servers: [], problems: [`${file}: expected an object with "mcpServers"`] };
   const servers: McpServerEntry[] = [];
   const problems: string[] = [];

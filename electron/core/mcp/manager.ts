@@ -78,7 +78,11 @@ export class McpWorkspace {
     if (this.tools) return this.tools;
     const set: McpToolSet = { defs: [], specs: [], skipped: [] };
     for (const conn of this.connections.values()) {
-      const one = mcpToolSet({ server: conn.entry.name, tools: conn.listTools(), call: (tool, args, signal) => conn.call(tool, args, signal) });
+      const one = mcpToolSet({
+        server: conn.entry.name,
+        tools: conn.listTools(),
+        call: (tool, args, signal) => conn.call(tool, args, signal),
+      });
       set.defs.push(...one.defs);
       set.specs.push(...one.specs);
       set.skipped.push(...one.skipped);
@@ -118,7 +122,10 @@ export class McpWorkspace {
     try {
       config = await loadMcpConfig(this.options.workspaceRoot, this.options.configDir);
     } catch (error) {
-      config = { servers: [], problems: [`MCP configuration could not be read: ${error instanceof Error ? error.message : String(error)}`] };
+      config = {
+        servers: [],
+        problems: [`MCP configuration could not be read: ${error instanceof Error ? error.message : String(error)}`],
+      };
     }
     if (this.closed) return;
     this.problems = config.problems;

@@ -133,15 +133,23 @@ export class McpServerConnection {
   async call(tool: string, args: Record<string, unknown>, signal: AbortSignal, timeoutMs?: number): Promise<McpCallResult> {
     const client = this.client;
     if (!client || this.state !== "ready") {
-      return { ok: false, timedOut: false, message: `MCP server "${this.entry.name}" is ${this.state}${this.error ? `: ${this.error}` : ""}` };
+      return {
+        ok: false,
+        timedOut: false,
+        message: `MCP server "${this.entry.name}" is ${this.state}${this.error ? `: ${this.error}` : ""}`,
+      };
     }
     const timeout = timeoutMs ?? this.entry.config.timeout ?? MCP_CALL_TIMEOUT_MS;
     try {
       const result = (await client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout })) as CallToolResult;
       return { ok: true, result };
     } catch (err) {
-      const timedOut = typeof err === "object" && err !== null && "code" in err && (err as { code: unknown }).code === -32001;
-      return { ok: false, timedOut, message: `MCP server "${this.entry.name}": ${errorText(err)}${this.stateNow() === "failed" ? this.exitNote() : ""}` };
+      const timedOut = typeof err === "object" && err !== null && "code" in err && err.code === -32001;
+      return {
+        ok: false,
+        timedOut,
+        message: `MCP server "${this.entry.name}": ${errorText(err)}${this.stateNow() === "failed" ? this.exitNote() : ""}`,
+      };
     }
   }
 
@@ -175,7 +183,11 @@ export class McpServerConnection {
       const command = x(config.command);
       const args = config.args.map(x);
       const childEnv = Object.fromEntries(Object.entries(config.env).map(([k, v]) => [k, x(v)]));
-      const cwd = config.cwd ? (isAbsolute(config.cwd) ? config.cwd : resolve(this.options.workspaceRoot, x(config.cwd))) : this.options.workspaceRoot;
+      const cwd = config.cwd
+        ? isAbsolute(config.cwd)
+          ? config.cwd
+          : resolve(this.options.workspaceRoot, x(config.cwd))
+        : this.options.workspaceRoot;
       if (missing.length > 0) return { error: `environment variable(s) not set: ${[...new Set(missing)].join(", ")}` };
       // The SDK passes only a safe default environment (PATH, HOME …) plus `env`: our API keys never reach the server.
       const transport = new StdioClientTransport({ command, args, env: childEnv, cwd, stderr: "pipe" });

@@ -8,7 +8,7 @@
  * Tier: a tool is read-only only when the server says `readOnlyHint: true`;
  * anything else goes through proposal → approval like write/edit/bash.
  */
-import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { ImageContent, TextContent } from "../../../shared/protocol";
 import { failure, toolError } from "../tools/errors";
@@ -46,9 +46,11 @@ const ArgsSchema = z.record(z.string(), z.unknown());
  * and no provider resolves a `$ref` outside the schema itself.
  */
 export function providerSchemaFor(inputSchema: unknown): { ok: true; schema: Record<string, unknown> } | { ok: false; reason: string } {
-  if (typeof inputSchema !== "object" || inputSchema === null || Array.isArray(inputSchema)) return { ok: false, reason: "its input schema is not an object" };
+  if (typeof inputSchema !== "object" || inputSchema === null || Array.isArray(inputSchema))
+    return { ok: false, reason: "its input schema is not an object" };
   const schema = inputSchema as Record<string, unknown>;
-  if (schema.type !== undefined && schema.type !== "object") return { ok: false, reason: `its input schema has type ${JSON.stringify(schema.type)}; providers need "object" at the root` };
+  if (schema.type !== undefined && schema.type !== "object")
+    return { ok: false, reason: `its input schema has type ${JSON.stringify(schema.type)}; providers need "object" at the root` };
   for (const key of ["oneOf", "allOf", "anyOf"]) {
     if (key in schema) return { ok: false, reason: `its input schema has ${key} at the top level, which Anthropic's API refuses` };
   }
@@ -127,7 +129,10 @@ export function outcomeOf(server: string, tool: string, called: McpCallResult): 
     details.truncated = true;
   }
   if (result.isError === true) {
-    return failure(toolError("TOOL_FAILED", text || `${tool} failed without a message`, "Read the error, fix the arguments or take another approach."), details);
+    return failure(
+      toolError("TOOL_FAILED", text || `${tool} failed without a message`, "Read the error, fix the arguments or take another approach."),
+      details,
+    );
   }
   if (text !== "" || content.length === 0) content.unshift({ type: "text", text: text || "(no output)" });
   return { ok: true, content, details };
@@ -150,9 +155,17 @@ export function mcpToolSet(source: McpToolSource): McpToolSet {
       const parsed = ArgsSchema.safeParse(raw ?? {});
       return parsed.success
         ? { ok: true as const, value: parsed.data }
-        : { ok: false as const, error: toolError("INVALID_ARGUMENTS", `The ${name} tool takes a JSON object as arguments.`, "Call it again with an object matching its schema.") };
+        : {
+            ok: false as const,
+            error: toolError(
+              "INVALID_ARGUMENTS",
+              `The ${name} tool takes a JSON object as arguments.`,
+              "Call it again with an object matching its schema.",
+            ),
+          };
     };
-    const call = async (args: Record<string, unknown>, signal: AbortSignal) => outcomeOf(source.server, tool.name, await source.call(tool.name, args, signal));
+    const call = async (args: Record<string, unknown>, signal: AbortSignal) =>
+      outcomeOf(source.server, tool.name, await source.call(tool.name, args, signal));
     const base = { name, description, schema: z.unknown(), parse };
     const def: ToolDef =
       tool.annotations?.readOnlyHint === true
@@ -160,7 +173,13 @@ export function mcpToolSet(source: McpToolSource): McpToolSet {
         : ({
             ...base,
             tier: "sideEffect",
-            propose: async (args) => ({ ok: true, value: { preview: { kind: "mcp", server: source.server, tool: tool.name, argsJson: JSON.stringify(args, null, 2) } } }),
+            propose: (args) =>
+              Promise.resolve({
+                ok: true as const,
+                value: {
+                  preview: { kind: "mcp" as const, server: source.server, tool: tool.name, argsJson: JSON.stringify(args, null, 2) },
+                },
+              }),
             execute: (args, ctx) => call(args, ctx.signal),
           } satisfies SideEffectDef);
     defs.push(def);

@@ -32,18 +32,24 @@ export async function attachMentions(workspaceRoot: string, mentions: readonly M
     const lines = decodeText(buf.value).text.split(/\r?\n/);
     if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
     const start = m.startLine ?? 1;
-    const end = Math.min(m.endLine ?? (m.startLine ?? lines.length), lines.length);
+    const end = Math.min(m.endLine ?? m.startLine ?? lines.length, lines.length);
     if (start > lines.length) return { ok: false, message: `@${m.path}: line ${start} is past the end (${lines.length} lines)` };
     if (end < start) return { ok: false, message: `@${m.path}: the range ${start}-${end} is empty` };
     let body = lines.slice(start - 1, end).join("\n");
     let note: string | undefined;
     if (Buffer.byteLength(body) > MENTION_MAX_BYTES) {
-      body = Buffer.from(body).subarray(0, MENTION_MAX_BYTES).toString("utf8").replace(/\uFFFD+$/, "");
+      body = Buffer.from(body)
+        .subarray(0, MENTION_MAX_BYTES)
+        .toString("utf8")
+        .replace(/\uFFFD+$/, "");
       const shownLines = body.split("\n").length;
       note = `[Cut at ${KB(MENTION_MAX_BYTES)}: lines ${start}-${start + shownLines - 1} of ${start}-${end} shown. Use the read tool with an offset for the rest.]`;
     }
     const ranged = m.startLine !== undefined;
-    blocks.push({ type: "text", text: attachedFileBlock({ path: resolved.value.rel, ...(ranged ? { startLine: start, endLine: end } : {}) }, body, note) });
+    blocks.push({
+      type: "text",
+      text: attachedFileBlock({ path: resolved.value.rel, ...(ranged ? { startLine: start, endLine: end } : {}) }, body, note),
+    });
   }
   return { ok: true, blocks };
 }

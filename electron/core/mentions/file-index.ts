@@ -50,7 +50,10 @@ export class FileIndex {
     if (q === "") return { files: this.files.slice(0, limit).map((path) => ({ path, positions: [] })), total: this.files.length };
     const finder = (this.finder ??= new Fzf(this.files, { limit, casing: "smart-case", fuzzy: "v2", tiebreakers: [byLengthAsc] }));
     const found = finder.find(q);
-    return { files: found.slice(0, limit).map((r) => ({ path: r.item, positions: [...r.positions].sort((a, b) => a - b) })), total: found.length };
+    return {
+      files: found.slice(0, limit).map((r) => ({ path: r.item, positions: [...r.positions].sort((a, b) => a - b) })),
+      total: found.length,
+    };
   }
 
   /** Every indexed path (for tests and the bench). */

@@ -92,12 +92,14 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
 
     "review.notes.list": (p) => {
       requireSession(p.sessionId);
-      return store.listNotes(p.sessionId).filter(
-        (n) =>
-          (p.verdict === undefined || (p.verdict === "none" ? n.verdict === null : n.verdict === p.verdict)) &&
-          (p.author === undefined || n.author === p.author) &&
-          (p.seq === undefined || n.seq === p.seq),
-      );
+      return store
+        .listNotes(p.sessionId)
+        .filter(
+          (n) =>
+            (p.verdict === undefined || (p.verdict === "none" ? n.verdict === null : n.verdict === p.verdict)) &&
+            (p.author === undefined || n.author === p.author) &&
+            (p.seq === undefined || n.seq === p.seq),
+        );
     },
     "review.notes.add": (p) => {
       requireSession(p.sessionId);
@@ -137,6 +139,6 @@ function unwrap<T>(result: ReviewResult<T>): T {
 }
 
 /** The review methods' schemas, for callers that validate results (tests, clients). */
-export const reviewRequests = Object.fromEntries(
-  Object.entries(requests).filter(([m]) => m.startsWith("review.")),
-) as { [M in ReviewMethod]: (typeof requests)[M] };
+export const reviewRequests = Object.fromEntries(Object.entries(requests).filter(([m]) => m.startsWith("review."))) as {
+  [M in ReviewMethod]: (typeof requests)[M];
+};

@@ -47,7 +47,10 @@ export function modelViewAt(entries: readonly StoredEntry[], seq: number, input:
   if (!resolved) {
     return {
       ok: false,
-      error: { code: "UNSUPPORTED", message: `model ${modelLabel(message.model)} is no longer in the model catalog; its request cannot be rebuilt` },
+      error: {
+        code: "UNSUPPORTED",
+        message: `model ${modelLabel(message.model)} is no longer in the model catalog; its request cannot be rebuilt`,
+      },
     };
   }
 
@@ -58,7 +61,14 @@ export function modelViewAt(entries: readonly StoredEntry[], seq: number, input:
   const tools = mode === "ask" && input.isSideEffect ? all.filter((t) => !input.isSideEffect?.(t.name)) : all;
   const instructions = input.instructions?.(before) ?? "";
   const context: LlmContext = {
-    systemPrompt: buildSystemPrompt({ workspaceRoot: input.workspaceRoot, platform: input.platform, now: requestTime, tools, instructions, mode }),
+    systemPrompt: buildSystemPrompt({
+      workspaceRoot: input.workspaceRoot,
+      platform: input.platform,
+      now: requestTime,
+      tools,
+      instructions,
+      mode,
+    }),
     messages: historyForModel(before),
     // Same rule as the loop's buildContext.
     tools: resolved.model.input.length > 0 ? tools : [],
@@ -71,7 +81,10 @@ export function modelViewAt(entries: readonly StoredEntry[], seq: number, input:
     };
   } catch (e) {
     // The builders are pure and should not throw; if one does, report it rather than crash the request.
-    return { ok: false, error: { code: "INTERNAL", message: `could not rebuild the request: ${e instanceof Error ? e.message : String(e)}` } };
+    return {
+      ok: false,
+      error: { code: "INTERNAL", message: `could not rebuild the request: ${e instanceof Error ? e.message : String(e)}` },
+    };
   }
 }
 

@@ -24,7 +24,15 @@ export interface ToolPolicy {
   pathDeny?: readonly string[];
 }
 
-export const DEFAULT_TOOL_POLICY: ToolPolicy = { write: "ask", edit: "ask", bash: "ask", bashAllow: [], bashDeny: [], pathAllow: [], pathDeny: [] };
+export const DEFAULT_TOOL_POLICY: ToolPolicy = {
+  write: "ask",
+  edit: "ask",
+  bash: "ask",
+  bashAllow: [],
+  bashDeny: [],
+  pathAllow: [],
+  pathDeny: [],
+};
 
 export type SideEffectToolName = "write" | "edit" | "bash";
 

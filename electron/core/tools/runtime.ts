@@ -129,8 +129,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   const sessionAllowed = new Set<string>();
   const pending = new Map<string, Pending>();
   let sandbox: Promise<Result<Sandbox>> | null = null;
-  const findTool = (name: string): ToolDef | undefined =>
-    findBuiltIn(name) ?? options.externalTools?.().defs.find((d) => d.name === name);
+  const findTool = (name: string): ToolDef | undefined => findBuiltIn(name) ?? options.externalTools?.().defs.find((d) => d.name === name);
   const toolNames = (): string[] => [...TOOL_NAMES, ...(options.externalTools?.().defs.map((d) => d.name) ?? [])];
 
   const audit = (event: AuditEvent) => {
@@ -147,7 +146,12 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     return { ok: true, value: { sandbox: sb.value, signal, env, rgPath, outputDir } };
   };
 
-  const finish = (call: Pick<ToolCallInput, "id" | "name">, tier: SideEffectTier | null, outcome: ToolOutcome, started: number): ToolOutcome => {
+  const finish = (
+    call: Pick<ToolCallInput, "id" | "name">,
+    tier: SideEffectTier | null,
+    outcome: ToolOutcome,
+    started: number,
+  ): ToolOutcome => {
     const durationMs = clock() - started;
     const outputBytes = outcomeBytes(outcome);
     budget.chargeResult(outputBytes, Math.max(0, durationMs));
@@ -216,7 +220,13 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     }
     try {
       const run = work(workSignal).catch((err: unknown) =>
-        onError(toolError("IO_ERROR", `The tool failed unexpectedly: ${err instanceof Error ? err.message : String(err)}`, "Try again; if it keeps failing, use another approach.")),
+        onError(
+          toolError(
+            "IO_ERROR",
+            `The tool failed unexpectedly: ${err instanceof Error ? err.message : String(err)}`,
+            "Try again; if it keeps failing, use another approach.",
+          ),
+        ),
       );
       return await (timeoutMs === null ? run : Promise.race([run, stop]));
     } finally {
@@ -251,7 +261,12 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       const valid = validate(call);
       if (!valid.ok) return finish(call, tier, failure(valid.error), started);
       if (!def || def.tier !== "readOnly") {
-        return finish(call, tier, failure(toolError("DENIED", `${call.name} has side effects; it must be proposed and approved.`, "Use propose/approve/execute.")), started);
+        return finish(
+          call,
+          tier,
+          failure(toolError("DENIED", `${call.name} has side effects; it must be proposed and approved.`, "Use propose/approve/execute.")),
+          started,
+        );
       }
       const outcome = await guarded(
         signal,
@@ -276,7 +291,9 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       const valid = validate(call);
       if (!valid.ok) return { outcome: finish(call, tier, failure(valid.error), started) };
       if (!def || def.tier !== "sideEffect") {
-        return { outcome: finish(call, tier, failure(toolError("INVALID_ARGUMENTS", `${call.name} is read-only; run it directly.`)), started) };
+        return {
+          outcome: finish(call, tier, failure(toolError("INVALID_ARGUMENTS", `${call.name} is read-only; run it directly.`)), started),
+        };
       }
       const planned = await guarded<Result<Planned>>(
         undefined,
@@ -292,7 +309,15 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       const proposal: Proposal = { toolCallId: call.id, toolName: call.name, args: valid.args, preview: p.preview };
       if (p.fingerprint !== undefined) proposal.fingerprint = p.fingerprint;
       pending.set(call.id, { proposal, state: "proposed" });
-      audit({ type: "proposal", toolCallId: call.id, toolName: call.name, args: valid.args, preview: proposal.preview, ...(proposal.fingerprint ? { fingerprint: proposal.fingerprint } : {}), timestamp: clock() });
+      audit({
+        type: "proposal",
+        toolCallId: call.id,
+        toolName: call.name,
+        args: valid.args,
+        preview: proposal.preview,
+        ...(proposal.fingerprint ? { fingerprint: proposal.fingerprint } : {}),
+        timestamp: clock(),
+      });
       return { proposal };
     },
 
@@ -302,15 +327,37 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
 
     decide(proposal) {
       const verdict = runtime.explain(proposal);
-      audit({ type: "policy", toolCallId: proposal.toolCallId, toolName: proposal.toolName, action: verdict.action, rule: verdict.rule, timestamp: clock() });
+      audit({
+        type: "policy",
+        toolCallId: proposal.toolCallId,
+        toolName: proposal.toolName,
+        action: verdict.action,
+        rule: verdict.rule,
+        timestamp: clock(),
+      });
       const entry = pending.get(proposal.toolCallId);
       if (entry && verdict.action === "allow") {
         entry.state = "approved";
-        audit({ type: "approval", toolCallId: proposal.toolCallId, toolName: proposal.toolName, decision: "autoApproved", decidedBy: "policy", timestamp: clock() });
+        audit({
+          type: "approval",
+          toolCallId: proposal.toolCallId,
+          toolName: proposal.toolName,
+          decision: "autoApproved",
+          decidedBy: "policy",
+          timestamp: clock(),
+        });
       } else if (entry && verdict.action === "deny") {
         entry.state = "policyDenied";
         entry.rule = verdict.rule;
-        audit({ type: "approval", toolCallId: proposal.toolCallId, toolName: proposal.toolName, decision: "autoDenied", decidedBy: "policy", reason: verdict.rule, timestamp: clock() });
+        audit({
+          type: "approval",
+          toolCallId: proposal.toolCallId,
+          toolName: proposal.toolName,
+          decision: "autoDenied",
+          decidedBy: "policy",
+          reason: verdict.rule,
+          timestamp: clock(),
+        });
       }
       return verdict.action;
     },
@@ -325,15 +372,31 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       if (!entry || entry.state === "policyDenied") return;
       entry.state = "approved";
       if (opts?.forSession) runtime.allowForSession(proposal.toolName);
-      audit({ type: "approval", toolCallId: proposal.toolCallId, toolName: proposal.toolName, decision: opts?.forSession ? "approvedForSession" : "approved", decidedBy: "user", timestamp: clock() });
+      audit({
+        type: "approval",
+        toolCallId: proposal.toolCallId,
+        toolName: proposal.toolName,
+        decision: opts?.forSession ? "approvedForSession" : "approved",
+        decidedBy: "user",
+        timestamp: clock(),
+      });
     },
 
     deny(proposal, opts) {
       const started = clock();
       const entry = pending.get(proposal.toolCallId);
       pending.delete(proposal.toolCallId);
-      if (entry?.state === "policyDenied") return finish(callOf(proposal), "sideEffect", failure(errors.deniedByPolicy(entry.rule ?? "deny")), started);
-      audit({ type: "approval", toolCallId: proposal.toolCallId, toolName: proposal.toolName, decision: "denied", decidedBy: "user", ...(opts?.reason ? { reason: opts.reason } : {}), timestamp: clock() });
+      if (entry?.state === "policyDenied")
+        return finish(callOf(proposal), "sideEffect", failure(errors.deniedByPolicy(entry.rule ?? "deny")), started);
+      audit({
+        type: "approval",
+        toolCallId: proposal.toolCallId,
+        toolName: proposal.toolName,
+        decision: "denied",
+        decidedBy: "user",
+        ...(opts?.reason ? { reason: opts.reason } : {}),
+        timestamp: clock(),
+      });
       return finish(callOf(proposal), "sideEffect", failure(errors.denied(opts?.reason)), started);
     },
 
@@ -348,7 +411,12 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       const entry = pending.get(proposal.toolCallId);
       const def = findTool(proposal.toolName);
       if (!entry || !def || def.tier !== "sideEffect" || entry.state !== "approved" || !sameProposal(entry.proposal, proposal)) {
-        return finish(call, "sideEffect", failure(entry?.state === "policyDenied" ? errors.deniedByPolicy(entry.rule ?? "deny") : errors.notApproved()), started);
+        return finish(
+          call,
+          "sideEffect",
+          failure(entry?.state === "policyDenied" ? errors.deniedByPolicy(entry.rule ?? "deny") : errors.notApproved()),
+          started,
+        );
       }
       pending.delete(proposal.toolCallId);
       const limit = budget.exhausted("execute");
@@ -394,7 +462,14 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
 
     toResultMessage(call, outcome, now = clock()) {
       if (outcome.ok) {
-        const message: ToolResultMessage = { role: "toolResult", toolCallId: call.id, toolName: call.name, isError: false, content: outcome.content, timestamp: now };
+        const message: ToolResultMessage = {
+          role: "toolResult",
+          toolCallId: call.id,
+          toolName: call.name,
+          isError: false,
+          content: outcome.content,
+          timestamp: now,
+        };
         if (outcome.details) message.details = outcome.details;
         return message;
       }

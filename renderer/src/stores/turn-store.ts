@@ -47,7 +47,8 @@ export const useTurnStore = create<TurnStoreState>((set, get) => ({
         turns: { ...s.turns, [turn.sessionId]: turn },
         retries: turn.status === "idle" || starting ? { ...s.retries, [turn.sessionId]: null } : s.retries,
         errors: starting ? { ...s.errors, [turn.sessionId]: null } : s.errors,
-        answering: turn.pendingApproval?.toolCallId === s.answering[turn.sessionId] ? s.answering : { ...s.answering, [turn.sessionId]: null },
+        answering:
+          turn.pendingApproval?.toolCallId === s.answering[turn.sessionId] ? s.answering : { ...s.answering, [turn.sessionId]: null },
       };
     });
   },
