@@ -1,6 +1,6 @@
 /** Turn state per session: running/awaiting approval, queued messages, retries, errors. */
 import { create } from "zustand";
-import type { EventPayload, TurnState } from "../../../shared/api";
+import type { EventPayload, Mention, TurnState } from "../../../shared/api";
 import type { ImageContent } from "../../../shared/protocol";
 import { client } from "../api/current";
 import { useAppStore } from "./app-store";
@@ -24,7 +24,7 @@ interface TurnStoreState {
   setError(sessionId: string, message: string | null): void;
 
   /** Sends (or queues) a message with any attached images; false when it could not be sent (reported). */
-  send(sessionId: string, text: string, images?: ImageContent[]): Promise<boolean>;
+  send(sessionId: string, text: string, images?: ImageContent[], mentions?: Mention[]): Promise<boolean>;
   abort(sessionId: string): Promise<void>;
   answer(sessionId: string, toolCallId: string, decision: "approve" | "approveForSession" | "deny", reason?: string): Promise<void>;
 }
@@ -61,10 +61,15 @@ export const useTurnStore = create<TurnStoreState>((set, get) => ({
     set((s) => ({ errors: { ...s.errors, [sessionId]: message } }));
   },
 
-  async send(sessionId, text, images = []) {
+  async send(sessionId, text, images = [], mentions = []) {
     try {
       set((s) => ({ errors: { ...s.errors, [sessionId]: null } }));
-      await client().call("chat.send", images.length > 0 ? { sessionId, text, images } : { sessionId, text });
+      await client().call("chat.send", {
+        sessionId,
+        text,
+        ...(images.length > 0 ? { images } : {}),
+        ...(mentions.length > 0 ? { mentions } : {}),
+      });
       return true;
     } catch (err) {
       useAppStore.getState().reportError("Could not send the message", err);

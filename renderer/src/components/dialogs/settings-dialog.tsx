@@ -3,6 +3,7 @@
  * they come from environment variables), base URLs with presets, default model,
  * approval policy, run budgets, theme. Keys are never shown back, only a hint.
  */
+import { McpServersSection } from "./mcp-servers-section";
 import { useEffect, useId, useRef, useState } from "react";
 import type { Settings } from "../../../../shared/api";
 import { useAppStore } from "../../stores/app-store";
@@ -203,6 +204,7 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
           </div>
         </section>
 
+        <McpServersSection headingId={`${id}-mcp`} />
         <section aria-labelledby={`${id}-theme`}>
           <h3 id={`${id}-theme`}>Appearance</h3>
           <select aria-label="Theme" value={draft.theme} onChange={(e) => set({ theme: e.target.value as Settings["theme"] })}>
