@@ -39,7 +39,11 @@ export function useCommands(workspaceId: string | null) {
   };
 }
 
-export function useSuggestions(workspaceId: string | null, context: SuggestionContext | null, loadCommands: () => Promise<PromptCommand[]>) {
+export function useSuggestions(
+  workspaceId: string | null,
+  context: SuggestionContext | null,
+  loadCommands: () => Promise<PromptCommand[]>,
+) {
   const [items, setItems] = useState<Suggestion[]>([]);
   const [index, setIndex] = useState(0);
   const request = useRef(0);

@@ -23,7 +23,11 @@ export function AskModeToggle({ sessionId }: { sessionId: string }) {
       className="mode-toggle"
       aria-pressed={ask}
       onClick={toggle}
-      title={ask ? "Ask mode: the agent may only read. Click to let it change files again (with approval)." : "Switch to Ask mode: the agent may only read (/ask)"}
+      title={
+        ask
+          ? "Ask mode: the agent may only read. Click to let it change files again (with approval)."
+          : "Switch to Ask mode: the agent may only read (/ask)"
+      }
     >
       {ask ? "Ask mode" : "Agent mode"}
     </button>
@@ -49,7 +53,12 @@ export function InstructionsChip({ sessionId }: { sessionId: string }) {
   if (files.length === 0) return null;
   const names = files.map((f) => `${f.path}${f.truncated ? " (cut)" : ""}`);
   return (
-    <span className="badge instructions-chip" role="status" title={`Instructions in the system prompt:\n${names.join("\n")}`} aria-label={`Instructions in effect: ${names.join(", ")}`}>
+    <span
+      className="badge instructions-chip"
+      role="status"
+      title={`Instructions in the system prompt:\n${names.join("\n")}`}
+      aria-label={`Instructions in effect: ${names.join(", ")}`}
+    >
       {files.length === 1 ? names[0].split("/").pop() : `${files.length} instruction files`}
       {files.some((f) => f.truncated) ? " · cut" : ""}
     </span>

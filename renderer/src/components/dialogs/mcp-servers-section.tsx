@@ -62,8 +62,8 @@ export function McpServersSection({ headingId }: { headingId: string }) {
       {status && (
         <>
           <p className="muted">
-            Configured in <code>{status.files.workspace}</code> and <code>{status.files.user}</code> (<code>mcpServers</code>; write secrets as{" "}
-            <code>{"${VAR}"}</code> from the environment).
+            Configured in <code>{status.files.workspace}</code> and <code>{status.files.user}</code> (<code>mcpServers</code>; write secrets
+            as <code>{"${VAR}"}</code> from the environment).
           </p>
           {status.problems.map((p) => (
             <p key={p} className="badge warn" role="alert">
@@ -76,7 +76,8 @@ export function McpServersSection({ headingId }: { headingId: string }) {
             <ul className="mcp-servers" aria-label="MCP servers">
               {status.servers.map((s) => (
                 <li key={s.name} aria-label={`MCP server ${s.name}`}>
-                  <strong>{s.name}</strong> <span className="muted">
+                  <strong>{s.name}</strong>{" "}
+                  <span className="muted">
                     {s.transport} · {s.source}
                   </span>{" "}
                   <span className={`badge${s.state === "failed" ? " warn" : ""}`} role="status">
@@ -86,7 +87,9 @@ export function McpServersSection({ headingId }: { headingId: string }) {
                     Restart
                   </button>
                   {s.error && <p className="muted">{s.error}</p>}
-                  {s.state === "failed" && s.stderrTail && <pre aria-label={`stderr of ${s.name}`}>{s.stderrTail.trim().split("\n").slice(-8).join("\n")}</pre>}
+                  {s.state === "failed" && s.stderrTail && (
+                    <pre aria-label={`stderr of ${s.name}`}>{s.stderrTail.trim().split("\n").slice(-8).join("\n")}</pre>
+                  )}
                   {s.skippedTools.length > 0 && <p className="muted">Left out: {s.skippedTools.join("; ")}</p>}
                 </li>
               ))}
