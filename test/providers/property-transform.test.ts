@@ -4,7 +4,15 @@ import type { Message } from "../../shared/protocol";
 import { findModel, findProvider } from "../../electron/core/providers/registry";
 import { buildRequest } from "../../electron/core/providers/requests";
 import { validateRequest } from "../../electron/core/providers/validate";
-import { deepFreeze, historyArb, modelKey, reasoningArb, signatureOwner, toolChoiceArb, toolsArb } from "./property-arbitraries";
+import {
+  deepFreeze,
+  historyArb,
+  modelKey,
+  reasoningArb,
+  signatureOwner,
+  toolChoiceArb,
+  toolsArb,
+} from "./property-arbitraries";
 
 const RUNS = 1000;
 
@@ -58,12 +66,7 @@ describe("any stored history builds into a request the strict validator accepts"
         fc.property(historyArb, toolsArb, toolChoiceArb, reasoningArb, (history, tools, toolChoice, reasoning) => {
           const frozen = deepFreeze(history);
           const before = JSON.stringify(frozen);
-          const built = buildRequest(
-            model,
-            provider,
-            { systemPrompt: "You are helpful.", messages: frozen, tools, toolChoice },
-            { reasoning },
-          );
+          const built = buildRequest(model, provider, { systemPrompt: "You are helpful.", messages: frozen, tools, toolChoice }, { reasoning });
           const rejection = validateRequest(model.api, built.body, {
             signatureOwner,
             modelId: key,

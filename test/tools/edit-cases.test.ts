@@ -150,9 +150,7 @@ const cases: EditCase[] = [
   {
     name: "first/last-line anchors match a block whose middle drifted",
     file: "function go() {\n  const speed = 10;\n  move(speed);\n  log('moved');\n}\n",
-    edits: [
-      { oldText: 'function go() {\n  const speed = 12;\n  move(speed);\n  log("moved");\n}', newText: "function go() {\n  move(10);\n}" },
-    ],
+    edits: [{ oldText: "function go() {\n  const speed = 12;\n  move(speed);\n  log(\"moved\");\n}", newText: "function go() {\n  move(10);\n}" }],
     expected: "function go() {\n  move(10);\n}\n",
     matcher: "line-anchors",
   },
@@ -234,10 +232,7 @@ describe("edit tool: exact resulting bytes", () => {
     writeFileSync(join(fx.ws, "data.ts"), `export const blob = "${"ab".repeat(1500)}";\nexport const y = 1;\n`);
     const seen = text(fx.runtime, await readOnly(fx.runtime, "read", { path: "data.ts" }));
     const copied = seen.split("\n")[0].replace(/^1\t/, "");
-    const outcome = await approved(fx.runtime, "edit", {
-      path: "data.ts",
-      edits: [{ oldText: copied, newText: 'export const blob = "";' }],
-    });
+    const outcome = await approved(fx.runtime, "edit", { path: "data.ts", edits: [{ oldText: copied, newText: "export const blob = \"\";" }] });
     expect(outcome.ok).toBe(false);
     const said = text(fx.runtime, outcome);
     expect(said).toContain("which read adds to a line it shortened");

@@ -3,7 +3,11 @@
  * of the real providers' rules (electron/core/providers/validate): what the
  * real provider would reject is rejected here, with its status and error body.
  */
-import { validateAnthropicRequest, validateOpenAICompletionsRequest, validateOpenAIResponsesRequest } from "../providers/validate";
+import {
+  validateAnthropicRequest,
+  validateOpenAICompletionsRequest,
+  validateOpenAIResponsesRequest,
+} from "../providers/validate";
 import type { FauxRejection, FauxRoute } from "./types";
 
 export interface ValidationContext {

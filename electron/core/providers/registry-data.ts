@@ -75,17 +75,7 @@ const TEXT: ModelInfo["input"] = ["text"];
 const TEXT_IMAGE: ModelInfo["input"] = ["text", "image"];
 
 function claude(id: string, name: string, maxOutput: number, p: Price): ModelInfo {
-  return {
-    id,
-    name,
-    provider: "anthropic",
-    api: "anthropic-messages",
-    contextWindow: 200_000,
-    maxOutput,
-    input: TEXT_IMAGE,
-    reasoning: true,
-    price: p,
-  };
+  return { id, name, provider: "anthropic", api: "anthropic-messages", contextWindow: 200_000, maxOutput, input: TEXT_IMAGE, reasoning: true, price: p };
 }
 
 /** OpenAI models are listed on both wire APIs: Responses (default) and Chat Completions. */
@@ -109,18 +99,7 @@ function compatible(
   p: Price,
   compat?: ModelInfo["compat"],
 ): ModelInfo {
-  return {
-    id,
-    name,
-    provider,
-    api: "openai-completions",
-    contextWindow,
-    maxOutput,
-    input,
-    reasoning,
-    price: p,
-    ...(compat ? { compat } : {}),
-  };
+  return { id, name, provider, api: "openai-completions", contextWindow, maxOutput, input, reasoning, price: p, ...(compat ? { compat } : {}) };
 }
 
 export const BUNDLED_MODELS: readonly ModelInfo[] = [
@@ -145,24 +124,13 @@ export const BUNDLED_MODELS: readonly ModelInfo[] = [
   compatible("mistral", "codestral-latest", "Codestral", 256_000, 32_768, TEXT, false, price(0.3, 0.9)),
 
   compatible("groq", "llama-3.3-70b-versatile", "Llama 3.3 70B (Groq)", 131_072, 32_768, TEXT, false, price(0.59, 0.79)),
-  compatible("groq", "openai/gpt-oss-120b", "gpt-oss-120b (Groq)", 131_072, 65_536, TEXT, true, price(0.15, 0.75), {
-    reasoningEffort: true,
-  }),
+  compatible("groq", "openai/gpt-oss-120b", "gpt-oss-120b (Groq)", 131_072, 65_536, TEXT, true, price(0.15, 0.75), { reasoningEffort: true }),
   compatible("groq", "moonshotai/kimi-k2-instruct-0905", "Kimi K2 (Groq)", 262_144, 16_384, TEXT, false, price(1, 3)),
 
   compatible("deepseek", "deepseek-chat", "DeepSeek V3.2", 128_000, 8_192, TEXT, false, price(0.28, 0.42, 0.028)),
   compatible("deepseek", "deepseek-reasoner", "DeepSeek V3.2 (thinking)", 128_000, 65_536, TEXT, true, price(0.28, 0.42, 0.028)),
 
-  compatible(
-    "openrouter",
-    "anthropic/claude-sonnet-4.5",
-    "Claude Sonnet 4.5 (OpenRouter)",
-    200_000,
-    64_000,
-    TEXT_IMAGE,
-    true,
-    price(3, 15, 0.3, 3.75),
-  ),
+  compatible("openrouter", "anthropic/claude-sonnet-4.5", "Claude Sonnet 4.5 (OpenRouter)", 200_000, 64_000, TEXT_IMAGE, true, price(3, 15, 0.3, 3.75)),
   compatible("openrouter", "openai/gpt-5", "GPT-5 (OpenRouter)", 400_000, 128_000, TEXT_IMAGE, true, price(1.25, 10, 0.125)),
   compatible("openrouter", "moonshotai/kimi-k2", "Kimi K2 (OpenRouter)", 131_072, 16_384, TEXT, false, price(0.5, 2)),
   compatible("openrouter", "qwen/qwen3-coder", "Qwen3 Coder (OpenRouter)", 262_144, 65_536, TEXT, false, price(0.22, 0.95)),

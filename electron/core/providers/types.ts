@@ -76,7 +76,12 @@ export type StreamEvent =
 
 export interface ProviderAdapter {
   readonly api: ModelInfo["api"];
-  stream(model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: StreamOptions): AsyncIterable<StreamEvent>;
+  stream(
+    model: ModelInfo,
+    provider: ProviderConfig,
+    context: LlmContext,
+    options: StreamOptions,
+  ): AsyncIterable<StreamEvent>;
   /** The exact request body `stream` would send (the boundary transform applied). Pure. */
   buildRequestBody(model: ModelInfo, provider: ProviderConfig, context: LlmContext, options?: Partial<StreamOptions>): unknown;
 }

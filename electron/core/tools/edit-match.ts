@@ -13,7 +13,12 @@ import type { Eol } from "./text-file";
 import { toEol } from "./text-file";
 
 export type MatcherName =
-  "exact" | "indentation-flexible" | "line-trimmed" | "whitespace-normalized" | "escape-normalized" | "line-anchors";
+  | "exact"
+  | "indentation-flexible"
+  | "line-trimmed"
+  | "whitespace-normalized"
+  | "escape-normalized"
+  | "line-anchors";
 
 export interface Range {
   start: number;
@@ -174,12 +179,7 @@ export function locate(content: string, eol: Eol, oldText: string, newText: stri
   const oldN = oldText.replace(/\r\n/g, "\n");
   const newN = newText.replace(/\r\n/g, "\n");
   const lines = splitLines(content);
-  const finish = (a: Attempt): LocateResult => ({
-    kind: "found",
-    matcher: a.matcher,
-    ranges: a.ranges,
-    replacement: toEol(a.replacement, eol),
-  });
+  const finish = (a: Attempt): LocateResult => ({ kind: "found", matcher: a.matcher, ranges: a.ranges, replacement: toEol(a.replacement, eol) });
 
   // 1. Exact (in the file's own line endings). Ambiguity here is final.
   for (const needle of eol === "\r\n" ? [oldText, toEol(oldN, "\r\n")] : [oldText, oldN]) {
@@ -303,19 +303,13 @@ function anchors(lines: readonly Line[], b: Block, newN: string): Attempt {
   if (first === "" || last === "") return { matcher: "line-anchors", ranges, replacement: newN };
   const n = b.lines.length;
   const slack = Math.max(1, Math.floor(n / 4));
-  const oldMiddle = b.lines
-    .slice(1, -1)
-    .map((l) => l.trim())
-    .join("\n");
+  const oldMiddle = b.lines.slice(1, -1).map((l) => l.trim()).join("\n");
   let firstHit = -1;
   for (let i = 0; i < lines.length; i++) {
     if (lines[i].text.trim() !== first) continue;
     for (let len = Math.max(3, n - slack); len <= n + slack && i + len <= lines.length; len++) {
       if (lines[i + len - 1].text.trim() !== last) continue;
-      const middle = lines
-        .slice(i + 1, i + len - 1)
-        .map((l) => l.text.trim())
-        .join("\n");
+      const middle = lines.slice(i + 1, i + len - 1).map((l) => l.text.trim()).join("\n");
       if (dice(middle, oldMiddle) >= 0.5) {
         if (firstHit === -1) firstHit = i;
         ranges.push(windowRange(lines, i, len, b.trailingNewline));

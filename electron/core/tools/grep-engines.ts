@@ -189,7 +189,7 @@ export function grepRg(root: string, searchRel: string, q: GrepQuery, options: R
     signal.addEventListener("abort", onAbort, { once: true });
 
     const handleLine = (line: string) => {
-      if (incomplete || (!line.startsWith('{"type":"match"') && !line.startsWith('{"type":"context"'))) return;
+      if (incomplete || !line.startsWith('{"type":"match"') && !line.startsWith('{"type":"context"')) return;
       let json: unknown;
       try {
         json = JSON.parse(line);

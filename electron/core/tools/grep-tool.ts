@@ -17,11 +17,7 @@ export type GrepEngine = "rg" | "builtin";
 export async function runGrep(args: GrepArgs, ctx: ToolContext, engine?: GrepEngine): Promise<ToolOutcome> {
   if (args.pattern.includes("\n") || (!args.literal && /(^|[^\\])\\n/.test(args.pattern))) {
     return failure(
-      toolError(
-        "INVALID_ARGUMENTS",
-        "grep matches one line at a time; the pattern cannot contain a newline.",
-        "Search for one line of the text, then read the file around the match.",
-      ),
+      toolError("INVALID_ARGUMENTS", "grep matches one line at a time; the pattern cannot contain a newline.", "Search for one line of the text, then read the file around the match."),
     );
   }
   const resolved = await ctx.sandbox.resolve(args.path ?? ".");
@@ -42,8 +38,7 @@ export async function runGrep(args: GrepArgs, ctx: ToolContext, engine?: GrepEng
   };
   const use: GrepEngine = engine ?? (ctx.rgPath ? "rg" : "builtin");
   const started = Date.now();
-  const raw =
-    use === "rg" && ctx.rgPath ? await viaRg(ctx, target, query, ctx.rgPath) : await grepBuiltin(ctx.sandbox, target, query, ctx.signal);
+  const raw = use === "rg" && ctx.rgPath ? await viaRg(ctx, target, query, ctx.rgPath) : await grepBuiltin(ctx.sandbox, target, query, ctx.signal);
   if (!raw.ok) return failure(raw.error);
   if (ctx.signal.aborted) return failure(errors.aborted());
   // The searched folder must still be the checked one (no swap for a link during the search).
@@ -79,13 +74,7 @@ async function viaRg(ctx: ToolContext, target: ResolvedPath, q: GrepQuery, rgPat
       await writeFile(file, rebaseGitignore(a.text, a.base));
       files.push(file);
     }
-    return await grepRg(
-      ctx.sandbox.root,
-      target.rel,
-      q,
-      { rgPath, ignoreFiles: files, filterInclude: target.kind === "directory" },
-      ctx.signal,
-    );
+    return await grepRg(ctx.sandbox.root, target.rel, q, { rgPath, ignoreFiles: files, filterInclude: target.kind === "directory" }, ctx.signal);
   } finally {
     if (tmp) await rm(tmp, { recursive: true, force: true }).catch(() => undefined);
   }

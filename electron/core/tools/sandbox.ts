@@ -18,20 +18,7 @@
  *   re-checks the precondition and the folder right before `rename`.
  * - Nothing here throws: failures come back as `Result` errors.
  */
-import {
-  closeSync,
-  constants as C,
-  fstatSync,
-  lstatSync,
-  openSync,
-  read as readCallback,
-  readdirSync,
-  readlinkSync,
-  readSync,
-  realpathSync,
-  statSync,
-  type Stats,
-} from "node:fs";
+import { closeSync, constants as C, fstatSync, lstatSync, openSync, read as readCallback, readdirSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
 import { lstat, mkdir, open, readlink, realpath, rename, stat, unlink, type FileHandle } from "node:fs/promises";
 import { promisify } from "node:util";
 import { randomBytes } from "node:crypto";
@@ -153,12 +140,7 @@ export class Sandbox {
       rest = input.split("/");
     }
     // Then the walk, with `..` taken physically as the kernel does (after a link, `..` is the link target's parent).
-    const walked = this.walkFrom(
-      this.root,
-      rest.filter((s) => s !== "" && s !== "."),
-      input,
-      0,
-    );
+    const walked = this.walkFrom(this.root, rest.filter((s) => s !== "" && s !== "."), input, 0);
     if (!walked.ok) return walked;
     const { real, exists } = walked.value;
     if (!isInside(this.root, real)) return fail(errors.symlinkOutside(input));
@@ -184,12 +166,7 @@ export class Sandbox {
    * Returns where the path really lands, with the lstat of that last component
    * when the walk made one; a missing tail is appended as is.
    */
-  private walkFrom(
-    start: string,
-    segments: string[],
-    input: string,
-    hops: number,
-  ): Result<{ real: string; exists: boolean; stats?: Stats }> {
+  private walkFrom(start: string, segments: string[], input: string, hops: number): Result<{ real: string; exists: boolean; stats?: Stats }> {
     let cur = start;
     let last: Stats | undefined;
     for (let i = 0; i < segments.length; i++) {
@@ -298,8 +275,7 @@ export class Sandbox {
     if (!opened.ok) return opened;
     const { fd, stats } = opened.value;
     try {
-      if (stats.size > maxBytes)
-        return fail(errors.tooLarge(resolved.rel, stats.size, maxBytes, "Use grep to find the lines you need in it."));
+      if (stats.size > maxBytes) return fail(errors.tooLarge(resolved.rel, stats.size, maxBytes, "Use grep to find the lines you need in it."));
       return ok(readAllSync(fd, stats.size));
     } catch (err) {
       return fail(errors.io(resolved.rel, errnoCode(err)));
@@ -399,8 +375,7 @@ export class Sandbox {
    * than two async round trips; the walker yields between folders.
    */
   readDirSync(resolved: ResolvedPath): Result<DirEntry[]> {
-    if (resolved.kind !== "directory")
-      return fail(resolved.kind === "missing" ? errors.dirNotFound(resolved.rel) : errors.notADirectory(resolved.rel));
+    if (resolved.kind !== "directory") return fail(resolved.kind === "missing" ? errors.dirNotFound(resolved.rel) : errors.notADirectory(resolved.rel));
     try {
       const dirents = readdirSync(resolved.real, { withFileTypes: true });
       const real = realpathSync(resolved.real);
@@ -460,9 +435,7 @@ export class Sandbox {
    */
   private async ensureParent(resolved: ResolvedPath): Promise<Result<string>> {
     const parent = dirname(resolved.real);
-    const segments = relative(this.root, parent)
-      .split(sep)
-      .filter((s) => s !== "");
+    const segments = relative(this.root, parent).split(sep).filter((s) => s !== "");
     let cur = this.root;
     for (const seg of segments) {
       cur = join(cur, seg);

@@ -11,11 +11,7 @@ import { ContextMeter } from "./context-meter";
 import { ModelSwitcher } from "./model-switcher";
 import { AskModeToggle, InstructionsChip } from "./header-context";
 
-export function Header({
-  draftModel,
-  onDraftModel,
-  onSwitchModel,
-}: {
+export function Header({ draftModel, onDraftModel, onSwitchModel }: {
   draftModel: ModelRef | null;
   onDraftModel: (m: ModelRef) => void;
   onSwitchModel: (sessionId: string, m: ModelRef) => void;
@@ -67,9 +63,7 @@ export function Header({
             {formatTokens(tokens)} tokens · {formatCost(cost)}
           </span>
         )}
-        {session && context !== null && currentInfo && (
-          <ContextMeter tokens={context} window={currentInfo.contextWindow} modelName={currentInfo.name} />
-        )}
+        {session && context !== null && currentInfo && <ContextMeter tokens={context} window={currentInfo.contextWindow} modelName={currentInfo.name} />}
         <button
           type="button"
           aria-pressed={diffOpen}

@@ -95,8 +95,8 @@ export function ModelViewDialog() {
       {view && (
         <>
           <p>
-            The request behind entry #{view.seq}, as <strong>{modelLabel(models, view.model)}</strong> received it ({view.model.api}),
-            rebuilt from the stored history with the boundary transform. System prompt dated {formatDateTime(view.requestTime)}.
+            The request behind entry #{view.seq}, as <strong>{modelLabel(models, view.model)}</strong> received it ({view.model.api}), rebuilt
+            from the stored history with the boundary transform. System prompt dated {formatDateTime(view.requestTime)}.
           </p>
           <h3>Tool-call ids</h3>
           {pairs.length === 0 ? (

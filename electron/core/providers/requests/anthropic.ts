@@ -210,16 +210,12 @@ export function buildAnthropicRequestJson(
 ): JsonRequest {
   const prepared = prepareRequest(model, provider, context, true);
   const wire = prepared.messages;
-  const chunks = prefixes.items(
-    wire,
-    (from) => {
-      let to = from + 1;
-      // Tool results open the user turn; a user message that follows joins it.
-      if (wire[from].role !== "assistant") while (to < wire.length && wire[to].role !== "assistant") to++;
-      return { json: turnJson(wire, from, to), next: to };
-    },
-    prepared.kept,
-  );
+  const chunks = prefixes.items(wire, (from) => {
+    let to = from + 1;
+    // Tool results open the user turn; a user message that follows joins it.
+    if (wire[from].role !== "assistant") while (to < wire.length && wire[to].role !== "assistant") to++;
+    return { json: turnJson(wire, from, to), next: to };
+  }, prepared.kept);
   let lastAssistant: WireMessage | undefined;
   for (let i = wire.length - 1; i >= 0 && lastAssistant === undefined; i--) if (wire[i].role === "assistant") lastAssistant = wire[i];
   const tools = context.tools ? toolParams.get(context.tools, "", () => toolsParam(prepared)) : undefined;

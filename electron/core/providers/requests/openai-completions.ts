@@ -37,9 +37,7 @@ export type OpenAICompletionsRequestBody = OpenAI.Chat.ChatCompletionCreateParam
 function userContent(blocks: readonly WireUserBlock[]): string | OpenAI.Chat.ChatCompletionContentPart[] {
   if (blocks.length === 1 && blocks[0].type === "text") return blocks[0].text;
   return blocks.map((b) =>
-    b.type === "text"
-      ? { type: "text" as const, text: b.text }
-      : { type: "image_url" as const, image_url: { url: dataUrl(b.mimeType, b.data) } },
+    b.type === "text" ? { type: "text" as const, text: b.text } : { type: "image_url" as const, image_url: { url: dataUrl(b.mimeType, b.data) } },
   );
 }
 
@@ -52,8 +50,7 @@ function toolText(blocks: readonly WireUserBlock[]): string {
 /** One wire entry's messages (an assistant entry with neither text nor calls has none). */
 function entryMessages(message: WireMessage, reasoningContent: boolean): (ChatMessage | AssistantMessage)[] {
   if (message.role === "user") return [{ role: "user", content: userContent(message.content) }];
-  if (message.role === "toolResults")
-    return message.results.map((r) => ({ role: "tool" as const, tool_call_id: r.id, content: toolText(r.content) }));
+  if (message.role === "toolResults") return message.results.map((r) => ({ role: "tool" as const, tool_call_id: r.id, content: toolText(r.content) }));
   const texts: string[] = [];
   const reasoning: string[] = [];
   const calls: OpenAI.Chat.ChatCompletionMessageFunctionToolCall[] = [];
@@ -144,18 +141,12 @@ export function buildOpenAICompletionsRequestJson(
   const reasoningContent = prepared.compat.reasoningField === "reasoning_content";
   const cache = reasoningContent ? fragments.reasoning : fragments.plain;
   const wire = prepared.messages;
-  const chunks = (reasoningContent ? prefixes.reasoning : prefixes.plain).items(
-    wire,
-    (from) => {
-      const message = wire[from];
-      return { json: cache.get(entryContent(message), () => itemsJson(entryMessages(message, reasoningContent))), next: from + 1 };
-    },
-    prepared.kept,
-  );
+  const chunks = (reasoningContent ? prefixes.reasoning : prefixes.plain).items(wire, (from) => {
+    const message = wire[from];
+    return { json: cache.get(entryContent(message), () => itemsJson(entryMessages(message, reasoningContent))), next: from + 1 };
+  }, prepared.kept);
   const system = systemMessage(context, prepared.compat);
-  const tools = context.tools
-    ? toolParams.get(context.tools, prepared.compat.strictTools ? "strict" : "", () => toolsParam(prepared))
-    : undefined;
+  const tools = context.tools ? toolParams.get(context.tools, prepared.compat.strictTools ? "strict" : "", () => toolsParam(prepared)) : undefined;
   const body = bodyWith(model, options, prepared, [], tools);
   return {
     chunks: chunksAround(body as unknown as Record<string, unknown>, "messages", chunks, system && JSON.stringify(system)),

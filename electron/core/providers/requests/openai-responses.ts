@@ -227,39 +227,33 @@ export function buildOpenAIResponsesRequestJson(
 ): JsonRequest {
   const prepared = prepareRequest(model, provider, context, true);
   const wire = prepared.messages;
-  const chunks = prefixes.items(
-    wire,
-    (from, sentReasoning) => {
-      const message = wire[from];
-      if (message.role !== "assistant") {
-        return { json: fragments.get(entryContent(message), () => itemsJson(entryItems(message))), next: from + 1 };
-      }
-      const key = message.content;
-      const json = fragments.get(key, () => {
-        // The ids this entry adds (the set is the whole request's: not copied for one entry).
-        const added: string[] = [];
-        const recording: SentIds = {
-          has: (id) => sentReasoning.has(id),
-          add: (id) => {
-            if (sentReasoning.has(id)) return;
-            added.push(id);
-            sentReasoning.add(id);
-          },
-        };
-        const out: InputItem[] = [];
-        assistantItems(message.content, out, recording);
-        sentByEntry.set(key, added);
-        return itemsJson(out);
-      });
-      const sent = sentByEntry.get(key) ?? [];
-      for (const id of sent) sentReasoning.add(id);
-      return { json, next: from + 1, sent };
-    },
-    prepared.kept,
-  );
-  const tools = context.tools
-    ? toolParams.get(context.tools, prepared.compat.strictTools ? "strict" : "", () => toolsParam(prepared))
-    : undefined;
+  const chunks = prefixes.items(wire, (from, sentReasoning) => {
+    const message = wire[from];
+    if (message.role !== "assistant") {
+      return { json: fragments.get(entryContent(message), () => itemsJson(entryItems(message))), next: from + 1 };
+    }
+    const key = message.content;
+    const json = fragments.get(key, () => {
+      // The ids this entry adds (the set is the whole request's: not copied for one entry).
+      const added: string[] = [];
+      const recording: SentIds = {
+        has: (id) => sentReasoning.has(id),
+        add: (id) => {
+          if (sentReasoning.has(id)) return;
+          added.push(id);
+          sentReasoning.add(id);
+        },
+      };
+      const out: InputItem[] = [];
+      assistantItems(message.content, out, recording);
+      sentByEntry.set(key, added);
+      return itemsJson(out);
+    });
+    const sent = sentByEntry.get(key) ?? [];
+    for (const id of sent) sentReasoning.add(id);
+    return { json, next: from + 1, sent };
+  }, prepared.kept);
+  const tools = context.tools ? toolParams.get(context.tools, prepared.compat.strictTools ? "strict" : "", () => toolsParam(prepared)) : undefined;
   const body = bodyWith(model, context, options, prepared, [], tools);
   return { chunks: chunksAround(body as unknown as Record<string, unknown>, "input", chunks), toolNames: prepared.names.toStored };
 }

@@ -19,7 +19,14 @@ import type { AssistantMessage, Message, ToolResultMessage, UserContent, UserMes
 import { decodeResponsesToolCallId } from "./responses-ids";
 import { IdAllocator } from "./ids";
 import { isBlank, sanitizeSurrogates } from "./text";
-import type { TransformResult, TransformTarget, WireAssistantBlock, WireMessage, WireToolResult, WireUserBlock } from "./wire-types";
+import type {
+  TransformResult,
+  TransformTarget,
+  WireAssistantBlock,
+  WireMessage,
+  WireToolResult,
+  WireUserBlock,
+} from "./wire-types";
 
 export const SYNTHESIZED_RESULT_TEXT = "No result was recorded for this tool call (it was interrupted). Do not assume it ran.";
 export const EMPTY_RESULT_TEXT = "(no output)";
@@ -54,9 +61,7 @@ const IMAGE_OMITTED_BLOCK: WireUserBlock = Object.freeze({ type: "text", text: I
 const SEE_ATTACHED_IMAGE_BLOCK: WireUserBlock = Object.freeze({ type: "text", text: SEE_ATTACHED_IMAGE_TEXT });
 const MISTRAL_BRIDGE: readonly WireAssistantBlock[] = Object.freeze([Object.freeze({ type: "text" as const, text: MISTRAL_BRIDGE_TEXT })]);
 const EMPTY_RESULT_CONTENT: readonly WireUserBlock[] = Object.freeze([Object.freeze({ type: "text" as const, text: EMPTY_RESULT_TEXT })]);
-const SYNTHESIZED_CONTENT: readonly WireUserBlock[] = Object.freeze([
-  Object.freeze({ type: "text" as const, text: SYNTHESIZED_RESULT_TEXT }),
-]);
+const SYNTHESIZED_CONTENT: readonly WireUserBlock[] = Object.freeze([Object.freeze({ type: "text" as const, text: SYNTHESIZED_RESULT_TEXT })]);
 
 /**
  * User or result content for the wire. Blocks that need no change are shared

@@ -32,10 +32,7 @@ const BUDGET_FIELDS: { key: keyof Settings["budget"]; label: string }[] = [
 ];
 
 function lines(text: string): string[] {
-  return text
-    .split("\n")
-    .map((l) => l.trim())
-    .filter(Boolean);
+  return text.split("\n").map((l) => l.trim()).filter(Boolean);
 }
 
 export function SettingsDialog() {
@@ -87,13 +84,7 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
 
   return (
     <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div
-        className="modal settings"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={`${id}-t`}
-        onKeyDown={(e) => e.key === "Escape" && onClose()}
-      >
+      <div className="modal settings" role="dialog" aria-modal="true" aria-labelledby={`${id}-t`} onKeyDown={(e) => e.key === "Escape" && onClose()}>
         <h2 id={`${id}-t`} ref={firstRef} tabIndex={-1}>
           Settings
         </h2>
@@ -116,9 +107,7 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
               ). They are never stored or shown.
             </p>
           ) : (
-            <p className="muted">
-              Keys are kept in the operating system's keychain by the app. They are never shown again, only their last characters.
-            </p>
+            <p className="muted">Keys are kept in the operating system's keychain by the app. They are never shown again, only their last characters.</p>
           )}
           <ul className="key-list">
             {providers.map((p) => (
@@ -189,23 +178,11 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
           </div>
           <label className="field">
             <span>Commands always allowed (one prefix per line)</span>
-            <textarea
-              aria-label="Commands always allowed"
-              rows={3}
-              value={allowText}
-              onChange={(e) => setAllowText(e.target.value)}
-              spellCheck={false}
-            />
+            <textarea aria-label="Commands always allowed" rows={3} value={allowText} onChange={(e) => setAllowText(e.target.value)} spellCheck={false} />
           </label>
           <label className="field">
             <span>Commands always denied (wins over allowed)</span>
-            <textarea
-              aria-label="Commands always denied"
-              rows={3}
-              value={denyText}
-              onChange={(e) => setDenyText(e.target.value)}
-              spellCheck={false}
-            />
+            <textarea aria-label="Commands always denied" rows={3} value={denyText} onChange={(e) => setDenyText(e.target.value)} spellCheck={false} />
           </label>
         </section>
 
