@@ -79,4 +79,10 @@ export interface AgentDeps {
   instructions?(touched: readonly string[]): Promise<LoadedInstructions>;
   /** Ask mode was switched on or off (persisted by the caller, after the entry `afterSeq`). */
   onModeChanged?(sessionId: string, mode: SessionMode, afterSeq: number): void;
+  /**
+   * Records the workspace state (docs/checkpoints.md): "turnStart" before the
+   * turn's first side effect, "afterTool" after each executed side-effect
+   * call; `seq` is the last stored entry. Never throws.
+   */
+  checkpoint?(sessionId: string, point: { kind: "turnStart" | "afterTool"; seq: number; toolCallId: string }): Promise<unknown>;
 }

@@ -3,6 +3,7 @@
  * SessionAgent per active session, behind the zod-validated request table.
  */
 import { realpathSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { platform } from "node:os";
 import type { EventName, EventPayload, ModelOption, SessionSummary } from "../../../shared/api";
 import type { ModelInfo, ProviderConfig } from "../../../shared/models";
@@ -14,6 +15,8 @@ import { TOOL_DEFS } from "../tools/registry";
 import { userConfigDir } from "../mcp/config";
 import { MCP_TURN_WAIT_MS, WorkspaceServices } from "./workspace-services";
 import type { AgentDeps, ResolvedModel, ToolAuditEvent } from "../agent/ports";
+import { createCheckpointHandlers } from "../checkpoints/handlers";
+import { CheckpointService } from "../checkpoints/service";
 import { createReviewHandlers } from "../review/handlers";
 import { SessionStore } from "../store";
 import { dispatch, type HandlerTable } from "./dispatch";
@@ -44,6 +47,11 @@ export interface WorkbenchOptions {
   extraModels?: ModelInfo[];
   /** True when the offline demo provider is running. */
   demo?: boolean;
+  /**
+   * Folder of the workspace checkpoint repositories (docs/checkpoints.md).
+   * Default: `checkpoints/` next to the database file; none (off) for ":memory:".
+   */
+  checkpointDir?: string | null;
   /** Test hook: replaces the backoff sleep between retries. */
   sleep?: AgentDeps["sleep"];
   /** The user's config folder (user-level mcp.json, AGENTS.md, commands/); default: userConfigDir(env). */
@@ -65,6 +73,7 @@ export interface CoreContext {
   modelOptions(): ModelOption[];
   defaultModel(): ModelRef | null;
   settings(): ReturnType<typeof parseSettings>;
+  checkpoints: CheckpointService;
   saveSettings(settings: ReturnType<typeof parseSettings>): void;
   initialWorkspaceId: string | null;
   services: WorkspaceServices;
@@ -87,6 +96,11 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
   /** Tool calls with an audit row in this process, per session (avoids a lookup per update). */
   const audited = new Map<string, Set<string>>();
   let settings = parseSettings(store.getSetting(SETTINGS_KEY));
+  const checkpoints = new CheckpointService({
+    store,
+    root: options.checkpointDir !== undefined ? options.checkpointDir : options.dbPath === ":memory:" ? null : join(dirname(options.dbPath), "checkpoints"),
+    settings: () => settings.checkpoints,
+  });
   const catalog = new ModelCatalog({
     extraProviders: options.extraProviders ?? [],
     extraModels: options.extraModels ?? [],
@@ -182,6 +196,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       prepareTools: async () => mcp?.whenStarted(MCP_TURN_WAIT_MS),
       instructions: (touched) => loadInstructions({ workspaceRoot: workspace.path, userDir: configDir, touched }),
       onModeChanged: (sid, mode, afterSeq) => services.recordMode(sid, { mode, afterSeq, timestamp: now() }),
+      checkpoint: (sid, point) => checkpoints.record(sid, point),
     };
     const agent = new SessionAgent(deps, sessionId, session.model ?? defaultModel(), services.mode(sessionId));
     agents.set(sessionId, agent);
@@ -264,6 +279,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     modelOptions,
     defaultModel,
     settings: () => settings,
+    checkpoints,
     saveSettings: (next) => {
       settings = next;
       store.setSetting(SETTINGS_KEY, next);
@@ -310,6 +326,14 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
           isSideEffect: (name) => (TOOL_TIERS.get(name) ?? mcp?.toolSet().defs.find((d) => d.name === name)?.tier) === "sideEffect",
         };
       },
+      demoteOtherReasoning: () => settings.demoteOtherReasoning,
+      onSessionChanged: (s) => emit("session.updated", s),
+    }),
+    ...createCheckpointHandlers({
+      store,
+      service: checkpoints,
+      turnRunningIn: (workspaceId) =>
+        [...agents.values()].some((a) => a.turnState().status !== "idle" && store.getSession(a.sessionId)?.workspaceId === workspaceId),
       onSessionChanged: (s) => emit("session.updated", s),
     }),
   };
@@ -323,6 +347,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     close: async () => {
       for (const agent of agents.values()) agent.abort();
       await Promise.all([...agents.values()].map((a) => a.idle()));
+      await checkpoints.close();
       if (summaryTimer !== null) clearImmediate(summaryTimer);
       announceSummaries();
       await services.close();

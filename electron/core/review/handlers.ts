@@ -36,6 +36,8 @@ export interface ReviewContext {
   modelViewExtras?(sessionId: string): Pick<ModelViewInput, "instructions" | "modeAt" | "isSideEffect">;
   /** The catalog's model and provider for a model ref (ModelCatalog.find + provider). */
   resolveModel(ref: ModelRef): { model: ModelInfo; provider: ProviderConfig } | undefined;
+  /** The setting that sends other models' reasoning as text (as the loop reads it). */
+  demoteOtherReasoning?(): boolean;
   /** Exact secrets to remove from exports besides the patterns (the configured API keys). */
   knownSecrets?(): readonly string[];
   now?(): number;
@@ -81,6 +83,7 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
           toolSpecs: ctx.toolSpecs?.(session.id) ?? defaultToolSpecs(),
           resolve: ctx.resolveModel,
           ...ctx.modelViewExtras?.(session.id),
+          demoteOtherReasoning: ctx.demoteOtherReasoning?.() ?? false,
         }),
       );
     },
