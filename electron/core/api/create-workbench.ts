@@ -56,6 +56,11 @@ export interface WorkbenchOptions {
   sleep?: AgentDeps["sleep"];
   /** The user's config folder (user-level mcp.json, AGENTS.md, commands/); default: userConfigDir(env). */
   userConfigDir?: string;
+  /**
+   * The fetch the provider SDK clients use: Electron's `net.fetch` in the
+   * desktop app; absent, the runtime's global fetch.
+   */
+  fetch?: typeof globalThis.fetch;
 }
 
 export interface CoreContext {
@@ -106,6 +111,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     extraModels: options.extraModels ?? [],
     baseUrls: () => ({ ...settings.baseUrls, ...(options.baseUrlOverrides ?? {}) }),
     demo: options.demo ?? false,
+    fetch: () => options.fetch,
   });
 
   const emit = <E extends EventName>(event: E, payload: EventPayload<E>) => {
