@@ -41,8 +41,13 @@ export function Composer({
   onCommand,
   onSend,
   onStop,
+  draft,
+  onDraftTaken,
 }: {
   turn: TurnState | null;
+  /** Text to put in the box (a message a rewind went back before), taken once. */
+  draft?: string | null;
+  onDraftTaken?: () => void;
   disabled: boolean;
   disabledReason?: string;
   /** The model the message goes to (its name, and whether it reads images). */
@@ -96,6 +101,13 @@ export function Composer({
     if (s.command.source === "builtin") return runBuiltin(s.command.name, "");
     setTextAt(`/${s.command.name} `, s.command.name.length + 2);
   };
+
+  useEffect(() => {
+    if (!draft) return;
+    setText(draft);
+    onDraftTaken?.();
+    ref.current?.focus();
+  }, [draft, onDraftTaken]);
 
   // Images of messages queued behind the running turn: Stop gives them back with the queued text.
   const queuedImages = useRef<ImageContent[]>([]);

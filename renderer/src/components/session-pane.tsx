@@ -9,6 +9,7 @@ import { useTurn, useTurnStore } from "../stores/turn-store";
 import { useUiStore } from "../stores/ui-store";
 import { useWorkspaceStore } from "../stores/workspace-store";
 import { ApprovalCard } from "./approval-card";
+import { useRewindStore } from "./rewind/rewind-store";
 import { Composer, type BuiltinCommand } from "./composer";
 import { client } from "../api/current";
 import { useAppStore } from "../stores/app-store";
@@ -56,6 +57,7 @@ export function SessionPane({ sessionId }: { sessionId: string }) {
     },
     [sessionId],
   );
+  const draft = useRewindStore((s) => (s.draft?.sessionId === sessionId ? s.draft.text : null));
 
   useEffect(() => {
     void load(sessionId);
@@ -81,7 +83,12 @@ export function SessionPane({ sessionId }: { sessionId: string }) {
   }, [lastUserText, send, sessionId]);
 
   const actions: TranscriptActions = useMemo(
-    () => ({ openDiff, retry: lastUserText ? retryLast : undefined, forkAt: (seq: number) => void forkSession(sessionId, seq) }),
+    () => ({
+      openDiff,
+      retry: lastUserText ? retryLast : undefined,
+      forkAt: (seq: number) => void forkSession(sessionId, seq),
+      rewindTo: (seq: number, label: string) => void useRewindStore.getState().open({ sessionId, target: { seq }, label }),
+    }),
     [openDiff, retryLast, lastUserText, forkSession, sessionId],
   );
 
@@ -146,6 +153,8 @@ export function SessionPane({ sessionId }: { sessionId: string }) {
         onCommand={runCommand}
         onSend={(text, images, mentions) => send(sessionId, text, images, mentions)}
         onStop={() => void abort(sessionId)}
+        draft={draft}
+        onDraftTaken={() => useRewindStore.getState().takeDraft(sessionId)}
       />
     </div>
   );

@@ -11,6 +11,7 @@ import { modelRefOf, sameModel, useModelsStore } from "../../stores/models-store
 import { useSettingsStore } from "../../stores/settings-store";
 import { useUiStore } from "../../stores/ui-store";
 import { ApiKeyRow } from "./api-key-row";
+import { CheckpointSettingsSection } from "./checkpoint-settings";
 
 const BASE_URL_PRESETS: { label: string; url: string }[] = [
   { label: "Ollama (local)", url: "http://127.0.0.1:11434/v1" },
@@ -73,6 +74,7 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
       baseUrls,
       theme: draft.theme,
       demoteOtherReasoning: draft.demoteOtherReasoning,
+      checkpoints: draft.checkpoints,
     });
     setSaving(false);
     if (ok) {
@@ -219,6 +221,8 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
         </section>
 
         <McpServersSection headingId={`${id}-mcp`} />
+        <CheckpointSettingsSection headingId={`${id}-checkpoints`} value={draft.checkpoints} onChange={(checkpoints) => set({ checkpoints })} />
+
         <section aria-labelledby={`${id}-theme`}>
           <h3 id={`${id}-theme`}>Appearance</h3>
           <select aria-label="Theme" value={draft.theme} onChange={(e) => set({ theme: e.target.value as Settings["theme"] })}>
