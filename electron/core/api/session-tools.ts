@@ -7,7 +7,7 @@
  */
 import type { Settings } from "../../../shared/api";
 import type { ToolRuntimePort } from "../agent/ports";
-import { createToolRuntime, suggestRules, type PolicyRule, type SideEffectToolName, type ToolRuntime } from "../tools";
+import { createToolRuntime, suggestRules, type PolicyRule, type SideEffectToolName, type ToolRuntime, type ToolRuntimeOptions } from "../tools";
 
 export interface SessionToolsOptions {
   workspaceRoot: string;
@@ -15,20 +15,32 @@ export interface SessionToolsOptions {
   env: Record<string, string | undefined>;
   /** The workspace's saved rules. */
   rules?: () => readonly PolicyRule[];
+  /** The workspace's MCP tools (asked at each lookup: servers come and go). */
+  externalTools?: ToolRuntimeOptions["externalTools"];
 }
 
 export function createSessionTools(options: SessionToolsOptions): ToolRuntimePort {
   let builtFrom: string | null = null;
   let runtime: ToolRuntime | null = null;
   let sessionRules: readonly PolicyRule[] = [];
+  /** External (MCP) tools approved for the session; built-in tools keep their session rules instead. */
+  const allowedForSession = new Set<string>();
 
   const current = (): ToolRuntime => {
     const { approvalPolicy, budget } = options.settings();
     const key = JSON.stringify({ approvalPolicy, budget });
     if (!runtime || key !== builtFrom) {
       if (runtime) sessionRules = runtime.sessionRules().slice();
-      runtime = createToolRuntime({ workspaceRoot: options.workspaceRoot, policy: approvalPolicy, budget, env: options.env, ...(options.rules ? { rules: options.rules } : {}) });
+      runtime = createToolRuntime({
+        workspaceRoot: options.workspaceRoot,
+        policy: approvalPolicy,
+        budget,
+        env: options.env,
+        externalTools: options.externalTools,
+        ...(options.rules ? { rules: options.rules } : {}),
+      });
       for (const rule of sessionRules) runtime.addSessionRule(rule);
+      for (const tool of allowedForSession) runtime.allowForSession(tool);
       builtFrom = key;
     }
     return runtime;
@@ -53,7 +65,10 @@ export function createSessionTools(options: SessionToolsOptions): ToolRuntimePor
     // Only rules that would in fact cover this call (`sh *` never does).
     suggestRules: (proposal) => suggestRules(proposal.toolName as SideEffectToolName, proposal.preview).filter((r) => turnRuntime.checkRule(proposal, r) === null),
     checkRule: (proposal, pattern, action) => turnRuntime.checkRule(proposal, pattern, action),
-    approve: (proposal, { forSession, rule }) => turnRuntime.approve(proposal, { forSession, ...(rule ? { rule } : {}) }),
+    approve: (proposal, { forSession, rule }) => {
+      if (forSession && !["bash", "write", "edit"].includes(proposal.toolName)) allowedForSession.add(proposal.toolName);
+      turnRuntime.approve(proposal, { forSession, ...(rule ? { rule } : {}) });
+    },
     deny: (proposal, { reason }) => turnRuntime.deny(proposal, { reason }),
     cancel: (proposal) => turnRuntime.cancel(proposal),
     execute: (proposal, signal) => turnRuntime.execute(proposal, signal),

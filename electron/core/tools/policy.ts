@@ -28,7 +28,15 @@ export interface ToolPolicy {
   pathDeny?: readonly string[];
 }
 
-export const DEFAULT_TOOL_POLICY: ToolPolicy = { write: "ask", edit: "ask", bash: "ask", bashAllow: [], bashDeny: [], pathAllow: [], pathDeny: [] };
+export const DEFAULT_TOOL_POLICY: ToolPolicy = {
+  write: "ask",
+  edit: "ask",
+  bash: "ask",
+  bashAllow: [],
+  bashDeny: [],
+  pathAllow: [],
+  pathDeny: [],
+};
 
 export type SideEffectToolName = "write" | "edit" | "bash";
 
@@ -57,7 +65,19 @@ export function settingsRules(policy: ToolPolicy): PolicyRule[] {
   return rules;
 }
 
-export function evaluatePolicy(policy: ToolPolicy, extraRules: readonly PolicyRule[], toolName: SideEffectToolName, preview: ProposalPreview): PolicyVerdict {
+/** `externalAllowed`: external (MCP) tool names approved for this session; rules do not apply to them. */
+export function evaluatePolicy(
+  policy: ToolPolicy,
+  extraRules: readonly PolicyRule[],
+  toolName: SideEffectToolName | (string & {}),
+  preview: ProposalPreview,
+  externalAllowed: ReadonlySet<string> = new Set(),
+): PolicyVerdict {
+  // External (MCP) tools without readOnlyHint: asked every time unless allowed for this session.
+  if (preview.kind === "mcp" || !isBuiltIn(toolName)) {
+    if (externalAllowed.has(toolName)) return { action: "allow", rule: `${toolName}: allowed for this session` };
+    return { action: "ask", rule: `${toolName}: ask (external tool)` };
+  }
   const toolAction = policy[toolName];
   if (toolAction === "deny") return { action: "deny", rule: `${toolName}: deny` };
   const rules = [...settingsRules(policy), ...extraRules].filter((r) => r.tool === toolName);
@@ -104,6 +124,10 @@ function ruled(action: "allow" | "deny", rules: PolicyRule[]): PolicyVerdict {
   return { action, rule: `${action === "allow" ? "allowed" : "denied"} by rule ${names}${from}`, rules: rules.map(({ tool, action: a, pattern, source }) => ({ tool, action: a, pattern, source })) };
 }
 
+function isBuiltIn(name: string): name is SideEffectToolName {
+  return name === "write" || name === "edit" || name === "bash";
+}
+
 /**
  * Rules a card offers for this call, narrowest first. bash: the exact command
  * (when an allow rule can cover it at all), then the program and its first
@@ -114,7 +138,7 @@ export function suggestRules(toolName: SideEffectToolName, preview: ProposalPrev
     const slash = preview.path.lastIndexOf("/");
     return slash === -1 ? [preview.path] : [preview.path, `${preview.path.slice(0, slash)}/**`];
   }
-  if (toolName !== "bash") return [];
+  if (toolName !== "bash" || preview.kind !== "command") return [];
   const plain = plainCommands(preview.command);
   if (!plain.ok || plain.commands.length !== 1) return [];
   const words = plain.commands[0];

@@ -29,7 +29,7 @@ import { errors, failure, toolError } from "./errors";
 import { READONLY_TIMEOUT_MS } from "./limits";
 import { DEFAULT_TOOL_POLICY, evaluatePolicy, type PolicyRule, type PolicyVerdict, type SideEffectToolName, type ToolPolicy } from "./policy";
 import { ensureShellParser, plainCommands } from "./shell-parse";
-import { defaultToolSpecs, findTool, TOOL_NAMES, type Planned, type SideEffectDef } from "./registry";
+import { defaultToolSpecs, findTool as findBuiltIn, TOOL_NAMES, type Planned, type SideEffectDef, type ToolDef } from "./registry";
 import { Sandbox } from "./sandbox";
 import type { PolicyAction, Proposal, Result, RunBudget, SideEffectTier, ToolError, ToolOutcome, ToolSpec } from "./types";
 
@@ -57,6 +57,11 @@ export interface ToolRuntimeOptions {
   now?: () => number;
   /** Saved rules (per workspace), read at every decision so an edit in Settings applies at once. */
   rules?: () => readonly PolicyRule[];
+  /**
+   * Tools from outside (MCP servers), asked for at each lookup so a restarted
+   * server's tools apply. Their names never shadow the built-in tools.
+   */
+  externalTools?: () => { defs: readonly ToolDef[]; specs: readonly ToolSpec[] };
 }
 
 export type UserAnswer = { approved: true; forSession?: boolean; rule?: string } | { approved: false; reason?: string };
@@ -75,9 +80,11 @@ export interface ToolRuntime {
   /** Adds an allow rule for the rest of the session (runtime rebuilds keep it through `sessionRules`). */
   addSessionRule(rule: PolicyRule): void;
   sessionRules(): readonly PolicyRule[];
+  /** An external (MCP) tool by its full name, allowed for the rest of the session (built-in tools use rules). */
+  allowForSession(toolName: string): void;
   /** Why this allow rule would not cover the proposal (it must, to be offered for it), or null. */
   checkRule(proposal: Proposal, pattern: string, action?: "allow" | "deny"): string | null;
-  /** `forSession` with `rule`: that rule is allowed from now on; without it, the exact call (command or file). */
+  /** `forSession` with `rule`: that rule is allowed from now on; without it, the exact call (command or file); an external tool: the tool. */
   approve(proposal: Proposal, options?: { forSession?: boolean; rule?: string }): void;
   deny(proposal: Proposal, options?: { reason?: string }): ToolOutcome;
   cancel(proposal: Proposal): ToolOutcome;
@@ -129,8 +136,11 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   const rgPath = options.rgPath === undefined ? findOnPath("rg") : options.rgPath;
   const outputDir = options.outputDir ?? join(tmpdir(), "agent-workbench-tool-output");
   const sessionRules: PolicyRule[] = [];
+  const sessionAllowed = new Set<string>();
   const pending = new Map<string, Pending>();
   let sandbox: Promise<Result<Sandbox>> | null = null;
+  const findTool = (name: string): ToolDef | undefined => findBuiltIn(name) ?? options.externalTools?.().defs.find((d) => d.name === name);
+  const toolNames = (): string[] => [...TOOL_NAMES, ...(options.externalTools?.().defs.map((d) => d.name) ?? [])];
 
   const audit = (event: AuditEvent) => {
     try {
@@ -146,7 +156,12 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     return { ok: true, value: { sandbox: sb.value, signal, env, rgPath, outputDir } };
   };
 
-  const finish = (call: Pick<ToolCallInput, "id" | "name">, tier: SideEffectTier | null, outcome: ToolOutcome, started: number): ToolOutcome => {
+  const finish = (
+    call: Pick<ToolCallInput, "id" | "name">,
+    tier: SideEffectTier | null,
+    outcome: ToolOutcome,
+    started: number,
+  ): ToolOutcome => {
     const durationMs = clock() - started;
     const outputBytes = outcomeBytes(outcome);
     budget.chargeResult(outputBytes, Math.max(0, durationMs));
@@ -169,7 +184,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
 
   const validate = (call: ToolCallInput): { ok: true; args: Record<string, unknown> } | { ok: false; error: ToolError } => {
     const def = findTool(call.name);
-    if (!def) return { ok: false, error: errors.unknownTool(call.name, TOOL_NAMES) };
+    if (!def) return { ok: false, error: errors.unknownTool(call.name, toolNames()) };
     if (call.argumentsError !== undefined) return { ok: false, error: errors.invalidJson(call.name, call.argumentsError) };
     const parsed = def.parse(call.arguments);
     return parsed.ok ? { ok: true, args: parsed.value } : { ok: false, error: parsed.error };
@@ -215,7 +230,13 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     }
     try {
       const run = work(workSignal).catch((err: unknown) =>
-        onError(toolError("IO_ERROR", `The tool failed unexpectedly: ${err instanceof Error ? err.message : String(err)}`, "Try again; if it keeps failing, use another approach.")),
+        onError(
+          toolError(
+            "IO_ERROR",
+            `The tool failed unexpectedly: ${err instanceof Error ? err.message : String(err)}`,
+            "Try again; if it keeps failing, use another approach.",
+          ),
+        ),
       );
       return await (timeoutMs === null ? run : Promise.race([run, stop]));
     } finally {
@@ -230,7 +251,11 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       return options.workspaceRoot;
     },
 
-    specs: () => defaultToolSpecs(),
+    specs: () => {
+      const builtIn = defaultToolSpecs();
+      const external = options.externalTools?.().specs ?? [];
+      return external.length === 0 ? builtIn : [...builtIn, ...external.filter((s) => !findBuiltIn(s.name))];
+    },
 
     tier: (name) => findTool(name)?.tier ?? null,
 
@@ -246,7 +271,12 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       const valid = validate(call);
       if (!valid.ok) return finish(call, tier, failure(valid.error), started);
       if (!def || def.tier !== "readOnly") {
-        return finish(call, tier, failure(toolError("DENIED", `${call.name} has side effects; it must be proposed and approved.`, "Use propose/approve/execute.")), started);
+        return finish(
+          call,
+          tier,
+          failure(toolError("DENIED", `${call.name} has side effects; it must be proposed and approved.`, "Use propose/approve/execute.")),
+          started,
+        );
       }
       const outcome = await guarded(
         signal,
@@ -271,7 +301,9 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       const valid = validate(call);
       if (!valid.ok) return { outcome: finish(call, tier, failure(valid.error), started) };
       if (!def || def.tier !== "sideEffect") {
-        return { outcome: finish(call, tier, failure(toolError("INVALID_ARGUMENTS", `${call.name} is read-only; run it directly.`)), started) };
+        return {
+          outcome: finish(call, tier, failure(toolError("INVALID_ARGUMENTS", `${call.name} is read-only; run it directly.`)), started),
+        };
       }
       const planned = await guarded<Result<Planned>>(
         undefined,
@@ -288,16 +320,25 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       const proposal: Proposal = { toolCallId: call.id, toolName: call.name, args: valid.args, preview: p.preview };
       if (p.fingerprint !== undefined) proposal.fingerprint = p.fingerprint;
       pending.set(call.id, { proposal, state: "proposed" });
-      audit({ type: "proposal", toolCallId: call.id, toolName: call.name, args: valid.args, preview: proposal.preview, ...(proposal.fingerprint ? { fingerprint: proposal.fingerprint } : {}), timestamp: clock() });
+      audit({
+        type: "proposal",
+        toolCallId: call.id,
+        toolName: call.name,
+        args: valid.args,
+        preview: proposal.preview,
+        ...(proposal.fingerprint ? { fingerprint: proposal.fingerprint } : {}),
+        timestamp: clock(),
+      });
       return { proposal };
     },
 
     explain(proposal) {
-      return evaluatePolicy(policy, [...sessionRules, ...(options.rules?.() ?? [])], proposal.toolName as SideEffectToolName, proposal.preview);
+      return evaluatePolicy(policy, [...sessionRules, ...(options.rules?.() ?? [])], proposal.toolName, proposal.preview, sessionAllowed);
     },
 
     checkRule(proposal, pattern, action = "allow") {
-      const tool = proposal.toolName as SideEffectToolName;
+      const tool = proposal.toolName;
+      if (!isBuiltInSideEffect(tool)) return `rules apply to bash, write and edit, not ${tool}`;
       const rule: PolicyRule = { tool, action, pattern: pattern.trim(), source: "session" };
       const bare = { write: "ask", edit: "ask", bash: "ask", bashAllow: [], bashDeny: [] } as const;
       const verdict = evaluatePolicy(bare, [rule], tool, proposal.preview);
@@ -308,7 +349,14 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
 
     decide(proposal) {
       const verdict = runtime.explain(proposal);
-      audit({ type: "policy", toolCallId: proposal.toolCallId, toolName: proposal.toolName, action: verdict.action, rule: verdict.rule, timestamp: clock() });
+      audit({
+        type: "policy",
+        toolCallId: proposal.toolCallId,
+        toolName: proposal.toolName,
+        action: verdict.action,
+        rule: verdict.rule,
+        timestamp: clock(),
+      });
       const entry = pending.get(proposal.toolCallId);
       if (entry && verdict.action === "allow") {
         entry.state = "approved";
@@ -316,7 +364,15 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       } else if (entry && verdict.action === "deny") {
         entry.state = "policyDenied";
         entry.rule = verdict.rule;
-        audit({ type: "approval", toolCallId: proposal.toolCallId, toolName: proposal.toolName, decision: "autoDenied", decidedBy: "policy", reason: verdict.rule, timestamp: clock() });
+        audit({
+          type: "approval",
+          toolCallId: proposal.toolCallId,
+          toolName: proposal.toolName,
+          decision: "autoDenied",
+          decidedBy: "policy",
+          reason: verdict.rule,
+          timestamp: clock(),
+        });
       }
       return verdict.action;
     },
@@ -328,11 +384,19 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
 
     sessionRules: () => sessionRules,
 
+    allowForSession(toolName) {
+      sessionAllowed.add(toolName);
+      // An external tool has no rules: the whole tool is allowed, whatever its arguments.
+      audit({ type: "sessionAllow", toolName, rule: "*", timestamp: clock() });
+    },
+
     approve(proposal, opts) {
       const entry = pending.get(proposal.toolCallId);
       if (!entry || entry.state === "policyDenied") return;
       entry.state = "approved";
-      if (opts?.forSession) {
+      if (opts?.forSession && !isBuiltInSideEffect(proposal.toolName)) {
+        runtime.allowForSession(proposal.toolName);
+      } else if (opts?.forSession) {
         const pattern = opts.rule?.trim() || exactRule(proposal);
         if (pattern !== null && runtime.checkRule(proposal, pattern) === null) {
           runtime.addSessionRule({ tool: proposal.toolName as SideEffectToolName, action: "allow", pattern, source: "session" });
@@ -345,8 +409,17 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       const started = clock();
       const entry = pending.get(proposal.toolCallId);
       pending.delete(proposal.toolCallId);
-      if (entry?.state === "policyDenied") return finish(callOf(proposal), "sideEffect", failure(errors.deniedByPolicy(entry.rule ?? "deny")), started);
-      audit({ type: "approval", toolCallId: proposal.toolCallId, toolName: proposal.toolName, decision: "denied", decidedBy: "user", ...(opts?.reason ? { reason: opts.reason } : {}), timestamp: clock() });
+      if (entry?.state === "policyDenied")
+        return finish(callOf(proposal), "sideEffect", failure(errors.deniedByPolicy(entry.rule ?? "deny")), started);
+      audit({
+        type: "approval",
+        toolCallId: proposal.toolCallId,
+        toolName: proposal.toolName,
+        decision: "denied",
+        decidedBy: "user",
+        ...(opts?.reason ? { reason: opts.reason } : {}),
+        timestamp: clock(),
+      });
       return finish(callOf(proposal), "sideEffect", failure(errors.denied(opts?.reason)), started);
     },
 
@@ -361,7 +434,12 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       const entry = pending.get(proposal.toolCallId);
       const def = findTool(proposal.toolName);
       if (!entry || !def || def.tier !== "sideEffect" || entry.state !== "approved" || !sameProposal(entry.proposal, proposal)) {
-        return finish(call, "sideEffect", failure(entry?.state === "policyDenied" ? errors.deniedByPolicy(entry.rule ?? "deny") : errors.notApproved()), started);
+        return finish(
+          call,
+          "sideEffect",
+          failure(entry?.state === "policyDenied" ? errors.deniedByPolicy(entry.rule ?? "deny") : errors.notApproved()),
+          started,
+        );
       }
       pending.delete(proposal.toolCallId);
       const limit = budget.exhausted("execute");
@@ -407,7 +485,14 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
 
     toResultMessage(call, outcome, now = clock()) {
       if (outcome.ok) {
-        const message: ToolResultMessage = { role: "toolResult", toolCallId: call.id, toolName: call.name, isError: false, content: outcome.content, timestamp: now };
+        const message: ToolResultMessage = {
+          role: "toolResult",
+          toolCallId: call.id,
+          toolName: call.name,
+          isError: false,
+          content: outcome.content,
+          timestamp: now,
+        };
         if (outcome.details) message.details = outcome.details;
         return message;
       }
@@ -429,9 +514,14 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
 /** The rule that covers exactly this call: the command's words, or the file. Null when none can (a command with a redirection, …). */
 export function exactRule(proposal: Proposal): string | null {
   if (proposal.preview.kind === "diff") return proposal.preview.path;
+  if (proposal.preview.kind !== "command") return null;
   const words = plainCommands(proposal.preview.command);
   if (!words.ok || words.commands.length !== 1 || words.commands[0].some((w) => /\s|\*/.test(w))) return null;
   return words.commands[0].join(" ");
+}
+
+function isBuiltInSideEffect(name: string): name is SideEffectToolName {
+  return name === "write" || name === "edit" || name === "bash";
 }
 
 function callOf(proposal: Proposal): Pick<ToolCallInput, "id" | "name"> {

@@ -37,10 +37,16 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
   const reasonRef = useRef<HTMLTextAreaElement>(null);
   const { preview } = approval;
   const scoped = suggestions.length > 0;
+  // An MCP tool has no rules: "for this session" allows the tool itself.
+  const wholeTool = preview.kind === "mcp";
   const ruleText = rule.trim();
 
   const decide = (decision: ApprovalDecision) => {
     const withRule = decision === "approveForSession" || decision === "approveAlways" || decision === "denyAlways";
+    if (wholeTool && decision === "approveForSession") {
+      void answer(approval.sessionId, approval.toolCallId, decision);
+      return;
+    }
     if (withRule && (!scoped || ruleText === "")) return;
     void answer(approval.sessionId, approval.toolCallId, decision, {
       ...(decision === "deny" || decision === "denyAlways" ? { reason: reason.trim() || undefined } : {}),
@@ -58,7 +64,13 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
   // Show the proposed change in the diff panel as soon as it is proposed (where the panel sits beside the transcript).
   useEffect(() => {
     if (preview.kind === "diff" && !isNarrowLayout()) {
-      openDiff({ key: `approval:${approval.toolCallId}`, path: preview.path, before: preview.before ?? "", after: preview.after, origin: "proposal" });
+      openDiff({
+        key: `approval:${approval.toolCallId}`,
+        path: preview.path,
+        before: preview.before ?? "",
+        after: preview.after,
+        origin: "proposal",
+      });
     }
   }, [approval.toolCallId, preview, openDiff]);
 
@@ -98,7 +110,14 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
 
   const diffSource: DiffSource | null =
     preview.kind === "diff"
-      ? { key: `approval:${approval.toolCallId}`, path: preview.path, unifiedDiff: preview.unifiedDiff, before: preview.before, after: preview.after, origin: "proposal" }
+      ? {
+          key: `approval:${approval.toolCallId}`,
+          path: preview.path,
+          unifiedDiff: preview.unifiedDiff,
+          before: preview.before,
+          after: preview.after,
+          origin: "proposal",
+        }
       : null;
 
   return (
@@ -136,8 +155,20 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
           </p>
         </div>
       )}
+      {preview.kind === "mcp" && (
+        <div className="command-preview">
+          <p className="muted">
+            MCP tool <code>{preview.tool}</code> of server <code>{preview.server}</code> (not marked read-only by the server)
+          </p>
+          <pre aria-label="Arguments">{preview.argsJson}</pre>
+        </div>
+      )}
       <div className="approval-scope">
-        {scoped ? (
+        {wholeTool ? (
+          <p className="muted" data-testid="scope-words">
+            For the session, also allows this MCP tool without asking, whatever its arguments.
+          </p>
+        ) : scoped ? (
           <>
             <div className="scope-row">
               <label htmlFor={`${id}-rule`}>Rule</label>
@@ -188,7 +219,7 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
         <button type="button" className="primary" disabled={answering} onClick={() => decide("approve")} aria-keyshortcuts="Control+Enter Y">
           Approve once <kbd>{MOD}+Enter</kbd>
         </button>
-        <button type="button" disabled={answering || !scoped || !ruleText} onClick={() => decide("approveForSession")} aria-keyshortcuts="Control+Shift+Enter S">
+        <button type="button" disabled={answering || (!wholeTool && (!scoped || !ruleText))} onClick={() => decide("approveForSession")} aria-keyshortcuts="Control+Shift+Enter S">
           Approve for this session <kbd>{MOD}+Shift+Enter</kbd>
         </button>
         <button type="button" disabled={answering || !scoped || !ruleText} onClick={() => decide("approveAlways")} title="Save the rule for this workspace (Settings lists it)">
