@@ -25,6 +25,12 @@ export const CompatSchema = z.object({
   strictTools: z.boolean().default(false),
   /** Whether the server accepts `reasoning_effort` (OpenAI reasoning models, Groq gpt-oss). */
   reasoningEffort: z.boolean().default(false),
+  /** Gemini 3: the first function call of every step of the current turn must carry a thought signature. */
+  thoughtSignatures: z.boolean().default(false),
+  /** Thinking cannot be turned off (Gemini 2.5 Pro): "off" asks for the smallest budget instead. */
+  thinkingRequired: z.boolean().default(false),
+  /** How a Bedrock model takes a reasoning request in `additionalModelRequestFields` (Claude: `thinking`, Nova: `reasoningConfig`). */
+  bedrockReasoning: z.enum(["none", "anthropic-thinking", "nova"]).default("none"),
 });
 export type Compat = z.infer<typeof CompatSchema>;
 
@@ -60,6 +66,8 @@ export const ProviderConfigSchema = z.object({
   baseUrl: z.string().url(),
   /** Environment variable holding the key in web mode. */
   apiKeyEnv: z.string().optional(),
+  /** The SDK finds credentials itself through the standard AWS chain (environment, profile, SSO); the app never holds them. */
+  awsCredentials: z.boolean().optional(),
   compat: CompatSchema.partial().optional(),
 });
 export type ProviderConfig = z.infer<typeof ProviderConfigSchema>;

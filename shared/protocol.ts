@@ -62,7 +62,7 @@ export type AssistantContent = z.infer<typeof AssistantContentSchema>;
 
 // ---------------------------------------------------------------- model, usage
 
-export const ApiSchema = z.enum(["anthropic-messages", "openai-completions", "openai-responses"]);
+export const ApiSchema = z.enum(["anthropic-messages", "openai-completions", "openai-responses", "google-generative-ai", "bedrock-converse-stream"]);
 export type Api = z.infer<typeof ApiSchema>;
 
 export const ModelRefSchema = z.object({

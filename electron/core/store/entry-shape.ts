@@ -11,6 +11,8 @@
  * the protocol schema must change this file too (that test fails until it does).
  */
 
+import { ApiSchema } from "../../../shared/protocol";
+
 type Obj = Record<string, unknown>;
 
 /** zod's `isObject`: not null, not an array. */
@@ -35,7 +37,7 @@ const isNumber = (v: unknown): boolean => typeof v === "number" && Number.isFini
 const isInt = (v: unknown): boolean => typeof v === "number" && Number.isSafeInteger(v);
 const isCount = (v: unknown): boolean => isInt(v) && (v as number) >= 0;
 
-const APIS: ReadonlySet<unknown> = new Set(["anthropic-messages", "openai-completions", "openai-responses"]);
+const APIS: ReadonlySet<unknown> = new Set(ApiSchema.options);
 const STOP_REASONS: ReadonlySet<unknown> = new Set(["stop", "toolUse", "length", "error", "aborted"]);
 const DECISIONS: ReadonlySet<unknown> = new Set(["approved", "approvedForSession", "denied", "autoApproved", "autoDenied"]);
 

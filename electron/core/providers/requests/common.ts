@@ -43,6 +43,8 @@ export interface PreparedRequest extends TransformResult {
 function idRuleFor(model: ModelInfo, compat: Compat): IdRule {
   if (model.api === "anthropic-messages") return "anthropic";
   if (model.api === "openai-responses") return "responses";
+  if (model.api === "google-generative-ai") return "gemini";
+  if (model.api === "bedrock-converse-stream") return "bedrock";
   return compat.toolCallIdRule;
 }
 
@@ -51,6 +53,10 @@ function ownThinkingPolicy(model: ModelInfo, compat: Compat): TransformTarget["o
   if (model.api === "anthropic-messages") return { signed: "keep", unsigned: "text" };
   // Responses: the signature is the encrypted reasoning item; its summary text alone is not replayable.
   if (model.api === "openai-responses") return { signed: "keep", unsigned: "drop" };
+  // Gemini: a thought signature goes back on its part; unsigned thought summaries are not replayed.
+  if (model.api === "google-generative-ai") return { signed: "keep", unsigned: "drop" };
+  // Bedrock: reasoning goes back signed (Claude: "reasoningContent.reasoningText.signature" is required), else not at all.
+  if (model.api === "bedrock-converse-stream") return { signed: "keep", unsigned: "drop" };
   // Chat Completions: reasoning goes back only on servers that read it (DeepSeek `reasoning_content`).
   if (compat.reasoningField === "reasoning_content") return { signed: "keep", unsigned: "keep" };
   return { signed: "drop", unsigned: "drop" };
@@ -127,7 +133,8 @@ export function prepareRequest(model: ModelInfo, provider: ProviderConfig, conte
     idRule: idRuleFor(model, compat),
     toolsOffered: tools.length > 0,
     acceptsImages: model.input.includes("image"),
-    toolResultImages: model.api !== "openai-completions",
+    // Chat tool messages and Gemini function responses carry text only.
+    toolResultImages: model.api !== "openai-completions" && model.api !== "google-generative-ai",
     assistantAfterToolResult: model.api === "openai-completions" && compat.assistantAfterToolResult,
     ownThinking: ownThinkingPolicy(model, compat),
     toolName: (stored) => names.wire(stored),

@@ -8,10 +8,14 @@ import { buildAnthropicRequest, buildAnthropicRequestJson } from "./anthropic";
 import type { BuiltRequest, JsonRequest } from "./common";
 import { buildOpenAICompletionsRequest, buildOpenAICompletionsRequestJson } from "./openai-completions";
 import { buildOpenAIResponsesRequest, buildOpenAIResponsesRequestJson } from "./openai-responses";
+import { buildGeminiRequest } from "./gemini";
+import { buildBedrockRequest } from "./bedrock";
 
 export { buildAnthropicRequest, buildAnthropicRequestJson, type AnthropicRequestBody } from "./anthropic";
 export { buildOpenAICompletionsRequest, buildOpenAICompletionsRequestJson, type OpenAICompletionsRequestBody } from "./openai-completions";
 export { buildOpenAIResponsesRequest, buildOpenAIResponsesRequestJson, type OpenAIResponsesRequestBody } from "./openai-responses";
+export { buildGeminiRequest, type GeminiRequestBody } from "./gemini";
+export { buildBedrockRequest, type BedrockRequestBody } from "./bedrock";
 export type { BuiltRequest, JsonRequest } from "./common";
 export { cachedCompat } from "./common";
 
@@ -29,6 +33,10 @@ export function buildRequest(
       return buildOpenAICompletionsRequest(model, provider, context, options);
     case "openai-responses":
       return buildOpenAIResponsesRequest(model, provider, context, options);
+    case "google-generative-ai":
+      return buildGeminiRequest(model, provider, context, options);
+    case "bedrock-converse-stream":
+      return buildBedrockRequest(model, provider, context, options);
   }
 }
 
@@ -59,5 +67,9 @@ export function buildRequestJson(
       return buildOpenAICompletionsRequestJson(model, provider, context, options);
     case "openai-responses":
       return buildOpenAIResponsesRequestJson(model, provider, context, options);
+    case "google-generative-ai":
+    case "bedrock-converse-stream":
+      // Their adapters send through the SDK clients, which take the body as objects.
+      throw new Error(`no incremental JSON body for ${model.api}`);
   }
 }
