@@ -132,6 +132,11 @@ export const SettingsSchema = z.object({
   /** Base URL overrides per provider key. */
   baseUrls: z.record(z.string(), z.string().url()),
   theme: z.enum(["system", "light", "dark"]),
+  /**
+   * Send other models' reasoning as plain text to targets that take it (never
+   * to Anthropic, which refuses it). Off: each model sees only its own reasoning.
+   */
+  demoteOtherReasoning: z.boolean(),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 

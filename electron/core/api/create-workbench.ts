@@ -260,6 +260,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
         return model && provider ? { model, provider } : undefined;
       },
       knownSecrets: () => catalog.providers().flatMap((p) => keys.get(p) ?? []),
+      demoteOtherReasoning: () => settings.demoteOtherReasoning,
       onSessionChanged: (s) => emit("session.updated", s),
     }),
   };

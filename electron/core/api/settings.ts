@@ -10,6 +10,7 @@ export function defaultSettings(): Settings {
     budget: { maxToolCalls: 50, maxOutputBytes: 2_000_000, maxDurationMs: 15 * 60_000, maxSideEffects: 25 },
     baseUrls: {},
     theme: "system",
+    demoteOtherReasoning: false,
   };
 }
 
