@@ -156,7 +156,8 @@ export const ProviderStatusSchema = z.object({
   label: z.string(),
   baseUrl: z.string(),
   /** Where the key comes from; the key itself never crosses the API. */
-  keySource: z.enum(["keychain", "env", "none", "notNeeded"]),
+  /** awsChain / awsMissing: Bedrock, whose credentials the AWS SDK reads itself (environment, profile, SSO). */
+  keySource: z.enum(["keychain", "env", "none", "notNeeded", "awsChain", "awsMissing"]),
   /** Last four characters, for recognition. */
   keyHint: z.string().nullable(),
   apiKeyEnv: z.string().nullable(),

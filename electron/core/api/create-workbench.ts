@@ -116,7 +116,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       const provider = catalog.provider(m.provider);
       return {
         ...m,
-        configured: provider ? !needsKey(provider) || keys.get(provider) !== null : false,
+        configured: provider ? keys.ready(provider) : false,
         providerLabel: provider?.label ?? m.provider,
         ...localOf(m),
       };

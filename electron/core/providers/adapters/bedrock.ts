@@ -86,7 +86,7 @@ function toInput(body: BedrockRequestBody): ConverseStreamCommandInput {
     return block;
   };
   const messages = body.messages.map((m) => ({ role: m.role, content: (m.content as Record<string, unknown>[]).map(convert) }));
-  return { ...body, messages } as ConverseStreamCommandInput;
+  return { ...body, messages } as unknown as ConverseStreamCommandInput;
 }
 
 async function* events(stream: AsyncIterable<ConverseStreamOutput>): AsyncGenerator<ConverseStreamOutput> {

@@ -10,6 +10,8 @@ export {
   buildOpenAICompletionsRequestJson,
   buildOpenAIResponsesRequest,
   buildOpenAIResponsesRequestJson,
+  buildGeminiRequest,
+  buildBedrockRequest,
   cachedCompat,
 } from "../requests";
 export { computeCost } from "../registry";

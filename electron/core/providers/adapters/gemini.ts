@@ -52,8 +52,8 @@ function newCallId(): string {
 
 /** The SDK throws `ApiError { status, message }` with the body in the message: read back into the shape describeFailure reads. */
 function normalizeError(err: unknown): unknown {
-  if (!(err instanceof Error) || typeof (err as { status?: unknown }).status !== "number") return err;
-  const status = (err as { status: number }).status;
+  const status: unknown = err instanceof Error ? Reflect.get(err, "status") : undefined;
+  if (!(err instanceof Error) || typeof status !== "number") return err;
   const json = /\{[\s\S]*\}\s*$/.exec(err.message)?.[0];
   let body: unknown;
   try {

@@ -55,9 +55,8 @@ const MIN_BUDGET = 1_024;
 
 function userBlock(block: WireUserBlock): { text: string } | BedrockImage {
   if (block.type === "text") return { text: block.text };
-  const format = IMAGE_FORMATS[block.mimeType];
-  if (format === undefined) return { text: `(image omitted: unsupported type ${block.mimeType})` };
-  return { image: { format, source: { bytes: block.data } } };
+  // The boundary already replaced media types Bedrock does not take by a note (requests/common.ts).
+  return { image: { format: IMAGE_FORMATS[block.mimeType] ?? "png", source: { bytes: block.data } } };
 }
 
 function assistantBlocks(message: Extract<WireMessage, { role: "assistant" }>): BedrockAssistantBlock[] {
@@ -135,5 +134,5 @@ export function buildBedrockRequest(
   }
   const extra = reasoningFields(model, prepared.compat.bedrockReasoning, maxTokens, options);
   if (extra !== undefined) body.additionalModelRequestFields = extra;
-  return { body, idMap: prepared.idMap, toolNames: prepared.names.toStored };
+  return { body, repairs: prepared.repairs, idMap: prepared.idMap, toolNames: prepared.names.toStored };
 }

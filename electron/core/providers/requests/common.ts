@@ -43,8 +43,9 @@ export interface PreparedRequest extends TransformResult {
   kept: KeptEntries | undefined;
 }
 
-/** Image media types per wire API (Anthropic and OpenAI both take exactly these four). */
+/** Image media types per wire API (Anthropic, OpenAI and Bedrock take exactly these four; Gemini no GIF). */
 const IMAGE_TYPES: ReadonlySet<string> = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
+const GEMINI_IMAGE_TYPES: ReadonlySet<string> = new Set(["image/png", "image/jpeg", "image/webp"]);
 
 function idRuleFor(model: ModelInfo, compat: Compat): IdRule {
   if (model.api === "anthropic-messages") return "anthropic";
@@ -151,7 +152,8 @@ export function prepareRequest(
     ownThinking: ownThinkingPolicy(model, compat),
     // Never demoted for Anthropic: "Refusal (reasoning_extraction)".
     otherThinking: options?.demoteOtherReasoning === true && model.api !== "anthropic-messages" ? "text" : "drop",
-    imageTypes: IMAGE_TYPES,
+    // Gemini takes no GIF ("Unsupported MIME type: image/gif").
+    imageTypes: model.api === "google-generative-ai" ? GEMINI_IMAGE_TYPES : IMAGE_TYPES,
     toolName: (stored) => names.wire(stored),
   };
   if (incremental) {

@@ -40,14 +40,13 @@ export interface GeminiRequestBody {
   };
 }
 
-const IMAGE_TYPES: ReadonlySet<string> = new Set(["image/png", "image/jpeg", "image/webp", "image/heic", "image/heif"]);
 const THINKING_BUDGET = { off: 0, low: 1_024, medium: 8_192, high: 24_576 } as const;
 /** The smallest budget on models that cannot turn thinking off. */
 const MIN_REQUIRED_BUDGET = 128;
 
 function userPart(block: WireUserBlock): Part {
   if (block.type === "text") return { text: block.text };
-  if (!IMAGE_TYPES.has(block.mimeType)) return { text: `(image omitted: unsupported type ${block.mimeType})` };
+  // Media types the target does not take were already replaced by a note at the boundary (requests/common.ts).
   return { inlineData: { mimeType: block.mimeType, data: block.data } };
 }
 
@@ -177,5 +176,5 @@ export function buildGeminiRequest(
     body.tools = [{ functionDeclarations: declarations }];
     if (prepared.toolChoice !== undefined) body.toolConfig = toolConfig(prepared.toolChoice);
   }
-  return { body, idMap: prepared.idMap, toolNames: prepared.names.toStored };
+  return { body, repairs: prepared.repairs, idMap: prepared.idMap, toolNames: prepared.names.toStored };
 }
