@@ -42,6 +42,9 @@ async function main(): Promise<void> {
   const staticDir = process.env.E2E_STATIC;
   if (!dbPath || !staticDir) throw new Error("E2E_DB and E2E_STATIC are required");
 
+  // The AWS SDK reads credentials from the environment; the faux provider checks no signature.
+  process.env.AWS_ACCESS_KEY_ID = "AKIAE2EFAUXFAUXFAUX0";
+  process.env.AWS_SECRET_ACCESS_KEY = "e2e-faux-secret-access-key";
   const faux = await startFauxProvider({});
   faux.setModels([LOCAL_MODEL]);
   const demo = createDemoResponder({ pace: { chunkSize: 12, chunkDelayMs: 4 } });
@@ -60,11 +63,23 @@ async function main(): Promise<void> {
     dbPath,
     host: { mode: "web", notices: [] },
     version: "e2e",
-    env: { ANTHROPIC_API_KEY: "sk-ant-e2e-not-a-real-key", OPENAI_API_KEY: "sk-e2e-not-a-real-key" },
+    env: {
+      ANTHROPIC_API_KEY: "sk-ant-e2e-not-a-real-key",
+      OPENAI_API_KEY: "sk-e2e-not-a-real-key",
+      GEMINI_API_KEY: "gemini-e2e-not-a-real-key",
+      AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID,
+    },
     initialWorkspace: process.env.E2E_WORKSPACE || undefined,
     // The faux's OpenAI routes also play a local Ollama that has one model installed (GET /models lists it);
     // LM Studio points at a port nothing listens on (a server that is not running).
-    baseUrlOverrides: { anthropic: faux.baseUrls.anthropic, openai: faux.baseUrls.openai, ollama: faux.baseUrls.openai, lmstudio: "http://127.0.0.1:1/v1" },
+    baseUrlOverrides: {
+      anthropic: faux.baseUrls.anthropic,
+      openai: faux.baseUrls.openai,
+      google: faux.baseUrls.gemini,
+      bedrock: faux.baseUrls.bedrock,
+      ollama: faux.baseUrls.openai,
+      lmstudio: "http://127.0.0.1:1/v1",
+    },
     demo: false,
   });
   const host = await startWebHost({ workbench, staticDir });
