@@ -134,5 +134,5 @@ export function buildBedrockRequest(
   }
   const extra = reasoningFields(model, prepared.compat.bedrockReasoning, maxTokens, options);
   if (extra !== undefined) body.additionalModelRequestFields = extra;
-  return { body, repairs: prepared.repairs, idMap: prepared.idMap, toolNames: prepared.names.toStored };
+  return { body, repairs: prepared.repairs, idMap: prepared.idMap, toolNames: prepared.names.toStored, compat: prepared.compat };
 }

@@ -176,5 +176,5 @@ export function buildGeminiRequest(
     body.tools = [{ functionDeclarations: declarations }];
     if (prepared.toolChoice !== undefined) body.toolConfig = toolConfig(prepared.toolChoice);
   }
-  return { body, repairs: prepared.repairs, idMap: prepared.idMap, toolNames: prepared.names.toStored };
+  return { body, repairs: prepared.repairs, idMap: prepared.idMap, toolNames: prepared.names.toStored, compat: prepared.compat };
 }
