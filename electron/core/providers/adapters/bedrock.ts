@@ -12,6 +12,7 @@
  * (throttling, model stream errors) end the turn as retryable errors.
  */
 import { BedrockRuntimeClient, ConverseStreamCommand, type ConverseStreamCommandInput, type ConverseStreamOutput } from "@aws-sdk/client-bedrock-runtime";
+import { NodeHttpHandler } from "@smithy/node-http-handler";
 import type { StopReason } from "../../../../shared/protocol";
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { BedrockRequestBody } from "../requests/bedrock";
@@ -102,7 +103,9 @@ function streamBedrock(config: AdapterConfig, model: ModelInfo, provider: Provid
   return runStream(model, computeCost, options, config, baseUrl, async ({ state, signal }: RunContext) => {
     const { body, toolNames } = buildBedrockRequest(model, provider, context, options);
     options.onRequestBody?.(body);
-    const client = new BedrockRuntimeClient({ region: regionOf(baseUrl), endpoint: baseUrl, maxAttempts: 1 });
+    // HTTP/1.1 (the SDK's standard handler): ConverseStream needs no HTTP/2, and HTTP/1.1 passes
+    // through the corporate proxies and inspecting gateways that break HTTP/2.
+    const client = new BedrockRuntimeClient({ region: regionOf(baseUrl), endpoint: baseUrl, maxAttempts: 1, requestHandler: new NodeHttpHandler() });
     try {
       const response = await client.send(new ConverseStreamCommand(toInput(body)), { abortSignal: signal });
       if (response.stream === undefined) throw new TruncatedStreamError("its first event");
