@@ -23,8 +23,9 @@ test("a session switches Anthropic → Gemini → Bedrock → OpenAI with a tool
   await newSession(page);
 
   for (const [i, leg] of LEGS.entries()) {
+    let label = "";
     if (i > 0) {
-      const label = await chooseModel(page, leg.provider);
+      label = await chooseModel(page, leg.provider);
       await expect(modelButton(page)).toHaveAccessibleName(new RegExp(`^Model: ${label.replace(/[()]/g, "\\$&")}`));
     }
     await send(page, `Please add a review note to ${leg.file}.`);
@@ -33,16 +34,17 @@ test("a session switches Anthropic → Gemini → Bedrock → OpenAI with a tool
     await card.getByRole("button", { name: /^Approve\b/ }).first().click();
     await expect(card).toHaveCount(0);
     await waitIdle(page);
-    await expect(toolCards(page, "edit")).toHaveCount(i + 1);
-    await expect(toolCards(page, "edit").nth(i)).toHaveAttribute("data-status", "done");
+    // The edit this leg's model proposed was applied, and the leg's answer came from that model.
+    await expect(toolCards(page, "edit").last()).toHaveAttribute("data-status", "done");
+    if (label) await expect(transcript(page).getByLabel("Assistant message").last()).toContainText(label);
   }
 
-  await expect(transcript(page).getByRole("note", { name: "Model switched" })).toHaveCount(3);
   expect(readFileSync(join(host.workspace, "README.md"), "utf8")).toContain("Reviewed by the Agent Workbench demo agent.");
   const requests = await host.fauxRequests();
   expect(requests.filter((r) => !r.accepted)).toEqual([]);
   const routes = requests.map((r) => r.route);
-  for (const leg of LEGS) expect(routes).toContain(leg.route);
+  // Every leg ran a tool loop on its own wire: a request, then at least one more carrying the tool results.
+  for (const leg of LEGS) expect(routes.filter((r) => r === leg.route).length).toBeGreaterThanOrEqual(2);
   // The legs ran in order: every request of a leg comes after the previous leg's.
   const firstOf = LEGS.map((leg) => routes.indexOf(leg.route));
   expect([...firstOf].sort((a, b) => a - b)).toEqual(firstOf);
