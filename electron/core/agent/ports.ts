@@ -8,6 +8,7 @@ import type { ModelInfo, ProviderConfig } from "../../../shared/models";
 import type {
   AssistantMessage,
   ModelRef,
+  ReasoningLevel,
   SessionEntry,
   StoredEntry,
   ToolCall,
@@ -76,6 +77,10 @@ export interface AgentDeps {
   platform: string;
   /** Called when the session's current model changes (persisted by the caller). */
   onModelChanged(sessionId: string, model: ModelRef): void;
+  /** Called when the session's reasoning level changes (persisted by the caller). */
+  onReasoningChanged?(sessionId: string, level: ReasoningLevel): void;
+  /** The setting that sends other models' reasoning as text (read per request). */
+  demoteOtherReasoning?(): boolean;
   /** Called after every append, for titles, counters and `session.updated`. */
   onAppended(sessionId: string, seq: number, entry: SessionEntry): void;
   sleep?(ms: number, signal: AbortSignal): Promise<void>;

@@ -4,8 +4,9 @@
  */
 import { realpathSync, statSync } from "node:fs";
 import { platform } from "node:os";
-import type { EventName, EventPayload, ModelOption, SessionSummary } from "../../../shared/api";
-import type { ModelInfo, ProviderConfig } from "../../../shared/models";
+import type { ApprovalPolicy, EventName, EventPayload, ModelOption, SessionSummary } from "../../../shared/api";
+import { reasoningLevelsFor, type ModelInfo, type ProviderConfig } from "../../../shared/models";
+import { resolveCompat } from "../providers/registry";
 import type { ModelRef, SessionEntry } from "../../../shared/protocol";
 import { SessionAgent } from "../agent/session-agent";
 import type { AgentDeps, ResolvedModel, ToolAuditEvent } from "../agent/ports";
@@ -38,6 +39,11 @@ export interface WorkbenchOptions {
   extraModels?: ModelInfo[];
   /** True when the offline demo provider is running. */
   demo?: boolean;
+  /**
+   * Derives the approval policy in force from the saved one, never stored (the
+   * headless `run` turns "allow" into "ask" so that `--approve` decides each call).
+   */
+  approvalPolicy?: (saved: ApprovalPolicy) => ApprovalPolicy;
   /** Test hook: replaces the backoff sleep between retries. */
   sleep?: AgentDeps["sleep"];
 }
@@ -104,6 +110,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
         ...m,
         configured: provider ? !needsKey(provider) || keys.get(provider) !== null : false,
         providerLabel: provider?.label ?? m.provider,
+        reasoningLevels: provider ? reasoningLevelsFor(m, resolveCompat(m, provider)) : [],
         ...localOf(m),
       };
     });
@@ -139,7 +146,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     if (!workspace) throw new NotFound(`no workspace for session ${sessionId}`);
     const tools = createSessionTools({
       workspaceRoot: workspace.path,
-      settings: () => settings,
+      settings: () => (options.approvalPolicy ? { ...settings, approvalPolicy: options.approvalPolicy(settings.approvalPolicy) } : settings),
       env: options.env ?? process.env,
     });
     const deps: AgentDeps = {
@@ -161,10 +168,14 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
         const updated = store.setSessionModel(sid, model);
         emit("session.updated", updated);
       },
+      onReasoningChanged: (sid, level) => {
+        emit("session.updated", store.setSessionReasoning(sid, level));
+      },
+      demoteOtherReasoning: () => settings.demoteOtherReasoning,
       onAppended: (sid, _seq, entry) => afterAppend(sid, entry),
       sleep: options.sleep,
     };
-    const agent = new SessionAgent(deps, sessionId, session.model ?? defaultModel());
+    const agent = new SessionAgent(deps, sessionId, session.model ?? defaultModel(), session.reasoning);
     agents.set(sessionId, agent);
     return agent;
   };

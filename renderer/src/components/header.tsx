@@ -9,6 +9,7 @@ import { useUiStore } from "../stores/ui-store";
 import { useActiveSession } from "../stores/workspace-store";
 import { ContextMeter } from "./context-meter";
 import { ModelSwitcher } from "./model-switcher";
+import { ReasoningControl } from "./reasoning-control";
 
 export function Header({ draftModel, onDraftModel, onSwitchModel }: {
   draftModel: ModelRef | null;
@@ -55,6 +56,7 @@ export function Header({ draftModel, onDraftModel, onSwitchModel }: {
       )}
       <div className="header-right">
         <ModelSwitcher current={current} onSelect={(m) => (session ? onSwitchModel(session.id, m) : onDraftModel(m))} />
+        {session && <ReasoningControl session={session} model={currentInfo} />}
         {session && (
           <span className="totals" aria-label={`Session usage: ${tokens} tokens, ${formatCost(cost)}`}>
             {formatTokens(tokens)} tokens · {formatCost(cost)}
