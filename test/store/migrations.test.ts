@@ -78,7 +78,7 @@ describe("migrations", () => {
     expect(tableNames(path)).toContain("entries");
   });
 
-  it("migration 2 keeps every session and entry of a version-1 database, and adds the reasoning level and its marker", () => {
+  it("migration 3 keeps every session and entry of a version-1 database, and adds the reasoning level and its marker", () => {
     dir = tempDir();
     const path = dir.file("v1.db");
     // A database as version 1 left it: migration 1 only, rows written with its columns.

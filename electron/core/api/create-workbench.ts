@@ -3,6 +3,7 @@
  * SessionAgent per active session, behind the zod-validated request table.
  */
 import { realpathSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { platform } from "node:os";
 import type { ApprovalPolicy, EventName, EventPayload, ModelOption, SessionSummary } from "../../../shared/api";
 import { reasoningLevelsFor, type ModelInfo, type ProviderConfig } from "../../../shared/models";
@@ -10,6 +11,8 @@ import { resolveCompat } from "../providers/registry";
 import type { ModelRef, SessionEntry } from "../../../shared/protocol";
 import { SessionAgent } from "../agent/session-agent";
 import type { AgentDeps, ResolvedModel, ToolAuditEvent } from "../agent/ports";
+import { createCheckpointHandlers } from "../checkpoints/handlers";
+import { CheckpointService } from "../checkpoints/service";
 import { createReviewHandlers } from "../review/handlers";
 import { SessionStore } from "../store";
 import { dispatch, type HandlerTable } from "./dispatch";
@@ -44,8 +47,18 @@ export interface WorkbenchOptions {
    * headless `run` turns "allow" into "ask" so that `--approve` decides each call).
    */
   approvalPolicy?: (saved: ApprovalPolicy) => ApprovalPolicy;
+  /**
+   * Folder of the workspace checkpoint repositories (docs/checkpoints.md).
+   * Default: `checkpoints/` next to the database file; none (off) for ":memory:".
+   */
+  checkpointDir?: string | null;
   /** Test hook: replaces the backoff sleep between retries. */
   sleep?: AgentDeps["sleep"];
+  /**
+   * The fetch the provider SDK clients use: Electron's `net.fetch` in the
+   * desktop app; absent, the runtime's global fetch.
+   */
+  fetch?: typeof globalThis.fetch;
 }
 
 export interface CoreContext {
@@ -63,6 +76,7 @@ export interface CoreContext {
   modelOptions(): ModelOption[];
   defaultModel(): ModelRef | null;
   settings(): ReturnType<typeof parseSettings>;
+  checkpoints: CheckpointService;
   saveSettings(settings: ReturnType<typeof parseSettings>): void;
   initialWorkspaceId: string | null;
 }
@@ -82,11 +96,17 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
   /** Tool calls with an audit row in this process, per session (avoids a lookup per update). */
   const audited = new Map<string, Set<string>>();
   let settings = parseSettings(store.getSetting(SETTINGS_KEY));
+  const checkpoints = new CheckpointService({
+    store,
+    root: options.checkpointDir !== undefined ? options.checkpointDir : options.dbPath === ":memory:" ? null : join(dirname(options.dbPath), "checkpoints"),
+    settings: () => settings.checkpoints,
+  });
   const catalog = new ModelCatalog({
     extraProviders: options.extraProviders ?? [],
     extraModels: options.extraModels ?? [],
     baseUrls: () => ({ ...settings.baseUrls, ...(options.baseUrlOverrides ?? {}) }),
     demo: options.demo ?? false,
+    fetch: () => options.fetch,
   });
 
   const emit = <E extends EventName>(event: E, payload: EventPayload<E>) => {
@@ -174,6 +194,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       demoteOtherReasoning: () => settings.demoteOtherReasoning,
       onAppended: (sid, _seq, entry) => afterAppend(sid, entry),
       sleep: options.sleep,
+      checkpoint: (sid, point) => checkpoints.record(sid, point),
     };
     const agent = new SessionAgent(deps, sessionId, session.model ?? defaultModel(), session.reasoning);
     agents.set(sessionId, agent);
@@ -220,7 +241,10 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     if (entry.type === "message" && entry.message.role === "user") {
       const session = store.getSession(sessionId);
       if (!session) return;
-      const text = entry.message.content.map((c) => (c.type === "text" ? c.text : "")).join(" ").trim();
+      const text = entry.message.content
+        .map((c) => (c.type === "text" ? c.text : ""))
+        .join(" ")
+        .trim();
       if (session.title === DEFAULT_TITLE && text) {
         staleSummaries.delete(sessionId);
         emit("session.updated", renameSession(sessionId, titleFrom(text)));
@@ -253,6 +277,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     modelOptions,
     defaultModel,
     settings: () => settings,
+    checkpoints,
     saveSettings: (next) => {
       settings = next;
       store.setSetting(SETTINGS_KEY, next);
@@ -274,6 +299,13 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       demoteOtherReasoning: () => settings.demoteOtherReasoning,
       onSessionChanged: (s) => emit("session.updated", s),
     }),
+    ...createCheckpointHandlers({
+      store,
+      service: checkpoints,
+      turnRunningIn: (workspaceId) =>
+        [...agents.values()].some((a) => a.turnState().status !== "idle" && store.getSession(a.sessionId)?.workspaceId === workspaceId),
+      onSessionChanged: (s) => emit("session.updated", s),
+    }),
   };
 
   return {
@@ -285,6 +317,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     close: async () => {
       for (const agent of agents.values()) agent.abort();
       await Promise.all([...agents.values()].map((a) => a.idle()));
+      await checkpoints.close();
       if (summaryTimer !== null) clearImmediate(summaryTimer);
       announceSummaries();
       listeners.clear();
