@@ -41,7 +41,13 @@ export async function startHost(): Promise<E2EHost> {
   }
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "e2e/helpers/host-main.ts"], {
     cwd: process.cwd(),
-    env: { ...process.env, E2E_DB: join(dir, "workbench.db"), E2E_STATIC: join(process.cwd(), "out", "renderer"), E2E_WORKSPACE: "" },
+    env: {
+      ...process.env,
+      E2E_DB: join(dir, "workbench.db"),
+      E2E_STATIC: join(process.cwd(), "out", "renderer"),
+      E2E_WORKSPACE: "",
+      E2E_CONFIG_DIR: join(dir, "user-config"),
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";

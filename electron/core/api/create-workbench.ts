@@ -8,15 +8,25 @@ import { platform } from "node:os";
 import type { ApprovalPolicy, EventName, EventPayload, ModelOption, SessionSummary } from "../../../shared/api";
 import { reasoningLevelsFor, type ModelInfo, type ProviderConfig } from "../../../shared/models";
 import { resolveCompat } from "../providers/registry";
+import type { ExportFormat } from "../../../shared/review";
 import type { ModelRef, SessionEntry } from "../../../shared/protocol";
 import { SessionAgent } from "../agent/session-agent";
+import { loadInstructions, loadInstructionsSync, touchedPaths } from "../agent/instructions";
+import { defaultToolSpecs } from "../tools";
+import { TOOL_DEFS } from "../tools/registry";
+import { userConfigDir } from "../mcp/config";
+import { MCP_TURN_WAIT_MS, WorkspaceServices } from "./workspace-services";
 import type { AgentDeps, ResolvedModel, ToolAuditEvent } from "../agent/ports";
 import { createCheckpointHandlers } from "../checkpoints/handlers";
 import { CheckpointService } from "../checkpoints/service";
+import { fileStatesFromCheckpoints, sessionWorkspaceDiff } from "../checkpoints/review";
+import { withWorkspaceDiff } from "../checkpoints/export-diff";
 import { createReviewHandlers } from "../review/handlers";
+import { redactText } from "../review/redact";
 import { SessionStore } from "../store";
 import { dispatch, type HandlerTable } from "./dispatch";
 import { createHandlers } from "./handlers";
+import { createEcosystemHandlers } from "./ecosystem-handlers";
 import { KeyRing, needsKey } from "./keys";
 import { ModelCatalog } from "./model-catalog";
 import { SETTINGS_KEY, parseSettings } from "./settings";
@@ -54,6 +64,8 @@ export interface WorkbenchOptions {
   checkpointDir?: string | null;
   /** Test hook: replaces the backoff sleep between retries. */
   sleep?: AgentDeps["sleep"];
+  /** The user's config folder (user-level mcp.json, AGENTS.md, commands/); default: userConfigDir(env). */
+  userConfigDir?: string;
   /**
    * The fetch the provider SDK clients use: Electron's `net.fetch` in the
    * desktop app; absent, the runtime's global fetch.
@@ -79,6 +91,9 @@ export interface CoreContext {
   checkpoints: CheckpointService;
   saveSettings(settings: ReturnType<typeof parseSettings>): void;
   initialWorkspaceId: string | null;
+  services: WorkspaceServices;
+  configDir: string;
+  workspaceRootOf(sessionId: string): string;
 }
 
 export async function createWorkbench(options: WorkbenchOptions): Promise<Workbench> {
@@ -118,6 +133,9 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       }
     }
   };
+  const env = options.env ?? process.env;
+  const configDir = options.userConfigDir ?? userConfigDir(env);
+  const services = new WorkspaceServices({ store, configDir, env, version: options.version, onMcpStatus: (s) => emit("mcp.status", s) });
 
   const localOf = (m: ModelInfo): Pick<ModelOption, "local"> => {
     const local = catalog.localAvailability(m);
@@ -164,10 +182,12 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     if (!session) throw new NotFound(`no session ${sessionId}`);
     const workspace = store.getWorkspace(session.workspaceId);
     if (!workspace) throw new NotFound(`no workspace for session ${sessionId}`);
+    const mcp = services.mcp(workspace.id);
     const tools = createSessionTools({
       workspaceRoot: workspace.path,
       settings: () => (options.approvalPolicy ? { ...settings, approvalPolicy: options.approvalPolicy(settings.approvalPolicy) } : settings),
-      env: options.env ?? process.env,
+      env,
+      externalTools: mcp ? () => mcp.toolSet() : undefined,
     });
     const deps: AgentDeps = {
       store,
@@ -194,9 +214,12 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       demoteOtherReasoning: () => settings.demoteOtherReasoning,
       onAppended: (sid, _seq, entry) => afterAppend(sid, entry),
       sleep: options.sleep,
+      prepareTools: async () => mcp?.whenStarted(MCP_TURN_WAIT_MS),
+      instructions: (touched) => loadInstructions({ workspaceRoot: workspace.path, userDir: configDir, touched }),
+      onModeChanged: (sid, mode, afterSeq) => services.recordMode(sid, { mode, afterSeq, timestamp: now() }),
       checkpoint: (sid, point) => checkpoints.record(sid, point),
     };
-    const agent = new SessionAgent(deps, sessionId, session.model ?? defaultModel(), session.reasoning);
+    const agent = new SessionAgent(deps, sessionId, session.model ?? defaultModel(), session.reasoning, services.mode(sessionId));
     agents.set(sessionId, agent);
     return agent;
   };
@@ -283,10 +306,16 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       store.setSetting(SETTINGS_KEY, next);
     },
     initialWorkspaceId,
+    services,
+    configDir,
+    workspaceRootOf: (sessionId) => {
+      const session = store.getSession(sessionId);
+      const workspace = session && store.getWorkspace(session.workspaceId);
+      if (!workspace) throw new NotFound(`no workspace for session ${sessionId}`);
+      return workspace.path;
+    },
   };
-  const table: HandlerTable = {
-    ...createHandlers(ctx),
-    ...createReviewHandlers({
+  const review = createReviewHandlers({
       store,
       platform: platform(),
       now,
@@ -296,9 +325,40 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
         return model && provider ? { model, provider } : undefined;
       },
       knownSecrets: () => catalog.providers().flatMap((p) => keys.get(p) ?? []),
+      toolSpecs: (sessionId) => {
+        const session = store.getSession(sessionId);
+        const mcp = session ? services.mcp(session.workspaceId) : null;
+        return [...defaultToolSpecs(), ...(mcp?.toolSet().specs ?? [])];
+      },
+      modelViewExtras: (sessionId) => {
+        const session = store.getSession(sessionId);
+        const mcp = session ? services.mcp(session.workspaceId) : null;
+        const changes = services.modeChanges(sessionId);
+        return {
+          instructions: (before) =>
+            loadInstructionsSync({ workspaceRoot: ctx.workspaceRootOf(sessionId), userDir: configDir, touched: touchedPaths(before) }).text,
+          modeAt: (before) => {
+            const last = before.at(-1)?.seq ?? 0;
+            return changes.filter((c) => c.afterSeq <= last).at(-1)?.mode ?? "agent";
+          },
+          isSideEffect: (name) => (TOOL_TIERS.get(name) ?? mcp?.toolSet().defs.find((d) => d.name === name)?.tier) === "sideEffect",
+        };
+      },
       demoteOtherReasoning: () => settings.demoteOtherReasoning,
       onSessionChanged: (s) => emit("session.updated", s),
-    }),
+    });
+  const table: HandlerTable = {
+    ...createHandlers(ctx),
+    ...createEcosystemHandlers(ctx),
+    ...review,
+    // Files at a step and exports read the checkpoints, so what bash changed shows too (docs/checkpoints.md).
+    "review.fileStates": async (p: { sessionId: string; seq: number }) => fileStatesFromCheckpoints(checkpoints, p.sessionId, p.seq, review["review.fileStates"](p)),
+    "review.export": async (p: { sessionId: string; format: ExportFormat; includeWorkspaceDiff?: boolean }) => {
+      const file = review["review.export"](p);
+      if (!p.includeWorkspaceDiff) return file;
+      const diff = await sessionWorkspaceDiff(checkpoints, p.sessionId);
+      return withWorkspaceDiff(file, p.format, redactText(diff ?? "", catalog.providers().flatMap((pr) => keys.get(pr) ?? [])));
+    },
     ...createCheckpointHandlers({
       store,
       service: checkpoints,
@@ -320,6 +380,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       await checkpoints.close();
       if (summaryTimer !== null) clearImmediate(summaryTimer);
       announceSummaries();
+      await services.close();
       listeners.clear();
       store.close();
     },
@@ -327,6 +388,8 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
 }
 
 export const DEFAULT_TITLE = "New session";
+
+const TOOL_TIERS = new Map(TOOL_DEFS.map((d) => [d.name, d.tier]));
 
 export class NotFound extends Error {
   override name = "NotFound";

@@ -4,11 +4,13 @@ import type { CoreContext } from "./create-workbench";
 import { NotFound, openWorkspaceFolder } from "./create-workbench";
 import { ApiFailure, type CoreHandlerTable, type HandlerTable } from "./dispatch";
 import { parseSettings } from "./settings";
+import { attachMentions } from "../mentions/attach";
+import type { EcosystemMethod } from "./ecosystem-handlers";
 
 type P<M extends keyof HandlerTable> = RequestParams<M>;
 type R<M extends keyof HandlerTable> = RequestResult<M>;
 
-export function createHandlers(ctx: CoreContext): CoreHandlerTable {
+export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, EcosystemMethod> {
   const { store } = ctx;
 
   const requireSession = (id: string) => {
@@ -42,8 +44,12 @@ export function createHandlers(ctx: CoreContext): CoreHandlerTable {
         ...(ctx.modelOptions().some((m) => m.configured && !m.demo && ctx.catalog.provider(m.provider)?.apiKeyEnv)
           ? []
           : ctx.options.demo
-            ? ["No API key is configured: the offline demo model is selected. Add a key in Settings (or an environment variable in web mode) to use real models, or pick a model of a local server (Ollama, LM Studio)."]
-            : ["No API key is configured. Add a key in Settings (or a provider's environment variable in web mode), or pick a model of a local server (Ollama, LM Studio)."]),
+            ? [
+                "No API key is configured: the offline demo model is selected. Add a key in Settings (or an environment variable in web mode) to use real models, or pick a model of a local server (Ollama, LM Studio).",
+              ]
+            : [
+                "No API key is configured. Add a key in Settings (or a provider's environment variable in web mode), or pick a model of a local server (Ollama, LM Studio).",
+              ]),
       ],
     }),
 
@@ -92,7 +98,14 @@ export function createHandlers(ctx: CoreContext): CoreHandlerTable {
       return {
         session: current,
         entries: store.loadEntries(session.id, { fromSeq }),
-        turn: agent?.turnState() ?? { sessionId: session.id, status: "idle" as const, queued: [], pendingApproval: null },
+        turn: agent?.turnState() ?? {
+          sessionId: session.id,
+          mode: ctx.services.mode(session.id),
+          status: "idle" as const,
+          queued: [],
+          pendingApproval: null,
+        },
+        modeChanges: ctx.services.modeChanges(session.id),
       };
     },
 
@@ -101,10 +114,13 @@ export function createHandlers(ctx: CoreContext): CoreHandlerTable {
       return { entries: store.loadEntries(p.sessionId, { fromSeq: p.fromSeq, toSeq: p.toSeq }) };
     },
 
-    "chat.send": (p: P<"chat.send">) => {
+    "chat.send": async (p: P<"chat.send">) => {
       requireSession(p.sessionId);
-      if (!p.text.trim() && !(p.images?.length ?? 0)) throw new ApiFailure("INVALID_REQUEST", "the message is empty");
-      return ctx.agent(p.sessionId).send(p.text, p.images ?? []);
+      if (!p.text.trim() && !(p.images?.length ?? 0) && !(p.mentions?.length ?? 0))
+        throw new ApiFailure("INVALID_REQUEST", "the message is empty");
+      const attached = await attachMentions(ctx.workspaceRootOf(p.sessionId), p.mentions ?? []);
+      if (!attached.ok) throw new ApiFailure("INVALID_REQUEST", attached.message);
+      return ctx.agent(p.sessionId).send(p.text, p.images ?? [], attached.blocks);
     },
     "chat.abort": (p: P<"chat.abort">) => {
       requireSession(p.sessionId);
@@ -141,7 +157,10 @@ export function createHandlers(ctx: CoreContext): CoreHandlerTable {
       providerStatus(p.provider);
       if (!ctx.keys.canStore()) {
         const env = ctx.catalog.provider(p.provider)?.apiKeyEnv;
-        throw new ApiFailure("UNSUPPORTED", `keys cannot be stored in web mode; set ${env ?? "the provider's environment variable"} and restart`);
+        throw new ApiFailure(
+          "UNSUPPORTED",
+          `keys cannot be stored in web mode; set ${env ?? "the provider's environment variable"} and restart`,
+        );
       }
       await ctx.keys.set(p.provider, p.apiKey.trim() || null);
       return providerStatus(p.provider);

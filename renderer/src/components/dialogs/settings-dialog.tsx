@@ -3,6 +3,7 @@
  * they come from environment variables), base URLs with presets, default model,
  * approval policy, run budgets, theme. Keys are never shown back, only a hint.
  */
+import { McpServersSection } from "./mcp-servers-section";
 import { useEffect, useId, useRef, useState } from "react";
 import type { Settings } from "../../../../shared/api";
 import { useAppStore } from "../../stores/app-store";
@@ -10,6 +11,7 @@ import { modelRefOf, sameModel, useModelsStore } from "../../stores/models-store
 import { useSettingsStore } from "../../stores/settings-store";
 import { useUiStore } from "../../stores/ui-store";
 import { ApiKeyRow } from "./api-key-row";
+import { CheckpointSettingsSection } from "./checkpoint-settings";
 
 const BASE_URL_PRESETS: { label: string; url: string }[] = [
   { label: "Ollama (local)", url: "http://127.0.0.1:11434/v1" },
@@ -72,6 +74,7 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
       baseUrls,
       theme: draft.theme,
       demoteOtherReasoning: draft.demoteOtherReasoning,
+      checkpoints: draft.checkpoints,
     });
     setSaving(false);
     if (ok) {
@@ -216,6 +219,9 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
           </label>
           <p className="muted small">Off by default: each model sees only its own reasoning, plus the text and tool calls every model wrote.</p>
         </section>
+
+        <McpServersSection headingId={`${id}-mcp`} />
+        <CheckpointSettingsSection headingId={`${id}-checkpoints`} value={draft.checkpoints} onChange={(checkpoints) => set({ checkpoints })} />
 
         <section aria-labelledby={`${id}-theme`}>
           <h3 id={`${id}-theme`}>Appearance</h3>

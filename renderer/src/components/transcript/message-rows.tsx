@@ -1,6 +1,7 @@
 /** Rows for user and assistant messages. */
 import { memo, useState } from "react";
 import type { AssistantMessage, ThinkingContent, UserMessage } from "../../../../shared/protocol";
+import { parseAttachedFile } from "../../../../shared/mentions";
 import { formatCost, formatTime, formatTokens } from "../../lib/format";
 import { errorHint } from "../../lib/error-hint";
 import { modelLabel, useModelsStore } from "../../stores/models-store";
@@ -21,19 +22,45 @@ export const UserRow = memo(function UserRow({ message, seq }: { message: UserMe
             Fork
           </button>
         )}
+        {!readOnly && actions.rewindTo && (
+          <button
+            type="button"
+            className="row-action"
+            onClick={() => actions.rewindTo?.(seq - 1, `to before “${clipText(message)}”`)}
+            aria-label="Rewind to before this message"
+            title="Restore the files and/or the conversation as they were before this message"
+          >
+            Rewind
+          </button>
+        )}
       </div>
-      {message.content.map((c, i) =>
-        c.type === "text" ? (
+      {message.content.map((c, i) => {
+        const attached = c.type === "text" ? parseAttachedFile(c.text) : null;
+        if (attached) {
+          const range = attached.startLine !== undefined ? `:${attached.startLine}-${attached.endLine}` : "";
+          return (
+            <span key={i} className="mention-chip" title={attached.body.split("\n").slice(0, 12).join("\n")} aria-label={`Attached file ${attached.path}${range}`}>
+              @{attached.path}
+              {range}
+            </span>
+          );
+        }
+        return c.type === "text" ? (
           <div key={i} className="user-text">
             {c.text}
           </div>
         ) : (
           <img key={i} className="user-image" alt="Attached image" src={`data:${c.mimeType};base64,${c.data}`} />
-        ),
-      )}
+        );
+      })}
     </div>
   );
 });
+
+function clipText(message: UserMessage): string {
+  const text = message.content.map((c) => (c.type === "text" ? c.text : "")).join(" ").trim().split("\n")[0] ?? "";
+  return text.length > 40 ? `${text.slice(0, 39)}…` : text || "your message";
+}
 
 function ThinkingBlock({ block, streaming }: { block: ThinkingContent; streaming: boolean }) {
   const [open, setOpen] = useState(false);
