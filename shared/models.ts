@@ -2,7 +2,7 @@
  * Model registry entries: what the app knows about a model (pure data, shared with the UI).
  */
 import { z } from "zod";
-import { ApiSchema } from "./protocol";
+import { ApiSchema, ReasoningLevelSchema, type ReasoningLevel } from "./protocol";
 
 /**
  * Per-server quirks for OpenAI-compatible servers, decided from configuration,
@@ -85,9 +85,7 @@ export const ProviderConfigSchema = z.object({
 });
 export type ProviderConfig = z.infer<typeof ProviderConfigSchema>;
 
-/** The reasoning level of a session: the model's default (nothing requested), off, or an effort. */
-export const ReasoningLevelSchema = z.enum(["default", "off", "low", "medium", "high"]);
-export type ReasoningLevel = z.infer<typeof ReasoningLevelSchema>;
+export { ReasoningLevelSchema, type ReasoningLevel };
 
 /**
  * The levels a model takes, from its declared capabilities and compat flags

@@ -40,6 +40,15 @@ function imagesIn(body: unknown): number {
   return (text.match(/"type":"(image|image_url|input_image)"/g) ?? []).length;
 }
 
+/** The body's reasoning request, per API: Anthropic `thinking` / `output_config`, Responses `reasoning`, Chat `reasoning_effort`. */
+function reasoningIn(body: unknown): Record<string, unknown> {
+  if (typeof body !== "object" || body === null) return {};
+  const b = body as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key of ["thinking", "output_config", "reasoning", "reasoning_effort", "include"]) if (key in b) out[key] = b[key];
+  return out;
+}
+
 function lastUserText(request: FauxRequest): string {
   for (let i = request.turns.length - 1; i >= 0; i--) {
     const t = request.turns[i];
@@ -131,6 +140,7 @@ async function main(): Promise<void> {
       outcome: r.outcome,
       rejection: r.rejection?.message ?? null,
       images: imagesIn(r.body),
+      reasoning: reasoningIn(r.body),
     }));
     res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(body));
   });
