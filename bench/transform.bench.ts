@@ -114,6 +114,8 @@ const TARGETS = [
   { key: "openai-completions", ref: "openai/gpt-4.1", api: "openai-completions" },
   { key: "openai-responses", ref: "openai/gpt-5", api: "openai-responses" },
   { key: "openai-completions-mistral", ref: "mistral/mistral-large-latest", api: "openai-completions" },
+  { key: "google-generative-ai", ref: "google/gemini-2.5-pro", api: "google-generative-ai" },
+  { key: "bedrock-converse-stream", ref: "bedrock/us.anthropic.claude-sonnet-4-5-20250929-v1:0", api: "bedrock-converse-stream" },
 ] as const;
 
 const messages = history();

@@ -5,7 +5,14 @@
  * payload on arrival (docs/architecture.md#transports-and-the-api-contract).
  */
 import { z } from "zod";
-import { AssistantMessageSchema, ImageContentSchema, ModelRefSchema, SessionEntrySchema, UsageSchema } from "./protocol";
+import {
+  AssistantMessageSchema,
+  ImageContentSchema,
+  ModelRefSchema,
+  ReasoningLevelSchema,
+  SessionEntrySchema,
+  UsageSchema,
+} from "./protocol";
 import { ModelInfoSchema } from "./models";
 import {
   ExportFileSchema,
@@ -43,6 +50,8 @@ export const SessionSummarySchema = z.object({
   createdAt: z.number(),
   updatedAt: z.number(),
   model: ModelRefSchema.nullable(),
+  /** Reasoning level asked of the session's models (sent only to models that take it). */
+  reasoning: ReasoningLevelSchema,
   parentSessionId: z.string().nullable(),
   parentSeq: z.number().int().nullable(),
   entryCount: z.number().int(),
@@ -112,6 +121,8 @@ export const ModelOptionSchema = ModelInfoSchema.extend({
    * whether the server listed this model, or could not be reached.
    */
   local: z.enum(["installed", "notInstalled", "unreachable"]).optional(),
+  /** Reasoning levels the model takes, from its declared capabilities; empty: no reasoning control. */
+  reasoningLevels: z.array(ReasoningLevelSchema),
 });
 export type ModelOption = z.infer<typeof ModelOptionSchema>;
 
@@ -167,7 +178,8 @@ export const ProviderStatusSchema = z.object({
   label: z.string(),
   baseUrl: z.string(),
   /** Where the key comes from; the key itself never crosses the API. */
-  keySource: z.enum(["keychain", "env", "none", "notNeeded"]),
+  /** awsChain / awsMissing: Bedrock, whose credentials the AWS SDK reads itself (environment, profile, SSO). */
+  keySource: z.enum(["keychain", "env", "none", "notNeeded", "awsChain", "awsMissing"]),
   /** Last four characters, for recognition. */
   keyHint: z.string().nullable(),
   apiKeyEnv: z.string().nullable(),
@@ -312,6 +324,8 @@ export const requests = {
   },
   "chat.abort": { params: SessionId.strict(), result: Ok },
   "chat.switchModel": { params: SessionId.extend({ model: ModelRefSchema }).strict(), result: SessionSummarySchema },
+  /** Sets the session's reasoning level; during a running turn it applies from the next request. */
+  "chat.setReasoning": { params: SessionId.extend({ level: ReasoningLevelSchema }).strict(), result: SessionSummarySchema },
   "approval.answer": {
     params: SessionId.extend({
       toolCallId: z.string(),

@@ -2,7 +2,7 @@
  * Model registry entries: what the app knows about a model (pure data, shared with the UI).
  */
 import { z } from "zod";
-import { ApiSchema } from "./protocol";
+import { ApiSchema, ReasoningLevelSchema, type ReasoningLevel } from "./protocol";
 
 /**
  * Per-server quirks for OpenAI-compatible servers, decided from configuration,
@@ -25,6 +25,12 @@ export const CompatSchema = z.object({
   strictTools: z.boolean().default(false),
   /** Whether the server accepts `reasoning_effort` (OpenAI reasoning models, Groq gpt-oss). */
   reasoningEffort: z.boolean().default(false),
+  /** Gemini 3: the first function call of every step of the current turn must carry a thought signature. */
+  thoughtSignatures: z.boolean().default(false),
+  /** Thinking cannot be turned off (Gemini 2.5 Pro): "off" asks for the smallest budget instead. */
+  thinkingRequired: z.boolean().default(false),
+  /** How a Bedrock model takes a reasoning request in `additionalModelRequestFields` (Claude: `thinking`, Nova: `reasoningConfig`). */
+  bedrockReasoning: z.enum(["none", "anthropic-thinking", "nova"]).default("none"),
   /**
    * The effort value that turns reasoning off, where the model has one (GPT-5:
    * "minimal"); "none" when it cannot be turned off (o3), so "off" is not offered.
@@ -73,13 +79,13 @@ export const ProviderConfigSchema = z.object({
   baseUrl: z.string().url(),
   /** Environment variable holding the key in web mode. */
   apiKeyEnv: z.string().optional(),
+  /** The SDK finds credentials itself through the standard AWS chain (environment, profile, SSO); the app never holds them. */
+  awsCredentials: z.boolean().optional(),
   compat: CompatSchema.partial().optional(),
 });
 export type ProviderConfig = z.infer<typeof ProviderConfigSchema>;
 
-/** The reasoning level of a session: the model's default (nothing requested), off, or an effort. */
-export const ReasoningLevelSchema = z.enum(["default", "off", "low", "medium", "high"]);
-export type ReasoningLevel = z.infer<typeof ReasoningLevelSchema>;
+export { ReasoningLevelSchema, type ReasoningLevel };
 
 /**
  * The levels a model takes, from its declared capabilities and compat flags

@@ -62,7 +62,7 @@ export type AssistantContent = z.infer<typeof AssistantContentSchema>;
 
 // ---------------------------------------------------------------- model, usage
 
-export const ApiSchema = z.enum(["anthropic-messages", "openai-completions", "openai-responses"]);
+export const ApiSchema = z.enum(["anthropic-messages", "openai-completions", "openai-responses", "google-generative-ai", "bedrock-converse-stream"]);
 export type Api = z.infer<typeof ApiSchema>;
 
 export const ModelRefSchema = z.object({
@@ -153,6 +153,18 @@ export type Message = z.infer<typeof MessageSchema>;
 
 // ---------------------------------------------------------------- session entries that are not messages
 
+/** The reasoning level of a session: the model's default (nothing requested), off, or an effort. */
+export const ReasoningLevelSchema = z.enum(["default", "off", "low", "medium", "high"]);
+export type ReasoningLevel = z.infer<typeof ReasoningLevelSchema>;
+
+/** The session's reasoning level changed (applies from the next request); a marker like a model switch. */
+export const ReasoningChangeEntrySchema = z.object({
+  type: z.literal("reasoningChange"),
+  from: ReasoningLevelSchema,
+  to: ReasoningLevelSchema,
+  timestamp: z.number(),
+});
+
 export const ModelSwitchEntrySchema = z.object({
   type: z.literal("modelSwitch"),
   from: ModelRefSchema.nullable(),
@@ -218,6 +230,7 @@ export const MessageEntrySchema = z.object({
 export const SessionEntrySchema = z.discriminatedUnion("type", [
   MessageEntrySchema,
   ModelSwitchEntrySchema,
+  ReasoningChangeEntrySchema,
   ApprovalEntrySchema,
   CompactionEntrySchema,
   RenameEntrySchema,
@@ -226,6 +239,7 @@ export const SessionEntrySchema = z.discriminatedUnion("type", [
 export type SessionEntry = z.infer<typeof SessionEntrySchema>;
 export type MessageEntry = z.infer<typeof MessageEntrySchema>;
 export type ModelSwitchEntry = z.infer<typeof ModelSwitchEntrySchema>;
+export type ReasoningChangeEntry = z.infer<typeof ReasoningChangeEntrySchema>;
 export type ApprovalEntry = z.infer<typeof ApprovalEntrySchema>;
 export type CompactionEntry = z.infer<typeof CompactionEntrySchema>;
 export type RenameEntry = z.infer<typeof RenameEntrySchema>;

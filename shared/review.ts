@@ -17,6 +17,7 @@ export const TimelineKindSchema = z.enum([
   "toolResult",
   "approval",
   "modelSwitch",
+  "reasoningChange",
   "compaction",
   "error",
   "rename",

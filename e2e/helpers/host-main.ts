@@ -40,6 +40,15 @@ function imagesIn(body: unknown): number {
   return (text.match(/"type":"(image|image_url|input_image)"/g) ?? []).length;
 }
 
+/** The body's reasoning request, per API: Anthropic `thinking` / `output_config`, Responses `reasoning`, Chat `reasoning_effort`. */
+function reasoningIn(body: unknown): Record<string, unknown> {
+  if (typeof body !== "object" || body === null) return {};
+  const b = body as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key of ["thinking", "output_config", "reasoning", "reasoning_effort", "include"]) if (key in b) out[key] = b[key];
+  return out;
+}
+
 function lastUserText(request: FauxRequest): string {
   for (let i = request.turns.length - 1; i >= 0; i--) {
     const t = request.turns[i];
@@ -53,6 +62,9 @@ async function main(): Promise<void> {
   const staticDir = process.env.E2E_STATIC;
   if (!dbPath || !staticDir) throw new Error("E2E_DB and E2E_STATIC are required");
 
+  // The AWS SDK reads credentials from the environment; the faux provider checks no signature.
+  process.env.AWS_ACCESS_KEY_ID = "AKIAE2EFAUXFAUXFAUX0";
+  process.env.AWS_SECRET_ACCESS_KEY = "e2e-faux-secret-access-key";
   const faux = await startFauxProvider({});
   faux.setModels([LOCAL_MODEL]);
   const demo = createDemoResponder({ pace: { chunkSize: 12, chunkDelayMs: 4 } });
@@ -93,7 +105,12 @@ async function main(): Promise<void> {
     dbPath,
     host: { mode: "web", notices: [] },
     version: "e2e",
-    env: { ANTHROPIC_API_KEY: "sk-ant-e2e-not-a-real-key", OPENAI_API_KEY: "sk-e2e-not-a-real-key" },
+    env: {
+      ANTHROPIC_API_KEY: "sk-ant-e2e-not-a-real-key",
+      OPENAI_API_KEY: "sk-e2e-not-a-real-key",
+      GEMINI_API_KEY: "gemini-e2e-not-a-real-key",
+      AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID,
+    },
     initialWorkspace: process.env.E2E_WORKSPACE || undefined,
     userConfigDir: process.env.E2E_CONFIG_DIR || undefined,
     // The faux's OpenAI routes also play a local Ollama that has one model installed (GET /models lists it);
@@ -101,6 +118,8 @@ async function main(): Promise<void> {
     baseUrlOverrides: {
       anthropic: faux.baseUrls.anthropic,
       openai: faux.baseUrls.openai,
+      google: faux.baseUrls.gemini,
+      bedrock: faux.baseUrls.bedrock,
       ollama: faux.baseUrls.openai,
       lmstudio: "http://127.0.0.1:1/v1",
     },
@@ -121,6 +140,7 @@ async function main(): Promise<void> {
       outcome: r.outcome,
       rejection: r.rejection?.message ?? null,
       images: imagesIn(r.body),
+      reasoning: reasoningIn(r.body),
     }));
     res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(body));
   });

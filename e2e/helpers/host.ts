@@ -11,8 +11,17 @@ export interface E2EHost {
   dir: string;
   /** Requests the faux provider received (route, model, strict-validation verdict). */
   /** `images`: image blocks in the request body (any API's shape). */
+  /** `reasoning`: the body's reasoning fields (thinking, output_config, reasoning, reasoning_effort, include). */
   fauxRequests(): Promise<
-    Array<{ route: string; model: string | null; accepted: boolean; outcome: string; rejection: string | null; images: number }>
+    Array<{
+      route: string;
+      model: string | null;
+      accepted: boolean;
+      outcome: string;
+      rejection: string | null;
+      images: number;
+      reasoning: Record<string, unknown>;
+    }>
   >;
   stop(): Promise<void>;
 }

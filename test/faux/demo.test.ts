@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createDemoResponder, startFauxProvider, type FauxProvider, type FauxRoute } from "../../electron/core/faux";
 import type { Message, ToolCall } from "../../shared/protocol";
 import type { ToolSpec } from "../../electron/core/providers/types";
-import { context, ROUTES, run, targets, toolResult, user, type Target } from "../providers/adapters-fixtures";
+import { ALL_ROUTES as ROUTES, context, fakeAwsCredentials, run, targets, toolResult, user, type Target } from "../providers/adapters-fixtures";
 
 const obj = (properties: Record<string, unknown>, required: string[]) => ({ type: "object", properties, required, additionalProperties: false });
 const DEMO_TOOLS: ToolSpec[] = [
@@ -37,6 +37,7 @@ let faux: FauxProvider;
 let T: Record<FauxRoute, Target>;
 
 beforeAll(async () => {
+  fakeAwsCredentials();
   faux = await startFauxProvider();
   faux.setDefaultResponder(createDemoResponder({ pace: { chunkSize: 64, chunkDelayMs: 0 } }));
   T = targets(faux);

@@ -41,7 +41,7 @@ beforeAll(async () => {
   server.on("connection", (socket) => connections.push(socket));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  T = targets({ baseUrls: { anthropic: base, openai: base, mistral: base } });
+  T = targets({ baseUrls: { anthropic: base, openai: base, mistral: base, gemini: base, bedrock: base } });
 });
 afterAll(() => {
   for (const socket of connections) socket.destroy();

@@ -98,10 +98,53 @@ export function targets(faux: Pick<FauxProvider, "baseUrls">): Record<FauxRoute,
         compat: { toolCallIdRule: "mistral9", assistantAfterToolResult: true, maxTokensField: "max_tokens", streamUsage: false },
       },
     },
+    gemini: {
+      route: "gemini",
+      label: "Gemini",
+      model: {
+        id: "gemini-3-faux-pro",
+        name: "Gemini (faux)",
+        provider: "google",
+        api: "google-generative-ai",
+        contextWindow: 1_048_576,
+        maxOutput: 65_536,
+        input: ["text", "image"],
+        reasoning: true,
+        price,
+        compat: { thoughtSignatures: true },
+      },
+      provider: { key: "google", label: "Google Gemini", api: "google-generative-ai", baseUrl: faux.baseUrls.gemini },
+    },
+    bedrock: {
+      route: "bedrock",
+      label: "Amazon Bedrock",
+      model: {
+        id: "us.anthropic.claude-faux-v1:0",
+        name: "Claude (faux, Bedrock)",
+        provider: "bedrock",
+        api: "bedrock-converse-stream",
+        contextWindow: 200_000,
+        maxOutput: 32_000,
+        input: ["text", "image"],
+        reasoning: true,
+        price,
+        compat: { bedrockReasoning: "anthropic-thinking" },
+      },
+      provider: { key: "bedrock", label: "Amazon Bedrock", api: "bedrock-converse-stream", baseUrl: faux.baseUrls.bedrock, awsCredentials: true },
+    },
   };
 }
 
+/** The four SSE wires (the transport-level tests run on these). */
 export const ROUTES: readonly FauxRoute[] = ["anthropic", "openai-completions", "openai-responses", "mistral"];
+/** Every wire API, Gemini and Bedrock included (handoff matrix, demo agent). */
+export const ALL_ROUTES: readonly FauxRoute[] = [...ROUTES, "gemini", "bedrock"];
+
+/** The AWS SDK finds credentials in the environment; fake ones for the faux provider (it checks no signature). */
+export function fakeAwsCredentials(): void {
+  process.env.AWS_ACCESS_KEY_ID ??= "AKIAFAUXFAUXFAUXFAUX";
+  process.env.AWS_SECRET_ACCESS_KEY ??= "faux-secret-access-key-for-tests-only";
+}
 
 export const TOOLS: ToolSpec[] = [
   {

@@ -31,7 +31,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  T = targets({ baseUrls: { anthropic: base, openai: base, mistral: base } });
+  T = targets({ baseUrls: { anthropic: base, openai: base, mistral: base, gemini: base, bedrock: base } });
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 

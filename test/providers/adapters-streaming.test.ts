@@ -26,6 +26,8 @@ const CALL_IDS: Record<FauxRoute, [string, string]> = {
   "openai-completions": ["call_abc123XYZ", "functions.Bash:0"],
   "openai-responses": ["call_abc|fc_def456", "call_0123456789abcdefghijklmn|fc_68b1e2c1f3d48190a8b3c2d1e0f9a8b70123456789abcdef"],
   mistral: ["D681PevKs", "x7Kp2Qm9Z"],
+  gemini: ["gemini-call-1", "gemini-call-2"],
+  bedrock: ["tooluse_AbCdEfGhIjKlMnOpQrStUv", "tooluse_0123456789abcdefghijkl"],
 };
 
 const toolCalls = (m: AssistantMessage): ToolCall[] => m.content.filter((b): b is ToolCall => b.type === "toolCall");

@@ -26,6 +26,11 @@ const TARGETS = [
   // DeepSeek runs in thinking mode: reasoning_content on every tool-call message of the current loop.
   { label: "deepseek completions", ref: "deepseek/deepseek-reasoner", api: "openai-completions", mistral: false, runs: 300, thinkingMode: true },
   { label: "ollama completions", ref: "ollama/llama3.1:8b", api: "openai-completions", mistral: false, runs: 300 },
+  { label: "gemini", ref: "google/gemini-2.5-pro", api: "google-generative-ai", mistral: false },
+  // Gemini 3 checks thought signatures on the current turn's calls.
+  { label: "gemini 3", ref: "google/gemini-3-pro-preview", api: "google-generative-ai", mistral: false, runs: 300 },
+  { label: "bedrock (Claude)", ref: "bedrock/us.anthropic.claude-sonnet-4-5-20250929-v1:0", api: "bedrock-converse-stream", mistral: false },
+  { label: "bedrock (Llama, text only)", ref: "bedrock/us.meta.llama3-3-70b-instruct-v1:0", api: "bedrock-converse-stream", mistral: false, runs: 300 },
 ] as const;
 
 /** Tool-call ids the body sends, in order, per API. */
@@ -34,6 +39,18 @@ function wireCallIds(api: string, body: unknown): string[] {
   const out: string[] = [];
   if (api === "openai-responses") {
     for (const item of json.input as Record<string, unknown>[]) if (item.type === "function_call") out.push(item.call_id as string);
+    return out;
+  }
+  if (api === "google-generative-ai") {
+    for (const content of json.contents as Array<{ parts: Array<{ functionCall?: { id: string } }> }>) {
+      for (const part of content.parts) if (part.functionCall) out.push(part.functionCall.id);
+    }
+    return out;
+  }
+  if (api === "bedrock-converse-stream") {
+    for (const message of json.messages as Array<{ content: Array<{ toolUse?: { toolUseId: string } }> }>) {
+      for (const block of message.content) if (block.toolUse) out.push(block.toolUse.toolUseId);
+    }
     return out;
   }
   for (const message of json.messages as Record<string, unknown>[]) {

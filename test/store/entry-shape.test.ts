@@ -71,6 +71,12 @@ const entry = fc.oneof(
   ),
   fc.record({ type: fc.constant("compaction"), summary: str, firstKeptSeq: fc.integer(), tokensBefore: count, model: modelRef, timestamp }),
   fc.record({ type: fc.constant("rename"), title: str, timestamp }),
+  fc.record({
+    type: fc.constant("reasoningChange"),
+    from: fc.constantFrom("default", "off", "low", "medium", "high"),
+    to: fc.constantFrom("default", "off", "low", "medium", "high"),
+    timestamp,
+  }),
   fc.record({ type: fc.constant("fork"), sourceSessionId: str, sourceSeq: fc.integer(), timestamp }),
 );
 

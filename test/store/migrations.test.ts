@@ -78,6 +78,41 @@ describe("migrations", () => {
     expect(tableNames(path)).toContain("entries");
   });
 
+  it("migration 3 keeps every session and entry of a version-1 database, and adds the reasoning level and its marker", () => {
+    dir = tempDir();
+    const path = dir.file("v1.db");
+    // A database as version 1 left it: migration 1 only, rows written with its columns.
+    const v1 = openDatabase(path, MIGRATIONS.slice(0, 1));
+    v1.prepare(`INSERT INTO workspaces (id, path, name, created_at, last_opened_at) VALUES ('w1', '/w', 'w', 1, 1)`).run();
+    v1.prepare(`INSERT INTO sessions (num, id, workspace_id, title, created_at, updated_at) VALUES (1, 's1', 'w1', 'from v1', 1, 1)`).run();
+    const insert = v1.prepare(
+      `INSERT INTO entries (id, session_id, kind, timestamp, running_tokens, running_cost, content) VALUES (?, 's1', 'user', ?, 0, 0, ?)`,
+    );
+    insert.run(4294967296 + 1, 1, JSON.stringify(user("hello")));
+    insert.run(4294967296 + 2, 2, JSON.stringify(user("again")));
+    v1.close();
+    const s = { id: "s1" };
+
+    const store = SessionStore.open(path);
+    expect(store.schemaVersion).toBe(LATEST_VERSION);
+    expect(store.getSession(s.id)).toMatchObject({ title: "from v1", entryCount: 2, reasoning: "default" });
+    expect(store.loadEntries(s.id)).toEqual([
+      { seq: 1, entry: user("hello") },
+      { seq: 2, entry: user("again") },
+    ]);
+    store.appendEntry(s.id, { type: "reasoningChange", from: "default", to: "high", timestamp: 5 });
+    expect(store.setSessionReasoning(s.id, "high").reasoning).toBe("high");
+    // The rebuilt table keeps its triggers: deleting the session deletes its entries.
+    expect(store.loadEntries(s.id).at(-1)).toEqual({ seq: 3, entry: { type: "reasoningChange", from: "default", to: "high", timestamp: 5 } });
+    expect(store.deleteSession(s.id)).toBe(true);
+    store.close();
+    const raw = new Database(path, { readonly: true });
+    expect(raw.prepare(`SELECT count(*) FROM entries`).pluck().get()).toBe(0);
+    expect(tableNames(path)).toEqual(expect.arrayContaining(["entries_assistant_by_time", "sessions_delete_entries", "entries_delete_search"]));
+    expect(tableNames(path)).not.toContain("entries_v1");
+    raw.close();
+  });
+
   it("numbers migrations 1, 2, 3 … without gaps", () => {
     expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
   });

@@ -40,6 +40,7 @@ describe("sessions", () => {
       createdAt: 42,
       updatedAt: 42,
       model: SONNET,
+      reasoning: "default",
       parentSessionId: null,
       parentSeq: null,
       entryCount: 0,

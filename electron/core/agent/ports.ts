@@ -6,7 +6,15 @@
 import type { EventName, EventPayload, SessionMode } from "../../../shared/api";
 import type { LoadedInstructions } from "./instructions";
 import type { ModelInfo, ProviderConfig } from "../../../shared/models";
-import type { AssistantMessage, ModelRef, SessionEntry, StoredEntry, ToolCall, ToolResultMessage } from "../../../shared/protocol";
+import type {
+  AssistantMessage,
+  ModelRef,
+  ReasoningLevel,
+  SessionEntry,
+  StoredEntry,
+  ToolCall,
+  ToolResultMessage,
+} from "../../../shared/protocol";
 import type { LlmContext, StreamEvent, StreamOptions, ToolSpec } from "../providers/types";
 import type { DecidingRule } from "../../../shared/protocol";
 import type { PolicyAction, Proposal, ToolOutcome } from "../tools/types";
@@ -80,6 +88,10 @@ export interface AgentDeps {
   platform: string;
   /** Called when the session's current model changes (persisted by the caller). */
   onModelChanged(sessionId: string, model: ModelRef): void;
+  /** Called when the session's reasoning level changes (persisted by the caller). */
+  onReasoningChanged?(sessionId: string, level: ReasoningLevel): void;
+  /** The setting that sends other models' reasoning as text (read per request). */
+  demoteOtherReasoning?(): boolean;
   /** Called after every append, for titles, counters and `session.updated`. */
   onAppended(sessionId: string, seq: number, entry: SessionEntry): void;
   sleep?(ms: number, signal: AbortSignal): Promise<void>;

@@ -15,6 +15,7 @@ import type {
   ImageContent,
   Message,
   ModelRef,
+  ReasoningLevel,
   SessionEntry,
   StoredEntry,
   ToolCall,
@@ -78,6 +79,7 @@ export class SessionAgent {
     private readonly deps: AgentDeps,
     readonly sessionId: string,
     private model: ModelRef | null,
+    private reasoning: ReasoningLevel = "default",
     private mode: SessionMode = "agent",
   ) {
     this.entries = deps.store.loadEntries(sessionId);
@@ -210,6 +212,15 @@ export class SessionAgent {
     this.model = to;
     this.append({ type: "modelSwitch", from, to, timestamp: this.deps.now() });
     this.deps.onModelChanged(this.sessionId, to);
+  }
+
+  /** Sets the reasoning level (a marker in the transcript); during a running turn it applies from the next request. */
+  setReasoning(to: ReasoningLevel): void {
+    const from = this.reasoning;
+    if (from === to) return;
+    this.reasoning = to;
+    this.append({ type: "reasoningChange", from, to, timestamp: this.deps.now() });
+    this.deps.onReasoningChanged?.(this.sessionId, to);
   }
 
   // ------------------------------------------------------------ the turn
@@ -429,7 +440,13 @@ export class SessionAgent {
       lastEmit = Date.now();
     };
     try {
-      for await (const event of this.deps.stream(resolved, context, { signal })) {
+      const options = {
+        signal,
+        // "default" asks for nothing: the model's own default. Builders send a level only to models that take it.
+        reasoning: this.reasoning === "default" ? undefined : this.reasoning,
+        demoteOtherReasoning: this.deps.demoteOtherReasoning?.() ?? false,
+      };
+      for await (const event of this.deps.stream(resolved, context, options)) {
         if (event.type === "done") {
           return { kind: "done", message: this.deps.computeCost(resolved.model, event.message) };
         }

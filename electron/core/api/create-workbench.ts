@@ -5,8 +5,9 @@
 import { realpathSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { platform } from "node:os";
-import type { EventName, EventPayload, ModelOption, SessionSummary } from "../../../shared/api";
-import type { ModelInfo, ProviderConfig } from "../../../shared/models";
+import type { ApprovalPolicy, EventName, EventPayload, ModelOption, SessionSummary } from "../../../shared/api";
+import { reasoningLevelsFor, type ModelInfo, type ProviderConfig } from "../../../shared/models";
+import { resolveCompat } from "../providers/registry";
 import type { ExportFormat } from "../../../shared/review";
 import type { ModelRef, SessionEntry } from "../../../shared/protocol";
 import { SessionAgent } from "../agent/session-agent";
@@ -51,6 +52,11 @@ export interface WorkbenchOptions {
   extraModels?: ModelInfo[];
   /** True when the offline demo provider is running. */
   demo?: boolean;
+  /**
+   * Derives the approval policy in force from the saved one, never stored (the
+   * headless `run` turns "allow" into "ask" so that `--approve` decides each call).
+   */
+  approvalPolicy?: (saved: ApprovalPolicy) => ApprovalPolicy;
   /**
    * Folder of the workspace checkpoint repositories (docs/checkpoints.md).
    * Default: `checkpoints/` next to the database file; none (off) for ":memory:".
@@ -141,8 +147,9 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       const provider = catalog.provider(m.provider);
       return {
         ...m,
-        configured: provider ? !needsKey(provider) || keys.get(provider) !== null : false,
+        configured: provider ? keys.ready(provider) : false,
         providerLabel: provider?.label ?? m.provider,
+        reasoningLevels: provider ? reasoningLevelsFor(m, resolveCompat(m, provider)) : [],
         ...localOf(m),
       };
     });
@@ -179,7 +186,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     const mcp = services.mcp(workspace.id);
     const tools = createSessionTools({
       workspaceRoot: workspace.path,
-      settings: () => settings,
+      settings: () => (options.approvalPolicy ? { ...settings, approvalPolicy: options.approvalPolicy(settings.approvalPolicy) } : settings),
       env,
       rules: () => store.listRules(workspace.id),
       externalTools: mcp ? () => mcp.toolSet() : undefined,
@@ -206,6 +213,10 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
         const updated = store.setSessionModel(sid, model);
         emit("session.updated", updated);
       },
+      onReasoningChanged: (sid, level) => {
+        emit("session.updated", store.setSessionReasoning(sid, level));
+      },
+      demoteOtherReasoning: () => settings.demoteOtherReasoning,
       onAppended: (sid, _seq, entry) => afterAppend(sid, entry),
       sleep: options.sleep,
       prepareTools: async () => mcp?.whenStarted(MCP_TURN_WAIT_MS),
@@ -213,7 +224,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       onModeChanged: (sid, mode, afterSeq) => services.recordMode(sid, { mode, afterSeq, timestamp: now() }),
       checkpoint: (sid, point) => checkpoints.record(sid, point),
     };
-    const agent = new SessionAgent(deps, sessionId, session.model ?? defaultModel(), services.mode(sessionId));
+    const agent = new SessionAgent(deps, sessionId, session.model ?? defaultModel(), session.reasoning, services.mode(sessionId));
     agents.set(sessionId, agent);
     return agent;
   };

@@ -146,6 +146,11 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
       ctx.agent(p.sessionId).switchModel(p.model);
       return requireSession(p.sessionId);
     },
+    "chat.setReasoning": (p: P<"chat.setReasoning">) => {
+      requireSession(p.sessionId);
+      ctx.agent(p.sessionId).setReasoning(p.level);
+      return requireSession(p.sessionId);
+    },
     "approval.answer": (p: P<"approval.answer">) => {
       requireSession(p.sessionId);
       const agent = ctx.activeAgent(p.sessionId);

@@ -3,10 +3,25 @@
  * mode, from environment variables. Keys live only in memory here; they never
  * reach SQLite, logs, events or API results (only a four-character hint).
  */
+import { existsSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
 import type { ProviderConfig } from "../../../shared/models";
 import type { SecretStore } from "./workbench";
 
-export type KeySource = "keychain" | "env" | "none" | "notNeeded";
+export type KeySource = "keychain" | "env" | "none" | "notNeeded" | "awsChain" | "awsMissing";
+
+/**
+ * Whether the AWS SDK's standard credential chain has something to read:
+ * environment keys, a profile, web identity, a container role, or the shared
+ * files. Only presence is checked; the credentials themselves stay with the SDK.
+ */
+export function awsCredentialsFound(env: Record<string, string | undefined>, home: string = homedir()): boolean {
+  const vars = ["AWS_ACCESS_KEY_ID", "AWS_PROFILE", "AWS_WEB_IDENTITY_TOKEN_FILE", "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI", "AWS_CONTAINER_CREDENTIALS_FULL_URI"];
+  if (vars.some((v) => Boolean(env[v]))) return true;
+  const files = [env.AWS_SHARED_CREDENTIALS_FILE ?? join(home, ".aws", "credentials"), env.AWS_CONFIG_FILE ?? join(home, ".aws", "config")];
+  return files.some((f) => existsSync(f));
+}
 
 export class KeyRing {
   private readonly stored = new Map<string, string>();
@@ -47,6 +62,7 @@ export class KeyRing {
   }
 
   source(provider: ProviderConfig): KeySource {
+    if (provider.awsCredentials) return awsCredentialsFound(this.env) ? "awsChain" : "awsMissing";
     if (this.stored.has(provider.key)) return "keychain";
     if (provider.apiKeyEnv && this.env[provider.apiKeyEnv]) return "env";
     return needsKey(provider) ? "none" : "notNeeded";
@@ -55,6 +71,12 @@ export class KeyRing {
   hint(provider: ProviderConfig): string | null {
     const key = this.get(provider);
     return key && key.length >= 12 ? `…${key.slice(-4)}` : key ? "…" : null;
+  }
+
+  /** Whether a call to this provider can be made now: its key is known, it needs none, or the AWS chain has credentials. */
+  ready(provider: ProviderConfig): boolean {
+    if (provider.awsCredentials) return awsCredentialsFound(this.env);
+    return !needsKey(provider) || this.get(provider) !== null;
   }
 }
 

@@ -6,6 +6,7 @@ import type { FauxFault, FauxRoute } from "./types";
 import { anthropicError } from "./encode-anthropic";
 import { mistralError, openaiError } from "./encode-openai-completions";
 import { sse, type SseEvent } from "./encode-common";
+import { googleAwsFaultAnswer, googleAwsStreamError } from "./faults-google-aws";
 
 export interface HttpAnswer {
   status: number;
@@ -19,6 +20,8 @@ const ANTHROPIC_RATE_LIMIT =
 type HttpFault = Exclude<FauxFault, { type: "streamError" }>;
 
 export function faultAnswer(route: FauxRoute, fault: HttpFault, ctx: { model: string; apiKey: string }): HttpAnswer {
+  const own = googleAwsFaultAnswer(route, fault, ctx);
+  if (own !== undefined) return own;
   const openaiLike = route === "openai-completions" || route === "openai-responses";
   switch (fault.type) {
     case "http":
@@ -109,6 +112,8 @@ export function faultAnswer(route: FauxRoute, fault: HttpFault, ctx: { model: st
 
 /** The error event a provider sends inside an HTTP 200 stream. */
 export function streamErrorEvent(route: FauxRoute, kind: "overloaded" | "server", sequence: number): SseEvent {
+  const own = googleAwsStreamError(route, kind);
+  if (own !== undefined) return own;
   if (route === "anthropic") {
     return kind === "overloaded"
       ? sse(anthropicError("overloaded_error", "Overloaded"), "error")

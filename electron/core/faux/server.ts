@@ -17,6 +17,9 @@ import { serializeSse, type EncodeInput, type Encoded, type SseEvent } from "./e
 import { anthropicError, encodeAnthropic } from "./encode-anthropic";
 import { encodeOpenAICompletions, mistralError, openaiError } from "./encode-openai-completions";
 import { encodeOpenAIResponses } from "./encode-openai-responses";
+import { encodeGemini } from "./encode-gemini";
+import { bedrockFrame, encodeBedrock } from "./encode-bedrock";
+import { errorBody } from "./faults-google-aws";
 import { faultAnswer, streamErrorEvent, type HttpAnswer } from "./faults";
 import { readTranscript } from "./transcript";
 import { validateRequest } from "./validation";
@@ -35,7 +38,7 @@ export interface FauxProviderOptions {
 
 export interface FauxProvider {
   /** Base URLs to put in a ProviderConfig (or pass as the SDKs' `baseURL`). */
-  baseUrls: { anthropic: string; openai: string; mistral: string };
+  baseUrls: { anthropic: string; openai: string; mistral: string; gemini: string; bedrock: string };
   /** Appends steps to the queue; each request takes the next one. */
   script(steps: FauxStep | readonly FauxStep[]): void;
   /** Steps not yet used. */
@@ -62,6 +65,24 @@ const ROUTES: Record<string, FauxRoute> = {
   "/mistral/v1/chat/completions": "mistral",
 };
 
+/** Gemini and Bedrock name the model in the path; `stream` tells the streaming method from the other. */
+const PATH_ROUTES: Array<{ pattern: RegExp; route: FauxRoute; stream: boolean }> = [
+  { pattern: /^\/gemini\/v1beta\/models\/([^/:]+):streamGenerateContent$/, route: "gemini", stream: true },
+  { pattern: /^\/gemini\/v1beta\/models\/([^/:]+):generateContent$/, route: "gemini", stream: false },
+  { pattern: /^\/bedrock\/model\/([^/]+)\/converse-stream$/, route: "bedrock", stream: true },
+  { pattern: /^\/bedrock\/model\/([^/]+)\/converse$/, route: "bedrock", stream: false },
+];
+
+function routeOf(path: string): { route: FauxRoute; model?: string; stream?: boolean } | undefined {
+  const fixed = ROUTES[path];
+  if (fixed !== undefined) return { route: fixed };
+  for (const r of PATH_ROUTES) {
+    const m = r.pattern.exec(path);
+    if (m) return { route: r.route, model: decodeURIComponent(m[1]), stream: r.stream };
+  }
+  return undefined;
+}
+
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 const BodyHead = z.looseObject({
@@ -78,11 +99,24 @@ type BodyHead = z.infer<typeof BodyHead>;
  * What the real API would actually send for this request: Anthropic returns
  * thinking only when the request enabled it.
  */
-function fitToRequest(route: FauxRoute, reply: FauxReply, head: BodyHead | undefined): FauxReply {
-  if (route === "anthropic" && head?.thinking?.type !== "enabled") {
-    return { ...reply, content: reply.content.filter((b) => b.type !== "thinking") };
+function fitToRequest(route: FauxRoute, reply: FauxReply, head: BodyHead | undefined, body: unknown): FauxReply {
+  const withoutThinking = { ...reply, content: reply.content.filter((b) => b.type !== "thinking") };
+  if (route === "anthropic" && head?.thinking?.type !== "enabled") return withoutThinking;
+  // Gemini sends thought parts only with `includeThoughts`; Bedrock reasoning only when it was requested.
+  if (route === "gemini" && !hasPath(body, ["generationConfig", "thinkingConfig", "includeThoughts"], true)) return withoutThinking;
+  if (route === "bedrock" && !hasPath(body, ["additionalModelRequestFields", "thinking", "type"], "enabled") && !hasPath(body, ["additionalModelRequestFields", "reasoningConfig", "type"], "enabled")) {
+    return withoutThinking;
   }
   return reply;
+}
+
+function hasPath(value: unknown, path: readonly string[], expected: unknown): boolean {
+  let node = value;
+  for (const key of path) {
+    if (typeof node !== "object" || node === null) return false;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node === expected;
 }
 
 export async function startFauxProvider(options: FauxProviderOptions = {}): Promise<FauxProvider> {
@@ -130,11 +164,12 @@ export async function startFauxProvider(options: FauxProviderOptions = {}): Prom
       sendJson(res, 200, {}, { object: "list", data: modelIds.map((id) => ({ id, object: "model", created: 0, owned_by: "faux" })) });
       return;
     }
-    const route = ROUTES[path];
-    if (req.method !== "POST" || route === undefined) {
+    const matched = routeOf(path);
+    if (req.method !== "POST" || matched === undefined) {
       sendJson(res, 404, {}, openaiError(`Unknown request URL: ${req.method} ${path}`, "invalid_request_error", "unknown_url"));
       return;
     }
+    const route = matched.route;
     const raw = await readBody(req);
     const headers = headerRecord(req);
     let body: unknown;
@@ -145,8 +180,8 @@ export async function startFauxProvider(options: FauxProviderOptions = {}): Prom
       return;
     }
     const head = BodyHead.safeParse(body);
-    const model = head.success ? head.data.model : undefined;
-    const stream = head.success && head.data.stream === true;
+    const model = matched.model ?? (head.success ? head.data.model : undefined);
+    const stream = matched.stream ?? (head.success && head.data.stream === true);
     const rejection = validateRequest(route, body, { signatureOwner: (s) => signatures.ownerOf(s), modelId: model });
     const record: FauxRecordedRequest = {
       seq: ++seq,
@@ -179,12 +214,7 @@ export async function startFauxProvider(options: FauxProviderOptions = {}): Prom
     if (step === undefined) {
       record.outcome = "unscripted";
       const message = `faux provider: nothing scripted for request #${record.seq} (${route})`;
-      sendJson(
-        res,
-        400,
-        {},
-        route === "anthropic" ? anthropicError("invalid_request_error", message) : openaiError(message, "invalid_request_error"),
-      );
+      sendJson(res, 400, {}, errorBody(route, message) ?? (route === "anthropic" ? anthropicError("invalid_request_error", message) : openaiError(message, "invalid_request_error")));
       return record;
     }
     let answer: FauxReply | FauxFault;
@@ -214,7 +244,7 @@ export async function startFauxProvider(options: FauxProviderOptions = {}): Prom
 
     const headData = head.success ? head.data : undefined;
     const encodeInput = (reply: FauxReply): EncodeInput => ({
-      reply: fitToRequest(route, reply, headData),
+      reply: fitToRequest(route, reply, headData, body),
       model: model ?? "",
       signatures,
       requestChars: raw.length,
@@ -249,15 +279,17 @@ export async function startFauxProvider(options: FauxProviderOptions = {}): Prom
       await writeStream(res, route, [...events.slice(0, keep), errorEvent], { ...reply, cut: undefined, hangAfterEvents: undefined });
       return record;
     }
-    const apiKey = headers["x-api-key"] ?? (headers.authorization ?? "").replace(/^Bearer\s+/i, "");
+    const apiKey = headers["x-api-key"] ?? headers["x-goog-api-key"] ?? (headers.authorization ?? "").replace(/^Bearer\s+/i, "");
     const http: HttpAnswer = faultAnswer(route, answer, { model: model ?? "", apiKey });
     sendJson(res, http.status, { ...requestIdHeader(route), ...http.headers }, http.body);
     return record;
   }
 
   async function writeStream(res: ServerResponse, route: FauxRoute, events: SseEvent[], reply: FauxReply): Promise<void> {
+    // Bedrock streams AWS event-stream frames; the others Server-Sent Events.
+    const binary = route === "bedrock";
     res.writeHead(200, {
-      "content-type": "text/event-stream; charset=utf-8",
+      "content-type": binary ? "application/vnd.amazon.eventstream" : "text/event-stream; charset=utf-8",
       "cache-control": "no-cache",
       connection: "keep-alive",
       ...requestIdHeader(route),
@@ -288,7 +320,8 @@ export async function startFauxProvider(options: FauxProviderOptions = {}): Prom
       }
       if (i > 0 && reply.chunkDelayMs) await Promise.race([delay(reply.chunkDelayMs), gone]);
       if (res.destroyed) return;
-      flushed = new Promise<void>((resolve) => res.write(serializeSse(events[i]), () => resolve()));
+      const frame = binary ? bedrockFrame(events[i]) : serializeSse(events[i]);
+      flushed = new Promise<void>((resolve) => res.write(frame, () => resolve()));
     }
     res.end();
   }
@@ -301,7 +334,7 @@ export async function startFauxProvider(options: FauxProviderOptions = {}): Prom
   const origin = `http://127.0.0.1:${port}`;
 
   return {
-    baseUrls: { anthropic: `${origin}/anthropic`, openai: `${origin}/openai/v1`, mistral: `${origin}/mistral/v1` },
+    baseUrls: { anthropic: `${origin}/anthropic`, openai: `${origin}/openai/v1`, mistral: `${origin}/mistral/v1`, gemini: `${origin}/gemini`, bedrock: `${origin}/bedrock` },
     script(steps) {
       if (Array.isArray(steps)) queue.push(...(steps as readonly FauxStep[]));
       else queue.push(steps as FauxStep);
@@ -346,10 +379,16 @@ function encodeFor(route: FauxRoute, input: EncodeInput, flags: EncodeFlags): En
       return encodeOpenAICompletions(input, { includeUsage: flags.includeUsage, mistral: false });
     case "mistral":
       return encodeOpenAICompletions(input, { includeUsage: flags.includeUsage, mistral: true });
+    case "gemini":
+      return encodeGemini(input);
+    case "bedrock":
+      return encodeBedrock(input);
   }
 }
 
 function invalidJsonBody(route: FauxRoute): unknown {
+  const own = errorBody(route, "Invalid JSON payload received.");
+  if (own !== undefined) return own;
   if (route === "anthropic") return anthropicError("invalid_request_error", "There was an error parsing the body of your request.");
   if (route === "mistral") return mistralError("Invalid JSON body", "invalid_request_error");
   return openaiError(
@@ -359,6 +398,7 @@ function invalidJsonBody(route: FauxRoute): unknown {
 }
 
 function requestIdHeader(route: FauxRoute): Record<string, string> {
+  if (route === "bedrock") return { "x-amzn-requestid": newIds.request() };
   return route === "anthropic" ? { "request-id": newIds.request() } : { "x-request-id": newIds.request() };
 }
 

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import type { FauxRoute, FauxToolInfo, FauxTurn } from "./types";
+import { readBedrock, readGemini } from "./transcript-google-aws";
 
 const Text = z.union([z.string(), z.array(z.looseObject({ type: z.string().optional(), text: z.string().optional() }))]).nullish();
 
@@ -174,5 +175,7 @@ function readResponses(body: unknown): { turns: FauxTurn[]; tools: FauxToolInfo[
 export function readTranscript(route: FauxRoute, body: unknown): { turns: FauxTurn[]; tools: FauxToolInfo[] } {
   if (route === "anthropic") return readAnthropic(body);
   if (route === "openai-responses") return readResponses(body);
+  if (route === "gemini") return readGemini(body);
+  if (route === "bedrock") return readBedrock(body);
   return readChat(body);
 }

@@ -4,7 +4,7 @@
  */
 
 /** Which wire API (and rule set) a request came in on. */
-export type FauxRoute = "anthropic" | "openai-completions" | "openai-responses" | "mistral";
+export type FauxRoute = "anthropic" | "openai-completions" | "openai-responses" | "mistral" | "gemini" | "bedrock";
 
 export type FauxBlock =
   | { type: "text"; text: string }

@@ -7,6 +7,8 @@ import {
   validateAnthropicRequest,
   validateOpenAICompletionsRequest,
   validateOpenAIResponsesRequest,
+  validateGeminiRequest,
+  validateBedrockRequest,
 } from "../providers/validate";
 import type { FauxRejection, FauxRoute } from "./types";
 
@@ -37,5 +39,9 @@ export function validateRequest(route: FauxRoute, body: unknown, ctx: Validation
       return validateOpenAICompletionsRequest(body, { ...base, mistral: true });
     case "openai-responses":
       return validateOpenAIResponsesRequest(body, base);
+    case "gemini":
+      return validateGeminiRequest(body, base);
+    case "bedrock":
+      return validateBedrockRequest(body, base);
   }
 }

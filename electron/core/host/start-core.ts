@@ -3,6 +3,7 @@
  * when asked or when no API key is configured anywhere, the offline demo
  * provider (the faux server playing a small coding agent).
  */
+import type { ApprovalPolicy } from "../../../shared/api";
 import type { ModelInfo, ProviderConfig } from "../../../shared/models";
 import { createWorkbench, type WorkbenchOptions } from "../api/create-workbench";
 import type { HostServices, Workbench } from "../api/workbench";
@@ -21,6 +22,8 @@ export interface StartCoreOptions {
   env?: Record<string, string | undefined>;
   extraProviders?: ProviderConfig[];
   extraModels?: ModelInfo[];
+  /** Derives the approval policy in force from the saved one, never stored (the headless run). */
+  approvalPolicy?: (saved: ApprovalPolicy) => ApprovalPolicy;
 }
 
 export interface RunningCore {
@@ -50,6 +53,7 @@ export async function startCore(options: StartCoreOptions): Promise<RunningCore>
     baseUrlOverrides: demoBaseUrl ? { demo: demoBaseUrl } : {},
     extraProviders: options.extraProviders,
     extraModels: options.extraModels,
+    approvalPolicy: options.approvalPolicy,
   };
   const workbench = await createWorkbench(workbenchOptions);
   return {

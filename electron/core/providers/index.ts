@@ -8,12 +8,16 @@ import { anthropicAdapter, createAnthropicAdapter } from "./adapters/anthropic";
 import type { AdapterConfig } from "./adapters/common";
 import { createOpenAICompletionsAdapter, openaiCompletionsAdapter } from "./adapters/openai-completions";
 import { createOpenAIResponsesAdapter, openaiResponsesAdapter } from "./adapters/openai-responses";
+import { createGeminiAdapter, geminiAdapter } from "./adapters/gemini";
+import { bedrockAdapter, createBedrockAdapter } from "./adapters/bedrock";
 import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "./types";
 
 const ADAPTERS: Record<Api, ProviderAdapter> = {
   "anthropic-messages": anthropicAdapter,
   "openai-completions": openaiCompletionsAdapter,
   "openai-responses": openaiResponsesAdapter,
+  "google-generative-ai": geminiAdapter,
+  "bedrock-converse-stream": bedrockAdapter,
 };
 
 export function getAdapter(api: Api): ProviderAdapter {
@@ -24,6 +28,8 @@ export function getAdapter(api: Api): ProviderAdapter {
 export function createAdapter(api: Api, config: AdapterConfig): ProviderAdapter {
   if (api === "anthropic-messages") return createAnthropicAdapter(config);
   if (api === "openai-completions") return createOpenAICompletionsAdapter(config);
+  if (api === "google-generative-ai") return createGeminiAdapter(config);
+  if (api === "bedrock-converse-stream") return createBedrockAdapter(config);
   return createOpenAIResponsesAdapter(config);
 }
 

@@ -65,6 +65,9 @@ export const BUNDLED_PROVIDERS: readonly ProviderConfig[] = [
     baseUrl: "http://127.0.0.1:1234/v1",
     compat: { maxTokensField: "max_tokens", reasoningField: "reasoning_content" },
   },
+  { key: "google", label: "Google Gemini", api: "google-generative-ai", baseUrl: "https://generativelanguage.googleapis.com", apiKeyEnv: "GEMINI_API_KEY" },
+  // Credentials come from the standard AWS chain (environment, profile, SSO), never from us; the region from Settings.
+  { key: "bedrock", label: "Amazon Bedrock", api: "bedrock-converse-stream", baseUrl: "https://bedrock-runtime.us-east-1.amazonaws.com", awsCredentials: true },
   { key: "demo", label: "Demo (offline, no key)", api: "anthropic-messages", baseUrl: DEMO_BASE_URL_PLACEHOLDER },
 ];
 
@@ -108,6 +111,15 @@ function compatible(
   return { id, name, provider, api: "openai-completions", contextWindow, maxOutput, input, reasoning, price: p, ...(compat ? { compat } : {}) };
 }
 
+function gemini(id: string, name: string, contextWindow: number, p: Price, compat?: ModelInfo["compat"]): ModelInfo {
+  return { id, name, provider: "google", api: "google-generative-ai", contextWindow, maxOutput: 65_536, input: TEXT_IMAGE, reasoning: true, price: p, ...(compat ? { compat } : {}) };
+}
+
+function bedrock(id: string, name: string, contextWindow: number, maxOutput: number, input: ModelInfo["input"], p: Price, reasoning: ModelInfo["compat"] = {}): ModelInfo {
+  const reasons = reasoning.bedrockReasoning !== undefined && reasoning.bedrockReasoning !== "none";
+  return { id, name, provider: "bedrock", api: "bedrock-converse-stream", contextWindow, maxOutput, input, reasoning: reasons, price: p, ...(reasons ? { compat: reasoning } : {}) };
+}
+
 export const BUNDLED_MODELS: readonly ModelInfo[] = [
   claude("claude-opus-4-6", "Claude Opus 4.6", 64_000, price(5, 25, 0.5, 6.25), "adaptive"),
   claude("claude-sonnet-4-6", "Claude Sonnet 4.6", 64_000, price(3, 15, 0.3, 3.75), "adaptive"),
@@ -123,6 +135,17 @@ export const BUNDLED_MODELS: readonly ModelInfo[] = [
   ...openai("gpt-4.1-mini", "GPT-4.1 mini", 1_047_576, 32_768, false, price(0.4, 1.6, 0.1)),
   ...openai("o3", "o3", 200_000, 100_000, true, price(2, 8, 0.5)),
   ...openai("o4-mini", "o4-mini", 200_000, 100_000, true, price(1.1, 4.4, 0.275)),
+
+  gemini("gemini-3-pro-preview", "Gemini 3 Pro", 1_048_576, price(2, 12, 0.2), { thoughtSignatures: true, thinkingRequired: true }),
+  gemini("gemini-2.5-pro", "Gemini 2.5 Pro", 1_048_576, price(1.25, 10, 0.125), { thinkingRequired: true }),
+  gemini("gemini-2.5-flash", "Gemini 2.5 Flash", 1_048_576, price(0.3, 2.5, 0.03)),
+
+  bedrock("us.anthropic.claude-sonnet-4-5-20250929-v1:0", "Claude Sonnet 4.5 (Bedrock)", 200_000, 64_000, TEXT_IMAGE, price(3, 15, 0.3, 3.75), { bedrockReasoning: "anthropic-thinking" }),
+  bedrock("us.anthropic.claude-haiku-4-5-20251001-v1:0", "Claude Haiku 4.5 (Bedrock)", 200_000, 64_000, TEXT_IMAGE, price(1, 5, 0.1, 1.25), { bedrockReasoning: "anthropic-thinking" }),
+  bedrock("us.meta.llama3-3-70b-instruct-v1:0", "Llama 3.3 70B (Bedrock)", 128_000, 8_192, TEXT, price(0.72, 0.72)),
+  bedrock("mistral.mistral-large-2407-v1:0", "Mistral Large 2 (Bedrock)", 128_000, 8_192, TEXT, price(2, 6)),
+  bedrock("us.amazon.nova-pro-v1:0", "Amazon Nova Pro (Bedrock)", 300_000, 10_000, TEXT_IMAGE, price(0.8, 3.2, 0.2)),
+  bedrock("us.amazon.nova-premier-v1:0", "Amazon Nova Premier (Bedrock)", 1_000_000, 32_000, TEXT_IMAGE, price(2.5, 12.5), { bedrockReasoning: "nova" }),
 
   compatible("mistral", "mistral-large-latest", "Mistral Large", 131_072, 32_768, TEXT_IMAGE, false, price(2, 6)),
   compatible("mistral", "mistral-medium-latest", "Mistral Medium", 131_072, 32_768, TEXT_IMAGE, false, price(0.4, 2)),

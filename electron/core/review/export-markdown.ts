@@ -74,6 +74,8 @@ function entryBlock(seq: number, entry: SessionEntry): string[] {
         "",
         `${entry.from ? `From ${modelLabel(entry.from)} to` : "To"} **${modelLabel(entry.to)}**`,
       ];
+    case "reasoningChange":
+      return [`## #${seq} · Reasoning level · ${formatTime(entry.timestamp)}`, "", `From ${entry.from} to **${entry.to}**`];
     case "compaction":
       return [
         `## #${seq} · Compaction · ${modelLabel(entry.model)} · ${formatTime(entry.timestamp)}`,

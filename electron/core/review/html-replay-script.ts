@@ -112,6 +112,9 @@ export const REPLAY_SCRIPT = String.raw`(function () {
       } else if (e.type === "modelSwitch") {
         heading(card, "Model switch", time(e.timestamp));
         card.appendChild(textBlock((e.from ? "From " + model(e.from) + " to " : "To ") + model(e.to)));
+      } else if (e.type === "reasoningChange") {
+        heading(card, "Reasoning level", time(e.timestamp));
+        card.appendChild(textBlock("From " + e.from + " to " + e.to));
       } else if (e.type === "compaction") {
         heading(card, "Compaction", model(e.model) + " · " + time(e.timestamp));
         card.appendChild(textBlock(e.summary));

@@ -14,7 +14,7 @@
  * not take…), each with the entry it concerns.
  */
 import type { ModelInfo, ProviderConfig } from "../../../shared/models";
-import type { ModelRef, StoredEntry } from "../../../shared/protocol";
+import type { ModelRef, ReasoningLevel, StoredEntry } from "../../../shared/protocol";
 import type { ModelView } from "../../../shared/review";
 import { historyForModel, latestCompaction } from "../agent/context";
 import { buildSystemPrompt } from "../agent/system-prompt";
@@ -80,7 +80,11 @@ export function modelViewAt(entries: readonly StoredEntry[], seq: number, input:
     tools: resolved.model.input.length > 0 ? tools : [],
   };
   try {
-    const built = buildRequest(resolved.model, resolved.provider, context, { demoteOtherReasoning: input.demoteOtherReasoning === true });
+    const reasoning = reasoningAt(before);
+    const built = buildRequest(resolved.model, resolved.provider, context, {
+      demoteOtherReasoning: input.demoteOtherReasoning === true,
+      reasoning: reasoning === "default" ? undefined : reasoning,
+    });
     const seqs = historySeqs(before);
     const repairs = built.repairs.map((r) => ({ ...r, seq: r.messageIndex === null ? null : (seqs[r.messageIndex] ?? null) }));
     return {
@@ -106,6 +110,15 @@ function historySeqs(entries: readonly StoredEntry[]): (number | null)[] {
     out.push(seq);
   }
   return out;
+}
+
+/** The session's reasoning level when the request was sent: the last change before it (sessions start at "default"). */
+function reasoningAt(before: readonly StoredEntry[]): ReasoningLevel {
+  for (let i = before.length - 1; i >= 0; i--) {
+    const e = before[i].entry;
+    if (e.type === "reasoningChange") return e.to;
+  }
+  return "default";
 }
 
 function requestTimeOf(before: readonly StoredEntry[]): number | null {

@@ -138,6 +138,9 @@ export function buildTimeline(
           summary: `Model switched ${entry.from ? `from ${modelLabel(entry.from)} ` : ""}to ${modelLabel(entry.to)}`,
         });
         break;
+      case "reasoningChange":
+        push({ ...base, kind: "reasoningChange", timestamp: entry.timestamp, summary: `Reasoning level changed from ${entry.from} to ${entry.to}` });
+        break;
       case "compaction":
         push({
           ...base,

@@ -83,6 +83,7 @@ export function columnsOf(entry: SessionEntry): EntryColumns {
       return { ...base, toolCallId: entry.toolCallId };
     case "rename":
     case "fork":
+    case "reasoningChange":
       return base;
   }
 }

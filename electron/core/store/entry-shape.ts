@@ -11,6 +11,8 @@
  * the protocol schema must change this file too (that test fails until it does).
  */
 
+import { ApiSchema } from "../../../shared/protocol";
+
 type Obj = Record<string, unknown>;
 
 /** zod's `isObject`: not null, not an array. */
@@ -35,8 +37,9 @@ const isNumber = (v: unknown): boolean => typeof v === "number" && Number.isFini
 const isInt = (v: unknown): boolean => typeof v === "number" && Number.isSafeInteger(v);
 const isCount = (v: unknown): boolean => isInt(v) && (v as number) >= 0;
 
-const APIS: ReadonlySet<unknown> = new Set(["anthropic-messages", "openai-completions", "openai-responses"]);
+const APIS: ReadonlySet<unknown> = new Set(ApiSchema.options);
 const STOP_REASONS: ReadonlySet<unknown> = new Set(["stop", "toolUse", "length", "error", "aborted"]);
+const LEVELS: ReadonlySet<unknown> = new Set(["default", "off", "low", "medium", "high"]);
 const DECISIONS: ReadonlySet<unknown> = new Set(["approved", "approvedForSession", "denied", "autoApproved", "autoDenied"]);
 
 function modelRef(v: unknown): boolean {
@@ -116,6 +119,8 @@ export function isSessionEntryShape(input: unknown): boolean {
       return isString(e.summary) && isInt(e.firstKeptSeq) && isCount(e.tokensBefore) && modelRef(e.model) && isNumber(e.timestamp);
     case "rename":
       return isString(e.title) && isNumber(e.timestamp);
+    case "reasoningChange":
+      return LEVELS.has(e.from) && LEVELS.has(e.to) && isNumber(e.timestamp);
     case "fork":
       return isString(e.sourceSessionId) && isInt(e.sourceSeq) && isNumber(e.timestamp);
     default:

@@ -168,6 +168,58 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 3,
+    name: "session reasoning level and reasoningChange entries",
+    // The kind CHECK cannot be altered in place: the entries table is rebuilt (SQLite's documented
+    // procedure), its index and the triggers that name it recreated; rows are copied as they are.
+    sql: `
+      ALTER TABLE sessions ADD COLUMN reasoning TEXT NOT NULL DEFAULT 'default';
+
+      DROP TRIGGER sessions_delete_entries;
+      DROP TRIGGER entries_delete_search;
+      DROP INDEX entries_assistant_by_time;
+      ALTER TABLE entries RENAME TO entries_v1;
+      CREATE TABLE entries (
+        id INTEGER PRIMARY KEY,
+        seq INTEGER GENERATED ALWAYS AS (id & 4294967295) VIRTUAL,
+        session_id TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (${KIND_CHECK} OR kind = 'reasoningChange'),
+        timestamp INTEGER NOT NULL,
+        provider TEXT,
+        api TEXT,
+        model_id TEXT,
+        stop_reason TEXT,
+        tool_call_id TEXT,
+        input_tokens INTEGER,
+        output_tokens INTEGER,
+        cache_read_tokens INTEGER,
+        cache_write_tokens INTEGER,
+        total_tokens INTEGER,
+        cost_total REAL,
+        running_tokens INTEGER NOT NULL,
+        running_cost REAL NOT NULL,
+        open_tool_calls TEXT,
+        content TEXT NOT NULL
+      );
+      INSERT INTO entries (id, session_id, kind, timestamp, provider, api, model_id, stop_reason, tool_call_id,
+          input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, total_tokens, cost_total,
+          running_tokens, running_cost, open_tool_calls, content)
+        SELECT id, session_id, kind, timestamp, provider, api, model_id, stop_reason, tool_call_id,
+          input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, total_tokens, cost_total,
+          running_tokens, running_cost, open_tool_calls, content
+        FROM entries_v1 ORDER BY id;
+      DROP TABLE entries_v1;
+      CREATE INDEX entries_assistant_by_time ON entries (timestamp, model_id) WHERE kind = 'assistant';
+      CREATE TRIGGER sessions_delete_entries AFTER DELETE ON sessions BEGIN
+        DELETE FROM entries WHERE id BETWEEN old.num * 4294967296 AND old.num * 4294967296 + 4294967295;
+      END;
+      CREATE TRIGGER entries_delete_search AFTER DELETE ON entries BEGIN
+        DELETE FROM entries_fts WHERE rowid IN (SELECT fts_rowid FROM search_rows WHERE entry_id = old.id);
+        DELETE FROM search_rows WHERE entry_id = old.id;
+      END;
+    `,
+  },
+  {
+    version: 4,
     name: "approval rules and the rule that decided a call",
     sql: `
       CREATE TABLE approval_rules (

@@ -6,7 +6,7 @@
  * store per process and per file (the app holds a single-instance lock).
  */
 import type { ApprovalRule, SearchHit, SessionSummary, Workspace } from "../../../shared/api";
-import type { ModelRef, SessionEntry, StoredEntry } from "../../../shared/protocol";
+import type { ModelRef, ReasoningLevel, SessionEntry, StoredEntry } from "../../../shared/protocol";
 import {
   addToolCall,
   listToolCalls,
@@ -44,6 +44,7 @@ import {
   listSessions,
   renameSession,
   setSessionModel,
+  setSessionReasoning,
   type CreateSessionInput,
   type ForkOptions,
   type ListSessionsOptions,
@@ -203,6 +204,10 @@ export class SessionStore {
   }
   setSessionModel(id: string, model: ModelRef | null): SessionSummary {
     return this.guard("setSessionModel", () => setSessionModel(this.ctx, id, model));
+  }
+
+  setSessionReasoning(id: string, level: ReasoningLevel): SessionSummary {
+    return this.guard("setSessionReasoning", () => setSessionReasoning(this.ctx, id, level));
   }
   /** True when the session existed. */
   deleteSession(id: string): boolean {

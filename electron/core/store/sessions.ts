@@ -1,6 +1,6 @@
 /** Sessions: create, list (paged), rename, model, delete, fork. */
 import { randomUUID } from "node:crypto";
-import { ApiSchema, type Api, type ModelRef } from "../../../shared/protocol";
+import { ApiSchema, ReasoningLevelSchema, type Api, type ModelRef, type ReasoningLevel } from "../../../shared/protocol";
 import type { SessionSummary } from "../../../shared/api";
 import type { StoreContext } from "./db";
 import { appendEntry, lastEntry, parseOpenCalls, sessionHead, type OpenCall } from "./entries";
@@ -20,6 +20,7 @@ interface SessionRow {
   model_provider: string | null;
   model_api: string | null;
   model_id: string | null;
+  reasoning: string;
   parent_session_id: string | null;
   parent_seq: number | null;
   entry_count: number;
@@ -29,12 +30,13 @@ interface SessionRow {
 
 /** Summary columns: counts and totals come from the session's last entry row (its running totals). */
 const SUMMARY_SELECT = `SELECT s.id, s.workspace_id, s.title, s.created_at, s.updated_at,
-    s.model_provider, s.model_api, s.model_id, s.parent_session_id, s.parent_seq,
+    s.model_provider, s.model_api, s.model_id, s.reasoning, s.parent_session_id, s.parent_seq,
     coalesce(e.id - s.num * 4294967296, 0) AS entry_count,
     coalesce(e.running_tokens, 0) AS total_tokens, coalesce(e.running_cost, 0) AS total_cost
   FROM sessions s LEFT JOIN entries e ON e.id = ${LAST_ENTRY_ID_SQL}`;
 
 const APIS: ReadonlySet<string | null> = new Set(ApiSchema.options);
+const LEVELS: ReadonlySet<string> = new Set(ReasoningLevelSchema.options);
 
 function toSummary(r: SessionRow): SessionSummary {
   // A Set lookup, not zod: summaries are read after every assistant message.
@@ -49,6 +51,7 @@ function toSummary(r: SessionRow): SessionSummary {
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     model,
+    reasoning: LEVELS.has(r.reasoning) ? (r.reasoning as ReasoningLevel) : "default",
     parentSessionId: r.parent_session_id,
     parentSeq: r.parent_seq,
     entryCount: r.entry_count,
@@ -76,14 +79,21 @@ export interface CreateSessionInput {
 
 function insertSession(
   ctx: StoreContext,
-  values: { workspaceId: string; title: string; model: ModelRef | null; parentSessionId: string | null; parentSeq: number | null },
+  values: {
+    workspaceId: string;
+    title: string;
+    model: ModelRef | null;
+    reasoning?: ReasoningLevel;
+    parentSessionId: string | null;
+    parentSeq: number | null;
+  },
 ): { id: string; num: number } {
   const id = randomUUID();
   const now = ctx.now();
   const info = ctx
     .stmt(
       `INSERT INTO sessions (id, workspace_id, title, created_at, updated_at, model_provider, model_api, model_id,
-         parent_session_id, parent_seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         reasoning, parent_session_id, parent_seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     .run(
       id,
@@ -94,6 +104,7 @@ function insertSession(
       values.model?.provider ?? null,
       values.model?.api ?? null,
       values.model?.id ?? null,
+      values.reasoning ?? "default",
       values.parentSessionId,
       values.parentSeq,
     );
@@ -178,6 +189,13 @@ export function setSessionModel(ctx: StoreContext, id: string, model: ModelRef |
   return summary;
 }
 
+/** Sets the reasoning-level column only; the caller appends the reasoningChange entry. */
+export function setSessionReasoning(ctx: StoreContext, id: string, level: ReasoningLevel): SessionSummary {
+  const r = ctx.stmt(`UPDATE sessions SET reasoning = ? WHERE id = ?`).run(level, id);
+  if (r.changes === 0) throw new StoreError("NOT_FOUND", `no session ${id}`);
+  return requireSession(ctx, id);
+}
+
 /** Deletes the session with its entries, search rows, audit rows and notes. Forks keep their copies. */
 export function deleteSession(ctx: StoreContext, id: string): boolean {
   forgetSession(ctx, id);
@@ -213,6 +231,7 @@ export function forkSession(ctx: StoreContext, id: string, atSeq: number, opts: 
       workspaceId: src.workspaceId,
       title: opts.title ?? `${src.title} (fork)`,
       model: src.model,
+      reasoning: src.reasoning,
       parentSessionId: id,
       parentSeq: atSeq,
     });

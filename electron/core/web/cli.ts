@@ -5,19 +5,14 @@
  * served on 127.0.0.1, printing the URL with its per-launch token.
  */
 import { mkdirSync } from "node:fs";
-import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { defaultDataDir } from "../host/data-dir";
 import { startCore } from "../host/start-core";
 import { startWebHost } from "./server";
 
 const USAGE = "usage: npm run web -- [--workspace <dir>] [--port <n>] [--db <file>] [--demo] [--static <dir>]";
 
-export function defaultDataDir(env: Record<string, string | undefined> = process.env): string {
-  if (env.AGENT_WORKBENCH_HOME) return env.AGENT_WORKBENCH_HOME;
-  if (env.XDG_DATA_HOME) return join(env.XDG_DATA_HOME, "agent-workbench");
-  return join(homedir(), ".local", "share", "agent-workbench");
-}
 
 async function main(): Promise<void> {
   let args;

@@ -9,6 +9,7 @@ import { useUiStore } from "../stores/ui-store";
 import { useActiveSession } from "../stores/workspace-store";
 import { ContextMeter } from "./context-meter";
 import { ModelSwitcher } from "./model-switcher";
+import { ReasoningControl } from "./reasoning-control";
 import { AskModeToggle, InstructionsChip } from "./header-context";
 import { useRewindStore } from "./rewind/rewind-store";
 import { useTurn } from "../stores/turn-store";
@@ -72,6 +73,7 @@ export function Header({ draftModel, onDraftModel, onSwitchModel }: {
         {session && <InstructionsChip sessionId={session.id} />}
         {session && <AskModeToggle sessionId={session.id} />}
         <ModelSwitcher current={current} onSelect={(m) => (session ? onSwitchModel(session.id, m) : onDraftModel(m))} />
+        {session && <ReasoningControl session={session} model={currentInfo} />}
         {session && (
           <span className="totals" aria-label={`Session usage: ${tokens} tokens, ${formatCost(cost)}`}>
             {formatTokens(tokens)} tokens · {formatCost(cost)}

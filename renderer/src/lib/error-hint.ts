@@ -36,6 +36,9 @@ function refusedKeyHint(p: ProviderFacts | undefined): ErrorHint {
       return { text: `No API key is set for ${p.label}. Add one in Settings.`, opensSettings: true };
     case "notNeeded":
       return { text: `${p.label} at ${p.baseUrl} asked for a key this app does not send. Check the server's settings.`, opensSettings: false };
+    case "awsChain":
+    case "awsMissing":
+      return { text: `${p.label} refused the AWS credentials. Check AWS_PROFILE or your AWS keys (or run aws sso login), then restart the app.`, opensSettings: false };
   }
 }
 

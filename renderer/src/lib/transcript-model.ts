@@ -14,6 +14,7 @@ import type {
   CompactionEntry,
   ForkEntry,
   ModelSwitchEntry,
+  ReasoningChangeEntry,
   RenameEntry,
   StoredEntry,
   ToolResultMessage,
@@ -26,6 +27,7 @@ export type TranscriptRow =
   | { kind: "orphanResult"; key: string; seq: number; message: ToolResultMessage }
   | { kind: "orphanApproval"; key: string; seq: number; entry: ApprovalEntry }
   | { kind: "modelSwitch"; key: string; seq: number; entry: ModelSwitchEntry }
+  | { kind: "reasoningChange"; key: string; seq: number; entry: ReasoningChangeEntry }
   | { kind: "compaction"; key: string; seq: number; entry: CompactionEntry }
   | { kind: "rename"; key: string; seq: number; entry: RenameEntry }
   | { kind: "fork"; key: string; seq: number; entry: ForkEntry };
@@ -125,6 +127,9 @@ export function appendEntries(model: TranscriptModel, entries: readonly StoredEn
       }
       case "modelSwitch":
         push({ kind: "modelSwitch", key, seq, entry });
+        break;
+      case "reasoningChange":
+        push({ kind: "reasoningChange", key, seq, entry });
         break;
       case "compaction":
         context = null;

@@ -8,6 +8,7 @@ export const KIND_LABEL: Record<TimelineKind, string> = {
   toolResult: "Tool result",
   approval: "Approval",
   modelSwitch: "Model switch",
+  reasoningChange: "Reasoning level",
   compaction: "Compaction",
   error: "Error",
   rename: "Rename",

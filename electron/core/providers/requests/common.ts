@@ -33,12 +33,15 @@ export interface PreparedRequest extends TransformResult {
   toolChoice: ToolChoice | undefined;
 }
 
-/** Image media types per wire API (Anthropic and OpenAI both take exactly these four). */
+/** Image media types per wire API (Anthropic, OpenAI and Bedrock take exactly these four; Gemini no GIF). */
 const IMAGE_TYPES: ReadonlySet<string> = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
+const GEMINI_IMAGE_TYPES: ReadonlySet<string> = new Set(["image/png", "image/jpeg", "image/webp"]);
 
 function idRuleFor(model: ModelInfo, compat: Compat): IdRule {
   if (model.api === "anthropic-messages") return "anthropic";
   if (model.api === "openai-responses") return "responses";
+  if (model.api === "google-generative-ai") return "gemini";
+  if (model.api === "bedrock-converse-stream") return "bedrock";
   return compat.toolCallIdRule;
 }
 
@@ -47,6 +50,10 @@ function ownThinkingPolicy(model: ModelInfo, compat: Compat): TransformTarget["o
   if (model.api === "anthropic-messages") return { signed: "keep", unsigned: "text" };
   // Responses: the signature is the encrypted reasoning item; its summary text alone is not replayable.
   if (model.api === "openai-responses") return { signed: "keep", unsigned: "drop" };
+  // Gemini: a thought signature goes back on its part; unsigned thought summaries are not replayed.
+  if (model.api === "google-generative-ai") return { signed: "keep", unsigned: "drop" };
+  // Bedrock: reasoning goes back signed (Claude: "reasoningContent.reasoningText.signature" is required), else not at all.
+  if (model.api === "bedrock-converse-stream") return { signed: "keep", unsigned: "drop" };
   // Chat Completions: reasoning goes back only on servers that read it (DeepSeek `reasoning_content`).
   if (compat.reasoningField === "reasoning_content") return { signed: "keep", unsigned: "keep" };
   return { signed: "drop", unsigned: "drop" };
@@ -89,12 +96,14 @@ export function prepareRequest(
     idRule: idRuleFor(model, compat),
     toolsOffered: tools.length > 0,
     acceptsImages: model.input.includes("image"),
-    toolResultImages: model.api !== "openai-completions",
+    // Chat tool messages and Gemini function responses carry text only.
+    toolResultImages: model.api !== "openai-completions" && model.api !== "google-generative-ai",
     assistantAfterToolResult: model.api === "openai-completions" && compat.assistantAfterToolResult,
     ownThinking: ownThinkingPolicy(model, compat),
     // Never demoted for Anthropic: "Refusal (reasoning_extraction)".
     otherThinking: options?.demoteOtherReasoning === true && model.api !== "anthropic-messages" ? "text" : "drop",
-    imageTypes: IMAGE_TYPES,
+    // Gemini takes no GIF ("Unsupported MIME type: image/gif").
+    imageTypes: model.api === "google-generative-ai" ? GEMINI_IMAGE_TYPES : IMAGE_TYPES,
     toolName: (stored) => names.wire(stored),
   };
   const { messages, idMap, repairs }: TransformResult = transformHistory(context.messages, target);

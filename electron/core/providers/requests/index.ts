@@ -8,10 +8,14 @@ import { buildAnthropicRequest } from "./anthropic";
 import type { BuiltRequest } from "./common";
 import { buildOpenAICompletionsRequest } from "./openai-completions";
 import { buildOpenAIResponsesRequest } from "./openai-responses";
+import { buildGeminiRequest } from "./gemini";
+import { buildBedrockRequest } from "./bedrock";
 
 export { buildAnthropicRequest, type AnthropicRequestBody } from "./anthropic";
 export { buildOpenAICompletionsRequest, type OpenAICompletionsRequestBody } from "./openai-completions";
 export { buildOpenAIResponsesRequest, type OpenAIResponsesRequestBody } from "./openai-responses";
+export { buildGeminiRequest, type GeminiRequestBody } from "./gemini";
+export { buildBedrockRequest, type BedrockRequestBody } from "./bedrock";
 export type { BuiltRequest } from "./common";
 
 /** The exact body for `model.api`, with the per-request id and tool-name maps. */
@@ -28,6 +32,10 @@ export function buildRequest(
       return buildOpenAICompletionsRequest(model, provider, context, options);
     case "openai-responses":
       return buildOpenAIResponsesRequest(model, provider, context, options);
+    case "google-generative-ai":
+      return buildGeminiRequest(model, provider, context, options);
+    case "bedrock-converse-stream":
+      return buildBedrockRequest(model, provider, context, options);
   }
 }
 

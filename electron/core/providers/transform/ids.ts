@@ -6,7 +6,7 @@
  */
 import { hash62x9 } from "./hash";
 
-export type IdRule = "anthropic" | "openai40" | "responses" | "mistral9";
+export type IdRule = "anthropic" | "openai40" | "responses" | "mistral9" | "gemini" | "bedrock";
 
 interface RuleSpec {
   max: number;
@@ -17,11 +17,15 @@ interface RuleSpec {
 // OpenAI Chat: "string too long. Expected a string with maximum length 40".
 // Responses: call_id over 64 characters is rejected (pi #2328).
 // Mistral: "Tool call id was X but must be a-z, A-Z, 0-9, with a length of 9."
+// Gemini: ids are optional and matched by name and order; we send paired ids of the same shape as Anthropic's.
+// Bedrock: "Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+" (toolUseId, 1 to 64 characters).
 const RULES: Record<IdRule, RuleSpec> = {
   anthropic: { max: 64, valid: /^[a-zA-Z0-9_-]{1,64}$/ },
   openai40: { max: 40, valid: /^[a-zA-Z0-9_-]{1,40}$/ },
   responses: { max: 64, valid: /^[a-zA-Z0-9_-]{1,64}$/ },
   mistral9: { max: 9, valid: /^[a-zA-Z0-9]{9}$/ },
+  gemini: { max: 64, valid: /^[a-zA-Z0-9_-]{1,64}$/ },
+  bedrock: { max: 64, valid: /^[a-zA-Z0-9_-]{1,64}$/ },
 };
 
 const INVALID_ID_CHARS = /[^a-zA-Z0-9_-]/g;
@@ -43,6 +47,8 @@ const firstChoiceCache: Record<IdRule, Map<string, string>> = {
   openai40: new Map(),
   responses: new Map(),
   mistral9: new Map(),
+  gemini: new Map(),
+  bedrock: new Map(),
 };
 
 /** Empties the memo (the benchmark uses it to time a first request). */

@@ -7,6 +7,8 @@ const SOURCE_LABEL: Record<ProviderStatus["keySource"], string> = {
   env: "from the environment",
   none: "no key",
   notNeeded: "no key needed",
+  awsChain: "AWS credentials found (environment, profile or SSO)",
+  awsMissing: "no AWS credentials: set AWS_PROFILE or AWS keys, or run aws sso login",
 };
 
 export function ApiKeyRow({ provider, editable }: { provider: ProviderStatus; editable: boolean }) {
@@ -25,11 +27,11 @@ export function ApiKeyRow({ provider, editable }: { provider: ProviderStatus; ed
     <li className="key-row">
       <div>
         <strong>{provider.label}</strong>{" "}
-        <span className={`badge ${provider.keySource === "none" ? "warn" : "ok"}`}>{SOURCE_LABEL[provider.keySource]}</span>
+        <span className={`badge ${provider.keySource === "none" || provider.keySource === "awsMissing" ? "warn" : "ok"}`}>{SOURCE_LABEL[provider.keySource]}</span>
         {provider.keyHint && <span className="muted"> ••••{provider.keyHint}</span>}
         {provider.apiKeyEnv && provider.keySource !== "keychain" && <span className="muted small"> ({provider.apiKeyEnv})</span>}
       </div>
-      {editable && provider.keySource !== "notNeeded" && (
+      {editable && provider.keySource !== "notNeeded" && !provider.keySource.startsWith("aws") && (
         <form
           className="key-form"
           onSubmit={(e) => {

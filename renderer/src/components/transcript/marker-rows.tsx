@@ -1,6 +1,15 @@
 /** Rows for session events that are not messages: model switch, compaction, rename, fork, orphans. */
 import { memo, useState } from "react";
-import type { ApprovalEntry, CompactionEntry, ForkEntry, ModelSwitchEntry, RenameEntry, ToolResultMessage } from "../../../../shared/protocol";
+import type {
+  ApprovalEntry,
+  CompactionEntry,
+  ForkEntry,
+  ModelSwitchEntry,
+  ReasoningChangeEntry,
+  ReasoningLevel,
+  RenameEntry,
+  ToolResultMessage,
+} from "../../../../shared/protocol";
 import { formatTime, formatTokens } from "../../lib/format";
 import { modelLabel } from "../../stores/models-store";
 import { useTranscriptContext } from "./transcript-context";
@@ -12,6 +21,25 @@ export const ModelSwitchRow = memo(function ModelSwitchRow({ entry }: { entry: M
       <span>
         Model switched {entry.from ? <>from <strong>{modelLabel(models, entry.from)}</strong> </> : null}to{" "}
         <strong>{modelLabel(models, entry.to)}</strong>
+      </span>
+      <time>{formatTime(entry.timestamp)}</time>
+    </div>
+  );
+});
+
+export const REASONING_LABELS: Record<ReasoningLevel, string> = {
+  default: "model default",
+  off: "off",
+  low: "low",
+  medium: "medium",
+  high: "high",
+};
+
+export const ReasoningChangeRow = memo(function ReasoningChangeRow({ entry }: { entry: ReasoningChangeEntry }) {
+  return (
+    <div className="marker model-switch" role="note" aria-label="Reasoning level changed">
+      <span>
+        Reasoning changed from <strong>{REASONING_LABELS[entry.from]}</strong> to <strong>{REASONING_LABELS[entry.to]}</strong>
       </span>
       <time>{formatTime(entry.timestamp)}</time>
     </div>

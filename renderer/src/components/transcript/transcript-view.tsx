@@ -11,7 +11,7 @@ import type { AssistantMessage } from "../../../../shared/protocol";
 import type { ModelOption } from "../../../../shared/api";
 import { rowForSeq, type TranscriptModel, type TranscriptRow } from "../../lib/transcript-model";
 import type { LiveToolStatus } from "../../stores/transcript-store";
-import { CompactionRow, ForkRow, ModelSwitchRow, OrphanApprovalRow, OrphanResultRow, RenameRow } from "./marker-rows";
+import { CompactionRow, ForkRow, ModelSwitchRow, OrphanApprovalRow, OrphanResultRow, ReasoningChangeRow, RenameRow } from "./marker-rows";
 import { AssistantRow, UserRow } from "./message-rows";
 import { TranscriptContext, type TranscriptActions, type TranscriptContextValue } from "./transcript-context";
 
@@ -40,6 +40,8 @@ function RowView({ row }: { row: TranscriptRow }) {
       return <AssistantRow message={row.message} seq={row.seq} />;
     case "modelSwitch":
       return <ModelSwitchRow entry={row.entry} />;
+    case "reasoningChange":
+      return <ReasoningChangeRow entry={row.entry} />;
     case "compaction":
       return <CompactionRow entry={row.entry} />;
     case "rename":

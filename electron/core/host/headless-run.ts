@@ -1,0 +1,159 @@
+/**
+ * Headless `run`: one user turn (with its whole tool loop) in the same core as
+ * the app — `startCore` and the WorkbenchApi the web host serves — stored in
+ * the same database, for scripts and CI (`claude -p`, `codex exec`).
+ *
+ * Contract: `runHeadless` never throws for a failed turn; it resolves with the
+ * exit code (0: the model answered; 1: the turn failed or was stopped; 2: bad
+ * usage such as an unknown session or model). Side-effect tools follow
+ * `approve` and every decision is stored and reported: "all" approves each
+ * call the saved policy does not deny; "read-only" and "none" deny each one
+ * with a reason the model reads. Nothing is approved silently.
+ */
+import type { EventName, EventPayload, ModelOption, RequestMethod, RequestParams, RequestResult, SessionSummary } from "../../../shared/api";
+import { WorkbenchApiError } from "../../../shared/api";
+import type { ReasoningLevel } from "../../../shared/models";
+import type { AssistantMessage, ModelRef } from "../../../shared/protocol";
+import type { Workbench } from "../api/workbench";
+
+export type ApproveMode = "all" | "read-only" | "none";
+
+export interface HeadlessRunOptions {
+  workspace: string;
+  prompt: string;
+  /** "provider/model" as the model switcher lists it; absent: the session's model, else the default model. */
+  model?: string;
+  reasoning?: ReasoningLevel;
+  /** An existing session id, or "continue" for the workspace's most recent session; absent: a new session. */
+  session?: string | { continue: true };
+  approve: ApproveMode;
+  json: boolean;
+}
+
+export interface HeadlessIo {
+  /** The answer, or one JSON event per line. */
+  out(line: string): void;
+  /** Progress and errors for a person watching. */
+  err(line: string): void;
+}
+
+export const READ_ONLY_REASON =
+  "This run is read-only (--approve read-only): do not change files or run commands. Answer from what you can read.";
+export const NOT_APPROVED_REASON = "Not approved: this headless run was started with --approve none, so no file change or command may run.";
+
+class UsageError extends Error {}
+
+async function call<M extends RequestMethod>(workbench: Workbench, method: M, params: RequestParams<M>): Promise<RequestResult<M>> {
+  const res = await workbench.handle(method, params);
+  if (!res.ok) throw new WorkbenchApiError(res.error);
+  return res.result as RequestResult<M>;
+}
+
+function findModel(models: readonly ModelOption[], ref: string): ModelRef {
+  const matches = models.filter((m) => `${m.provider}/${m.id}` === ref);
+  const pick = matches[0];
+  if (!pick) {
+    const known = [...new Set(models.map((m) => `${m.provider}/${m.id}`))].slice(0, 12).join(", ");
+    throw new UsageError(`unknown model ${ref} (known: ${known}, …)`);
+  }
+  return { provider: pick.provider, api: pick.api, id: pick.id };
+}
+
+async function chooseSession(workbench: Workbench, workspaceId: string, options: HeadlessRunOptions): Promise<SessionSummary> {
+  const session = options.session;
+  if (session === undefined) return call(workbench, "session.create", { workspaceId });
+  if (typeof session === "object") {
+    const { sessions } = await call(workbench, "session.list", { workspaceId, limit: 1 });
+    if (!sessions[0]) throw new UsageError("--continue: this workspace has no session yet");
+    return sessions[0];
+  }
+  const loaded = await call(workbench, "session.load", { sessionId: session, tail: 1 }).catch(() => undefined);
+  if (!loaded) throw new UsageError(`no session ${session}`);
+  if (loaded.session.workspaceId !== workspaceId) throw new UsageError(`session ${session} belongs to another workspace`);
+  return loaded.session;
+}
+
+function textOf(message: AssistantMessage): string {
+  return message.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n\n");
+}
+
+export async function runHeadless(workbench: Workbench, options: HeadlessRunOptions, io: HeadlessIo): Promise<number> {
+  let sessionId: string;
+  try {
+    const workspace = await call(workbench, "workspace.open", { path: options.workspace });
+    let session = await chooseSession(workbench, workspace.id, options);
+    sessionId = session.id;
+    if (options.model !== undefined) {
+      const model = findModel(await call(workbench, "models.list", {}), options.model);
+      session = await call(workbench, "chat.switchModel", { sessionId, model });
+    }
+    const model = session.model;
+    if (model === null) throw new UsageError("no model: pass --model <provider>/<model> or configure an API key");
+    if (options.reasoning !== undefined) session = await call(workbench, "chat.setReasoning", { sessionId, level: options.reasoning });
+    io.err(`session ${sessionId} · ${model.provider}/${model.id}${session.reasoning !== "default" ? ` · reasoning ${session.reasoning}` : ""}`);
+  } catch (e) {
+    io.err(`agent run: ${e instanceof Error ? e.message : String(e)}`);
+    return 2;
+  }
+
+  let lastAssistant: AssistantMessage | null = null;
+  let turnError: string | null = null;
+  const answered = new Set<string>();
+  const done = new Promise<void>((resolve) => {
+    const off = workbench.onEvent((event, payload) => {
+      const p = payload as { sessionId?: string };
+      if (p.sessionId !== sessionId && !(event === "session.updated" && (payload as SessionSummary).id === sessionId)) return;
+      if (options.json) io.out(JSON.stringify({ event, payload }));
+      onEvent(event, payload);
+      if (event === "stream.end") {
+        off();
+        resolve();
+      }
+    });
+  });
+
+  const onEvent = <E extends EventName>(event: E, payload: unknown): void => {
+    if (event === "session.entry") {
+      const { entry } = payload as EventPayload<"session.entry">;
+      if (entry.type === "message" && entry.message.role === "assistant") lastAssistant = entry.message;
+      if (!options.json && entry.type === "approval") {
+        io.err(`${entry.toolName}: ${entry.decision}${entry.reason ? ` (${entry.reason})` : ""}`);
+      }
+    } else if (event === "turn.error") {
+      turnError = (payload as EventPayload<"turn.error">).message;
+    } else if (event === "tool.status" && !options.json) {
+      const s = payload as EventPayload<"tool.status">;
+      if (s.status !== "running" && s.status !== "awaitingApproval") io.err(`${s.toolName}: ${s.status}`);
+    } else if (event === "turn.state") {
+      const pending = (payload as EventPayload<"turn.state">).pendingApproval;
+      if (pending && !answered.has(pending.toolCallId)) {
+        answered.add(pending.toolCallId);
+        const params =
+          options.approve === "all"
+            ? { sessionId, toolCallId: pending.toolCallId, decision: "approve" as const }
+            : { sessionId, toolCallId: pending.toolCallId, decision: "deny" as const, reason: options.approve === "read-only" ? READ_ONLY_REASON : NOT_APPROVED_REASON };
+        void call(workbench, "approval.answer", params).catch((e: unknown) => io.err(`could not answer the approval: ${String(e)}`));
+      }
+    }
+  };
+
+  const abort = () => void call(workbench, "chat.abort", { sessionId }).catch(() => undefined);
+  process.once("SIGINT", abort);
+  try {
+    await call(workbench, "chat.send", { sessionId, text: options.prompt });
+    await done;
+  } catch (e) {
+    io.err(`agent run: ${e instanceof Error ? e.message : String(e)}`);
+    return 1;
+  } finally {
+    process.off("SIGINT", abort);
+  }
+
+  const last = lastAssistant as AssistantMessage | null;
+  if (turnError !== null || last === null || last.stopReason === "error" || last.stopReason === "aborted") {
+    io.err(`agent run failed: ${turnError ?? last?.errorMessage ?? (last?.stopReason === "aborted" ? "the turn was stopped" : "no answer")}`);
+    return 1;
+  }
+  if (!options.json) io.out(textOf(last));
+  return 0;
+}

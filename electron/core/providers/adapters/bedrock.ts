@@ -1,0 +1,209 @@
+/**
+ * Amazon Bedrock adapter: `ConverseStream` through the official
+ * `@aws-sdk/client-bedrock-runtime` client. Credentials come from the SDK's
+ * standard chain (environment, shared profile, SSO, instance role): the app
+ * never sees or stores them. The region is read from the provider's base URL
+ * (`https://bedrock-runtime.<region>.amazonaws.com`, editable in Settings) or
+ * AWS_REGION. SDK retries are off (maxAttempts 1): the agent loop owns retries.
+ *
+ * Stream events: contentBlockStart opens a tool call; contentBlockDelta adds
+ * text, tool input JSON or reasoning (text, then its signature); messageStop
+ * gives the stop reason and metadata the usage. Exceptions inside the stream
+ * (throttling, model stream errors) end the turn as retryable errors.
+ */
+import { BedrockRuntimeClient, ConverseStreamCommand, type ConverseStreamCommandInput, type ConverseStreamOutput } from "@aws-sdk/client-bedrock-runtime";
+import { NodeHttpHandler } from "@smithy/node-http-handler";
+import type { StopReason } from "../../../../shared/protocol";
+import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
+import type { BedrockRequestBody } from "../requests/bedrock";
+import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "../types";
+import { baseUrlOf, runStream, TruncatedStreamError, type AdapterConfig, type ResponseReader, type RunContext } from "./common";
+import { appToolName, buildBedrockRequest, computeCost } from "./deps";
+import type { StreamState } from "./stream-state";
+
+export function mapBedrockStopReason(reason: string | undefined): { stopReason: StopReason; errorMessage?: string } {
+  switch (reason) {
+    case "end_turn":
+    case "stop_sequence":
+      return { stopReason: "stop" };
+    case "tool_use":
+      return { stopReason: "toolUse" };
+    case "max_tokens":
+    case "model_context_window_exceeded":
+      return { stopReason: "length" };
+    case "guardrail_intervened":
+      return { stopReason: "error", errorMessage: "blocked by a Bedrock guardrail (stopReason: guardrail_intervened)" };
+    case "content_filtered":
+      return { stopReason: "error", errorMessage: "blocked by the model's content filter (stopReason: content_filtered)" };
+    default:
+      return { stopReason: "error", errorMessage: `unexpected stopReason: ${String(reason)}` };
+  }
+}
+
+/** The region in `https://bedrock-runtime.<region>.amazonaws.com`, else AWS_REGION / AWS_DEFAULT_REGION, else us-east-1. */
+export function regionOf(baseUrl: string): string {
+  const match = /bedrock-runtime(?:-fips)?\.([a-z0-9-]+)\.amazonaws\.com/.exec(baseUrl);
+  return match?.[1] ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? "us-east-1";
+}
+
+/** HTTP status of the exceptions a stream (or a call) can end with, for describeFailure's retry rules. */
+const EXCEPTION_STATUS: Record<string, number> = {
+  ThrottlingException: 429,
+  ServiceUnavailableException: 503,
+  InternalServerException: 500,
+  ModelStreamErrorException: 500,
+  ModelNotReadyException: 503,
+  ModelTimeoutException: 408,
+  ValidationException: 400,
+  AccessDeniedException: 403,
+  ResourceNotFoundException: 404,
+  UnrecognizedClientException: 403,
+  ExpiredTokenException: 403,
+};
+
+/** AWS SDK errors, read back into the shape describeFailure reads (status, error type, message). */
+function normalizeError(err: unknown): unknown {
+  if (!(err instanceof Error)) return err;
+  const meta = (err as { $metadata?: { httpStatusCode?: number } }).$metadata;
+  const status = meta?.httpStatusCode ?? EXCEPTION_STATUS[err.name];
+  if (status === undefined) return err;
+  const response = (err as { $response?: { headers?: Record<string, string> } }).$response;
+  return Object.assign(new Error(err.message), { status, headers: response?.headers, error: { type: err.name, message: err.message } });
+}
+
+function bytes(base64: string): Uint8Array {
+  return new Uint8Array(Buffer.from(base64, "base64"));
+}
+
+/** The JSON body (images and redacted reasoning as base64 text) as the SDK's input (those as bytes). */
+function toInput(body: BedrockRequestBody): ConverseStreamCommandInput {
+  const convert = (block: Record<string, unknown>): Record<string, unknown> => {
+    const image = block.image as { format: string; source: { bytes: string } } | undefined;
+    if (image) return { image: { format: image.format, source: { bytes: bytes(image.source.bytes) } } };
+    const result = block.toolResult as { content: Record<string, unknown>[] } | undefined;
+    if (result) return { toolResult: { ...result, content: result.content.map(convert) } };
+    const reasoning = block.reasoningContent as { redactedContent?: string } | undefined;
+    if (reasoning?.redactedContent !== undefined) return { reasoningContent: { redactedContent: bytes(reasoning.redactedContent) } };
+    return block;
+  };
+  const messages = body.messages.map((m) => ({ role: m.role, content: (m.content as Record<string, unknown>[]).map(convert) }));
+  return { ...body, messages } as unknown as ConverseStreamCommandInput;
+}
+
+async function* events(stream: AsyncIterable<ConverseStreamOutput>): AsyncGenerator<ConverseStreamOutput> {
+  try {
+    yield* stream;
+  } catch (err) {
+    throw normalizeError(err);
+  }
+}
+
+function streamBedrock(config: AdapterConfig, model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: StreamOptions) {
+  const baseUrl = baseUrlOf(provider, options);
+  return runStream(model, computeCost, options, config, baseUrl, async ({ state, signal }: RunContext) => {
+    const { body, toolNames } = buildBedrockRequest(model, provider, context, options);
+    options.onRequestBody?.(body);
+    // HTTP/1.1 (the SDK's standard handler): ConverseStream needs no HTTP/2, and HTTP/1.1 passes
+    // through the corporate proxies and inspecting gateways that break HTTP/2.
+    const client = new BedrockRuntimeClient({ region: regionOf(baseUrl), endpoint: baseUrl, maxAttempts: 1, requestHandler: new NodeHttpHandler() });
+    try {
+      const response = await client.send(new ConverseStreamCommand(toInput(body)), { abortSignal: signal });
+      if (response.stream === undefined) throw new TruncatedStreamError("its first event");
+      return new BedrockReader(state, events(response.stream), toolNames);
+    } catch (err) {
+      throw normalizeError(err);
+    }
+  });
+}
+
+class BedrockReader implements ResponseReader {
+  /** Wire block index → our content index. */
+  private readonly indexOf = new Map<number, number>();
+  private stop: ReturnType<typeof mapBedrockStopReason> | null = null;
+
+  constructor(
+    private readonly state: StreamState,
+    readonly events: AsyncIterable<ConverseStreamOutput>,
+    private readonly toolNames: Record<string, string>,
+  ) {}
+
+  onEvent(raw: unknown, out: StreamEvent[]): void {
+    const event = raw as ConverseStreamOutput;
+    const { state } = this;
+    if (event.contentBlockStart) {
+      const { contentBlockIndex, start } = event.contentBlockStart;
+      if (contentBlockIndex !== undefined && start?.toolUse) {
+        const { index, event: started } = state.startToolCall(start.toolUse.toolUseId ?? "", appToolName(this.toolNames, start.toolUse.name ?? ""));
+        out.push(started);
+        this.indexOf.set(contentBlockIndex, index);
+      }
+      return;
+    }
+    if (event.contentBlockDelta) {
+      const { contentBlockIndex, delta } = event.contentBlockDelta;
+      if (contentBlockIndex === undefined || delta === undefined) return;
+      let index = this.indexOf.get(contentBlockIndex);
+      if (delta.text !== undefined) {
+        if (index === undefined) {
+          const started = state.startText();
+          out.push(started.event);
+          index = started.index;
+          this.indexOf.set(contentBlockIndex, index);
+        }
+        out.push(state.appendText(index, delta.text));
+      } else if (delta.toolUse !== undefined && index !== undefined) {
+        out.push(state.appendToolArguments(index, delta.toolUse.input ?? ""));
+      } else if (delta.reasoningContent !== undefined) {
+        const reasoning = delta.reasoningContent;
+        if (index === undefined) {
+          const redacted = reasoning.redactedContent !== undefined;
+          const started = state.startThinking(redacted ? { redacted: true, signature: Buffer.from(reasoning.redactedContent ?? []).toString("base64") } : {});
+          out.push(started.event);
+          index = started.index;
+          this.indexOf.set(contentBlockIndex, index);
+        }
+        if (reasoning.text !== undefined) out.push(state.appendThinking(index, reasoning.text));
+        if (reasoning.signature !== undefined) state.setThinkingSignature(index, reasoning.signature, "append");
+      }
+      return;
+    }
+    if (event.contentBlockStop) {
+      const index = event.contentBlockStop.contentBlockIndex === undefined ? undefined : this.indexOf.get(event.contentBlockStop.contentBlockIndex);
+      const ended = index === undefined ? null : state.endBlock(index);
+      if (ended) out.push(ended);
+      return;
+    }
+    if (event.messageStop) {
+      this.stop = mapBedrockStopReason(event.messageStop.stopReason);
+      return;
+    }
+    if (event.metadata?.usage) {
+      const u = event.metadata.usage;
+      state.setUsage({ input: u.inputTokens ?? 0, output: u.outputTokens ?? 0, cacheRead: u.cacheReadInputTokens ?? 0, cacheWrite: u.cacheWriteInputTokens ?? 0 });
+      return;
+    }
+    const exception = event.throttlingException ?? event.modelStreamErrorException ?? event.internalServerException ?? event.serviceUnavailableException ?? event.validationException;
+    if (exception) {
+      const name = Object.keys(event).find((k) => k.endsWith("Exception")) ?? "internalServerException";
+      const type = name[0].toUpperCase() + name.slice(1);
+      throw Object.assign(new Error(exception.message ?? type), { status: EXCEPTION_STATUS[type] ?? 500, error: { type, message: exception.message ?? type } });
+    }
+  }
+
+  finish(): StreamEvent[] {
+    if (this.stop === null) throw new TruncatedStreamError("messageStop");
+    return this.state.finish(this.stop.stopReason, this.stop.errorMessage);
+  }
+}
+
+export function createBedrockAdapter(config: AdapterConfig = {}): ProviderAdapter {
+  return {
+    api: "bedrock-converse-stream",
+    stream: (model, provider, context, options) => streamBedrock(config, model, provider, context, options),
+    buildRequestBody(model, provider, context, options = {}) {
+      return buildBedrockRequest(model, provider, context, options).body;
+    },
+  };
+}
+
+export const bedrockAdapter: ProviderAdapter = createBedrockAdapter();

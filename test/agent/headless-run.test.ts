@@ -1,0 +1,126 @@
+/**
+ * `npm run agent -- run … --json` as a user or a CI job runs it: a child
+ * process on the app's core and database, against the faux provider (its base
+ * URL set in the app's settings, its key in the environment, as web mode
+ * resolves them). With --approve all a read and an edit run; with --approve
+ * none the edit is refused with its reason and the file stays as it was.
+ */
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createWorkbench } from "../../electron/core/api/create-workbench";
+import { startFauxProvider, type FauxProvider } from "../../electron/core/faux";
+import { NOT_APPROVED_REASON } from "../../electron/core/host/headless-run";
+
+let faux: FauxProvider;
+let dir: string;
+let workspace: string;
+let dbPath: string;
+const NOTES = "# Notes\nship on Friday\n";
+
+beforeAll(async () => {
+  faux = await startFauxProvider();
+  dir = mkdtempSync(join(tmpdir(), "wb-agent-run-"));
+  workspace = join(dir, "project");
+  mkdirSync(workspace);
+  dbPath = join(dir, "workbench.db");
+  // The app's settings in that database point Anthropic at the faux provider.
+  const workbench = await createWorkbench({ dbPath, host: { mode: "web" }, version: "test", env: {} });
+  const res = await workbench.handle("settings.update", { baseUrls: { anthropic: faux.baseUrls.anthropic } });
+  expect(res.ok).toBe(true);
+  await workbench.close();
+});
+
+afterAll(async () => {
+  await faux.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface Run {
+  code: number | null;
+  events: Array<{ event: string; payload: Record<string, unknown> }>;
+  stderr: string;
+}
+
+function runAgent(args: string[]): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("npm", ["run", "--silent", "agent", "--", "run", "--workspace", workspace, "--db", dbPath, "--json", ...args], {
+      cwd: process.cwd(),
+      env: { ...process.env, ANTHROPIC_API_KEY: "sk-ant-run-test", AGENT_WORKBENCH_HOME: join(dir, "home") },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      const lines = stdout.split("\n").filter((l) => l.trim() !== "");
+      const events = lines.map((l) => JSON.parse(l) as Run["events"][number]);
+      resolve({ code, events, stderr });
+    });
+  });
+}
+
+const entriesOf = (run: Run) =>
+  run.events.filter((e) => e.event === "session.entry").map((e) => e.payload.entry as { type: string; [k: string]: unknown });
+
+describe("npm run agent -- run", () => {
+  it("with --approve all: reads, edits after an approval it records, answers, and stores the session in the app's database", async () => {
+    writeFileSync(join(workspace, "notes.md"), NOTES);
+    faux.script([
+      { type: "reply", content: [{ type: "toolCall", name: "read", arguments: { path: "notes.md" } }] },
+      { type: "reply", content: [{ type: "toolCall", name: "edit", arguments: { path: "notes.md", edits: [{ oldText: "Friday", newText: "Monday" }] } }] },
+      { type: "reply", content: [{ type: "text", text: "Moved the ship date to Monday." }] },
+    ]);
+    const run = await runAgent(["--model", "anthropic/claude-sonnet-4-5", "--approve", "all", "Move the ship date to Monday"]);
+    expect(run.stderr).not.toContain("failed");
+    expect(run.code).toBe(0);
+
+    const statuses = run.events.filter((e) => e.event === "tool.status").map((e) => `${String(e.payload.toolName)}:${String(e.payload.status)}`);
+    expect(statuses).toEqual(expect.arrayContaining(["read:done", "edit:awaitingApproval", "edit:done"]));
+    const approvals = entriesOf(run).filter((e) => e.type === "approval");
+    expect(approvals).toEqual([expect.objectContaining({ toolName: "edit", decision: "approved", decidedBy: "user" })]);
+    expect(readFileSync(join(workspace, "notes.md"), "utf8")).toBe("# Notes\nship on Monday\n");
+    expect(run.events.at(-1)?.event).toBe("stream.end");
+
+    // The same database the app opens holds the session, with its three requests' answers.
+    const workbench = await createWorkbench({ dbPath, host: { mode: "web" }, version: "test", env: {} });
+    const ws = await workbench.handle("workspace.open", { path: workspace });
+    if (!ws.ok) throw new Error(ws.error.message);
+    const list = await workbench.handle("session.list", { workspaceId: (ws.result as { id: string }).id });
+    if (!list.ok) throw new Error(list.error.message);
+    const { sessions } = list.result as { sessions: Array<{ model: unknown; entryCount: number }> };
+    expect(sessions[0]).toMatchObject({ model: { provider: "anthropic", id: "claude-sonnet-4-5" } });
+    expect(sessions[0].entryCount).toBeGreaterThanOrEqual(7);
+    await workbench.close();
+  }, 120_000);
+
+  it("with --approve none: the edit is refused with its reason, the model is told, and the file is unchanged", async () => {
+    writeFileSync(join(workspace, "notes.md"), NOTES);
+    faux.script([
+      { type: "reply", content: [{ type: "toolCall", name: "edit", arguments: { path: "notes.md", edits: [{ oldText: "Friday", newText: "Sunday" }] } }] },
+      { type: "reply", content: [{ type: "text", text: "I could not edit the file." }] },
+    ]);
+    const before = faux.requests.length;
+    const run = await runAgent(["--approve", "none", "--continue", "Move the ship date to Sunday"]);
+    expect(run.code).toBe(0);
+    const entries = entriesOf(run);
+    expect(entries.filter((e) => e.type === "approval")).toEqual([
+      expect.objectContaining({ toolName: "edit", decision: "denied", decidedBy: "user", reason: NOT_APPROVED_REASON }),
+    ]);
+    expect(readFileSync(join(workspace, "notes.md"), "utf8")).toBe(NOTES);
+    // The reason reached the model in the tool result of the next request.
+    const next = faux.requests[before + 1];
+    expect(JSON.stringify(next.body)).toContain("--approve none");
+    expect(run.events.filter((e) => e.event === "tool.status").map((e) => e.payload.status)).toContain("denied");
+  }, 120_000);
+
+  it("exits non-zero with a clear line on bad usage", async () => {
+    const run = await runAgent(["--model", "nope/none", "hello"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("unknown model nope/none");
+  }, 60_000);
+});
