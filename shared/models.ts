@@ -96,6 +96,10 @@ export function reasoningLevelsFor(model: Pick<ModelInfo, "api" | "reasoning">, 
   if (!model.reasoning) return [];
   const efforts: ReasoningLevel[] = ["low", "medium", "high"];
   if (model.api === "anthropic-messages") return ["default", "off", ...efforts];
+  // Gemini: "off" is a zero thinking budget, which models that only work in thinking mode refuse.
+  if (model.api === "google-generative-ai") return compat.thinkingRequired ? ["default", ...efforts] : ["default", "off", ...efforts];
+  // Bedrock: thinking is requested per family only when asked for, so "off" is the default request without it.
+  if (model.api === "bedrock-converse-stream") return compat.bedrockReasoning === "none" ? [] : ["default", "off", ...efforts];
   if (model.api === "openai-completions" && !compat.reasoningEffort) return [];
   return compat.reasoningOff === "none" ? ["default", ...efforts] : ["default", "off", ...efforts];
 }

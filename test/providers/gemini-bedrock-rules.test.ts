@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../shared/protocol";
-import { findModel, findProvider } from "../../electron/core/providers/registry";
+import { reasoningLevelsFor } from "../../shared/models";
+import { findModel, findProvider, resolveCompat } from "../../electron/core/providers/registry";
 import { buildBedrockRequest, buildGeminiRequest } from "../../electron/core/providers/requests";
 import { SchemaNotExpressible, toGeminiSchema } from "../../electron/core/providers/requests/gemini-schema";
 import { SKIP_THOUGHT_SIGNATURE } from "../../electron/core/providers/requests/gemini";
@@ -145,5 +146,18 @@ describe("Bedrock Converse", () => {
     });
     expect(validateBedrockRequest(toolTurn("call|x"))?.message).toMatch(/Member must satisfy regular expression pattern: \[a-zA-Z0-9_-\]\+/);
     expect(validateBedrockRequest(toolTurn("tooluse_1"))?.message).toBe("Expected toolResult blocks at messages.2.content for the following Ids: tooluse_1");
+  });
+});
+
+describe("the reasoning control on Gemini and Bedrock", () => {
+  it("offers the levels each model can take, and none on a Bedrock model that does not reason", () => {
+    const levels = (ref: string) => {
+      const { m, p } = model(ref);
+      return reasoningLevelsFor(m, resolveCompat(m, p));
+    };
+    expect(levels("google/gemini-2.5-flash")).toEqual(["default", "off", "low", "medium", "high"]);
+    expect(levels("google/gemini-2.5-pro")).toEqual(["default", "low", "medium", "high"]);
+    expect(levels("bedrock/us.anthropic.claude-sonnet-4-5-20250929-v1:0")).toEqual(["default", "off", "low", "medium", "high"]);
+    expect(levels("bedrock/us.meta.llama3-3-70b-instruct-v1:0")).toEqual([]);
   });
 });
