@@ -5,13 +5,7 @@
  * payload on arrival (docs/architecture.md#transports-and-the-api-contract).
  */
 import { z } from "zod";
-import {
-  AssistantMessageSchema,
-  ImageContentSchema,
-  ModelRefSchema,
-  SessionEntrySchema,
-  UsageSchema,
-} from "./protocol";
+import { AssistantMessageSchema, ImageContentSchema, ModelRefSchema, SessionEntrySchema, UsageSchema } from "./protocol";
 import { ModelInfoSchema } from "./models";
 import {
   ExportFileSchema,
@@ -62,15 +56,7 @@ export const StoredEntrySchema = z.object({
   entry: SessionEntrySchema,
 });
 
-export const ToolStatusSchema = z.enum([
-  "pending",
-  "awaitingApproval",
-  "running",
-  "done",
-  "error",
-  "denied",
-  "aborted",
-]);
+export const ToolStatusSchema = z.enum(["pending", "awaitingApproval", "running", "done", "error", "denied", "aborted"]);
 export type ToolStatus = z.infer<typeof ToolStatusSchema>;
 
 export const ProposalPreviewSchema = z.discriminatedUnion("kind", [
@@ -134,6 +120,12 @@ export const BudgetSchema = z.object({
   maxSideEffects: z.number().int().nonnegative(),
 });
 
+export const NetworkSettingsSchema = z.object({
+  /** A PEM file of extra trusted CA certificates (a TLS-inspecting proxy's), added to the system's; null: none. */
+  caFile: z.string().trim().min(1).max(4096).nullable(),
+});
+export type NetworkSettings = z.infer<typeof NetworkSettingsSchema>;
+
 export const SettingsSchema = z.object({
   defaultModel: ModelRefSchema.nullable(),
   approvalPolicy: ApprovalPolicySchema,
@@ -148,6 +140,7 @@ export const SettingsSchema = z.object({
    * to Anthropic, which refuses it). Off: each model sees only its own reasoning.
    */
   demoteOtherReasoning: z.boolean(),
+  network: NetworkSettingsSchema,
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -195,11 +188,15 @@ export const requests = {
   "workspace.pick": { params: Empty, result: WorkspaceSchema.nullable() },
   "workspace.recent": { params: Empty, result: z.array(WorkspaceSchema) },
   "session.list": {
-    params: z.object({ workspaceId: z.string(), limit: z.number().int().min(1).max(500).optional(), before: z.number().optional() }).strict(),
+    params: z
+      .object({ workspaceId: z.string(), limit: z.number().int().min(1).max(500).optional(), before: z.number().optional() })
+      .strict(),
     result: z.object({ sessions: z.array(SessionSummarySchema), hasMore: z.boolean() }),
   },
   "session.search": {
-    params: z.object({ query: z.string().min(1).max(500), workspaceId: z.string().optional(), limit: z.number().int().min(1).max(200).optional() }).strict(),
+    params: z
+      .object({ query: z.string().min(1).max(500), workspaceId: z.string().optional(), limit: z.number().int().min(1).max(200).optional() })
+      .strict(),
     result: z.array(SearchHitSchema),
   },
   "session.create": {
@@ -312,7 +309,15 @@ export const requests = {
   "review.export": { params: SessionId.extend({ format: ExportFormatSchema }).strict(), result: ExportFileSchema },
   /** Imports a JSON export as a new session (new ids) in the workspace. */
   "review.import": {
-    params: z.object({ workspaceId: z.string().min(1), content: z.string().min(1).max(256 * 1024 * 1024) }).strict(),
+    params: z
+      .object({
+        workspaceId: z.string().min(1),
+        content: z
+          .string()
+          .min(1)
+          .max(256 * 1024 * 1024),
+      })
+      .strict(),
     result: SessionSummarySchema,
   },
   /** A new session holding the entries up to `atSeq`, switched to `model`; it links back to the source. */
@@ -383,8 +388,7 @@ export const ClientFrameSchema = z.object({
   params: z.unknown(),
 });
 export type ServerFrame =
-  | { kind: "response"; id: number; response: ApiResponse<unknown> }
-  | { kind: "event"; event: EventName; payload: unknown };
+  { kind: "response"; id: number; response: ApiResponse<unknown> } | { kind: "event"; event: EventName; payload: unknown };
 
 /** What both transports expose to the renderer. */
 export interface WorkbenchClient {

@@ -8,6 +8,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import type { WorkbenchOptions } from "../core/api/create-workbench";
 import type { HostServices, Workbench } from "../core/api/workbench";
 import { startCore } from "../core/host/start-core";
 
@@ -22,11 +23,12 @@ export interface OpenCoreInput {
   isPackaged: boolean;
   workspace?: string;
   demo: boolean;
+  /** Electron's net.fetch for the provider SDK clients (see network.ts). */
+  providerFetch?: WorkbenchOptions["providerFetch"];
 }
 
 export type OpenCoreResult =
-  | { ok: true; workbench: Workbench; dbPath: string; close: () => Promise<void> }
-  | { ok: false; message: string };
+  { ok: true; workbench: Workbench; dbPath: string; close: () => Promise<void> } | { ok: false; message: string };
 
 export async function openCore(input: OpenCoreInput): Promise<OpenCoreResult> {
   if (input.nativeBinding === null) {
@@ -47,6 +49,7 @@ export async function openCore(input: OpenCoreInput): Promise<OpenCoreResult> {
       demo: input.demo ? true : ("auto" as const),
       initialWorkspace: input.workspace,
       nativeBinding: input.nativeBinding,
+      providerFetch: input.providerFetch,
     };
     const core = await startCore(options);
     return { ok: true, workbench: core.workbench, dbPath, close: () => core.close() };

@@ -3,6 +3,7 @@ import type { RequestParams, RequestResult } from "../../../shared/api";
 import type { CoreContext } from "./create-workbench";
 import { NotFound, openWorkspaceFolder } from "./create-workbench";
 import { ApiFailure, type CoreHandlerTable, type HandlerTable } from "./dispatch";
+import { readCaFile } from "../network/node-fetch";
 import { parseSettings } from "./settings";
 
 type P<M extends keyof HandlerTable> = RequestParams<M>;
@@ -42,8 +43,12 @@ export function createHandlers(ctx: CoreContext): CoreHandlerTable {
         ...(ctx.modelOptions().some((m) => m.configured && !m.demo && ctx.catalog.provider(m.provider)?.apiKeyEnv)
           ? []
           : ctx.options.demo
-            ? ["No API key is configured: the offline demo model is selected. Add a key in Settings (or an environment variable in web mode) to use real models, or pick a model of a local server (Ollama, LM Studio)."]
-            : ["No API key is configured. Add a key in Settings (or a provider's environment variable in web mode), or pick a model of a local server (Ollama, LM Studio)."]),
+            ? [
+                "No API key is configured: the offline demo model is selected. Add a key in Settings (or an environment variable in web mode) to use real models, or pick a model of a local server (Ollama, LM Studio).",
+              ]
+            : [
+                "No API key is configured. Add a key in Settings (or a provider's environment variable in web mode), or pick a model of a local server (Ollama, LM Studio).",
+              ]),
       ],
     }),
 
@@ -136,13 +141,25 @@ export function createHandlers(ctx: CoreContext): CoreHandlerTable {
       providerStatus(p.provider);
       if (!ctx.keys.canStore()) {
         const env = ctx.catalog.provider(p.provider)?.apiKeyEnv;
-        throw new ApiFailure("UNSUPPORTED", `keys cannot be stored in web mode; set ${env ?? "the provider's environment variable"} and restart`);
+        throw new ApiFailure(
+          "UNSUPPORTED",
+          `keys cannot be stored in web mode; set ${env ?? "the provider's environment variable"} and restart`,
+        );
       }
       await ctx.keys.set(p.provider, p.apiKey.trim() || null);
       return providerStatus(p.provider);
     },
     "settings.get": () => ctx.settings(),
     "settings.update": (p: P<"settings.update">) => {
+      // A CA file that cannot be used is refused now, with its reason, rather than failing every later call.
+      const caFile = p.network?.caFile;
+      if (caFile) {
+        try {
+          readCaFile(caFile, "Settings → Network → CA file");
+        } catch (err) {
+          throw new ApiFailure("INVALID_REQUEST", err instanceof Error ? err.message : String(err));
+        }
+      }
       const next = parseSettings({ ...ctx.settings(), ...p });
       ctx.saveSettings(next);
       return next;

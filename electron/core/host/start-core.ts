@@ -21,6 +21,8 @@ export interface StartCoreOptions {
   env?: Record<string, string | undefined>;
   extraProviders?: ProviderConfig[];
   extraModels?: ModelInfo[];
+  /** The provider fetch (the desktop app: Electron's net.fetch); absent, the Node one (see WorkbenchOptions). */
+  providerFetch?: WorkbenchOptions["providerFetch"];
 }
 
 export interface RunningCore {
@@ -50,6 +52,7 @@ export async function startCore(options: StartCoreOptions): Promise<RunningCore>
     baseUrlOverrides: demoBaseUrl ? { demo: demoBaseUrl } : {},
     extraProviders: options.extraProviders,
     extraModels: options.extraModels,
+    providerFetch: options.providerFetch,
   };
   const workbench = await createWorkbench(workbenchOptions);
   return {

@@ -31,7 +31,10 @@ const BUDGET_FIELDS: { key: keyof Settings["budget"]; label: string }[] = [
 ];
 
 function lines(text: string): string[] {
-  return text.split("\n").map((l) => l.trim()).filter(Boolean);
+  return text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
 }
 
 export function SettingsDialog() {
@@ -72,6 +75,7 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
       baseUrls,
       theme: draft.theme,
       demoteOtherReasoning: draft.demoteOtherReasoning,
+      network: { caFile: draft.network.caFile?.trim() ? draft.network.caFile.trim() : null },
     });
     setSaving(false);
     if (ok) {
@@ -84,7 +88,13 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
 
   return (
     <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="modal settings" role="dialog" aria-modal="true" aria-labelledby={`${id}-t`} onKeyDown={(e) => e.key === "Escape" && onClose()}>
+      <div
+        className="modal settings"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={`${id}-t`}
+        onKeyDown={(e) => e.key === "Escape" && onClose()}
+      >
         <h2 id={`${id}-t`} ref={firstRef} tabIndex={-1}>
           Settings
         </h2>
@@ -107,7 +117,9 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
               ). They are never stored or shown.
             </p>
           ) : (
-            <p className="muted">Keys are kept in the operating system's keychain by the app. They are never shown again, only their last characters.</p>
+            <p className="muted">
+              Keys are kept in the operating system's keychain by the app. They are never shown again, only their last characters.
+            </p>
           )}
           <ul className="key-list">
             {providers.map((p) => (
@@ -178,11 +190,23 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
           </div>
           <label className="field">
             <span>Commands always allowed (one prefix per line)</span>
-            <textarea aria-label="Commands always allowed" rows={3} value={allowText} onChange={(e) => setAllowText(e.target.value)} spellCheck={false} />
+            <textarea
+              aria-label="Commands always allowed"
+              rows={3}
+              value={allowText}
+              onChange={(e) => setAllowText(e.target.value)}
+              spellCheck={false}
+            />
           </label>
           <label className="field">
             <span>Commands always denied (wins over allowed)</span>
-            <textarea aria-label="Commands always denied" rows={3} value={denyText} onChange={(e) => setDenyText(e.target.value)} spellCheck={false} />
+            <textarea
+              aria-label="Commands always denied"
+              rows={3}
+              value={denyText}
+              onChange={(e) => setDenyText(e.target.value)}
+              spellCheck={false}
+            />
           </label>
         </section>
 
@@ -207,14 +231,30 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
         <section aria-labelledby={`${id}-reasoning`}>
           <h3 id={`${id}-reasoning`}>Reasoning after a model switch</h3>
           <label className="field">
-            <input
-              type="checkbox"
-              checked={draft.demoteOtherReasoning}
-              onChange={(e) => set({ demoteOtherReasoning: e.target.checked })}
-            />{" "}
+            <input type="checkbox" checked={draft.demoteOtherReasoning} onChange={(e) => set({ demoteOtherReasoning: e.target.checked })} />{" "}
             Send other models&apos; reasoning as plain text (never to Anthropic models, which refuse it)
           </label>
-          <p className="muted small">Off by default: each model sees only its own reasoning, plus the text and tool calls every model wrote.</p>
+          <p className="muted small">
+            Off by default: each model sees only its own reasoning, plus the text and tool calls every model wrote.
+          </p>
+        </section>
+
+        <section aria-labelledby={`${id}-network`}>
+          <h3 id={`${id}-network`}>Network</h3>
+          <label className="field">
+            <span>CA file</span>
+            <input
+              aria-label="CA file"
+              placeholder="/path/to/corporate-ca.pem"
+              value={draft.network.caFile ?? ""}
+              onChange={(e) => set({ network: { caFile: e.target.value } })}
+              spellCheck={false}
+            />
+          </label>
+          <p className="muted small">
+            A PEM file of extra certificate authorities to trust, for a network or proxy that inspects TLS. Proxies come from the system
+            settings in the desktop app, and from HTTPS_PROXY / HTTP_PROXY / NO_PROXY in web mode.
+          </p>
         </section>
 
         <section aria-labelledby={`${id}-theme`}>
