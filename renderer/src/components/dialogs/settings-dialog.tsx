@@ -10,6 +10,7 @@ import { modelRefOf, sameModel, useModelsStore } from "../../stores/models-store
 import { useSettingsStore } from "../../stores/settings-store";
 import { useUiStore } from "../../stores/ui-store";
 import { ApiKeyRow } from "./api-key-row";
+import { CheckpointSettingsSection } from "./checkpoint-settings";
 
 const BASE_URL_PRESETS: { label: string; url: string }[] = [
   { label: "Ollama (local)", url: "http://127.0.0.1:11434/v1" },
@@ -76,6 +77,7 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
       theme: draft.theme,
       demoteOtherReasoning: draft.demoteOtherReasoning,
       network: { caFile: draft.network.caFile?.trim() ? draft.network.caFile.trim() : null },
+      checkpoints: draft.checkpoints,
     });
     setSaving(false);
     if (ok) {
@@ -256,6 +258,8 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
             settings in the desktop app, and from HTTPS_PROXY / HTTP_PROXY / NO_PROXY in web mode.
           </p>
         </section>
+
+        <CheckpointSettingsSection headingId={`${id}-checkpoints`} value={draft.checkpoints} onChange={(checkpoints) => set({ checkpoints })} />
 
         <section aria-labelledby={`${id}-theme`}>
           <h3 id={`${id}-theme`}>Appearance</h3>
