@@ -70,6 +70,8 @@ export const ProposalPreviewSchema = z.discriminatedUnion("kind", [
     removed: z.number().int(),
   }),
   z.object({ kind: z.literal("command"), command: z.string(), cwd: z.string(), timeoutMs: z.number() }),
+  /** An MCP tool the server does not mark read-only. */
+  z.object({ kind: z.literal("mcp"), server: z.string(), tool: z.string(), argsJson: z.string() }),
 ]);
 
 export const PendingApprovalSchema = z.object({
@@ -81,8 +83,16 @@ export const PendingApprovalSchema = z.object({
 });
 export type PendingApproval = z.infer<typeof PendingApprovalSchema>;
 
+/** "ask": only read-only tools are offered and side-effect calls are refused (plan before touching anything). */
+export const SessionModeSchema = z.enum(["agent", "ask"]);
+export type SessionMode = z.infer<typeof SessionModeSchema>;
+
+export const ModeChangeSchema = z.object({ mode: SessionModeSchema, afterSeq: z.number().int().nonnegative(), timestamp: z.number() });
+export type ModeChange = z.infer<typeof ModeChangeSchema>;
+
 export const TurnStateSchema = z.object({
   sessionId: z.string(),
+  mode: SessionModeSchema,
   status: z.enum(["idle", "running", "awaitingApproval"]),
   /** Messages typed during the turn, delivered after the current tool batch. */
   queued: z.array(z.string()),
@@ -166,6 +176,64 @@ export const SearchHitSchema = z.object({
 });
 export type SearchHit = z.infer<typeof SearchHitSchema>;
 
+export const McpServerStatusSchema = z.object({
+  name: z.string(),
+  source: z.enum(["workspace", "user"]),
+  transport: z.enum(["stdio", "http"]),
+  state: z.enum(["starting", "ready", "failed", "stopped"]),
+  toolCount: z.number().int(),
+  error: z.string().nullable(),
+  stderrTail: z.string(),
+  /** Tools left out because no provider can take their schema, with the reason. */
+  skippedTools: z.array(z.string()),
+});
+export type McpServerStatus = z.infer<typeof McpServerStatusSchema>;
+
+export const McpStatusSchema = z.object({
+  workspaceId: z.string(),
+  servers: z.array(McpServerStatusSchema),
+  /** Problems in the config files (a bad entry skips that server only). */
+  problems: z.array(z.string()),
+  /** Where the servers are configured: the workspace's `.mcp.json` and the user's `mcp.json`. */
+  files: z.object({ workspace: z.string(), user: z.string() }),
+});
+export type McpStatus = z.infer<typeof McpStatusSchema>;
+
+/** An instruction file (AGENTS.md / CLAUDE.md) in the system prompt. */
+export const InstructionFileSchema = z.object({
+  path: z.string(),
+  scope: z.enum(["user", "workspace", "nested"]),
+  bytes: z.number().int(),
+  truncated: z.boolean(),
+});
+export type InstructionFile = z.infer<typeof InstructionFileSchema>;
+
+/** A file mention: `@src/a.ts` or `@src/a.ts:10-40`. */
+export const MentionSchema = z.object({
+  path: z.string().min(1).max(4096),
+  startLine: z.number().int().positive().optional(),
+  endLine: z.number().int().positive().optional(),
+});
+export type Mention = z.infer<typeof MentionSchema>;
+
+export const FileMatchSchema = z.object({
+  path: z.string(),
+  /** Matched character positions in `path`, for highlighting. */
+  positions: z.array(z.number().int()),
+});
+
+export const PromptCommandSchema = z.object({
+  /** Typed after `/`. */
+  name: z.string(),
+  description: z.string(),
+  source: z.enum(["builtin", "workspace", "user"]),
+  /** User templates: the text, `$ARGUMENTS` replaced by what follows the command. */
+  template: z.string().optional(),
+  /** Where a template comes from. */
+  file: z.string().optional(),
+});
+export type PromptCommand = z.infer<typeof PromptCommandSchema>;
+
 const SessionId = z.object({ sessionId: z.string().min(1) });
 const Empty = z.object({}).strict();
 const Ok = z.object({ ok: z.literal(true) });
@@ -212,7 +280,13 @@ export const requests = {
   "session.load": {
     /** `tail`: only the last N entries (a long session paints first, then loads the rest with session.entries). */
     params: SessionId.extend({ tail: z.number().int().min(1).max(1_000_000).optional() }).strict(),
-    result: z.object({ session: SessionSummarySchema, entries: z.array(StoredEntrySchema), turn: TurnStateSchema }),
+    result: z.object({
+      session: SessionSummarySchema,
+      entries: z.array(StoredEntrySchema),
+      turn: TurnStateSchema,
+      /** Ask mode switched on or off after entry `afterSeq` (shown as markers). */
+      modeChanges: z.array(ModeChangeSchema),
+    }),
   },
   "session.entries": {
     /** Entries with fromSeq <= seq <= toSeq, in order. */
@@ -220,7 +294,12 @@ export const requests = {
     result: z.object({ entries: z.array(StoredEntrySchema) }),
   },
   "chat.send": {
-    params: SessionId.extend({ text: z.string().max(1_000_000), images: z.array(ImageContentSchema).max(20).optional() }).strict(),
+    params: SessionId.extend({
+      text: z.string().max(1_000_000),
+      images: z.array(ImageContentSchema).max(20).optional(),
+      /** Files mentioned with @: their content (or line range) is attached to the message. */
+      mentions: z.array(MentionSchema).max(50).optional(),
+    }).strict(),
     result: z.object({ queued: z.boolean() }),
   },
   "chat.abort": { params: SessionId.strict(), result: Ok },
@@ -233,6 +312,24 @@ export const requests = {
     }).strict(),
     result: Ok,
   },
+  /** Ask mode on or off; switching is recorded as a marker in the transcript. */
+  "session.setMode": { params: SessionId.extend({ mode: SessionModeSchema }).strict(), result: TurnStateSchema },
+  /** Summarises the conversation so far (the `/compact` command); refused while a turn runs. */
+  "session.compact": { params: SessionId.strict(), result: Ok },
+  /** The instruction files (AGENTS.md …) in the session's system prompt. */
+  "session.instructions": { params: SessionId.strict(), result: z.object({ files: z.array(InstructionFileSchema) }) },
+  /** Fuzzy search of the workspace's files (gitignore-aware) for @-mentions. */
+  "files.search": {
+    params: z
+      .object({ workspaceId: z.string().min(1), query: z.string().max(500), limit: z.number().int().min(1).max(200).optional() })
+      .strict(),
+    result: z.object({ files: z.array(FileMatchSchema), total: z.number().int() }),
+  },
+  /** Built-in commands and the user's templates (`.agents/commands/*.md` in the workspace and the user's config folder). */
+  "commands.list": { params: z.object({ workspaceId: z.string().min(1) }).strict(), result: z.array(PromptCommandSchema) },
+  "mcp.status": { params: z.object({ workspaceId: z.string().min(1) }).strict(), result: McpStatusSchema },
+  /** Restarts one server; with no `name`, reads the config files again and restarts them all. */
+  "mcp.restart": { params: z.object({ workspaceId: z.string().min(1), name: z.string().optional() }).strict(), result: McpStatusSchema },
   "models.list": { params: Empty, result: z.array(ModelOptionSchema) },
   /** `models.list` after asking local servers (Ollama, LM Studio) which models they have installed. */
   "models.refresh": { params: Empty, result: z.array(ModelOptionSchema) },
@@ -359,6 +456,7 @@ export const events = {
   "turn.error": z.object({ sessionId: z.string(), message: z.string() }),
   "session.updated": SessionSummarySchema,
   "usage.updated": z.object({ sessionId: z.string(), usage: UsageSchema }),
+  "mcp.status": McpStatusSchema,
 } as const;
 
 export type EventName = keyof typeof events;

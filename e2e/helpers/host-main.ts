@@ -10,7 +10,14 @@
  * for a message containing "[fail-once]" gets a 401 whose body echoes the API
  * key (the error and Retry test; the key must never reach the screen).
  *
- * Env: E2E_DB, E2E_WORKSPACE, E2E_STATIC.
+ * A user message containing "[mcp]" makes the model call the offered MCP tool
+ * whose name ends with "toggle-simulated-logging" (server-everything; not
+ * read-only, so it needs approval), then answer with the tool's result.
+ *
+ * A user message containing "[quiet]" gets a one-line answer naming the files
+ * attached to it (no tools).
+ *
+ * Env: E2E_DB, E2E_WORKSPACE, E2E_STATIC, E2E_CONFIG_DIR (the user's config folder: mcp.json, AGENTS.md, commands/).
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -20,6 +27,8 @@ import { startWebHost } from "../../electron/core/web/server";
 
 const SLOW_MARK = "[slow]";
 const FAIL_ONCE_MARK = "[fail-once]";
+const MCP_MARK = "[mcp]";
+const QUIET_MARK = "[quiet]";
 /** A turn that edits README.md and src/math.ts, then runs a bash command creating notes.txt (the rewind test). */
 const THREE_FILES_MARK = "[three-files]";
 /** The one model the local Ollama the faux plays has installed. */
@@ -48,6 +57,17 @@ async function main(): Promise<void> {
   faux.setModels([LOCAL_MODEL]);
   const demo = createDemoResponder({ pace: { chunkSize: 12, chunkDelayMs: 4 } });
   faux.setDefaultResponder((request) => {
+    const userText = lastUserText(request);
+    if (userText.includes(QUIET_MARK)) {
+      const attached = [...userText.matchAll(/<attached-file path="([^"]*)"/g)].map((m) => m[1]);
+      return reply([text(`Quiet answer; attached: ${attached.join(", ") || "none"}.`)]);
+    }
+    if (userText.includes(MCP_MARK)) {
+      if (request.lastTurn?.role === "toolResult") return reply([text(`MCP tool answered: ${request.lastTurn.text}`)]);
+      const tool = request.tools.find((t) => t.name.endsWith("toggle-simulated-logging"));
+      if (tool) return reply([{ type: "toolCall", id: "toolu_mcp_1", name: tool.name, arguments: {} }]);
+      return reply([text(`No MCP tool offered (tools: ${request.tools.map((t) => t.name).join(", ")}).`)]);
+    }
     if (request.lastTurn?.role === "user" && lastUserText(request).includes(SLOW_MARK)) {
       const paragraph = "Streaming a long answer so that the Stop button can interrupt it. ";
       return reply([text(paragraph.repeat(200))], { chunkSize: 8, chunkDelayMs: 15, hangAfterEvents: 60 });
@@ -75,9 +95,15 @@ async function main(): Promise<void> {
     version: "e2e",
     env: { ANTHROPIC_API_KEY: "sk-ant-e2e-not-a-real-key", OPENAI_API_KEY: "sk-e2e-not-a-real-key" },
     initialWorkspace: process.env.E2E_WORKSPACE || undefined,
+    userConfigDir: process.env.E2E_CONFIG_DIR || undefined,
     // The faux's OpenAI routes also play a local Ollama that has one model installed (GET /models lists it);
     // LM Studio points at a port nothing listens on (a server that is not running).
-    baseUrlOverrides: { anthropic: faux.baseUrls.anthropic, openai: faux.baseUrls.openai, ollama: faux.baseUrls.openai, lmstudio: "http://127.0.0.1:1/v1" },
+    baseUrlOverrides: {
+      anthropic: faux.baseUrls.anthropic,
+      openai: faux.baseUrls.openai,
+      ollama: faux.baseUrls.openai,
+      lmstudio: "http://127.0.0.1:1/v1",
+    },
     demo: false,
   });
   const host = await startWebHost({ workbench, staticDir });

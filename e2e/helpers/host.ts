@@ -11,7 +11,9 @@ export interface E2EHost {
   dir: string;
   /** Requests the faux provider received (route, model, strict-validation verdict). */
   /** `images`: image blocks in the request body (any API's shape). */
-  fauxRequests(): Promise<Array<{ route: string; model: string | null; accepted: boolean; outcome: string; rejection: string | null; images: number }>>;
+  fauxRequests(): Promise<
+    Array<{ route: string; model: string | null; accepted: boolean; outcome: string; rejection: string | null; images: number }>
+  >;
   stop(): Promise<void>;
 }
 
@@ -30,7 +32,13 @@ export async function startHost(): Promise<E2EHost> {
   }
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "e2e/helpers/host-main.ts"], {
     cwd: process.cwd(),
-    env: { ...process.env, E2E_DB: join(dir, "workbench.db"), E2E_STATIC: join(process.cwd(), "out", "renderer"), E2E_WORKSPACE: "" },
+    env: {
+      ...process.env,
+      E2E_DB: join(dir, "workbench.db"),
+      E2E_STATIC: join(process.cwd(), "out", "renderer"),
+      E2E_WORKSPACE: "",
+      E2E_CONFIG_DIR: join(dir, "user-config"),
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";

@@ -3,16 +3,10 @@
  * the loop is tested against the real store, adapters and tools, and these
  * interfaces say exactly which parts of them it relies on.
  */
-import type { EventName, EventPayload } from "../../../shared/api";
+import type { EventName, EventPayload, SessionMode } from "../../../shared/api";
+import type { LoadedInstructions } from "./instructions";
 import type { ModelInfo, ProviderConfig } from "../../../shared/models";
-import type {
-  AssistantMessage,
-  ModelRef,
-  SessionEntry,
-  StoredEntry,
-  ToolCall,
-  ToolResultMessage,
-} from "../../../shared/protocol";
+import type { AssistantMessage, ModelRef, SessionEntry, StoredEntry, ToolCall, ToolResultMessage } from "../../../shared/protocol";
 import type { LlmContext, StreamEvent, StreamOptions, ToolSpec } from "../providers/types";
 import type { PolicyAction, Proposal, ToolOutcome } from "../tools/types";
 
@@ -79,6 +73,12 @@ export interface AgentDeps {
   /** Called after every append, for titles, counters and `session.updated`. */
   onAppended(sessionId: string, seq: number, entry: SessionEntry): void;
   sleep?(ms: number, signal: AbortSignal): Promise<void>;
+  /** Waits (bounded) for tool sources still starting (MCP servers) so a turn's first request sees their tools. */
+  prepareTools?(): Promise<void>;
+  /** The AGENTS.md section for the files touched so far (instructions.ts). */
+  instructions?(touched: readonly string[]): Promise<LoadedInstructions>;
+  /** Ask mode was switched on or off (persisted by the caller, after the entry `afterSeq`). */
+  onModeChanged?(sessionId: string, mode: SessionMode, afterSeq: number): void;
   /**
    * Records the workspace state (docs/checkpoints.md): "turnStart" before the
    * turn's first side effect, "afterTool" after each executed side-effect

@@ -8,7 +8,7 @@
  * (stop, error, abort) the session is idle and accepts the next message.
  */
 import { COMPACT_AT_SHARE } from "../../../shared/models";
-import type { PendingApproval, TurnState } from "../../../shared/api";
+import type { PendingApproval, SessionMode, TurnState } from "../../../shared/api";
 import type {
   AssistantMessage,
   ImageContent,
@@ -21,8 +21,10 @@ import type {
   UserMessage,
 } from "../../../shared/protocol";
 import type { LlmContext, ToolSpec } from "../providers/types";
+import { errors, failure } from "../tools/errors";
 import type { Proposal, ToolOutcome } from "../tools/types";
 import { historyForModel, estimateTokens } from "./context";
+import { NO_INSTRUCTIONS, touchedPaths, type LoadedInstructions } from "./instructions";
 import { compactHistory } from "./compaction";
 import type { AgentDeps, ResolvedModel } from "./ports";
 import { MAX_RETRIES, abortableDelay, retryDelayMs } from "./retry";
@@ -32,9 +34,7 @@ const PARTIAL_EMIT_INTERVAL_MS = 33;
 export const CONTINUE_PROMPT =
   "[Agent Workbench] Your last response was cut off at the output token limit. Continue from where you stopped, or wrap up briefly.";
 
-type ApprovalAnswer =
-  | { decision: "approve" | "approveForSession" | "deny"; reason?: string; byPolicy?: boolean }
-  | { decision: "aborted" };
+type ApprovalAnswer = { decision: "approve" | "approveForSession" | "deny"; reason?: string; byPolicy?: boolean } | { decision: "aborted" };
 
 interface PendingApprovalState {
   info: PendingApproval;
@@ -51,8 +51,12 @@ export class SessionAgent {
   private history: Message[];
   /** The turn's tool specs and the system prompt built from them (rebuilt when the date changes). */
   private turnTools: ToolSpec[] | null = null;
-  private prompt: { date: string; tools: ToolSpec[]; text: string } | null = null;
+  private prompt: { date: string; tools: ToolSpec[]; instructions: string; mode: SessionMode; text: string } | null = null;
   private running: Promise<void> | null = null;
+  /** Files the session's read/write/edit calls named: their folders' AGENTS.md join the prompt. */
+  private readonly touched: Set<string>;
+  private instructions: LoadedInstructions = NO_INSTRUCTIONS;
+  private instructionsFor: string | null = null;
   /** Whether this turn already recorded its "before the first side effect" checkpoint. */
   private turnCheckpointed = false;
 
@@ -60,9 +64,11 @@ export class SessionAgent {
     private readonly deps: AgentDeps,
     readonly sessionId: string,
     private model: ModelRef | null,
+    private mode: SessionMode = "agent",
   ) {
     this.entries = deps.store.loadEntries(sessionId);
     this.history = historyForModel(this.entries);
+    this.touched = new Set(touchedPaths(this.entries));
   }
 
   // ------------------------------------------------------------ public API
@@ -70,6 +76,7 @@ export class SessionAgent {
   turnState(): TurnState {
     return {
       sessionId: this.sessionId,
+      mode: this.mode,
       status: this.status,
       queued: this.queue.map((m) => textOf(m)),
       pendingApproval: this.pending?.info ?? null,
@@ -81,10 +88,10 @@ export class SessionAgent {
   }
 
   /** Sends a user message; queued when a turn is running. */
-  send(text: string, images: ImageContent[] = []): { queued: boolean } {
+  send(text: string, images: ImageContent[] = [], attachments: { type: "text"; text: string }[] = []): { queued: boolean } {
     const message: UserMessage = {
       role: "user",
-      content: [...(text ? [{ type: "text" as const, text }] : []), ...images],
+      content: [...(text ? [{ type: "text" as const, text }] : []), ...attachments, ...images],
       timestamp: this.deps.now(),
     };
     if (this.status !== "idle") {
@@ -115,6 +122,60 @@ export class SessionAgent {
     return true;
   }
 
+  /** Ask mode on or off; during a running turn it applies from the next request and tool batch. */
+  setMode(mode: SessionMode): void {
+    if (mode === this.mode) return;
+    this.mode = mode;
+    const last = this.entries[this.entries.length - 1];
+    this.deps.onModeChanged?.(this.sessionId, mode, last?.seq ?? 0);
+    this.emitState();
+  }
+
+  currentMode(): SessionMode {
+    return this.mode;
+  }
+
+  /** The instruction files in the last system prompt (loads them when no turn has yet). */
+  async instructionFiles(): Promise<LoadedInstructions["files"]> {
+    await this.refreshInstructions();
+    return this.instructions.files;
+  }
+
+  private async refreshInstructions(): Promise<void> {
+    if (!this.deps.instructions) return;
+    const key = [...this.touched].join("\u0000");
+    if (key === this.instructionsFor) return;
+    this.instructions = await this.deps.instructions([...this.touched]).catch(() => NO_INSTRUCTIONS);
+    this.instructionsFor = key;
+  }
+
+  /** The `/compact` command: summarises the conversation now, outside a turn. */
+  async compactNow(): Promise<{ ok: true } | { ok: false; error: string }> {
+    if (this.status !== "idle") return { ok: false, error: "a turn is running; compact when it has finished" };
+    const resolved = this.resolveCurrentModel();
+    if (!resolved) return { ok: false, error: "no usable model for the summary" };
+    const controller = new AbortController();
+    this.controller = controller;
+    this.status = "running";
+    this.emitState();
+    const work = this.compact(resolved, controller.signal);
+    this.running = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    try {
+      return (await work) ? { ok: true } : { ok: false, error: "compaction failed (see the error in the transcript)" };
+    } catch (err) {
+      return { ok: false, error: errorText(err) };
+    } finally {
+      this.running = null;
+      this.controller = null;
+      this.status = "idle";
+      this.emitState();
+      this.deps.emit("stream.end", { sessionId: this.sessionId });
+    }
+  }
+
   /** Switches the model; during a running turn it applies from the next request. */
   switchModel(to: ModelRef): void {
     const from = this.model;
@@ -131,12 +192,16 @@ export class SessionAgent {
     this.controller = controller;
     this.status = "running";
     this.emitState();
-    this.deps.tools.beginTurn();
-    this.turnCheckpointed = false;
-    // The runtime, and so its specs, stay the same for the whole turn.
-    this.turnTools = this.deps.tools.specs();
     this.appendMessage(first);
     try {
+      // MCP servers still starting, and the AGENTS.md files (read again each turn: the user may have edited them).
+      await this.deps.prepareTools?.();
+      this.instructionsFor = null;
+      await this.refreshInstructions();
+      this.deps.tools.beginTurn();
+      this.turnCheckpointed = false;
+      // The runtime, and so its specs, stay the same for the whole turn.
+      this.turnTools = this.deps.tools.specs();
       await this.loop(controller.signal);
     } catch (err) {
       // A bug in the loop must not take the host down; show it and go idle.
@@ -192,7 +257,11 @@ export class SessionAgent {
       }
 
       if (calls.length > 0) {
+        const before = this.touched.size;
+        for (const path of touchedPaths([{ seq: 0, entry: { type: "message", message } }])) this.touched.add(path);
         const finished = await this.runTools(calls, signal);
+        // A file in a new folder: that folder's AGENTS.md applies from the next request.
+        if (this.touched.size !== before) await this.refreshInstructions();
         if (!finished) return;
         this.deliverQueued();
         continue;
@@ -246,7 +315,8 @@ export class SessionAgent {
   }
 
   private buildContext(resolved: ResolvedModel): LlmContext {
-    const tools = (this.turnTools ??= this.deps.tools.specs());
+    const all = (this.turnTools ??= this.deps.tools.specs());
+    const tools = this.mode === "ask" ? this.readOnlyTools(all) : all;
     return {
       systemPrompt: this.systemPrompt(tools),
       // A copy: the history grows while a request built from it may still be in flight.
@@ -255,15 +325,31 @@ export class SessionAgent {
     };
   }
 
+  private readOnlyOf: { all: ToolSpec[]; readOnly: ToolSpec[] } | null = null;
+
+  /** Ask mode's offer: the same array for the same specs (request builders key their caches on it). */
+  private readOnlyTools(all: ToolSpec[]): ToolSpec[] {
+    if (this.readOnlyOf?.all !== all) this.readOnlyOf = { all, readOnly: all.filter((t) => !this.deps.tools.isSideEffect(t.name)) };
+    return this.readOnlyOf.readOnly;
+  }
+
   /** The same text for every request of a day (it only shows the date), as prompt caches want. */
   private systemPrompt(tools: ToolSpec[]): string {
     const now = this.deps.now();
     const date = new Date(now).toISOString().slice(0, 10);
-    if (this.prompt?.date !== date || this.prompt.tools !== tools) {
-      const text = buildSystemPrompt({ workspaceRoot: this.deps.workspaceRoot, platform: this.deps.platform, now, tools });
-      this.prompt = { date, tools, text };
-    }
-    return this.prompt.text;
+    const instructions = this.instructions.text;
+    const p = this.prompt;
+    if (p !== null && p.date === date && p.tools === tools && p.instructions === instructions && p.mode === this.mode) return p.text;
+    const text = buildSystemPrompt({
+      workspaceRoot: this.deps.workspaceRoot,
+      platform: this.deps.platform,
+      now,
+      tools,
+      instructions,
+      mode: this.mode,
+    });
+    this.prompt = { date, tools, instructions, mode: this.mode, text };
+    return text;
   }
 
   /** One request, retried on retryable errors; failed attempts are stored for the record. */
@@ -352,7 +438,14 @@ export class SessionAgent {
       content: [],
       stopReason: "error",
       model: { provider: resolved.model.provider, api: resolved.model.api, id: resolved.model.id },
-      usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+      usage: {
+        input: 0,
+        output: 0,
+        cacheRead: 0,
+        cacheWrite: 0,
+        totalTokens: 0,
+        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+      },
       errorMessage: text,
       timestamp: this.deps.now(),
     };
@@ -407,6 +500,10 @@ export class SessionAgent {
     for (const call of sideEffects) {
       if (signal.aborted) break;
       const startedAt = this.deps.now();
+      if (this.mode === "ask") {
+        finish(call, failure(errors.readOnlyMode(call.name)), "denied", startedAt);
+        continue;
+      }
       const proposed = await this.deps.tools.propose(call);
       if ("outcome" in proposed) {
         finish(call, proposed.outcome, statusOf(proposed.outcome), startedAt);

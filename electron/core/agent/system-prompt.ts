@@ -10,6 +10,10 @@ export interface SystemPromptInput {
   /** Unix ms; the date is given to the model as YYYY-MM-DD. */
   now: number;
   tools: readonly ToolSpec[];
+  /** The AGENTS.md section (instructions.ts), "" or absent when there is none. */
+  instructions?: string;
+  /** Ask mode: only read-only tools are offered. */
+  mode?: "agent" | "ask";
 }
 
 export function buildSystemPrompt(input: SystemPromptInput): string {
@@ -32,6 +36,13 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
     "- `write`, `edit` and `bash` need the user's approval. If the user denies a call, respect the reason given and adjust your plan.",
     "- When a tool result says a budget is exceeded, stop calling tools and answer from what you have.",
     "- Be concise. When the task is done, say what you changed.",
+    ...(input.mode === "ask"
+      ? [
+          "",
+          "Ask mode is on: you may only read. Do not try to change files or run commands; answer, explain and plan, and say what you would change.",
+        ]
+      : []),
+    ...(input.instructions ? ["", input.instructions] : []),
   ].join("\n");
 }
 

@@ -11,6 +11,11 @@ import type { ModelInfo, ProviderConfig } from "../../../shared/models";
 import type { ExportFormat } from "../../../shared/review";
 import type { ModelRef, SessionEntry } from "../../../shared/protocol";
 import { SessionAgent } from "../agent/session-agent";
+import { loadInstructions, loadInstructionsSync, touchedPaths } from "../agent/instructions";
+import { defaultToolSpecs } from "../tools";
+import { TOOL_DEFS } from "../tools/registry";
+import { userConfigDir } from "../mcp/config";
+import { MCP_TURN_WAIT_MS, WorkspaceServices } from "./workspace-services";
 import type { AgentDeps, ResolvedModel, ToolAuditEvent } from "../agent/ports";
 import { createCheckpointHandlers } from "../checkpoints/handlers";
 import { CheckpointService } from "../checkpoints/service";
@@ -21,6 +26,7 @@ import { redactText } from "../review/redact";
 import { SessionStore } from "../store";
 import { dispatch, type HandlerTable } from "./dispatch";
 import { createHandlers } from "./handlers";
+import { createEcosystemHandlers } from "./ecosystem-handlers";
 import { KeyRing, needsKey } from "./keys";
 import { ModelCatalog } from "./model-catalog";
 import { SETTINGS_KEY, parseSettings } from "./settings";
@@ -53,6 +59,8 @@ export interface WorkbenchOptions {
   checkpointDir?: string | null;
   /** Test hook: replaces the backoff sleep between retries. */
   sleep?: AgentDeps["sleep"];
+  /** The user's config folder (user-level mcp.json, AGENTS.md, commands/); default: userConfigDir(env). */
+  userConfigDir?: string;
   /**
    * The fetch the provider SDK clients use, for the current network settings:
    * Electron's `net.fetch` in the desktop app; absent, a Node fetch honouring
@@ -79,6 +87,9 @@ export interface CoreContext {
   checkpoints: CheckpointService;
   saveSettings(settings: ReturnType<typeof parseSettings>): void;
   initialWorkspaceId: string | null;
+  services: WorkspaceServices;
+  configDir: string;
+  workspaceRootOf(sessionId: string): string;
 }
 
 export async function createWorkbench(options: WorkbenchOptions): Promise<Workbench> {
@@ -124,6 +135,9 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       }
     }
   };
+  const env = options.env ?? process.env;
+  const configDir = options.userConfigDir ?? userConfigDir(env);
+  const services = new WorkspaceServices({ store, configDir, env, version: options.version, onMcpStatus: (s) => emit("mcp.status", s) });
 
   const localOf = (m: ModelInfo): Pick<ModelOption, "local"> => {
     const local = catalog.localAvailability(m);
@@ -169,10 +183,12 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     if (!session) throw new NotFound(`no session ${sessionId}`);
     const workspace = store.getWorkspace(session.workspaceId);
     if (!workspace) throw new NotFound(`no workspace for session ${sessionId}`);
+    const mcp = services.mcp(workspace.id);
     const tools = createSessionTools({
       workspaceRoot: workspace.path,
       settings: () => settings,
-      env: options.env ?? process.env,
+      env,
+      externalTools: mcp ? () => mcp.toolSet() : undefined,
     });
     const deps: AgentDeps = {
       store,
@@ -195,9 +211,12 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       },
       onAppended: (sid, _seq, entry) => afterAppend(sid, entry),
       sleep: options.sleep,
+      prepareTools: async () => mcp?.whenStarted(MCP_TURN_WAIT_MS),
+      instructions: (touched) => loadInstructions({ workspaceRoot: workspace.path, userDir: configDir, touched }),
+      onModeChanged: (sid, mode, afterSeq) => services.recordMode(sid, { mode, afterSeq, timestamp: now() }),
       checkpoint: (sid, point) => checkpoints.record(sid, point),
     };
-    const agent = new SessionAgent(deps, sessionId, session.model ?? defaultModel());
+    const agent = new SessionAgent(deps, sessionId, session.model ?? defaultModel(), services.mode(sessionId));
     agents.set(sessionId, agent);
     return agent;
   };
@@ -284,6 +303,14 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       store.setSetting(SETTINGS_KEY, next);
     },
     initialWorkspaceId,
+    services,
+    configDir,
+    workspaceRootOf: (sessionId) => {
+      const session = store.getSession(sessionId);
+      const workspace = session && store.getWorkspace(session.workspaceId);
+      if (!workspace) throw new NotFound(`no workspace for session ${sessionId}`);
+      return workspace.path;
+    },
   };
   const review = createReviewHandlers({
       store,
@@ -295,11 +322,31 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
         return model && provider ? { model, provider } : undefined;
       },
       knownSecrets: () => catalog.providers().flatMap((p) => keys.get(p) ?? []),
+      toolSpecs: (sessionId) => {
+        const session = store.getSession(sessionId);
+        const mcp = session ? services.mcp(session.workspaceId) : null;
+        return [...defaultToolSpecs(), ...(mcp?.toolSet().specs ?? [])];
+      },
+      modelViewExtras: (sessionId) => {
+        const session = store.getSession(sessionId);
+        const mcp = session ? services.mcp(session.workspaceId) : null;
+        const changes = services.modeChanges(sessionId);
+        return {
+          instructions: (before) =>
+            loadInstructionsSync({ workspaceRoot: ctx.workspaceRootOf(sessionId), userDir: configDir, touched: touchedPaths(before) }).text,
+          modeAt: (before) => {
+            const last = before.at(-1)?.seq ?? 0;
+            return changes.filter((c) => c.afterSeq <= last).at(-1)?.mode ?? "agent";
+          },
+          isSideEffect: (name) => (TOOL_TIERS.get(name) ?? mcp?.toolSet().defs.find((d) => d.name === name)?.tier) === "sideEffect",
+        };
+      },
       demoteOtherReasoning: () => settings.demoteOtherReasoning,
       onSessionChanged: (s) => emit("session.updated", s),
     });
   const table: HandlerTable = {
     ...createHandlers(ctx),
+    ...createEcosystemHandlers(ctx),
     ...review,
     // Files at a step and exports read the checkpoints, so what bash changed shows too (docs/checkpoints.md).
     "review.fileStates": async (p: { sessionId: string; seq: number }) => fileStatesFromCheckpoints(checkpoints, p.sessionId, p.seq, review["review.fileStates"](p)),
@@ -330,6 +377,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       await checkpoints.close();
       if (summaryTimer !== null) clearImmediate(summaryTimer);
       announceSummaries();
+      await services.close();
       listeners.clear();
       store.close();
     },
@@ -337,6 +385,8 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
 }
 
 export const DEFAULT_TITLE = "New session";
+
+const TOOL_TIERS = new Map(TOOL_DEFS.map((d) => [d.name, d.tier]));
 
 export class NotFound extends Error {
   override name = "NotFound";

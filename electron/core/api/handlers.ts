@@ -5,11 +5,13 @@ import { NotFound, openWorkspaceFolder } from "./create-workbench";
 import { ApiFailure, type CoreHandlerTable, type HandlerTable } from "./dispatch";
 import { readCaFile } from "../network/node-fetch";
 import { parseSettings } from "./settings";
+import { attachMentions } from "../mentions/attach";
+import type { EcosystemMethod } from "./ecosystem-handlers";
 
 type P<M extends keyof HandlerTable> = RequestParams<M>;
 type R<M extends keyof HandlerTable> = RequestResult<M>;
 
-export function createHandlers(ctx: CoreContext): CoreHandlerTable {
+export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, EcosystemMethod> {
   const { store } = ctx;
 
   const requireSession = (id: string) => {
@@ -97,7 +99,14 @@ export function createHandlers(ctx: CoreContext): CoreHandlerTable {
       return {
         session: current,
         entries: store.loadEntries(session.id, { fromSeq }),
-        turn: agent?.turnState() ?? { sessionId: session.id, status: "idle" as const, queued: [], pendingApproval: null },
+        turn: agent?.turnState() ?? {
+          sessionId: session.id,
+          mode: ctx.services.mode(session.id),
+          status: "idle" as const,
+          queued: [],
+          pendingApproval: null,
+        },
+        modeChanges: ctx.services.modeChanges(session.id),
       };
     },
 
@@ -106,10 +115,13 @@ export function createHandlers(ctx: CoreContext): CoreHandlerTable {
       return { entries: store.loadEntries(p.sessionId, { fromSeq: p.fromSeq, toSeq: p.toSeq }) };
     },
 
-    "chat.send": (p: P<"chat.send">) => {
+    "chat.send": async (p: P<"chat.send">) => {
       requireSession(p.sessionId);
-      if (!p.text.trim() && !(p.images?.length ?? 0)) throw new ApiFailure("INVALID_REQUEST", "the message is empty");
-      return ctx.agent(p.sessionId).send(p.text, p.images ?? []);
+      if (!p.text.trim() && !(p.images?.length ?? 0) && !(p.mentions?.length ?? 0))
+        throw new ApiFailure("INVALID_REQUEST", "the message is empty");
+      const attached = await attachMentions(ctx.workspaceRootOf(p.sessionId), p.mentions ?? []);
+      if (!attached.ok) throw new ApiFailure("INVALID_REQUEST", attached.message);
+      return ctx.agent(p.sessionId).send(p.text, p.images ?? [], attached.blocks);
     },
     "chat.abort": (p: P<"chat.abort">) => {
       requireSession(p.sessionId);

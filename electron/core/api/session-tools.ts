@@ -6,24 +6,32 @@
  */
 import type { Settings } from "../../../shared/api";
 import type { ToolRuntimePort } from "../agent/ports";
-import { createToolRuntime, type SideEffectToolName, type ToolRuntime } from "../tools";
+import { createToolRuntime, type ToolRuntime, type ToolRuntimeOptions } from "../tools";
 
 export interface SessionToolsOptions {
   workspaceRoot: string;
   settings(): Settings;
   env: Record<string, string | undefined>;
+  /** The workspace's MCP tools (asked at each lookup: servers come and go). */
+  externalTools?: ToolRuntimeOptions["externalTools"];
 }
 
 export function createSessionTools(options: SessionToolsOptions): ToolRuntimePort {
   let builtFrom: string | null = null;
   let runtime: ToolRuntime | null = null;
-  const allowedForSession = new Set<SideEffectToolName>();
+  const allowedForSession = new Set<string>();
 
   const current = (): ToolRuntime => {
     const { approvalPolicy, budget } = options.settings();
     const key = JSON.stringify({ approvalPolicy, budget });
     if (!runtime || key !== builtFrom) {
-      runtime = createToolRuntime({ workspaceRoot: options.workspaceRoot, policy: approvalPolicy, budget, env: options.env });
+      runtime = createToolRuntime({
+        workspaceRoot: options.workspaceRoot,
+        policy: approvalPolicy,
+        budget,
+        env: options.env,
+        externalTools: options.externalTools,
+      });
       for (const tool of allowedForSession) runtime.allowForSession(tool);
       builtFrom = key;
     }
@@ -43,7 +51,7 @@ export function createSessionTools(options: SessionToolsOptions): ToolRuntimePor
     propose: (call) => turnRuntime.propose(call),
     decide: (proposal) => turnRuntime.decide(proposal),
     approve: (proposal, { forSession }) => {
-      if (forSession) allowedForSession.add(proposal.toolName as SideEffectToolName);
+      if (forSession) allowedForSession.add(proposal.toolName);
       turnRuntime.approve(proposal, { forSession });
     },
     deny: (proposal, { reason }) => turnRuntime.deny(proposal, { reason }),

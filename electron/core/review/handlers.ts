@@ -17,7 +17,7 @@ import { importEnvelope, parseEnvelope } from "./export-json";
 import { exportSession } from "./export-session";
 import { fileStatesAt } from "./file-history";
 import { forkAt } from "./fork";
-import { modelViewAt } from "./model-view";
+import { modelViewAt, type ModelViewInput } from "./model-view";
 import { createRedactor } from "./redact";
 import type { ReviewResult } from "./result";
 import { sessionStats } from "./stats";
@@ -30,8 +30,10 @@ export interface ReviewContext {
   workspaceRoot?(sessionId: string): string;
   /** As the loop's AgentDeps.platform (os.platform()). */
   platform: string;
-  /** The tool specs the loop offers (default: the tool runtime's `defaultToolSpecs()`). */
-  toolSpecs?(): readonly ToolSpec[];
+  /** The tool specs the loop offers (default: the tool runtime's `defaultToolSpecs()`); MCP tools included. */
+  toolSpecs?(sessionId: string): readonly ToolSpec[];
+  /** The loop's AGENTS.md section, Ask mode and tool tiers, for "what the model saw" (model-view.ts). */
+  modelViewExtras?(sessionId: string): Pick<ModelViewInput, "instructions" | "modeAt" | "isSideEffect">;
   /** The catalog's model and provider for a model ref (ModelCatalog.find + provider). */
   resolveModel(ref: ModelRef): { model: ModelInfo; provider: ProviderConfig } | undefined;
   /** The setting that sends other models' reasoning as text (as the loop reads it). */
@@ -78,8 +80,9 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
         modelViewAt(store.loadEntries(p.sessionId), p.seq, {
           workspaceRoot: workspaceRoot(session),
           platform: ctx.platform,
-          toolSpecs: ctx.toolSpecs?.() ?? defaultToolSpecs(),
+          toolSpecs: ctx.toolSpecs?.(session.id) ?? defaultToolSpecs(),
           resolve: ctx.resolveModel,
+          ...ctx.modelViewExtras?.(session.id),
           demoteOtherReasoning: ctx.demoteOtherReasoning?.() ?? false,
         }),
       );
@@ -92,12 +95,14 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
 
     "review.notes.list": (p) => {
       requireSession(p.sessionId);
-      return store.listNotes(p.sessionId).filter(
-        (n) =>
-          (p.verdict === undefined || (p.verdict === "none" ? n.verdict === null : n.verdict === p.verdict)) &&
-          (p.author === undefined || n.author === p.author) &&
-          (p.seq === undefined || n.seq === p.seq),
-      );
+      return store
+        .listNotes(p.sessionId)
+        .filter(
+          (n) =>
+            (p.verdict === undefined || (p.verdict === "none" ? n.verdict === null : n.verdict === p.verdict)) &&
+            (p.author === undefined || n.author === p.author) &&
+            (p.seq === undefined || n.seq === p.seq),
+        );
     },
     "review.notes.add": (p) => {
       requireSession(p.sessionId);
@@ -137,6 +142,6 @@ function unwrap<T>(result: ReviewResult<T>): T {
 }
 
 /** The review methods' schemas, for callers that validate results (tests, clients). */
-export const reviewRequests = Object.fromEntries(
-  Object.entries(requests).filter(([m]) => m.startsWith("review.")),
-) as { [M in ReviewMethod]: (typeof requests)[M] };
+export const reviewRequests = Object.fromEntries(Object.entries(requests).filter(([m]) => m.startsWith("review."))) as {
+  [M in ReviewMethod]: (typeof requests)[M];
+};

@@ -30,6 +30,12 @@ export interface ModelViewInput {
   platform: string;
   /** The tools the session offers (the loop's `tools.specs()`). */
   toolSpecs: readonly ToolSpec[];
+  /** The AGENTS.md section for a request made after `before` (the loop's instructions for the files touched by then). */
+  instructions?(before: readonly StoredEntry[]): string;
+  /** Ask mode at the time of the request made after `before`. */
+  modeAt?(before: readonly StoredEntry[]): "agent" | "ask";
+  /** Tools whose tier is side effect (Ask mode offers the others only). */
+  isSideEffect?(name: string): boolean;
   /** The catalog's model and provider for a stored model ref. */
   resolve(ref: ModelRef): { model: ModelInfo; provider: ProviderConfig } | undefined;
 }
@@ -47,15 +53,28 @@ export function modelViewAt(entries: readonly StoredEntry[], seq: number, input:
   if (!resolved) {
     return {
       ok: false,
-      error: { code: "UNSUPPORTED", message: `model ${modelLabel(message.model)} is no longer in the model catalog; its request cannot be rebuilt` },
+      error: {
+        code: "UNSUPPORTED",
+        message: `model ${modelLabel(message.model)} is no longer in the model catalog; its request cannot be rebuilt`,
+      },
     };
   }
 
   const before = entries.slice(0, index);
   const requestTime = requestTimeOf(before) ?? message.timestamp;
-  const tools = [...input.toolSpecs];
+  const mode = input.modeAt?.(before) ?? "agent";
+  const all = [...input.toolSpecs];
+  const tools = mode === "ask" && input.isSideEffect ? all.filter((t) => !input.isSideEffect?.(t.name)) : all;
+  const instructions = input.instructions?.(before) ?? "";
   const context: LlmContext = {
-    systemPrompt: buildSystemPrompt({ workspaceRoot: input.workspaceRoot, platform: input.platform, now: requestTime, tools }),
+    systemPrompt: buildSystemPrompt({
+      workspaceRoot: input.workspaceRoot,
+      platform: input.platform,
+      now: requestTime,
+      tools,
+      instructions,
+      mode,
+    }),
     messages: historyForModel(before),
     // Same rule as the loop's buildContext.
     tools: resolved.model.input.length > 0 ? tools : [],
@@ -70,7 +89,10 @@ export function modelViewAt(entries: readonly StoredEntry[], seq: number, input:
     };
   } catch (e) {
     // The builders are pure and should not throw; if one does, report it rather than crash the request.
-    return { ok: false, error: { code: "INTERNAL", message: `could not rebuild the request: ${e instanceof Error ? e.message : String(e)}` } };
+    return {
+      ok: false,
+      error: { code: "INTERNAL", message: `could not rebuild the request: ${e instanceof Error ? e.message : String(e)}` },
+    };
   }
 }
 

@@ -22,6 +22,8 @@ const RETRYABLE: ReadonlySet<ToolErrorCode> = new Set<ToolErrorCode>([
   "TIMEOUT",
   "SPECIAL_FILE",
   "IO_ERROR",
+  "TOOL_FAILED",
+  "SERVER_UNAVAILABLE",
 ]);
 
 export function toolError(errorCode: ToolErrorCode, message: string, hint?: string): ToolError {
@@ -48,11 +50,7 @@ export const errors = {
       `Rewrite the arguments so they match the ${tool} schema and call it again.`,
     ),
   unknownTool: (name: string, available: readonly string[]) =>
-    toolError(
-      "UNKNOWN_TOOL",
-      `There is no tool named "${name}".`,
-      `Available tools: ${available.join(", ")}.`,
-    ),
+    toolError("UNKNOWN_TOOL", `There is no tool named "${name}".`, `Available tools: ${available.join(", ")}.`),
   emptyPath: () => toolError("INVALID_ARGUMENTS", "The path is empty.", "Give a path relative to the workspace root, e.g. src/index.ts."),
   nulInPath: () =>
     toolError("INVALID_ARGUMENTS", "The path contains a NUL byte.", "Give a plain path relative to the workspace root, e.g. src/index.ts."),
@@ -84,20 +82,25 @@ export const errors = {
     toolError(
       "NOT_FOUND",
       `File not found: ${path}`,
-      suggestions.length > 0
-        ? `Did you mean one of these?\n${suggestions.join("\n")}`
-        : "Check the path with list or glob.",
+      suggestions.length > 0 ? `Did you mean one of these?\n${suggestions.join("\n")}` : "Check the path with list or glob.",
     ),
   dirNotFound: (path: string) =>
     toolError("NOT_FOUND", `Directory not found: ${path}`, "Check the path with list from the workspace root."),
-  isDirectory: (path: string) =>
-    toolError("IS_DIRECTORY", `${path} is a directory, not a file.`, "Use list to see what it contains."),
+  isDirectory: (path: string) => toolError("IS_DIRECTORY", `${path} is a directory, not a file.`, "Use list to see what it contains."),
   notADirectory: (path: string) =>
     toolError("NOT_A_DIRECTORY", `${path} is a file, not a directory.`, "Use read to read it, or give its folder."),
   specialFile: (path: string, kind: string) =>
-    toolError("SPECIAL_FILE", `${path} is a ${kind}, not a regular file; it cannot be used.`, "Only regular files and folders can be used."),
+    toolError(
+      "SPECIAL_FILE",
+      `${path} is a ${kind}, not a regular file; it cannot be used.`,
+      "Only regular files and folders can be used.",
+    ),
   binaryFile: (path: string) =>
-    toolError("BINARY_FILE", `${path} is a binary file and cannot be shown as text.`, "Use bash (for example `file` or `xxd | head`) if you really need its bytes."),
+    toolError(
+      "BINARY_FILE",
+      `${path} is a binary file and cannot be shown as text.`,
+      "Use bash (for example `file` or `xxd | head`) if you really need its bytes.",
+    ),
   notUtf8: (path: string) =>
     toolError(
       "BINARY_FILE",
@@ -180,9 +183,19 @@ export const errors = {
       "Do not repeat the same call; change the approach or ask the user.",
     ),
   deniedByPolicy: (rule: string) =>
-    toolError("DENIED", `This tool call was denied by the workspace policy (${rule}).`, "Do not repeat the same call; change the approach or ask the user."),
+    toolError(
+      "DENIED",
+      `This tool call was denied by the workspace policy (${rule}).`,
+      "Do not repeat the same call; change the approach or ask the user.",
+    ),
   notApproved: () =>
     toolError("DENIED", "This side-effect call was executed without an approval.", "Propose it again; it must be approved before it runs."),
+  readOnlyMode: (tool: string) =>
+    toolError(
+      "READ_ONLY_MODE",
+      `${tool} changes things, and this session is in Ask mode: only read-only tools may run.`,
+      "Answer from what read-only tools show, or describe the change you would make; the user can leave Ask mode to let you make it.",
+    ),
   budgetExceeded: (limit: string) =>
     toolError(
       "TOOL_BUDGET_EXCEEDED",
@@ -190,7 +203,11 @@ export const errors = {
       "Do not call more tools: answer the user now from what you already have, and say what is left to do.",
     ),
   badCursor: (cursor: string) =>
-    toolError("INVALID_ARGUMENTS", `The cursor "${cursor}" is not valid.`, "Use the cursor exactly as given at the end of the previous answer, or omit it to start over."),
+    toolError(
+      "INVALID_ARGUMENTS",
+      `The cursor "${cursor}" is not valid.`,
+      "Use the cursor exactly as given at the end of the previous answer, or omit it to start over.",
+    ),
   changedDuringUse: (path: string) =>
     toolError(
       "OUTSIDE_WORKSPACE",
@@ -198,7 +215,11 @@ export const errors = {
       "Try again; if it keeps happening, something else is modifying the workspace.",
     ),
   io: (path: string, code: string) =>
-    toolError("IO_ERROR", `Could not access ${path} (${code}).`, "Check the path and permissions; retrying may help if the error was temporary."),
+    toolError(
+      "IO_ERROR",
+      `Could not access ${path} (${code}).`,
+      "Check the path and permissions; retrying may help if the error was temporary.",
+    ),
 } as const;
 
 export function formatSeconds(ms: number): string {

@@ -24,7 +24,15 @@ export interface ToolPolicy {
   pathDeny?: readonly string[];
 }
 
-export const DEFAULT_TOOL_POLICY: ToolPolicy = { write: "ask", edit: "ask", bash: "ask", bashAllow: [], bashDeny: [], pathAllow: [], pathDeny: [] };
+export const DEFAULT_TOOL_POLICY: ToolPolicy = {
+  write: "ask",
+  edit: "ask",
+  bash: "ask",
+  bashAllow: [],
+  bashDeny: [],
+  pathAllow: [],
+  pathDeny: [],
+};
 
 export type SideEffectToolName = "write" | "edit" | "bash";
 
@@ -37,9 +45,14 @@ export interface PolicyVerdict {
 export function evaluatePolicy(
   policy: ToolPolicy,
   sessionAllowed: ReadonlySet<string>,
-  toolName: SideEffectToolName,
+  toolName: SideEffectToolName | (string & {}),
   preview: ProposalPreview,
 ): PolicyVerdict {
+  // External (MCP) tools without readOnlyHint: asked every time unless allowed for this session.
+  if (preview.kind === "mcp" || !isBuiltIn(toolName)) {
+    if (sessionAllowed.has(toolName)) return { action: "allow", rule: `${toolName}: allowed for this session` };
+    return { action: "ask", rule: `${toolName}: ask (external tool)` };
+  }
   const toolAction = policy[toolName];
   if (toolAction === "deny") return { action: "deny", rule: `${toolName}: deny` };
 
@@ -62,6 +75,10 @@ export function evaluatePolicy(
   }
   if (toolAction === "allow") return { action: "allow", rule: `${toolName}: allow` };
   return { action: "ask", rule: `${toolName}: ask` };
+}
+
+function isBuiltIn(name: string): name is SideEffectToolName {
+  return name === "write" || name === "edit" || name === "bash";
 }
 
 function globMatch(glob: string, path: string): boolean {

@@ -5,7 +5,15 @@
 import type { z } from "zod";
 import { bashTimeoutMs, resolveWorkdir, runBash } from "./bash-tool";
 import type { ToolContext } from "./context";
-import { BASH_DESCRIPTION, EDIT_DESCRIPTION, GLOB_DESCRIPTION, GREP_DESCRIPTION, LIST_DESCRIPTION, READ_DESCRIPTION, WRITE_DESCRIPTION } from "./descriptions";
+import {
+  BASH_DESCRIPTION,
+  EDIT_DESCRIPTION,
+  GLOB_DESCRIPTION,
+  GREP_DESCRIPTION,
+  LIST_DESCRIPTION,
+  READ_DESCRIPTION,
+  WRITE_DESCRIPTION,
+} from "./descriptions";
 import { errors, failure } from "./errors";
 import { commitPlan, planEdit, planWrite, previewOf, takeSnapshot, type FileChangePlan, type Snapshot } from "./file-change";
 import { runGlob } from "./glob-tool";
@@ -34,7 +42,8 @@ export interface Planned {
 }
 
 interface BaseDef {
-  name: ToolName;
+  /** One of TOOL_NAMES for the built-in tools; external (MCP) tools bring their own. */
+  name: string;
   tier: SideEffectTier;
   description: string;
   schema: z.ZodType;
@@ -107,7 +116,12 @@ function sideEffect<S extends z.ZodType<Record<string, unknown>>>(
 
 type Planner<A> = (args: A, snapshot: Snapshot) => Result<FileChangePlan>;
 
-function fileTool<S extends z.ZodType<{ path: string }>>(name: "write" | "edit", schema: S, description: string, plan: Planner<z.infer<S>>): SideEffectDef {
+function fileTool<S extends z.ZodType<{ path: string }>>(
+  name: "write" | "edit",
+  schema: S,
+  description: string,
+  plan: Planner<z.infer<S>>,
+): SideEffectDef {
   const mustExist = name === "edit";
   return sideEffect(name, schema, description, {
     propose: async (args, ctx) => {
@@ -120,7 +134,8 @@ function fileTool<S extends z.ZodType<{ path: string }>>(name: "write" | "edit",
     execute: async (args, ctx, fingerprint) => {
       const snap = await takeSnapshot(ctx, args.path, mustExist);
       if (!snap.ok) return failure(snap.error);
-      if (fingerprint !== undefined && snap.value.fingerprint !== fingerprint) return failure(errors.conflict(snap.value.resolved.rel), { path: snap.value.resolved.rel });
+      if (fingerprint !== undefined && snap.value.fingerprint !== fingerprint)
+        return failure(errors.conflict(snap.value.resolved.rel), { path: snap.value.resolved.rel });
       const planned = plan(args, snap.value);
       if (!planned.ok) return failure(planned.error);
       return commitPlan(name, planned.value, ctx, fingerprint ?? snap.value.fingerprint);
@@ -140,7 +155,10 @@ export const TOOL_DEFS: readonly ToolDef[] = [
     propose: async (args, ctx) => {
       const dir = await resolveWorkdir(args, ctx);
       if (!dir.ok) return dir;
-      return { ok: true, value: { preview: { kind: "command", command: args.command, cwd: dir.value.real, timeoutMs: bashTimeoutMs(args) } } };
+      return {
+        ok: true,
+        value: { preview: { kind: "command", command: args.command, cwd: dir.value.real, timeoutMs: bashTimeoutMs(args) } },
+      };
     },
     execute: (args, ctx) => runBash(args, ctx),
   }),
@@ -153,6 +171,11 @@ export function findTool(name: string): ToolDef | undefined {
 }
 
 let cachedSpecs: ToolSpec[] | null = null;
+
+/** What providers get for one tool. */
+export function specOf(def: ToolDef, parameters: Record<string, unknown> = toProviderSchema(def.schema)): ToolSpec {
+  return { name: def.name, description: def.description, parameters };
+}
 
 /** What providers get: name, description and JSON Schema of every tool. */
 export function defaultToolSpecs(): ToolSpec[] {

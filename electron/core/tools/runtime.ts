@@ -28,7 +28,7 @@ import { childEnvironment } from "./env";
 import { errors, failure, toolError } from "./errors";
 import { READONLY_TIMEOUT_MS } from "./limits";
 import { DEFAULT_TOOL_POLICY, evaluatePolicy, type PolicyVerdict, type SideEffectToolName, type ToolPolicy } from "./policy";
-import { defaultToolSpecs, findTool, TOOL_NAMES, type Planned, type SideEffectDef } from "./registry";
+import { defaultToolSpecs, findTool as findBuiltIn, TOOL_NAMES, type Planned, type SideEffectDef, type ToolDef } from "./registry";
 import { Sandbox } from "./sandbox";
 import type { PolicyAction, Proposal, Result, RunBudget, SideEffectTier, ToolError, ToolOutcome, ToolSpec } from "./types";
 
@@ -54,6 +54,11 @@ export interface ToolRuntimeOptions {
   outputDir?: string;
   /** Clock for audit timestamps. */
   now?: () => number;
+  /**
+   * Tools from outside (MCP servers), asked for at each lookup so a restarted
+   * server's tools apply. Their names never shadow the built-in tools.
+   */
+  externalTools?: () => { defs: readonly ToolDef[]; specs: readonly ToolSpec[] };
 }
 
 export type UserAnswer = { approved: true; forSession?: boolean } | { approved: false; reason?: string };
@@ -69,7 +74,8 @@ export interface ToolRuntime {
   decide(proposal: Proposal): PolicyAction;
   /** The verdict with the rule that produced it; no side effects, no audit. */
   explain(proposal: Proposal): PolicyVerdict;
-  allowForSession(toolName: SideEffectToolName): void;
+  /** A built-in side-effect tool, or an external tool by its full name. */
+  allowForSession(toolName: SideEffectToolName | (string & {})): void;
   approve(proposal: Proposal, options?: { forSession?: boolean }): void;
   deny(proposal: Proposal, options?: { reason?: string }): ToolOutcome;
   cancel(proposal: Proposal): ToolOutcome;
@@ -123,6 +129,8 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   const sessionAllowed = new Set<string>();
   const pending = new Map<string, Pending>();
   let sandbox: Promise<Result<Sandbox>> | null = null;
+  const findTool = (name: string): ToolDef | undefined => findBuiltIn(name) ?? options.externalTools?.().defs.find((d) => d.name === name);
+  const toolNames = (): string[] => [...TOOL_NAMES, ...(options.externalTools?.().defs.map((d) => d.name) ?? [])];
 
   const audit = (event: AuditEvent) => {
     try {
@@ -138,7 +146,12 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     return { ok: true, value: { sandbox: sb.value, signal, env, rgPath, outputDir } };
   };
 
-  const finish = (call: Pick<ToolCallInput, "id" | "name">, tier: SideEffectTier | null, outcome: ToolOutcome, started: number): ToolOutcome => {
+  const finish = (
+    call: Pick<ToolCallInput, "id" | "name">,
+    tier: SideEffectTier | null,
+    outcome: ToolOutcome,
+    started: number,
+  ): ToolOutcome => {
     const durationMs = clock() - started;
     const outputBytes = outcomeBytes(outcome);
     budget.chargeResult(outputBytes, Math.max(0, durationMs));
@@ -161,7 +174,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
 
   const validate = (call: ToolCallInput): { ok: true; args: Record<string, unknown> } | { ok: false; error: ToolError } => {
     const def = findTool(call.name);
-    if (!def) return { ok: false, error: errors.unknownTool(call.name, TOOL_NAMES) };
+    if (!def) return { ok: false, error: errors.unknownTool(call.name, toolNames()) };
     if (call.argumentsError !== undefined) return { ok: false, error: errors.invalidJson(call.name, call.argumentsError) };
     const parsed = def.parse(call.arguments);
     return parsed.ok ? { ok: true, args: parsed.value } : { ok: false, error: parsed.error };
@@ -207,7 +220,13 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     }
     try {
       const run = work(workSignal).catch((err: unknown) =>
-        onError(toolError("IO_ERROR", `The tool failed unexpectedly: ${err instanceof Error ? err.message : String(err)}`, "Try again; if it keeps failing, use another approach.")),
+        onError(
+          toolError(
+            "IO_ERROR",
+            `The tool failed unexpectedly: ${err instanceof Error ? err.message : String(err)}`,
+            "Try again; if it keeps failing, use another approach.",
+          ),
+        ),
       );
       return await (timeoutMs === null ? run : Promise.race([run, stop]));
     } finally {
@@ -222,7 +241,11 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       return options.workspaceRoot;
     },
 
-    specs: () => defaultToolSpecs(),
+    specs: () => {
+      const builtIn = defaultToolSpecs();
+      const external = options.externalTools?.().specs ?? [];
+      return external.length === 0 ? builtIn : [...builtIn, ...external.filter((s) => !findBuiltIn(s.name))];
+    },
 
     tier: (name) => findTool(name)?.tier ?? null,
 
@@ -238,7 +261,12 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       const valid = validate(call);
       if (!valid.ok) return finish(call, tier, failure(valid.error), started);
       if (!def || def.tier !== "readOnly") {
-        return finish(call, tier, failure(toolError("DENIED", `${call.name} has side effects; it must be proposed and approved.`, "Use propose/approve/execute.")), started);
+        return finish(
+          call,
+          tier,
+          failure(toolError("DENIED", `${call.name} has side effects; it must be proposed and approved.`, "Use propose/approve/execute.")),
+          started,
+        );
       }
       const outcome = await guarded(
         signal,
@@ -263,7 +291,9 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       const valid = validate(call);
       if (!valid.ok) return { outcome: finish(call, tier, failure(valid.error), started) };
       if (!def || def.tier !== "sideEffect") {
-        return { outcome: finish(call, tier, failure(toolError("INVALID_ARGUMENTS", `${call.name} is read-only; run it directly.`)), started) };
+        return {
+          outcome: finish(call, tier, failure(toolError("INVALID_ARGUMENTS", `${call.name} is read-only; run it directly.`)), started),
+        };
       }
       const planned = await guarded<Result<Planned>>(
         undefined,
@@ -279,25 +309,55 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       const proposal: Proposal = { toolCallId: call.id, toolName: call.name, args: valid.args, preview: p.preview };
       if (p.fingerprint !== undefined) proposal.fingerprint = p.fingerprint;
       pending.set(call.id, { proposal, state: "proposed" });
-      audit({ type: "proposal", toolCallId: call.id, toolName: call.name, args: valid.args, preview: proposal.preview, ...(proposal.fingerprint ? { fingerprint: proposal.fingerprint } : {}), timestamp: clock() });
+      audit({
+        type: "proposal",
+        toolCallId: call.id,
+        toolName: call.name,
+        args: valid.args,
+        preview: proposal.preview,
+        ...(proposal.fingerprint ? { fingerprint: proposal.fingerprint } : {}),
+        timestamp: clock(),
+      });
       return { proposal };
     },
 
     explain(proposal) {
-      return evaluatePolicy(policy, sessionAllowed, proposal.toolName as SideEffectToolName, proposal.preview);
+      return evaluatePolicy(policy, sessionAllowed, proposal.toolName, proposal.preview);
     },
 
     decide(proposal) {
       const verdict = runtime.explain(proposal);
-      audit({ type: "policy", toolCallId: proposal.toolCallId, toolName: proposal.toolName, action: verdict.action, rule: verdict.rule, timestamp: clock() });
+      audit({
+        type: "policy",
+        toolCallId: proposal.toolCallId,
+        toolName: proposal.toolName,
+        action: verdict.action,
+        rule: verdict.rule,
+        timestamp: clock(),
+      });
       const entry = pending.get(proposal.toolCallId);
       if (entry && verdict.action === "allow") {
         entry.state = "approved";
-        audit({ type: "approval", toolCallId: proposal.toolCallId, toolName: proposal.toolName, decision: "autoApproved", decidedBy: "policy", timestamp: clock() });
+        audit({
+          type: "approval",
+          toolCallId: proposal.toolCallId,
+          toolName: proposal.toolName,
+          decision: "autoApproved",
+          decidedBy: "policy",
+          timestamp: clock(),
+        });
       } else if (entry && verdict.action === "deny") {
         entry.state = "policyDenied";
         entry.rule = verdict.rule;
-        audit({ type: "approval", toolCallId: proposal.toolCallId, toolName: proposal.toolName, decision: "autoDenied", decidedBy: "policy", reason: verdict.rule, timestamp: clock() });
+        audit({
+          type: "approval",
+          toolCallId: proposal.toolCallId,
+          toolName: proposal.toolName,
+          decision: "autoDenied",
+          decidedBy: "policy",
+          reason: verdict.rule,
+          timestamp: clock(),
+        });
       }
       return verdict.action;
     },
@@ -311,16 +371,32 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       const entry = pending.get(proposal.toolCallId);
       if (!entry || entry.state === "policyDenied") return;
       entry.state = "approved";
-      if (opts?.forSession) runtime.allowForSession(proposal.toolName as SideEffectToolName);
-      audit({ type: "approval", toolCallId: proposal.toolCallId, toolName: proposal.toolName, decision: opts?.forSession ? "approvedForSession" : "approved", decidedBy: "user", timestamp: clock() });
+      if (opts?.forSession) runtime.allowForSession(proposal.toolName);
+      audit({
+        type: "approval",
+        toolCallId: proposal.toolCallId,
+        toolName: proposal.toolName,
+        decision: opts?.forSession ? "approvedForSession" : "approved",
+        decidedBy: "user",
+        timestamp: clock(),
+      });
     },
 
     deny(proposal, opts) {
       const started = clock();
       const entry = pending.get(proposal.toolCallId);
       pending.delete(proposal.toolCallId);
-      if (entry?.state === "policyDenied") return finish(callOf(proposal), "sideEffect", failure(errors.deniedByPolicy(entry.rule ?? "deny")), started);
-      audit({ type: "approval", toolCallId: proposal.toolCallId, toolName: proposal.toolName, decision: "denied", decidedBy: "user", ...(opts?.reason ? { reason: opts.reason } : {}), timestamp: clock() });
+      if (entry?.state === "policyDenied")
+        return finish(callOf(proposal), "sideEffect", failure(errors.deniedByPolicy(entry.rule ?? "deny")), started);
+      audit({
+        type: "approval",
+        toolCallId: proposal.toolCallId,
+        toolName: proposal.toolName,
+        decision: "denied",
+        decidedBy: "user",
+        ...(opts?.reason ? { reason: opts.reason } : {}),
+        timestamp: clock(),
+      });
       return finish(callOf(proposal), "sideEffect", failure(errors.denied(opts?.reason)), started);
     },
 
@@ -335,7 +411,12 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       const entry = pending.get(proposal.toolCallId);
       const def = findTool(proposal.toolName);
       if (!entry || !def || def.tier !== "sideEffect" || entry.state !== "approved" || !sameProposal(entry.proposal, proposal)) {
-        return finish(call, "sideEffect", failure(entry?.state === "policyDenied" ? errors.deniedByPolicy(entry.rule ?? "deny") : errors.notApproved()), started);
+        return finish(
+          call,
+          "sideEffect",
+          failure(entry?.state === "policyDenied" ? errors.deniedByPolicy(entry.rule ?? "deny") : errors.notApproved()),
+          started,
+        );
       }
       pending.delete(proposal.toolCallId);
       const limit = budget.exhausted("execute");
@@ -381,7 +462,14 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
 
     toResultMessage(call, outcome, now = clock()) {
       if (outcome.ok) {
-        const message: ToolResultMessage = { role: "toolResult", toolCallId: call.id, toolName: call.name, isError: false, content: outcome.content, timestamp: now };
+        const message: ToolResultMessage = {
+          role: "toolResult",
+          toolCallId: call.id,
+          toolName: call.name,
+          isError: false,
+          content: outcome.content,
+          timestamp: now,
+        };
         if (outcome.details) message.details = outcome.details;
         return message;
       }

@@ -27,6 +27,11 @@ export const TOOL_ERROR_CODES = [
   "TOOL_BUDGET_EXCEEDED",
   "SPECIAL_FILE",
   "IO_ERROR",
+  /** An external (MCP) tool reported a failure, or its server is down, crashed or answered garbage. */
+  "TOOL_FAILED",
+  "SERVER_UNAVAILABLE",
+  /** Ask mode: side-effect tools are refused. */
+  "READ_ONLY_MODE",
 ] as const;
 export type ToolErrorCode = (typeof TOOL_ERROR_CODES)[number];
 
@@ -49,7 +54,9 @@ export type Result<T> = { ok: true; value: T } | { ok: false; error: ToolError }
 /** What the user sees before approving a side-effect call; computed without touching disk. */
 export type ProposalPreview =
   | { kind: "diff"; path: string; before: string | null; after: string; unifiedDiff: string; added: number; removed: number }
-  | { kind: "command"; command: string; cwd: string; timeoutMs: number };
+  | { kind: "command"; command: string; cwd: string; timeoutMs: number }
+  /** An MCP tool without readOnlyHint: the server, its own tool name and the arguments, pretty-printed. */
+  | { kind: "mcp"; server: string; tool: string; argsJson: string };
 
 export interface Proposal {
   toolCallId: string;

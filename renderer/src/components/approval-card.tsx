@@ -29,7 +29,13 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
   // Show the proposed change in the diff panel as soon as it is proposed (where the panel sits beside the transcript).
   useEffect(() => {
     if (preview.kind === "diff" && !isNarrowLayout()) {
-      openDiff({ key: `approval:${approval.toolCallId}`, path: preview.path, before: preview.before ?? "", after: preview.after, origin: "proposal" });
+      openDiff({
+        key: `approval:${approval.toolCallId}`,
+        path: preview.path,
+        before: preview.before ?? "",
+        after: preview.after,
+        origin: "proposal",
+      });
     }
     // Take the focus unless the user is in the middle of typing something.
     const el = document.activeElement;
@@ -57,7 +63,14 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
 
   const diffSource: DiffSource | null =
     preview.kind === "diff"
-      ? { key: `approval:${approval.toolCallId}`, path: preview.path, unifiedDiff: preview.unifiedDiff, before: preview.before, after: preview.after, origin: "proposal" }
+      ? {
+          key: `approval:${approval.toolCallId}`,
+          path: preview.path,
+          unifiedDiff: preview.unifiedDiff,
+          before: preview.before,
+          after: preview.after,
+          origin: "proposal",
+        }
       : null;
 
   return (
@@ -85,6 +98,14 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
           </p>
         </div>
       )}
+      {preview.kind === "mcp" && (
+        <div className="command-preview">
+          <p className="muted">
+            MCP tool <code>{preview.tool}</code> of server <code>{preview.server}</code> (not marked read-only by the server)
+          </p>
+          <pre aria-label="Arguments">{preview.argsJson}</pre>
+        </div>
+      )}
       {denying && (
         <label className="deny-reason">
           Reason for the model (optional)
@@ -104,7 +125,14 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
         </label>
       )}
       <div className="approval-actions">
-        <button ref={approveRef} type="button" className="primary" disabled={answering} onClick={() => decide("approve")} aria-keyshortcuts="Y">
+        <button
+          ref={approveRef}
+          type="button"
+          className="primary"
+          disabled={answering}
+          onClick={() => decide("approve")}
+          aria-keyshortcuts="Y"
+        >
           Approve <kbd>Y</kbd>
         </button>
         <button type="button" disabled={answering} onClick={() => decide("approveForSession")} aria-keyshortcuts="S">

@@ -1,15 +1,33 @@
 /**
  * The message box: Enter sends, Shift+Enter breaks the line. While a turn runs,
  * Stop is offered and new messages are queued (shown until delivered). Images
- * are attached by pasting, dropping or picking them.
+ * are attached by pasting, dropping or picking them. `@` mentions a workspace
+ * file (attached when sent, a line range as `@path:10-40`); `/` runs a
+ * command or expands a template (composer-suggestions.tsx).
  */
 import { useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from "react";
-import type { TurnState } from "../../../shared/api";
+import type { Mention, TurnState } from "../../../shared/api";
+import { expandTemplate, parseMentionToken, parseSlashCommand } from "../../../shared/mentions";
 import type { ImageContent } from "../../../shared/protocol";
 import { addImageFiles, IMAGE_TYPES, MAX_IMAGES } from "../lib/attachments";
 import { isDialogOpen, isTextField } from "../lib/keyboard";
 import { useAppStore } from "../stores/app-store";
 import { CloseIcon, ImageIcon } from "./icons";
+import { suggestionContext, SuggestionList, useCommands, useSuggestions, type Suggestion } from "./composer-suggestions";
+
+/** Built-in commands the composer hands to its owner (the rest are templates). */
+export type BuiltinCommand = "new" | "model" | "compact" | "ask" | "agent";
+const BUILTINS: readonly string[] = ["new", "model", "compact", "ask", "agent"];
+
+/** The @-mentions in `text` whose path was picked from the list (so "@team" in prose is left alone). */
+function mentionsIn(text: string, picked: ReadonlySet<string>): Mention[] {
+  const out: Mention[] = [];
+  for (const m of text.matchAll(/(?:^|\s)@(\S+)/g)) {
+    const ref = parseMentionToken(m[1].replace(/[),.;]+$/, ""));
+    if (ref && picked.has(ref.path) && !out.some((o) => o.path === ref.path && o.startLine === ref.startLine)) out.push(ref);
+  }
+  return out;
+}
 
 /** The message box's element id (New session on an empty session focuses it). */
 export const COMPOSER_ID = "composer-input";
@@ -19,6 +37,8 @@ export function Composer({
   disabled,
   disabledReason,
   model,
+  workspaceId = null,
+  onCommand,
   onSend,
   onStop,
   draft,
@@ -32,7 +52,11 @@ export function Composer({
   disabledReason?: string;
   /** The model the message goes to (its name, and whether it reads images). */
   model?: { name: string; acceptsImages: boolean } | null;
-  onSend: (text: string, images: ImageContent[]) => Promise<boolean>;
+  /** For file mentions and command templates. */
+  workspaceId?: string | null;
+  /** A built-in command was chosen (`/ask`, `/compact` …). */
+  onCommand?: (command: BuiltinCommand, args: string) => void;
+  onSend: (text: string, images: ImageContent[], mentions: Mention[]) => Promise<boolean>;
   onStop: () => void;
 }) {
   const [text, setText] = useState("");
@@ -41,6 +65,42 @@ export function Composer({
   const ref = useRef<HTMLTextAreaElement>(null);
   const pickerRef = useRef<HTMLInputElement>(null);
   const running = turn !== null && turn.status !== "idle";
+  const [caret, setCaret] = useState(0);
+  const [dismissed, setDismissed] = useState<string | null>(null);
+  const picked = useRef(new Set<string>());
+  const loadCommands = useCommands(workspaceId);
+  const context = dismissed === text ? null : suggestionContext(text, caret);
+  const { items, index, setIndex } = useSuggestions(workspaceId, context, loadCommands);
+  const popupOpen = context !== null && items.length > 0;
+
+  const setTextAt = (next: string, at: number) => {
+    setText(next);
+    setCaret(at);
+    requestAnimationFrame(() => {
+      ref.current?.focus();
+      ref.current?.setSelectionRange(at, at);
+    });
+  };
+
+  const runBuiltin = (name: string, args: string) => {
+    setText("");
+    setCaret(0);
+    onCommand?.(name as BuiltinCommand, args);
+  };
+
+  const pick = (s: Suggestion) => {
+    if (!context) return;
+    if (s.kind === "file") {
+      picked.current.add(s.path);
+      const before = text.slice(0, context.start);
+      const after = text.slice(caret);
+      const inserted = `@${s.path}${after.startsWith(" ") ? "" : " "}`;
+      setTextAt(before + inserted + after, before.length + inserted.length);
+      return;
+    }
+    if (s.command.source === "builtin") return runBuiltin(s.command.name, "");
+    setTextAt(`/${s.command.name} `, s.command.name.length + 2);
+  };
 
   useEffect(() => {
     if (!draft) return;
@@ -57,16 +117,23 @@ export function Composer({
   }, [queuedCount]);
 
   const send = async () => {
-    const value = text.trim();
+    let value = text.trim();
     if ((!value && images.length === 0) || disabled || sending) return;
+    const slash = parseSlashCommand(value);
+    if (slash && BUILTINS.includes(slash.name)) return runBuiltin(slash.name, slash.args);
+    if (slash) {
+      const template = (await loadCommands().catch(() => [])).find((c) => c.name === slash.name && c.template !== undefined);
+      if (template?.template !== undefined) value = expandTemplate(template.template, slash.args);
+    }
     setSending(true);
     const queuing = running;
-    const ok = await onSend(value, images);
+    const ok = await onSend(value, images, mentionsIn(value, picked.current));
     setSending(false);
     if (ok) {
       if (queuing) queuedImages.current.push(...images);
       setText("");
       setImages([]);
+      picked.current.clear();
     }
     ref.current?.focus();
   };
@@ -133,6 +200,24 @@ export function Composer({
   }, [pendingId]);
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (popupOpen) {
+      if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+        e.preventDefault();
+        const step = e.key === "ArrowDown" ? 1 : -1;
+        setIndex((index + step + items.length) % items.length);
+        return;
+      }
+      if ((e.key === "Enter" || e.key === "Tab") && !e.shiftKey && !e.nativeEvent.isComposing) {
+        e.preventDefault();
+        pick(items[Math.min(index, items.length - 1)]);
+        return;
+      }
+      if (e.key === "Escape") {
+        e.preventDefault();
+        setDismissed(text);
+        return;
+      }
+    }
     if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
       void send();
@@ -171,6 +256,7 @@ export function Composer({
           )}
         </div>
       )}
+      {popupOpen && context && <SuggestionList kind={context.kind} items={items} index={index} onPick={pick} onHover={setIndex} />}
       <div className="composer-row" onDragOver={(e) => e.dataTransfer.types.includes("Files") && e.preventDefault()} onDrop={onDrop}>
         <button
           type="button"
@@ -186,12 +272,24 @@ export function Composer({
           ref={ref}
           id={COMPOSER_ID}
           aria-label="Message"
-          placeholder={disabled ? (disabledReason ?? "") : running ? "Type to queue a message for after this step…" : "Ask the agent… (Enter to send, Shift+Enter for a new line)"}
+          placeholder={
+            disabled
+              ? (disabledReason ?? "")
+              : running
+                ? "Type to queue a message for after this step…"
+                : "Ask the agent… (@ to mention a file, / for commands; Enter to send, Shift+Enter for a new line)"
+          }
           value={text}
           rows={Math.min(10, Math.max(2, text.split("\n").length))}
           disabled={disabled}
-          onChange={(e) => setText(e.target.value)}
+          onChange={(e) => {
+            setText(e.target.value);
+            setCaret(e.target.selectionStart);
+          }}
+          onSelect={(e) => setCaret(e.currentTarget.selectionStart)}
           onKeyDown={onKeyDown}
+          aria-autocomplete="list"
+          aria-expanded={popupOpen}
           onPaste={onPaste}
         />
         <input

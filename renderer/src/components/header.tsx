@@ -9,6 +9,7 @@ import { useUiStore } from "../stores/ui-store";
 import { useActiveSession } from "../stores/workspace-store";
 import { ContextMeter } from "./context-meter";
 import { ModelSwitcher } from "./model-switcher";
+import { AskModeToggle, InstructionsChip } from "./header-context";
 import { useRewindStore } from "./rewind/rewind-store";
 import { useTurn } from "../stores/turn-store";
 
@@ -68,6 +69,8 @@ export function Header({ draftModel, onDraftModel, onSwitchModel }: {
         </span>
       )}
       <div className="header-right">
+        {session && <InstructionsChip sessionId={session.id} />}
+        {session && <AskModeToggle sessionId={session.id} />}
         <ModelSwitcher current={current} onSelect={(m) => (session ? onSwitchModel(session.id, m) : onDraftModel(m))} />
         {session && (
           <span className="totals" aria-label={`Session usage: ${tokens} tokens, ${formatCost(cost)}`}>

@@ -10,7 +10,9 @@ import { useUiStore } from "../stores/ui-store";
 import { useWorkspaceStore } from "../stores/workspace-store";
 import { ApprovalCard } from "./approval-card";
 import { useRewindStore } from "./rewind/rewind-store";
-import { Composer } from "./composer";
+import { Composer, type BuiltinCommand } from "./composer";
+import { client } from "../api/current";
+import { useAppStore } from "../stores/app-store";
 import { selectionFor } from "./transcript/diff-summary";
 import type { TranscriptActions } from "./transcript/transcript-context";
 import { TranscriptView } from "./transcript/transcript-view";
@@ -29,6 +31,32 @@ export function SessionPane({ sessionId }: { sessionId: string }) {
   const focusSeq = useWorkspaceStore((s) => s.focusSeq);
   const clearFocusSeq = useWorkspaceStore((s) => s.clearFocusSeq);
   const forkSession = useWorkspaceStore((s) => s.forkSession);
+  const workspaceId = useWorkspaceStore((s) => s.sessions.find((x) => x.id === sessionId)?.workspaceId ?? s.workspace?.id ?? null);
+
+  const runCommand = useCallback(
+    (command: BuiltinCommand) => {
+      const fail = (what: string) => (err: unknown) => useAppStore.getState().reportError(what, err);
+      switch (command) {
+        case "new":
+          void useWorkspaceStore.getState().createSession();
+          break;
+        case "model":
+          useUiStore.getState().setModelMenuOpen(true);
+          break;
+        case "compact":
+          void client().call("session.compact", { sessionId }).catch(fail("Could not compact the session"));
+          break;
+        case "ask":
+        case "agent":
+          void client()
+            .call("session.setMode", { sessionId, mode: command })
+            .then((t) => useTurnStore.getState().setTurn(t))
+            .catch(fail("Could not switch the mode"));
+          break;
+      }
+    },
+    [sessionId],
+  );
   const draft = useRewindStore((s) => (s.draft?.sessionId === sessionId ? s.draft.text : null));
 
   useEffect(() => {
@@ -121,7 +149,9 @@ export function SessionPane({ sessionId }: { sessionId: string }) {
         turn={turn}
         disabled={view.status !== "ready"}
         model={composerModel(models, sessionModel)}
-        onSend={(text, images) => send(sessionId, text, images)}
+        workspaceId={workspaceId}
+        onCommand={runCommand}
+        onSend={(text, images, mentions) => send(sessionId, text, images, mentions)}
         onStop={() => void abort(sessionId)}
         draft={draft}
         onDraftTaken={() => useRewindStore.getState().takeDraft(sessionId)}

@@ -1,6 +1,6 @@
 /** Turn state per session: running/awaiting approval, queued messages, retries, errors. */
 import { create } from "zustand";
-import type { EventPayload, TurnState } from "../../../shared/api";
+import type { EventPayload, Mention, TurnState } from "../../../shared/api";
 import type { ImageContent } from "../../../shared/protocol";
 import { client } from "../api/current";
 import { useAppStore } from "./app-store";
@@ -24,13 +24,13 @@ interface TurnStoreState {
   setError(sessionId: string, message: string | null): void;
 
   /** Sends (or queues) a message with any attached images; false when it could not be sent (reported). */
-  send(sessionId: string, text: string, images?: ImageContent[]): Promise<boolean>;
+  send(sessionId: string, text: string, images?: ImageContent[], mentions?: Mention[]): Promise<boolean>;
   abort(sessionId: string): Promise<void>;
   answer(sessionId: string, toolCallId: string, decision: "approve" | "approveForSession" | "deny", reason?: string): Promise<void>;
 }
 
 export function idleTurn(sessionId: string): TurnState {
-  return { sessionId, status: "idle", queued: [], pendingApproval: null };
+  return { sessionId, mode: "agent", status: "idle", queued: [], pendingApproval: null };
 }
 
 export const useTurnStore = create<TurnStoreState>((set, get) => ({
@@ -47,7 +47,8 @@ export const useTurnStore = create<TurnStoreState>((set, get) => ({
         turns: { ...s.turns, [turn.sessionId]: turn },
         retries: turn.status === "idle" || starting ? { ...s.retries, [turn.sessionId]: null } : s.retries,
         errors: starting ? { ...s.errors, [turn.sessionId]: null } : s.errors,
-        answering: turn.pendingApproval?.toolCallId === s.answering[turn.sessionId] ? s.answering : { ...s.answering, [turn.sessionId]: null },
+        answering:
+          turn.pendingApproval?.toolCallId === s.answering[turn.sessionId] ? s.answering : { ...s.answering, [turn.sessionId]: null },
       };
     });
   },
@@ -60,10 +61,15 @@ export const useTurnStore = create<TurnStoreState>((set, get) => ({
     set((s) => ({ errors: { ...s.errors, [sessionId]: message } }));
   },
 
-  async send(sessionId, text, images = []) {
+  async send(sessionId, text, images = [], mentions = []) {
     try {
       set((s) => ({ errors: { ...s.errors, [sessionId]: null } }));
-      await client().call("chat.send", images.length > 0 ? { sessionId, text, images } : { sessionId, text });
+      await client().call("chat.send", {
+        sessionId,
+        text,
+        ...(images.length > 0 ? { images } : {}),
+        ...(mentions.length > 0 ? { mentions } : {}),
+      });
       return true;
     } catch (err) {
       useAppStore.getState().reportError("Could not send the message", err);

@@ -3,6 +3,7 @@
  * they come from environment variables), base URLs with presets, default model,
  * approval policy, run budgets, theme. Keys are never shown back, only a hint.
  */
+import { McpServersSection } from "./mcp-servers-section";
 import { useEffect, useId, useRef, useState } from "react";
 import type { Settings } from "../../../../shared/api";
 import { useAppStore } from "../../stores/app-store";
@@ -259,6 +260,7 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
           </p>
         </section>
 
+        <McpServersSection headingId={`${id}-mcp`} />
         <CheckpointSettingsSection headingId={`${id}-checkpoints`} value={draft.checkpoints} onChange={(checkpoints) => set({ checkpoints })} />
 
         <section aria-labelledby={`${id}-theme`}>

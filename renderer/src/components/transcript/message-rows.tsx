@@ -1,6 +1,7 @@
 /** Rows for user and assistant messages. */
 import { memo, useState } from "react";
 import type { AssistantMessage, ThinkingContent, UserMessage } from "../../../../shared/protocol";
+import { parseAttachedFile } from "../../../../shared/mentions";
 import { formatCost, formatTime, formatTokens } from "../../lib/format";
 import { errorHint } from "../../lib/error-hint";
 import { modelLabel, useModelsStore } from "../../stores/models-store";
@@ -33,15 +34,25 @@ export const UserRow = memo(function UserRow({ message, seq }: { message: UserMe
           </button>
         )}
       </div>
-      {message.content.map((c, i) =>
-        c.type === "text" ? (
+      {message.content.map((c, i) => {
+        const attached = c.type === "text" ? parseAttachedFile(c.text) : null;
+        if (attached) {
+          const range = attached.startLine !== undefined ? `:${attached.startLine}-${attached.endLine}` : "";
+          return (
+            <span key={i} className="mention-chip" title={attached.body.split("\n").slice(0, 12).join("\n")} aria-label={`Attached file ${attached.path}${range}`}>
+              @{attached.path}
+              {range}
+            </span>
+          );
+        }
+        return c.type === "text" ? (
           <div key={i} className="user-text">
             {c.text}
           </div>
         ) : (
           <img key={i} className="user-image" alt="Attached image" src={`data:${c.mimeType};base64,${c.data}`} />
-        ),
-      )}
+        );
+      })}
     </div>
   );
 });

@@ -1,0 +1,94 @@
+/**
+ * A workspace with `.mcp.json` (server-everything over stdio, launched with
+ * node from its npm package: no network) and `AGENTS.md`: the agent calls an
+ * MCP tool after approval, "what the model saw" shows the AGENTS.md text, an
+ * @-mention attaches a file, and a `/` template expands.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { approvalCard, newSession, openWorkspace, send, transcript, waitIdle } from "../helpers/app";
+import { expect, test } from "../helpers/fixtures";
+
+const require = createRequire(import.meta.url);
+const everythingManifest = require.resolve("@modelcontextprotocol/server-everything/package.json");
+const EVERYTHING_BIN = join(dirname(everythingManifest), "dist", "index.js");
+
+const AGENTS_RULE = "House rule from AGENTS.md: name every helper after a bird.";
+
+function makeWorkspace(base: string): string {
+  const ws = join(base, "mcp-project");
+  const files: Record<string, string> = {
+    ".mcp.json": JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_BIN, "stdio"] } } }),
+    "AGENTS.md": `# Project instructions\n\n${AGENTS_RULE}\n`,
+    "src/birds.ts": "export const robin = 1;\nexport const wren = 2;\n",
+    ".agents/commands/explain.md": "---\ndescription: Explain a file in one line\n---\nExplain $ARGUMENTS in one line. [quiet]",
+  };
+  for (const [rel, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(ws, rel)), { recursive: true });
+    writeFileSync(join(ws, rel), content);
+  }
+  return ws;
+}
+
+test("MCP tool after approval, AGENTS.md in what the model saw, an @-mention and a / template", async ({ page, host }) => {
+  test.setTimeout(120_000);
+  const ws = makeWorkspace(host.dir);
+  await page.goto(host.url);
+  await openWorkspace(page, ws);
+  await newSession(page);
+
+  // The header says which instruction file is in effect.
+  await expect(page.getByRole("status", { name: "Instructions in effect: AGENTS.md" })).toBeVisible();
+
+  // Settings lists the server as ready with its tools.
+  await page.getByRole("button", { name: "Settings" }).click();
+  const server = page.getByRole("listitem", { name: "MCP server everything" });
+  await expect(server.getByRole("status")).toHaveText(/ready · \d+ tools/, { timeout: 60_000 });
+  await page.keyboard.press("Escape");
+
+  // The model calls a server-everything tool that is not read-only: approval first.
+  await send(page, "[mcp] turn on simulated logging");
+  const card = approvalCard(page);
+  await expect(card).toContainText("MCP tool toggle-simulated-logging of server everything", { timeout: 60_000 });
+  await card.getByRole("button", { name: /^Approve/ }).first().click();
+  await waitIdle(page);
+  await expect(transcript(page)).toContainText("MCP tool answered:");
+  await expect(transcript(page)).toContainText(/logging/i);
+
+  // @-mention: the pop-up offers the file, the message carries it as a chip.
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.fill("[quiet] What is in ");
+  await box.pressSequentially("@birds");
+  const files = page.getByRole("listbox", { name: "Files" });
+  await expect(files.getByRole("option").first()).toContainText("src/birds.ts");
+  await box.press("Enter");
+  await expect(box).toHaveValue("[quiet] What is in @src/birds.ts ");
+  await box.press("Enter");
+  await expect(box).toHaveValue("");
+  await expect(transcript(page).getByLabel("Attached file src/birds.ts")).toBeVisible();
+  await waitIdle(page);
+  await expect(transcript(page)).toContainText("Quiet answer; attached: src/birds.ts.");
+
+  // A / template expands with its argument.
+  await box.pressSequentially("/expl");
+  const commands = page.getByRole("listbox", { name: "Commands" });
+  await expect(commands.getByRole("option", { name: /\/explain/ })).toContainText("Explain a file in one line");
+  await box.press("Enter");
+  await expect(box).toHaveValue("/explain ");
+  await box.pressSequentially("src/birds.ts");
+  await box.press("Enter");
+  await expect(transcript(page).getByLabel("Your message").last()).toContainText("Explain src/birds.ts in one line. [quiet]");
+  await waitIdle(page);
+
+  // What the model saw: the system prompt carries the AGENTS.md text.
+  const title = await page.getByRole("heading", { level: 1 }).textContent();
+  await page.getByRole("list", { name: "Session list" }).getByRole("button", { name: `Replay session ${title ?? ""}` }).click();
+  await page.getByRole("listbox", { name: /timeline/i }).getByRole("option", { name: /^Step \d+, Assistant/ }).first().click();
+  await page.getByRole("button", { name: "What the model saw" }).click();
+  const seen = page.getByRole("dialog", { name: "What the model saw" });
+  await expect(seen).toContainText(AGENTS_RULE);
+
+  const requests = await host.fauxRequests();
+  expect(requests.filter((r) => !r.accepted).map((r) => r.rejection)).toEqual([]);
+});

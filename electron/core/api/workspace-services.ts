@@ -1,0 +1,91 @@
+/**
+ * Per-workspace services that live as long as the core: the MCP servers
+ * (started when the workspace's first session needs tools), the file index
+ * for @-mentions, and the per-session Ask mode history. Closed with the core.
+ */
+import type { McpStatus, ModeChange, SessionMode } from "../../../shared/api";
+import { join } from "node:path";
+import { USER_MCP_FILE, WORKSPACE_MCP_FILE } from "../mcp/config";
+import { McpWorkspace, type McpWorkspaceStatus } from "../mcp/manager";
+import { FileIndex } from "../mentions/file-index";
+import type { SessionStore } from "../store";
+
+/** How long a turn waits for MCP servers still starting before it goes on without their tools. */
+export const MCP_TURN_WAIT_MS = 20_000;
+
+export interface WorkspaceServicesOptions {
+  store: SessionStore;
+  configDir: string;
+  env: Record<string, string | undefined>;
+  version: string;
+  onMcpStatus(status: McpStatus): void;
+}
+
+const modeKey = (sessionId: string) => `session.mode.${sessionId}`;
+
+export class WorkspaceServices {
+  private readonly mcps = new Map<string, McpWorkspace>();
+  private readonly indexes = new Map<string, FileIndex>();
+
+  constructor(private readonly options: WorkspaceServicesOptions) {}
+
+  private path(workspaceId: string): string | null {
+    return this.options.store.getWorkspace(workspaceId)?.path ?? null;
+  }
+
+  /** The workspace's MCP servers, started on first use; null for an unknown workspace. */
+  mcp(workspaceId: string): McpWorkspace | null {
+    const existing = this.mcps.get(workspaceId);
+    if (existing) return existing;
+    const root = this.path(workspaceId);
+    if (root === null) return null;
+    const mcp = new McpWorkspace({
+      workspaceRoot: root,
+      configDir: this.options.configDir,
+      env: this.options.env,
+      clientVersion: this.options.version,
+      onStatus: (s) => this.options.onMcpStatus(this.statusOf(workspaceId, root, s)),
+    });
+    this.mcps.set(workspaceId, mcp);
+    void mcp.start();
+    return mcp;
+  }
+
+  mcpStatus(workspaceId: string): McpStatus | null {
+    const mcp = this.mcp(workspaceId);
+    const root = this.path(workspaceId);
+    return mcp && root !== null ? this.statusOf(workspaceId, root, mcp.status()) : null;
+  }
+
+  private statusOf(workspaceId: string, root: string, s: McpWorkspaceStatus): McpStatus {
+    return { workspaceId, ...s, files: { workspace: join(root, WORKSPACE_MCP_FILE), user: join(this.options.configDir, USER_MCP_FILE) } };
+  }
+
+  fileIndex(workspaceId: string): FileIndex | null {
+    const existing = this.indexes.get(workspaceId);
+    if (existing) return existing;
+    const root = this.path(workspaceId);
+    if (root === null) return null;
+    const index = new FileIndex(root);
+    this.indexes.set(workspaceId, index);
+    return index;
+  }
+
+  modeChanges(sessionId: string): ModeChange[] {
+    const stored = this.options.store.getSetting(modeKey(sessionId));
+    return Array.isArray(stored) ? (stored as ModeChange[]).filter((c) => c && (c.mode === "ask" || c.mode === "agent")) : [];
+  }
+
+  mode(sessionId: string): SessionMode {
+    return this.modeChanges(sessionId).at(-1)?.mode ?? "agent";
+  }
+
+  recordMode(sessionId: string, change: ModeChange): void {
+    this.options.store.setSetting(modeKey(sessionId), [...this.modeChanges(sessionId), change]);
+  }
+
+  async close(): Promise<void> {
+    for (const index of this.indexes.values()) index.close();
+    await Promise.all([...this.mcps.values()].map((m) => m.close()));
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * Settings: the MCP servers of the open workspace (its `.mcp.json` and the
+ * user's `mcp.json`) with their status — starting, ready with N tools, failed
+ * with the tail of the server's stderr, stopped — and Restart buttons. The
+ * status follows `mcp.status` events. Servers are edited in those files
+ * (secrets as `${VAR}` from the environment, never stored by the app).
+ */
+import { useEffect, useState } from "react";
+import type { McpServerStatus, McpStatus } from "../../../../shared/api";
+import { client } from "../../api/current";
+import { useAppStore } from "../../stores/app-store";
+import { useWorkspaceStore } from "../../stores/workspace-store";
+
+function stateText(s: McpServerStatus): string {
+  switch (s.state) {
+    case "starting":
+      return "starting…";
+    case "ready":
+      return `ready · ${s.toolCount} tool${s.toolCount === 1 ? "" : "s"}`;
+    case "failed":
+      return "failed";
+    case "stopped":
+      return "stopped";
+  }
+}
+
+export function McpServersSection({ headingId }: { headingId: string }) {
+  const workspaceId = useWorkspaceStore((s) => s.workspace?.id ?? null);
+  const [status, setStatus] = useState<McpStatus | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!workspaceId) return;
+    let live = true;
+    client()
+      .call("mcp.status", { workspaceId })
+      .then((s) => live && setStatus(s))
+      .catch((err: unknown) => useAppStore.getState().reportError("Could not read the MCP servers", err));
+    const off = client().on("mcp.status", (s) => {
+      if (s.workspaceId === workspaceId) setStatus(s);
+    });
+    return () => {
+      live = false;
+      off();
+    };
+  }, [workspaceId]);
+
+  const restart = (name?: string) => {
+    if (!workspaceId) return;
+    setBusy(name ?? "*");
+    client()
+      .call("mcp.restart", name === undefined ? { workspaceId } : { workspaceId, name })
+      .then(setStatus)
+      .catch((err: unknown) => useAppStore.getState().reportError("Could not restart the MCP server", err))
+      .finally(() => setBusy(null));
+  };
+
+  return (
+    <section aria-labelledby={headingId}>
+      <h3 id={headingId}>MCP servers</h3>
+      {!workspaceId && <p className="muted">Open a workspace to see its MCP servers.</p>}
+      {status && (
+        <>
+          <p className="muted">
+            Configured in <code>{status.files.workspace}</code> and <code>{status.files.user}</code> (<code>mcpServers</code>; write secrets
+            as <code>{"${VAR}"}</code> from the environment).
+          </p>
+          {status.problems.map((p) => (
+            <p key={p} className="badge warn" role="alert">
+              {p}
+            </p>
+          ))}
+          {status.servers.length === 0 ? (
+            <p className="muted">No MCP servers configured.</p>
+          ) : (
+            <ul className="mcp-servers" aria-label="MCP servers">
+              {status.servers.map((s) => (
+                <li key={s.name} aria-label={`MCP server ${s.name}`}>
+                  <strong>{s.name}</strong>{" "}
+                  <span className="muted">
+                    {s.transport} · {s.source}
+                  </span>{" "}
+                  <span className={`badge${s.state === "failed" ? " warn" : ""}`} role="status">
+                    {stateText(s)}
+                  </span>{" "}
+                  <button type="button" disabled={busy !== null} onClick={() => restart(s.name)}>
+                    Restart
+                  </button>
+                  {s.error && <p className="muted">{s.error}</p>}
+                  {s.state === "failed" && s.stderrTail && (
+                    <pre aria-label={`stderr of ${s.name}`}>{s.stderrTail.trim().split("\n").slice(-8).join("\n")}</pre>
+                  )}
+                  {s.skippedTools.length > 0 && <p className="muted">Left out: {s.skippedTools.join("; ")}</p>}
+                </li>
+              ))}
+            </ul>
+          )}
+          <button type="button" disabled={busy !== null} onClick={() => restart()}>
+            Reload configuration
+          </button>
+        </>
+      )}
+    </section>
+  );
+}
