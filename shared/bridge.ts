@@ -1,5 +1,5 @@
 /**
- * The shape of `window.workbench`, the only thing the Electron preload exposes
+ * The shape of `window.workbench` (types only), the only thing the Electron preload exposes
  * to the renderer (electron/preload/bridge.ts makes it, renderer/src/api/
  * bridge-client.ts uses it). Names are typed from the API contract; results
  * and event payloads are `unknown` on purpose: the renderer parses them with
@@ -18,6 +18,3 @@ export interface WorkbenchBridge {
   /** Subscribes to one contract event; returns the unsubscribe function. */
   on(event: EventName, listener: (payload: unknown) => void): () => void;
 }
-
-/** The global the preload defines (contextBridge.exposeInMainWorld("workbench", …)). */
-export const BRIDGE_GLOBAL = "workbench";
