@@ -54,6 +54,8 @@ export interface ToolRuntimeOptions {
   outputDir?: string;
   /** Clock for audit timestamps. */
   now?: () => number;
+  /** Deadline of a read-only call (default READONLY_TIMEOUT_MS). */
+  readOnlyTimeoutMs?: number;
 }
 
 export type UserAnswer = { approved: true; forSession?: boolean } | { approved: false; reason?: string };
@@ -242,7 +244,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       }
       const outcome = await guarded(
         signal,
-        READONLY_TIMEOUT_MS,
+        options.readOnlyTimeoutMs ?? READONLY_TIMEOUT_MS,
         async (s) => {
           const ctx = await context(s);
           return ctx.ok ? def.run(valid.args, ctx.value) : failure(ctx.error);
