@@ -83,7 +83,7 @@ export const ProposalPreviewSchema = z.discriminatedUnion("kind", [
     added: z.number().int(),
     removed: z.number().int(),
   }),
-  z.object({ kind: z.literal("command"), command: z.string(), cwd: z.string(), timeoutMs: z.number() }),
+  z.object({ kind: z.literal("command"), command: z.string(), cwd: z.string(), timeoutMs: z.number(), sandbox: z.string().optional(), sandboxed: z.boolean().optional() }),
 ]);
 
 export const PendingApprovalSchema = z.object({

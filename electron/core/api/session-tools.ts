@@ -12,6 +12,8 @@ export interface SessionToolsOptions {
   workspaceRoot: string;
   settings(): Settings;
   env: Record<string, string | undefined>;
+  /** Folders sandboxed bash must not see (the app's data folder). */
+  bashHidden?: readonly string[];
 }
 
 export function createSessionTools(options: SessionToolsOptions): ToolRuntimePort {
@@ -23,7 +25,7 @@ export function createSessionTools(options: SessionToolsOptions): ToolRuntimePor
     const { approvalPolicy, budget } = options.settings();
     const key = JSON.stringify({ approvalPolicy, budget });
     if (!runtime || key !== builtFrom) {
-      runtime = createToolRuntime({ workspaceRoot: options.workspaceRoot, policy: approvalPolicy, budget, env: options.env });
+      runtime = createToolRuntime({ workspaceRoot: options.workspaceRoot, policy: approvalPolicy, budget, env: options.env, bashHidden: options.bashHidden });
       for (const tool of allowedForSession) runtime.allowForSession(tool);
       builtFrom = key;
     }

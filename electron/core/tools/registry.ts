@@ -3,7 +3,7 @@
  * order providers get them.
  */
 import type { z } from "zod";
-import { bashTimeoutMs, resolveWorkdir, runBash } from "./bash-tool";
+import { bashTimeoutMs, resolveWorkdir, runBash, sandboxLine } from "./bash-tool";
 import type { ToolContext } from "./context";
 import { BASH_DESCRIPTION, EDIT_DESCRIPTION, GLOB_DESCRIPTION, GREP_DESCRIPTION, LIST_DESCRIPTION, READ_DESCRIPTION, WRITE_DESCRIPTION } from "./descriptions";
 import { errors, failure } from "./errors";
@@ -140,7 +140,10 @@ export const TOOL_DEFS: readonly ToolDef[] = [
     propose: async (args, ctx) => {
       const dir = await resolveWorkdir(args, ctx);
       if (!dir.ok) return dir;
-      return { ok: true, value: { preview: { kind: "command", command: args.command, cwd: dir.value.real, timeoutMs: bashTimeoutMs(args) } } };
+      return {
+        ok: true,
+        value: { preview: { kind: "command", command: args.command, cwd: dir.value.real, timeoutMs: bashTimeoutMs(args), sandbox: sandboxLine(ctx), sandboxed: ctx.bash.sandbox.kind !== "none" } },
+      };
     },
     execute: (args, ctx) => runBash(args, ctx),
   }),
