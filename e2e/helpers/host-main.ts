@@ -15,11 +15,13 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createWorkbench } from "../../electron/core/api/create-workbench";
-import { createDemoResponder, faults, reply, startFauxProvider, text, type FauxRequest } from "../../electron/core/faux";
+import { createDemoResponder, faults, reply, startFauxProvider, text, toolCall, type FauxRequest } from "../../electron/core/faux";
 import { startWebHost } from "../../electron/core/web/server";
 
 const SLOW_MARK = "[slow]";
 const FAIL_ONCE_MARK = "[fail-once]";
+/** A turn that edits README.md and src/math.ts, then runs a bash command creating notes.txt (the rewind test). */
+const THREE_FILES_MARK = "[three-files]";
 /** The one model the local Ollama the faux plays has installed. */
 const LOCAL_MODEL = "qwen2.5-coder:14b";
 
@@ -53,6 +55,17 @@ async function main(): Promise<void> {
     // Count occurrences, not turns: a retried message may be merged with the failed one into one user turn.
     const failing = request.turns.reduce((n, t) => n + (t.role === "user" ? t.text.split(FAIL_ONCE_MARK).length - 1 : 0), 0);
     if (request.lastTurn?.role === "user" && failing === 1) return faults.authError();
+    if (lastUserText(request).includes(THREE_FILES_MARK)) {
+      if (request.lastTurn?.role === "user") {
+        return reply([
+          text("Editing two files and writing notes with a command."),
+          toolCall("edit", { path: "README.md", edits: [{ oldText: "A tiny project", newText: "A tiny, rewound project" }] }),
+          toolCall("edit", { path: "src/math.ts", edits: [{ oldText: "return a + b;", newText: "return b + a;" }] }),
+          toolCall("bash", { command: "echo created-by-bash > notes.txt" }),
+        ]);
+      }
+      if (request.lastTurn?.role === "toolResult") return reply("All three changes are done.");
+    }
     return demo(request);
   });
 

@@ -9,6 +9,7 @@ import { useTurn, useTurnStore } from "../stores/turn-store";
 import { useUiStore } from "../stores/ui-store";
 import { useWorkspaceStore } from "../stores/workspace-store";
 import { ApprovalCard } from "./approval-card";
+import { useRewindStore } from "./rewind/rewind-store";
 import { Composer } from "./composer";
 import { selectionFor } from "./transcript/diff-summary";
 import type { TranscriptActions } from "./transcript/transcript-context";
@@ -28,6 +29,7 @@ export function SessionPane({ sessionId }: { sessionId: string }) {
   const focusSeq = useWorkspaceStore((s) => s.focusSeq);
   const clearFocusSeq = useWorkspaceStore((s) => s.clearFocusSeq);
   const forkSession = useWorkspaceStore((s) => s.forkSession);
+  const draft = useRewindStore((s) => (s.draft?.sessionId === sessionId ? s.draft.text : null));
 
   useEffect(() => {
     void load(sessionId);
@@ -53,7 +55,12 @@ export function SessionPane({ sessionId }: { sessionId: string }) {
   }, [lastUserText, send, sessionId]);
 
   const actions: TranscriptActions = useMemo(
-    () => ({ openDiff, retry: lastUserText ? retryLast : undefined, forkAt: (seq: number) => void forkSession(sessionId, seq) }),
+    () => ({
+      openDiff,
+      retry: lastUserText ? retryLast : undefined,
+      forkAt: (seq: number) => void forkSession(sessionId, seq),
+      rewindTo: (seq: number, label: string) => void useRewindStore.getState().open({ sessionId, target: { seq }, label }),
+    }),
     [openDiff, retryLast, lastUserText, forkSession, sessionId],
   );
 
@@ -116,6 +123,8 @@ export function SessionPane({ sessionId }: { sessionId: string }) {
         model={composerModel(models, sessionModel)}
         onSend={(text, images) => send(sessionId, text, images)}
         onStop={() => void abort(sessionId)}
+        draft={draft}
+        onDraftTaken={() => useRewindStore.getState().takeDraft(sessionId)}
       />
     </div>
   );
