@@ -13,6 +13,7 @@ import {
   UsageSchema,
 } from "./protocol";
 import { ModelInfoSchema } from "./models";
+import { ChangeReviewSchema, ProposalHunkSchema } from "./hunks";
 import {
   ExportFileSchema,
   ExportFormatSchema,
@@ -73,6 +74,8 @@ export const ProposalPreviewSchema = z.discriminatedUnion("kind", [
     unifiedDiff: z.string(),
     added: z.number().int(),
     removed: z.number().int(),
+    /** The change as hunks, for per-hunk accept/reject (shared/hunks.ts). */
+    hunks: z.array(ProposalHunkSchema).optional(),
   }),
   z.object({ kind: z.literal("command"), command: z.string(), cwd: z.string(), timeoutMs: z.number() }),
 ]);
@@ -217,6 +220,8 @@ export const requests = {
       toolCallId: z.string(),
       decision: z.enum(["approve", "approveForSession", "deny"]),
       reason: z.string().max(10_000).optional(),
+      /** With an approval of a write/edit: only some hunks accepted, or the proposal edited by the user. */
+      review: ChangeReviewSchema.optional(),
     }).strict(),
     result: Ok,
   },

@@ -172,6 +172,10 @@ export const ApprovalEntrySchema = z.object({
   reason: z.string().optional(),
   /** Who decided: "user" or "policy". */
   decidedBy: z.string(),
+  /** The user reviewed a write/edit hunk by hunk: the decision per hunk, in the preview's order. */
+  hunks: z.array(z.enum(["accepted", "rejected"])).optional(),
+  /** The user edited the proposed text before approving. */
+  edited: z.boolean().optional(),
   timestamp: z.number(),
 });
 

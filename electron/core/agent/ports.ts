@@ -3,6 +3,7 @@
  * the loop is tested against the real store, adapters and tools, and these
  * interfaces say exactly which parts of them it relies on.
  */
+import type { ChangeReview, HunkDecision } from "../../../shared/hunks";
 import type { EventName, EventPayload } from "../../../shared/api";
 import type { ModelInfo, ProviderConfig } from "../../../shared/models";
 import type {
@@ -39,7 +40,7 @@ export interface ToolRuntimePort {
   /** The policy's verdict; "allow" marks the proposal approved, "deny" refuses it. */
   decide(proposal: Proposal): PolicyAction;
   /** The user approved (once, or for the rest of the session). */
-  approve(proposal: Proposal, options: { forSession: boolean }): void;
+  approve(proposal: Proposal, options: { forSession: boolean; review?: ChangeReview }): void;
   /** The user (or the policy) refused; the outcome tells the model why. */
   deny(proposal: Proposal, options: { reason?: string }): ToolOutcome;
   /** The turn was aborted while the proposal waited. */
@@ -50,7 +51,7 @@ export interface ToolRuntimePort {
 
 export type ToolAuditEvent =
   | { kind: "proposed" | "running"; toolCallId: string; toolName: string; args: Record<string, unknown> }
-  | { kind: "decided"; toolCallId: string; toolName: string; decision: string; decidedBy: string; reason?: string }
+  | { kind: "decided"; toolCallId: string; toolName: string; decision: string; decidedBy: string; reason?: string; hunks?: HunkDecision[]; edited?: boolean }
   | {
       kind: "finished";
       toolCallId: string;

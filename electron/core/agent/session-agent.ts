@@ -20,6 +20,7 @@ import type {
   ToolResultMessage,
   UserMessage,
 } from "../../../shared/protocol";
+import type { ChangeReview } from "../../../shared/hunks";
 import type { LlmContext, ToolSpec } from "../providers/types";
 import type { Proposal, ToolOutcome } from "../tools/types";
 import { historyForModel, estimateTokens } from "./context";
@@ -33,7 +34,7 @@ export const CONTINUE_PROMPT =
   "[Agent Workbench] Your last response was cut off at the output token limit. Continue from where you stopped, or wrap up briefly.";
 
 type ApprovalAnswer =
-  | { decision: "approve" | "approveForSession" | "deny"; reason?: string; byPolicy?: boolean }
+  | { decision: "approve" | "approveForSession" | "deny"; reason?: string; byPolicy?: boolean; review?: ChangeReview }
   | { decision: "aborted" };
 
 interface PendingApprovalState {
@@ -107,9 +108,19 @@ export class SessionAgent {
     this.pending?.resolve({ decision: "aborted" });
   }
 
-  answerApproval(toolCallId: string, decision: "approve" | "approveForSession" | "deny", reason?: string): boolean {
+  /**
+   * `review` (approvals of a write/edit only): the decision per hunk, or the
+   * user's own text. Answers "invalid" when it does not fit the pending
+   * proposal (wrong hunk count, or not a file change).
+   */
+  answerApproval(toolCallId: string, decision: "approve" | "approveForSession" | "deny", reason?: string, review?: ChangeReview): boolean | "invalid" {
     if (!this.pending || this.pending.info.toolCallId !== toolCallId) return false;
-    this.pending.resolve({ decision, reason });
+    if (review) {
+      const preview = this.pending.info.preview;
+      if (decision === "deny" || preview.kind !== "diff") return "invalid";
+      if (review.kind === "hunks" && review.decisions.length !== (preview.hunks?.length ?? -1)) return "invalid";
+    }
+    this.pending.resolve({ decision, reason, ...(review ? { review } : {}) });
     return true;
   }
 
@@ -420,7 +431,7 @@ export class SessionAgent {
         finish(call, this.deps.tools.deny(proposal, { reason: answer.reason?.trim() || undefined }), "denied", startedAt);
         continue;
       }
-      if (!answer.byPolicy) this.deps.tools.approve(proposal, { forSession: answer.decision === "approveForSession" });
+      if (!answer.byPolicy) this.deps.tools.approve(proposal, { forSession: answer.decision === "approveForSession", ...(answer.review ? { review: answer.review } : {}) });
       this.deps.emit("tool.status", { sessionId: this.sessionId, toolCallId: call.id, toolName: call.name, status: "running" });
       this.deps.audit(this.sessionId, { kind: "running", toolCallId: call.id, toolName: call.name, args: call.arguments });
       const outcome = await this.deps.tools.execute(proposal, signal);
@@ -446,6 +457,8 @@ export class SessionAgent {
           decision: decision.decision,
           decidedBy: decision.decidedBy,
           reason: decision.reason,
+          ...(decision.hunks ? { hunks: decision.hunks } : {}),
+          ...(decision.edited ? { edited: true } : {}),
         }),
       );
     };
@@ -490,6 +503,8 @@ export class SessionAgent {
       decision: answer.decision === "approve" ? "approved" : answer.decision === "approveForSession" ? "approvedForSession" : "denied",
       decidedBy: "user",
       reason: answer.decision === "deny" ? answer.reason : undefined,
+      ...(answer.review?.kind === "hunks" ? { hunks: answer.review.decisions } : {}),
+      ...(answer.review?.kind === "edited" ? { edited: true } : {}),
     });
     return answer;
   }

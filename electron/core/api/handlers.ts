@@ -120,9 +120,11 @@ export function createHandlers(ctx: CoreContext): CoreHandlerTable {
     "approval.answer": (p: P<"approval.answer">) => {
       requireSession(p.sessionId);
       const agent = ctx.activeAgent(p.sessionId);
-      if (!agent || !agent.answerApproval(p.toolCallId, p.decision, p.reason)) {
-        throw new ApiFailure("CONFLICT", "no approval is pending for that tool call");
+      const answered = agent ? agent.answerApproval(p.toolCallId, p.decision, p.reason, p.review) : false;
+      if (answered === "invalid") {
+        throw new ApiFailure("INVALID_REQUEST", "the review does not fit the pending proposal (a per-hunk review answers an approval of a write/edit, one decision per hunk)");
       }
+      if (!answered) throw new ApiFailure("CONFLICT", "no approval is pending for that tool call");
       return { ok: true as const };
     },
 

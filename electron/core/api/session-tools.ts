@@ -42,9 +42,9 @@ export function createSessionTools(options: SessionToolsOptions): ToolRuntimePor
     runReadOnly: (call, signal) => turnRuntime.runReadOnly(call, signal),
     propose: (call) => turnRuntime.propose(call),
     decide: (proposal) => turnRuntime.decide(proposal),
-    approve: (proposal, { forSession }) => {
+    approve: (proposal, { forSession, review }) => {
       if (forSession) allowedForSession.add(proposal.toolName as SideEffectToolName);
-      turnRuntime.approve(proposal, { forSession });
+      turnRuntime.approve(proposal, { forSession, ...(review ? { review } : {}) });
     },
     deny: (proposal, { reason }) => turnRuntime.deny(proposal, { reason }),
     cancel: (proposal) => turnRuntime.cancel(proposal),

@@ -20,6 +20,7 @@
 import { accessSync, constants } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
+import type { ChangeReview, HunkDecision } from "../../../shared/hunks";
 import type { ToolResultMessage } from "../../../shared/protocol";
 import type { AuditEvent, AuditSink } from "./audit";
 import { DEFAULT_RUN_BUDGET, TurnBudget, type BudgetUsage } from "./budget";
@@ -56,7 +57,7 @@ export interface ToolRuntimeOptions {
   now?: () => number;
 }
 
-export type UserAnswer = { approved: true; forSession?: boolean } | { approved: false; reason?: string };
+export type UserAnswer = { approved: true; forSession?: boolean; review?: ChangeReview } | { approved: false; reason?: string };
 
 export interface ToolRuntime {
   readonly workspaceRoot: string;
@@ -70,7 +71,8 @@ export interface ToolRuntime {
   /** The verdict with the rule that produced it; no side effects, no audit. */
   explain(proposal: Proposal): PolicyVerdict;
   allowForSession(toolName: SideEffectToolName): void;
-  approve(proposal: Proposal, options?: { forSession?: boolean }): void;
+  /** `review`: the user accepted only some hunks of a write/edit, or edited it; applied by `execute`. */
+  approve(proposal: Proposal, options?: { forSession?: boolean; review?: ChangeReview }): void;
   deny(proposal: Proposal, options?: { reason?: string }): ToolOutcome;
   cancel(proposal: Proposal): ToolOutcome;
   execute(proposal: Proposal, signal?: AbortSignal): Promise<ToolOutcome>;
@@ -85,6 +87,7 @@ interface Pending {
   proposal: Proposal;
   state: "proposed" | "approved" | "policyDenied";
   rule?: string;
+  review?: ChangeReview;
 }
 
 const NEVER_ABORTED = new AbortController().signal;
@@ -311,8 +314,19 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       const entry = pending.get(proposal.toolCallId);
       if (!entry || entry.state === "policyDenied") return;
       entry.state = "approved";
+      if (opts?.review && proposal.preview.kind === "diff") entry.review = opts.review;
       if (opts?.forSession) runtime.allowForSession(proposal.toolName as SideEffectToolName);
-      audit({ type: "approval", toolCallId: proposal.toolCallId, toolName: proposal.toolName, decision: opts?.forSession ? "approvedForSession" : "approved", decidedBy: "user", timestamp: clock() });
+      const hunks: HunkDecision[] | undefined = entry.review?.kind === "hunks" ? entry.review.decisions : undefined;
+      audit({
+        type: "approval",
+        toolCallId: proposal.toolCallId,
+        toolName: proposal.toolName,
+        decision: opts?.forSession ? "approvedForSession" : "approved",
+        decidedBy: "user",
+        ...(hunks ? { hunks } : {}),
+        ...(entry.review?.kind === "edited" ? { edited: true } : {}),
+        timestamp: clock(),
+      });
     },
 
     deny(proposal, opts) {
@@ -347,7 +361,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
         null,
         async (s) => {
           const ctx = await context(s);
-          return ctx.ok ? sideDef.execute(entry.proposal.args, ctx.value, entry.proposal.fingerprint) : failure(ctx.error);
+          return ctx.ok ? sideDef.execute(entry.proposal.args, ctx.value, entry.proposal.fingerprint, entry.review) : failure(ctx.error);
         },
         (e) => failure(e),
       );
@@ -367,7 +381,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
         const answer = await opts.ask(proposal).catch((): UserAnswer => ({ approved: false, reason: "the approval failed" }));
         if (opts.signal?.aborted) return runtime.cancel(proposal);
         if (!answer.approved) return runtime.deny(proposal, answer.reason ? { reason: answer.reason } : {});
-        runtime.approve(proposal, { forSession: answer.forSession ?? false });
+        runtime.approve(proposal, { forSession: answer.forSession ?? false, ...(answer.review ? { review: answer.review } : {}) });
       }
       return runtime.execute(proposal, opts?.signal);
     },
