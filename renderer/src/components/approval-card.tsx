@@ -2,14 +2,18 @@
  * The approval card for a side-effect call (write, edit, bash): the preview,
  * Approve / Approve for this session / Deny with an optional reason.
  * Shortcuts (when not typing): Y approve, S approve for the session, N deny.
+ * A write/edit with several hunks is reviewed hunk by hunk (review/hunk-list.tsx):
+ * only the accepted hunks are applied, or the user's edit of the proposal.
  */
 import { useEffect, useRef, useState } from "react";
 import type { PendingApproval } from "../../../shared/api";
 import { isTextField } from "../lib/keyboard";
 import { isNarrowLayout } from "../lib/layout";
 import { toolSummary } from "../lib/tool-summary";
+import { reviewToSend, useHunkReviewStore } from "../stores/hunk-review-store";
 import { useTurnStore } from "../stores/turn-store";
 import { useUiStore } from "../stores/ui-store";
+import { HunkList } from "./review/hunk-list";
 import { DiffSummaryView, type DiffSource } from "./transcript/diff-summary";
 
 export function ApprovalCard({ approval }: { approval: PendingApproval }) {
@@ -21,15 +25,34 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
   const approveRef = useRef<HTMLButtonElement>(null);
   const reasonRef = useRef<HTMLTextAreaElement>(null);
   const { preview } = approval;
+  const hunks = preview.kind === "diff" ? (preview.hunks ?? []) : [];
+  const perHunk = hunks.length > 1;
+  const review = useHunkReviewStore((s) => s.reviews[approval.toolCallId]);
+  const acceptedCount = review ? review.decisions.filter((d) => d === "accepted").length : hunks.length;
 
   const decide = (decision: "approve" | "approveForSession" | "deny") => {
-    void answer(approval.sessionId, approval.toolCallId, decision, decision === "deny" ? reason.trim() || undefined : undefined);
+    const sent = decision === "deny" ? undefined : reviewToSend(useHunkReviewStore.getState().reviews[approval.toolCallId]);
+    void answer(approval.sessionId, approval.toolCallId, decision, decision === "deny" ? reason.trim() || undefined : undefined, sent);
   };
+
+  // Hunks (and an edit of the proposal) start fresh for each proposal.
+  useEffect(() => {
+    const key = approval.toolCallId;
+    if (preview.kind === "diff") useHunkReviewStore.getState().start(key, preview.hunks?.length ?? 0);
+    return () => useHunkReviewStore.getState().clear(key);
+  }, [approval.toolCallId, preview]);
 
   // Show the proposed change in the diff panel as soon as it is proposed (where the panel sits beside the transcript).
   useEffect(() => {
     if (preview.kind === "diff" && !isNarrowLayout()) {
-      openDiff({ key: `approval:${approval.toolCallId}`, path: preview.path, before: preview.before ?? "", after: preview.after, origin: "proposal" });
+      openDiff({
+        key: `approval:${approval.toolCallId}`,
+        path: preview.path,
+        before: preview.before ?? "",
+        after: preview.after,
+        origin: "proposal",
+        review: { toolCallId: approval.toolCallId, hunks: preview.hunks ?? [] },
+      });
     }
     // Take the focus unless the user is in the middle of typing something.
     const el = document.activeElement;
@@ -74,7 +97,35 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
           <p className="muted">
             {preview.before === null ? "Create" : "Change"} <code>{preview.path}</code>
           </p>
-          <DiffSummaryView source={diffSource} maxRows={40} onOpen={openDiff} />
+          {perHunk ? (
+            <>
+              <div className="diff-summary-head">
+                <span className="diff-counts" aria-label={`${preview.added} lines added, ${preview.removed} lines removed`}>
+                  <span className="added">+{preview.added}</span> <span className="removed">−{preview.removed}</span>
+                </span>
+                <button
+                  type="button"
+                  className="link-button"
+                  onClick={() =>
+                    openDiff({ key: diffSource.key, path: preview.path, before: preview.before ?? "", after: preview.after, origin: "proposal", review: { toolCallId: approval.toolCallId, hunks } })
+                  }
+                >
+                  Open in diff view
+                </button>
+              </div>
+              <HunkList reviewKey={approval.toolCallId} hunks={hunks} disabled={answering || review?.edited != null} />
+            </>
+          ) : (
+            <DiffSummaryView source={diffSource} maxRows={40} onOpen={(sel) => openDiff({ ...sel, review: { toolCallId: approval.toolCallId, hunks } })} />
+          )}
+          {review?.edited != null && (
+            <p className="notice" role="status">
+              You are editing the proposal in the diff view: Approve writes your text.{" "}
+              <button type="button" className="link-button" onClick={() => useHunkReviewStore.getState().setEdited(approval.toolCallId, null)}>
+                Discard my edit
+              </button>
+            </p>
+          )}
         </>
       )}
       {preview.kind === "command" && (
@@ -105,7 +156,7 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
       )}
       <div className="approval-actions">
         <button ref={approveRef} type="button" className="primary" disabled={answering} onClick={() => decide("approve")} aria-keyshortcuts="Y">
-          Approve <kbd>Y</kbd>
+          {review?.edited != null ? "Approve my edit" : perHunk && acceptedCount < hunks.length ? `Approve ${acceptedCount} of ${hunks.length} hunks` : "Approve"} <kbd>Y</kbd>
         </button>
         <button type="button" disabled={answering} onClick={() => decide("approveForSession")} aria-keyshortcuts="S">
           Approve for this session <kbd>S</kbd>

@@ -1,6 +1,7 @@
 /** Turn state per session: running/awaiting approval, queued messages, retries, errors. */
 import { create } from "zustand";
 import type { EventPayload, TurnState } from "../../../shared/api";
+import type { ChangeReview } from "../../../shared/hunks";
 import type { ImageContent } from "../../../shared/protocol";
 import { client } from "../api/current";
 import { useAppStore } from "./app-store";
@@ -26,7 +27,8 @@ interface TurnStoreState {
   /** Sends (or queues) a message with any attached images; false when it could not be sent (reported). */
   send(sessionId: string, text: string, images?: ImageContent[]): Promise<boolean>;
   abort(sessionId: string): Promise<void>;
-  answer(sessionId: string, toolCallId: string, decision: "approve" | "approveForSession" | "deny", reason?: string): Promise<void>;
+  /** `review`: per-hunk decisions or the user's edit of a write/edit proposal. */
+  answer(sessionId: string, toolCallId: string, decision: "approve" | "approveForSession" | "deny", reason?: string, review?: ChangeReview): Promise<void>;
 }
 
 export function idleTurn(sessionId: string): TurnState {
@@ -79,11 +81,11 @@ export const useTurnStore = create<TurnStoreState>((set, get) => ({
     }
   },
 
-  async answer(sessionId, toolCallId, decision, reason) {
+  async answer(sessionId, toolCallId, decision, reason, review) {
     if (get().answering[sessionId] === toolCallId) return;
     set((s) => ({ answering: { ...s.answering, [sessionId]: toolCallId } }));
     try {
-      await client().call("approval.answer", reason ? { sessionId, toolCallId, decision, reason } : { sessionId, toolCallId, decision });
+      await client().call("approval.answer", { sessionId, toolCallId, decision, ...(reason ? { reason } : {}), ...(review ? { review } : {}) });
     } catch (err) {
       set((s) => ({ answering: { ...s.answering, [sessionId]: null } }));
       useAppStore.getState().reportError("Could not answer the approval", err);
