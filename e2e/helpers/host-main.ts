@@ -8,18 +8,27 @@
  * message containing "[slow]" gets a long answer that streams and then holds
  * the connection open until the client aborts (the Stop test). The first request
  * for a message containing "[fail-once]" gets a 401 whose body echoes the API
- * key (the error and Retry test; the key must never reach the screen).
+ * key (the error and Retry test; the key must never reach the screen). A
+ * message containing "[three-hunks]" gets an edit of `hunks.txt` (lines 2, 10
+ * and 18 of the 20 the spec writes there: three hunks) for per-hunk review.
  *
  * Env: E2E_DB, E2E_WORKSPACE, E2E_STATIC.
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createWorkbench } from "../../electron/core/api/create-workbench";
-import { createDemoResponder, faults, reply, startFauxProvider, text, type FauxRequest } from "../../electron/core/faux";
+import { createDemoResponder, faults, reply, startFauxProvider, text, toolCall, type FauxRecordedRequest, type FauxRequest } from "../../electron/core/faux";
+import { readTranscript } from "../../electron/core/faux/transcript";
 import { startWebHost } from "../../electron/core/web/server";
 
 const SLOW_MARK = "[slow]";
 const FAIL_ONCE_MARK = "[fail-once]";
+const THREE_HUNKS_MARK = "[three-hunks]";
+const THREE_HUNK_EDITS = [
+  { oldText: "line 2\n", newText: "LINE TWO\n" },
+  { oldText: "line 10\n", newText: "LINE TEN\n" },
+  { oldText: "line 18\n", newText: "LINE EIGHTEEN\n" },
+];
 /** The one model the local Ollama the faux plays has installed. */
 const LOCAL_MODEL = "qwen2.5-coder:14b";
 
@@ -35,6 +44,24 @@ function lastUserText(request: FauxRequest): string {
     if (t.role === "user") return t.text;
   }
   return "";
+}
+
+function turnsOf(route: FauxRecordedRequest["route"], body: unknown): FauxRequest["turns"] {
+  try {
+    return readTranscript(route, body).turns;
+  } catch {
+    return [];
+  }
+}
+
+/** The text of the request's last user turn / tool result (what the model was told last). */
+function lastUserTextOf(turns: FauxRequest["turns"]): string | null {
+  const t = [...turns].reverse().find((x) => x.role === "user");
+  return t ? t.text : null;
+}
+function lastToolResultOf(turns: FauxRequest["turns"]): string | null {
+  const t = [...turns].reverse().find((x) => x.role === "toolResult");
+  return t ? t.text : null;
 }
 
 async function main(): Promise<void> {
@@ -53,6 +80,9 @@ async function main(): Promise<void> {
     // Count occurrences, not turns: a retried message may be merged with the failed one into one user turn.
     const failing = request.turns.reduce((n, t) => n + (t.role === "user" ? t.text.split(FAIL_ONCE_MARK).length - 1 : 0), 0);
     if (request.lastTurn?.role === "user" && failing === 1) return faults.authError();
+    if (request.lastTurn?.role === "user" && lastUserText(request).includes(THREE_HUNKS_MARK)) {
+      return reply([text("I'll make three changes to `hunks.txt`."), toolCall("edit", { path: "hunks.txt", edits: THREE_HUNK_EDITS })], { chunkSize: 40, chunkDelayMs: 2 });
+    }
     return demo(request);
   });
 
@@ -82,6 +112,8 @@ async function main(): Promise<void> {
       outcome: r.outcome,
       rejection: r.rejection?.message ?? null,
       images: imagesIn(r.body),
+      lastUserText: lastUserTextOf(turnsOf(r.route, r.body)),
+      lastToolResult: lastToolResultOf(turnsOf(r.route, r.body)),
     }));
     res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(body));
   });

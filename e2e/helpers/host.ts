@@ -11,7 +11,10 @@ export interface E2EHost {
   dir: string;
   /** Requests the faux provider received (route, model, strict-validation verdict). */
   /** `images`: image blocks in the request body (any API's shape). */
-  fauxRequests(): Promise<Array<{ route: string; model: string | null; accepted: boolean; outcome: string; rejection: string | null; images: number }>>;
+  /** `lastUserText` / `lastToolResult`: the text of the request's last user turn / tool result. */
+  fauxRequests(): Promise<
+    Array<{ route: string; model: string | null; accepted: boolean; outcome: string; rejection: string | null; images: number; lastUserText: string | null; lastToolResult: string | null }>
+  >;
   stop(): Promise<void>;
 }
 
