@@ -2,7 +2,7 @@
  * The WorkbenchApi: the one typed contract between the UI and the core.
  * Every request and event has a zod schema; both transports (Electron IPC and
  * the web-mode WebSocket) carry exactly these shapes, and the core parses every
- * payload on arrival (ARCHITECTURE.md section 3).
+ * payload on arrival (docs/architecture.md#transports-and-the-api-contract).
  */
 import { z } from "zod";
 import {

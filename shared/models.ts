@@ -6,7 +6,7 @@ import { ApiSchema } from "./protocol";
 
 /**
  * Per-server quirks for OpenAI-compatible servers, decided from configuration,
- * never from substrings of a model id (CONVENTIONS.md).
+ * never from substrings of a model id (docs/architecture.md#providers-and-the-boundary-transform).
  */
 export const CompatSchema = z.object({
   /** Tool-call id rule for Chat Completions targets. "mistral9": exactly 9 alphanumerics. */

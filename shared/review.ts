@@ -3,7 +3,7 @@
  * statistics, file states, "what the model saw", notes) and the versioned
  * session export envelope (lossless JSON, re-importable).
  *
- * Pure module: zod only (see ARCHITECTURE.md section 2).
+ * Pure module: zod only (see docs/architecture.md#layers).
  */
 import { z } from "zod";
 import { ApprovalDecisionSchema, ModelRefSchema, SessionEntrySchema } from "./protocol";

@@ -38,7 +38,6 @@ import {
   type SessionPage,
 } from "./sessions";
 import { deleteSetting, getSetting, setSetting } from "./settings";
-import { usageTotals, type UsageTotals } from "./usage";
 import { addWorkspace, getWorkspace, recentWorkspaces } from "./workspaces";
 
 export interface StoreOptions {
@@ -204,9 +203,6 @@ export class SessionStore {
       this.indexer.flush();
       return search(this.ctx, query, options);
     });
-  }
-  usageTotals(sessionId: string): UsageTotals {
-    return this.guard("usageTotals", () => usageTotals(this.ctx, sessionId));
   }
 
   // ------------------------------------------------------------ tool audit
