@@ -258,6 +258,9 @@ export const requests = {
       author: z.string().trim().min(1).max(200),
       verdict: NoteVerdictSchema.nullable(),
       text: z.string().max(100_000),
+      /** A comment on a diff line: both or neither. */
+      path: z.string().min(1).max(4096).optional(),
+      line: z.number().int().min(1).optional(),
     }).strict(),
     result: ReviewNoteSchema,
   },

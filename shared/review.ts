@@ -208,6 +208,9 @@ export const ReviewNoteSchema = z.object({
   verdict: NoteVerdictSchema.nullable(),
   text: z.string(),
   createdAt: z.number(),
+  /** A review comment on a diff line: the file and the line (in the file as changed); null for a note on the step. */
+  path: z.string().nullable(),
+  line: z.number().int().nullable(),
 });
 export type ReviewNote = z.infer<typeof ReviewNoteSchema>;
 
@@ -227,6 +230,9 @@ export const ExportedNoteSchema = z
     verdict: NoteVerdictSchema.nullable(),
     text: z.string(),
     createdAt: z.number(),
+    /** Line comments only (absent in exports written before comments existed). */
+    path: z.string().min(1).optional(),
+    line: z.number().int().min(1).optional(),
   })
   .strict();
 export type ExportedNote = z.infer<typeof ExportedNoteSchema>;

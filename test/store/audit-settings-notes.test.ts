@@ -32,6 +32,7 @@ describe("tool-call audit", () => {
       approvalDecision: "approved",
       decidedBy: "user",
       decidedAt: 1005,
+      hunkDecisions: null,
       createdAt: 1000,
       updatedAt: 1015,
     });

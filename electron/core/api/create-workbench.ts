@@ -334,6 +334,7 @@ function writeAudit(store: SessionStore, audited: Map<string, Set<string>>, sess
           approvalDecision: decision,
           decidedBy: event.decidedBy,
           decidedAt: at,
+          ...(event.hunks ? { hunkDecisions: event.hunks } : {}),
         });
         break;
       }

@@ -5,6 +5,7 @@
  * with that id in the session.
  */
 import { z } from "zod";
+import { HunkDecisionSchema, type HunkDecision } from "../../../shared/hunks";
 import type { ApprovalDecision } from "../../../shared/protocol";
 import { ApprovalDecisionSchema } from "../../../shared/protocol";
 import type { StoreContext } from "./db";
@@ -25,6 +26,8 @@ export interface ToolCallPatch {
   /** "user" or "policy". */
   decidedBy?: string;
   decidedAt?: number;
+  /** The user's decision per hunk of a reviewed write/edit (in the proposal's order). */
+  hunkDecisions?: HunkDecision[];
 }
 
 export interface ToolCallInput extends ToolCallPatch {
@@ -48,6 +51,7 @@ export interface ToolCallRecord {
   approvalDecision: ApprovalDecision | null;
   decidedBy: string | null;
   decidedAt: number | null;
+  hunkDecisions: HunkDecision[] | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -65,6 +69,7 @@ interface ToolCallRow {
   approval_decision: string | null;
   decided_by: string | null;
   decided_at: number | null;
+  hunk_decisions: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -92,9 +97,22 @@ function toRecord(r: ToolCallRow): ToolCallRecord {
     approvalDecision: decision.success ? decision.data : null,
     decidedBy: r.decided_by,
     decidedAt: r.decided_at,
+    hunkDecisions: parseHunkDecisions(r.hunk_decisions),
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
+}
+
+const HunkDecisionsSchema = HunkDecisionSchema.array();
+
+function parseHunkDecisions(raw: string | null): HunkDecision[] | null {
+  if (raw === null) return null;
+  try {
+    const parsed = HunkDecisionsSchema.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }
 
 const STATUSES: ReadonlySet<unknown> = new Set(ToolAuditStatusSchema.options);
@@ -168,7 +186,7 @@ export function addToolCall(ctx: StoreContext, input: ToolCallInput): void {
 const UPDATE_SQL = `UPDATE tool_calls SET status = coalesce(?, status), duration_ms = coalesce(?, duration_ms),
     error_code = coalesce(?, error_code), output_bytes = coalesce(?, output_bytes),
     approval_decision = coalesce(?, approval_decision), decided_by = coalesce(?, decided_by),
-    decided_at = coalesce(?, decided_at), updated_at = ?
+    decided_at = coalesce(?, decided_at), hunk_decisions = coalesce(?, hunk_decisions), updated_at = ?
   WHERE id = (SELECT max(id) FROM tool_calls WHERE session_id = ? AND tool_call_id = ?)`;
 
 function updateValues(ctx: StoreContext, sessionId: string, toolCallId: string, patch: ToolCallPatch): unknown[] {
@@ -181,6 +199,7 @@ function updateValues(ctx: StoreContext, sessionId: string, toolCallId: string, 
     patch.approvalDecision ?? null,
     patch.decidedBy ?? null,
     patch.decidedAt ?? null,
+    patch.hunkDecisions ? JSON.stringify(patch.hunkDecisions) : null,
     ctx.now(),
     sessionId,
     toolCallId,

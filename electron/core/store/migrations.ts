@@ -143,6 +143,15 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX notes_by_session ON notes (session_id, seq);
     `,
   },
+  {
+    version: 2,
+    name: "review comments anchored to a file and line; per-hunk approval decisions",
+    sql: `
+      ALTER TABLE notes ADD COLUMN path TEXT;
+      ALTER TABLE notes ADD COLUMN line INTEGER CHECK (line IS NULL OR line >= 1);
+      ALTER TABLE tool_calls ADD COLUMN hunk_decisions TEXT;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.length === 0 ? 0 : MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -10,6 +10,7 @@ import { useUiStore } from "../stores/ui-store";
 import { useWorkspaceStore } from "../stores/workspace-store";
 import { ApprovalCard } from "./approval-card";
 import { Composer } from "./composer";
+import { PendingComments } from "./review/pending-comments";
 import { selectionFor } from "./transcript/diff-summary";
 import type { TranscriptActions } from "./transcript/transcript-context";
 import { TranscriptView } from "./transcript/transcript-view";
@@ -110,6 +111,7 @@ export function SessionPane({ sessionId }: { sessionId: string }) {
         emptyText={view.status === "loading" ? "Loading…" : "Ask the agent to read or change something in this workspace."}
       />
       {turn?.pendingApproval && <ApprovalCard approval={turn.pendingApproval} />}
+      <PendingComments sessionId={sessionId} disabled={view.status !== "ready"} />
       <Composer
         turn={turn}
         disabled={view.status !== "ready"}

@@ -12,6 +12,8 @@ export interface DiffSelection {
   origin: "result" | "proposal";
   /** A pending proposal reviewed hunk by hunk (hunk-review-store, keyed by tool-call id). */
   review?: { toolCallId: string; hunks: ProposalHunk[] };
+  /** The entry a review comment on this diff is about (default: the session's latest). */
+  seq?: number;
 }
 
 interface UiState {

@@ -7,7 +7,11 @@ import { useEffect, useRef, useState } from "react";
 import { applyHunks } from "../../../../shared/hunks";
 import { isDialogOpen } from "../../lib/keyboard";
 import { isNarrowLayout } from "../../lib/layout";
+import { useCommentsStore } from "../../stores/comments-store";
 import { useHunkReviewStore } from "../../stores/hunk-review-store";
+import { useTranscriptStore } from "../../stores/transcript-store";
+import { useWorkspaceStore } from "../../stores/workspace-store";
+import { CommentForm } from "../review/comment-form";
 import { effectiveDiffMode, useUiStore } from "../../stores/ui-store";
 import { useDarkMode } from "../use-theme";
 import { HunkToolbar } from "./hunk-toolbar";
@@ -23,6 +27,9 @@ export function DiffPanel() {
   const reviewKey = diff?.origin === "proposal" ? (diff.review?.toolCallId ?? null) : null;
   const review = useHunkReviewStore((s) => (reviewKey ? s.reviews[reviewKey] : undefined));
   const editing = review?.edited != null;
+  const sessionId = useWorkspaceStore((s) => s.activeSessionId);
+  const commentTarget = useCommentsStore((s) => s.target);
+  const pendingComments = useCommentsStore((s) => (sessionId ? s.pending[sessionId] : undefined));
   const setMode = useUiStore((s) => s.setDiffMode);
   const closeDiff = useUiStore((s) => s.closeDiff);
   const dark = useDarkMode();
@@ -94,6 +101,27 @@ export function DiffPanel() {
     return () => host.setEditable(null);
   }, [status, reviewKey, editing]);
 
+  // Clicking a line number of the changed side opens a review comment on that line.
+  useEffect(() => {
+    const host = hostRef.current;
+    if (!host) return;
+    host.onLineClick((click) => {
+      const shown = useUiStore.getState().diff;
+      const session = useWorkspaceStore.getState().activeSessionId;
+      if (!shown || !session || click.side !== "modified" || useHunkReviewStore.getState().reviews[shown.review?.toolCallId ?? ""]?.edited != null) return;
+      const view = useTranscriptStore.getState().view;
+      const seq = shown.seq ?? (view?.sessionId === session ? view.model.lastSeq : 0);
+      if (seq < 1) return;
+      useCommentsStore.getState().setTarget({ sessionId: session, seq, path: shown.path, line: click.line });
+    });
+    return () => host.onLineClick(null);
+  }, [status]);
+
+  useEffect(() => {
+    const lines = (pendingComments ?? []).filter((c) => c.path === diff?.path).map((c) => c.line);
+    hostRef.current?.setLineMarks(lines);
+  }, [status, diff, pendingComments]);
+
   const startEditing = () => {
     if (!diff?.review || !review) return;
     // Start from what would be applied now (accepted hunks only).
@@ -161,6 +189,7 @@ export function DiffPanel() {
       {diff?.review && review && (
         <HunkToolbar reviewKey={diff.review.toolCallId} hunks={diff.review.hunks} review={review} onEdit={startEditing} onStopEditing={stopEditing} />
       )}
+      {commentTarget && diff && commentTarget.path === diff.path && commentTarget.sessionId === sessionId && <CommentForm target={commentTarget} />}
       {status === "loading" && <p className="muted pad">Loading the diff editor…</p>}
       {status === "error" && (
         <p className="error-text pad" role="alert">
