@@ -15,6 +15,8 @@ import {
 import { ModelInfoSchema } from "./models";
 import { ChangeReviewSchema, ProposalHunkSchema } from "./hunks";
 import {
+  ChangeDiffSchema,
+  ChangeSetSchema,
   ExportFileSchema,
   ExportFormatSchema,
   FileStatesSchema,
@@ -243,6 +245,19 @@ export const requests = {
   "review.modelView": { params: SessionId.extend({ seq: z.number().int().positive() }).strict(), result: ModelViewSchema },
   /** Each file the session's write/edit calls touched up to `seq`: content before the session and as of `seq`. */
   "review.fileStates": { params: SessionId.extend({ seq: z.number().int().nonnegative() }).strict(), result: FileStatesSchema },
+  /**
+   * Every file the session changed after entry `fromSeq` (0: since it started) up to `toSeq`
+   * (default: its latest entry), with line counts: the Changes view.
+   */
+  "review.changes": {
+    params: SessionId.extend({ fromSeq: z.number().int().nonnegative(), toSeq: z.number().int().positive().optional() }).strict(),
+    result: ChangeSetSchema,
+  },
+  /** One file of `review.changes`: its content at `fromSeq` and at `toSeq`. */
+  "review.changeDiff": {
+    params: SessionId.extend({ fromSeq: z.number().int().nonnegative(), toSeq: z.number().int().positive().optional(), path: z.string().min(1).max(4096) }).strict(),
+    result: ChangeDiffSchema,
+  },
   "review.notes.list": {
     params: SessionId.extend({
       /** "none": notes without a verdict. */

@@ -15,6 +15,7 @@ import type { ToolSpec } from "../providers/types";
 import { defaultToolSpecs } from "../tools";
 import { importEnvelope, parseEnvelope } from "./export-json";
 import { exportSession } from "./export-session";
+import { changeDiff, changesBetween } from "./changes";
 import { fileStatesAt } from "./file-history";
 import { forkAt } from "./fork";
 import { modelViewAt } from "./model-view";
@@ -85,6 +86,21 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
     "review.fileStates": (p) => {
       requireSession(p.sessionId);
       return fileStatesAt(store.loadEntries(p.sessionId), p.seq);
+    },
+
+    "review.changes": (p) => {
+      requireSession(p.sessionId);
+      const entries = store.loadEntries(p.sessionId);
+      const last = entries.length > 0 ? entries[entries.length - 1].seq : 0;
+      return changesBetween(entries, p.fromSeq, p.toSeq ?? last);
+    },
+    "review.changeDiff": (p) => {
+      requireSession(p.sessionId);
+      const entries = store.loadEntries(p.sessionId);
+      const last = entries.length > 0 ? entries[entries.length - 1].seq : 0;
+      const diff = changeDiff(entries, p.fromSeq, p.toSeq ?? last, p.path);
+      if (!diff) throw new ApiFailure("NOT_FOUND", `${p.path} did not change in that range`);
+      return diff;
     },
 
     "review.notes.list": (p) => {

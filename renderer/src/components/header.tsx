@@ -37,6 +37,7 @@ export function Header({ draftModel, onDraftModel, onSwitchModel }: {
   const diffOpen = useUiStore((s) => s.diffOpen);
   const hasDiff = useUiStore((s) => s.diff !== null);
   const setSettingsOpen = useUiStore((s) => s.setSettingsOpen);
+  const changesOpen = useUiStore((s) => s.changesOpen);
 
   const tokens = viewTokens ?? session?.totalTokens ?? 0;
   const cost = viewCost ?? session?.totalCost ?? 0;
@@ -69,6 +70,11 @@ export function Header({ draftModel, onDraftModel, onSwitchModel }: {
         >
           Diff
         </button>
+        {session && (
+          <button type="button" aria-pressed={changesOpen} onClick={() => useUiStore.getState().setChangesOpen(!changesOpen)}>
+            Changes
+          </button>
+        )}
         <button type="button" onClick={() => setSettingsOpen(true)}>
           Settings
         </button>

@@ -10,6 +10,7 @@ import { useUiStore } from "../stores/ui-store";
 import { useWorkspaceStore } from "../stores/workspace-store";
 import { ApprovalCard } from "./approval-card";
 import { Composer } from "./composer";
+import { ChangesView } from "./review/changes-view";
 import { PendingComments } from "./review/pending-comments";
 import { selectionFor } from "./transcript/diff-summary";
 import type { TranscriptActions } from "./transcript/transcript-context";
@@ -29,6 +30,13 @@ export function SessionPane({ sessionId }: { sessionId: string }) {
   const focusSeq = useWorkspaceStore((s) => s.focusSeq);
   const clearFocusSeq = useWorkspaceStore((s) => s.clearFocusSeq);
   const forkSession = useWorkspaceStore((s) => s.forkSession);
+  const changesOpen = useUiStore((s) => s.changesOpen);
+  const rowsForTurn = view?.model.rows;
+  const lastUserSeq = useMemo(() => {
+    if (!rowsForTurn) return null;
+    for (let i = rowsForTurn.length - 1; i >= 0; i--) if (rowsForTurn[i].kind === "user") return rowsForTurn[i].seq;
+    return null;
+  }, [rowsForTurn]);
 
   useEffect(() => {
     void load(sessionId);
@@ -97,19 +105,24 @@ export function SessionPane({ sessionId }: { sessionId: string }) {
 
   return (
     <div className="session-pane">
-      <TranscriptView
-        model={view.model}
-        partial={view.partial}
-        toolStatus={view.toolStatus}
-        models={models}
-        pendingApprovalId={turn?.pendingApproval?.toolCallId ?? null}
-        running={running}
-        actions={actions}
-        focusSeq={view.status === "ready" ? focusSeq : null}
-        onFocused={clearFocusSeq}
-        footer={footer}
-        emptyText={view.status === "loading" ? "Loading…" : "Ask the agent to read or change something in this workspace."}
-      />
+      {changesOpen && (
+        <ChangesView sessionId={sessionId} lastSeq={view.model.lastSeq} lastUserSeq={lastUserSeq} onClose={() => useUiStore.getState().setChangesOpen(false)} />
+      )}
+      {!changesOpen && (
+        <TranscriptView
+          model={view.model}
+          partial={view.partial}
+          toolStatus={view.toolStatus}
+          models={models}
+          pendingApprovalId={turn?.pendingApproval?.toolCallId ?? null}
+          running={running}
+          actions={actions}
+          focusSeq={view.status === "ready" ? focusSeq : null}
+          onFocused={clearFocusSeq}
+          footer={footer}
+          emptyText={view.status === "loading" ? "Loading…" : "Ask the agent to read or change something in this workspace."}
+        />
+      )}
       {turn?.pendingApproval && <ApprovalCard approval={turn.pendingApproval} />}
       <PendingComments sessionId={sessionId} disabled={view.status !== "ready"} />
       <Composer

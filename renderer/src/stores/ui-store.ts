@@ -23,6 +23,9 @@ interface UiState {
   diffMode: "sideBySide" | "inline" | null;
   settingsOpen: boolean;
   modelMenuOpen: boolean;
+  /** The Changes view takes the transcript's place. */
+  changesOpen: boolean;
+  setChangesOpen(open: boolean): void;
   openDiff(selection: DiffSelection): void;
   closeDiff(): void;
   setDiffMode(mode: UiState["diffMode"]): void;
@@ -36,6 +39,10 @@ export const useUiStore = create<UiState>((set) => ({
   diffMode: loadDiffMode(),
   settingsOpen: false,
   modelMenuOpen: false,
+  changesOpen: false,
+  setChangesOpen(changesOpen) {
+    set({ changesOpen });
+  },
   openDiff(selection) {
     set({ diff: selection, diffOpen: true });
   },
