@@ -70,6 +70,8 @@ test("comments on two lines of the Changes view reach the agent with file and li
   await page.getByRole("button", { name: "Notes (2)" }).click();
   await expect(page.getByLabel("Comment on hunks.txt:2")).toBeVisible();
   await expect(page.getByLabel("Comment on hunks.txt:18")).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("dialog", { name: "Reviewer notes" })).toHaveCount(0);
 
   // The HTML export shows them at their step.
   const downloading = page.waitForEvent("download");
