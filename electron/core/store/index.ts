@@ -14,3 +14,4 @@ export {
 } from "./audit";
 export type { Note, NoteInput, NoteVerdict } from "./notes";
 export { ABORTED_RESULT_TEXT, synthesizedAbortResult, type RepairReport } from "./repair";
+export type { CheckpointInput, CheckpointKind, CheckpointRecord } from "./checkpoints";
