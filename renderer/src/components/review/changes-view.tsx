@@ -1,13 +1,16 @@
 /**
  * The Changes view: every file the session changed, with +/− counts, for a
- * range ("since the start", "this turn", "since step N"). The list is
- * virtualised; a file opens in the diff panel (the one Monaco diff editor),
+ * range ("since the start", "this turn", "since step N"). From workspace
+ * checkpoints where the range has them (bash changes, deletions and renames
+ * included; lib/checkpoint-changes.ts), else from the write/edit results.
+ * The list is virtualised; a file opens in the diff panel (the one Monaco diff editor),
  * where a click on a line number starts a review comment.
  */
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { ChangedFile, ChangeSet } from "../../../../shared/review";
 import { client } from "../../api/current";
+import { checkpointChanges, type CheckpointChanges } from "../../lib/checkpoint-changes";
 import { useAppStore } from "../../stores/app-store";
 import { useUiStore } from "../../stores/ui-store";
 
@@ -27,6 +30,7 @@ export function ChangesView({ sessionId, lastSeq, lastUserSeq, onClose }: { sess
   const [range, setRange] = useState<ChangesRange>({ kind: "start" });
   const [stepInput, setStepInput] = useState("");
   const [set, setSet] = useState<ChangeSet | null>(null);
+  const [fromCheckpoints, setFromCheckpoints] = useState<CheckpointChanges | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
   const fromSeq = fromSeqOf(range, lastUserSeq);
@@ -34,9 +38,14 @@ export function ChangesView({ sessionId, lastSeq, lastUserSeq, onClose }: { sess
   useEffect(() => {
     let live = true;
     setError(null);
-    client()
-      .call("review.changes", { sessionId, fromSeq, toSeq: Math.max(1, lastSeq) })
-      .then((r) => live && setSet(r))
+    const toSeq = Math.max(1, lastSeq);
+    Promise.all([client().call("review.changes", { sessionId, fromSeq, toSeq }), checkpointChanges(sessionId, fromSeq, toSeq).catch(() => null)])
+      .then(([details, checkpoints]) => {
+        if (!live) return;
+        setFromCheckpoints(checkpoints);
+        // Checkpoints see everything (bash too); the details only write/edit.
+        setSet(checkpoints ? { ...details, files: checkpoints.files, added: checkpoints.added, removed: checkpoints.removed, untracked: [] } : details);
+      })
       .catch((err: unknown) => live && setError(err instanceof Error ? err.message : String(err)));
     return () => {
       live = false;
@@ -45,6 +54,11 @@ export function ChangesView({ sessionId, lastSeq, lastUserSeq, onClose }: { sess
 
   const open = async (file: ChangedFile) => {
     setSelected(file.path);
+    const known = fromCheckpoints?.texts.get(file.path);
+    if (known) {
+      useUiStore.getState().openDiff({ key: `changes:${fromSeq}:${file.path}`, path: file.path, before: known.before ?? "", after: known.after ?? "", origin: "result", seq: file.lastSeq });
+      return;
+    }
     try {
       const d = await client().call("review.changeDiff", { sessionId, fromSeq, toSeq: Math.max(1, lastSeq), path: file.path });
       useUiStore.getState().openDiff({ key: `changes:${fromSeq}:${file.path}`, path: file.path, before: d.before ?? "", after: d.after ?? "", origin: "result", seq: file.lastSeq });
