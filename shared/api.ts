@@ -332,7 +332,14 @@ export const requests = {
   },
   "review.notes.delete": { params: SessionId.extend({ noteId: z.number().int().positive() }).strict(), result: Ok },
   /** Secrets are redacted in every format. */
-  "review.export": { params: SessionId.extend({ format: ExportFormatSchema }).strict(), result: ExportFileSchema },
+  "review.export": {
+    params: SessionId.extend({
+      format: ExportFormatSchema,
+      /** Append the workspace diff of the whole session, from its checkpoints (docs/checkpoints.md). */
+      includeWorkspaceDiff: z.boolean().optional(),
+    }).strict(),
+    result: ExportFileSchema,
+  },
   /** Imports a JSON export as a new session (new ids) in the workspace. */
   "review.import": {
     params: z.object({ workspaceId: z.string().min(1), content: z.string().min(1).max(256 * 1024 * 1024) }).strict(),

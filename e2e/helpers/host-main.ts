@@ -29,6 +29,8 @@ const THREE_HUNK_EDITS = [
   { oldText: "line 10\n", newText: "LINE TEN\n" },
   { oldText: "line 18\n", newText: "LINE EIGHTEEN\n" },
 ];
+/** A turn that edits README.md and src/math.ts, then runs a bash command creating notes.txt (the rewind test). */
+const THREE_FILES_MARK = "[three-files]";
 /** The one model the local Ollama the faux plays has installed. */
 const LOCAL_MODEL = "qwen2.5-coder:14b";
 
@@ -82,6 +84,17 @@ async function main(): Promise<void> {
     if (request.lastTurn?.role === "user" && failing === 1) return faults.authError();
     if (request.lastTurn?.role === "user" && lastUserText(request).includes(THREE_HUNKS_MARK)) {
       return reply([text("I'll make three changes to `hunks.txt`."), toolCall("edit", { path: "hunks.txt", edits: THREE_HUNK_EDITS })], { chunkSize: 40, chunkDelayMs: 2 });
+    }
+    if (lastUserText(request).includes(THREE_FILES_MARK)) {
+      if (request.lastTurn?.role === "user") {
+        return reply([
+          text("Editing two files and writing notes with a command."),
+          toolCall("edit", { path: "README.md", edits: [{ oldText: "A tiny project", newText: "A tiny, rewound project" }] }),
+          toolCall("edit", { path: "src/math.ts", edits: [{ oldText: "return a + b;", newText: "return b + a;" }] }),
+          toolCall("bash", { command: "echo created-by-bash > notes.txt" }),
+        ]);
+      }
+      if (request.lastTurn?.role === "toolResult") return reply("All three changes are done.");
     }
     return demo(request);
   });

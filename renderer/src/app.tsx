@@ -5,6 +5,7 @@ import { client } from "./api/current";
 import { Composer, COMPOSER_ID } from "./components/composer";
 import { DiffPanel } from "./components/diff/diff-panel";
 import { SettingsDialog } from "./components/dialogs/settings-dialog";
+import { RewindDialog } from "./components/rewind/rewind-dialog";
 import { Header } from "./components/header";
 import { SessionPane } from "./components/session-pane";
 import { SessionsSection } from "./components/sidebar/sessions-section";
@@ -111,6 +112,7 @@ export function App() {
         </div>
       </main>}
       <SettingsDialog />
+      <RewindDialog />
       <Toasts />
     </div>
   );

@@ -114,6 +114,20 @@ describe("checkpoints recorded by turns, and rewind", () => {
     scriptTurn(h, "echo third > third.txt");
     await h.turn("make three files");
     const atSeq = firstTurn.length; // the step before the second user message
+
+    // Review reads the checkpoints: the file bash created is among the files at the last step, and in the export's diff.
+    const { entries: all } = await h.call("session.load", { sessionId: h.sessionId });
+    const states = await h.call("review.fileStates", { sessionId: h.sessionId, seq: all.length });
+    expect(states.files.find((f) => f.path === "third.txt")).toMatchObject({ before: null, after: "third\n", created: true });
+    expect(states.files.find((f) => f.path === "a.txt")).toMatchObject({ before: "alpha\n", after: "ALPHA\n" });
+    expect(states.untracked).toEqual([]);
+    const earlier = await h.call("review.fileStates", { sessionId: h.sessionId, seq: atSeq });
+    expect(earlier.files.find((f) => f.path === "third.txt")).toBeUndefined();
+    const md = await h.call("review.export", { sessionId: h.sessionId, format: "markdown", includeWorkspaceDiff: true });
+    expect(md.content).toMatch(/## Workspace diff\n\n```diff\ndiff --git a\/a.txt b\/a.txt[\s\S]*\+third/);
+    const json = JSON.parse((await h.call("review.export", { sessionId: h.sessionId, format: "json", includeWorkspaceDiff: true })).content) as { workspaceDiff: string };
+    expect(json.workspaceDiff).toContain("+++ b/new.txt");
+
     const preview = await h.call("rewind.preview", { sessionId: h.sessionId, target: { seq: atSeq } });
     expect(preview.files.map((f) => f.path).sort()).toEqual(["a.txt", "new.txt", "third.txt"]);
     const applied = await h.call("rewind.apply", { sessionId: h.sessionId, target: { seq: atSeq }, mode: "both" });

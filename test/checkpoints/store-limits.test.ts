@@ -61,7 +61,8 @@ describe("checkpoint store limits", () => {
     expect(readFileSync(join(workspace, "counter.txt"), "utf8")).toBe("8");
     expect(readFileSync(join(workspace, "big8.bin")).length).toBe(256 * 1024);
     store.close();
-  });
+    // Eight checkpoints and a gc take a while on a loaded machine.
+  }, 120_000);
 
   it("a SIGKILL during a checkpoint leaves the previous checkpoints usable and the next checkpoint works", async () => {
     const workspace = tempDir("wb-cp-ws-");

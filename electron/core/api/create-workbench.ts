@@ -7,12 +7,16 @@ import { dirname, join } from "node:path";
 import { platform } from "node:os";
 import type { EventName, EventPayload, ModelOption, SessionSummary } from "../../../shared/api";
 import type { ModelInfo, ProviderConfig } from "../../../shared/models";
+import type { ExportFormat } from "../../../shared/review";
 import type { ModelRef, SessionEntry } from "../../../shared/protocol";
 import { SessionAgent } from "../agent/session-agent";
 import type { AgentDeps, ResolvedModel, ToolAuditEvent } from "../agent/ports";
 import { createCheckpointHandlers } from "../checkpoints/handlers";
 import { CheckpointService } from "../checkpoints/service";
+import { fileStatesFromCheckpoints, sessionWorkspaceDiff } from "../checkpoints/review";
+import { withWorkspaceDiff } from "../checkpoints/export-diff";
 import { createReviewHandlers } from "../review/handlers";
+import { redactText } from "../review/redact";
 import { SessionStore } from "../store";
 import { dispatch, type HandlerTable } from "./dispatch";
 import { createHandlers } from "./handlers";
@@ -273,9 +277,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     },
     initialWorkspaceId,
   };
-  const table: HandlerTable = {
-    ...createHandlers(ctx),
-    ...createReviewHandlers({
+  const review = createReviewHandlers({
       store,
       platform: platform(),
       now,
@@ -287,7 +289,18 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       knownSecrets: () => catalog.providers().flatMap((p) => keys.get(p) ?? []),
       demoteOtherReasoning: () => settings.demoteOtherReasoning,
       onSessionChanged: (s) => emit("session.updated", s),
-    }),
+    });
+  const table: HandlerTable = {
+    ...createHandlers(ctx),
+    ...review,
+    // Files at a step and exports read the checkpoints, so what bash changed shows too (docs/checkpoints.md).
+    "review.fileStates": async (p: { sessionId: string; seq: number }) => fileStatesFromCheckpoints(checkpoints, p.sessionId, p.seq, review["review.fileStates"](p)),
+    "review.export": async (p: { sessionId: string; format: ExportFormat; includeWorkspaceDiff?: boolean }) => {
+      const file = review["review.export"](p);
+      if (!p.includeWorkspaceDiff) return file;
+      const diff = await sessionWorkspaceDiff(checkpoints, p.sessionId);
+      return withWorkspaceDiff(file, p.format, redactText(diff ?? "", catalog.providers().flatMap((pr) => keys.get(pr) ?? [])));
+    },
     ...createCheckpointHandlers({
       store,
       service: checkpoints,

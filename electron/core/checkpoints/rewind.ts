@@ -79,9 +79,10 @@ async function changedOutside(
   const last = after[after.length - 1] ?? target;
   gaps.push([last.tree, currentTree]);
   const paths = new Set<string>();
-  for (const [a, b] of gaps) {
-    if (a === b || (await repo.hasTree(a)) === false || (await repo.hasTree(b)) === false) continue;
-    for (const c of await repo.diff(a, b)) paths.add(c.path);
+  for (const [a, b] of new Map(gaps.filter(([a, b]) => a !== b).map((g) => [g.join(" "), g])).values()) {
+    // A tree the cap pruned cannot say what changed in that gap; the later gaps still can.
+    const changes = await repo.diff(a, b).catch(() => []);
+    for (const c of changes) paths.add(c.path);
   }
   return paths;
 }

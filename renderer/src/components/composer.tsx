@@ -21,8 +21,13 @@ export function Composer({
   model,
   onSend,
   onStop,
+  draft,
+  onDraftTaken,
 }: {
   turn: TurnState | null;
+  /** Text to put in the box (a message a rewind went back before), taken once. */
+  draft?: string | null;
+  onDraftTaken?: () => void;
   disabled: boolean;
   disabledReason?: string;
   /** The model the message goes to (its name, and whether it reads images). */
@@ -36,6 +41,13 @@ export function Composer({
   const ref = useRef<HTMLTextAreaElement>(null);
   const pickerRef = useRef<HTMLInputElement>(null);
   const running = turn !== null && turn.status !== "idle";
+
+  useEffect(() => {
+    if (!draft) return;
+    setText(draft);
+    onDraftTaken?.();
+    ref.current?.focus();
+  }, [draft, onDraftTaken]);
 
   // Images of messages queued behind the running turn: Stop gives them back with the queued text.
   const queuedImages = useRef<ImageContent[]>([]);

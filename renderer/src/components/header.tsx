@@ -9,6 +9,8 @@ import { useUiStore } from "../stores/ui-store";
 import { useActiveSession } from "../stores/workspace-store";
 import { ContextMeter } from "./context-meter";
 import { ModelSwitcher } from "./model-switcher";
+import { useRewindStore } from "./rewind/rewind-store";
+import { useTurn } from "../stores/turn-store";
 
 export function Header({ draftModel, onDraftModel, onSwitchModel }: {
   draftModel: ModelRef | null;
@@ -38,6 +40,18 @@ export function Header({ draftModel, onDraftModel, onSwitchModel }: {
   const hasDiff = useUiStore((s) => s.diff !== null);
   const setSettingsOpen = useUiStore((s) => s.setSettingsOpen);
   const changesOpen = useUiStore((s) => s.changesOpen);
+  // The last user message: "Undo last turn" rewinds files and conversation to just before it.
+  const lastUserSeq = useTranscriptStore((s) => {
+    const v = s.view;
+    if (!v || v.sessionId !== session?.id || v.status !== "ready") return null;
+    for (let i = v.model.rows.length - 1; i >= 0; i--) {
+      const row = v.model.rows[i];
+      if (row.kind === "user") return row.seq;
+    }
+    return null;
+  });
+  const turn = useTurn(session?.id ?? null);
+  const running = turn !== null && turn.status !== "idle";
 
   const tokens = viewTokens ?? session?.totalTokens ?? 0;
   const cost = viewCost ?? session?.totalCost ?? 0;
@@ -62,6 +76,19 @@ export function Header({ draftModel, onDraftModel, onSwitchModel }: {
           </span>
         )}
         {session && context !== null && currentInfo && <ContextMeter tokens={context} window={currentInfo.contextWindow} modelName={currentInfo.name} />}
+        {session && (
+          <button
+            type="button"
+            disabled={lastUserSeq === null || running}
+            title={running ? "Stop the turn first" : "Restore the files and the conversation to before your last message"}
+            onClick={() =>
+              lastUserSeq !== null &&
+              void useRewindStore.getState().undoLastTurn({ sessionId: session.id, target: { seq: lastUserSeq - 1 }, label: "the last turn" })
+            }
+          >
+            Undo last turn
+          </button>
+        )}
         <button
           type="button"
           aria-pressed={diffOpen}

@@ -9,6 +9,7 @@ import { useTurn, useTurnStore } from "../stores/turn-store";
 import { useUiStore } from "../stores/ui-store";
 import { useWorkspaceStore } from "../stores/workspace-store";
 import { ApprovalCard } from "./approval-card";
+import { useRewindStore } from "./rewind/rewind-store";
 import { Composer } from "./composer";
 import { ChangesView } from "./review/changes-view";
 import { PendingComments } from "./review/pending-comments";
@@ -37,6 +38,7 @@ export function SessionPane({ sessionId }: { sessionId: string }) {
     for (let i = rowsForTurn.length - 1; i >= 0; i--) if (rowsForTurn[i].kind === "user") return rowsForTurn[i].seq;
     return null;
   }, [rowsForTurn]);
+  const draft = useRewindStore((s) => (s.draft?.sessionId === sessionId ? s.draft.text : null));
 
   useEffect(() => {
     void load(sessionId);
@@ -62,7 +64,12 @@ export function SessionPane({ sessionId }: { sessionId: string }) {
   }, [lastUserText, send, sessionId]);
 
   const actions: TranscriptActions = useMemo(
-    () => ({ openDiff, retry: lastUserText ? retryLast : undefined, forkAt: (seq: number) => void forkSession(sessionId, seq) }),
+    () => ({
+      openDiff,
+      retry: lastUserText ? retryLast : undefined,
+      forkAt: (seq: number) => void forkSession(sessionId, seq),
+      rewindTo: (seq: number, label: string) => void useRewindStore.getState().open({ sessionId, target: { seq }, label }),
+    }),
     [openDiff, retryLast, lastUserText, forkSession, sessionId],
   );
 
@@ -131,6 +138,8 @@ export function SessionPane({ sessionId }: { sessionId: string }) {
         model={composerModel(models, sessionModel)}
         onSend={(text, images) => send(sessionId, text, images)}
         onStop={() => void abort(sessionId)}
+        draft={draft}
+        onDraftTaken={() => useRewindStore.getState().takeDraft(sessionId)}
       />
     </div>
   );

@@ -10,6 +10,7 @@ import { modelLabel, useModelsStore } from "../stores/models-store";
 import { FilesAtStep } from "./files-at-step";
 import { KIND_LABEL, OUTCOME_LABEL, formatDateTime, formatLatency } from "./replay-format";
 import { useReplayStore } from "./replay-store";
+import { useRewindStore } from "../components/rewind/rewind-store";
 import { StepNotes } from "./step-notes";
 import type { StepIndex } from "./step-view";
 
@@ -22,6 +23,7 @@ const StepDetails = memo(function StepDetails({ item }: { item: TimelineItem }) 
   const models = useModelsStore((s) => s.models);
   const showModelView = useReplayStore((s) => s.showModelView);
   const setForkOpen = useReplayStore((s) => s.setForkOpen);
+  const sessionId = useReplayStore((s) => s.sessionId);
   const t = item.tokens;
   return (
     <section className="replay-details" aria-label="Step details">
@@ -94,6 +96,15 @@ const StepDetails = memo(function StepDetails({ item }: { item: TimelineItem }) 
         <button type="button" onClick={() => setForkOpen(true)} title="A new session with the entries up to this step, on another model">
           Fork onto another model…
         </button>
+        {sessionId && (
+          <button
+            type="button"
+            onClick={() => void useRewindStore.getState().open({ sessionId, target: { seq: item.seq }, label: `to step ${item.index + 1}` })}
+            title="Restore the workspace files and/or the conversation as they were at this step"
+          >
+            Rewind to this step…
+          </button>
+        )}
       </div>
     </section>
   );

@@ -10,6 +10,7 @@ import { modelRefOf, sameModel, useModelsStore } from "../../stores/models-store
 import { useSettingsStore } from "../../stores/settings-store";
 import { useUiStore } from "../../stores/ui-store";
 import { ApiKeyRow } from "./api-key-row";
+import { CheckpointSettingsSection } from "./checkpoint-settings";
 
 const BASE_URL_PRESETS: { label: string; url: string }[] = [
   { label: "Ollama (local)", url: "http://127.0.0.1:11434/v1" },
@@ -72,6 +73,7 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
       baseUrls,
       theme: draft.theme,
       demoteOtherReasoning: draft.demoteOtherReasoning,
+      checkpoints: draft.checkpoints,
     });
     setSaving(false);
     if (ok) {
@@ -216,6 +218,8 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
           </label>
           <p className="muted small">Off by default: each model sees only its own reasoning, plus the text and tool calls every model wrote.</p>
         </section>
+
+        <CheckpointSettingsSection headingId={`${id}-checkpoints`} value={draft.checkpoints} onChange={(checkpoints) => set({ checkpoints })} />
 
         <section aria-labelledby={`${id}-theme`}>
           <h3 id={`${id}-theme`}>Appearance</h3>

@@ -21,6 +21,17 @@ export const UserRow = memo(function UserRow({ message, seq }: { message: UserMe
             Fork
           </button>
         )}
+        {!readOnly && actions.rewindTo && (
+          <button
+            type="button"
+            className="row-action"
+            onClick={() => actions.rewindTo?.(seq - 1, `to before “${clipText(message)}”`)}
+            aria-label="Rewind to before this message"
+            title="Restore the files and/or the conversation as they were before this message"
+          >
+            Rewind
+          </button>
+        )}
       </div>
       {message.content.map((c, i) =>
         c.type === "text" ? (
@@ -34,6 +45,11 @@ export const UserRow = memo(function UserRow({ message, seq }: { message: UserMe
     </div>
   );
 });
+
+function clipText(message: UserMessage): string {
+  const text = message.content.map((c) => (c.type === "text" ? c.text : "")).join(" ").trim().split("\n")[0] ?? "";
+  return text.length > 40 ? `${text.slice(0, 39)}…` : text || "your message";
+}
 
 function ThinkingBlock({ block, streaming }: { block: ThinkingContent; streaming: boolean }) {
   const [open, setOpen] = useState(false);

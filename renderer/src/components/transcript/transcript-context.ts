@@ -15,6 +15,8 @@ export interface TranscriptActions {
   /** Re-sends the last user message after an error. */
   retry?: () => void;
   forkAt?: (seq: number) => void;
+  /** Opens the rewind preview for the workspace and conversation as of a step (docs/checkpoints.md). */
+  rewindTo?: (seq: number, label: string) => void;
 }
 
 export interface TranscriptContextValue {
