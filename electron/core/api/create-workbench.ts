@@ -113,6 +113,9 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     const wanted = settings.defaultModel;
     if (wanted && options_.some((m) => m.configured && sameModel(m, wanted))) return wanted;
     const configured = options_.filter((m) => m.configured);
+    // Asked for the demo (`--demo`): new sessions use it even when a key is in the environment.
+    const demoModel = options.demo ? configured.find((m) => m.demo) : undefined;
+    if (demoModel) return { provider: demoModel.provider, api: demoModel.api, id: demoModel.id };
     const real = configured.find((m) => !m.demo && catalog.provider(m.provider)?.apiKeyEnv);
     const pick = real ?? configured.find((m) => m.demo) ?? configured[0];
     return pick ? { provider: pick.provider, api: pick.api, id: pick.id } : null;
