@@ -22,7 +22,7 @@ test("the switcher lists the models a local Ollama has installed, and a session 
   await expect(modelButton(page)).toHaveAccessibleName("Model: qwen2.5-coder:14b (Ollama). Change model");
 
   // The demo agent lists, reads, then proposes an edit: every step on the local model.
-  await send(page, "What is in this workspace?");
+  await send(page, "Add a review note to README.md.");
   await expect(toolCards(page, "read").first()).toHaveAttribute("data-status", "done");
   await expect(transcript(page).getByText("qwen2.5-coder:14b (Ollama)").first()).toBeVisible();
   await approvalCard(page).getByRole("button", { name: /^Approve Y/ }).click();
