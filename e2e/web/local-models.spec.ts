@@ -11,10 +11,11 @@ test("the switcher lists the models a local Ollama has installed, and a session 
   const ollama = page.getByRole("listbox", { name: "Models" }).getByRole("group", { name: "Ollama (local)", exact: true });
   const installed = ollama.getByRole("option", { name: /^qwen2\.5-coder:14b \(Ollama\)/ });
   await expect(installed).toBeVisible();
-  // Installed first; the bundled examples the server lacks stay, marked; a server that is not running says so.
+  // Installed first; the bundled examples the server lacks stay, marked, under the ready models; a server that is not running says so.
   await expect(ollama.getByRole("option").first()).toHaveAccessibleName("qwen2.5-coder:14b (Ollama) (Ollama (local))");
-  await expect(ollama.getByRole("option", { name: /^Llama 3\.1 8B \(Ollama\)/ })).toHaveAccessibleName(/, not installed on the server$/);
-  const lmStudio = page.getByRole("listbox", { name: "Models" }).getByRole("group", { name: "LM Studio (local)", exact: true });
+  const ollamaLater = page.getByRole("listbox", { name: "Models" }).getByRole("group", { name: "Ollama (local) (not ready)", exact: true });
+  await expect(ollamaLater.getByRole("option", { name: /^Llama 3\.1 8B \(Ollama\)/ })).toHaveAccessibleName(/, not installed on the server$/);
+  const lmStudio = page.getByRole("listbox", { name: "Models" }).getByRole("group", { name: "LM Studio (local) (not ready)", exact: true });
   await expect(lmStudio.getByRole("option").first()).toHaveAccessibleName(/, server not running$/);
   await installed.scrollIntoViewIfNeeded();
   await screenshot(page, "model-switcher-local");
