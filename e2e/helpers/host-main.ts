@@ -10,9 +10,10 @@
  * for a message containing "[fail-once]" gets a 401 whose body echoes the API
  * key (the error and Retry test; the key must never reach the screen).
  *
- * Env: E2E_DB, E2E_WORKSPACE, E2E_STATIC.
+ * Env: E2E_DB, E2E_WORKSPACE, E2E_STATIC, E2E_NOTICES (a JSON array of start notices).
  */
 import { createServer } from "node:http";
+import { z } from "zod";
 import type { AddressInfo } from "node:net";
 import { createWorkbench } from "../../electron/core/api/create-workbench";
 import { createDemoResponder, faults, reply, startFauxProvider, text, type FauxRequest } from "../../electron/core/faux";
@@ -58,7 +59,7 @@ async function main(): Promise<void> {
 
   const workbench = await createWorkbench({
     dbPath,
-    host: { mode: "web", notices: [] },
+    host: { mode: "web", notices: z.array(z.string()).parse(JSON.parse(process.env.E2E_NOTICES || "[]")) },
     version: "e2e",
     env: { ANTHROPIC_API_KEY: "sk-ant-e2e-not-a-real-key", OPENAI_API_KEY: "sk-e2e-not-a-real-key" },
     initialWorkspace: process.env.E2E_WORKSPACE || undefined,

@@ -20,7 +20,8 @@ export const WORKSPACE_FILES: Record<string, string> = {
   "src/math.ts": "export function add(a: number, b: number): number {\n  return a + b;\n}\n",
 };
 
-export async function startHost(): Promise<E2EHost> {
+/** `notices`: what the host says at start (app.info notices, shown as toasts). */
+export async function startHost(options: { notices?: string[] } = {}): Promise<E2EHost> {
   const dir = mkdtempSync(join(tmpdir(), "wb-e2e-"));
   const workspace = join(dir, "project");
   for (const [rel, content] of Object.entries(WORKSPACE_FILES)) {
@@ -30,7 +31,7 @@ export async function startHost(): Promise<E2EHost> {
   }
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "e2e/helpers/host-main.ts"], {
     cwd: process.cwd(),
-    env: { ...process.env, E2E_DB: join(dir, "workbench.db"), E2E_STATIC: join(process.cwd(), "out", "renderer"), E2E_WORKSPACE: "" },
+    env: { ...process.env, E2E_DB: join(dir, "workbench.db"), E2E_STATIC: join(process.cwd(), "out", "renderer"), E2E_WORKSPACE: "", E2E_NOTICES: JSON.stringify(options.notices ?? []) },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";

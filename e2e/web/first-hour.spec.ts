@@ -58,3 +58,57 @@ test("models that cannot run now are listed under the ready ones, marked, and pi
   await page.keyboard.press("Escape");
   await expect(modelButton(page)).toHaveAttribute("aria-label", before ?? "");
 });
+
+test("a denied edit no longer shows as proposed in the diff panel", async ({ page, host }) => {
+  await page.goto(host.url);
+  await openWorkspace(page, host.workspace);
+  await newSession(page);
+  await send(page, "Add a review note to README.md please.");
+  const card = approvalCard(page);
+  await expect(card).toBeVisible();
+  const panel = diffView(page);
+  await expect(panel).toContainText("proposed");
+  await expect(panel.getByText("Loading the diff editor…")).toHaveCount(0);
+  await screenshot(page, "approval-card");
+
+  await page.keyboard.press("n");
+  await card.getByRole("button", { name: "Deny", exact: true }).click();
+  await expect(toolCards(page, "edit").first()).toHaveAttribute("data-status", "denied");
+  await expect(panel).toContainText("denied, not applied");
+  await expect(panel.locator(".diff-title")).not.toContainText(/proposed/);
+  await waitIdle(page);
+});
+
+test("a fresh tab reopens the workspace's last session, and the list shows which sessions wait for an approval", async ({ page, host, browser }) => {
+  await page.goto(host.url);
+  await openWorkspace(page, host.workspace);
+  await newSession(page);
+  await send(page, "Add a review note to README.md please.");
+  await expect(approvalCard(page)).toBeVisible();
+  const title = "Add a review note to README.md please.";
+
+  // Another browser profile (nothing remembered in localStorage), as when the printed URL of a new launch is opened.
+  const fresh = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  try {
+    const tab = await fresh.newPage();
+    await tab.goto(host.url);
+    const item = tab.getByRole("list", { name: "Session list" }).getByRole("button", { name: new RegExp(`^${title.replace(/[.?]/g, "\\$&")}`) });
+    await expect(item).toContainText("waiting for approval");
+    await expect(item).toHaveAttribute("aria-current", "true");
+    await expect(item).toHaveAttribute("title", title);
+    await expect(approvalCard(tab)).toBeVisible();
+    await expect(modelButton(tab)).not.toHaveAccessibleName(/No model/);
+  } finally {
+    await fresh.close();
+  }
+  await approvalCard(page).getByRole("button", { name: /^Approve Y/ }).click();
+  await waitIdle(page);
+  await expect(page.getByRole("list", { name: "Session list" }).getByText("waiting for approval")).toHaveCount(0);
+});
+
+test("a new session shows the model it will use, not \"No model\"", async ({ page, host }) => {
+  await page.goto(host.url);
+  await openWorkspace(page, host.workspace);
+  await expect(page.getByRole("heading", { name: "Start a session" })).toBeVisible();
+  await expect(modelButton(page)).toHaveAccessibleName("Model: Claude Opus 4.6. Change model");
+});

@@ -4,7 +4,7 @@
  */
 import { realpathSync, statSync } from "node:fs";
 import { platform } from "node:os";
-import type { EventName, EventPayload, ModelOption, SessionSummary } from "../../../shared/api";
+import type { EventName, EventPayload, ModelOption, SessionSummary, TurnState } from "../../../shared/api";
 import type { ModelInfo, ProviderConfig } from "../../../shared/models";
 import type { ModelRef, SessionEntry } from "../../../shared/protocol";
 import { SessionAgent } from "../agent/session-agent";
@@ -53,6 +53,8 @@ export interface CoreContext {
   /** Renames a session and emits the rename entry. */
   renameSession(sessionId: string, title: string): SessionSummary;
   activeAgent(sessionId: string): SessionAgent | undefined;
+  /** Turn states of the sessions not idle. */
+  activeTurns(): TurnState[];
   dropAgent(sessionId: string): void;
   modelOptions(): ModelOption[];
   defaultModel(): ModelRef | null;
@@ -238,6 +240,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     agent: agentFor,
     renameSession,
     activeAgent: (id) => agents.get(id),
+    activeTurns: () => [...agents.values()].map((a) => a.turnState()).filter((t) => t.status !== "idle"),
     dropAgent: (id) => {
       agents.get(id)?.abort();
       agents.delete(id);
