@@ -8,6 +8,7 @@ import type { TurnState } from "../../../shared/api";
 import type { ImageContent } from "../../../shared/protocol";
 import { addImageFiles, IMAGE_TYPES, MAX_IMAGES } from "../lib/attachments";
 import { isDialogOpen, isTextField } from "../lib/keyboard";
+import { QueuedImages } from "../lib/queued-images";
 import { useAppStore } from "../stores/app-store";
 import { CloseIcon, ImageIcon } from "./icons";
 
@@ -38,11 +39,11 @@ export function Composer({
   const running = turn !== null && turn.status !== "idle";
 
   // Images of messages queued behind the running turn: Stop gives them back with the queued text.
-  const queuedImages = useRef<ImageContent[]>([]);
-  const queuedCount = turn?.queued.length ?? 0;
+  const queuedImages = useRef(new QueuedImages());
+  const queued = turn?.queued;
   useEffect(() => {
-    if (queuedCount === 0) queuedImages.current = [];
-  }, [queuedCount]);
+    queuedImages.current.sync(queued?.length ?? 0);
+  }, [queued]);
 
   const send = async () => {
     const value = text.trim();
@@ -52,7 +53,7 @@ export function Composer({
     const ok = await onSend(value, images);
     setSending(false);
     if (ok) {
-      if (queuing) queuedImages.current.push(...images);
+      if (queuing) queuedImages.current.push(images);
       setText("");
       setImages([]);
     }
@@ -82,8 +83,7 @@ export function Composer({
 
   // Stop drops the messages queued behind the turn; give them back to the user instead of losing them.
   const stop = () => {
-    const back = queuedImages.current;
-    queuedImages.current = [];
+    const back = queuedImages.current.takeAll();
     // The queue shows an image as an "[image]" line; the images themselves come back as attachments.
     const queued = (turn?.queued ?? []).map((q) => (back.length > 0 ? q.replace(/^\[image\]$/gm, "").trim() : q));
     if (queued.length > 0) setText((current) => [current, ...queued].filter((t) => t.trim()).join("\n\n"));
