@@ -1,5 +1,5 @@
 /**
- * Layering rules of ARCHITECTURE.md section 2, checked on import specifiers.
+ * Layering rules of docs/architecture.md#layers, checked on import specifiers.
  * Used by `npm run lint:layers` and by test/layers.test.ts.
  */
 import { builtinModules } from "node:module";

@@ -2,7 +2,7 @@
  * `npm run lint:electron`: Electronegativity over the Electron shell's sources
  * and the renderer page, offline. Fails on a parse error or on any HIGH or
  * MEDIUM finding that is not listed, with its reason, in ACCEPTED below
- * (docs/electron.md "Electronegativity" explains each).
+ * (docs/electron.md#checks explains each).
  *
  * Offline: the package fetches translations and Electron's release list from
  * GitHub on every run. The translation fetch is replaced by the bundled

@@ -2,7 +2,7 @@
  * The WorkbenchApi: the one typed contract between the UI and the core.
  * Every request and event has a zod schema; both transports (Electron IPC and
  * the web-mode WebSocket) carry exactly these shapes, and the core parses every
- * payload on arrival (ARCHITECTURE.md section 3).
+ * payload on arrival (docs/architecture.md#transports-and-the-api-contract).
  */
 import { z } from "zod";
 import {
@@ -22,6 +22,15 @@ import {
   ReviewNoteSchema,
   TimelineSchema,
 } from "./review";
+import {
+  CheckpointFileDiffSchema,
+  CheckpointSchema,
+  CheckpointSettingsSchema,
+  CheckpointStatusSchema,
+  RewindModeSchema,
+  RewindPreviewSchema,
+  RewindTargetSchema,
+} from "./checkpoints";
 
 // ---------------------------------------------------------------- shared shapes
 
@@ -132,6 +141,13 @@ export const SettingsSchema = z.object({
   /** Base URL overrides per provider key. */
   baseUrls: z.record(z.string(), z.string().url()),
   theme: z.enum(["system", "light", "dark"]),
+  /** Workspace checkpoints (docs/checkpoints.md). */
+  checkpoints: CheckpointSettingsSchema,
+  /**
+   * Send other models' reasoning as plain text to targets that take it (never
+   * to Anthropic, which refuses it). Off: each model sees only its own reasoning.
+   */
+  demoteOtherReasoning: z.boolean(),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -234,6 +250,41 @@ export const requests = {
   },
   "settings.get": { params: Empty, result: SettingsSchema },
   "settings.update": { params: SettingsSchema.partial().strict(), result: SettingsSchema },
+
+  // Checkpoints and rewind (electron/core/checkpoints, docs/checkpoints.md).
+  /** The session's checkpoints in the order recorded (a fork's start with its parent's up to the fork point). */
+  "checkpoint.list": { params: SessionId.strict(), result: z.array(CheckpointSchema) },
+  /** Files that differ from checkpoint `from` to checkpoint `to`, or to the workspace as it is now. */
+  "checkpoint.diff": {
+    params: z.object({ from: z.number().int().positive(), to: z.union([z.number().int().positive(), z.literal("workspace")]) }).strict(),
+    result: z.array(CheckpointFileDiffSchema),
+  },
+  /** One file at a checkpoint: text when it is text, else base64; null when the checkpoint has no such file. */
+  "checkpoint.file": {
+    params: z.object({ checkpointId: z.number().int().positive(), path: z.string().min(1).max(4096) }).strict(),
+    result: z.object({ mode: z.string(), encoding: z.enum(["utf8", "base64"]), content: z.string() }).nullable(),
+  },
+  /** Size, cap, location and rules of a workspace's checkpoint store. */
+  "checkpoint.status": { params: z.object({ workspaceId: z.string().min(1) }).strict(), result: CheckpointStatusSchema },
+  /** What a rewind would do: every file that would change (with texts for the diff) and the conflicts. */
+  "rewind.preview": { params: SessionId.extend({ target: RewindTargetSchema }).strict(), result: RewindPreviewSchema },
+  /**
+   * Restores files, the conversation (a fork ending at the step) or both.
+   * Refused (CONFLICT) while a turn runs in the workspace, and when files
+   * changed outside the agent would be overwritten without `confirmConflicts`.
+   */
+  "rewind.apply": {
+    params: SessionId.extend({ target: RewindTargetSchema, mode: RewindModeSchema, confirmConflicts: z.boolean().optional() }).strict(),
+    result: z.object({
+      restoredFiles: z.array(z.string()),
+      /** Rewind to this checkpoint to undo the file restore (null when no file was restored). */
+      undoCheckpointId: z.number().int().nullable(),
+      /** The new session the conversation continues in. */
+      forked: SessionSummarySchema.nullable(),
+      /** The user message the rewind went back before, to edit and send again. */
+      draft: z.string().nullable(),
+    }),
+  },
 
   // Replay and review (handlers in electron/core/review/handlers.ts).
   /** Every entry as timeline items, with the session statistics. */

@@ -6,7 +6,7 @@ import { ApiSchema } from "./protocol";
 
 /**
  * Per-server quirks for OpenAI-compatible servers, decided from configuration,
- * never from substrings of a model id (CONVENTIONS.md).
+ * never from substrings of a model id (docs/architecture.md#providers-and-the-boundary-transform).
  */
 export const CompatSchema = z.object({
   /** Tool-call id rule for Chat Completions targets. "mistral9": exactly 9 alphanumerics. */
@@ -25,6 +25,19 @@ export const CompatSchema = z.object({
   strictTools: z.boolean().default(false),
   /** Whether the server accepts `reasoning_effort` (OpenAI reasoning models, Groq gpt-oss). */
   reasoningEffort: z.boolean().default(false),
+  /**
+   * The effort value that turns reasoning off, where the model has one (GPT-5:
+   * "minimal"); "none" when it cannot be turned off (o3), so "off" is not offered.
+   */
+  reasoningOff: z.enum(["none", "minimal"]).default("none"),
+  /** Anthropic: how thinking is requested — a token budget, or adaptive thinking with an effort (the model declares it). */
+  anthropicThinking: z.enum(["budget", "adaptive"]).default("budget"),
+  /**
+   * DeepSeek / Kimi thinking mode: every assistant message with tool calls must
+   * carry `reasoning_content` ("Missing `reasoning_content` field in the
+   * assistant message at message index N"), whoever wrote it.
+   */
+  reasoningContentOnToolCalls: z.boolean().default(false),
 });
 export type Compat = z.infer<typeof CompatSchema>;
 
@@ -63,6 +76,23 @@ export const ProviderConfigSchema = z.object({
   compat: CompatSchema.partial().optional(),
 });
 export type ProviderConfig = z.infer<typeof ProviderConfigSchema>;
+
+/** The reasoning level of a session: the model's default (nothing requested), off, or an effort. */
+export const ReasoningLevelSchema = z.enum(["default", "off", "low", "medium", "high"]);
+export type ReasoningLevel = z.infer<typeof ReasoningLevelSchema>;
+
+/**
+ * The levels a model takes, from its declared capabilities and compat flags
+ * (never its id): none for a model that does not reason or whose API takes no
+ * level; "off" only where reasoning can be turned off.
+ */
+export function reasoningLevelsFor(model: Pick<ModelInfo, "api" | "reasoning">, compat: Compat): ReasoningLevel[] {
+  if (!model.reasoning) return [];
+  const efforts: ReasoningLevel[] = ["low", "medium", "high"];
+  if (model.api === "anthropic-messages") return ["default", "off", ...efforts];
+  if (model.api === "openai-completions" && !compat.reasoningEffort) return [];
+  return compat.reasoningOff === "none" ? ["default", ...efforts] : ["default", "off", ...efforts];
+}
 
 /** The agent compacts (summarises older turns) before a request estimated above this share of the model's context window. */
 export const COMPACT_AT_SHARE = 0.85;

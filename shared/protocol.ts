@@ -3,7 +3,7 @@
  * Every provider adapter reads and writes these shapes; the boundary transform
  * turns a copy of them into each provider's wire format.
  *
- * Pure module: zod only (see ARCHITECTURE.md section 2).
+ * Pure module: zod only (see docs/architecture.md#layers).
  */
 import { z } from "zod";
 

@@ -3,7 +3,7 @@
  * statistics, file states, "what the model saw", notes) and the versioned
  * session export envelope (lossless JSON, re-importable).
  *
- * Pure module: zod only (see ARCHITECTURE.md section 2).
+ * Pure module: zod only (see docs/architecture.md#layers).
  */
 import { z } from "zod";
 import { ApprovalDecisionSchema, ModelRefSchema, SessionEntrySchema } from "./protocol";
@@ -181,6 +181,36 @@ export type FileStates = z.infer<typeof FileStatesSchema>;
 
 // ---------------------------------------------------------------- what the model saw
 
+/**
+ * What the boundary transform changed or left out of a request, and why: the
+ * stored history is never rewritten, so this is how a reviewer learns that the
+ * model did not see something the transcript shows.
+ */
+export const RequestRepairKindSchema = z.enum([
+  /** Another model's reasoning is not sent (the default on every target). */
+  "otherReasoningDropped",
+  /** Another model's reasoning sent as plain text (the demotion setting, never for Anthropic). */
+  "otherReasoningDemoted",
+  /** An empty `reasoning_content` supplied on an assistant tool-call message (DeepSeek / Kimi thinking mode). */
+  "reasoningContentSupplied",
+  /** A Responses reasoning item that cannot be replayed statelessly (no `encrypted_content`). */
+  "reasoningItemDropped",
+  /** Lone UTF-16 surrogates replaced with U+FFFD. */
+  "surrogatesReplaced",
+  /** An image of a type the target does not take, replaced by a note. */
+  "imageOmitted",
+]);
+export type RequestRepairKind = z.infer<typeof RequestRepairKindSchema>;
+
+export const RequestRepairSchema = z.object({
+  kind: RequestRepairKindSchema,
+  /** Index of the stored message in the history sent; null when the repair is not tied to one stored message. */
+  messageIndex: z.number().int().nonnegative().nullable(),
+  /** One line for the reviewer. */
+  detail: z.string(),
+});
+export type RequestRepair = z.infer<typeof RequestRepairSchema>;
+
 export const ModelViewSchema = z.object({
   seq: z.number().int(),
   model: ModelRefSchema,
@@ -192,6 +222,8 @@ export const ModelViewSchema = z.object({
   toolNames: z.record(z.string(), z.string()),
   /** The time the system prompt's date was taken from (the message before the request). */
   requestTime: z.number(),
+  /** What the request leaves out of or changes in the stored history, with the entry it concerns when there is one. */
+  repairs: z.array(RequestRepairSchema.extend({ seq: z.number().int().nullable() })),
 });
 export type ModelView = z.infer<typeof ModelViewSchema>;
 

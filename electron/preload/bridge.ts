@@ -5,7 +5,7 @@
  * Electron import, so the tests exercise it under plain Node.
  */
 import type { ApiResponse, EventName, RequestMethod } from "../../shared/api";
-import type { WorkbenchBridge } from "./bridge-types";
+import type { WorkbenchBridge } from "../../shared/bridge";
 import { requestChannel } from "./channels";
 
 export interface BridgeDeps {

@@ -3,7 +3,7 @@
  * bridge and nothing else.
  */
 import { contextBridge, ipcRenderer } from "electron";
-import { BRIDGE_GLOBAL } from "./bridge-types";
+import { BRIDGE_GLOBAL } from "../../shared/bridge";
 import { createBridge } from "./bridge";
 import { EVENT_CHANNEL } from "./channels";
 

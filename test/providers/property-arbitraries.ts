@@ -1,7 +1,10 @@
 /**
  * fast-check generators of stored histories as the app can hold them: any id
  * charset and length, duplicates, orphans both ways, errored and aborted turns,
- * thinking from random models with their signatures, images, odd tool names.
+ * thinking from random models with their signatures, images, odd tool names;
+ * and what only an import or another tool writes: lone surrogates in tool
+ * arguments and names, image types no API takes, Responses reasoning items
+ * without encrypted content, a thinking-mode model's tool calls with empty reasoning.
  * Signatures name their issuer so a test can play the provider's signature check.
  */
 import fc from "fast-check";
@@ -71,7 +74,7 @@ const idArb: fc.Arbitrary<string> = fc.oneof(
   { weight: 1, arbitrary: fc.stringMatching(/^[a-zA-Z0-9]{9}$/) },
 );
 
-const TOOL_NAMES = ["read", "write", "edit", "bash", "grep", "mcp.server:search", "9lives", "", "n".repeat(80), "a b"];
+const TOOL_NAMES = ["read", "write", "edit", "bash", "grep", "mcp.server:search", "9lives", "", "n".repeat(80), "a b", "re\uD800ad", "\uDC00"];
 const toolNameArb = fc.constantFrom(...TOOL_NAMES);
 
 const textArb: fc.Arbitrary<string> = fc.oneof(
@@ -83,7 +86,7 @@ const textArb: fc.Arbitrary<string> = fc.oneof(
 const imageArb: fc.Arbitrary<UserContent> = fc.record({
   type: fc.constant("image" as const),
   data: fc.constant("iVBORw0KGgo="),
-  mimeType: fc.constantFrom("image/png", "image/jpeg", "image/bmp"),
+  mimeType: fc.constantFrom("image/png", "image/jpeg", "image/webp", "image/bmp", "image/tiff", "image/svg+xml"),
 });
 
 const userContentArb: fc.Arbitrary<UserContent[]> = fc.array(
@@ -98,8 +101,18 @@ const stopArb: fc.Arbitrary<StopReason> = fc.constantFrom<StopReason>("stop", "t
 /** Signature numbers: often one of a few, so a reasoning item id (`rs_n`) comes back in a later turn. */
 const signatureNumberArb = fc.oneof(fc.nat(3), fc.nat(1000));
 
+/** A Responses reasoning item as an older version or an import may hold it: no encrypted content. */
+function bareReasoningItem(n: number): string {
+  return JSON.stringify({ type: "reasoning", id: `rs_${n}`, summary: [{ type: "summary_text", text: "s" }] });
+}
+
 function thinkingArb(model: ModelRef): fc.Arbitrary<AssistantContent> {
   return fc.oneof(
+    signatureNumberArb.map((n) => ({
+      type: "thinking" as const,
+      thinking: "t",
+      signature: model.api === "openai-responses" ? bareReasoningItem(n) : signatureFor(model, n),
+    })),
     signatureNumberArb.map((n) => ({ type: "thinking" as const, thinking: `thought ${n}`, signature: signatureFor(model, n) })),
     signatureNumberArb.map((n) => ({ type: "thinking" as const, thinking: "", signature: signatureFor(model, n) })),
     signatureNumberArb.map((n) => ({ type: "thinking" as const, thinking: "", signature: signatureFor(model, n), redacted: true })),
@@ -141,10 +154,15 @@ const turnArb: fc.Arbitrary<Turn> = fc
     fc
       .record({
         thinking: fc.array(thinkingArb(model), { maxLength: 2 }),
-        args: fc.array(fc.oneof(fc.constant({}), fc.constant({ path: "a.txt" }), fc.constant({ n: 1, s: "\u00e9" })), {
-          minLength: ids.length,
-          maxLength: ids.length,
-        }),
+        args: fc.array(
+          fc.oneof(
+            fc.constant({}),
+            fc.constant({ path: "a.txt" }),
+            fc.constant({ n: 1, s: "\u00e9" }),
+            fc.constant({ path: "lone \uD800", "k\uDC00": ["\uDBFF", { deep: "x\uDFFFy" }] }),
+          ),
+          { minLength: ids.length, maxLength: ids.length },
+        ),
         // Which calls get results, and in what order; plus stray results and interleaved user messages,
         // and results that arrive after the user message (the user typed while a tool still ran).
         answered: fc.array(fc.nat(9), { maxLength: ids.length + 1 }),
@@ -198,6 +216,9 @@ export const toolChoiceArb: fc.Arbitrary<ToolChoice | undefined> = fc.constantFr
 );
 
 export const reasoningArb = fc.constantFrom<"off" | "low" | "medium" | "high" | undefined>(undefined, "off", "low", "high");
+
+/** The setting that sends other models' reasoning as text (ignored for Anthropic). */
+export const demoteArb = fc.boolean();
 
 /** Freezes a value and everything reachable from it (the transform must never write to stored history). */
 export function deepFreeze<T>(value: T): T {

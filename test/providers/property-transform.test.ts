@@ -6,6 +6,7 @@ import { buildRequest } from "../../electron/core/providers/requests";
 import { validateRequest } from "../../electron/core/providers/validate";
 import {
   deepFreeze,
+  demoteArb,
   historyArb,
   modelKey,
   reasoningArb,
@@ -22,7 +23,8 @@ const TARGETS = [
   { label: "openai-responses", ref: "openai/gpt-5", api: "openai-responses", mistral: false },
   { label: "mistral-compatible completions", ref: "mistral/mistral-large-latest", api: "openai-completions", mistral: true },
   // Compat variants, fewer runs: DeepSeek (own reasoning back in reasoning_content), Ollama (no image input).
-  { label: "deepseek completions", ref: "deepseek/deepseek-reasoner", api: "openai-completions", mistral: false, runs: 300 },
+  // DeepSeek runs in thinking mode: reasoning_content on every tool-call message of the current loop.
+  { label: "deepseek completions", ref: "deepseek/deepseek-reasoner", api: "openai-completions", mistral: false, runs: 300, thinkingMode: true },
   { label: "ollama completions", ref: "ollama/llama3.1:8b", api: "openai-completions", mistral: false, runs: 300 },
 ] as const;
 
@@ -63,14 +65,16 @@ describe("any stored history builds into a request the strict validator accepts"
       if (!model || !provider) throw new Error(`registry lacks ${target.ref}`);
       const key = modelKey(model);
       fc.assert(
-        fc.property(historyArb, toolsArb, toolChoiceArb, reasoningArb, (history, tools, toolChoice, reasoning) => {
+        fc.property(historyArb, toolsArb, toolChoiceArb, reasoningArb, demoteArb, (history, tools, toolChoice, reasoning, demoteOtherReasoning) => {
           const frozen = deepFreeze(history);
           const before = JSON.stringify(frozen);
-          const built = buildRequest(model, provider, { systemPrompt: "You are helpful.", messages: frozen, tools, toolChoice }, { reasoning });
+          const context = { systemPrompt: "You are helpful.", messages: frozen, tools, toolChoice };
+          const built = buildRequest(model, provider, context, { reasoning, demoteOtherReasoning });
           const rejection = validateRequest(model.api, built.body, {
             signatureOwner,
             modelId: key,
             mistral: target.mistral,
+            reasoningContentRequired: "thinkingMode" in target && target.thinkingMode,
           });
           expect(rejection?.message ?? null).toBeNull();
           expect(JSON.stringify(frozen)).toBe(before);

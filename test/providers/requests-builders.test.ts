@@ -240,10 +240,24 @@ describe("system prompt, output cap and reasoning per API", () => {
 describe("Anthropic extended thinking", () => {
   const ctx = (messages: Message[], toolChoice?: LlmContext["toolChoice"]): LlmContext => ({ systemPrompt: "", messages, tools: TOOLS, toolChoice });
 
-  it("enables thinking with a budget below max_tokens when asked and the model reasons", () => {
+  it("enables thinking with a budget when asked and the model reasons, raising max_tokens to fit it", () => {
     const body = buildAnthropicRequest(ANTHROPIC.model, ANTHROPIC.provider, ctx([user("hi")]), { reasoning: "medium", maxTokens: 4096 }).body;
-    expect(body.thinking).toEqual({ type: "enabled", budget_tokens: 3072 });
+    expect(body.thinking).toEqual({ type: "enabled", budget_tokens: 8192 });
+    expect(body.max_tokens).toBe(16_384);
     expect(validateRequest("anthropic-messages", body)).toBeNull();
+  });
+
+  it("asks for adaptive thinking with an effort where the model declares it, and nothing for off or the default", () => {
+    const opus = target("anthropic/claude-opus-4-6");
+    const high = buildAnthropicRequest(opus.model, opus.provider, ctx([user("hi")]), { reasoning: "high" }).body;
+    expect(high.thinking).toEqual({ type: "adaptive", display: "summarized" });
+    expect(high.output_config).toEqual({ effort: "high" });
+    expect(validateRequest("anthropic-messages", high)).toBeNull();
+    for (const reasoning of ["off", undefined] as const) {
+      const body = buildAnthropicRequest(opus.model, opus.provider, ctx([user("hi")]), { reasoning }).body;
+      expect(body).not.toHaveProperty("thinking");
+      expect(body).not.toHaveProperty("output_config");
+    }
   });
 
   // "Thinking may not be enabled when tool_choice forces tool use."
@@ -304,11 +318,28 @@ describe("Responses reasoning replay", () => {
     expect(validateRequest("openai-responses", body)).toBeNull();
   });
 
-  it("sends another model's reasoning as text and never its encrypted item", () => {
+  it("leaves another model's reasoning out, and never sends its encrypted item", () => {
     const other = { provider: "openai", api: "openai-responses" as const, id: "gpt-5-mini" };
-    const { input } = buildOpenAIResponsesRequest(RESPONSES.model, RESPONSES.provider, { systemPrompt: "", messages: turn(other), tools: TOOLS }).body;
-    expect(JSON.stringify(input)).not.toContain("encrypted");
-    expect(input).toContainEqual({ role: "assistant", content: "Plan" });
+    const built = buildOpenAIResponsesRequest(RESPONSES.model, RESPONSES.provider, { systemPrompt: "", messages: turn(other), tools: TOOLS });
+    expect(JSON.stringify(built.body.input)).not.toContain("encrypted");
+    expect(JSON.stringify(built.body.input)).not.toContain("Plan");
+    expect(built.repairs.map((r) => r.kind)).toEqual(["otherReasoningDropped"]);
+    const demoted = buildOpenAIResponsesRequest(RESPONSES.model, RESPONSES.provider, { systemPrompt: "", messages: turn(other), tools: TOOLS }, { demoteOtherReasoning: true });
+    expect(demoted.body.input).toContainEqual({ role: "assistant", content: "Plan" });
+  });
+
+  // "Item with id 'rs_…' not found. Items are not persisted when `store` is set to false."
+  it("does not replay a reasoning item that has no encrypted content, and says so", () => {
+    const bare = JSON.stringify({ type: "reasoning", id: "rs_bare", summary: [] });
+    const messages = [user("go"), assistant(GPT5, [{ type: "thinking", thinking: "Plan", signature: bare }, call("call_1|fc_1")]), result("call_1|fc_1", "ok")];
+    const built = buildOpenAIResponsesRequest(RESPONSES.model, RESPONSES.provider, { systemPrompt: "", messages, tools: TOOLS });
+    expect(JSON.stringify(built.body.input)).not.toContain("rs_bare");
+    expect(built.body.input).toContainEqual({ type: "function_call", call_id: "call_1", name: "read", arguments: '{"path":"a.txt"}' });
+    expect(built.repairs).toEqual([expect.objectContaining({ kind: "reasoningItemDropped", detail: expect.stringContaining("rs_bare") })]);
+    expect(validateRequest("openai-responses", built.body)).toBeNull();
+    const input = built.body.input as unknown[];
+    const replayed = { ...built.body, input: [input[0], { type: "reasoning", id: "rs_bare", summary: [] }, ...input.slice(1)] };
+    expect(validateRequest("openai-responses", replayed)?.message).toMatch(/Item with id 'rs_bare' not found/);
   });
 });
 

@@ -118,21 +118,42 @@ describe("errored and aborted turns", () => {
 describe("thinking across models", () => {
   const signed = { type: "thinking" as const, thinking: "I should read it \uD800 first", signature: "sig-claude-sonnet" };
 
-  // "Invalid `signature` in `thinking` block" after a switch (opencode #6418, cline #7620)
-  it("sends another model's thinking as plain text, without its signature", () => {
+  // "Invalid `signature` in `thinking` block" after a switch (opencode #6418, cline #7620), and
+  // "Refusal (reasoning_extraction)" for reasoning demoted to text (oh-my-pi #7241, claude-code #95530).
+  it("leaves another model's thinking out and says so", () => {
     const history = [user("go"), assistant(OPUS, [signed, text("ok")], "stop"), user("next")];
-    const { messages } = prepare(ANTHROPIC, history);
-    expect(messages[1]).toEqual({ role: "assistant", content: [{ type: "text", text: "I should read it \uFFFD first" }, { type: "text", text: "ok" }] });
+    const { messages, repairs } = prepare(ANTHROPIC, history);
+    expect(messages[1]).toEqual({ role: "assistant", content: [{ type: "text", text: "ok" }] });
+    expect(repairs).toEqual([expect.objectContaining({ kind: "otherReasoningDropped", messageIndex: 1 })]);
+  });
+
+  it("demotes another model's thinking to plain text only when asked, and never for Anthropic", () => {
+    const history = [user("go"), assistant(OPUS, [signed, text("ok")], "stop"), user("next")];
+    const chat = prepareRequest(CHAT.model, CHAT.provider, { systemPrompt: "", messages: freeze(history), tools: TOOLS }, { demoteOtherReasoning: true });
+    expect(chat.messages[1]).toEqual({ role: "assistant", content: [{ type: "text", text: "I should read it \uFFFD first" }, { type: "text", text: "ok" }] });
+    expect(chat.repairs.map((r) => r.kind)).toContain("otherReasoningDemoted");
+    const claude = prepareRequest(ANTHROPIC.model, ANTHROPIC.provider, { systemPrompt: "", messages: freeze(history), tools: TOOLS }, { demoteOtherReasoning: true });
+    expect(claude.messages[1]).toEqual({ role: "assistant", content: [{ type: "text", text: "ok" }] });
   });
 
   // Sanitising signed thinking invalidates the signature (pi #5416)
-  it("sends the same model's signed thinking back byte-for-byte, lone surrogate included", () => {
-    const history = [user("go"), assistant(CLAUDE, [signed, text("ok")], "stop"), user("next")];
+  it("sends the same model's signed thinking back byte-for-byte", () => {
+    const clean = { ...signed, thinking: "I should read it first" };
+    const history = [user("go"), assistant(CLAUDE, [clean, text("ok")], "stop"), user("next")];
     const { messages } = prepare(ANTHROPIC, history);
     expect(messages[1]).toEqual({
       role: "assistant",
-      content: [{ type: "thinking", thinking: "I should read it \uD800 first", signature: "sig-claude-sonnet", redacted: false }, { type: "text", text: "ok" }],
+      content: [{ type: "thinking", thinking: "I should read it first", signature: "sig-claude-sonnet", redacted: false }, { type: "text", text: "ok" }],
     });
+  });
+
+  // "no low surrogate in string": it cannot be sent as is, and cleaning it voids the signature.
+  it("leaves out the same model's signed thinking when it holds a lone surrogate", () => {
+    const history = [user("go"), assistant(CLAUDE, [signed, text("ok")], "stop"), user("next")];
+    const { messages, repairs } = prepare(ANTHROPIC, history);
+    expect(messages[1]).toEqual({ role: "assistant", content: [{ type: "text", text: "ok" }] });
+    expect(repairs).toEqual([expect.objectContaining({ kind: "surrogatesReplaced", messageIndex: 1 })]);
+    accepted(ANTHROPIC, history);
   });
 
   it("keeps the same model's redacted thinking and drops another model's", () => {

@@ -50,9 +50,11 @@ describe("what the model saw", () => {
     expect(uses.map((u) => view.value.idMap[u.id ?? ""])).toEqual(["call_abc|fc_1", "call_zzz|fc_9", "call_def|fc_2"]);
     expect(JSON.stringify(body)).not.toContain("|fc_");
 
-    // The other model's thinking went over as plain text, the failed request is not replayed.
+    // The other model's thinking is left out (Anthropic refuses it demoted to text), and the view
+    // says so, pointing at the entry; the failed request is not replayed.
     expect(blocks(body).some((b) => b.type === "thinking")).toBe(false);
-    expect(blocks(body).some((b) => b.type === "text" && b.text === "Read the file first.")).toBe(true);
+    expect(JSON.stringify(body)).not.toContain("Read the file first.");
+    expect(view.value.repairs).toContainEqual(expect.objectContaining({ kind: "otherReasoningDropped", seq: 2 }));
     expect(validateRequest("anthropic-messages", body)).toBeNull();
   });
 

@@ -79,4 +79,10 @@ export interface AgentDeps {
   /** Called after every append, for titles, counters and `session.updated`. */
   onAppended(sessionId: string, seq: number, entry: SessionEntry): void;
   sleep?(ms: number, signal: AbortSignal): Promise<void>;
+  /**
+   * Records the workspace state (docs/checkpoints.md): "turnStart" before the
+   * turn's first side effect, "afterTool" after each executed side-effect
+   * call; `seq` is the last stored entry. Never throws.
+   */
+  checkpoint?(sessionId: string, point: { kind: "turnStart" | "afterTool"; seq: number; toolCallId: string }): Promise<unknown>;
 }

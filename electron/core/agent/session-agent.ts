@@ -64,6 +64,8 @@ export class SessionAgent {
   private turnTools: ToolSpec[] | null = null;
   private prompt: { date: string; tools: ToolSpec[]; text: string } | null = null;
   private running: Promise<void> | null = null;
+  /** Whether this turn already recorded its "before the first side effect" checkpoint. */
+  private turnCheckpointed = false;
 
   constructor(
     private readonly deps: AgentDeps,
@@ -144,6 +146,7 @@ export class SessionAgent {
     this.status = "running";
     this.emitState();
     this.deps.tools.beginTurn();
+    this.turnCheckpointed = false;
     // The runtime, and so its specs, stay the same for the whole turn.
     this.turnTools = this.deps.tools.specs();
     this.appendMessage(first);
@@ -460,8 +463,14 @@ export class SessionAgent {
       if (!answer.byPolicy) this.deps.tools.approve(proposal, { forSession: answer.decision === "approveForSession" });
       this.deps.emit("tool.status", { sessionId: this.sessionId, toolCallId: call.id, toolName: call.name, status: "running" });
       this.deps.audit(this.sessionId, { kind: "running", toolCallId: call.id, toolName: call.name, args: call.arguments });
+      if (!this.turnCheckpointed) {
+        this.turnCheckpointed = true;
+        await this.deps.checkpoint?.(this.sessionId, { kind: "turnStart", seq: this.lastSeq(), toolCallId: call.id });
+      }
       const outcome = await this.deps.tools.execute(proposal, signal);
       finish(call, outcome, statusOf(outcome), startedAt);
+      // After failures too: a command may have changed files before it failed or timed out.
+      await this.deps.checkpoint?.(this.sessionId, { kind: "afterTool", seq: this.lastSeq(), toolCallId: call.id });
     }
 
     const missing = calls.filter((c) => !done.has(c));
@@ -551,6 +560,10 @@ export class SessionAgent {
   }
 
   // ------------------------------------------------------------ storage helpers
+
+  private lastSeq(): number {
+    return this.entries.length === 0 ? 0 : this.entries[this.entries.length - 1].seq;
+  }
 
   private deliverQueued(): boolean {
     if (this.queue.length === 0) return false;

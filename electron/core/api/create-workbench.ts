@@ -3,12 +3,15 @@
  * SessionAgent per active session, behind the zod-validated request table.
  */
 import { realpathSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { platform } from "node:os";
 import type { EventName, EventPayload, ModelOption, SessionSummary, TurnState } from "../../../shared/api";
 import type { ModelInfo, ProviderConfig } from "../../../shared/models";
 import type { ModelRef, SessionEntry } from "../../../shared/protocol";
 import { SessionAgent } from "../agent/session-agent";
 import type { AgentDeps, ResolvedModel, ToolAuditEvent } from "../agent/ports";
+import { createCheckpointHandlers } from "../checkpoints/handlers";
+import { CheckpointService } from "../checkpoints/service";
 import { createReviewHandlers } from "../review/handlers";
 import { SessionStore } from "../store";
 import { dispatch, type HandlerTable } from "./dispatch";
@@ -38,6 +41,11 @@ export interface WorkbenchOptions {
   extraModels?: ModelInfo[];
   /** True when the offline demo provider is running. */
   demo?: boolean;
+  /**
+   * Folder of the workspace checkpoint repositories (docs/checkpoints.md).
+   * Default: `checkpoints/` next to the database file; none (off) for ":memory:".
+   */
+  checkpointDir?: string | null;
   /** Test hook: replaces the backoff sleep between retries. */
   sleep?: AgentDeps["sleep"];
 }
@@ -59,6 +67,7 @@ export interface CoreContext {
   modelOptions(): ModelOption[];
   defaultModel(): ModelRef | null;
   settings(): ReturnType<typeof parseSettings>;
+  checkpoints: CheckpointService;
   saveSettings(settings: ReturnType<typeof parseSettings>): void;
   initialWorkspaceId: string | null;
 }
@@ -78,6 +87,11 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
   /** Tool calls with an audit row in this process, per session (avoids a lookup per update). */
   const audited = new Map<string, Set<string>>();
   let settings = parseSettings(store.getSetting(SETTINGS_KEY));
+  const checkpoints = new CheckpointService({
+    store,
+    root: options.checkpointDir !== undefined ? options.checkpointDir : options.dbPath === ":memory:" ? null : join(dirname(options.dbPath), "checkpoints"),
+    settings: () => settings.checkpoints,
+  });
   const catalog = new ModelCatalog({
     extraProviders: options.extraProviders ?? [],
     extraModels: options.extraModels ?? [],
@@ -168,6 +182,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       },
       onAppended: (sid, _seq, entry) => afterAppend(sid, entry),
       sleep: options.sleep,
+      checkpoint: (sid, point) => checkpoints.record(sid, point),
     };
     const agent = new SessionAgent(deps, sessionId, session.model ?? defaultModel());
     agents.set(sessionId, agent);
@@ -248,6 +263,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     modelOptions,
     defaultModel,
     settings: () => settings,
+    checkpoints,
     saveSettings: (next) => {
       settings = next;
       store.setSetting(SETTINGS_KEY, next);
@@ -266,6 +282,14 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
         return model && provider ? { model, provider } : undefined;
       },
       knownSecrets: () => catalog.providers().flatMap((p) => keys.get(p) ?? []),
+      demoteOtherReasoning: () => settings.demoteOtherReasoning,
+      onSessionChanged: (s) => emit("session.updated", s),
+    }),
+    ...createCheckpointHandlers({
+      store,
+      service: checkpoints,
+      turnRunningIn: (workspaceId) =>
+        [...agents.values()].some((a) => a.turnState().status !== "idle" && store.getSession(a.sessionId)?.workspaceId === workspaceId),
       onSessionChanged: (s) => emit("session.updated", s),
     }),
   };
@@ -279,6 +303,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     close: async () => {
       for (const agent of agents.values()) agent.abort();
       await Promise.all([...agents.values()].map((a) => a.idle()));
+      await checkpoints.close();
       if (summaryTimer !== null) clearImmediate(summaryTimer);
       announceSummaries();
       listeners.clear();

@@ -10,7 +10,9 @@ export type HandlerTable = {
 };
 /** Handlers of the review methods, which live in electron/core/review. */
 export type ReviewMethod = Extract<RequestMethod, `review.${string}`>;
-export type CoreHandlerTable = Omit<HandlerTable, ReviewMethod>;
+/** Handlers of checkpoints and rewind, which live in electron/core/checkpoints. */
+export type CheckpointMethod = Extract<RequestMethod, `checkpoint.${string}` | `rewind.${string}`>;
+export type CoreHandlerTable = Omit<HandlerTable, ReviewMethod | CheckpointMethod>;
 
 export class ApiFailure extends Error {
   constructor(readonly code: ApiError["code"], message: string) {

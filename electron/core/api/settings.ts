@@ -1,5 +1,6 @@
 /** User settings: defaults and validation. Stored in the store's settings table (never secrets). */
 import { SettingsSchema, type Settings } from "../../../shared/api";
+import { DEFAULT_CHECKPOINT_CAP_BYTES } from "../../../shared/checkpoints";
 
 export const SETTINGS_KEY = "settings.v1";
 
@@ -10,6 +11,8 @@ export function defaultSettings(): Settings {
     budget: { maxToolCalls: 50, maxOutputBytes: 2_000_000, maxDurationMs: 15 * 60_000, maxSideEffects: 25 },
     baseUrls: {},
     theme: "system",
+    checkpoints: { enabled: true, capBytes: DEFAULT_CHECKPOINT_CAP_BYTES },
+    demoteOtherReasoning: false,
   };
 }
 

@@ -1,4 +1,4 @@
-/** The faux provider: a loopback LLM server speaking the real wire formats (ARCHITECTURE.md section 8). */
+/** The faux provider: a loopback LLM server speaking the real wire formats (docs/architecture.md#faux-provider). */
 export { startFauxProvider, type FauxProvider, type FauxProviderOptions } from "./server";
 export { reply, text, thinking, toolCall, faults } from "./script";
 export { createDemoResponder } from "./demo";

@@ -16,13 +16,23 @@ export interface ValidationContext {
   modelId: string | undefined;
 }
 
+/**
+ * Models the faux plays in thinking mode, as their servers do: every assistant
+ * tool-call message of the current tool loop must carry `reasoning_content`
+ * (DeepSeek's reasoner, Kimi's thinking models).
+ */
+const THINKING_MODE_MODELS: ReadonlySet<string> = new Set(["deepseek-reasoner", "kimi-k2-thinking", "moonshotai/kimi-k2-thinking"]);
+
 export function validateRequest(route: FauxRoute, body: unknown, ctx: ValidationContext): FauxRejection | null {
   const base = { signatureOwner: ctx.signatureOwner, modelId: ctx.modelId };
   switch (route) {
     case "anthropic":
       return validateAnthropicRequest(body, base);
     case "openai-completions":
-      return validateOpenAICompletionsRequest(body, base);
+      return validateOpenAICompletionsRequest(body, {
+        ...base,
+        reasoningContentRequired: ctx.modelId !== undefined && THINKING_MODE_MODELS.has(ctx.modelId),
+      });
     case "mistral":
       return validateOpenAICompletionsRequest(body, { ...base, mistral: true });
     case "openai-responses":

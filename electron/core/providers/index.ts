@@ -39,21 +39,4 @@ export function streamModel(
   return getAdapter(model.api).stream(model, provider, context, options);
 }
 
-export type FinalEvent = Extract<StreamEvent, { type: "done" | "error" }>;
-
-/** Drains a stream and returns its final event (for callers that need no partials). */
-export async function completeModel(
-  model: ModelInfo,
-  provider: ProviderConfig,
-  context: LlmContext,
-  options: StreamOptions,
-): Promise<FinalEvent> {
-  let last: FinalEvent | null = null;
-  for await (const event of streamModel(model, provider, context, options)) {
-    if (event.type === "done" || event.type === "error") last = event;
-  }
-  if (last === null) throw new Error("provider stream ended without a final event (adapter contract broken)");
-  return last;
-}
-
 export type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions, ToolChoice, ToolSpec } from "./types";

@@ -74,16 +74,22 @@ const FREE = price(0, 0);
 const TEXT: ModelInfo["input"] = ["text"];
 const TEXT_IMAGE: ModelInfo["input"] = ["text", "image"];
 
-function claude(id: string, name: string, maxOutput: number, p: Price): ModelInfo {
-  return { id, name, provider: "anthropic", api: "anthropic-messages", contextWindow: 200_000, maxOutput, input: TEXT_IMAGE, reasoning: true, price: p };
+/** `adaptive`: the model takes adaptive thinking with an effort instead of a token budget. */
+function claude(id: string, name: string, maxOutput: number, p: Price, thinking: "budget" | "adaptive" = "budget"): ModelInfo {
+  const model: ModelInfo = { id, name, provider: "anthropic", api: "anthropic-messages", contextWindow: 200_000, maxOutput, input: TEXT_IMAGE, reasoning: true, price: p };
+  return thinking === "adaptive" ? { ...model, compat: { anthropicThinking: "adaptive" } } : model;
 }
 
-/** OpenAI models are listed on both wire APIs: Responses (default) and Chat Completions. */
-function openai(id: string, name: string, contextWindow: number, maxOutput: number, reasoning: boolean, p: Price): ModelInfo[] {
+/**
+ * OpenAI models are listed on both wire APIs: Responses (default) and Chat Completions.
+ * `off`: the effort that turns reasoning off, for models that have one (GPT-5 "minimal").
+ */
+function openai(id: string, name: string, contextWindow: number, maxOutput: number, reasoning: boolean, p: Price, off?: "minimal"): ModelInfo[] {
   const base = { id, provider: "openai", contextWindow, maxOutput, input: TEXT_IMAGE, reasoning, price: p };
-  const chatCompat = reasoning ? { systemRole: "developer" as const, reasoningEffort: true } : undefined;
+  const offCompat = off ? { reasoningOff: off } : {};
+  const chatCompat = reasoning ? { systemRole: "developer" as const, reasoningEffort: true, ...offCompat } : undefined;
   return [
-    { ...base, name, api: "openai-responses" },
+    { ...base, name, api: "openai-responses", ...(off ? { compat: offCompat } : {}) },
     { ...base, name: `${name} (Chat Completions)`, api: "openai-completions", ...(chatCompat ? { compat: chatCompat } : {}) },
   ];
 }
@@ -103,16 +109,16 @@ function compatible(
 }
 
 export const BUNDLED_MODELS: readonly ModelInfo[] = [
-  claude("claude-opus-4-6", "Claude Opus 4.6", 64_000, price(5, 25, 0.5, 6.25)),
-  claude("claude-sonnet-4-6", "Claude Sonnet 4.6", 64_000, price(3, 15, 0.3, 3.75)),
+  claude("claude-opus-4-6", "Claude Opus 4.6", 64_000, price(5, 25, 0.5, 6.25), "adaptive"),
+  claude("claude-sonnet-4-6", "Claude Sonnet 4.6", 64_000, price(3, 15, 0.3, 3.75), "adaptive"),
   claude("claude-opus-4-5", "Claude Opus 4.5", 64_000, price(5, 25, 0.5, 6.25)),
   claude("claude-sonnet-4-5", "Claude Sonnet 4.5", 64_000, price(3, 15, 0.3, 3.75)),
   claude("claude-haiku-4-5", "Claude Haiku 4.5", 64_000, price(1, 5, 0.1, 1.25)),
   claude("claude-opus-4-1", "Claude Opus 4.1", 32_000, price(15, 75, 1.5, 18.75)),
   claude("claude-sonnet-4-0", "Claude Sonnet 4", 64_000, price(3, 15, 0.3, 3.75)),
 
-  ...openai("gpt-5", "GPT-5", 400_000, 128_000, true, price(1.25, 10, 0.125)),
-  ...openai("gpt-5-mini", "GPT-5 mini", 400_000, 128_000, true, price(0.25, 2, 0.025)),
+  ...openai("gpt-5", "GPT-5", 400_000, 128_000, true, price(1.25, 10, 0.125), "minimal"),
+  ...openai("gpt-5-mini", "GPT-5 mini", 400_000, 128_000, true, price(0.25, 2, 0.025), "minimal"),
   ...openai("gpt-4.1", "GPT-4.1", 1_047_576, 32_768, false, price(2, 8, 0.5)),
   ...openai("gpt-4.1-mini", "GPT-4.1 mini", 1_047_576, 32_768, false, price(0.4, 1.6, 0.1)),
   ...openai("o3", "o3", 200_000, 100_000, true, price(2, 8, 0.5)),
@@ -128,7 +134,9 @@ export const BUNDLED_MODELS: readonly ModelInfo[] = [
   compatible("groq", "moonshotai/kimi-k2-instruct-0905", "Kimi K2 (Groq)", 262_144, 16_384, TEXT, false, price(1, 3)),
 
   compatible("deepseek", "deepseek-chat", "DeepSeek V3.2", 128_000, 8_192, TEXT, false, price(0.28, 0.42, 0.028)),
-  compatible("deepseek", "deepseek-reasoner", "DeepSeek V3.2 (thinking)", 128_000, 65_536, TEXT, true, price(0.28, 0.42, 0.028)),
+  compatible("deepseek", "deepseek-reasoner", "DeepSeek V3.2 (thinking)", 128_000, 65_536, TEXT, true, price(0.28, 0.42, 0.028), {
+    reasoningContentOnToolCalls: true,
+  }),
 
   compatible("openrouter", "anthropic/claude-sonnet-4.5", "Claude Sonnet 4.5 (OpenRouter)", 200_000, 64_000, TEXT_IMAGE, true, price(3, 15, 0.3, 3.75)),
   compatible("openrouter", "openai/gpt-5", "GPT-5 (OpenRouter)", 400_000, 128_000, TEXT_IMAGE, true, price(1.25, 10, 0.125)),

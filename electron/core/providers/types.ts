@@ -39,8 +39,13 @@ export interface StreamOptions {
   signal?: AbortSignal;
   maxTokens?: number;
   temperature?: number;
-  /** Reasoning effort for models that support it. */
+  /** Reasoning level for models that support it; absent: the model's default (nothing requested). */
   reasoning?: "off" | "low" | "medium" | "high";
+  /**
+   * Send other models' reasoning as plain text instead of leaving it out.
+   * Ignored for Anthropic targets (they refuse it: `Refusal (reasoning_extraction)`).
+   */
+  demoteOtherReasoning?: boolean;
   /** Extra headers (never logged). */
   headers?: Record<string, string>;
   /** Called with the exact body before sending (for "what the model saw"). */

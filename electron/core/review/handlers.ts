@@ -34,6 +34,8 @@ export interface ReviewContext {
   toolSpecs?(): readonly ToolSpec[];
   /** The catalog's model and provider for a model ref (ModelCatalog.find + provider). */
   resolveModel(ref: ModelRef): { model: ModelInfo; provider: ProviderConfig } | undefined;
+  /** The setting that sends other models' reasoning as text (as the loop reads it). */
+  demoteOtherReasoning?(): boolean;
   /** Exact secrets to remove from exports besides the patterns (the configured API keys). */
   knownSecrets?(): readonly string[];
   now?(): number;
@@ -78,6 +80,7 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
           platform: ctx.platform,
           toolSpecs: ctx.toolSpecs?.() ?? defaultToolSpecs(),
           resolve: ctx.resolveModel,
+          demoteOtherReasoning: ctx.demoteOtherReasoning?.() ?? false,
         }),
       );
     },

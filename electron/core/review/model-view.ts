@@ -8,11 +8,15 @@
  * The system prompt's date comes from the time of the request: the timestamp
  * of the last message (or compaction) stored before the assistant message,
  * which the loop appended just before sending.
+ *
+ * It also lists what the request left out of or changed in the stored history
+ * (other models' reasoning, repaired strings, images of types the model does
+ * not take…), each with the entry it concerns.
  */
 import type { ModelInfo, ProviderConfig } from "../../../shared/models";
 import type { ModelRef, StoredEntry } from "../../../shared/protocol";
 import type { ModelView } from "../../../shared/review";
-import { historyForModel } from "../agent/context";
+import { historyForModel, latestCompaction } from "../agent/context";
 import { buildSystemPrompt } from "../agent/system-prompt";
 import { buildRequest } from "../providers/requests";
 import type { LlmContext, ToolSpec } from "../providers/types";
@@ -20,6 +24,8 @@ import { modelLabel } from "./timeline";
 import type { ReviewResult } from "./result";
 
 export interface ModelViewInput {
+  /** The session's setting: other models' reasoning sent as text (never to Anthropic). */
+  demoteOtherReasoning?: boolean;
   workspaceRoot: string;
   platform: string;
   /** The tools the session offers (the loop's `tools.specs()`). */
@@ -55,15 +61,29 @@ export function modelViewAt(entries: readonly StoredEntry[], seq: number, input:
     tools: resolved.model.input.length > 0 ? tools : [],
   };
   try {
-    const built = buildRequest(resolved.model, resolved.provider, context, {});
+    const built = buildRequest(resolved.model, resolved.provider, context, { demoteOtherReasoning: input.demoteOtherReasoning === true });
+    const seqs = historySeqs(before);
+    const repairs = built.repairs.map((r) => ({ ...r, seq: r.messageIndex === null ? null : (seqs[r.messageIndex] ?? null) }));
     return {
       ok: true,
-      value: { seq, model: message.model, body: built.body, idMap: built.idMap, toolNames: built.toolNames, requestTime },
+      value: { seq, model: message.model, body: built.body, idMap: built.idMap, toolNames: built.toolNames, requestTime, repairs },
     };
   } catch (e) {
     // The builders are pure and should not throw; if one does, report it rather than crash the request.
     return { ok: false, error: { code: "INTERNAL", message: `could not rebuild the request: ${e instanceof Error ? e.message : String(e)}` } };
   }
+}
+
+/** The seq of each message `historyForModel(entries)` returns (null for the compaction summary). */
+function historySeqs(entries: readonly StoredEntry[]): (number | null)[] {
+  const compaction = latestCompaction(entries);
+  const out: (number | null)[] = compaction ? [null] : [];
+  for (const { seq, entry } of entries) {
+    if (entry.type !== "message") continue;
+    if (compaction && seq < compaction.firstKeptSeq) continue;
+    out.push(seq);
+  }
+  return out;
 }
 
 function requestTimeOf(before: readonly StoredEntry[]): number | null {

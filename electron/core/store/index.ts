@@ -5,7 +5,6 @@ export type { CheckedEntries, EntryProblem, EntryRange } from "./entries";
 export type { CreateSessionInput, ForkOptions, ListSessionsOptions, SessionPage } from "./sessions";
 export type { SearchOptions } from "./search";
 export { toFtsQuery } from "./search";
-export type { ModelUsage, UsageTotal, UsageTotals } from "./usage";
 export {
   ToolAuditStatusSchema,
   type ToolAuditStatus,
@@ -15,3 +14,4 @@ export {
 } from "./audit";
 export type { Note, NoteInput, NoteVerdict } from "./notes";
 export { ABORTED_RESULT_TEXT, synthesizedAbortResult, type RepairReport } from "./repair";
+export type { CheckpointInput, CheckpointKind, CheckpointRecord } from "./checkpoints";

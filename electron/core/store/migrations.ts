@@ -143,6 +143,29 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX notes_by_session ON notes (session_id, seq);
     `,
   },
+  {
+    version: 2,
+    name: "checkpoints",
+    sql: `
+      -- Workspace states recorded around a session's side effects (electron/core/checkpoints).
+      -- The files live in a private git repository per workspace; a row names a kept tree.
+      CREATE TABLE checkpoints (
+        id INTEGER PRIMARY KEY,
+        workspace_id TEXT NOT NULL REFERENCES workspaces (id) ON DELETE CASCADE,
+        session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+        -- the session's last entry when the state was recorded: the state holds from this step on
+        seq INTEGER NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('turnStart', 'afterTool', 'beforeRestore', 'restored')),
+        tool_call_id TEXT,
+        tree TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        -- set when the size cap pruned the tree: the row stays so the timeline can say so
+        pruned_at INTEGER
+      );
+      CREATE INDEX checkpoints_by_session ON checkpoints (session_id, seq, id);
+      CREATE INDEX checkpoints_by_workspace ON checkpoints (workspace_id, id);
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.length === 0 ? 0 : MIGRATIONS[MIGRATIONS.length - 1].version;

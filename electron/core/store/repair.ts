@@ -2,7 +2,7 @@
  * Repair on open: a session whose last assistant message has tool calls
  * without results (the app died mid-turn) gets one synthesized "aborted"
  * error result per missing call, so the conversation can continue
- * (ARCHITECTURE.md invariant 1).
+ * (invariant 1, docs/architecture.md#invariants).
  */
 import type { ToolResultMessage } from "../../../shared/protocol";
 import type { StoreContext } from "./db";

@@ -17,6 +17,16 @@ import {
   type ToolCallPatch,
   type ToolCallRecord,
 } from "./audit";
+import {
+  addCheckpoint,
+  countPrunedCheckpoints,
+  getCheckpoint,
+  listSessionCheckpoints,
+  listWorkspaceCheckpoints,
+  markCheckpointsPruned,
+  type CheckpointInput,
+  type CheckpointRecord,
+} from "./checkpoints";
 import { createContext, moveAside, openDatabase, schemaVersion, type StoreContext } from "./db";
 import { appendEntry, loadEntriesChecked, type CheckedEntries, type EntryRange } from "./entries";
 import { StoreError, toStoreError } from "./errors";
@@ -38,7 +48,6 @@ import {
   type SessionPage,
 } from "./sessions";
 import { deleteSetting, getSetting, setSetting } from "./settings";
-import { usageTotals, type UsageTotals } from "./usage";
 import { addWorkspace, getWorkspace, recentWorkspaces } from "./workspaces";
 
 export interface StoreOptions {
@@ -205,9 +214,6 @@ export class SessionStore {
       return search(this.ctx, query, options);
     });
   }
-  usageTotals(sessionId: string): UsageTotals {
-    return this.guard("usageTotals", () => usageTotals(this.ctx, sessionId));
-  }
 
   // ------------------------------------------------------------ tool audit
 
@@ -251,6 +257,27 @@ export class SessionStore {
   }
   deleteNote(id: number): boolean {
     return this.guard("deleteNote", () => deleteNote(this.ctx, id));
+  }
+
+  // ------------------------------------------------------------ checkpoints
+
+  addCheckpoint(input: CheckpointInput): CheckpointRecord {
+    return this.guard("addCheckpoint", () => addCheckpoint(this.ctx, input));
+  }
+  getCheckpoint(id: number): CheckpointRecord | undefined {
+    return this.guard("getCheckpoint", () => getCheckpoint(this.ctx, id));
+  }
+  listSessionCheckpoints(sessionId: string): CheckpointRecord[] {
+    return this.guard("listSessionCheckpoints", () => listSessionCheckpoints(this.ctx, sessionId));
+  }
+  listWorkspaceCheckpoints(workspaceId: string): CheckpointRecord[] {
+    return this.guard("listWorkspaceCheckpoints", () => listWorkspaceCheckpoints(this.ctx, workspaceId));
+  }
+  countPrunedCheckpoints(workspaceId: string): number {
+    return this.guard("countPrunedCheckpoints", () => countPrunedCheckpoints(this.ctx, workspaceId));
+  }
+  markCheckpointsPruned(ids: readonly number[]): void {
+    this.guard("markCheckpointsPruned", () => markCheckpointsPruned(this.ctx, ids));
   }
 
   private guard<T>(what: string, fn: () => T): T {

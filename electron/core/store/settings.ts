@@ -2,7 +2,7 @@
  * App settings: a small key → JSON table.
  *
  * Never store secrets here (API keys, tokens, passwords): they live in
- * Electron safeStorage or the environment (ARCHITECTURE.md section 7). Keys
+ * Electron safeStorage or the environment (invariant 5, docs/architecture.md#invariants). Keys
  * that look like secrets are refused as a last line of defence.
  */
 import type { StoreContext } from "./db";

@@ -5,7 +5,7 @@
  * Why: with them an append is a single INSERT, its own autocommit transaction,
  * dirtying no more pages than a bare insert; reading the tail first would cost
  * a read transaction and a second statement per append. This relies on the
- * store being the database's only writer (ARCHITECTURE.md section 7). A stale
+ * store being the database's only writer (docs/architecture.md#storage). A stale
  * tail still cannot corrupt: its seq would collide with the row another writer
  * added (primary key), and the append re-reads the tail and retries once.
  * Anything that changes a session outside a plain append forgets its tail.

@@ -48,7 +48,7 @@ const SLASH_LOOKALIKES = /[\u2215\u2044\u29F8\uFF0F\u2571\uFE68\uFF3C\u29F5\u29F
 const HAS_PROC_FD = process.platform === "linux";
 /**
  * Why resolving and opening are synchronous: the core runs in Electron's main
- * process (ARCHITECTURE.md section 2), so a blocking call holds up IPC. But a
+ * process (docs/architecture.md#layers), so a blocking call holds up IPC. But a
  * metadata call (lstat, readlink, open, fstat, close) on a local disk takes
  * microseconds, while each async one is a thread-pool round trip costing more
  * CPU and ~0.1 ms of wall time (bench:loop: a small `read` went from twelve

@@ -69,19 +69,6 @@ async function ancestorRules(sandbox: Sandbox, dir: ResolvedPath): Promise<Rules
   return out;
 }
 
-/** True when `rel` (a path inside the workspace) is skipped by default. */
-export async function isPathIgnored(sandbox: Sandbox, target: ResolvedPath): Promise<boolean> {
-  if (target.rel === ".") return false;
-  const parts = target.rel.split("/");
-  if (parts.some((p) => ALWAYS_SKIPPED.has(p))) return true;
-  const parent = await sandbox.resolve(parts.length === 1 ? "." : parts.slice(0, -1).join("/"));
-  if (!parent.ok) return false;
-  const stack = await ancestorRules(sandbox, parent.value);
-  const own = await loadRules(sandbox, parent.value);
-  if (own) stack.push(own);
-  return isIgnored(stack, target.rel, target.kind === "directory");
-}
-
 export async function* walk(sandbox: Sandbox, start: ResolvedPath, options: WalkOptions = {}): AsyncGenerator<WalkEntry> {
   const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
   const includeIgnored = options.includeIgnored ?? false;

@@ -11,14 +11,10 @@ import type {
   RequestResult,
   WorkbenchClient,
 } from "../../../shared/api";
+import type { WorkbenchBridge } from "../../../shared/bridge";
 import type { ConnectionAware, ConnectionInfo, UnvalidatedCalls } from "./connection";
 import { EventHub, toApiError, unwrapResponse, unwrapUnvalidated } from "./transport";
 
-/** What the preload exposes through contextBridge. */
-export interface WorkbenchBridge {
-  call(method: string, params: unknown): Promise<unknown>;
-  on(event: string, listener: (payload: unknown) => void): (() => void) | void;
-}
 
 declare global {
   interface Window {

@@ -5,7 +5,7 @@
  * ids are listed in a table and highlighted in the body.
  */
 import { memo, useMemo, useState, type ReactNode } from "react";
-import type { ModelView } from "../../../shared/review";
+import type { ModelView, RequestRepairKind } from "../../../shared/review";
 import { modelLabel, useModelsStore } from "../stores/models-store";
 import { Dialog } from "./dialog";
 import { formatDateTime } from "./replay-format";
@@ -73,6 +73,15 @@ const Body = memo(function Body({ view, focus }: { view: ModelView; focus: strin
   );
 });
 
+const REPAIR_LABELS: Record<RequestRepairKind, string> = {
+  otherReasoningDropped: "reasoning left out",
+  otherReasoningDemoted: "reasoning sent as text",
+  reasoningContentSupplied: "reasoning_content supplied",
+  reasoningItemDropped: "reasoning item left out",
+  surrogatesReplaced: "text repaired",
+  imageOmitted: "image left out",
+};
+
 export function ModelViewDialog() {
   const state = useReplayStore((s) => s.modelView);
   const close = useReplayStore((s) => s.closeModelView);
@@ -98,6 +107,19 @@ export function ModelViewDialog() {
             The request behind entry #{view.seq}, as <strong>{modelLabel(models, view.model)}</strong> received it ({view.model.api}), rebuilt
             from the stored history with the boundary transform. System prompt dated {formatDateTime(view.requestTime)}.
           </p>
+          <h3>Left out or changed</h3>
+          {view.repairs.length === 0 ? (
+            <p className="muted small">Everything in the stored history before this entry was sent as stored.</p>
+          ) : (
+            <ul className="small" aria-label="Left out or changed">
+              {view.repairs.map((r, i) => (
+                <li key={i}>
+                  <span className="badge warn">{REPAIR_LABELS[r.kind]}</span> {r.seq !== null ? `Entry #${r.seq}: ` : ""}
+                  {r.detail}
+                </li>
+              ))}
+            </ul>
+          )}
           <h3>Tool-call ids</h3>
           {pairs.length === 0 ? (
             <p className="muted small">This request carried no tool calls.</p>

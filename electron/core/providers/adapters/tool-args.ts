@@ -1,6 +1,6 @@
 /**
  * Tool-call arguments arrive as streamed JSON text. They are untrusted until
- * the block ends (ARCHITECTURE.md invariant 3): the final parse is strict, and
+ * the block ends (invariant 3, docs/architecture.md#invariants): the final parse is strict, and
  * anything unusable becomes `argumentsError` so the agent loop answers the call
  * with an error result instead of running the tool.
  *

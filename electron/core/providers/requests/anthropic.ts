@@ -4,12 +4,14 @@
  * Choices: with no tools offered, old calls and results travel as text
  * ("Requests which include `tool_use` or `tool_result` blocks must define
  * tools."); prompt-cache breakpoints sit on the system prompt and the last
- * message; thinking is requested only when the model reasons and the request
- * allows it (see `thinkingConfig`). No `temperature`: the SDK's params no
- * longer carry sampling fields, and with thinking it must be 1 anyway.
+ * message; thinking is requested only when the model reasons, the session asks
+ * for a level and the request allows it (see `thinkingConfig`): a token budget,
+ * or adaptive thinking with an effort where the model declares it. No
+ * `temperature`: the SDK's params no longer carry sampling fields, and with
+ * thinking it must be 1 anyway.
  */
 import type Anthropic from "@anthropic-ai/sdk";
-import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
+import type { Compat, ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { LlmContext, StreamOptions, ToolChoice } from "../types";
 import { isBlank, sanitizeSurrogates } from "../transform/text";
 import type { WireMessage, WireUserBlock } from "../transform/wire-types";
@@ -22,14 +24,14 @@ type ContentBlock = Anthropic.ContentBlockParam;
 type Turn = { role: "user" | "assistant"; content: ContentBlock[] };
 type ImageMediaType = Anthropic.Base64ImageSource["media_type"];
 
-const IMAGE_TYPES: ReadonlySet<string> = new Set(["image/jpeg", "image/png", "image/gif", "image/webp"]);
 const THINKING_BUDGET = { low: 2_048, medium: 8_192, high: 24_576 } as const;
+/** Room left for the answer after a thinking budget when max_tokens is raised to fit it. */
+const ANSWER_ROOM = 8_192;
 const EPHEMERAL = { type: "ephemeral" } as const;
 
 function userBlock(block: WireUserBlock): Anthropic.TextBlockParam | Anthropic.ImageBlockParam {
   if (block.type === "text") return { type: "text", text: block.text };
-  // "image.source.base64.media_type: Input should be 'image/jpeg', 'image/png', 'image/gif' or 'image/webp'"
-  if (!IMAGE_TYPES.has(block.mimeType)) return { type: "text", text: `(image omitted: unsupported type ${block.mimeType})` };
+  // Media types the API refuses were filtered by the transform (`TransformTarget.imageTypes`).
   return { type: "image", source: { type: "base64", media_type: block.mimeType as ImageMediaType, data: block.data } };
 }
 
@@ -86,24 +88,37 @@ function toolChoiceParam(choice: ToolChoice): Anthropic.ToolChoice {
  * `assistant` message must start with a thinking block" — a tool loop started
  * by another model (or without thinking) continues without it.
  */
+interface ThinkingParams {
+  thinking?: Anthropic.ThinkingConfigEnabled | Anthropic.ThinkingConfigAdaptive;
+  outputConfig?: Anthropic.OutputConfig;
+  maxTokens: number;
+}
+
 function thinkingConfig(
   model: ModelInfo,
+  compat: Compat,
   options: Partial<StreamOptions> | undefined,
   maxTokens: number,
   toolChoice: ToolChoice | undefined,
   lastAssistant: readonly ContentBlock[] | undefined,
-): Anthropic.ThinkingConfigEnabled | undefined {
+): ThinkingParams {
   const level = options?.reasoning;
-  if (!model.reasoning || level === undefined || level === "off") return undefined;
-  if (toolChoice === "required" || typeof toolChoice === "object") return undefined;
-  const budget = Math.min(THINKING_BUDGET[level], maxTokens - 1_024);
-  if (budget < 1_024) return undefined;
+  if (!model.reasoning || level === undefined || level === "off") return { maxTokens };
+  if (toolChoice === "required" || typeof toolChoice === "object") return { maxTokens };
   if (lastAssistant !== undefined) {
     const hasToolUse = lastAssistant.some((b) => b.type === "tool_use");
     const first = lastAssistant[0];
-    if (hasToolUse && first?.type !== "thinking" && first?.type !== "redacted_thinking") return undefined;
+    if (hasToolUse && first?.type !== "thinking" && first?.type !== "redacted_thinking") return { maxTokens };
   }
-  return { type: "enabled", budget_tokens: budget };
+  if (compat.anthropicThinking === "adaptive") {
+    return { thinking: { type: "adaptive", display: "summarized" }, outputConfig: { effort: level }, maxTokens };
+  }
+  // "`max_tokens` must be greater than `thinking.budget_tokens`": raise max_tokens to fit the budget
+  // and an answer (within the model's output cap), then shrink the budget if the cap is lower.
+  const raised = Math.max(maxTokens, Math.min(model.maxOutput, THINKING_BUDGET[level] + ANSWER_ROOM));
+  const budget = Math.min(THINKING_BUDGET[level], raised - 1_024);
+  if (budget < 1_024) return { maxTokens };
+  return { thinking: { type: "enabled", budget_tokens: budget }, maxTokens: raised };
 }
 
 /** The block with a prompt-cache breakpoint, or the block itself when it cannot carry one. */
@@ -131,8 +146,14 @@ function bodyWith(
   lastAssistant: readonly ContentBlock[] | undefined,
   tools: Anthropic.Tool[] = toolsParam(prepared),
 ): AnthropicRequestBody {
-  const maxTokens = maxTokensFor(model, options);
-  const thinking = thinkingConfig(model, options, maxTokens, prepared.toolChoice, lastAssistant);
+  const { thinking, outputConfig, maxTokens } = thinkingConfig(
+    model,
+    prepared.compat,
+    options,
+    maxTokensFor(model, options),
+    prepared.toolChoice,
+    lastAssistant,
+  );
   const body: AnthropicRequestBody = { model: model.id, max_tokens: maxTokens, stream: true, messages };
   if (!isBlank(context.systemPrompt)) {
     body.system = [{ type: "text", text: sanitizeSurrogates(context.systemPrompt), cache_control: EPHEMERAL }];
@@ -142,6 +163,7 @@ function bodyWith(
     if (prepared.toolChoice !== undefined) body.tool_choice = toolChoiceParam(prepared.toolChoice);
   }
   if (thinking) body.thinking = thinking;
+  if (outputConfig) body.output_config = outputConfig;
   return body;
 }
 
@@ -159,14 +181,14 @@ export function buildAnthropicRequest(
   context: LlmContext,
   options?: Partial<StreamOptions>,
 ): BuiltRequest<AnthropicRequestBody> {
-  const prepared = prepareRequest(model, provider, context);
+  const prepared = prepareRequest(model, provider, context, options);
   const messages = withCacheBreakpoint(toMessages(prepared.messages));
   let lastAssistant: ContentBlock[] | undefined;
   for (let i = messages.length - 1; i >= 0 && lastAssistant === undefined; i--) {
     if (messages[i].role === "assistant") lastAssistant = messages[i].content;
   }
   const body = bodyWith(model, context, options, prepared, messages, lastAssistant);
-  return { body, idMap: prepared.idMap, toolNames: prepared.names.toStored };
+  return { body, repairs: prepared.repairs, idMap: prepared.idMap, toolNames: prepared.names.toStored };
 }
 
 /** Entry JSON (blocks, comma-joined), and whole-turn JSON for turns made of one entry (the usual case). */
@@ -208,7 +230,7 @@ export function buildAnthropicRequestJson(
   context: LlmContext,
   options?: Partial<StreamOptions>,
 ): JsonRequest {
-  const prepared = prepareRequest(model, provider, context, true);
+  const prepared = prepareRequest(model, provider, context, options, true);
   const wire = prepared.messages;
   const chunks = prefixes.items(wire, (from) => {
     let to = from + 1;

@@ -12,10 +12,13 @@ import { PerObject } from "./per-object";
 import { transformHistory } from "../transform/transform";
 import { targetKey, transformHistoryIncremental, type KeptEntries } from "../transform/incremental";
 import type { TransformResult, TransformTarget } from "../transform/wire-types";
+import type { RequestRepair } from "../../../../shared/review";
 import { resolveCompat } from "../registry";
 
 export interface BuiltRequest<Body> {
   body: Body;
+  /** What the request leaves out of or changes in the stored history, and why ("what the model saw"). */
+  repairs: RequestRepair[];
   /** wire tool-call id -> stored id, for this request only ("what the model saw"). */
   idMap: Record<string, string>;
   /** wire tool name -> the app's tool name, to map the model's calls back. */
@@ -39,6 +42,9 @@ export interface PreparedRequest extends TransformResult {
   /** The streaming path: the kept pass that produced `messages`, and its entries that never change (see `EncodedPrefixes.items`). */
   kept: KeptEntries | undefined;
 }
+
+/** Image media types per wire API (Anthropic and OpenAI both take exactly these four). */
+const IMAGE_TYPES: ReadonlySet<string> = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
 
 function idRuleFor(model: ModelInfo, compat: Compat): IdRule {
   if (model.api === "anthropic-messages") return "anthropic";
@@ -119,7 +125,13 @@ export function cachedCompat(model: ModelInfo, provider: ProviderConfig): Compat
  * shared with the kept pass — read them at once, never write to them), and
  * reuses what depends only on the tool specs and on the model and provider.
  */
-export function prepareRequest(model: ModelInfo, provider: ProviderConfig, context: LlmContext, incremental = false): PreparedRequest {
+export function prepareRequest(
+  model: ModelInfo,
+  provider: ProviderConfig,
+  context: LlmContext,
+  options?: Partial<StreamOptions>,
+  incremental = false,
+): PreparedRequest {
   const compat = incremental ? cachedCompat(model, provider) : resolveCompat(model, provider);
   const { names, tools, toolChoice } = incremental ? cachedToolSide(context) : toolSide(context);
   const target: TransformTarget = {
@@ -130,14 +142,17 @@ export function prepareRequest(model: ModelInfo, provider: ProviderConfig, conte
     toolResultImages: model.api !== "openai-completions",
     assistantAfterToolResult: model.api === "openai-completions" && compat.assistantAfterToolResult,
     ownThinking: ownThinkingPolicy(model, compat),
+    // Never demoted for Anthropic: "Refusal (reasoning_extraction)".
+    otherThinking: options?.demoteOtherReasoning === true && model.api !== "anthropic-messages" ? "text" : "drop",
+    imageTypes: IMAGE_TYPES,
     toolName: (stored) => names.wire(stored),
   };
   if (incremental) {
     const { messages, kept } = transformHistoryIncremental(context.messages, target, targetKey(target, names.key));
-    return { messages, idMap: {}, compat, names, tools, toolChoice, kept };
+    return { messages, idMap: {}, repairs: [], compat, names, tools, toolChoice, kept };
   }
-  const { messages, idMap }: TransformResult = transformHistory(context.messages, target);
-  return { messages, idMap, compat, names, tools, toolChoice, kept: undefined };
+  const { messages, idMap, repairs }: TransformResult = transformHistory(context.messages, target);
+  return { messages, idMap, repairs, compat, names, tools, toolChoice, kept: undefined };
 }
 
 export function maxTokensFor(model: ModelInfo, options: Partial<StreamOptions> | undefined): number {

@@ -4,11 +4,13 @@
  *
  * Choices: assistant text goes as one string (compatible servers handle it
  * best); the model's own reasoning goes back only in `reasoning_content` on
- * servers that read it (compat.reasoningField); with no tools offered, old
- * calls and results travel as text, like on every target.
+ * servers that read it (compat.reasoningField), and servers in thinking mode
+ * get it on every assistant tool-call message (compat.reasoningContentOnToolCalls);
+ * with no tools offered, old calls and results travel as text, like on every target.
  */
 import type OpenAI from "openai";
 import type { Compat, ModelInfo, ProviderConfig } from "../../../../shared/models";
+import type { RequestRepair } from "../../../../shared/review";
 import type { LlmContext, StreamOptions, ToolChoice } from "../types";
 import { isBlank, sanitizeSurrogates } from "../transform/text";
 import type { WireMessage, WireUserBlock } from "../transform/wire-types";
@@ -47,8 +49,14 @@ function toolText(blocks: readonly WireUserBlock[]): string {
   return text;
 }
 
-/** One wire entry's messages (an assistant entry with neither text nor calls has none). */
-function entryMessages(message: WireMessage, reasoningContent: boolean): (ChatMessage | AssistantMessage)[] {
+/** How an entry's reasoning goes back: `own` in reasoning_content; `onToolCalls`: always on a tool-call message. */
+interface ReasoningBack {
+  own: boolean;
+  onToolCalls: boolean;
+}
+
+/** One wire entry's messages (an assistant entry with neither text nor calls has none). `supplied`: told when an empty reasoning_content was added. */
+function entryMessages(message: WireMessage, back: ReasoningBack, supplied?: () => void): (ChatMessage | AssistantMessage)[] {
   if (message.role === "user") return [{ role: "user", content: userContent(message.content) }];
   if (message.role === "toolResults") return message.results.map((r) => ({ role: "tool" as const, tool_call_id: r.id, content: toolText(r.content) }));
   const texts: string[] = [];
@@ -58,13 +66,19 @@ function entryMessages(message: WireMessage, reasoningContent: boolean): (ChatMe
     if (block.type === "text") texts.push(block.text);
     else if (block.type === "toolCall") {
       calls.push({ id: block.id, type: "function", function: { name: block.name, arguments: argumentsJson(block.arguments) } });
-    } else if (!block.redacted && reasoningContent) reasoning.push(block.thinking);
+    } else if (!block.redacted && back.own) reasoning.push(block.thinking);
   }
   // "Invalid value for 'content': expected a string, got null." — an assistant needs text or tool calls.
   if (texts.length === 0 && calls.length === 0) return [];
   const assistant: AssistantMessage = { role: "assistant", content: texts.length > 0 ? texts.join("\n\n") : null };
   if (calls.length > 0) assistant.tool_calls = calls;
   if (reasoning.length > 0) assistant.reasoning_content = reasoning.join("\n\n");
+  else if (back.onToolCalls && calls.length > 0) {
+    // DeepSeek / Kimi thinking mode, whoever wrote the turn: "Missing `reasoning_content` field in the
+    // assistant message at message index N". Nothing else may be sent for another model's turn.
+    assistant.reasoning_content = "";
+    supplied?.();
+  }
   return [assistant];
 }
 
@@ -95,7 +109,10 @@ function bodyWith(
     if (prepared.toolChoice !== undefined) body.tool_choice = toolChoiceParam(prepared.toolChoice);
   }
   const level = options?.reasoning;
-  if (model.reasoning && compat.reasoningEffort && level !== undefined && level !== "off") body.reasoning_effort = level;
+  if (model.reasoning && compat.reasoningEffort && level !== undefined) {
+    if (level !== "off") body.reasoning_effort = level;
+    else if (compat.reasoningOff === "minimal") body.reasoning_effort = "minimal";
+  }
   if (options?.temperature !== undefined) body.temperature = options.temperature;
   return body;
 }
@@ -116,18 +133,38 @@ export function buildOpenAICompletionsRequest(
   context: LlmContext,
   options?: Partial<StreamOptions>,
 ): BuiltRequest<OpenAICompletionsRequestBody> {
-  const prepared = prepareRequest(model, provider, context);
-  const reasoningContent = prepared.compat.reasoningField === "reasoning_content";
+  const prepared = prepareRequest(model, provider, context, options);
+  const back = reasoningBack(prepared.compat);
+  const repairs: RequestRepair[] = [...prepared.repairs];
   const messages: (ChatMessage | AssistantMessage)[] = [];
   const system = systemMessage(context, prepared.compat);
   if (system) messages.push(system);
-  for (const message of prepared.messages) messages.push(...entryMessages(message, reasoningContent));
-  return { body: bodyWith(model, options, prepared, messages), idMap: prepared.idMap, toolNames: prepared.names.toStored };
+  for (const message of prepared.messages) {
+    const supplied = () =>
+      repairs.push({
+        kind: "reasoningContentSupplied",
+        messageIndex: null,
+        detail: `empty reasoning_content sent on the assistant tool-call message at index ${messages.length}: the server requires it and there is no reasoning of this model to send`,
+      });
+    messages.push(...entryMessages(message, back, supplied));
+  }
+  return { body: bodyWith(model, options, prepared, messages), repairs, idMap: prepared.idMap, toolNames: prepared.names.toStored };
 }
 
-/** Entry JSON per variant: with and without `reasoning_content`. */
-const fragments = { plain: new FragmentCache(), reasoning: new FragmentCache() };
-const prefixes = { plain: new EncodedPrefixes(), reasoning: new EncodedPrefixes() };
+function reasoningBack(compat: Compat): ReasoningBack {
+  return { own: compat.reasoningField === "reasoning_content", onToolCalls: compat.reasoningContentOnToolCalls };
+}
+
+/** Entry JSON per variant of `ReasoningBack`. */
+const fragments = new Map<string, FragmentCache>();
+const prefixes = new Map<string, EncodedPrefixes>();
+
+function perVariant<T>(map: Map<string, T>, back: ReasoningBack, make: () => T): T {
+  const key = `${back.own ? 1 : 0}${back.onToolCalls ? 1 : 0}`;
+  let value = map.get(key);
+  if (value === undefined) map.set(key, (value = make()));
+  return value;
+}
 const toolParams = new PerToolSpecs<OpenAI.Chat.ChatCompletionFunctionTool[]>();
 
 /** The same body as `buildOpenAICompletionsRequest`, as JSON text (the streaming path; see json-body.ts). No `idMap`. */
@@ -137,13 +174,13 @@ export function buildOpenAICompletionsRequestJson(
   context: LlmContext,
   options?: Partial<StreamOptions>,
 ): JsonRequest {
-  const prepared = prepareRequest(model, provider, context, true);
-  const reasoningContent = prepared.compat.reasoningField === "reasoning_content";
-  const cache = reasoningContent ? fragments.reasoning : fragments.plain;
+  const prepared = prepareRequest(model, provider, context, options, true);
+  const back = reasoningBack(prepared.compat);
+  const cache = perVariant(fragments, back, () => new FragmentCache());
   const wire = prepared.messages;
-  const chunks = (reasoningContent ? prefixes.reasoning : prefixes.plain).items(wire, (from) => {
+  const chunks = perVariant(prefixes, back, () => new EncodedPrefixes()).items(wire, (from) => {
     const message = wire[from];
-    return { json: cache.get(entryContent(message), () => itemsJson(entryMessages(message, reasoningContent))), next: from + 1 };
+    return { json: cache.get(entryContent(message), () => itemsJson(entryMessages(message, back))), next: from + 1 };
   }, prepared.kept);
   const system = systemMessage(context, prepared.compat);
   const tools = context.tools ? toolParams.get(context.tools, prepared.compat.strictTools ? "strict" : "", () => toolsParam(prepared)) : undefined;

@@ -11,6 +11,7 @@
 import type OpenAI from "openai";
 import { z } from "zod";
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
+import type { RequestRepair } from "../../../../shared/review";
 import type { LlmContext, StreamOptions, ToolChoice } from "../types";
 import { isBlank, sanitizeSurrogates } from "../transform/text";
 import type { WireAssistantBlock, WireMessage, WireUserBlock } from "../transform/wire-types";
@@ -34,10 +35,23 @@ const ReasoningItemSchema = z.looseObject({
   type: z.literal("reasoning"),
   id: z.string().regex(/^rs_[a-zA-Z0-9_-]+$/),
   summary: z.array(z.looseObject({ type: z.literal("summary_text"), text: z.string() })),
-  encrypted_content: z.string().nullish(),
+  // With `store: false` the server keeps nothing: an item without its encrypted content is
+  // refused ("Item with id 'rs_…' not found. Items are not persisted when `store` is set to false.").
+  encrypted_content: z.string().min(1),
 });
 
-/** The stored reasoning item, or undefined when the signature is not one we can replay. */
+/** The id of a stored reasoning item, if the signature is one (for the repair note). */
+function reasoningItemId(signature: string): string | undefined {
+  try {
+    const raw: unknown = JSON.parse(signature);
+    if (typeof raw === "object" && raw !== null && "id" in raw && typeof raw.id === "string") return raw.id;
+  } catch {
+    // Not JSON: no id to name.
+  }
+  return undefined;
+}
+
+/** The stored reasoning item, or undefined when the signature is not one we can replay statelessly. */
 function reasoningItem(signature: string): OpenAI.Responses.ResponseReasoningItem | undefined {
   let raw: unknown;
   try {
@@ -76,14 +90,27 @@ function outputValue(blocks: readonly WireUserBlock[]): string | OpenAI.Response
  * turn: "Duplicate item found with id rs_…"), the whole turn goes without
  * reasoning and without item ids, so no item lacks its partner.
  */
-function assistantItems(content: readonly WireAssistantBlock[], out: InputItem[], sentReasoning: SentIds): void {
+function assistantItems(
+  content: readonly WireAssistantBlock[],
+  out: InputItem[],
+  sentReasoning: SentIds,
+  repairs?: RequestRepair[],
+): void {
   const items = new Map<WireAssistantBlock, OpenAI.Responses.ResponseReasoningItem>();
   const turnIds = new Set<string>();
   let replay = replaysItems(content);
   for (const block of content) {
     if (!replay || block.type !== "thinking" || block.signature === undefined) continue;
     const item = reasoningItem(block.signature);
-    if (item === undefined || sentReasoning.has(item.id) || turnIds.has(item.id)) replay = false;
+    if (item === undefined) {
+      replay = false;
+      const id = reasoningItemId(block.signature);
+      repairs?.push({
+        kind: "reasoningItemDropped",
+        messageIndex: null,
+        detail: `reasoning item ${id ?? "(unreadable)"} left out with its turn's item ids: it has no encrypted_content, which a stateless (store: false) request needs`,
+      });
+    } else if (sentReasoning.has(item.id) || turnIds.has(item.id)) replay = false;
     else {
       items.set(block, item);
       turnIds.add(item.id);
@@ -130,12 +157,12 @@ function replaysItems(content: readonly WireAssistantBlock[]): boolean {
   return content.some((b) => b.type === "toolCall" && b.itemId !== undefined);
 }
 
-function toInput(wire: readonly WireMessage[]): InputItem[] {
+function toInput(wire: readonly WireMessage[], repairs: RequestRepair[]): InputItem[] {
   const out: InputItem[] = [];
   // "Duplicate item found with id rs_…" — a reasoning item goes at most once.
   const sentReasoning = new Set<string>();
   for (const message of wire) {
-    if (message.role === "assistant") assistantItems(message.content, out, sentReasoning);
+    if (message.role === "assistant") assistantItems(message.content, out, sentReasoning, repairs);
     else out.push(...entryItems(message));
   }
   return out;
@@ -173,6 +200,7 @@ function bodyWith(
     body.include = ["reasoning.encrypted_content"];
     const level = options?.reasoning;
     if (level !== undefined && level !== "off") body.reasoning = { effort: level, summary: "auto" };
+    else if (level === "off" && compat.reasoningOff === "minimal") body.reasoning = { effort: "minimal" };
   } else if (options?.temperature !== undefined) {
     // Reasoning models reject it: "Unsupported parameter: 'temperature' is not supported with this model."
     body.temperature = options.temperature;
@@ -200,9 +228,10 @@ export function buildOpenAIResponsesRequest(
   context: LlmContext,
   options?: Partial<StreamOptions>,
 ): BuiltRequest<OpenAIResponsesRequestBody> {
-  const prepared = prepareRequest(model, provider, context);
-  const body = bodyWith(model, context, options, prepared, toInput(prepared.messages));
-  return { body, idMap: prepared.idMap, toolNames: prepared.names.toStored };
+  const prepared = prepareRequest(model, provider, context, options);
+  const repairs: RequestRepair[] = [...prepared.repairs];
+  const body = bodyWith(model, context, options, prepared, toInput(prepared.messages, repairs));
+  return { body, repairs, idMap: prepared.idMap, toolNames: prepared.names.toStored };
 }
 
 const fragments = new FragmentCache();
@@ -225,7 +254,7 @@ export function buildOpenAIResponsesRequestJson(
   context: LlmContext,
   options?: Partial<StreamOptions>,
 ): JsonRequest {
-  const prepared = prepareRequest(model, provider, context, true);
+  const prepared = prepareRequest(model, provider, context, options, true);
   const wire = prepared.messages;
   const chunks = prefixes.items(wire, (from, sentReasoning) => {
     const message = wire[from];

@@ -37,6 +37,8 @@ export function targetKey(target: TransformTarget, toolNamesKey: string): string
     target.assistantAfterToolResult ? 1 : 0,
     t.signed,
     t.unsigned,
+    target.otherThinking,
+    [...target.imageTypes].join(","),
     toolNamesKey,
   ].join("\u0000");
 }

@@ -4,7 +4,7 @@
  * with `encodeResponsesToolCallId`; only the Responses request builder reads it
  * back, and only to replay a call to the very model that produced it (so the
  * call stays paired with its reasoning item). Everywhere else the stored id is
- * an opaque string (ARCHITECTURE.md invariant 2).
+ * an opaque string (invariant 2, docs/architecture.md#invariants).
  */
 
 export function encodeResponsesToolCallId(callId: string, itemId: string | undefined): string {

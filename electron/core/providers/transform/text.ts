@@ -25,3 +25,35 @@ export function isBlank(text: string): boolean {
   if (first > 32 && first !== 0x85 && first !== 0xa0 && first < 0x1680) return false;
   return !NON_WHITESPACE.test(text);
 }
+
+/**
+ * Tool arguments with every lone surrogate (in keys and string values, at any
+ * depth) replaced; the same object when there are none. Anthropic refuses the
+ * whole body otherwise: "no low surrogate in string".
+ */
+export function sanitizeArguments(args: Record<string, unknown>): Record<string, unknown> {
+  return sanitizeValue(args) as Record<string, unknown>;
+}
+
+function sanitizeValue(value: unknown): unknown {
+  if (typeof value === "string") return sanitizeSurrogates(value);
+  if (typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const next = sanitizeValue(value[i]);
+      if (next !== value[i] && out === undefined) out = value.slice(0, i);
+      if (out !== undefined) out.push(next);
+    }
+    return out ?? value;
+  }
+  const entries = Object.entries(value as Record<string, unknown>);
+  let changed = false;
+  const next: [string, unknown][] = entries.map(([k, v]) => {
+    const key = sanitizeSurrogates(k);
+    const val = sanitizeValue(v);
+    if (key !== k || val !== v) changed = true;
+    return [key, val];
+  });
+  return changed ? Object.fromEntries(next) : value;
+}

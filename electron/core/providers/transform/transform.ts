@@ -10,15 +10,19 @@
  * - tool-call ids are valid for `target.idRule` and unique in the request;
  *   `idMap` maps each wire id back to its stored id;
  * - thinking blocks are the target model's own; other models' thinking is
- *   plain text (no tags: tags invite the model to imitate them, pi's finding);
- *   other models' redacted thinking is dropped;
+ *   left out (or, with `otherThinking: "text"`, plain text without tags: tags
+ *   invite the model to imitate them, pi's finding); other models' redacted
+ *   thinking is always dropped;
+ * - no lone surrogate in any text, tool argument or tool name; images only of
+ *   the target's media types (others become a text note);
  * - no blank text, no empty message, no two user or two assistant entries in a
  *   row; the first entry is a user message and so is the last (or toolResults).
  */
-import type { AssistantMessage, Message, ToolResultMessage, UserContent, UserMessage } from "../../../../shared/protocol";
+import type { AssistantMessage, Message, ModelRef, ToolResultMessage, UserContent, UserMessage } from "../../../../shared/protocol";
+import type { RequestRepair } from "../../../../shared/review";
 import { decodeResponsesToolCallId } from "./responses-ids";
 import { IdAllocator } from "./ids";
-import { isBlank, sanitizeSurrogates } from "./text";
+import { isBlank, sanitizeArguments, sanitizeSurrogates } from "./text";
 import type {
   TransformResult,
   TransformTarget,
@@ -35,6 +39,17 @@ export const SEE_ATTACHED_IMAGE_TEXT = "(see attached image)";
 export const CONTINUE_TEXT = "Continue.";
 export const LEADING_USER_TEXT = "(The earlier part of this conversation is omitted.)";
 export const MISTRAL_BRIDGE_TEXT = "Done.";
+
+export function imageTypeOmittedText(mimeType: string): string {
+  return `(image omitted: this model does not accept ${mimeType} images)`;
+}
+
+function refLabel(ref: ModelRef): string {
+  return `${ref.provider}/${ref.id}`;
+}
+
+/** Where the repairs of one message go (undefined: nobody asked, as on the streaming path). */
+type Note = ((kind: RequestRepair["kind"], detail: string) => void) | undefined;
 
 const RESPONSES_ITEM_ID = /^fc[a-zA-Z0-9_-]{0,62}$/;
 
@@ -68,7 +83,7 @@ const SYNTHESIZED_CONTENT: readonly WireUserBlock[] = Object.freeze([Object.free
  * with the stored history (never written to), and so is the array when nothing
  * changed: the transform allocates only for what it rewrites.
  */
-function userBlocks(content: readonly UserContent[], acceptsImages: boolean): readonly WireUserBlock[] {
+function userBlocks(content: readonly UserContent[], target: TransformTarget, note: Note): readonly WireUserBlock[] {
   let out: WireUserBlock[] | undefined;
   for (let i = 0; i < content.length; i++) {
     const block = content[i];
@@ -77,10 +92,18 @@ function userBlocks(content: readonly UserContent[], acceptsImages: boolean): re
       if (isBlank(block.text)) next = undefined;
       else {
         const text = sanitizeSurrogates(block.text);
-        if (text !== block.text) next = { type: "text", text };
+        if (text !== block.text) {
+          next = { type: "text", text };
+          note?.("surrogatesReplaced", "lone UTF-16 surrogates in the text replaced with U+FFFD");
+        }
       }
-    } else if (!acceptsImages) {
+    } else if (!target.acceptsImages) {
       next = IMAGE_OMITTED_BLOCK;
+    } else if (!target.imageTypes.has(block.mimeType)) {
+      // Anthropic: "image.source.base64.media_type: Input should be 'image/jpeg', 'image/png', 'image/gif' or 'image/webp'";
+      // OpenAI: "You uploaded an unsupported image. Please make sure your image has of one the following formats: ['png', 'jpeg', 'gif', 'webp']."
+      next = { type: "text", text: imageTypeOmittedText(block.mimeType) };
+      note?.("imageOmitted", `a ${block.mimeType} image was left out: this model takes ${[...target.imageTypes].join(", ")}`);
     }
     if (next !== block && out === undefined) out = content.slice(0, i);
     if (out !== undefined && next !== undefined) out.push(next);
@@ -93,7 +116,7 @@ function callAsText(name: string, args: Record<string, unknown>): string {
 }
 
 function resultAsText(result: WireToolResult): WireUserBlock[] {
-  const header = `[Tool result for ${result.name}${result.isError ? " (error)" : ""}]`;
+  const header = `[Tool result for ${sanitizeSurrogates(result.name)}${result.isError ? " (error)" : ""}]`;
   const blocks: WireUserBlock[] = [{ type: "text", text: header }];
   for (const block of result.content) blocks.push(block);
   return blocks;
@@ -127,8 +150,23 @@ export class HistoryPass {
   private consumed = 0;
   private checkpoint: Checkpoint = { consumed: 0, outLength: 0, last: undefined, lastContent: [], calls: undefined };
 
-  constructor(private readonly target: TransformTarget) {
+  /** `repairs`: where to report what the pass leaves out or changes (the pure path asks; the streaming path does not). */
+  constructor(
+    private readonly target: TransformTarget,
+    private readonly repairs?: RequestRepair[],
+  ) {
     this.ids = new IdAllocator(target.idRule);
+  }
+
+  /** A reporter for the message at `messageIndex`, or undefined when nobody collects repairs. */
+  private noteFor(messageIndex: number): Note {
+    const repairs = this.repairs;
+    if (repairs === undefined) return undefined;
+    return (kind, detail) => {
+      // One line per kind and message is enough for the reviewer.
+      if (repairs.some((r) => r.kind === kind && r.messageIndex === messageIndex)) return;
+      repairs.push({ kind, messageIndex, detail });
+    };
   }
 
   get idMap(): Record<string, string> {
@@ -182,12 +220,15 @@ export class HistoryPass {
     // unsigned and its calls never ran, so results that follow it are dropped too.
     const broken = message.stopReason === "error" || message.stopReason === "aborted";
     const own = sameModel(message, target);
+    const note = this.noteFor(this.consumed);
     const blocks: WireAssistantBlock[] = [];
     let calls: OpenCall[] | undefined;
+    let otherThinking = 0;
     for (const block of message.content) {
       if (block.type === "text") {
         if (isBlank(block.text)) continue;
         const text = sanitizeSurrogates(block.text);
+        if (text !== block.text) note?.("surrogatesReplaced", "lone UTF-16 surrogates in the text replaced with U+FFFD");
         blocks.push(text === block.text ? block : { type: "text", text });
       } else if (block.type === "thinking") {
         if (broken) continue;
@@ -195,21 +236,32 @@ export class HistoryPass {
           const policy = target.ownThinking;
           // Signed thinking goes back byte-for-byte: no sanitizing, no trimming.
           if (block.signature) {
-            if (policy.signed === "keep") {
+            if (policy.signed === "keep" && sanitizeSurrogates(block.thinking) !== block.thinking) {
+              // Cleaning it would void the signature; sending it is refused ("no low surrogate in string").
+              note?.("surrogatesReplaced", "a signed reasoning block with lone UTF-16 surrogates left out: it cannot be cleaned without voiding its signature");
+            } else if (policy.signed === "keep") {
               blocks.push({ type: "thinking", thinking: block.thinking, signature: block.signature, redacted: block.redacted === true });
             }
           } else if (!block.redacted && !isBlank(block.thinking) && policy.unsigned !== "drop") {
             const text = sanitizeSurrogates(block.thinking);
             blocks.push(policy.unsigned === "keep" ? { type: "thinking", thinking: text, redacted: false } : { type: "text", text });
           }
-        } else if (!block.redacted && !isBlank(block.thinking)) {
-          blocks.push({ type: "text", text: sanitizeSurrogates(block.thinking) });
+        } else {
+          // Another model's reasoning: its signature is meaningless here, and Anthropic refuses
+          // reasoning passed off as text ("Refusal (reasoning_extraction)"); the visible text and
+          // the tool calls carry what the user saw.
+          otherThinking++;
+          if (target.otherThinking === "text" && !block.redacted && !isBlank(block.thinking)) {
+            blocks.push({ type: "text", text: sanitizeSurrogates(block.thinking) });
+          }
         }
       } else {
         if (broken) continue;
         calls ??= [];
         if (!target.toolsOffered) {
-          blocks.push({ type: "text", text: callAsText(target.toolName(block.name), block.arguments) });
+          const args = sanitizeArguments(block.arguments);
+          if (args !== block.arguments) note?.("surrogatesReplaced", "lone UTF-16 surrogates in a tool call's arguments replaced with U+FFFD");
+          blocks.push({ type: "text", text: callAsText(target.toolName(block.name), args) });
           calls.push({ storedId: block.id, storedName: block.name, wireId: "", result: undefined });
           continue;
         }
@@ -232,13 +284,22 @@ export class HistoryPass {
           wireId = this.ids.allocate(block.id);
         }
         const name = target.toolName(block.name);
+        // Histories from an import or another tool may hold lone surrogates in arguments:
+        // Anthropic refuses the whole body ("no low surrogate in string").
+        const args = sanitizeArguments(block.arguments);
+        if (args !== block.arguments) note?.("surrogatesReplaced", `lone UTF-16 surrogates in the arguments of a ${name} call replaced with U+FFFD`);
         blocks.push(
           itemId === undefined
-            ? { type: "toolCall", id: wireId, name, arguments: block.arguments }
-            : { type: "toolCall", id: wireId, itemId, name, arguments: block.arguments },
+            ? { type: "toolCall", id: wireId, name, arguments: args }
+            : { type: "toolCall", id: wireId, itemId, name, arguments: args },
         );
         calls.push({ storedId: block.id, storedName: block.name, wireId, result: undefined });
       }
+    }
+    if (otherThinking > 0) {
+      const what = `${otherThinking} reasoning block${otherThinking === 1 ? "" : "s"} by ${refLabel(message.model)}`;
+      if (target.otherThinking === "text") note?.("otherReasoningDemoted", `${what} sent as plain text (the demotion setting is on); signatures left out`);
+      else note?.("otherReasoningDropped", `${what} left out: only ${refLabel(target.model)}'s own reasoning is sent back to it`);
     }
     if (blocks.length > 0) this.pushAssistant(blocks);
     if (calls !== undefined) this.turn = { calls, unanswered: calls.length, deferred: [] };
@@ -315,7 +376,7 @@ export class HistoryPass {
       match ??= call;
     }
     if (match === undefined) return;
-    const content = userBlocks(message.content, this.target.acceptsImages);
+    const content = userBlocks(message.content, this.target, this.noteFor(this.consumed - 1));
     match.result = {
       id: match.wireId,
       name: match.storedName,
@@ -326,7 +387,7 @@ export class HistoryPass {
   }
 
   user(message: UserMessage): void {
-    const content = userBlocks(message.content, this.target.acceptsImages);
+    const content = userBlocks(message.content, this.target, this.noteFor(this.consumed - 1));
     if (content.length === 0) return;
     if (this.turn !== undefined && this.turn.unanswered > 0) {
       this.turn.deferred.push(content);
@@ -338,10 +399,11 @@ export class HistoryPass {
 }
 
 export function transformHistory(messages: readonly Message[], target: TransformTarget): TransformResult {
-  const pass = new HistoryPass(target);
+  const repairs: RequestRepair[] = [];
+  const pass = new HistoryPass(target, repairs);
   for (const message of messages) pass.push(message);
   pass.closeTurn();
-  return { messages: frame(pass.out), idMap: pass.idMap };
+  return { messages: frame(pass.out), idMap: pass.idMap, repairs };
 }
 
 /** Takes the images out of results (in place: the results are this pass's own objects), leaving a note. */

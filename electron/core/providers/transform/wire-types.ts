@@ -3,6 +3,7 @@
  * provider-neutral in shape. Each request builder maps it 1:1 to its wire JSON.
  */
 import type { ImageContent, ModelRef, TextContent } from "../../../../shared/protocol";
+import type { RequestRepair } from "../../../../shared/review";
 import type { IdRule } from "./ids";
 
 export type WireUserBlock = TextContent | ImageContent;
@@ -44,6 +45,14 @@ export interface TransformTarget {
    * server that signs nothing) are kept, sent as text, or dropped.
    */
   ownThinking: { signed: "keep" | "drop"; unsigned: "keep" | "text" | "drop" };
+  /**
+   * Other models' thinking: left out ("drop", the default on every target), or
+   * sent as plain text ("text": the demotion setting; never for Anthropic, which
+   * answers demoted reasoning with `Refusal (reasoning_extraction)`).
+   */
+  otherThinking: "drop" | "text";
+  /** Image media types the target takes; any other image becomes a text note. */
+  imageTypes: ReadonlySet<string>;
   /** Maps a stored tool name to its wire name. */
   toolName: (stored: string) => string;
 }
@@ -52,4 +61,6 @@ export interface TransformResult {
   messages: WireMessage[];
   /** wire tool-call id -> stored id, for this request only. */
   idMap: Record<string, string>;
+  /** What was left out or changed, and why ("what the model saw"). */
+  repairs: RequestRepair[];
 }

@@ -3,7 +3,7 @@
  * the error texts the real API answers with (400, `invalid_request_error`).
  * Returns the first problem found, or null when the real API would accept it.
  */
-import { anthropicError, isRecord, type ProviderRejection, type ValidateContext } from "./common";
+import { anthropicError, anthropicSurrogateProblem, isRecord, type ProviderRejection, type ValidateContext } from "./common";
 
 const ID_PATTERN = /^[a-zA-Z0-9_-]+$/;
 const NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -81,6 +81,8 @@ function toolsProblem(tools: unknown): { problem: Problem; names: Set<string> } 
 
 export function validateAnthropicRequest(body: unknown, ctx: ValidateContext = {}): ProviderRejection | null {
   if (!isRecord(body)) return anthropicError("Input should be a valid dictionary");
+  const surrogate = anthropicSurrogateProblem(body);
+  if (surrogate) return surrogate;
   for (const key of Object.keys(body)) {
     if (!TOP_LEVEL_KEYS.has(key)) return anthropicError(`${key}: Extra inputs are not permitted`);
   }

@@ -18,6 +18,11 @@ export interface ValidateContext {
   modelId?: string;
   /** Apply Mistral's rules on top of Chat Completions'. */
   mistral?: boolean;
+  /**
+   * Thinking mode of DeepSeek / Kimi servers: every assistant message with tool
+   * calls in the current tool loop must carry `reasoning_content`.
+   */
+  reasoningContentRequired?: boolean;
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
@@ -125,4 +130,69 @@ export function openaiSchemaProblem(name: string, schema: unknown, strict: boole
   };
   const problem = visit(schema, []);
   return problem ? openaiError(`${prefix} ${problem}`, param, "invalid_function_parameters") : null;
+}
+
+/** Offset in the JSON text of the first lone surrogate escape (`\udXXX` not part of a pair), or -1. */
+function loneSurrogateOffset(json: string): number {
+  // JSON.stringify writes pairs as raw characters and lone surrogates as escapes; skip escaped backslashes.
+  const match = /(?:^|[^\\])(?:\\\\)*(\\ud[89a-f][0-9a-f]{2})/i.exec(json);
+  return match === null ? -1 : match.index + match[0].length - match[1].length;
+}
+
+/**
+ * A lone UTF-16 surrogate anywhere in the body (text, tool arguments, tool
+ * names): Anthropic refuses the whole body — "The request body is not valid
+ * JSON: no low surrogate in string: line 1 column N (char N-1)".
+ */
+export function anthropicSurrogateProblem(body: unknown): ProviderRejection | null {
+  const offset = loneSurrogateOffset(JSON.stringify(body) ?? "");
+  if (offset < 0) return null;
+  return anthropicError(`The request body is not valid JSON: no low surrogate in string: line 1 column ${offset + 1} (char ${offset})`);
+}
+
+/** OpenAI's answer to a body its JSON parser refuses (a lone surrogate among others). */
+export function openaiSurrogateProblem(body: unknown): ProviderRejection | null {
+  if (loneSurrogateOffset(JSON.stringify(body) ?? "") < 0) return null;
+  return openaiError(
+    "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON. If you have trouble figuring out how to fix this, please contact us through our help center at help.openai.com.)",
+  );
+}
+
+const OPENAI_IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
+
+/**
+ * Any base64 image (a `data:` URL in `image_url`, Chat's `image_url.url` or
+ * Responses' `input_image`) of a type OpenAI does not take.
+ */
+export function openaiImageTypeProblem(body: unknown): ProviderRejection | null {
+  const visit = (node: unknown): ProviderRejection | null => {
+    if (Array.isArray(node)) {
+      for (const child of node) {
+        const problem = visit(child);
+        if (problem) return problem;
+      }
+      return null;
+    }
+    if (!isRecord(node)) return null;
+    const image = node.image_url;
+    const url = typeof image === "string" ? image : isRecord(image) && typeof image.url === "string" ? image.url : undefined;
+    if (url !== undefined && url.startsWith("data:")) {
+      const mime = url.slice(5, url.indexOf(";") >= 0 ? url.indexOf(";") : url.indexOf(","));
+      if (!OPENAI_IMAGE_TYPES.has(mime)) {
+        return openaiError(
+          "You uploaded an unsupported image. Please make sure your image has of one the following formats: ['png', 'jpeg', 'gif', 'webp'].",
+          null,
+          "invalid_image_format",
+        );
+      }
+    }
+    for (const value of Object.values(node)) {
+      if (typeof value === "object" && value !== null) {
+        const problem = visit(value);
+        if (problem) return problem;
+      }
+    }
+    return null;
+  };
+  return visit(body);
 }

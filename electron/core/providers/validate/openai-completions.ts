@@ -7,6 +7,8 @@ import {
   isRecord,
   mistralError,
   openaiError,
+  openaiImageTypeProblem,
+  openaiSurrogateProblem,
   openaiNameProblem,
   openaiSchemaProblem,
   tooLong,
@@ -88,6 +90,8 @@ function toolsProblem(tools: unknown): { problem: ProviderRejection | null; name
 
 export function validateOpenAICompletionsRequest(body: unknown, ctx: ValidateContext = {}): ProviderRejection | null {
   if (!isRecord(body)) return openaiError("We could not parse the JSON body of your request.", null, null);
+  const unparsable = openaiSurrogateProblem(body) ?? openaiImageTypeProblem(body);
+  if (unparsable) return unparsable;
   if (typeof body.model !== "string" || body.model.length === 0) return openaiError("you must provide a model parameter", null, null);
   if (body.stream_options !== undefined && body.stream !== true) {
     return openaiError("The 'stream_options' parameter is only allowed when 'stream' is set to true.", "stream_options", null);
@@ -210,12 +214,40 @@ export function validateOpenAICompletionsRequest(body: unknown, ctx: ValidateCon
       null,
     );
   }
+  if (ctx.reasoningContentRequired) {
+    const problem = reasoningContentProblem(messages);
+    if (problem) return problem;
+  }
   if (ctx.mistral && previousRole !== "user" && previousRole !== "tool") {
     return mistralError(
       `Expected last role User or Tool (or Assistant with prefix True) for serving but got ${previousRole ?? "none"}`,
       "invalid_request_message_order",
       "3230",
     );
+  }
+  return null;
+}
+
+/**
+ * DeepSeek / Kimi thinking mode: in the current tool loop (after the last user
+ * message) every assistant message with tool calls carries `reasoning_content`,
+ * whoever wrote it (api-docs.deepseek.com, thinking mode, tool calls).
+ */
+function reasoningContentProblem(messages: readonly unknown[]): ProviderRejection | null {
+  let loopStart = 0;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (isRecord(m) && m.role === "user") {
+      loopStart = i + 1;
+      break;
+    }
+  }
+  for (let i = loopStart; i < messages.length; i++) {
+    const m = messages[i];
+    if (!isRecord(m) || m.role !== "assistant" || !Array.isArray(m.tool_calls) || m.tool_calls.length === 0) continue;
+    if (typeof m.reasoning_content !== "string") {
+      return openaiError(`Missing \`reasoning_content\` field in the assistant message at message index ${i}`, null, "invalid_request_error");
+    }
   }
   return null;
 }

@@ -2,7 +2,17 @@
  * Strict validator for OpenAI Responses requests (stateless use: the whole
  * history in `input`). OpenAI's rules and error texts; first problem, or null.
  */
-import { isRecord, openaiError, openaiNameProblem, openaiSchemaProblem, tooLong, type ProviderRejection, type ValidateContext } from "./common";
+import {
+  isRecord,
+  openaiError,
+  openaiImageTypeProblem,
+  openaiNameProblem,
+  openaiSchemaProblem,
+  openaiSurrogateProblem,
+  tooLong,
+  type ProviderRejection,
+  type ValidateContext,
+} from "./common";
 
 const MESSAGE_ROLES = new Set(["user", "assistant", "system", "developer"]);
 
@@ -55,6 +65,8 @@ function messageProblem(item: Record<string, unknown>, param: string): ProviderR
 
 export function validateOpenAIResponsesRequest(body: unknown, ctx: ValidateContext = {}): ProviderRejection | null {
   if (!isRecord(body)) return openaiError("We could not parse the JSON body of your request.", null, null);
+  const unparsable = openaiSurrogateProblem(body) ?? openaiImageTypeProblem(body);
+  if (unparsable) return unparsable;
   if (typeof body.model !== "string" || body.model.length === 0) return openaiError("Missing required parameter: 'model'.", "model", "missing_required_parameter");
   const modelId = ctx.modelId ?? body.model;
 
@@ -130,6 +142,15 @@ export function validateOpenAIResponsesRequest(body: unknown, ctx: ValidateConte
       }
       if (!Array.isArray(item.summary)) return openaiError(`Missing required parameter: '${param}.summary'.`, `${param}.summary`, "missing_required_parameter");
       const encrypted = item.encrypted_content;
+      if (body.store === false && (typeof encrypted !== "string" || encrypted.length === 0)) {
+        // Nothing is kept server-side with store: false, so an item is only usable with its encrypted content.
+        return openaiError(
+          `Item with id '${id}' not found. Items are not persisted when \`store\` is set to false. Try again with \`store\` set to true, or remove this item from your input.`,
+          "input",
+          null,
+          404,
+        );
+      }
       if (typeof encrypted === "string" && ctx.signatureOwner && ctx.signatureOwner(encrypted) !== modelId) {
         return openaiError(`The encrypted content for item ${id} could not be verified.`, null, "invalid_encrypted_content");
       }

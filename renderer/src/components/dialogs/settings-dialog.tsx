@@ -71,6 +71,7 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
       budget: draft.budget,
       baseUrls,
       theme: draft.theme,
+      demoteOtherReasoning: draft.demoteOtherReasoning,
     });
     setSaving(false);
     if (ok) {
@@ -201,6 +202,19 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
               </label>
             ))}
           </div>
+        </section>
+
+        <section aria-labelledby={`${id}-reasoning`}>
+          <h3 id={`${id}-reasoning`}>Reasoning after a model switch</h3>
+          <label className="field">
+            <input
+              type="checkbox"
+              checked={draft.demoteOtherReasoning}
+              onChange={(e) => set({ demoteOtherReasoning: e.target.checked })}
+            />{" "}
+            Send other models&apos; reasoning as plain text (never to Anthropic models, which refuse it)
+          </label>
+          <p className="muted small">Off by default: each model sees only its own reasoning, plus the text and tool calls every model wrote.</p>
         </section>
 
         <section aria-labelledby={`${id}-theme`}>

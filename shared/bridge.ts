@@ -1,10 +1,12 @@
 /**
- * The shape of `window.workbench`, the only thing the preload exposes to the
- * renderer. Names are typed from shared/api.ts; results and event payloads are
- * `unknown` on purpose: the renderer parses them with the contract's zod
- * schemas (renderer/src/api/transport.ts), exactly as in web mode.
+ * The shape of `window.workbench`, the only thing the Electron preload exposes
+ * to the renderer (electron/preload/bridge.ts makes it, renderer/src/api/
+ * bridge-client.ts uses it). Names are typed from the API contract; results
+ * and event payloads are `unknown` on purpose: the renderer parses them with
+ * the contract's zod schemas (renderer/src/api/transport.ts), exactly as in
+ * web mode.
  */
-import type { ApiResponse, EventName, RequestMethod } from "../../shared/api";
+import type { ApiResponse, EventName, RequestMethod } from "./api";
 
 export interface WorkbenchBridge {
   /**

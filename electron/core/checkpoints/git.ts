@@ -1,0 +1,140 @@
+/**
+ * Runs git against the private checkpoint repository only.
+ *
+ * Contract: every command gets GIT_DIR (our repository, outside the
+ * workspace) and GIT_WORK_TREE (the workspace); the user's own GIT_* variables,
+ * global and system config, hooks and credential helpers are kept out, so a
+ * checkpoint can neither read nor write the user's repository or settings.
+ * Failures reject with a `GitError` carrying git's stderr.
+ */
+import { execFile, spawn } from "node:child_process";
+import { devNull } from "node:os";
+
+export class GitError extends Error {
+  override name = "GitError";
+  constructor(
+    message: string,
+    readonly exitCode: number | null,
+    readonly stderr: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Config every command runs with (per invocation, so an old repository picks up changes). */
+const CONFIG: readonly string[] = [
+  "core.autocrlf=false",
+  "core.safecrlf=false",
+  "core.quotePath=false",
+  "core.untrackedCache=true",
+  "core.fsmonitor=false",
+  "core.preloadIndex=true",
+  "core.hooksPath=" + devNull,
+  "gc.auto=0",
+  "maintenance.auto=false",
+  "advice.addEmbeddedRepo=false",
+  "advice.detachedHead=false",
+  "commit.gpgSign=false",
+  "credential.helper=",
+  "user.name=Agent Workbench",
+  "user.email=checkpoints@agent-workbench.invalid",
+].flatMap((c) => ["-c", c]);
+
+export interface GitTarget {
+  gitDir: string;
+  workTree: string;
+}
+
+function environment(target: GitTarget, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    // GIT_DIR, GIT_INDEX_FILE, GIT_OBJECT_DIRECTORY… from a parent git would point us at the user's repository.
+    if (!k.startsWith("GIT_")) env[k] = v;
+  }
+  return {
+    ...env,
+    GIT_DIR: target.gitDir,
+    GIT_WORK_TREE: target.workTree,
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: devNull,
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_OPTIONAL_LOCKS: "0",
+    LC_ALL: "C",
+    ...extra,
+  };
+}
+
+export interface GitRunOptions {
+  input?: string | Buffer;
+  /** Exit codes that are not failures (default [0]). */
+  okCodes?: number[];
+  env?: Record<string, string>;
+  /** Bytes of stdout to accept (default 256 MiB). */
+  maxBuffer?: number;
+}
+
+/** Runs `git <args>` with the workspace as cwd; resolves stdout as a Buffer. */
+export function git(target: GitTarget, args: readonly string[], options: GitRunOptions = {}): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      "git",
+      [...CONFIG, ...args],
+      {
+        cwd: target.workTree,
+        env: environment(target, options.env),
+        encoding: "buffer",
+        maxBuffer: options.maxBuffer ?? 256 * 1024 * 1024,
+        windowsHide: true,
+      },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof (err as { code?: unknown }).code === "number" ? ((err as { code: number }).code) : null) : 0;
+        const ok = options.okCodes ?? [0];
+        if (code !== null && ok.includes(code)) return resolve(stdout);
+        const text = stderr.toString("utf8").trim();
+        reject(new GitError(`git ${args[0]} failed${text ? `: ${text.split("\n").slice(-3).join(" / ")}` : err ? `: ${err.message}` : ""}`, code, text));
+      },
+    );
+    if (options.input !== undefined) child.stdin?.end(options.input);
+  });
+}
+
+/** `git cat-file --batch` over many objects in one process. */
+export function catFileBatch(target: GitTarget, ids: readonly string[]): Promise<Map<string, Buffer>> {
+  return new Promise((resolve, reject) => {
+    const out = new Map<string, Buffer>();
+    if (ids.length === 0) return resolve(out);
+    const child = spawn("git", [...CONFIG, "cat-file", "--batch"], { cwd: target.workTree, env: environment(target), windowsHide: true });
+    const chunks: Buffer[] = [];
+    let stderr = "";
+    child.stdout.on("data", (c: Buffer) => chunks.push(c));
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      if (code !== 0) return reject(new GitError(`git cat-file failed: ${stderr.trim()}`, code, stderr));
+      const all = Buffer.concat(chunks);
+      let pos = 0;
+      for (const id of ids) {
+        const nl = all.indexOf(10, pos);
+        if (nl < 0) break;
+        const header = all.subarray(pos, nl).toString("utf8");
+        pos = nl + 1;
+        if (header.endsWith(" missing")) continue;
+        const size = Number(header.split(" ")[2]);
+        out.set(id, all.subarray(pos, pos + size));
+        pos += size + 1;
+      }
+      resolve(out);
+    });
+    child.stdin.end(ids.join("\n") + "\n");
+  });
+}
+
+let versionCheck: Promise<string | null> | null = null;
+
+/** git's version string, or null when git cannot be run (checkpoints are then off). */
+export function gitVersion(): Promise<string | null> {
+  versionCheck ??= new Promise((resolve) => {
+    execFile("git", ["--version"], { windowsHide: true }, (err, stdout) => resolve(err ? null : String(stdout).trim().replace(/^git version /, "")));
+  });
+  return versionCheck;
+}

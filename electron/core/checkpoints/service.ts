@@ -1,0 +1,274 @@
+/**
+ * CheckpointService: records workspace states for sessions and answers
+ * questions about them (list, diff, file content, size), one private
+ * repository per workspace. Rewind lives in rewind.ts on top of it.
+ *
+ * Contract:
+ * - `record` never throws: a failed checkpoint is remembered (status
+ *   `lastError`) and the turn goes on.
+ * - Git work on one workspace runs one operation at a time (`exclusive`).
+ * - After recording, maintenance runs in the background: packs loose objects
+ *   and, past the size cap, prunes the oldest checkpoints first.
+ */
+import { existsSync } from "node:fs";
+import type { Checkpoint, CheckpointFileDiff, CheckpointSettings, CheckpointStatus } from "../../../shared/checkpoints";
+import type { CheckpointKind, CheckpointRecord, SessionStore } from "../store";
+import { DEFAULT_EXCLUDES } from "./excludes";
+import { gitVersion } from "./git";
+import { repoDirFor, ShadowRepo, type TreeChange } from "./shadow-repo";
+
+/** Texts past this are listed without content in previews. */
+export const PREVIEW_TEXT_LIMIT = 1024 * 1024;
+const LOOSE_OBJECTS_BEFORE_PACK = 2000;
+const MAINTAIN_DELAY_MS = 3000;
+
+export interface CheckpointServiceOptions {
+  store: SessionStore;
+  /** Folder holding the repositories (next to the database); null: checkpoints off. */
+  root: string | null;
+  settings(): CheckpointSettings;
+  /** Delay before background maintenance (tests pass 0 and call `maintain`). */
+  maintainDelayMs?: number;
+}
+
+export class CheckpointUnavailable extends Error {
+  override name = "CheckpointUnavailable";
+}
+
+export interface RecordPoint {
+  kind: CheckpointKind;
+  seq: number;
+  toolCallId?: string | null;
+}
+
+export class CheckpointService {
+  private readonly repos = new Map<string, Promise<ShadowRepo>>();
+  private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly maintainTimers = new Map<string, NodeJS.Timeout>();
+  private lastError: string | null = null;
+
+  constructor(private readonly options: CheckpointServiceOptions) {}
+
+  get storeRef(): SessionStore {
+    return this.options.store;
+  }
+
+  /** Null when checkpoints can be recorded; else why not. */
+  async unavailableReason(): Promise<string | null> {
+    if (!this.options.root) return "no folder for checkpoints (in-memory database)";
+    if (!this.options.settings().enabled) return "checkpoints are turned off in Settings";
+    if (!(await gitVersion())) return "git was not found on PATH; checkpoints need git";
+    return null;
+  }
+
+  /** Runs `fn` after every earlier operation on the workspace's repository. */
+  exclusive<T>(workspaceId: string, fn: (repo: ShadowRepo) => Promise<T>): Promise<T> {
+    const prev = this.queues.get(workspaceId) ?? Promise.resolve();
+    const run = prev.then(
+      () => this.repo(workspaceId).then(fn),
+      () => this.repo(workspaceId).then(fn),
+    );
+    const tail = run.catch(() => undefined);
+    this.queues.set(workspaceId, tail);
+    void tail.then(() => {
+      if (this.queues.get(workspaceId) === tail) this.queues.delete(workspaceId);
+    });
+    return run;
+  }
+
+  private repo(workspaceId: string): Promise<ShadowRepo> {
+    let repo = this.repos.get(workspaceId);
+    if (!repo) {
+      const ws = this.options.store.getWorkspace(workspaceId);
+      if (!ws) return Promise.reject(new CheckpointUnavailable(`no workspace ${workspaceId}`));
+      if (!this.options.root) return Promise.reject(new CheckpointUnavailable("checkpoints have no storage folder"));
+      if (!existsSync(ws.path)) return Promise.reject(new CheckpointUnavailable(`the workspace folder is gone: ${ws.path}`));
+      repo = ShadowRepo.open(repoDirFor(this.options.root, ws.path), ws.path);
+      repo.catch(() => this.repos.delete(workspaceId));
+      this.repos.set(workspaceId, repo);
+    }
+    return repo;
+  }
+
+  /** Records the workspace state for a session step. Never throws; null when nothing was recorded. */
+  async record(sessionId: string, point: RecordPoint): Promise<CheckpointRecord | null> {
+    try {
+      if (await this.unavailableReason()) return null;
+      const session = this.options.store.getSession(sessionId);
+      if (!session) return null;
+      const record = await this.exclusive(session.workspaceId, async (repo) => {
+        const tree = await repo.snapshot();
+        await repo.keep(tree);
+        return this.options.store.addCheckpoint({ workspaceId: session.workspaceId, sessionId, tree, ...point });
+      });
+      this.scheduleMaintain(session.workspaceId);
+      return record;
+    } catch (err) {
+      this.lastError = `checkpoint failed: ${errorText(err)}`;
+      return null;
+    }
+  }
+
+  /**
+   * A session's checkpoints in the order recorded; a fork starts with its
+   * parent's (recursively) up to the step it was forked at.
+   */
+  list(sessionId: string): CheckpointRecord[] {
+    const chain: Array<{ id: string; upTo: number }> = [];
+    let upTo = Number.POSITIVE_INFINITY;
+    let current = this.options.store.getSession(sessionId);
+    const seen = new Set<string>();
+    while (current && !seen.has(current.id)) {
+      seen.add(current.id);
+      chain.push({ id: current.id, upTo });
+      if (!current.parentSessionId || current.parentSeq === null) break;
+      upTo = Math.min(upTo, current.parentSeq);
+      current = this.options.store.getSession(current.parentSessionId);
+    }
+    const rows: CheckpointRecord[] = [];
+    for (const link of chain) {
+      for (const r of this.options.store.listSessionCheckpoints(link.id)) if (r.seq <= link.upTo) rows.push(r);
+    }
+    return rows.sort((a, b) => a.id - b.id);
+  }
+
+  static toApi(r: CheckpointRecord): Checkpoint {
+    return { id: r.id, sessionId: r.sessionId, seq: r.seq, kind: r.kind, toolCallId: r.toolCallId, createdAt: r.createdAt, prunedAt: r.prunedAt };
+  }
+
+  /** The files that differ between a checkpoint and another one or the workspace as it is now. */
+  async diff(fromId: number, to: number | "workspace"): Promise<CheckpointFileDiff[]> {
+    const from = this.requireLive(fromId);
+    const toRecord = to === "workspace" ? null : this.requireLive(to);
+    return this.exclusive(from.workspaceId, async (repo) => {
+      const toTree = toRecord ? toRecord.tree : await repo.snapshot();
+      return withContents(repo, await repo.diff(from.tree, toTree));
+    });
+  }
+
+  /** A file's content at a checkpoint; null when the checkpoint has no such file. */
+  async fileAt(checkpointId: number, path: string): Promise<{ mode: string; content: Buffer } | null> {
+    const r = this.requireLive(checkpointId);
+    return this.exclusive(r.workspaceId, async (repo) => {
+      const entry = await repo.entry(r.tree, path);
+      if (!entry) return null;
+      const blob = (await repo.blobs([entry.id])).get(entry.id);
+      return blob ? { mode: entry.mode, content: blob } : null;
+    });
+  }
+
+  /** Unified diff (git format, binary patches included) of the workspace from one checkpoint to another. */
+  async patch(fromId: number, toId: number): Promise<string> {
+    const from = this.requireLive(fromId);
+    const to = this.requireLive(toId);
+    return this.exclusive(from.workspaceId, (repo) => repo.patch(from.tree, to.tree));
+  }
+
+  requireLive(id: number): CheckpointRecord {
+    const r = this.options.store.getCheckpoint(id);
+    if (!r) throw new CheckpointUnavailable(`no checkpoint ${id}`);
+    if (r.prunedAt !== null) throw new CheckpointUnavailable(`checkpoint ${id} was pruned to keep the store under its size cap`);
+    return r;
+  }
+
+  async status(workspaceId: string): Promise<CheckpointStatus> {
+    const reason = await this.unavailableReason();
+    const settings = this.options.settings();
+    const ws = this.options.store.getWorkspace(workspaceId);
+    const live = this.options.store.listWorkspaceCheckpoints(workspaceId);
+    const location = ws && this.options.root ? repoDirFor(this.options.root, ws.path) : null;
+    let usedBytes = 0;
+    if (location && existsSync(location)) {
+      usedBytes = await this.exclusive(workspaceId, (repo) => repo.diskUsage()).catch(() => 0);
+    }
+    return {
+      available: reason === null,
+      reason,
+      gitVersion: await gitVersion(),
+      enabled: settings.enabled,
+      capBytes: settings.capBytes,
+      usedBytes,
+      checkpoints: live.length,
+      pruned: this.options.store.countPrunedCheckpoints(workspaceId),
+      location,
+      excludes: [...DEFAULT_EXCLUDES],
+      lastError: this.lastError,
+    };
+  }
+
+  private scheduleMaintain(workspaceId: string): void {
+    if (this.maintainTimers.has(workspaceId)) return;
+    const timer = setTimeout(() => {
+      this.maintainTimers.delete(workspaceId);
+      this.maintain(workspaceId).catch((err) => (this.lastError = `checkpoint maintenance failed: ${errorText(err)}`));
+    }, this.options.maintainDelayMs ?? MAINTAIN_DELAY_MS);
+    timer.unref();
+    this.maintainTimers.set(workspaceId, timer);
+  }
+
+  /**
+   * Packs loose objects when they pile up; past the size cap, prunes the
+   * oldest checkpoints (a tenth at a time, never the newest) and deletes the
+   * objects only they reached. Returns the ids pruned.
+   */
+  async maintain(workspaceId: string): Promise<number[]> {
+    const cap = this.options.settings().capBytes;
+    return this.exclusive(workspaceId, async (repo) => {
+      if ((await repo.looseObjectCount()) > LOOSE_OBJECTS_BEFORE_PACK) await repo.pack();
+      const pruned: number[] = [];
+      let used = await repo.diskUsage();
+      while (used > cap) {
+        const live = this.options.store.listWorkspaceCheckpoints(workspaceId);
+        if (live.length <= 1) break;
+        const batch = live.slice(0, Math.min(live.length - 1, Math.max(1, Math.ceil(live.length / 10))));
+        this.options.store.markCheckpointsPruned(batch.map((r) => r.id));
+        pruned.push(...batch.map((r) => r.id));
+        const stillUsed = new Set(live.slice(batch.length).map((r) => r.tree));
+        await repo.drop([...new Set(batch.map((r) => r.tree))].filter((t) => !stillUsed.has(t)));
+        await repo.collect();
+        used = await repo.diskUsage();
+      }
+      return pruned;
+    });
+  }
+
+  /** Stops background maintenance (app shutdown); waits for running git work. */
+  async close(): Promise<void> {
+    for (const t of this.maintainTimers.values()) clearTimeout(t);
+    this.maintainTimers.clear();
+    await Promise.all([...this.queues.values()]);
+  }
+}
+
+/** Adds the before/after texts (small text files) to tree changes. */
+export async function withContents(repo: ShadowRepo, changes: readonly TreeChange[]): Promise<CheckpointFileDiff[]> {
+  const ids = changes.flatMap((c) => [c.oldId, c.newId].filter((x): x is string => x !== null));
+  const blobs = await repo.blobs(ids);
+  return changes.map((c) => {
+    const before = c.oldId ? (blobs.get(c.oldId) ?? null) : null;
+    const after = c.newId ? (blobs.get(c.newId) ?? null) : null;
+    const binary = isBinary(before) || isBinary(after);
+    const textShown = !binary && (before?.length ?? 0) <= PREVIEW_TEXT_LIMIT && (after?.length ?? 0) <= PREVIEW_TEXT_LIMIT;
+    return {
+      path: c.path,
+      status: c.status,
+      oldMode: c.oldMode,
+      newMode: c.newMode,
+      binary,
+      textShown,
+      before: textShown && before ? before.toString("utf8") : null,
+      after: textShown && after ? after.toString("utf8") : null,
+      oldSize: before ? before.length : null,
+      newSize: after ? after.length : null,
+    };
+  });
+}
+
+function isBinary(buf: Buffer | null): boolean {
+  if (!buf) return false;
+  return buf.subarray(0, 8000).includes(0);
+}
+
+export function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,231 @@
+/**
+ * One workspace's private checkpoint repository: a git object store kept
+ * next to the database (never inside the workspace), with the workspace as
+ * its work tree. See docs/checkpoints.md.
+ *
+ * Contract:
+ * - A snapshot is a git tree id. `snapshot` stages the whole work tree into
+ *   the private index (`git add -A`: creations, edits, deletions, renames,
+ *   modes and symlinks, skipping ignored paths) and writes the tree. The index
+ *   is kept between snapshots, so git only rehashes files whose stat changed.
+ * - A tree is kept alive by a ref `refs/checkpoints/<tree>` (`keep`); git's
+ *   ref updates are atomic (lock file + rename), so a process killed
+ *   mid-snapshot leaves every earlier ref and object intact.
+ * - `restore(tree)` must follow a `snapshot` of the current state (the index
+ *   then matches the work tree): it rewrites only the files that differ and
+ *   deletes files the tree does not have. Ignored files are never touched.
+ * - Methods are not safe to run concurrently on one repository: the caller
+ *   serializes them (CheckpointService does).
+ */
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { lstat } from "node:fs/promises";
+import { join } from "node:path";
+import { catFileBatch, git, GitError, type GitTarget } from "./git";
+import { excludeFileText } from "./excludes";
+
+export const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+const REF_PREFIX = "refs/checkpoints/";
+
+export type ChangeStatus = "added" | "modified" | "deleted" | "typeChanged";
+
+export interface TreeChange {
+  path: string;
+  status: ChangeStatus;
+  /** git modes: 100644 file, 100755 executable, 120000 symlink; null when absent on that side. */
+  oldMode: string | null;
+  newMode: string | null;
+  oldId: string | null;
+  newId: string | null;
+}
+
+/** The repository folder for a workspace: a hash of its real path, so renaming the app data never mixes workspaces. */
+export function repoDirFor(root: string, workspacePath: string): string {
+  const hash = createHash("sha256").update(workspacePath).digest("hex").slice(0, 16);
+  return join(root, `${hash}.git`);
+}
+
+export class ShadowRepo {
+  private constructor(private readonly target: GitTarget) {}
+
+  get gitDir(): string {
+    return this.target.gitDir;
+  }
+
+  /** Opens (creating if needed) the repository; clears lock files a killed process left behind. */
+  static async open(gitDir: string, workTree: string, extraExcludes: readonly string[] = []): Promise<ShadowRepo> {
+    const target = { gitDir, workTree };
+    const repo = new ShadowRepo(target);
+    if (!existsSync(join(gitDir, "HEAD"))) {
+      mkdirSync(gitDir, { recursive: true });
+      await git(target, ["init", "--quiet"]);
+      await git(target, ["config", "core.bare", "false"]);
+      // Reflogs would keep pruned checkpoints reachable.
+      await git(target, ["config", "core.logAllRefUpdates", "false"]);
+      writeFileSync(join(gitDir, "workbench-workspace"), workTree + "\n");
+    }
+    mkdirSync(join(gitDir, "info"), { recursive: true });
+    writeFileSync(join(gitDir, "info", "exclude"), excludeFileText(extraExcludes));
+    repo.clearStaleLocks();
+    return repo;
+  }
+
+  /** Our git commands are serialized, so any lock present when none runs is stale. */
+  clearStaleLocks(): void {
+    for (const name of ["index.lock", "packed-refs.lock", "HEAD.lock", "shallow.lock"]) {
+      rmSync(join(this.gitDir, name), { force: true });
+    }
+    const refs = join(this.gitDir, "refs", "checkpoints");
+    if (existsSync(refs)) {
+      for (const name of readdirSync(refs)) if (name.endsWith(".lock")) rmSync(join(refs, name), { force: true });
+    }
+  }
+
+  /** Stages the work tree and returns its tree id (nothing is kept until `keep`). */
+  async snapshot(): Promise<string> {
+    try {
+      // --ignore-errors: an unreadable file is skipped (exit 1), not a failed checkpoint.
+      await git(this.target, ["add", "--all", "--ignore-errors", "--", "."], { okCodes: [0, 1] });
+    } catch (err) {
+      if (!(err instanceof GitError) || !/index\.lock/.test(err.stderr)) throw err;
+      this.clearStaleLocks();
+      await git(this.target, ["add", "--all", "--ignore-errors", "--", "."], { okCodes: [0, 1] });
+    }
+    return (await git(this.target, ["write-tree"])).toString("utf8").trim();
+  }
+
+  /** Makes the tree survive pruning (one ref per distinct tree). */
+  async keep(tree: string): Promise<void> {
+    await git(this.target, ["update-ref", REF_PREFIX + tree, tree]);
+  }
+
+  async drop(trees: readonly string[]): Promise<void> {
+    if (trees.length === 0) return;
+    const input = trees.map((t) => `delete ${REF_PREFIX}${t}\n`).join("");
+    await git(this.target, ["update-ref", "--stdin"], { input });
+  }
+
+  async keptTrees(): Promise<string[]> {
+    const out = await git(this.target, ["for-each-ref", "--format=%(refname)", REF_PREFIX]);
+    return out
+      .toString("utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((r) => r.slice(REF_PREFIX.length));
+  }
+
+  async hasTree(tree: string): Promise<boolean> {
+    try {
+      const t = (await git(this.target, ["cat-file", "-t", tree])).toString("utf8").trim();
+      return t === "tree";
+    } catch {
+      return false;
+    }
+  }
+
+  /** Files that differ between two trees (nested repositories, recorded as gitlinks, are left out). */
+  async diff(from: string, to: string): Promise<TreeChange[]> {
+    if (from === to) return [];
+    const out = await git(this.target, ["diff-tree", "-r", "-z", "--no-renames", "--raw", "--no-abbrev", from, to]);
+    const parts = out.toString("utf8").split("\0");
+    const changes: TreeChange[] = [];
+    for (let i = 0; i + 1 < parts.length; i += 2) {
+      const meta = parts[i];
+      const path = parts[i + 1];
+      if (!meta.startsWith(":")) break;
+      const [oldMode, newMode, oldId, newId, letter] = meta.slice(1).split(" ");
+      if (oldMode === "160000" || newMode === "160000") continue;
+      const absent = (mode: string) => mode === "000000";
+      const status: ChangeStatus =
+        letter === "A" ? "added" : letter === "D" ? "deleted" : letter === "T" ? "typeChanged" : "modified";
+      changes.push({
+        path,
+        status,
+        oldMode: absent(oldMode) ? null : oldMode,
+        newMode: absent(newMode) ? null : newMode,
+        oldId: absent(oldMode) ? null : oldId,
+        newId: absent(newMode) ? null : newId,
+      });
+    }
+    return changes;
+  }
+
+  /** Unified diff text between two trees (for exports). */
+  async patch(from: string, to: string): Promise<string> {
+    if (from === to) return "";
+    const out = await git(this.target, ["diff-tree", "-r", "-p", "--no-renames", "--no-color", "--binary", "--full-index", from, to]);
+    return out.toString("utf8");
+  }
+
+  /** Puts the work tree in the state of `tree`. Precondition: the last call was `snapshot()` of the current state. */
+  async restore(tree: string): Promise<void> {
+    await git(this.target, ["read-tree", "--reset", "-u", tree]);
+  }
+
+  async blobs(ids: readonly string[]): Promise<Map<string, Buffer>> {
+    return catFileBatch(this.target, [...new Set(ids)]);
+  }
+
+  /** A file's mode and blob id in a tree, or null when the tree has no such file. */
+  async entry(tree: string, path: string): Promise<{ mode: string; id: string } | null> {
+    const out = (await git(this.target, ["ls-tree", "-z", "--full-tree", tree, "--", path])).toString("utf8");
+    const first = out.split("\0")[0];
+    if (!first) return null;
+    const [meta] = first.split("\t");
+    const [mode, type, id] = meta.split(" ");
+    return type === "blob" ? { mode, id } : null;
+  }
+
+  async fileCount(tree: string): Promise<number> {
+    const out = await git(this.target, ["ls-tree", "-r", "-z", "--name-only", "--full-tree", tree]);
+    return out.toString("utf8").split("\0").filter(Boolean).length;
+  }
+
+  /** Bytes on disk of the whole repository (objects, packs, index, refs). */
+  async diskUsage(): Promise<number> {
+    return sizeOf(this.gitDir);
+  }
+
+  /** Packs loose objects (with deltas against earlier versions), keeping unreferenced ones. */
+  async pack(): Promise<void> {
+    await git(this.target, ["repack", "-d", "-q"]);
+  }
+
+  /** Deletes every object no kept tree reaches, and packs the rest. */
+  async collect(): Promise<void> {
+    await git(this.target, ["gc", "--prune=now", "--quiet"]);
+  }
+
+  async looseObjectCount(): Promise<number> {
+    const out = (await git(this.target, ["count-objects", "-v"])).toString("utf8");
+    const m = /^count: (\d+)$/m.exec(out);
+    return m ? Number(m[1]) : 0;
+  }
+}
+
+async function sizeOf(path: string): Promise<number> {
+  let st;
+  try {
+    st = await lstat(path);
+  } catch {
+    return 0;
+  }
+  if (!st.isDirectory()) return st.size;
+  let total = 0;
+  let names: string[] = [];
+  try {
+    names = readdirSync(path);
+  } catch {
+    return 0;
+  }
+  for (const name of names) total += await sizeOf(join(path, name));
+  return total;
+}
+
+export function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
