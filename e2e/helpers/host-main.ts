@@ -10,7 +10,8 @@
  * for a message containing "[fail-once]" gets a 401 whose body echoes the API
  * key (the error and Retry test; the key must never reach the screen).
  *
- * Env: E2E_DB, E2E_WORKSPACE, E2E_STATIC, E2E_NOTICES (a JSON array of start notices).
+ * Env: E2E_DB, E2E_WORKSPACE, E2E_STATIC, E2E_NOTICES (a JSON array of start notices),
+ * E2E_DEMO ("1": the demo provider is on, as with --demo).
  */
 import { createServer } from "node:http";
 import { z } from "zod";
@@ -65,8 +66,14 @@ async function main(): Promise<void> {
     initialWorkspace: process.env.E2E_WORKSPACE || undefined,
     // The faux's OpenAI routes also play a local Ollama that has one model installed (GET /models lists it);
     // LM Studio points at a port nothing listens on (a server that is not running).
-    baseUrlOverrides: { anthropic: faux.baseUrls.anthropic, openai: faux.baseUrls.openai, ollama: faux.baseUrls.openai, lmstudio: "http://127.0.0.1:1/v1" },
-    demo: false,
+    baseUrlOverrides: {
+      anthropic: faux.baseUrls.anthropic,
+      openai: faux.baseUrls.openai,
+      ollama: faux.baseUrls.openai,
+      lmstudio: "http://127.0.0.1:1/v1",
+      demo: faux.baseUrls.anthropic,
+    },
+    demo: process.env.E2E_DEMO === "1",
   });
   const host = await startWebHost({ workbench, staticDir });
 

@@ -20,18 +20,22 @@ export const WORKSPACE_FILES: Record<string, string> = {
   "src/math.ts": "export function add(a: number, b: number): number {\n  return a + b;\n}\n",
 };
 
-/** `notices`: what the host says at start (app.info notices, shown as toasts). */
-export async function startHost(options: { notices?: string[] } = {}): Promise<E2EHost> {
+/**
+ * `notices`: what the host says at start (app.info notices, shown as toasts).
+ * `files`: the workspace's files instead of WORKSPACE_FILES. `demo`: the offline
+ * demo provider is on (as with `--demo`), played by the same faux server.
+ */
+export async function startHost(options: { notices?: string[]; files?: Record<string, string>; demo?: boolean } = {}): Promise<E2EHost> {
   const dir = mkdtempSync(join(tmpdir(), "wb-e2e-"));
   const workspace = join(dir, "project");
-  for (const [rel, content] of Object.entries(WORKSPACE_FILES)) {
+  for (const [rel, content] of Object.entries(options.files ?? WORKSPACE_FILES)) {
     const file = join(workspace, rel);
     mkdirSync(join(file, ".."), { recursive: true });
     writeFileSync(file, content);
   }
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "e2e/helpers/host-main.ts"], {
     cwd: process.cwd(),
-    env: { ...process.env, E2E_DB: join(dir, "workbench.db"), E2E_STATIC: join(process.cwd(), "out", "renderer"), E2E_WORKSPACE: "", E2E_NOTICES: JSON.stringify(options.notices ?? []) },
+    env: { ...process.env, E2E_DB: join(dir, "workbench.db"), E2E_STATIC: join(process.cwd(), "out", "renderer"), E2E_WORKSPACE: "", E2E_NOTICES: JSON.stringify(options.notices ?? []), E2E_DEMO: options.demo ? "1" : "" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";
