@@ -7,42 +7,41 @@
  * grows to ~2,000 messages, so history-dependent costs show.
  *
  * Per round trip i, in this process: total = start of request i+1 − start of
- * request i (the request's bytes handed to the socket: our transport's
- * `requestSentChannel`, and for the baseline node's `http.client.request.start`,
- * published at the same moment); the server's own time = from starting to
- * handle request i to having written its whole response, on its own clock:
- * the smaller of its wall and CPU time (wall time includes being descheduled,
- * CPU time includes parallel GC threads), so the overhead is never
- * understated. Overhead = total − server time: the client reading the stream,
- * the adapter, the loop, the tool, the store, building and sending the next
- * request, and the loopback transit both ways. `clientGapMedianMs` is the part
- * spent after the last byte of a response arrived (response "end" → next
- * request start).
+ * request i (its headers written to the socket: undici's
+ * `undici:client:sendHeaders` channel, which the SDKs' fetch publishes); the
+ * server's own time = from starting to handle request i to having written its
+ * whole response, on its own clock: the smaller of its wall and CPU time, so
+ * the overhead is never understated. Overhead = total − server time: the SDK
+ * client and fetch reading the stream, the adapter, the loop, the tool, the
+ * store, building and sending the next request, and the loopback transit both
+ * ways. `clientGapMedianMs` is the part spent after the response ended
+ * (`undici:request:trailers` → next request start).
  *
- * Baseline, same run: the exact request bodies the loop sent are replayed by
- * a bare `node:http` client (send, read the response to its end, send the
- * next) against a fresh faux provider, measured the same way. Its overhead is
- * what a client on Node's standard HTTP stack pays here for these round trips
- * (HTTP, loopback, kernel, waking up); `loopOwnMedianMs` is the loop's
- * overhead median minus it. `transportOverheadMedianMs`: the same replay
- * through our own transport alone (`postSse`, events read to the end), the
- * part of the overhead that is not the loop's own work.
+ * SDK baseline, same run: the exact request bodies the loop sent are parsed
+ * back into params and replayed by a bare `@anthropic-ai/sdk` client (same SDK,
+ * same global fetch, retries off), each stream iterated to its end, against a
+ * fresh faux provider, measured the same way; the time to parse each body back
+ * is measured and left out. `sdkBaselineMedianMs` is what the SDK and the
+ * network stack cost per round trip here; `loopOwnMedianMs` = the loop's
+ * overhead median minus it: the loop, store, tool and transform work.
  *
+ * `buildBody10kMs`: building the full request for a 10,000-message history
+ * (the boundary transform, the body, JSON.stringify), median of 7 runs.
  * `cpuPerRoundTripMs`: this process's CPU time over the loop run / round
- * trips, unaffected by other load on a shared machine. Heap growth: heap used
- * after a forced GC, before and after the loop run.
+ * trips. Heap growth: heap used after a forced GC, before and after the loop run.
  *
- * Ends with one line: RESULT {"overheadMedianMs":…,"overheadP99Ms":…,"heapGrowthMB":…}
+ * Ends with one line: RESULT {"overheadMedianMs":…,"overheadP99Ms":…,"sdkBaselineMedianMs":…,"loopOwnMedianMs":…,"heapGrowthMB":…,"buildBody10kMs":…}
  */
+import Anthropic from "@anthropic-ai/sdk";
 import diagnostics from "node:diagnostics_channel";
-import http, { type ClientRequest, type IncomingMessage } from "node:http";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createWorkbench } from "../electron/core/api/create-workbench";
-import { postSse } from "../electron/core/providers/http";
-import { requestSentChannel, responseEndChannel, type RequestSent } from "../electron/core/providers/http/http1-client";
+import { buildRequest } from "../electron/core/providers/requests";
+import { findModel, findProvider } from "../electron/core/providers/registry";
+import type { Message } from "../shared/protocol";
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 
@@ -52,7 +51,11 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))];
 }
 
-const median = (xs: number[]) => percentile([...xs].sort((x, y) => x - y), 0.5);
+const median = (xs: number[]) =>
+  percentile(
+    [...xs].sort((x, y) => x - y),
+    0.5,
+  );
 
 function heapMB(): number {
   const gc = (globalThis as { gc?: () => void }).gc;
@@ -86,27 +89,18 @@ async function startFauxChild(): Promise<{ baseUrl: string; report: () => Promis
   };
 }
 
-/** Client-side stamps of every request to a faux provider: start (handed to the socket) and response end. */
+/** Client-side stamps of every request to a faux provider: start (headers written) and response end. */
 class ClientStamps {
   starts: number[] = [];
   ends: number[] = [];
 }
 let stamps = new ClientStamps();
-const stampStart = () => {
+// The loop's SDK client and the baseline's go through the same fetch (undici), which publishes these moments.
+diagnostics.subscribe("undici:client:sendHeaders", () => {
   stamps.starts.push(performance.now());
-};
-const stampEnd = (own: ClientStamps, index: number) => {
-  own.ends[index] = performance.now();
-};
-// The loop's transport (our HTTP/1.1 client) and the baseline's node:http publish the same two moments.
-requestSentChannel.subscribe(stampStart);
-responseEndChannel.subscribe(() => stampEnd(stamps, stamps.starts.length - 1));
-diagnostics.subscribe("http.client.request.start", stampStart);
-diagnostics.subscribe("http.client.response.finish", (message) => {
-  const { response } = message as { request: ClientRequest; response: IncomingMessage };
-  const own = stamps;
-  const index = own.starts.length - 1;
-  response.once("end", () => stampEnd(own, index));
+});
+diagnostics.subscribe("undici:request:trailers", () => {
+  stamps.ends[stamps.starts.length - 1] = performance.now();
 });
 
 interface Overheads {
@@ -133,52 +127,99 @@ function overheadsOf(recorded: ServerTiming[], own: ClientStamps): Overheads {
   return out;
 }
 
-type Body = Array<string | Uint8Array>;
+/**
+ * A fetch that keeps every request body the loop sends, as bytes (kept as
+ * strings they would count as the loop's heap growth), then calls the global fetch.
+ */
+function recordingFetch(): { fetch: typeof globalThis.fetch; bodies: Buffer[] } {
+  const bodies: Buffer[] = [];
+  const fetch: typeof globalThis.fetch = (input, init) => {
+    if (typeof init?.body === "string") bodies.push(Buffer.from(init.body, "utf8"));
+    return globalThis.fetch(input, init);
+  };
+  return { fetch, bodies };
+}
 
 /**
- * Keeps the chunks of every request body the loop sends until `stop()`: text
- * as bytes (kept as strings they would count as the loop's heap growth), byte
- * chunks by reference (arena bytes are never overwritten). It runs after the
- * request went out (subscribed after the stamp), while the server works.
+ * The bare SDK client: each body parsed back into params and sent as soon as
+ * the previous stream was iterated to its end. Returns the parse time per
+ * request (it falls between a response's end and the next start, and is not the SDK's).
  */
-function recordBodies(): { bodies: Body[]; stop: () => void } {
-  const bodies: Body[] = [];
-  const record = (message: unknown) => {
-    bodies.push((message as RequestSent).body.map((c) => (typeof c === "string" ? Buffer.from(c, "utf8") : c)));
-  };
-  requestSentChannel.subscribe(record);
-  return { bodies, stop: () => requestSentChannel.unsubscribe(record) };
-}
-
-/** Our transport alone (no loop): each body posted with `postSse`, its events read to the end. */
-async function replayTransport(baseUrl: string, bodies: Body[]): Promise<void> {
-  const url = `${baseUrl}/v1/messages`;
-  const headers = { "content-type": "application/json", "anthropic-version": "2026-10-21", authorization: "Bearer bench-key-0123456789" };
-  for (const chunks of bodies) {
-    const response = await postSse({ url, headers, body: chunks });
-    for await (const event of response.events) void event;
+async function replaySdk(baseUrl: string, bodies: Buffer[]): Promise<number[]> {
+  const client = new Anthropic({ apiKey: "bench-key-0123456789", baseURL: baseUrl, maxRetries: 0, logLevel: "off" });
+  const parseMs: number[] = [];
+  for (const bytes of bodies) {
+    const t0 = performance.now();
+    const params = JSON.parse(bytes.toString("utf8")) as Anthropic.MessageCreateParamsStreaming;
+    parseMs.push(performance.now() - t0);
+    const stream = await client.messages.create(params);
+    for await (const event of stream) void event;
   }
+  return parseMs;
 }
 
-/** The bare client: each body sent as soon as the previous response has been read to its end. */
-async function replay(baseUrl: string, bodies: Body[]): Promise<void> {
-  const agent = new http.Agent({ keepAlive: true });
-  const url = new URL(`${baseUrl}/v1/messages`);
-  const headers = { "content-type": "application/json", "anthropic-version": "2026-10-21", authorization: "Bearer bench-key-0123456789" };
-  for (const chunks of bodies) {
-    const buffers = chunks.map((c) => (typeof c === "string" ? Buffer.from(c) : c));
-    const length = buffers.reduce((n, b) => n + b.byteLength, 0);
-    await new Promise<void>((resolve, reject) => {
-      const req = http.request(url, { method: "POST", agent, headers: { ...headers, "content-length": String(length) } }, (res) => {
-        res.resume();
-        res.on("end", resolve);
-      });
-      req.on("error", reject);
-      for (const b of buffers) req.write(b);
-      req.end();
+/** A 10,000-message history: a user prompt, then tool rounds (call + result) with now and then a text turn. */
+function history10k(): Message[] {
+  const messages: Message[] = [{ role: "user", content: [{ type: "text", text: "Go through the repository." }], timestamp: 1 }];
+  const usage = {
+    input: 10,
+    output: 5,
+    cacheRead: 0,
+    cacheWrite: 0,
+    totalTokens: 15,
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+  };
+  const model = { provider: "anthropic", api: "anthropic-messages" as const, id: "claude-haiku-4-5" };
+  for (let i = 0; messages.length < 10_000; i++) {
+    const id = `toolu_${i.toString().padStart(6, "0")}`;
+    messages.push({
+      role: "assistant",
+      content: [
+        { type: "text", text: `Reading file ${i}.` },
+        { type: "toolCall", id, name: "read", arguments: { path: `src/file-${i}.ts` } },
+      ],
+      stopReason: "toolUse",
+      model,
+      usage,
+      timestamp: 2 + i,
+    });
+    messages.push({
+      role: "toolResult",
+      toolCallId: id,
+      toolName: "read",
+      content: [{ type: "text", text: `export const value${i} = ${i};\n`.repeat(8) }],
+      isError: false,
+      timestamp: 2 + i,
     });
   }
-  agent.destroy();
+  return messages.slice(0, 10_000);
+}
+
+/** The full request (transform + body + JSON) for a 10,000-message history, median of 7 runs after a warm-up. */
+function buildBody10kMs(): number {
+  const model = findModel({ provider: "anthropic", api: "anthropic-messages", id: "claude-haiku-4-5" });
+  const provider = findProvider("anthropic");
+  if (!model || !provider) throw new Error("bench model missing from the registry");
+  const context = {
+    systemPrompt: "You are a coding agent.",
+    messages: history10k(),
+    tools: [
+      {
+        name: "read",
+        description: "Read a file.",
+        parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+      },
+    ],
+  };
+  const times: number[] = [];
+  for (let run = 0; run < 8; run++) {
+    const t0 = performance.now();
+    const json = JSON.stringify(buildRequest(model, provider, context, {}).body);
+    const ms = performance.now() - t0;
+    if (json.length === 0) throw new Error("empty body");
+    if (run > 0) times.push(ms);
+  }
+  return median(times);
 }
 
 async function main(): Promise<void> {
@@ -186,8 +227,10 @@ async function main(): Promise<void> {
   writeFileSync(join(workspace, "a.txt"), "line one\nline two\n");
   const dbPath = join(workspace, "..", `bench-loop-${process.pid}.db`);
   const faux = await startFauxChild();
+  const recording = recordingFetch();
 
   const workbench = await createWorkbench({
+    fetch: recording.fetch,
     dbPath,
     host: { mode: "web" },
     version: "bench",
@@ -213,7 +256,6 @@ async function main(): Promise<void> {
     }),
   );
 
-  const recording = recordBodies();
   const heapBefore = heapMB();
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
@@ -221,21 +263,19 @@ async function main(): Promise<void> {
   await done;
   const totalMs = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
-  recording.stop();
   const { bodies } = recording;
   const heapAfter = heapMB();
   const loop = overheadsOf(await faux.report(), stamps);
   await workbench.close();
 
-  // Baseline: the same bodies through a bare client, against a fresh faux provider.
+  // Baseline: the same params through a bare SDK client, against a fresh faux provider.
   const replayFaux = await startFauxChild();
   stamps = new ClientStamps();
-  await replay(replayFaux.baseUrl, bodies);
+  const parseMs = await replaySdk(replayFaux.baseUrl, bodies);
   const baseline = overheadsOf(await replayFaux.report(), stamps);
-  const transportFaux = await startFauxChild();
-  stamps = new ClientStamps();
-  await replayTransport(transportFaux.baseUrl, bodies);
-  const transport = overheadsOf(await transportFaux.report(), stamps);
+  // Parsing body i+1 back into params falls inside round trip i: not the SDK's cost.
+  const baselineOverheads = baseline.overheads.map((o, i) => o - (parseMs[i + 1] ?? 0));
+  const build10k = buildBody10kMs();
 
   rmSync(workspace, { recursive: true, force: true });
   for (const suffix of ["", "-wal", "-shm"]) rmSync(`${dbPath}${suffix}`, { force: true });
@@ -244,28 +284,32 @@ async function main(): Promise<void> {
   const tenth = Math.max(1, Math.floor(overheads.length / 10));
   const firstTenth = median(overheads.slice(0, tenth));
   const overheadMedian = median(overheads);
-  const baselineMedian = median(baseline.overheads);
-  console.log(`overhead median, first tenth of the run: ${firstTenth.toFixed(2)} ms; last tenth: ${median(overheads.slice(-tenth)).toFixed(2)} ms`);
+  const baselineMedian = median(baselineOverheads);
+  console.log(
+    `overhead median, first tenth of the run: ${firstTenth.toFixed(2)} ms; last tenth: ${median(overheads.slice(-tenth)).toFixed(2)} ms`,
+  );
   console.log(
     `round trips: ${overheads.length}, total ${totalMs.toFixed(0)} ms, faux server median ${median(loop.serverMs).toFixed(2)} ms/request, rejected requests: ${loop.rejected}`,
   );
   console.log(
-    `baseline, a bare node:http client replaying the same ${bodies.length} bodies: overhead median ${baselineMedian.toFixed(2)} ms, gap median ${median(baseline.clientGaps).toFixed(2)} ms, rejected requests: ${baseline.rejected}`,
-  );
-  console.log(
-    `our transport alone replaying them: overhead median ${median(transport.overheads).toFixed(2)} ms, gap median ${median(transport.clientGaps).toFixed(2)} ms, rejected requests: ${transport.rejected}`,
+    `SDK baseline, a bare @anthropic-ai/sdk client replaying the same ${bodies.length} requests: overhead median ${baselineMedian.toFixed(2)} ms (body parse median ${median(parseMs).toFixed(2)} ms left out), gap median ${median(baseline.clientGaps).toFixed(2)} ms, rejected requests: ${baseline.rejected}`,
   );
   console.log(
     `RESULT ${JSON.stringify({
       overheadMedianMs: Number(overheadMedian.toFixed(3)),
-      overheadP99Ms: Number(percentile([...overheads].sort((x, y) => x - y), 0.99).toFixed(3)),
+      overheadP99Ms: Number(
+        percentile(
+          [...overheads].sort((x, y) => x - y),
+          0.99,
+        ).toFixed(3),
+      ),
+      sdkBaselineMedianMs: Number(baselineMedian.toFixed(3)),
+      loopOwnMedianMs: Number((overheadMedian - baselineMedian).toFixed(3)),
+      heapGrowthMB: Number((heapAfter - heapBefore).toFixed(2)),
+      buildBody10kMs: Number(build10k.toFixed(2)),
       overheadFirstTenthMedianMs: Number(firstTenth.toFixed(3)),
       clientGapMedianMs: Number(median(loop.clientGaps).toFixed(3)),
-      baselineOverheadMedianMs: Number(baselineMedian.toFixed(3)),
-      loopOwnMedianMs: Number((overheadMedian - baselineMedian).toFixed(3)),
-      transportOverheadMedianMs: Number(median(transport.overheads).toFixed(3)),
       serverMedianMs: Number(median(loop.serverMs).toFixed(3)),
-      heapGrowthMB: Number((heapAfter - heapBefore).toFixed(2)),
       cpuPerRoundTripMs: Number(((cpu.user + cpu.system) / 1000 / overheads.length).toFixed(3)),
       roundTrips: overheads.length,
     })}`,

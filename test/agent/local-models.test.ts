@@ -22,12 +22,28 @@ const QWEN: ModelRef = { provider: "ollama", api: "openai-completions", id: "qwe
 /** A loopback port nothing listens on (the kernel refuses at once). */
 const REFUSED = "http://127.0.0.1:1/v1";
 
+/** The URL of a port nothing listens on any more. */
+async function closedPortUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}/v1`;
+}
+
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function open(dbPath: string, ollamaUrl: string): Promise<{ workbench: Workbench; call: <M extends RequestMethod>(m: M, p: RequestParams<M>) => Promise<RequestResult<M>>; idle: () => Promise<void> }> {
+async function open(
+  dbPath: string,
+  ollamaUrl: string,
+): Promise<{
+  workbench: Workbench;
+  call: <M extends RequestMethod>(m: M, p: RequestParams<M>) => Promise<RequestResult<M>>;
+  idle: () => Promise<void>;
+}> {
   const workbench = await createWorkbench({
     dbPath,
     host: { mode: "web" },
@@ -81,16 +97,29 @@ describe("local servers' models", () => {
 
     const after = await call("models.refresh", {});
     const qwen = after.filter((m) => m.provider === "ollama" && m.id === QWEN.id);
-    expect(qwen).toEqual([expect.objectContaining({ name: "qwen2.5-coder:14b (Ollama)", api: "openai-completions", configured: true, providerLabel: "Ollama (local)" })]);
+    expect(qwen).toEqual([
+      expect.objectContaining({
+        name: "qwen2.5-coder:14b (Ollama)",
+        api: "openai-completions",
+        configured: true,
+        providerLabel: "Ollama (local)",
+      }),
+    ]);
     // The bundled entry (its context window and reasoning flag) stays, once.
     expect(after.filter((m) => m.provider === "ollama" && m.id === "llama3.1:8b").map((m) => m.name)).toEqual(["Llama 3.1 8B (Ollama)"]);
     // LM Studio is not running: its bundled entries stay, nothing is added, nothing fails.
-    expect(after.filter((m) => m.provider === "lmstudio").map((m) => m.id)).toEqual(before.filter((m) => m.provider === "lmstudio").map((m) => m.id));
+    expect(after.filter((m) => m.provider === "lmstudio").map((m) => m.id)).toEqual(
+      before.filter((m) => m.provider === "lmstudio").map((m) => m.id),
+    );
     expect((await call("models.list", {})).some((m) => m.id === QWEN.id)).toBe(true);
     // What picking each would do: listed by the server, not on it, or no server to ask.
     const local = (provider: string, id: string) => after.find((m) => m.provider === provider && m.id === id)?.local;
     expect(before.every((m) => m.local === undefined)).toBe(true);
-    expect([local("ollama", QWEN.id), local("ollama", "llama3.1:8b"), local("ollama", "gpt-oss:20b")]).toEqual(["installed", "installed", "notInstalled"]);
+    expect([local("ollama", QWEN.id), local("ollama", "llama3.1:8b"), local("ollama", "gpt-oss:20b")]).toEqual([
+      "installed",
+      "installed",
+      "notInstalled",
+    ]);
     expect(after.filter((m) => m.provider === "lmstudio").map((m) => m.local)).toEqual(["unreachable", "unreachable"]);
     expect(after.filter((m) => m.provider === "anthropic").every((m) => m.local === undefined)).toBe(true);
 
@@ -128,7 +157,8 @@ describe("local servers' models", () => {
     await second.workbench.close();
 
     // The server is down: the turn fails with the network error (and Retry can work later), not "unknown model".
-    const third = await open(dbPath, REFUSED);
+    // A port that was just free (port 1 is on fetch's blocked-port list: "bad port", not a refused connection).
+    const third = await open(dbPath, await closedPortUrl());
     const failed = third.idle();
     await third.call("chat.send", { sessionId: session.id, text: "and now?" });
     await failed;
@@ -155,7 +185,9 @@ describe("listServerModels", () => {
   }
 
   it("only keyless Chat Completions servers are asked", () => {
-    const asked = listProviders().filter(isLocalServer).map((p) => p.key);
+    const asked = listProviders()
+      .filter(isLocalServer)
+      .map((p) => p.key);
     expect(asked).toEqual(["ollama", "lmstudio"]);
   });
 

@@ -1,18 +1,22 @@
 /**
  * The hint under a failed request. The error texts are made the way the app
- * stores them: real provider error bodies through the transport's error and
+ * stores them: real provider error bodies through the SDK's error classes and
  * the adapters' `describeFailure`, so a change of wording there shows here.
  */
+import { APIConnectionError, APIError } from "@anthropic-ai/sdk";
 import { describe, expect, it } from "vitest";
 import { describeFailure } from "../../electron/core/providers/adapters/errors";
-import { HttpNetworkError, ProviderApiError } from "../../electron/core/providers/http";
 import { errorHint, type ProviderFacts } from "../../renderer/src/lib/error-hint";
 
 const stored = (status: number, body: unknown) => {
-  const err = ProviderApiError.fromResponse(status, {}, JSON.stringify(body));
-  return describeFailure(err, ["sk-ant-secret-key-123456"], err.rawBody).message;
+  const err = APIError.generate(status, body as object, undefined, new Headers());
+  return describeFailure(err, ["sk-ant-secret-key-123456"], JSON.stringify(body)).message;
 };
-const network = (cause: string) => describeFailure(new HttpNetworkError(`could not reach the provider: ${cause}`, new Error(cause)), []).message;
+/** What the SDK throws when fetch fails: "Connection error." over undici's "fetch failed" over the socket's error. */
+const network = (cause: string) => {
+  const socket = Object.assign(new Error(cause), { code: /\b(E[A-Z]+)\b/.exec(cause)?.[1] });
+  return describeFailure(new APIConnectionError({ cause: new TypeError("fetch failed", { cause: socket }) }), []).message;
+};
 
 const anthropic = (keySource: ProviderFacts["keySource"]): ProviderFacts => ({
   key: "anthropic",
@@ -22,8 +26,22 @@ const anthropic = (keySource: ProviderFacts["keySource"]): ProviderFacts => ({
   keyHint: keySource === "keychain" ? "3456" : null,
   apiKeyEnv: "ANTHROPIC_API_KEY",
 });
-const openai: ProviderFacts = { key: "openai", label: "OpenAI", baseUrl: "https://api.openai.com/v1", keySource: "env", keyHint: null, apiKeyEnv: "OPENAI_API_KEY" };
-const ollama: ProviderFacts = { key: "ollama", label: "Ollama", baseUrl: "http://localhost:11434/v1", keySource: "notNeeded", keyHint: null, apiKeyEnv: null };
+const openai: ProviderFacts = {
+  key: "openai",
+  label: "OpenAI",
+  baseUrl: "https://api.openai.com/v1",
+  keySource: "env",
+  keyHint: null,
+  apiKeyEnv: "OPENAI_API_KEY",
+};
+const ollama: ProviderFacts = {
+  key: "ollama",
+  label: "Ollama",
+  baseUrl: "http://localhost:11434/v1",
+  keySource: "notNeeded",
+  keyHint: null,
+  apiKeyEnv: null,
+};
 
 const anthropic401 = () => stored(401, { type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } });
 
@@ -44,17 +62,26 @@ describe("error hints", () => {
   });
 
   it("a key without access to the model is not called a bad key", () => {
-    const text = stored(403, { type: "error", error: { type: "permission_error", message: "Your API key does not have permission to use the specified resource." } });
+    const text = stored(403, {
+      type: "error",
+      error: { type: "permission_error", message: "Your API key does not have permission to use the specified resource." },
+    });
     const hint = errorHint(text, "claude-opus-4-1", anthropic("keychain"));
-    expect(hint?.text).toBe("Anthropic accepted the key but does not let it use claude-opus-4-1. Pick another model, or check the account's access.");
+    expect(hint?.text).toBe(
+      "Anthropic accepted the key but does not let it use claude-opus-4-1. Pick another model, or check the account's access.",
+    );
     expect(hint?.opensSettings).toBe(false);
   });
 
   it("a model Ollama has not pulled gets the command that installs it", () => {
-    const text = stored(404, { error: { message: 'model "qwen3:8b" not found, try pulling it first', type: "api_error", param: null, code: null } });
+    const text = stored(404, {
+      error: { message: 'model "qwen3:8b" not found, try pulling it first', type: "api_error", param: null, code: null },
+    });
     expect(errorHint(text, "qwen3:8b", ollama)?.text).toBe("Ollama does not have qwen3:8b yet. Install it with: ollama pull qwen3:8b");
     const anthropic404 = stored(404, { type: "error", error: { type: "not_found_error", message: "model: claude-nope" } });
-    expect(errorHint(anthropic404, "claude-nope", anthropic("env"))?.text).toBe("Anthropic does not know the model claude-nope. Pick another model.");
+    expect(errorHint(anthropic404, "claude-nope", anthropic("env"))?.text).toBe(
+      "Anthropic does not know the model claude-nope. Pick another model.",
+    );
   });
 
   it("a local server that is not running is named, with how to start Ollama", () => {
@@ -70,17 +97,28 @@ describe("error hints", () => {
 
   it("quota, rate limits and server trouble each say what to expect", () => {
     const quota = stored(429, {
-      error: { message: "You exceeded your current quota, please check your plan and billing details.", type: "insufficient_quota", param: null, code: "insufficient_quota" },
+      error: {
+        message: "You exceeded your current quota, please check your plan and billing details.",
+        type: "insufficient_quota",
+        param: null,
+        code: "insufficient_quota",
+      },
     });
     expect(errorHint(quota, "gpt-4.1", openai)?.text).toBe("The OpenAI account is out of credit or over its spending limit.");
-    const rate = stored(429, { type: "error", error: { type: "rate_limit_error", message: "Number of request tokens has exceeded your per-minute rate limit" } });
+    const rate = stored(429, {
+      type: "error",
+      error: { type: "rate_limit_error", message: "Number of request tokens has exceeded your per-minute rate limit" },
+    });
     expect(errorHint(rate, "claude-sonnet-4-5", anthropic("env"))?.text).toMatch(/^Anthropic is limiting the request rate/);
     const overloaded = stored(529, { type: "error", error: { type: "overloaded_error", message: "Overloaded" } });
     expect(errorHint(overloaded, "claude-sonnet-4-5", anthropic("env"))?.text).toMatch(/^Anthropic had a problem on its side/);
   });
 
   it("says nothing where it has nothing useful to add", () => {
-    const invalid = stored(400, { type: "error", error: { type: "invalid_request_error", message: "messages.1: tool_use ids must be unique" } });
+    const invalid = stored(400, {
+      type: "error",
+      error: { type: "invalid_request_error", message: "messages.1: tool_use ids must be unique" },
+    });
     expect(errorHint(invalid, "claude-sonnet-4-5", anthropic("env"))).toBeNull();
     expect(errorHint("aborted while waiting to retry", "claude-sonnet-4-5", anthropic("env"))).toBeNull();
   });

@@ -48,6 +48,11 @@ export interface WorkbenchOptions {
   checkpointDir?: string | null;
   /** Test hook: replaces the backoff sleep between retries. */
   sleep?: AgentDeps["sleep"];
+  /**
+   * The fetch the provider SDK clients use: Electron's `net.fetch` in the
+   * desktop app; absent, the runtime's global fetch.
+   */
+  fetch?: typeof globalThis.fetch;
 }
 
 export interface CoreContext {
@@ -97,6 +102,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     extraModels: options.extraModels ?? [],
     baseUrls: () => ({ ...settings.baseUrls, ...(options.baseUrlOverrides ?? {}) }),
     demo: options.demo ?? false,
+    fetch: () => options.fetch,
   });
 
   const emit = <E extends EventName>(event: E, payload: EventPayload<E>) => {
@@ -229,7 +235,10 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     if (entry.type === "message" && entry.message.role === "user") {
       const session = store.getSession(sessionId);
       if (!session) return;
-      const text = entry.message.content.map((c) => (c.type === "text" ? c.text : "")).join(" ").trim();
+      const text = entry.message.content
+        .map((c) => (c.type === "text" ? c.text : ""))
+        .join(" ")
+        .trim();
       if (session.title === DEFAULT_TITLE && text) {
         staleSummaries.delete(sessionId);
         emit("session.updated", renameSession(sessionId, titleFrom(text)));

@@ -18,6 +18,8 @@ export interface CatalogOptions {
   baseUrls(): Record<string, string>;
   /** Whether the offline demo server runs; without it the demo model is hidden. */
   demo: boolean;
+  /** The fetch for provider calls (network settings applied), or undefined for the runtime's own. */
+  fetch?(): typeof globalThis.fetch | undefined;
 }
 
 /** SDKs insist on a key; keyless servers (Ollama, LM Studio, the demo) ignore it. */
@@ -38,9 +40,7 @@ export class ModelCatalog {
     const extra = new Map(this.options.extraProviders.map((p) => [p.key, p]));
     const all = [...listProviders().filter((p) => !extra.has(p.key)), ...extra.values()];
     const urls = this.options.baseUrls();
-    return all
-      .filter((p) => this.options.demo || p.key !== "demo")
-      .map((p) => (urls[p.key] ? { ...p, baseUrl: urls[p.key] } : p));
+    return all.filter((p) => this.options.demo || p.key !== "demo").map((p) => (urls[p.key] ? { ...p, baseUrl: urls[p.key] } : p));
   }
 
   /** `providers().find(...)` without building the whole list (the loop asks once per request). */
@@ -105,7 +105,12 @@ export class ModelCatalog {
   }
 
   stream(resolved: ResolvedModel, context: LlmContext, options: Omit<StreamOptions, "apiKey">): AsyncIterable<StreamEvent> {
-    return streamModel(resolved.model, resolved.provider, context, { ...options, apiKey: resolved.apiKey ?? NO_KEY });
+    const fetch = this.options.fetch?.();
+    return streamModel(resolved.model, resolved.provider, context, {
+      ...options,
+      apiKey: resolved.apiKey ?? NO_KEY,
+      ...(fetch ? { fetch } : {}),
+    });
   }
 
   /** For a local server's model, once the server was asked: listed by it, not listed, or the server did not answer. */

@@ -12,7 +12,6 @@ import { performance } from "node:perf_hooks";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { z } from "zod";
-import { headerRecord } from "../providers/http";
 import { SignatureRegistry, newIds } from "./ids";
 import { serializeSse, type EncodeInput, type Encoded, type SseEvent } from "./encode-common";
 import { anthropicError, encodeAnthropic } from "./encode-anthropic";
@@ -180,7 +179,12 @@ export async function startFauxProvider(options: FauxProviderOptions = {}): Prom
     if (step === undefined) {
       record.outcome = "unscripted";
       const message = `faux provider: nothing scripted for request #${record.seq} (${route})`;
-      sendJson(res, 400, {}, route === "anthropic" ? anthropicError("invalid_request_error", message) : openaiError(message, "invalid_request_error"));
+      sendJson(
+        res,
+        400,
+        {},
+        route === "anthropic" ? anthropicError("invalid_request_error", message) : openaiError(message, "invalid_request_error"),
+      );
       return record;
     }
     let answer: FauxReply | FauxFault;
@@ -384,4 +388,14 @@ function readBody(req: IncomingMessage): Promise<string> {
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** A request's headers as one string each (names are lower case in Node; repeated values joined with ", "). */
+function headerRecord(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (typeof value === "string") out[name] = value;
+    else if (Array.isArray(value)) out[name] = value.join(", ");
+  }
+  return out;
 }

@@ -22,12 +22,9 @@ export type ToolChoice = "auto" | "none" | "required" | { name: string };
 export interface LlmContext {
   systemPrompt: string;
   /**
-   * Stored, provider-neutral history; never mutated here. Messages are treated
-   * as immutable: the streaming path recognises a history it has seen by the
-   * identity of its messages and resumes its work from the previous request.
+   * Stored, provider-neutral history; never mutated here.
    */
   messages: readonly Message[];
-  /** Treated as immutable too: what is derived from them is kept per array. */
   tools?: readonly ToolSpec[];
   toolChoice?: ToolChoice;
 }
@@ -50,6 +47,11 @@ export interface StreamOptions {
   headers?: Record<string, string>;
   /** Called with the exact body before sending (for "what the model saw"). */
   onRequestBody?: (body: unknown) => void;
+  /**
+   * The fetch the SDK client uses (Electron's `net.fetch` in the desktop app,
+   * a proxy- and CA-aware fetch in web mode); the adapter's default otherwise.
+   */
+  fetch?: typeof globalThis.fetch;
 }
 
 /** Neutral streaming events. `partial` is the message as it stands so far. */
@@ -81,12 +83,7 @@ export type StreamEvent =
 
 export interface ProviderAdapter {
   readonly api: ModelInfo["api"];
-  stream(
-    model: ModelInfo,
-    provider: ProviderConfig,
-    context: LlmContext,
-    options: StreamOptions,
-  ): AsyncIterable<StreamEvent>;
+  stream(model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: StreamOptions): AsyncIterable<StreamEvent>;
   /** The exact request body `stream` would send (the boundary transform applied). Pure. */
   buildRequestBody(model: ModelInfo, provider: ProviderConfig, context: LlmContext, options?: Partial<StreamOptions>): unknown;
 }

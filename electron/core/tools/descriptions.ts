@@ -42,11 +42,12 @@ export const EDIT_DESCRIPTION = `Replace exact text in an existing file. Use thi
 
 - Read the file first. Copy oldText from the read output exactly, without the line-number prefix, with enough surrounding lines to be unique.
 - \`edits\` holds 1-${EDIT_MAX_EDITS} replacements. Each is matched against the original file (not against the result of the previous one); they must not overlap. All are applied or none.
-- If oldText is not found exactly, small differences in indentation, trailing whitespace, whitespace runs and over-escaped characters (\\n written for a newline) are tolerated when the match is still unique. Only the matched region changes; the rest of the file keeps its bytes, line endings and byte-order mark.
+- If oldText is not found exactly, differences in indentation, trailing whitespace, whitespace runs, blank lines around the block, line endings and over-escaped characters (\\n written for a newline) are tolerated when the match is still unique; any other difference (a changed word, quote or number) is not, and the edit fails with the nearest region. newText is applied in the file's indentation style (tabs or spaces). Only the matched region changes; the rest of the file keeps its bytes, line endings and byte-order mark.
 - Errors and what to do:
   - "Could not find oldText in <path>" (edits[i].oldText when there are several) comes with the closest region and its line numbers: read the file again and copy the text exactly.
   - "oldText matches N places in <path> (lines …)": add surrounding lines to make it unique, or set replaceAll: true.
   - "oldText and newText are identical": nothing to change.
+  - "oldText contains half of a surrogate pair": send whole characters (an emoji is two UTF-16 units).
   - "<path> is not valid UTF-8 text": only UTF-8 files are edited (the file was left unchanged); change it with bash.
 - To create a new file use write. The user may be asked to approve the change and sees the diff.`;
 

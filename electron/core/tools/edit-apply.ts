@@ -7,7 +7,7 @@ import { errors } from "./errors";
 import { READ_MAX_LINE_CHARS } from "./limits";
 import { cutLine } from "./truncate";
 import type { EditOp } from "./schemas";
-import type { Eol } from "./text-file";
+import { hasLoneSurrogate, type Eol } from "./text-file";
 import type { Result, ToolError } from "./types";
 
 export interface EditPlan {
@@ -26,6 +26,9 @@ export function planEdits(rel: string, content: string, eol: Eol, edits: readonl
   const matchers: MatcherName[] = [];
   for (let i = 0; i < edits.length; i++) {
     const edit = edits[i];
+    // Half a surrogate pair would match inside an emoji and leave the other half as U+FFFD.
+    if (hasLoneSurrogate(edit.oldText)) return fail(errors.loneSurrogate(label(i, edits.length)));
+    if (hasLoneSurrogate(edit.newText)) return fail(errors.loneSurrogate(label(i, edits.length).replace("oldText", "newText")));
     if (edit.oldText === edit.newText) return fail(errors.noChange(editLabel(i, edits.length)));
     const found = locate(content, eol, edit.oldText, edit.newText, edit.replaceAll ?? false);
     if (found.kind === "ambiguous") return fail(errors.editAmbiguous(rel, label(i, edits.length), found.lines));

@@ -1,14 +1,18 @@
 /**
  * Finding oldText in a file: exact first, then fallback matchers for the
- * drift models produce (indentation, trailing/inner whitespace, over-escaped
- * text, a sloppy middle between exact first and last lines). A fallback is
- * accepted only when it finds exactly one place (or replaceAll is set).
+ * drift models produce and nothing else: indentation, trailing/inner
+ * whitespace, blank lines around the block, line endings, over-escaped text.
+ * A fallback never forgives a difference in any other character (a block
+ * whose middle says `return 2;` where the file says `return 1;` is not
+ * found). It is accepted only when it finds exactly one place (or replaceAll
+ * is set).
  *
  * Contract: pure functions over strings. A match is a range of the original
  * text plus the replacement to put there (newText with the file's line
- * endings and, for indentation drift, the file's indentation); nothing
- * outside the range is ever rewritten.
+ * endings and, for indentation drift, the file's indentation in the file's
+ * style, edit-indent.ts); nothing outside the range is ever rewritten.
  */
+import { detectUnit, indentOf, reindent, type IndentUnit } from "./edit-indent";
 import type { Eol } from "./text-file";
 import { toEol } from "./text-file";
 
@@ -17,8 +21,7 @@ export type MatcherName =
   | "indentation-flexible"
   | "line-trimmed"
   | "whitespace-normalized"
-  | "escape-normalized"
-  | "line-anchors";
+  | "escape-normalized";
 
 export interface Range {
   start: number;
@@ -61,8 +64,6 @@ export function lineOf(content: string, offset: number): number {
   return n;
 }
 
-const indentOf = (s: string) => /^[ \t]*/.exec(s)?.[0] ?? "";
-
 function minIndent(lines: readonly string[]): string {
   let best: string | null = null;
   for (const line of lines) {
@@ -71,20 +72,6 @@ function minIndent(lines: readonly string[]): string {
     if (best === null || ind.length < best.length) best = ind;
   }
   return best ?? "";
-}
-
-/** Re-bases newText's indentation from the model's old block onto the file's block. */
-function reindent(newText: string, oldIndent: string, fileIndent: string): string {
-  if (oldIndent === fileIndent) return newText;
-  return newText
-    .split("\n")
-    .map((line) => {
-      if (line.trim() === "") return line;
-      const own = indentOf(line);
-      const keep = own.length >= oldIndent.length ? own.slice(oldIndent.length) : "";
-      return fileIndent + keep + line.slice(own.length);
-    })
-    .join("\n");
 }
 
 function allIndexes(haystack: string, needle: string): number[] {
@@ -226,6 +213,8 @@ export function locate(content: string, eol: Eol, oldText: string, newText: stri
 /** The fallback matchers, loosest last. Each yields every place it matches. */
 function* fallbacks(content: string, lines: readonly Line[], oldN: string, newN: string): Generator<Attempt> {
   const block = toBlock(oldN);
+  // The model's indentation style (from what it wrote) and the file's (from the whole file).
+  const units: Units = { old: detectUnit([...block.lines, ...newN.split("\n")]), file: undefined, lines };
   // Blank lines around the block are drift too (TrimmedBoundary).
   const trimmed = trimBlankEdges(block);
   const blocks = trimmed.lines.length !== block.lines.length && trimmed.lines.length > 0 ? [block, trimmed] : [block];
@@ -236,13 +225,13 @@ function* fallbacks(content: string, lines: readonly Line[], oldN: string, newN:
     const dedent = (s: string, ind: string) => (s.startsWith(ind) ? s.slice(ind.length) : s.trimStart());
 
     const flexible = indentationFlexible(lines, b, oldIndent, dedent);
-    yield attemptFrom("indentation-flexible", lines, flexible, b, newN, oldIndent);
+    yield attemptFrom("indentation-flexible", units, flexible, b, newN, oldIndent);
 
     const trimmedHits = lineWindows(lines, b.lines, (f, o) => f.trim() === o.trim());
-    yield attemptFrom("line-trimmed", lines, trimmedHits, b, newN, oldIndent);
+    yield attemptFrom("line-trimmed", units, trimmedHits, b, newN, oldIndent);
 
     const wsHits = lineWindows(lines, b.lines, (f, o) => collapse(f) === collapse(o));
-    yield attemptFrom("whitespace-normalized", lines, wsHits, b, newN, oldIndent);
+    yield attemptFrom("whitespace-normalized", units, wsHits, b, newN, oldIndent);
   }
 
   // Single-line oldText inside a line, with different runs of spaces/tabs.
@@ -253,8 +242,6 @@ function* fallbacks(content: string, lines: readonly Line[], oldN: string, newN:
     for (const m of content.matchAll(re)) ranges.push({ start: m.index, end: m.index + m[0].length });
     yield { matcher: "whitespace-normalized", ranges, replacement: newN };
   }
-
-  if (block.lines.length >= 3) yield anchors(lines, block, newN);
 }
 
 function indentationFlexible(lines: readonly Line[], b: Block, oldIndent: string, dedent: (s: string, ind: string) => string): number[] {
@@ -277,11 +264,22 @@ function indentationFlexible(lines: readonly Line[], b: Block, oldIndent: string
   return hits;
 }
 
-function attemptFrom(matcher: MatcherName, lines: readonly Line[], hits: number[], b: Block, newN: string, oldIndent: string): Attempt {
+interface Units {
+  old: IndentUnit | null;
+  /** The file's, computed on first use (undefined: not yet). */
+  file: IndentUnit | null | undefined;
+  lines: readonly Line[];
+}
+
+function attemptFrom(matcher: MatcherName, units: Units, hits: number[], b: Block, newN: string, oldIndent: string): Attempt {
+  const { lines } = units;
   const ranges = hits.map((i) => windowRange(lines, i, b.lines.length, b.trailingNewline));
+  if (hits.length === 0) return { matcher, ranges, replacement: newN };
   // One replacement text serves every range; indentation comes from the first.
-  const fileIndent = hits.length > 0 ? minIndent(lines.slice(hits[0], hits[0] + b.lines.length).map((l) => l.text)) : oldIndent;
-  return { matcher, ranges, replacement: reindent(newN, oldIndent, fileIndent) };
+  const region = lines.slice(hits[0], hits[0] + b.lines.length).map((l) => l.text);
+  const fileIndent = minIndent(region);
+  units.file ??= detectUnit(lines.map((l) => l.text)) ?? detectUnit(region);
+  return { matcher, ranges, replacement: reindent(newN, oldIndent, fileIndent, units.old, units.file) };
 }
 
 function trimBlankEdges(b: Block): Block {
@@ -290,36 +288,6 @@ function trimBlankEdges(b: Block): Block {
   while (start < end && b.lines[start].trim() === "") start++;
   while (end > start && b.lines[end - 1].trim() === "") end--;
   return { lines: b.lines.slice(start, end), trailingNewline: b.trailingNewline && end === b.lines.length };
-}
-
-/**
- * First and last lines equal (trimmed), the middle similar enough. Accepts
- * windows a little shorter or longer than the old block.
- */
-function anchors(lines: readonly Line[], b: Block, newN: string): Attempt {
-  const first = b.lines[0].trim();
-  const last = b.lines[b.lines.length - 1].trim();
-  const ranges: Range[] = [];
-  if (first === "" || last === "") return { matcher: "line-anchors", ranges, replacement: newN };
-  const n = b.lines.length;
-  const slack = Math.max(1, Math.floor(n / 4));
-  const oldMiddle = b.lines.slice(1, -1).map((l) => l.trim()).join("\n");
-  let firstHit = -1;
-  for (let i = 0; i < lines.length; i++) {
-    if (lines[i].text.trim() !== first) continue;
-    for (let len = Math.max(3, n - slack); len <= n + slack && i + len <= lines.length; len++) {
-      if (lines[i + len - 1].text.trim() !== last) continue;
-      const middle = lines.slice(i + 1, i + len - 1).map((l) => l.text.trim()).join("\n");
-      if (dice(middle, oldMiddle) >= 0.5) {
-        if (firstHit === -1) firstHit = i;
-        ranges.push(windowRange(lines, i, len, b.trailingNewline));
-        break;
-      }
-    }
-  }
-  const oldIndent = minIndent(b.lines);
-  const fileIndent = firstHit >= 0 ? indentOf(lines[firstHit].text) : oldIndent;
-  return { matcher: "line-anchors", ranges, replacement: reindent(newN, indentOf(b.lines[0]), fileIndent) };
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

@@ -160,6 +160,18 @@ export const errors = {
     ),
   timeout: (what: string, ms: number) =>
     toolError("TIMEOUT", `${what} timed out after ${formatSeconds(ms)}.`, "Narrow the request, or raise `timeout` if the tool has one."),
+  loneSurrogate: (field: string) =>
+    toolError(
+      "INVALID_ARGUMENTS",
+      `${field} contains half of a surrogate pair (a lone UTF-16 surrogate, e.g. \\ud83d without its partner): it cannot be written as UTF-8 and could match inside an emoji, so nothing was changed.`,
+      "Send whole characters: copy the text again from the read output, or write the character as it appears in the file.",
+    ),
+  regexTooSlow: (pattern: string, what: string, ms: number) =>
+    toolError(
+      "TIMEOUT",
+      `The pattern ${JSON.stringify(pattern)} took longer than ${formatSeconds(ms)} on one batch of ${what} and was stopped: it backtracks catastrophically (nested or adjacent quantifiers such as (a+)+ or many wildcards in a row).`,
+      "Simplify the pattern (no nested quantifiers, fewer wildcards), or set literal: true for plain text.",
+    ),
   aborted: () => toolError("ABORTED", "The tool call was aborted by the user.", "Do not retry it unless the user asks."),
   denied: (reason?: string) =>
     toolError(

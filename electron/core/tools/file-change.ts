@@ -12,7 +12,7 @@ import { errors, failure } from "./errors";
 import { EDIT_MAX_FILE_BYTES } from "./limits";
 import type { ResolvedPath } from "./sandbox";
 import type { EditArgs, WriteArgs } from "./schemas";
-import { decodeText, encodeText, looksBinary, toEol } from "./text-file";
+import { decodeText, encodeText, hasLoneSurrogate, looksBinary, toEol } from "./text-file";
 import type { ProposalPreview, Result, ToolError, ToolOutcome } from "./types";
 
 export const ABSENT = "absent";
@@ -70,6 +70,7 @@ function finishPlan(snapshot: Snapshot, before: string | null, after: string, af
 }
 
 export function planWrite(args: WriteArgs, snapshot: Snapshot): Result<FileChangePlan> {
+  if (hasLoneSurrogate(args.content)) return fail(errors.loneSurrogate("content"));
   let content = args.content.startsWith("\uFEFF") ? args.content.slice(1) : args.content;
   if (snapshot.bytes === null) {
     return { ok: true, value: finishPlan(snapshot, null, content, encodeText(content, args.content.startsWith("\uFEFF"))) };

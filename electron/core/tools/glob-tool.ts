@@ -1,5 +1,5 @@
 /** glob: files by name pattern, newest first, paged. */
-import { globMatcher } from "./glob-match";
+import { filterByGlob } from "./glob-match";
 import { posix } from "node:path";
 import type { ToolContext } from "./context";
 import { errors, failure, toolError } from "./errors";
@@ -28,21 +28,20 @@ export async function runGlob(args: GlobArgs, ctx: ToolContext): Promise<ToolOut
   if (dir.kind === "missing") return failure(errors.dirNotFound(args.path ?? "."));
   if (dir.kind !== "directory") return failure(errors.notADirectory(dir.rel));
 
-  const isMatch = globMatcher(args.pattern);
-  const matched: WalkEntry[] = [];
-  for await (const entry of walk(ctx.sandbox, dir, { signal: ctx.signal })) {
-    if (entry.kind !== "file") continue;
-    const sub = dir.rel === "." ? entry.rel : posix.relative(dir.rel, entry.rel);
-    if (isMatch(sub)) matched.push(entry);
-  }
-  // Modification times: synchronous lstat (microseconds each, where an async
-  // round trip costs tens), yielding to the event loop between chunks.
-  const found: { rel: string; mtimeMs: number }[] = [];
-  for (let i = 0; i < matched.length && !ctx.signal.aborted; i += 500) {
-    for (const e of matched.slice(i, i + 500)) found.push({ rel: e.rel, mtimeMs: ctx.sandbox.lstatInsideSync(e.resolved)?.mtimeMs ?? 0 });
-    await new Promise<void>((resolve) => setImmediate(resolve));
+  const files: WalkEntry[] = [];
+  for await (const entry of walk(ctx.sandbox, dir, { signal: ctx.signal, mtimes: true })) {
+    if (entry.kind === "file") files.push(entry);
   }
   if (ctx.signal.aborted) return failure(errors.aborted());
+  const isMatch = await filterByGlob(
+    args.pattern,
+    files.map((e) => (dir.rel === "." ? e.rel : posix.relative(dir.rel, e.rel))),
+    ctx.signal,
+  );
+  if (!isMatch.ok) return failure(isMatch.error);
+  const matched = files.filter((_, i) => isMatch.value[i]);
+  // Modification times were read by the walker, through each folder's descriptor.
+  const found = matched.map((e) => ({ rel: e.rel, mtimeMs: e.mtimeMs ?? 0 }));
   found.sort((a, b) => b.mtimeMs - a.mtimeMs || comparePaths(a.rel, b.rel));
   const page = found.slice(offset, offset + GLOB_MAX_RESULTS);
   const end = offset + page.length;

@@ -6,11 +6,12 @@
  */
 import { spawn } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
-import { globMatcher } from "./glob-match";
+import { filterByGlob } from "./glob-match";
 import { z } from "zod";
 import { errors, toolError } from "./errors";
 import { withContext, type GrepFile, type GrepRaw } from "./grep-format";
-import { GREP_MAX_COLLECTED, READ_MAX_FILE_BYTES } from "./limits";
+import { GREP_MAX_COLLECTED, READ_MAX_FILE_BYTES, REGEX_JOB_TIMEOUT_MS } from "./limits";
+import { runRegexJob } from "./regex-worker";
 import type { ResolvedPath, Sandbox } from "./sandbox";
 import { decodeText } from "./text-file";
 import type { Result } from "./types";
@@ -46,35 +47,39 @@ export function invalidRegex(pattern: string, reason: string) {
   );
 }
 
-export function includeMatcher(include: string | undefined): (rel: string) => boolean {
-  if (!include) return () => true;
-  return globMatcher(include);
+/** Bytes of text sent to the regex worker per job (the next batch is read while it runs). */
+const BATCH_BYTES = 1024 * 1024;
+const BATCH_FILES = 1000;
+
+interface Candidate {
+  file: ResolvedPath;
+  explicit: boolean;
 }
 
 export async function grepBuiltin(sandbox: Sandbox, target: ResolvedPath, q: GrepQuery, signal: AbortSignal): Promise<Result<GrepRaw>> {
   const re = compilePattern(q);
   if (!re.ok) return re;
-  const matchesInclude = includeMatcher(q.include);
   const files: GrepFile[] = [];
   let collected = 0;
   let incomplete = false;
 
-  /** Matching lines of one file with their context, or null. */
-  const searchFile = (file: ResolvedPath, explicit: boolean): GrepFile | null => {
-    const buf = sandbox.readFileSync(file, READ_MAX_FILE_BYTES);
-    if (!buf.ok) return null;
-    if (buf.value.includes(0) && !explicit) return null;
-    const lines = decodeText(buf.value).text.split("\n");
-    if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
-    const matchLines: number[] = [];
-    for (let i = 0; i < lines.length; i++) {
-      if (lines[i].endsWith("\r")) lines[i] = lines[i].slice(0, -1);
-      if (re.value.test(lines[i])) matchLines.push(i + 1);
+  // 1. The files to search, in walk order (deterministic output).
+  let candidates: Candidate[] = [];
+  if (target.kind === "file") candidates.push({ file: target, explicit: true });
+  else {
+    for await (const entry of walk(sandbox, target, { signal })) {
+      if (entry.kind === "file") candidates.push({ file: entry.resolved, explicit: false });
     }
-    return matchLines.length > 0 ? { path: file.rel, lines: withContext(lines, matchLines, q.context) } : null;
-  };
-  const take = (found: GrepFile | null) => {
-    if (!found || incomplete) return;
+    if (signal.aborted) return { ok: false, error: errors.aborted() };
+    if (q.include) {
+      const keep = await filterByGlob(q.include, candidates.map((c) => c.file.rel), signal);
+      if (!keep.ok) return keep;
+      candidates = candidates.filter((_, i) => keep.value[i]);
+    }
+  }
+
+  const take = (found: GrepFile) => {
+    if (incomplete) return;
     let kept = found;
     const matches = found.lines.filter((l) => l.match).length;
     if (collected + matches >= GREP_MAX_COLLECTED) {
@@ -92,27 +97,61 @@ export async function grepBuiltin(sandbox: Sandbox, target: ResolvedPath, q: Gre
     files.push(kept);
   };
 
-  if (target.kind === "file") {
-    take(searchFile(target, true));
-    return ok({ files, incomplete });
-  }
-  // Files are read synchronously in walk order (deterministic output); the
-  // event loop gets a turn every few milliseconds.
-  let sliceStart = performance.now();
-  for await (const entry of walk(sandbox, target, { signal })) {
+  // 2. Read through verified descriptors here, match in the regex worker: the
+  // next batch is read while the worker searches the previous one.
+  type Batch = { items: { rel: string; text: string }[]; bytes: number };
+  let batch: Batch = { items: [], bytes: 0 };
+  let inflight: { items: Batch["items"]; job: ReturnType<typeof runRegexJob<{ op: "lines"; source: string; flags: string; texts: string[] }>> } | null = null;
+  const settle = async (): Promise<Result<null>> => {
+    if (!inflight) return ok(null);
+    const { items, job } = inflight;
+    inflight = null;
+    const done = await job;
+    if (!done.ok) {
+      if (done.reason === "aborted") return { ok: false, error: errors.aborted() };
+      if (done.reason === "timeout") return { ok: false, error: errors.regexTooSlow(q.pattern, "files", REGEX_JOB_TIMEOUT_MS) };
+      return { ok: false, error: invalidRegex(q.pattern, done.message) };
+    }
+    done.value.forEach((hits, k) => {
+      if (hits.length === 0) return;
+      const lines = items[k].text.split("\n");
+      if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+      for (let i = 0; i < lines.length; i++) if (lines[i].endsWith("\r")) lines[i] = lines[i].slice(0, -1);
+      take({ path: items[k].rel, lines: withContext(lines, hits, q.context) });
+    });
+    return ok(null);
+  };
+  const send = async (): Promise<Result<null>> => {
+    const settled = await settle();
+    if (!settled.ok || batch.items.length === 0) return settled;
+    const items = batch.items;
+    batch = { items: [], bytes: 0 };
+    inflight = { items, job: runRegexJob({ op: "lines", source: re.value.source, flags: re.value.flags, texts: items.map((i) => i.text) }, { signal }) };
+    return ok(null);
+  };
+
+  for (const c of candidates) {
     if (incomplete || signal.aborted) break;
-    if (entry.kind !== "file" || !matchesInclude(entry.rel)) continue;
-    take(searchFile(entry.resolved, false));
-    if (performance.now() - sliceStart > SLICE_MS) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      sliceStart = performance.now();
+    const buf = sandbox.readFileSync(c.file, READ_MAX_FILE_BYTES);
+    if (!buf.ok) continue;
+    if (buf.value.includes(0) && !c.explicit) continue;
+    const text = decodeText(buf.value).text;
+    batch.items.push({ rel: c.file.rel, text });
+    batch.bytes += text.length;
+    if (batch.bytes >= BATCH_BYTES || batch.items.length >= BATCH_FILES) {
+      const sent = await send();
+      if (!sent.ok) return sent;
     }
   }
+  if (!incomplete && !signal.aborted) {
+    const sent = await send();
+    if (!sent.ok) return sent;
+  }
+  const last = await settle();
+  if (!last.ok) return last;
+  if (signal.aborted) return { ok: false, error: errors.aborted() };
   return ok({ files, incomplete });
 }
-
-/** Longest stretch of synchronous reading before yielding to the event loop. */
-const SLICE_MS = 8;
 
 // ------------------------------------------------------------------ ripgrep
 
@@ -130,8 +169,6 @@ export interface RgOptions {
   ignoreFiles: readonly string[];
   /** Stop when this many matching lines were collected. */
   maxCollected?: number;
-  /** Apply `include` to the paths found (false when searching one named file). */
-  filterInclude: boolean;
 }
 
 /** The ripgrep arguments for a query; exported for the benchmark's "same query". */
@@ -159,7 +196,7 @@ export function rgArgs(q: GrepQuery, searchRel: string, ignoreFiles: readonly st
   if (q.context > 0) args.push("--context", String(q.context));
   // Not --glob: ripgrep's globs override .gitignore. A type filter respects it,
   // but matches file names only; a pattern with "/" is also checked on the
-  // whole path after parsing (grepRg).
+  // whole path afterwards (grep-tool).
   const last = q.include?.split("/").pop();
   if (last && last !== "**") args.push("--type-add", `awbinclude:${last}`, "--type", "awbinclude");
   args.push("--regexp", q.pattern, "--", searchRel);
@@ -240,8 +277,7 @@ export function grepRg(root: string, searchRel: string, q: GrepQuery, options: R
         return finish({ ok: false, error: invalidRegex(q.pattern, stderr.replace(/^rg: /, "")) });
       }
       for (const f of byPath.values()) f.lines.sort((a, b) => a.line - b.line);
-      const keep = options.filterInclude && q.include?.includes("/") ? includeMatcher(q.include) : () => true;
-      finish(ok({ files: [...byPath.values()].filter((f) => keep(f.path)), incomplete }));
+      finish(ok({ files: [...byPath.values()], incomplete }));
     });
   });
 }

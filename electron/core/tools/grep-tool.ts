@@ -6,6 +6,8 @@ import type { ToolContext } from "./context";
 import { errors, failure, toolError } from "./errors";
 import { grepBuiltin, grepRg, type GrepQuery } from "./grep-engines";
 import { formatGrep, type GrepRaw } from "./grep-format";
+import { filterByGlob } from "./glob-match";
+import { verifyRgResults } from "./grep-verify";
 import { BINARY_SNIFF_BYTES } from "./limits";
 import type { ResolvedPath, Sandbox } from "./sandbox";
 import type { GrepArgs } from "./schemas";
@@ -64,33 +66,39 @@ async function viaRg(ctx: ToolContext, target: ResolvedPath, q: GrepQuery, rgPat
   let tmp: string | null = null;
   const files: string[] = [];
   try {
+    // The rules rg gets are the verified copies, never a path in the workspace rg would open itself.
     for (const [i, a] of ancestors.entries()) {
-      if (a.base === ".") {
-        files.push(a.real);
-        continue;
-      }
       tmp ??= await mkdtemp(join(tmpdir(), "awb-rg-"));
       const file = join(tmp, `ignore-${i}`);
-      await writeFile(file, rebaseGitignore(a.text, a.base));
+      await writeFile(file, a.base === "." ? a.text : rebaseGitignore(a.text, a.base));
       files.push(file);
     }
-    return await grepRg(ctx.sandbox.root, target.rel, q, { rgPath, ignoreFiles: files, filterInclude: target.kind === "directory" }, ctx.signal);
+    const raw = await grepRg(ctx.sandbox.root, target.rel, q, { rgPath, ignoreFiles: files }, ctx.signal);
+    if (!raw.ok) return raw;
+    let found = raw.value.files;
+    // rg's type filter matched file names only; a pattern with "/" is checked on the whole path.
+    if (target.kind === "directory" && q.include?.includes("/")) {
+      const keep = await filterByGlob(q.include, found.map((f) => f.path), ctx.signal);
+      if (!keep.ok) return keep;
+      found = found.filter((_, i) => keep.value[i]);
+    }
+    return { ok: true, value: await verifyRgResults(ctx.sandbox, { files: found, incomplete: raw.value.incomplete }, ctx.signal) };
   } finally {
     if (tmp) await rm(tmp, { recursive: true, force: true }).catch(() => undefined);
   }
 }
 
 /** .gitignore files in the folders above `dir` (root included, `dir` excluded). */
-async function ancestorIgnoreRules(sandbox: Sandbox, dir: ResolvedPath): Promise<{ base: string; real: string; text: string }[]> {
+async function ancestorIgnoreRules(sandbox: Sandbox, dir: ResolvedPath): Promise<{ base: string; text: string }[]> {
   if (dir.rel === ".") return [];
   const parts = dir.rel.split("/");
-  const out: { base: string; real: string; text: string }[] = [];
+  const out: { base: string; text: string }[] = [];
   for (let i = 0; i < parts.length; i++) {
     const base = i === 0 ? "." : parts.slice(0, i).join("/");
     const gi = await sandbox.resolve(base === "." ? ".gitignore" : `${base}/.gitignore`);
     if (!gi.ok || gi.value.kind !== "file") continue;
     const buf = await sandbox.readFile(gi.value);
-    if (buf.ok) out.push({ base, real: gi.value.real, text: decodeText(buf.value).text });
+    if (buf.ok) out.push({ base, text: decodeText(buf.value).text });
   }
   return out;
 }

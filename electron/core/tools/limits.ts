@@ -40,6 +40,9 @@ export const BASH_MAX_LINES = 2000;
 /** bash: SIGTERM, then SIGKILL after this grace. */
 export const BASH_KILL_GRACE_MS = 2000;
 
+/** A regular expression from the model or the user may run this long on one batch of text before it is stopped. */
+export const REGEX_JOB_TIMEOUT_MS = 5_000;
+
 /** Read-only tools give up after this long (file system stuck on a network mount …). */
 export const READONLY_TIMEOUT_MS = 60_000;
 

@@ -38,7 +38,7 @@ export async function runList(args: ListArgs, ctx: ToolContext): Promise<ToolOut
     const parts = first.rel.split("/").slice(dir.rel === "." ? 0 : dir.rel.split("/").length, -1);
     parts.forEach((name, i) => lines.push(`${"  ".repeat(i + 1)}${name}/ (continued)`));
   }
-  for (const e of page) lines.push(`${"  ".repeat(e.depth)}${await label(ctx, e, maxDepth)}`);
+  for (const e of page) lines.push(`${"  ".repeat(e.depth)}${label(e, maxDepth)}`);
   if (page.length === 0) lines.push(offset > 0 ? "  (no more entries)" : "  (empty)");
   if (more) {
     lines.push("", `[Showing entries ${offset + 1}-${offset + page.length}; more exist. Call list again with cursor="${offset + page.length}" to continue, or list a subfolder.]`);
@@ -50,9 +50,9 @@ export async function runList(args: ListArgs, ctx: ToolContext): Promise<ToolOut
   };
 }
 
-async function label(ctx: ToolContext, e: WalkEntry, maxDepth: number): Promise<string> {
+function label(e: WalkEntry, maxDepth: number): string {
   if (e.kind === "directory") return e.depth >= maxDepth ? `${e.name}/ …` : `${e.name}/`;
-  if (e.kind === "symlink") return `${e.name} -> ${(await ctx.sandbox.linkTarget(e.resolved)) ?? "?"}`;
+  if (e.kind === "symlink") return `${e.name} -> ${e.linkTarget ?? "?"}`;
   if (e.kind === "other") return `${e.name} (special file)`;
   return e.name;
 }

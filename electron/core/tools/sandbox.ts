@@ -13,25 +13,28 @@
  *   was checked (via /proc/self/fd on Linux, dev/inode + realpath elsewhere)
  *   before reading a byte: a swap between check and use is refused, not
  *   followed.
- * - `writeAtomic` creates missing folders one at a time (each verified), writes
- *   a temporary file in the target's folder (O_EXCL), keeps the old file's mode,
- *   re-checks the precondition and the folder right before `rename`.
+ * - Folders are opened once and used through their descriptor (DirHandle):
+ *   `readDir`/`openDir` list what was verified, the walker opens sub-folders
+ *   through their parent, and a folder swapped for a link is refused.
+ * - `writeAtomic` creates missing folders one at a time, each inside the
+ *   previous one's verified descriptor, creates the temporary file (O_EXCL,
+ *   O_NOFOLLOW) and renames it through the target folder's descriptor, keeps
+ *   the old file's mode, and re-checks the precondition and the folder right
+ *   before the rename. Nothing is ever created through a link.
  * - Nothing here throws: failures come back as `Result` errors.
  */
-import { closeSync, constants as C, fstatSync, lstatSync, openSync, read as readCallback, readdirSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
-import { lstat, mkdir, open, readlink, realpath, rename, stat, unlink, type FileHandle } from "node:fs/promises";
+import { closeSync, constants as C, fstatSync, lstatSync, mkdirSync, openSync, read as readCallback, readlinkSync, readSync, realpathSync, rmdirSync, statSync, type Stats } from "node:fs";
+import { lstat, open, readlink, realpath, rename, stat, unlink, type FileHandle } from "node:fs/promises";
 import { promisify } from "node:util";
 import { randomBytes } from "node:crypto";
 import { basename, dirname, isAbsolute, join, posix, relative, resolve as resolvePath, sep } from "node:path";
+import { DirHandle, PROC_FD, type DirEntry } from "./dir-handle";
 import { errnoCode, errors } from "./errors";
 import type { Result, ToolError } from "./types";
 
 export type EntryKind = "file" | "directory" | "missing";
 
-export interface DirEntry {
-  name: string;
-  kind: "file" | "directory" | "symlink" | "other";
-}
+export type { DirEntry };
 
 export interface ResolvedPath {
   /** Real absolute path (inside the workspace). For a missing file: where it would be created. */
@@ -284,13 +287,34 @@ export class Sandbox {
     }
   }
 
-  /** lstat of an entry inside the workspace, synchronously (see readFileSync). */
-  lstatInsideSync(resolved: ResolvedPath): Stats | null {
-    if (!isInside(this.root, resolved.real)) return null;
+  /**
+   * The bytes of a checked file up to the end of line `lastLine` (1-based),
+   * through one verified descriptor, read in chunks: for re-reading lines
+   * another program (ripgrep) reported, whatever the file's size.
+   */
+  readLinesPrefixSync(resolved: ResolvedPath, lastLine: number): Result<Buffer> {
+    const opened = this.openVerifiedSync(resolved);
+    if (!opened.ok) return opened;
+    const { fd } = opened.value;
     try {
-      return lstatSync(resolved.real);
-    } catch {
-      return null;
+      const chunks: Buffer[] = [];
+      let seen = 0;
+      let pos = 0;
+      for (;;) {
+        const chunk = Buffer.allocUnsafe(64 * 1024);
+        const n = readSync(fd, chunk, 0, chunk.length, pos);
+        if (n === 0) break;
+        pos += n;
+        const got = chunk.subarray(0, n);
+        chunks.push(got);
+        for (let i = got.indexOf(10); i !== -1; i = got.indexOf(10, i + 1)) seen++;
+        if (seen >= lastLine) break;
+      }
+      return ok(Buffer.concat(chunks));
+    } catch (err) {
+      return fail(errors.io(resolved.rel, errnoCode(err)));
+    } finally {
+      closeQuietly(fd);
     }
   }
 
@@ -364,31 +388,54 @@ export class Sandbox {
     }
   }
 
-  /** Lists a checked directory; re-verifies the directory afterwards. */
+  /** Lists a checked directory through a verified descriptor. */
   async readDir(resolved: ResolvedPath): Promise<Result<DirEntry[]>> {
     return this.readDirSync(resolved);
   }
 
-  /**
-   * Lists a checked directory and re-verifies it afterwards (a folder swapped
-   * for a link meanwhile is refused). Synchronous: two system calls, cheaper
-   * than two async round trips; the walker yields between folders.
-   */
+  /** Lists a checked directory through a verified descriptor (see DirHandle). */
   readDirSync(resolved: ResolvedPath): Result<DirEntry[]> {
-    if (resolved.kind !== "directory") return fail(resolved.kind === "missing" ? errors.dirNotFound(resolved.rel) : errors.notADirectory(resolved.rel));
+    const opened = this.openDir(resolved);
+    if (!opened.ok) return opened;
     try {
-      const dirents = readdirSync(resolved.real, { withFileTypes: true });
-      const real = realpathSync(resolved.real);
-      if (real !== resolved.real || !isInside(this.root, real)) return fail(errors.changedDuringUse(resolved.rel));
-      return ok(
-        dirents.map((d) => ({
-          name: d.name,
-          kind: d.isSymbolicLink() ? "symlink" : d.isDirectory() ? "directory" : d.isFile() ? "file" : "other",
-        })),
-      );
+      return ok(opened.value.list());
     } catch (err) {
-      return fail(errors.io(resolved.rel, errnoCode(err)));
+      return fail(this.dirError(resolved.rel, err));
+    } finally {
+      opened.value.close();
     }
+  }
+
+  /**
+   * Opens a checked directory and proves the descriptor is that directory;
+   * readers then list it and open its children through the handle. The
+   * caller must close it.
+   */
+  openDir(resolved: ResolvedPath): Result<DirHandle> {
+    if (resolved.kind !== "directory") return fail(resolved.kind === "missing" ? errors.dirNotFound(resolved.rel) : errors.notADirectory(resolved.rel));
+    if (!isInside(this.root, resolved.real)) return fail(errors.outsideWorkspace(resolved.rel));
+    try {
+      return ok(DirHandle.open(resolved.real));
+    } catch (err) {
+      return fail(this.dirError(resolved.rel, err));
+    }
+  }
+
+  /** Opens sub-folder `name` of an open directory (a link there is refused, not followed). */
+  openChildDir(parent: DirHandle, child: ResolvedPath, name: string): Result<DirHandle> {
+    try {
+      return ok(parent.openChild(name));
+    } catch (err) {
+      return fail(this.dirError(child.rel, err));
+    }
+  }
+
+  private dirError(rel: string, err: unknown): ToolError {
+    const code = errnoCode(err);
+    if (code === "ENOENT") return errors.dirNotFound(rel);
+    if (code === "ENOTDIR") return errors.notADirectory(rel);
+    if (code === "ELOOP" || code === "ESTALEHANDLE") return errors.changedDuringUse(rel);
+    return errors.io(rel, code);
   }
 
   /**
@@ -397,26 +444,6 @@ export class Sandbox {
    */
   child(parent: ResolvedPath, name: string, kind: "file" | "directory"): ResolvedPath {
     return { real: `${parent.real}${sep}${name}`, rel: joinRel(parent.rel, name), kind };
-  }
-
-  /** lstat of an entry inside the workspace (for sizes and mtimes). */
-  async lstatInside(resolved: ResolvedPath): Promise<Stats | null> {
-    if (!isInside(this.root, resolved.real)) return null;
-    try {
-      return await lstat(resolved.real);
-    } catch {
-      return null;
-    }
-  }
-
-  /** The target text of a link inside the workspace, for display only. */
-  async linkTarget(resolved: ResolvedPath): Promise<string | null> {
-    if (!isInside(this.root, resolved.real)) return null;
-    try {
-      return await readlink(resolved.real);
-    } catch {
-      return null;
-    }
   }
 
   /** True when the real path still resolves to itself (no component swapped for a link). */
@@ -430,40 +457,42 @@ export class Sandbox {
   }
 
   /**
-   * Creates the missing folders above `resolved` one at a time, each verified
-   * to be a real folder inside the workspace.
+   * Opens the folder `resolved` goes in, creating the missing ones one at a
+   * time, each inside the previous one's verified descriptor: a folder swapped
+   * for a link meanwhile is refused (ELOOP), never followed. Where folders
+   * cannot be used through descriptors (no /proc), a folder created while its
+   * parent moved away is removed again.
    */
-  private async ensureParent(resolved: ResolvedPath): Promise<Result<string>> {
-    const parent = dirname(resolved.real);
-    const segments = relative(this.root, parent).split(sep).filter((s) => s !== "");
-    let cur = this.root;
+  private ensureParent(resolved: ResolvedPath): Result<DirHandle> {
+    const segments = relative(this.root, dirname(resolved.real)).split(sep).filter((s) => s !== "");
+    let cur: DirHandle;
+    try {
+      cur = DirHandle.open(this.root);
+    } catch (err) {
+      return fail(this.dirError(".", err));
+    }
     for (const seg of segments) {
-      cur = join(cur, seg);
+      const childReal = join(cur.real, seg);
+      let created = false;
       try {
-        await mkdir(cur);
+        mkdirSync(cur.at(seg));
+        created = true;
       } catch (err) {
-        if (errnoCode(err) !== "EEXIST") return fail(errors.io(this.display(cur), errnoCode(err)));
-      }
-      let st: Stats;
-      try {
-        st = await lstat(cur);
-      } catch (err) {
-        return fail(errors.io(this.display(cur), errnoCode(err)));
-      }
-      if (st.isSymbolicLink()) {
-        // A link appeared (or was there: resolve() followed it). Re-resolve to stay honest.
-        try {
-          const real = await realpath(cur);
-          if (!isInside(this.root, real)) return fail(errors.symlinkOutside(resolved.rel));
-          const realSt = await stat(real);
-          if (!realSt.isDirectory()) return fail(errors.notADirectory(this.display(cur)));
-          cur = real;
-        } catch (err) {
-          return fail(errors.io(this.display(cur), errnoCode(err)));
+        if (errnoCode(err) !== "EEXIST") {
+          cur.close();
+          return fail(errors.io(this.display(childReal), errnoCode(err)));
         }
-        continue;
       }
-      if (!st.isDirectory()) return fail(errors.notADirectory(this.display(cur)));
+      if (created && !PROC_FD && !cur.stillHere()) removeStrayDir(childReal);
+      let next: DirHandle;
+      try {
+        next = cur.openChild(seg);
+      } catch (err) {
+        cur.close();
+        return fail(this.dirError(resolved.rel, err));
+      }
+      cur.close();
+      cur = next;
     }
     return ok(cur);
   }
@@ -478,18 +507,22 @@ export class Sandbox {
     options: { mode?: number; precondition?: () => Promise<ToolError | null> } = {},
   ): Promise<Result<{ bytes: number; created: boolean }>> {
     if (resolved.kind === "directory") return fail(errors.isDirectory(resolved.rel));
-    const parentResult = await this.ensureParent(resolved);
+    const parentResult = this.ensureParent(resolved);
     if (!parentResult.ok) return parentResult;
     const parent = parentResult.value;
-    const target = join(parent, basename(resolved.real));
-    if (!isInside(this.root, target)) return fail(errors.outsideWorkspace(resolved.rel));
-    const tmp = join(parent, `.${basename(resolved.real)}.${randomBytes(6).toString("hex")}.tmp`);
+    const name = basename(resolved.real);
+    const target = join(parent.real, name);
+    const tmpName = `.${name}.${randomBytes(6).toString("hex")}.tmp`;
+    const tmp = join(parent.real, tmpName);
     let fh: FileHandle | null = null;
+    let createdTmp = false;
     let renamed = false;
     try {
-      // Narrow the window: the folder must still be itself before anything is created in it.
-      if ((await realpath(parent)) !== parent) return fail(errors.changedDuringUse(resolved.rel));
-      fh = await open(tmp, C.O_WRONLY | C.O_CREAT | C.O_EXCL | C.O_NOFOLLOW, options.mode ?? 0o666);
+      if (!isInside(this.root, target)) return fail(errors.outsideWorkspace(resolved.rel));
+      if (!parent.stillHere()) return fail(errors.changedDuringUse(resolved.rel));
+      // Created inside the verified folder (through its descriptor on Linux), never through a link.
+      fh = await open(parent.at(tmpName), C.O_WRONLY | C.O_CREAT | C.O_EXCL | C.O_NOFOLLOW, options.mode ?? 0o666);
+      createdTmp = true;
       if ((await this.handlePath(fh, tmp)) !== tmp) return fail(errors.changedDuringUse(resolved.rel));
       await fh.writeFile(data);
       if (options.mode !== undefined) await fh.chmod(options.mode);
@@ -500,12 +533,11 @@ export class Sandbox {
         const veto = await options.precondition();
         if (veto) return fail(veto);
       }
-      // The folder must still be where it was checked, and the target not a link to elsewhere.
-      const parentReal = await realpath(parent);
-      if (parentReal !== parent || !isInside(this.root, parentReal)) return fail(errors.changedDuringUse(resolved.rel));
+      // The folder must still be where it was checked (not moved out of the workspace).
+      if (!parent.stillHere()) return fail(errors.changedDuringUse(resolved.rel));
       let created = true;
       try {
-        const st = await lstat(target);
+        const st = await lstat(parent.at(name));
         created = false;
         if (st.isDirectory()) return fail(errors.isDirectory(resolved.rel));
         const special = kindOf(st);
@@ -513,15 +545,25 @@ export class Sandbox {
       } catch (err) {
         if (errnoCode(err) !== "ENOENT") return fail(errors.io(resolved.rel, errnoCode(err)));
       }
-      await rename(tmp, target);
+      await rename(parent.at(tmpName), parent.at(name));
       renamed = true;
       return ok({ bytes: data.length, created });
     } catch (err) {
       return fail(errors.io(resolved.rel, errnoCode(err)));
     } finally {
       if (fh) await fh.close().catch(() => undefined);
-      if (!renamed) await unlink(tmp).catch(() => undefined);
+      if (createdTmp && !renamed) await unlink(parent.at(tmpName)).catch(() => undefined);
+      parent.close();
     }
+  }
+}
+
+/** An empty folder that may have been created outside while its parent moved (no /proc): removed again. */
+function removeStrayDir(path: string): void {
+  try {
+    rmdirSync(realpathSync(path));
+  } catch {
+    // Not empty or already gone: it was not ours.
   }
 }
 

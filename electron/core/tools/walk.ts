@@ -3,8 +3,15 @@
  * skipping .git and node_modules and honouring .gitignore files (nested ones
  * too, the deepest deciding, as git does). Ignored folders are pruned, not
  * crawled. Symbolic links are reported, never followed.
+ *
+ * Every folder is opened once, verified, listed through its descriptor, and
+ * its sub-folders are opened through it (DirHandle): a folder swapped for a
+ * link to outside the workspace mid-walk is skipped, and no name from outside
+ * is ever reported.
  */
+import { lstatSync, readlinkSync } from "node:fs";
 import ignore, { type Ignore } from "ignore";
+import type { DirHandle } from "./dir-handle";
 import type { ResolvedPath, Sandbox } from "./sandbox";
 import { joinRel } from "./sandbox";
 import { decodeText } from "./text-file";
@@ -17,6 +24,10 @@ export interface WalkEntry {
   /** 1 for the start folder's children. */
   depth: number;
   resolved: ResolvedPath;
+  /** A link's target text, read through the folder's descriptor. */
+  linkTarget?: string;
+  /** With `mtimes`: the entry's modification time (0 when it vanished). */
+  mtimeMs?: number;
 }
 
 export interface WalkOptions {
@@ -24,6 +35,8 @@ export interface WalkOptions {
   /** Deepest level to enter; entries at this level are still reported. */
   maxDepth?: number;
   signal?: AbortSignal;
+  /** Read each file's mtime through the folder's descriptor. */
+  mtimes?: boolean;
 }
 
 export const ALWAYS_SKIPPED = new Set([".git", "node_modules"]);
@@ -76,49 +89,74 @@ export async function* walk(sandbox: Sandbox, start: ResolvedPath, options: Walk
 
   // An explicit stack instead of nested generators: one resumption per entry, whatever the depth.
   interface Frame {
+    dir: DirHandle;
     entries: WalkEntry[];
     next: number;
     rules: Rules[];
   }
-  const open = async (dir: ResolvedPath, depth: number, stack: Rules[]): Promise<Frame | null> => {
-    const listed = sandbox.readDirSync(dir);
-    if (!listed.ok) return null;
+  const open = async (dir: DirHandle, resolved: ResolvedPath, depth: number, stack: Rules[]): Promise<Frame | null> => {
+    let listed;
+    try {
+      listed = dir.list();
+    } catch {
+      dir.close();
+      return null;
+    }
     let rules = stack;
-    if (!includeIgnored && listed.value.some((e) => e.name === ".gitignore")) {
-      const own = await loadRules(sandbox, dir);
+    if (!includeIgnored && listed.some((e) => e.name === ".gitignore")) {
+      const own = await loadRules(sandbox, resolved);
       if (own) rules = [...stack, own];
     }
-    const sorted = listed.value.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const sorted = listed.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const entries: WalkEntry[] = [];
     for (const entry of sorted) {
-      const rel = joinRel(dir.rel, entry.name);
+      const rel = joinRel(resolved.rel, entry.name);
       if (!includeIgnored && (ALWAYS_SKIPPED.has(entry.name) || isIgnored(rules, rel, entry.kind === "directory"))) continue;
       const kind = entry.kind === "directory" ? "directory" : "file";
-      entries.push({ rel, name: entry.name, kind: entry.kind, depth, resolved: sandbox.child(dir, entry.name, kind) });
+      const e: WalkEntry = { rel, name: entry.name, kind: entry.kind, depth, resolved: sandbox.child(resolved, entry.name, kind) };
+      if (entry.kind === "symlink") e.linkTarget = quietly(() => readlinkSync(dir.at(entry.name)), "?");
+      if (options.mtimes && entry.kind === "file") e.mtimeMs = quietly(() => lstatSync(dir.at(entry.name)).mtimeMs, 0);
+      entries.push(e);
     }
-    return { entries, next: 0, rules };
+    return { dir, entries, next: 0, rules };
   };
 
-  const first = await open(start, 1, baseStack);
+  const startDir = sandbox.openDir(start);
+  if (!startDir.ok) return;
+  const first = await open(startDir.value, start, 1, baseStack);
   const frames: Frame[] = first ? [first] : [];
-  let sliceStart = performance.now();
-  while (frames.length > 0) {
-    if (options.signal?.aborted) return;
-    // Folders are listed synchronously: give the event loop a turn every few milliseconds.
-    if (performance.now() - sliceStart > 8) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      sliceStart = performance.now();
+  try {
+    let sliceStart = performance.now();
+    while (frames.length > 0) {
+      if (options.signal?.aborted) return;
+      // Folders are listed synchronously: give the event loop a turn every few milliseconds.
+      if (performance.now() - sliceStart > 8) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        sliceStart = performance.now();
+      }
+      const top = frames[frames.length - 1];
+      if (top.next >= top.entries.length) {
+        top.dir.close();
+        frames.pop();
+        continue;
+      }
+      const entry = top.entries[top.next++];
+      yield entry;
+      if (entry.kind === "directory" && entry.depth < maxDepth) {
+        const sub = sandbox.openChildDir(top.dir, entry.resolved, entry.name);
+        const child = sub.ok ? await open(sub.value, entry.resolved, entry.depth + 1, top.rules) : null;
+        if (child) frames.push(child);
+      }
     }
-    const top = frames[frames.length - 1];
-    if (top.next >= top.entries.length) {
-      frames.pop();
-      continue;
-    }
-    const entry = top.entries[top.next++];
-    yield entry;
-    if (entry.kind === "directory" && entry.depth < maxDepth) {
-      const child = await open(entry.resolved, entry.depth + 1, top.rules);
-      if (child) frames.push(child);
-    }
+  } finally {
+    for (const f of frames) f.dir.close();
+  }
+}
+
+function quietly<T>(read: () => T, fallback: T): T {
+  try {
+    return read();
+  } catch {
+    return fallback;
   }
 }

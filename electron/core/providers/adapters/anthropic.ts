@@ -1,21 +1,20 @@
 /**
- * Anthropic Messages adapter (streaming, over our own transport; the
- * `@anthropic-ai/sdk` package supplies the wire types).
+ * Anthropic Messages adapter: `@anthropic-ai/sdk`'s client, streaming; the
+ * pure request builder's body is what is sent.
  *
  * Thinking blocks keep their `signature` byte for byte (from `signature_delta`);
  * `redacted_thinking` becomes a thinking block with `redacted: true` and the
  * opaque data as its signature. Usage from `message_start` is kept, so an
  * aborted stream still reports its input tokens.
  */
+import Anthropic from "@anthropic-ai/sdk";
 import type { StopReason } from "../../../../shared/protocol";
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "../types";
-import type { SseEvent, SseEvents, SseResponse } from "../http";
-import { runStream, sendBody, TruncatedStreamError, type AdapterConfig, type ResponseReader, type RunContext } from "./common";
-import { appToolName, buildAnthropicRequest, buildAnthropicRequestJson, computeCost } from "./deps";
+import { baseUrlOf, runStream, TruncatedStreamError, type AdapterConfig, type ResponseReader, type RunContext } from "./common";
+import { appToolName, buildAnthropicRequest, computeCost } from "./deps";
 import type { StreamState, TokenCounts } from "./stream-state";
 import { isAnthropicBlock, isAnthropicDelta, isAnthropicEvent, type AnthropicUsage } from "./anthropic-events";
-import { anthropicEventData, anthropicHeaders, anthropicUrl } from "./wire";
 
 /** Anthropic stop reasons, mapped faithfully; refusal is an error the user must see. */
 export function mapAnthropicStopReason(reason: string | null | undefined): { stopReason: StopReason; errorMessage?: string } {
@@ -48,16 +47,18 @@ function setUsage(state: StreamState, raw: AnthropicUsage | null | undefined): v
 }
 
 function streamAnthropic(config: AdapterConfig, model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: StreamOptions) {
-  return runStream(model, computeCost, options, config, async ({ state, signal }: RunContext) => {
-    // The body as chunks, built from the previous request of this history (see requests/json-body.ts).
-    const { chunks: body, toolNames } = buildAnthropicRequestJson(model, provider, context, options);
-    const response = await sendBody(anthropicUrl(provider, options), anthropicHeaders(options), body, options, signal);
-    return new AnthropicReader(state, response, toolNames);
+  return runStream(model, computeCost, options, config, baseUrlOf(provider, options), async ({ state, signal, client }: RunContext) => {
+    const { body, toolNames } = buildAnthropicRequest(model, provider, context, options);
+    options.onRequestBody?.(body);
+    // `authToken: null`: the key given is the only credential (the SDK would otherwise read ANTHROPIC_AUTH_TOKEN).
+    const sdk = new Anthropic({ ...client, authToken: null });
+    // The SDK skips pings and unnamed events and throws an `error` event as an APIError.
+    const events = await sdk.messages.create(body, { signal });
+    return new AnthropicReader(state, events, toolNames);
   });
 }
 
 class AnthropicReader implements ResponseReader {
-  readonly events: SseEvents;
   /** Wire block index → our content index (server-side blocks we skip are absent). */
   private readonly indexOf = new Map<number, number>();
   private stop: ReturnType<typeof mapAnthropicStopReason> | null = null;
@@ -65,15 +66,12 @@ class AnthropicReader implements ResponseReader {
 
   constructor(
     private readonly state: StreamState,
-    private readonly response: SseResponse,
+    readonly events: AsyncIterable<unknown>,
     private readonly toolNames: Record<string, string>,
-  ) {
-    this.events = response.events;
-  }
+  ) {}
 
-  onEvent(sse: SseEvent, out: StreamEvent[]): void {
-    const raw = anthropicEventData(sse, this.response.headers);
-    if (raw === undefined) return; // ping and the like
+  onEvent(raw: unknown, out: StreamEvent[]): void {
+    // Checked by hand: a server may send what the SDK's types do not promise.
     if (!isAnthropicEvent(raw)) return; // event types we do not use (and future ones)
     const { state } = this;
     switch (raw.type) {

@@ -1,14 +1,12 @@
 /**
  * What the three adapters share: the abort link, the base URL choice, the
- * secrets to redact, and the run loop that turns "HTTP call + event handler"
- * into a stream that never throws.
+ * secrets to redact, the fetch handed to the SDK clients, and the run loop
+ * that turns "SDK call + event handler" into a stream that never throws.
  */
 import { performance } from "node:perf_hooks";
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
-import { bodyText, type BodyChunk } from "../requests/json-body";
-import { postSse, ProviderApiError, StreamStoppedError, type SseEvent, type SseEvents, type SseResponse } from "../http";
 import type { StreamEvent, StreamOptions } from "../types";
-import { describeFailure } from "./errors";
+import { describeFailure, redactSecrets } from "./errors";
 import { StreamState, type CostFunction } from "./stream-state";
 
 export function baseUrlOf(provider: ProviderConfig, options: Pick<StreamOptions, "baseUrl">): string {
@@ -35,12 +33,6 @@ export function linkAbort(signal: AbortSignal | undefined): { controller: AbortC
   return { controller, unlink: () => signal.removeEventListener("abort", onAbort) };
 }
 
-/** Sends a built body (shown to `onRequestBody` first, as the JSON it is) and opens the response's event stream. */
-export function sendBody(url: string, headers: Record<string, string>, body: BodyChunk[], options: StreamOptions, signal: AbortSignal): Promise<SseResponse> {
-  if (options.onRequestBody) options.onRequestBody(JSON.parse(bodyText(body)));
-  return postSse({ url, headers, body, signal });
-}
-
 /** Thrown by adapters when the stream ends without its terminal event. */
 export class TruncatedStreamError extends Error {
   constructor(what: string) {
@@ -49,56 +41,80 @@ export class TruncatedStreamError extends Error {
   }
 }
 
-/** The signal fired (by the transport's stop error, or here): runStream decides what it means (user abort or idle timeout). */
-function throwIfStopped(signal: AbortSignal): void {
-  if (signal.aborted) throw new StreamStoppedError();
+/** The signal fired: runStream decides what it means (user abort or idle timeout). */
+class StreamStoppedError extends Error {
+  constructor() {
+    super("stream stopped");
+    this.name = "StreamStoppedError";
+  }
 }
+
+export type FetchFunction = typeof globalThis.fetch;
 
 export interface AdapterConfig {
   /**
    * Give up on a stream that sends nothing for this long (a stalled connection
-   * otherwise hangs forever). It also covers the wait for the response headers.
-   * Generous by default, since reasoning models can be silent for minutes.
+   * otherwise hangs forever: the SDKs' timeouts stop at the response headers).
+   * It also covers the wait for the headers. Generous by default, since
+   * reasoning models can be silent for minutes.
    */
   idleTimeoutMs?: number;
+  /**
+   * The fetch the SDK clients use when the call brings none (`StreamOptions.fetch`):
+   * the runtime's global fetch by default.
+   */
+  fetch?: FetchFunction;
 }
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60 * 1000;
 
+/** What every SDK client gets: no retries of its own (the agent loop owns retries and retry-after), no logging. */
+export interface ClientSettings {
+  baseURL: string;
+  apiKey: string;
+  fetch: FetchFunction;
+  maxRetries: 0;
+  defaultHeaders: Record<string, string> | undefined;
+  /** Errors only, to a logger that keeps the one thing worth keeping (see `sdkLogger`). */
+  logLevel: "error";
+  logger: SdkLogger;
+  /** The SDKs' own timeout ends at the response headers; ours (idleTimeoutMs) covers the whole stream. */
+  timeout: number;
+}
+
 export interface RunContext {
   state: StreamState;
-  /** Pass to the transport: aborts the request (user stop, idle timeout, consumer gone). */
+  /** Pass to the SDK call: aborts the request (user stop, idle timeout, consumer gone). */
   signal: AbortSignal;
+  /** The settings to build the SDK client with. */
+  client: ClientSettings;
 }
 
 /**
- * One provider response as an adapter reads it: runStream pulls the events
- * and hands each one over, so no generator of the adapter's own stands
- * between the transport and the consumer (each such layer costs promises and
- * microtask hops per event).
+ * One provider response as an adapter reads it: runStream pulls the SDK
+ * stream's events and hands each one over.
  */
 export interface ResponseReader {
-  /** The transport's events (pings included: every one is a sign of life). */
-  readonly events: SseEvents;
+  /** The SDK's stream of parsed events. */
+  readonly events: AsyncIterable<unknown>;
   /** Folds one event into the state, pushing the neutral events it makes onto `out`; throws a failure the provider reported. */
-  onEvent(sse: SseEvent, out: StreamEvent[]): void;
+  onEvent(event: unknown, out: StreamEvent[]): void;
   /** The events ended: the final events, or a throw (TruncatedStreamError) when the terminal event never came. */
   finish(): StreamEvent[];
 }
 
 /**
  * Gives up on a provider that sends nothing for `ms` while we wait on it; the
- * time the consumer holds the stream does not count. One timer for the whole
- * stream: each wait only notes the time, and the timer, when it fires early,
- * re-arms for what is left (a clearTimeout + setTimeout per event cost more
- * than the event's own work).
+ * time the consumer holds the stream does not count. Every byte of the
+ * response is a sign of life (pings included, which the SDKs skip). One
+ * timer for the whole stream, re-armed for what is left when it fires early.
  */
 class IdleWatch {
   /** The timeout fired (and aborted the controller). */
   fired = false;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private waiting = false;
-  /** When the current wait began (every event from the provider ends one). */
+  /** When the current wait began, or the last byte arrived. */
   private since = 0;
 
   constructor(
@@ -113,6 +129,11 @@ class IdleWatch {
     if (this.timer === null) this.timer = IdleWatch.arm(this, this.ms);
   }
 
+  /** Bytes arrived. */
+  touch(): void {
+    this.since = performance.now();
+  }
+
   /** The provider answered: what follows is the consumer's time. */
   pause(): void {
     this.waiting = false;
@@ -124,20 +145,15 @@ class IdleWatch {
     this.timer = null;
   }
 
-  /**
-   * Unref'd: while we wait, the request's socket keeps the process alive; once
-   * the consumer holds the stream (or drops it without closing it), a pending
-   * check must not.
-   */
+  /** Unref'd: a pending check must not keep the process alive once the consumer holds (or dropped) the stream. */
   private static arm(watch: IdleWatch, ms: number): ReturnType<typeof setTimeout> {
-    const timer = setTimeout(IdleWatch.check, ms, watch);
+    const timer = setTimeout((w: IdleWatch) => IdleWatch.check(w), ms, watch);
     timer.unref();
     return timer;
   }
 
   private static check(watch: IdleWatch): void {
     watch.timer = null;
-    // Not waiting: the next wait arms the timer again.
     if (!watch.waiting) return;
     const left = watch.since + watch.ms - performance.now();
     if (left > 0) {
@@ -149,23 +165,99 @@ class IdleWatch {
   }
 }
 
+/** What the SDK client saw: an error response's body text and the data of a malformed event, for the error message. */
+interface FetchRecord {
+  errorBody: string | undefined;
+  malformed: string | undefined;
+}
+
+type LogFunction = (message: string, ...rest: unknown[]) => void;
+interface SdkLogger {
+  error: LogFunction;
+  warn: LogFunction;
+  info: LogFunction;
+  debug: LogFunction;
+}
+
+const ignore: LogFunction = () => {};
+
 /**
- * Contract: never throws. Opens the response (`open` sends the request and
- * returns its reader), feeds it every event, and turns any failure into the
- * final `error` event, `aborted` when the caller's signal fired. A consumer
- * that stops early releases the connection.
+ * The SDKs log nothing else we want, but they log the data of an event that
+ * is not JSON (and then throw JSON.parse's error, which does not show it):
+ * kept for the error message. Nothing reaches the console.
+ */
+function sdkLogger(record: FetchRecord): SdkLogger {
+  return {
+    error: (message, data) => {
+      if (message.startsWith("Could not parse message into JSON") && typeof data === "string") record.malformed ??= data;
+    },
+    warn: ignore,
+    info: ignore,
+    debug: ignore,
+  };
+}
+
+/**
+ * The SDK's fetch, wrapped: every chunk of a streamed body touches the idle
+ * watch, and an error response's body text is kept — the OpenAI SDK keeps only
+ * `body.error`, so a compatible server's flat error body (Mistral's
+ * `{ object: "error", message, type, code }`) would otherwise be lost.
+ */
+function watchedFetch(base: FetchFunction, idle: IdleWatch, record: FetchRecord): FetchFunction {
+  return async (input, init) => {
+    const response = await base(input, init);
+    idle.touch();
+    if (!response.ok) {
+      record.errorBody = await response
+        .clone()
+        .text()
+        .catch(() => undefined);
+      return response;
+    }
+    if (response.body === null) return response;
+    const touched = response.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          idle.touch();
+          controller.enqueue(chunk);
+        },
+      }),
+    );
+    return new Response(touched, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+}
+
+/**
+ * Contract: never throws. Opens the response (`open` builds the SDK client
+ * from `ctx.client`, sends the request and returns its reader), feeds it
+ * every event, and turns any failure into the final `error` event, `aborted`
+ * when the caller's signal fired. A consumer that stops early releases the
+ * connection.
  */
 export async function* runStream(
   model: ModelInfo,
   costOf: CostFunction,
   options: StreamOptions,
   config: AdapterConfig,
+  baseURL: string,
   open: (ctx: RunContext) => Promise<ResponseReader>,
 ): AsyncGenerator<StreamEvent, void, void> {
   const state = new StreamState(model, costOf);
   const { controller, unlink } = linkAbort(options.signal);
   const idleMs = config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const idle = new IdleWatch(idleMs, controller);
+  const record: FetchRecord = { errorBody: undefined, malformed: undefined };
+  const client: ClientSettings = {
+    baseURL,
+    // Local servers need no key, but the SDKs insist on one.
+    apiKey: options.apiKey || "no-key",
+    fetch: watchedFetch(options.fetch ?? config.fetch ?? globalThis.fetch, idle, record),
+    maxRetries: 0,
+    defaultHeaders: options.headers,
+    logLevel: "error",
+    logger: sdkLogger(record),
+    timeout: idleMs,
+  };
   let finished = false;
   try {
     yield state.start();
@@ -173,22 +265,19 @@ export async function* runStream(
     try {
       // Only time spent waiting on the provider counts, not time the consumer takes.
       idle.wait();
-      const reader = await open({ state, signal: controller.signal });
+      const reader = await open({ state, signal: controller.signal, client });
       const out: StreamEvent[] = [];
-      const { events } = reader;
-      // for await: the transport's iterator is closed (the connection dropped) when onEvent throws or the consumer stops.
-      for await (const first of events) {
+      // for await: the SDK's iterator is closed (the request aborted) when onEvent throws or the consumer stops.
+      for await (const event of reader.events) {
         idle.pause();
-        // Events already parsed are taken without a promise round each.
-        for (let sse: SseEvent | undefined = first; sse !== undefined; sse = events.takeQueued()) {
-          reader.onEvent(sse, out);
-          for (let i = 0; i < out.length; i++) yield out[i];
-          out.length = 0;
-        }
+        reader.onEvent(event, out);
+        for (let i = 0; i < out.length; i++) yield out[i];
+        out.length = 0;
         idle.wait();
       }
       idle.stop();
-      throwIfStopped(controller.signal);
+      // The SDKs end a stream quietly when its signal fires.
+      if (controller.signal.aborted) throw new StreamStoppedError();
       final = reader.finish();
     } catch (err) {
       idle.stop();
@@ -199,7 +288,7 @@ export async function* runStream(
           retryable: true,
           contextOverflow: false,
         });
-      } else final = state.fail(failureOf(err, options));
+      } else final = state.fail(failureOf(err, options, record, baseURL));
     }
     // An adapter may end quietly after an abort, so check the signal explicitly.
     if (options.signal?.aborted && !final.some((e) => e.type === "error" && e.message.stopReason === "aborted")) {
@@ -215,10 +304,25 @@ export async function* runStream(
   }
 }
 
-function failureOf(err: unknown, options: StreamOptions) {
+function failureOf(err: unknown, options: StreamOptions, record: FetchRecord, baseURL: string) {
   if (err instanceof TruncatedStreamError) {
     return { message: err.message, retryable: true, contextOverflow: false };
   }
-  // The raw body keeps a compatible server's flat error body (Mistral's `{ object: "error", message, type, code }`).
-  return describeFailure(err, secretsOf(options), err instanceof ProviderApiError ? err.rawBody : undefined);
+  if (err instanceof SyntaxError) {
+    // The SDKs parse each event's data with JSON.parse and throw what it throws.
+    const data = record.malformed;
+    const snippet = data === undefined ? err.message : data.length > 120 ? `${data.slice(0, 120)}…` : data;
+    const message = redactSecrets(`malformed stream event from the provider (data is not JSON): ${snippet}`, secretsOf(options));
+    return { message, retryable: false, contextOverflow: false };
+  }
+  const httpError = typeof err === "object" && err !== null && "status" in err && typeof err.status === "number";
+  return describeFailure(err, secretsOf(options), httpError ? record.errorBody : undefined, hostOf(baseURL));
+}
+
+function hostOf(url: string): string | undefined {
+  try {
+    return new URL(url).host;
+  } catch {
+    return undefined;
+  }
 }

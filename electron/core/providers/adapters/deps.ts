@@ -1,21 +1,25 @@
 /**
  * The adapters' only entry points into the request side: the pure request
- * builders (boundary transform applied), the registry's cost and compat, and
- * the stored form of Responses tool-call ids.
+ * builders (boundary transform applied), the registry's cost, and the stored
+ * form of Responses tool-call ids; and the OpenAI client both OpenAI wires use.
  */
-export {
-  buildAnthropicRequest,
-  buildAnthropicRequestJson,
-  buildOpenAICompletionsRequest,
-  buildOpenAICompletionsRequestJson,
-  buildOpenAIResponsesRequest,
-  buildOpenAIResponsesRequestJson,
-  cachedCompat,
-} from "../requests";
+import OpenAI from "openai";
+import type { ClientSettings } from "./common";
+
+export { buildAnthropicRequest, buildOpenAICompletionsRequest, buildOpenAIResponsesRequest } from "../requests";
 export { computeCost } from "../registry";
 export { encodeResponsesToolCallId } from "../transform/responses-ids";
 
 /** The model calls tools by their wire names; the app knows them by its own. */
 export function appToolName(toolNames: Record<string, string> | undefined, wireName: string): string {
   return toolNames !== undefined && Object.hasOwn(toolNames, wireName) ? toolNames[wireName] : wireName;
+}
+
+/**
+ * An `openai` client for one call. `organization`/`project` null: the SDK
+ * would otherwise add headers from OPENAI_ORG_ID / OPENAI_PROJECT_ID to
+ * every server, compatible ones included.
+ */
+export function openaiClient(settings: ClientSettings): OpenAI {
+  return new OpenAI({ ...settings, organization: null, project: null, webhookSecret: null });
 }

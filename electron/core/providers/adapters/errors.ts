@@ -4,10 +4,13 @@
  * error type, secrets redacted, whether a retry makes sense and when, and
  * whether the context window overflowed.
  *
- * API errors are read by shape (status, headers, error body), not by class:
- * the transport's `ProviderApiError` and the SDKs' `APIError`s alike.
+ * API errors are read by shape (status, headers, error body): the two SDKs'
+ * `APIError`s alike, and errors a stream reported without a status. A
+ * connection failure (`APIConnectionError` and what lies under it) gets one
+ * line naming its cause (see network-errors.ts).
  */
 import { z } from "zod";
+import { describeNetworkError } from "./network-errors";
 
 export interface ProviderFailure {
   /** "429 rate_limit_error: …", "network error: …"; never contains a secret. */
@@ -54,17 +57,13 @@ const RETRYABLE_TYPES = new Set([
 /** Error codes that look like a 429 but will not clear by waiting. */
 const PERMANENT_CODES = new Set(["insufficient_quota", "billing_hard_limit_reached"]);
 
-/** Node/undici texts for a connection that failed or broke mid-stream (for errors not raised by our transport). */
-const NETWORK_TEXT =
-  /terminated|ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|socket hang up|other side closed|fetch failed|network|connection error|premature close|aborted by the server/i;
-
 /**
  * Describes a thrown API/network error. `secrets` (API keys, header values)
- * are removed from every text that ends up in the message.
+ * are removed from every text that ends up in the message. `host`: the
+ * provider's, named in certificate errors.
  */
-export function describeFailure(err: unknown, secrets: readonly string[], rawBody?: string): ProviderFailure {
+export function describeFailure(err: unknown, secrets: readonly string[], rawBody?: string, host?: string): ProviderFailure {
   const parsed = ApiErrorShape.safeParse(err);
-  const name = err instanceof Error ? err.name : "";
   const causeText = err instanceof Error && err.cause instanceof Error ? err.cause.message : "";
 
   if (parsed.success && (parsed.data.status !== undefined || parsed.data.error !== undefined)) {
@@ -77,6 +76,8 @@ export function describeFailure(err: unknown, secrets: readonly string[], rawBod
     const code = pickString(inner?.code, body.success ? body.data.code : undefined);
     const apiText =
       pickString(inner?.message, body.success ? body.data.message : undefined) ??
+      // An error event whose data is not JSON: the SDK keeps the text as the error.
+      (typeof parsed.data.error === "string" && parsed.data.error.trim() !== "" ? parsed.data.error.trim().slice(0, 500) : undefined) ??
       (rawBody && parseJson(rawBody) === undefined ? rawBody.trim().slice(0, 500) : undefined) ??
       stripStatusPrefix(parsed.data.message);
     const retryAfterMs = parseRetryAfter(headers);
@@ -99,13 +100,10 @@ export function describeFailure(err: unknown, secrets: readonly string[], rawBod
     };
   }
 
+  const network = describeNetworkError(err, host);
+  if (network !== undefined) return { message: redactSecrets(network, secrets), retryable: true, contextOverflow: false };
   const text = err instanceof Error ? err.message : String(err);
   const full = causeText && !text.includes(causeText) ? `${text} (${causeText})` : text;
-  const isNetwork =
-    name === "HttpNetworkError" || name === "APIConnectionError" || name === "APIConnectionTimeoutError" || NETWORK_TEXT.test(full);
-  if (isNetwork) {
-    return { message: redactSecrets(`network error: ${full}`, secrets), retryable: true, contextOverflow: false };
-  }
   return { message: redactSecrets(full || "unknown provider error", secrets), retryable: false, contextOverflow: false };
 }
 

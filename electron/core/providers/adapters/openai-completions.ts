@@ -1,5 +1,5 @@
 /**
- * OpenAI Chat Completions adapter (streaming, over our own transport), also used for
+ * OpenAI Chat Completions adapter (`openai`'s client, streaming), also used for
  * OpenAI-compatible servers (Ollama, LM Studio, vLLM, OpenRouter, Mistral,
  * Groq, DeepSeek) with their quirks read from the Compat flags, never guessed
  * from the model id.
@@ -8,12 +8,10 @@ import { randomUUID } from "node:crypto";
 import type { Compat, ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { StopReason } from "../../../../shared/protocol";
 import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "../types";
-import type { SseEvent, SseEvents, SseResponse } from "../http";
-import { runStream, sendBody, TruncatedStreamError, type AdapterConfig, type ResponseReader, type RunContext } from "./common";
-import { appToolName, buildOpenAICompletionsRequest, buildOpenAICompletionsRequestJson, cachedCompat, computeCost } from "./deps";
+import { baseUrlOf, runStream, TruncatedStreamError, type AdapterConfig, type ResponseReader, type RunContext } from "./common";
+import { appToolName, buildOpenAICompletionsRequest, computeCost, openaiClient } from "./deps";
 import type { StreamState, TokenCounts } from "./stream-state";
 import { isCompletionsChunk, type CompletionsToolCallDelta, type CompletionsUsage } from "./openai-completions-chunks";
-import { OpenAIEventReader, openaiHeaders, openaiUrl } from "./wire";
 
 export function mapCompletionsFinishReason(reason: string, hasToolCalls: boolean): { stopReason: StopReason; errorMessage?: string } {
   switch (reason) {
@@ -41,18 +39,16 @@ function usageOf(raw: CompletionsUsage): Partial<TokenCounts> {
 }
 
 function streamCompletions(config: AdapterConfig, model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: StreamOptions) {
-  return runStream(model, computeCost, options, config, async ({ state, signal }: RunContext) => {
-    const compat = cachedCompat(model, provider);
-    // The body as chunks, built from the previous request of this history (see requests/json-body.ts).
-    const { chunks: body, toolNames } = buildOpenAICompletionsRequestJson(model, provider, context, options);
-    const response = await sendBody(openaiUrl(provider, options, "/chat/completions"), openaiHeaders(options), body, options, signal);
-    return new CompletionsReader(state, response, toolNames, compat.reasoningField);
+  return runStream(model, computeCost, options, config, baseUrlOf(provider, options), async ({ state, signal, client }: RunContext) => {
+    const { body, toolNames, compat } = buildOpenAICompletionsRequest(model, provider, context, options);
+    options.onRequestBody?.(body);
+    // The SDK stops at `data: [DONE]` and throws a chunk carrying `error` as an APIError.
+    const events = await openaiClient(client).chat.completions.create(body, { signal });
+    return new CompletionsReader(state, events, toolNames, compat.reasoningField);
   });
 }
 
 class CompletionsReader implements ResponseReader {
-  readonly events: SseEvents;
-  private readonly wire: OpenAIEventReader;
   /** Which of our blocks is receiving text or reasoning right now. */
   private textIndex: number | null = null;
   private thinkingIndex: number | null = null;
@@ -63,17 +59,13 @@ class CompletionsReader implements ResponseReader {
 
   constructor(
     private readonly state: StreamState,
-    response: SseResponse,
+    readonly events: AsyncIterable<unknown>,
     private readonly toolNames: Record<string, string>,
     private readonly reasoningField: Compat["reasoningField"],
-  ) {
-    this.events = response.events;
-    this.wire = new OpenAIEventReader(response.headers);
-  }
+  ) {}
 
-  onEvent(sse: SseEvent, out: StreamEvent[]): void {
-    const chunk = this.wire.data(sse);
-    if (chunk === undefined) return; // after [DONE]
+  onEvent(chunk: unknown, out: StreamEvent[]): void {
+    // Checked by hand: compatible servers send what the SDK's types do not promise.
     if (!isCompletionsChunk(chunk)) return;
     const { state } = this;
     state.setResponseId(chunk.id);
@@ -83,7 +75,11 @@ class CompletionsReader implements ResponseReader {
     const delta = choice.delta;
     if (delta) {
       const reasoning =
-        this.reasoningField === "reasoning_content" ? delta.reasoning_content : this.reasoningField === "reasoning" ? delta.reasoning : null;
+        this.reasoningField === "reasoning_content"
+          ? delta.reasoning_content
+          : this.reasoningField === "reasoning"
+            ? delta.reasoning
+            : null;
       if (reasoning) {
         if (this.thinkingIndex === null) {
           this.closeTextual(out);

@@ -1,5 +1,5 @@
 /**
- * OpenAI Responses adapter (streaming, over our own transport).
+ * OpenAI Responses adapter (`openai`'s client, streaming).
  *
  * A function call is stored with the id `<call_id>|<item id>`: the call_id
  * pairs it with its output, the item id lets the same model see its own item
@@ -10,12 +10,10 @@
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { StopReason } from "../../../../shared/protocol";
 import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "../types";
-import type { SseEvent, SseEvents, SseResponse } from "../http";
-import { runStream, sendBody, TruncatedStreamError, type AdapterConfig, type ResponseReader, type RunContext } from "./common";
-import { appToolName, buildOpenAIResponsesRequest, buildOpenAIResponsesRequestJson, computeCost, encodeResponsesToolCallId } from "./deps";
+import { baseUrlOf, runStream, TruncatedStreamError, type AdapterConfig, type ResponseReader, type RunContext } from "./common";
+import { appToolName, buildOpenAIResponsesRequest, computeCost, encodeResponsesToolCallId, openaiClient } from "./deps";
 import type { StreamState, TokenCounts } from "./stream-state";
 import { isResponsesEvent, type ResponsesItem, type ResponsesResponse, type ResponsesUsage } from "./openai-responses-events";
-import { OpenAIEventReader, openaiHeaders, openaiUrl } from "./wire";
 
 /** A failure reported inside the stream (`response.failed`, `error`), shaped like an SDK APIError. */
 class StreamReportedError extends Error {
@@ -51,17 +49,16 @@ function usageOf(raw: ResponsesUsage | null | undefined): Partial<TokenCounts> {
 }
 
 function streamResponses(config: AdapterConfig, model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: StreamOptions) {
-  return runStream(model, computeCost, options, config, async ({ state, signal }: RunContext) => {
-    // The body as chunks, built from the previous request of this history (see requests/json-body.ts).
-    const { chunks: body, toolNames } = buildOpenAIResponsesRequestJson(model, provider, context, options);
-    const response = await sendBody(openaiUrl(provider, options, "/responses"), openaiHeaders(options), body, options, signal);
-    return new ResponsesReader(state, response, toolNames);
+  return runStream(model, computeCost, options, config, baseUrlOf(provider, options), async ({ state, signal, client }: RunContext) => {
+    const { body, toolNames } = buildOpenAIResponsesRequest(model, provider, context, options);
+    options.onRequestBody?.(body);
+    // The SDK stops at `data: [DONE]` and throws an event carrying `error` as an APIError; `response.failed` and `error` events reach us.
+    const events = await openaiClient(client).responses.create(body, { signal });
+    return new ResponsesReader(state, events, toolNames);
   });
 }
 
 class ResponsesReader implements ResponseReader {
-  readonly events: SseEvents;
-  private readonly wire: OpenAIEventReader;
   /** output_index → our content index. */
   private readonly indexOf = new Map<number, number>();
   private final: ResponsesResponse | null = null;
@@ -69,16 +66,12 @@ class ResponsesReader implements ResponseReader {
 
   constructor(
     private readonly state: StreamState,
-    response: SseResponse,
+    readonly events: AsyncIterable<unknown>,
     private readonly toolNames: Record<string, string>,
-  ) {
-    this.events = response.events;
-    this.wire = new OpenAIEventReader(response.headers);
-  }
+  ) {}
 
-  onEvent(sse: SseEvent, out: StreamEvent[]): void {
-    const event = this.wire.data(sse);
-    if (event === undefined) return; // after [DONE]
+  onEvent(event: unknown, out: StreamEvent[]): void {
+    // Checked by hand: a server may send what the SDK's types do not promise.
     if (!isResponsesEvent(event)) return;
     const { state, indexOf } = this;
     switch (event.type) {
@@ -154,7 +147,11 @@ class ResponsesReader implements ResponseReader {
   }
 }
 
-function startItem(state: StreamState, item: ResponsesItem, toolNames: Record<string, string>): { index: number; event: StreamEvent } | null {
+function startItem(
+  state: StreamState,
+  item: ResponsesItem,
+  toolNames: Record<string, string>,
+): { index: number; event: StreamEvent } | null {
   switch (item.type) {
     case "reasoning":
       return state.startThinking();

@@ -15,8 +15,7 @@ import type { Compat, ModelInfo, ProviderConfig } from "../../../../shared/model
 import type { LlmContext, StreamOptions, ToolChoice } from "../types";
 import { isBlank, sanitizeSurrogates } from "../transform/text";
 import type { WireMessage, WireUserBlock } from "../transform/wire-types";
-import { maxTokensFor, objectSchema, prepareRequest, type BuiltRequest, type JsonRequest, type PreparedRequest } from "./common";
-import { arrayJson, chunksAround, EncodedPrefixes, entryContent, FragmentCache, itemsJson, PerToolSpecs } from "./json-body";
+import { maxTokensFor, objectSchema, prepareRequest, type BuiltRequest, type PreparedRequest } from "./common";
 
 export type AnthropicRequestBody = Anthropic.MessageCreateParamsStreaming;
 type ContentBlock = Anthropic.ContentBlockParam;
@@ -136,7 +135,7 @@ function withCacheBreakpoint(messages: Turn[]): Turn[] {
   return [...messages.slice(0, -1), { role: last.role, content: blocks }];
 }
 
-/** The body with `messages` as given (the caller's turns, or a placeholder for the JSON path). */
+/** The body around the turns. */
 function bodyWith(
   model: ModelInfo,
   context: LlmContext,
@@ -144,7 +143,6 @@ function bodyWith(
   prepared: PreparedRequest,
   messages: Turn[],
   lastAssistant: readonly ContentBlock[] | undefined,
-  tools: Anthropic.Tool[] = toolsParam(prepared),
 ): AnthropicRequestBody {
   const { thinking, outputConfig, maxTokens } = thinkingConfig(
     model,
@@ -159,7 +157,7 @@ function bodyWith(
     body.system = [{ type: "text", text: sanitizeSurrogates(context.systemPrompt), cache_control: EPHEMERAL }];
   }
   if (prepared.tools.length > 0) {
-    body.tools = tools;
+    body.tools = toolsParam(prepared);
     if (prepared.toolChoice !== undefined) body.tool_choice = toolChoiceParam(prepared.toolChoice);
   }
   if (thinking) body.thinking = thinking;
@@ -188,59 +186,5 @@ export function buildAnthropicRequest(
     if (messages[i].role === "assistant") lastAssistant = messages[i].content;
   }
   const body = bodyWith(model, context, options, prepared, messages, lastAssistant);
-  return { body, repairs: prepared.repairs, idMap: prepared.idMap, toolNames: prepared.names.toStored };
-}
-
-/** Entry JSON (blocks, comma-joined), and whole-turn JSON for turns made of one entry (the usual case). */
-const fragments = new FragmentCache();
-const singleTurns = new FragmentCache();
-const prefixes = new EncodedPrefixes();
-const toolParams = new PerToolSpecs<Anthropic.Tool[]>();
-
-function entryJson(message: WireMessage): string {
-  return fragments.get(entryContent(message), () => itemsJson(entryBlocks(message)));
-}
-
-/** The last entry carries the cache breakpoint: encoded fresh, never cached. */
-function lastEntryJson(message: WireMessage): string {
-  const blocks = entryBlocks(message);
-  if (blocks.length > 0) blocks[blocks.length - 1] = withBreakpoint(blocks[blocks.length - 1]);
-  return itemsJson(blocks);
-}
-
-/** A turn's JSON from its entries `wire[from..to)` (several user-side entries join one user turn). */
-function turnJson(wire: readonly WireMessage[], from: number, to: number): string {
-  const role = wire[from].role === "assistant" ? "assistant" : "user";
-  const isLast = to === wire.length;
-  if (to - from === 1 && !isLast) {
-    return singleTurns.get(entryContent(wire[from]), () => `{"role":"${role}","content":[${entryJson(wire[from])}]}`);
-  }
-  const parts: string[] = [];
-  for (let i = from; i < to; i++) parts.push(isLast && i === to - 1 ? lastEntryJson(wire[i]) : entryJson(wire[i]));
-  return `{"role":"${role}","content":${arrayJson(parts)}}`;
-}
-
-/**
- * The same body as `buildAnthropicRequest`, as JSON text, built from the kept
- * transform pass and cached entry JSON (the streaming path). No `idMap`.
- */
-export function buildAnthropicRequestJson(
-  model: ModelInfo,
-  provider: ProviderConfig,
-  context: LlmContext,
-  options?: Partial<StreamOptions>,
-): JsonRequest {
-  const prepared = prepareRequest(model, provider, context, options, true);
-  const wire = prepared.messages;
-  const chunks = prefixes.items(wire, (from) => {
-    let to = from + 1;
-    // Tool results open the user turn; a user message that follows joins it.
-    if (wire[from].role !== "assistant") while (to < wire.length && wire[to].role !== "assistant") to++;
-    return { json: turnJson(wire, from, to), next: to };
-  }, prepared.kept);
-  let lastAssistant: WireMessage | undefined;
-  for (let i = wire.length - 1; i >= 0 && lastAssistant === undefined; i--) if (wire[i].role === "assistant") lastAssistant = wire[i];
-  const tools = context.tools ? toolParams.get(context.tools, "", () => toolsParam(prepared)) : undefined;
-  const body = bodyWith(model, context, options, prepared, [], lastAssistant && entryBlocks(lastAssistant), tools);
-  return { chunks: chunksAround(body as unknown as Record<string, unknown>, "messages", chunks), toolNames: prepared.names.toStored };
+  return { body, repairs: prepared.repairs, idMap: prepared.idMap, toolNames: prepared.names.toStored, compat: prepared.compat };
 }

@@ -7,10 +7,7 @@ import type { Compat, ModelInfo, ProviderConfig } from "../../../../shared/model
 import type { LlmContext, StreamOptions, ToolChoice, ToolSpec } from "../types";
 import type { IdRule } from "../transform/ids";
 import { ToolNames } from "../transform/tool-names";
-import type { BodyChunk } from "./json-body";
-import { PerObject } from "./per-object";
 import { transformHistory } from "../transform/transform";
-import { targetKey, transformHistoryIncremental, type KeptEntries } from "../transform/incremental";
 import type { TransformResult, TransformTarget } from "../transform/wire-types";
 import type { RequestRepair } from "../../../../shared/review";
 import { resolveCompat } from "../registry";
@@ -23,13 +20,8 @@ export interface BuiltRequest<Body> {
   idMap: Record<string, string>;
   /** wire tool name -> the app's tool name, to map the model's calls back. */
   toolNames: Record<string, string>;
-}
-
-/** A request body as JSON in chunks (the streaming path), with the tool-name map to read the reply. */
-export interface JsonRequest {
-  /** Sent back to back, they are the body's UTF-8 JSON (see json-body.ts). */
-  chunks: BodyChunk[];
-  toolNames: Record<string, string>;
+  /** The model's compat flags, as the body was built with them (the reply is read with the same). */
+  compat: Compat;
 }
 
 export interface PreparedRequest extends TransformResult {
@@ -39,8 +31,6 @@ export interface PreparedRequest extends TransformResult {
   tools: ToolSpec[];
   /** Tool choice after mapping the named tool; undefined when no tools are offered. */
   toolChoice: ToolChoice | undefined;
-  /** The streaming path: the kept pass that produced `messages`, and its entries that never change (see `EncodedPrefixes.items`). */
-  kept: KeptEntries | undefined;
 }
 
 /** Image media types per wire API (Anthropic and OpenAI both take exactly these four). */
@@ -85,55 +75,15 @@ function toolSide(context: LlmContext): ToolSide {
   return { names, tools, toolChoice };
 }
 
-/**
- * The streaming path's tool side, once per specs array and tool choice (the
- * loop passes the same specs for a whole turn; specs are never modified in place).
- */
-const toolSides = new PerObject<ToolSide>();
-
-function cachedToolSide(context: LlmContext): ToolSide {
-  if (context.tools === undefined) return toolSide(context);
-  const choice = context.toolChoice;
-  const key = choice === undefined ? "" : typeof choice === "string" ? choice : `name:${choice.name}`;
-  return toolSides.get(context.tools, key, () => toolSide(context));
-}
-
-/**
- * Compat per (provider, model) object pair: resolving parses the merged flags
- * with their defaults (a zod parse), and the streaming path asks per request.
- * Provider and model configs are never modified in place.
- */
-const compats = new WeakMap<ProviderConfig, WeakMap<ModelInfo, Compat>>();
-
-export function cachedCompat(model: ModelInfo, provider: ProviderConfig): Compat {
-  let byModel = compats.get(provider);
-  if (byModel === undefined) {
-    byModel = new WeakMap();
-    compats.set(provider, byModel);
-  }
-  let compat = byModel.get(model);
-  if (compat === undefined) {
-    compat = resolveCompat(model, provider);
-    byModel.set(model, compat);
-  }
-  return compat;
-}
-
-/**
- * `incremental`: the streaming path. Resumes the transform kept for this
- * history (identical output, but `idMap` is left empty and the entries are
- * shared with the kept pass — read them at once, never write to them), and
- * reuses what depends only on the tool specs and on the model and provider.
- */
+/** The transformed history and what the builders need besides it. */
 export function prepareRequest(
   model: ModelInfo,
   provider: ProviderConfig,
   context: LlmContext,
   options?: Partial<StreamOptions>,
-  incremental = false,
 ): PreparedRequest {
-  const compat = incremental ? cachedCompat(model, provider) : resolveCompat(model, provider);
-  const { names, tools, toolChoice } = incremental ? cachedToolSide(context) : toolSide(context);
+  const compat = resolveCompat(model, provider);
+  const { names, tools, toolChoice } = toolSide(context);
   const target: TransformTarget = {
     model: { provider: model.provider, api: model.api, id: model.id },
     idRule: idRuleFor(model, compat),
@@ -147,12 +97,8 @@ export function prepareRequest(
     imageTypes: IMAGE_TYPES,
     toolName: (stored) => names.wire(stored),
   };
-  if (incremental) {
-    const { messages, kept } = transformHistoryIncremental(context.messages, target, targetKey(target, names.key));
-    return { messages, idMap: {}, repairs: [], compat, names, tools, toolChoice, kept };
-  }
   const { messages, idMap, repairs }: TransformResult = transformHistory(context.messages, target);
-  return { messages, idMap, repairs, compat, names, tools, toolChoice, kept: undefined };
+  return { messages, idMap, repairs, compat, names, tools, toolChoice };
 }
 
 export function maxTokensFor(model: ModelInfo, options: Partial<StreamOptions> | undefined): number {

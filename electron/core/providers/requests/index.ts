@@ -4,16 +4,15 @@
  */
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { LlmContext, StreamOptions } from "../types";
-import { buildAnthropicRequest, buildAnthropicRequestJson } from "./anthropic";
-import type { BuiltRequest, JsonRequest } from "./common";
-import { buildOpenAICompletionsRequest, buildOpenAICompletionsRequestJson } from "./openai-completions";
-import { buildOpenAIResponsesRequest, buildOpenAIResponsesRequestJson } from "./openai-responses";
+import { buildAnthropicRequest } from "./anthropic";
+import type { BuiltRequest } from "./common";
+import { buildOpenAICompletionsRequest } from "./openai-completions";
+import { buildOpenAIResponsesRequest } from "./openai-responses";
 
-export { buildAnthropicRequest, buildAnthropicRequestJson, type AnthropicRequestBody } from "./anthropic";
-export { buildOpenAICompletionsRequest, buildOpenAICompletionsRequestJson, type OpenAICompletionsRequestBody } from "./openai-completions";
-export { buildOpenAIResponsesRequest, buildOpenAIResponsesRequestJson, type OpenAIResponsesRequestBody } from "./openai-responses";
-export type { BuiltRequest, JsonRequest } from "./common";
-export { cachedCompat } from "./common";
+export { buildAnthropicRequest, type AnthropicRequestBody } from "./anthropic";
+export { buildOpenAICompletionsRequest, type OpenAICompletionsRequestBody } from "./openai-completions";
+export { buildOpenAIResponsesRequest, type OpenAIResponsesRequestBody } from "./openai-responses";
+export type { BuiltRequest } from "./common";
 
 /** The exact body for `model.api`, with the per-request id and tool-name maps. */
 export function buildRequest(
@@ -40,24 +39,4 @@ export function buildRequestBody(
   options?: Partial<StreamOptions>,
 ): unknown {
   return buildRequest(model, provider, context, options).body;
-}
-
-/**
- * The same body as `buildRequest`, as JSON text, built incrementally from the
- * previous request of the same history (the streaming path).
- */
-export function buildRequestJson(
-  model: ModelInfo,
-  provider: ProviderConfig,
-  context: LlmContext,
-  options?: Partial<StreamOptions>,
-): JsonRequest {
-  switch (model.api) {
-    case "anthropic-messages":
-      return buildAnthropicRequestJson(model, provider, context, options);
-    case "openai-completions":
-      return buildOpenAICompletionsRequestJson(model, provider, context, options);
-    case "openai-responses":
-      return buildOpenAIResponsesRequestJson(model, provider, context, options);
-  }
 }

@@ -22,10 +22,8 @@ import {
   prepareRequest,
   qualifiesForStrict,
   type BuiltRequest,
-  type JsonRequest,
   type PreparedRequest,
 } from "./common";
-import { chunksAround, EncodedPrefixes, entryContent, FragmentCache, itemsJson, PerToolSpecs } from "./json-body";
 
 type ChatMessage = OpenAI.Chat.ChatCompletionMessageParam;
 type AssistantMessage = OpenAI.Chat.ChatCompletionAssistantMessageParam & { reasoning_content?: string };
@@ -39,7 +37,9 @@ export type OpenAICompletionsRequestBody = OpenAI.Chat.ChatCompletionCreateParam
 function userContent(blocks: readonly WireUserBlock[]): string | OpenAI.Chat.ChatCompletionContentPart[] {
   if (blocks.length === 1 && blocks[0].type === "text") return blocks[0].text;
   return blocks.map((b) =>
-    b.type === "text" ? { type: "text" as const, text: b.text } : { type: "image_url" as const, image_url: { url: dataUrl(b.mimeType, b.data) } },
+    b.type === "text"
+      ? { type: "text" as const, text: b.text }
+      : { type: "image_url" as const, image_url: { url: dataUrl(b.mimeType, b.data) } },
   );
 }
 
@@ -58,7 +58,8 @@ interface ReasoningBack {
 /** One wire entry's messages (an assistant entry with neither text nor calls has none). `supplied`: told when an empty reasoning_content was added. */
 function entryMessages(message: WireMessage, back: ReasoningBack, supplied?: () => void): (ChatMessage | AssistantMessage)[] {
   if (message.role === "user") return [{ role: "user", content: userContent(message.content) }];
-  if (message.role === "toolResults") return message.results.map((r) => ({ role: "tool" as const, tool_call_id: r.id, content: toolText(r.content) }));
+  if (message.role === "toolResults")
+    return message.results.map((r) => ({ role: "tool" as const, tool_call_id: r.id, content: toolText(r.content) }));
   const texts: string[] = [];
   const reasoning: string[] = [];
   const calls: OpenAI.Chat.ChatCompletionMessageFunctionToolCall[] = [];
@@ -98,14 +99,13 @@ function bodyWith(
   options: Partial<StreamOptions> | undefined,
   prepared: PreparedRequest,
   messages: (ChatMessage | AssistantMessage)[],
-  tools: OpenAI.Chat.ChatCompletionFunctionTool[] = toolsParam(prepared),
 ): OpenAICompletionsRequestBody {
   const { compat } = prepared;
   const body: OpenAICompletionsRequestBody = { model: model.id, messages, stream: true };
   if (compat.streamUsage) body.stream_options = { include_usage: true };
   body[compat.maxTokensField] = maxTokensFor(model, options);
   if (prepared.tools.length > 0) {
-    body.tools = tools;
+    body.tools = toolsParam(prepared);
     if (prepared.toolChoice !== undefined) body.tool_choice = toolChoiceParam(prepared.toolChoice);
   }
   const level = options?.reasoning;
@@ -148,45 +148,15 @@ export function buildOpenAICompletionsRequest(
       });
     messages.push(...entryMessages(message, back, supplied));
   }
-  return { body: bodyWith(model, options, prepared, messages), repairs, idMap: prepared.idMap, toolNames: prepared.names.toStored };
+  return {
+    body: bodyWith(model, options, prepared, messages),
+    repairs,
+    idMap: prepared.idMap,
+    toolNames: prepared.names.toStored,
+    compat: prepared.compat,
+  };
 }
 
 function reasoningBack(compat: Compat): ReasoningBack {
   return { own: compat.reasoningField === "reasoning_content", onToolCalls: compat.reasoningContentOnToolCalls };
-}
-
-/** Entry JSON per variant of `ReasoningBack`. */
-const fragments = new Map<string, FragmentCache>();
-const prefixes = new Map<string, EncodedPrefixes>();
-
-function perVariant<T>(map: Map<string, T>, back: ReasoningBack, make: () => T): T {
-  const key = `${back.own ? 1 : 0}${back.onToolCalls ? 1 : 0}`;
-  let value = map.get(key);
-  if (value === undefined) map.set(key, (value = make()));
-  return value;
-}
-const toolParams = new PerToolSpecs<OpenAI.Chat.ChatCompletionFunctionTool[]>();
-
-/** The same body as `buildOpenAICompletionsRequest`, as JSON text (the streaming path; see json-body.ts). No `idMap`. */
-export function buildOpenAICompletionsRequestJson(
-  model: ModelInfo,
-  provider: ProviderConfig,
-  context: LlmContext,
-  options?: Partial<StreamOptions>,
-): JsonRequest {
-  const prepared = prepareRequest(model, provider, context, options, true);
-  const back = reasoningBack(prepared.compat);
-  const cache = perVariant(fragments, back, () => new FragmentCache());
-  const wire = prepared.messages;
-  const chunks = perVariant(prefixes, back, () => new EncodedPrefixes()).items(wire, (from) => {
-    const message = wire[from];
-    return { json: cache.get(entryContent(message), () => itemsJson(entryMessages(message, back))), next: from + 1 };
-  }, prepared.kept);
-  const system = systemMessage(context, prepared.compat);
-  const tools = context.tools ? toolParams.get(context.tools, prepared.compat.strictTools ? "strict" : "", () => toolsParam(prepared)) : undefined;
-  const body = bodyWith(model, options, prepared, [], tools);
-  return {
-    chunks: chunksAround(body as unknown as Record<string, unknown>, "messages", chunks, system && JSON.stringify(system)),
-    toolNames: prepared.names.toStored,
-  };
 }

@@ -23,10 +23,8 @@ import {
   prepareRequest,
   qualifiesForStrict,
   type BuiltRequest,
-  type JsonRequest,
   type PreparedRequest,
 } from "./common";
-import { chunksAround, EncodedPrefixes, entryContent, FragmentCache, itemsJson, PerToolSpecs, type SentIds } from "./json-body";
 
 export type OpenAIResponsesRequestBody = OpenAI.Responses.ResponseCreateParamsStreaming;
 type InputItem = OpenAI.Responses.ResponseInputItem;
@@ -93,7 +91,7 @@ function outputValue(blocks: readonly WireUserBlock[]): string | OpenAI.Response
 function assistantItems(
   content: readonly WireAssistantBlock[],
   out: InputItem[],
-  sentReasoning: SentIds,
+  sentReasoning: Set<string>,
   repairs?: RequestRepair[],
 ): void {
   const items = new Map<WireAssistantBlock, OpenAI.Responses.ResponseReasoningItem>();
@@ -180,7 +178,6 @@ function bodyWith(
   options: Partial<StreamOptions> | undefined,
   prepared: PreparedRequest,
   input: InputItem[],
-  tools: OpenAI.Responses.FunctionTool[] = toolsParam(prepared),
 ): OpenAIResponsesRequestBody {
   const { compat } = prepared;
   const body: OpenAIResponsesRequestBody = {
@@ -192,7 +189,7 @@ function bodyWith(
   };
   if (!isBlank(context.systemPrompt)) body.instructions = sanitizeSurrogates(context.systemPrompt);
   if (prepared.tools.length > 0) {
-    body.tools = tools;
+    body.tools = toolsParam(prepared);
     if (prepared.toolChoice !== undefined) body.tool_choice = toolChoiceParam(prepared.toolChoice);
   }
   if (model.reasoning) {
@@ -231,58 +228,5 @@ export function buildOpenAIResponsesRequest(
   const prepared = prepareRequest(model, provider, context, options);
   const repairs: RequestRepair[] = [...prepared.repairs];
   const body = bodyWith(model, context, options, prepared, toInput(prepared.messages, repairs));
-  return { body, repairs, idMap: prepared.idMap, toolNames: prepared.names.toStored };
-}
-
-const fragments = new FragmentCache();
-const prefixes = new EncodedPrefixes();
-const toolParams = new PerToolSpecs<OpenAI.Responses.FunctionTool[]>();
-
-/** Reasoning item ids each cached assistant entry sent (later entries must not send them again). */
-const sentByEntry = new WeakMap<object, readonly string[]>();
-
-/**
- * The same body as `buildOpenAIResponsesRequest`, as JSON text (the streaming
- * path; see json-body.ts). No `idMap`. An assistant entry's items depend on the
- * reasoning sent before it; its content array lives only as long as the kept
- * pass keeps everything before it unchanged, so its cached JSON stays right —
- * and the reasoning it sent is replayed into `sentReasoning` for what follows.
- */
-export function buildOpenAIResponsesRequestJson(
-  model: ModelInfo,
-  provider: ProviderConfig,
-  context: LlmContext,
-  options?: Partial<StreamOptions>,
-): JsonRequest {
-  const prepared = prepareRequest(model, provider, context, options, true);
-  const wire = prepared.messages;
-  const chunks = prefixes.items(wire, (from, sentReasoning) => {
-    const message = wire[from];
-    if (message.role !== "assistant") {
-      return { json: fragments.get(entryContent(message), () => itemsJson(entryItems(message))), next: from + 1 };
-    }
-    const key = message.content;
-    const json = fragments.get(key, () => {
-      // The ids this entry adds (the set is the whole request's: not copied for one entry).
-      const added: string[] = [];
-      const recording: SentIds = {
-        has: (id) => sentReasoning.has(id),
-        add: (id) => {
-          if (sentReasoning.has(id)) return;
-          added.push(id);
-          sentReasoning.add(id);
-        },
-      };
-      const out: InputItem[] = [];
-      assistantItems(message.content, out, recording);
-      sentByEntry.set(key, added);
-      return itemsJson(out);
-    });
-    const sent = sentByEntry.get(key) ?? [];
-    for (const id of sent) sentReasoning.add(id);
-    return { json, next: from + 1, sent };
-  }, prepared.kept);
-  const tools = context.tools ? toolParams.get(context.tools, prepared.compat.strictTools ? "strict" : "", () => toolsParam(prepared)) : undefined;
-  const body = bodyWith(model, context, options, prepared, [], tools);
-  return { chunks: chunksAround(body as unknown as Record<string, unknown>, "input", chunks), toolNames: prepared.names.toStored };
+  return { body, repairs, idMap: prepared.idMap, toolNames: prepared.names.toStored, compat: prepared.compat };
 }
