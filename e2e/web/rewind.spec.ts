@@ -29,7 +29,7 @@ test("restore both to before a turn puts back the files it edited and the file i
   for (const step of steps) {
     const card = approvalCard(page);
     await expect(card).toContainText(step.shows);
-    await card.getByRole("button", { name: /^Approve Y/ }).click();
+    await card.getByRole("button", { name: /^Approve once/ }).click();
     await expect(toolCards(page, step.tool).nth(step.nth)).toHaveAttribute("data-status", "done");
   }
   await waitIdle(page);
