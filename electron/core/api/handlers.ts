@@ -3,6 +3,7 @@ import type { RequestParams, RequestResult } from "../../../shared/api";
 import type { CoreContext } from "./create-workbench";
 import { NotFound, openWorkspaceFolder } from "./create-workbench";
 import { ApiFailure, type CoreHandlerTable, type HandlerTable } from "./dispatch";
+import { readCaFile } from "../network/node-fetch";
 import { parseSettings } from "./settings";
 import { invalidBashAllow } from "../tools/rule-match";
 import { attachMentions } from "../mentions/attach";
@@ -202,6 +203,15 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
     },
     "settings.get": () => ctx.settings(),
     "settings.update": (p: P<"settings.update">) => {
+      // A CA file that cannot be used is refused now, with its reason, rather than failing every later call.
+      const caFile = p.network?.caFile;
+      if (caFile) {
+        try {
+          readCaFile(caFile, "Settings → Network → CA file");
+        } catch (err) {
+          throw new ApiFailure("INVALID_REQUEST", err instanceof Error ? err.message : String(err));
+        }
+      }
       const next = parseSettings({ ...ctx.settings(), ...p });
       ctx.saveSettings(next);
       return next;
