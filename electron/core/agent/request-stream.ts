@@ -4,7 +4,7 @@
  * record), and turned into "compact and retry" on a context overflow.
  * Never throws: an adapter that throws still yields an error message.
  */
-import type { AssistantMessage, ReasoningLevel } from "../../../shared/protocol";
+import { emptyUsage, type AssistantMessage, type ReasoningLevel } from "../../../shared/protocol";
 import type { LlmContext } from "../providers/types";
 import type { AgentDeps, ResolvedModel } from "./ports";
 import { MAX_RETRIES, abortableDelay, retryDelayMs } from "./retry";
@@ -112,14 +112,7 @@ export function failedRequest(resolved: ResolvedModel, text: string, timestamp: 
     content: [],
     stopReason: "error",
     model: { provider: resolved.model.provider, api: resolved.model.api, id: resolved.model.id },
-    usage: {
-      input: 0,
-      output: 0,
-      cacheRead: 0,
-      cacheWrite: 0,
-      totalTokens: 0,
-      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-    },
+    usage: emptyUsage(),
     errorMessage: text,
     timestamp,
   };

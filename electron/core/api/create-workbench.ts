@@ -2,7 +2,6 @@
  * Assembles the core: store, model registry, keys, tool runtimes and one
  * SessionAgent per active session, behind the zod-validated request table.
  */
-import { realpathSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { platform } from "node:os";
 import type { ApprovalPolicy, EventName, EventPayload, ModelOption, SessionSummary } from "../../../shared/api";
@@ -29,6 +28,7 @@ import { createEcosystemHandlers } from "./ecosystem-handlers";
 import { KeyRing } from "./keys";
 import { ModelCatalog } from "./model-catalog";
 import { ModelPolicy } from "./model-policy";
+import { NotFound, openWorkspaceFolder } from "./lookups";
 import { SessionSummaries } from "./session-summaries";
 import { ToolAudit } from "./tool-audit";
 import { SETTINGS_KEY, parseSettings } from "./settings";
@@ -323,17 +323,3 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
 
 const TOOL_TIERS = new Map(TOOL_DEFS.map((d) => [d.name, d.tier]));
 
-export class NotFound extends Error {
-  override name = "NotFound";
-}
-
-export function openWorkspaceFolder(store: SessionStore, path: string) {
-  let real: string;
-  try {
-    real = realpathSync(path);
-  } catch {
-    throw new NotFound(`folder not found: ${path}`);
-  }
-  if (!statSync(real).isDirectory()) throw new NotFound(`not a folder: ${path}`);
-  return store.addWorkspace(real);
-}
