@@ -3,7 +3,7 @@
  * SessionAgent per active session, behind the zod-validated request table.
  */
 import { realpathSync, statSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, isAbsolute, join } from "node:path";
 import { platform } from "node:os";
 import type { ApprovalPolicy, EventName, EventPayload, ModelOption, SessionSummary } from "../../../shared/api";
 import { reasoningLevelsFor, type ModelInfo, type ProviderConfig } from "../../../shared/models";
@@ -190,6 +190,8 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       env,
       rules: () => store.listRules(workspace.id),
       externalTools: mcp ? () => mcp.toolSet() : undefined,
+      // The sessions database and everything beside it: no command reads or changes it.
+      bashHidden: isAbsolute(options.dbPath) ? [dirname(options.dbPath)] : [],
     });
     const deps: AgentDeps = {
       store,
