@@ -1,7 +1,7 @@
 /** The WorkbenchApi request handlers (params already parsed by dispatch). */
 import type { RequestParams, RequestResult } from "../../../shared/api";
 import type { CoreContext } from "./create-workbench";
-import { NotFound, openWorkspaceFolder } from "./create-workbench";
+import { NotFound, openWorkspaceFolder, requireSession as findSession, requireWorkspace as findWorkspace } from "./lookups";
 import { ApiFailure, type CoreHandlerTable, type HandlerTable } from "./dispatch";
 import { parseSettings } from "./settings";
 import { invalidBashAllow } from "../tools/rule-match";
@@ -20,17 +20,9 @@ type R<M extends keyof HandlerTable> = RequestResult<M>;
 export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, EcosystemMethod> {
   const { store } = ctx;
 
-  const requireSession = (id: string) => {
-    const s = store.getSession(id);
-    if (!s) throw new NotFound(`no session ${id}`);
-    return s;
-  };
+  const requireSession = (id: string) => findSession(store, id);
 
-  const requireWorkspace = (id: string) => {
-    const w = store.getWorkspace(id);
-    if (!w) throw new NotFound(`no workspace ${id}`);
-    return w;
-  };
+  const requireWorkspace = (id: string) => findWorkspace(store, id);
 
   const providerStatus = (key: string): R<"secrets.setApiKey"> => {
     const p = ctx.catalog.provider(key);

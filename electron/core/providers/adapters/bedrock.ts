@@ -17,7 +17,7 @@ import type { StopReason } from "../../../../shared/protocol";
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { BedrockRequestBody } from "../requests/bedrock";
 import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "../types";
-import { baseUrlOf, runStream, TruncatedStreamError, type AdapterConfig, type ResponseReader, type RunContext } from "./common";
+import { baseUrlOf, defineAdapter, runStream, TruncatedStreamError, type AdapterConfig, type ResponseReader, type RunContext } from "./common";
 import { appToolName, buildBedrockRequest, computeCost } from "./deps";
 import type { StreamState } from "./stream-state";
 
@@ -197,13 +197,7 @@ class BedrockReader implements ResponseReader {
 }
 
 export function createBedrockAdapter(config: AdapterConfig = {}): ProviderAdapter {
-  return {
-    api: "bedrock-converse-stream",
-    stream: (model, provider, context, options) => streamBedrock(config, model, provider, context, options),
-    buildRequestBody(model, provider, context, options = {}) {
-      return buildBedrockRequest(model, provider, context, options).body;
-    },
-  };
+  return defineAdapter("bedrock-converse-stream", config, streamBedrock, buildBedrockRequest);
 }
 
 export const bedrockAdapter: ProviderAdapter = createBedrockAdapter();
