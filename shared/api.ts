@@ -78,7 +78,7 @@ export const ProposalPreviewSchema = z.discriminatedUnion("kind", [
     added: z.number().int(),
     removed: z.number().int(),
   }),
-  z.object({ kind: z.literal("command"), command: z.string(), cwd: z.string(), timeoutMs: z.number() }),
+  z.object({ kind: z.literal("command"), command: z.string(), cwd: z.string(), timeoutMs: z.number(), sandbox: z.string().optional(), sandboxed: z.boolean().optional() }),
   /** An MCP tool the server does not mark read-only. */
   z.object({ kind: z.literal("mcp"), server: z.string(), tool: z.string(), argsJson: z.string() }),
 ]);

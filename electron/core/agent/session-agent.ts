@@ -18,7 +18,7 @@ import { NO_INSTRUCTIONS, touchedPaths, type LoadedInstructions } from "./instru
 import type { AgentDeps, ResolvedModel } from "./ports";
 import { requestWithRetries, type RequestHost } from "./request-stream";
 import { SessionJournal, errorText } from "./session-journal";
-import { buildSystemPrompt } from "./system-prompt";
+import { RequestContextBuilder } from "./request-context";
 import { runToolBatch, type ToolBatchHost } from "./tool-batch";
 
 export type { AnswerRefusal, UserDecision } from "./approval-gate";
@@ -32,9 +32,9 @@ export class SessionAgent {
   private controller: AbortController | null = null;
   private readonly journal: SessionJournal;
   private readonly gate: ApprovalGate;
-  /** The turn's tool specs and the system prompt built from them (rebuilt when the date changes). */
+  /** The turn's tool specs (the runtime, and so its specs, stay the same for a turn). */
   private turnTools: ToolSpec[] | null = null;
-  private prompt: { date: string; tools: ToolSpec[]; instructions: string; mode: SessionMode; text: string } | null = null;
+  private readonly contexts: RequestContextBuilder;
   private running: Promise<void> | null = null;
   /** Files the session's read/write/edit calls named: their folders' AGENTS.md join the prompt. */
   private readonly touched: Set<string>;
@@ -56,6 +56,11 @@ export class SessionAgent {
       this.emitState();
     });
     this.touched = new Set(touchedPaths(this.journal.entries));
+    this.contexts = new RequestContextBuilder({
+      workspaceRoot: deps.workspaceRoot,
+      platform: deps.platform,
+      isSideEffect: (name) => deps.tools.isSideEffect(name),
+    });
   }
 
   // ------------------------------------------------------------ public API
@@ -292,41 +297,14 @@ export class SessionAgent {
   }
 
   private buildContext(resolved: ResolvedModel): LlmContext {
-    const all = (this.turnTools ??= this.deps.tools.specs());
-    const tools = this.mode === "ask" ? this.readOnlyTools(all) : all;
-    return {
-      systemPrompt: this.systemPrompt(tools),
-      // A copy: the history grows while a request built from it may still be in flight.
-      messages: this.journal.history.slice(),
-      tools: resolved.model.input.length > 0 ? tools : [],
-    };
-  }
-
-  private readOnlyOf: { all: ToolSpec[]; readOnly: ToolSpec[] } | null = null;
-
-  /** Ask mode's offer: the same array for the same specs (request builders key their caches on it). */
-  private readOnlyTools(all: ToolSpec[]): ToolSpec[] {
-    if (this.readOnlyOf?.all !== all) this.readOnlyOf = { all, readOnly: all.filter((t) => !this.deps.tools.isSideEffect(t.name)) };
-    return this.readOnlyOf.readOnly;
-  }
-
-  /** The same text for every request of a day (it only shows the date), as prompt caches want. */
-  private systemPrompt(tools: ToolSpec[]): string {
-    const now = this.deps.now();
-    const date = new Date(now).toISOString().slice(0, 10);
-    const instructions = this.instructions.text;
-    const p = this.prompt;
-    if (p !== null && p.date === date && p.tools === tools && p.instructions === instructions && p.mode === this.mode) return p.text;
-    const text = buildSystemPrompt({
-      workspaceRoot: this.deps.workspaceRoot,
-      platform: this.deps.platform,
-      now,
-      tools,
-      instructions,
+    return this.contexts.build({
+      model: resolved.model,
+      now: this.deps.now(),
+      tools: (this.turnTools ??= this.deps.tools.specs()),
       mode: this.mode,
+      instructions: this.instructions.text,
+      history: this.journal.history,
     });
-    this.prompt = { date, tools, instructions, mode: this.mode, text };
-    return text;
   }
 
   private get requestHost(): RequestHost {

@@ -2,7 +2,7 @@
  * Assembles the core: store, model registry, keys, tool runtimes and one
  * SessionAgent per active session, behind the zod-validated request table.
  */
-import { dirname, join } from "node:path";
+import { dirname, isAbsolute, join } from "node:path";
 import { platform } from "node:os";
 import type { ApprovalPolicy, EventName, EventPayload, ModelOption, NetworkSettings, SessionSummary } from "../../../shared/api";
 import type { ModelInfo, ProviderConfig } from "../../../shared/models";
@@ -162,6 +162,8 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       env,
       rules: () => store.listRules(workspace.id),
       externalTools: mcp ? () => mcp.toolSet() : undefined,
+      // The sessions database and everything beside it: no command reads or changes it.
+      bashHidden: isAbsolute(options.dbPath) ? [dirname(options.dbPath)] : [],
     });
     const deps: AgentDeps = {
       store,

@@ -56,7 +56,15 @@ export type Result<T> = { ok: true; value: T } | { ok: false; error: ToolError }
 /** What the user sees before approving a side-effect call; computed without touching disk. */
 export type ProposalPreview =
   | { kind: "diff"; path: string; before: string | null; after: string; unifiedDiff: string; added: number; removed: number }
-  | { kind: "command"; command: string; cwd: string; timeoutMs: number }
+  | {
+      kind: "command";
+      command: string;
+      cwd: string;
+      timeoutMs: number;
+      /** Where it runs, in words for the approval card ("Sandboxed (bubblewrap): …" or "Not sandboxed: …"). */
+      sandbox?: string;
+      sandboxed?: boolean;
+    }
   /** An MCP tool without readOnlyHint: the server, its own tool name and the arguments, pretty-printed. */
   | { kind: "mcp"; server: string; tool: string; argsJson: string };
 
