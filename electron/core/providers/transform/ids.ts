@@ -84,28 +84,26 @@ function derive(stored: string, rule: IdRule, attempt: number): string {
  * depends only on the stored ids seen so far (deterministic, prefix-stable).
  */
 export class IdAllocator {
-  private readonly used = new Set<string>();
-  /** wire id -> stored id; null prototype so ids like `__proto__` are plain keys. */
+  /** wire id -> stored id, also the set of ids used; null prototype so ids like `__proto__` are plain keys. */
   readonly idMap: Record<string, string> = Object.create(null) as Record<string, string>;
 
   constructor(readonly rule: IdRule) {}
 
   /** `preferred`: the id to try first instead of `stored` (the call_id part of a Responses id). */
   allocate(stored: string, preferred?: string): string {
-    const used = this.used;
+    const idMap = this.idMap;
     const first = preferred ?? stored;
     let wire: string | undefined;
-    if (isValidWireId(first, this.rule) && !used.has(first)) wire = first;
+    if (isValidWireId(first, this.rule) && idMap[first] === undefined) wire = first;
     else {
       const choice = firstChoice(first, this.rule);
-      if (!used.has(choice)) wire = choice;
+      if (idMap[choice] === undefined) wire = choice;
     }
     for (let attempt = 1; wire === undefined; attempt++) {
       const candidate = derive(stored, this.rule, attempt);
-      if (!used.has(candidate)) wire = candidate;
+      if (idMap[candidate] === undefined) wire = candidate;
     }
-    used.add(wire);
-    this.idMap[wire] = stored;
+    idMap[wire] = stored;
     return wire;
   }
 }

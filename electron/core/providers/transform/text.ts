@@ -47,13 +47,25 @@ function sanitizeValue(value: unknown): unknown {
     }
     return out ?? value;
   }
-  const entries = Object.entries(value as Record<string, unknown>);
-  let changed = false;
-  const next: [string, unknown][] = entries.map(([k, v]) => {
+  // Every request re-sends every call's arguments: a clean object (nearly always) allocates nothing.
+  const record = value as Record<string, unknown>;
+  let out: Record<string, unknown> | undefined;
+  const keys = Object.keys(record);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    const v = record[k];
     const key = sanitizeSurrogates(k);
     const val = sanitizeValue(v);
-    if (key !== k || val !== v) changed = true;
-    return [key, val];
-  });
-  return changed ? Object.fromEntries(next) : value;
+    if (out === undefined && (key !== k || val !== v)) {
+      out = {};
+      for (let j = 0; j < i; j++) setOwn(out, keys[j], record[keys[j]]);
+    }
+    if (out !== undefined) setOwn(out, key, val);
+  }
+  return out ?? value;
+}
+
+/** An own property even for a key like `__proto__` (an assignment would set the prototype). */
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }

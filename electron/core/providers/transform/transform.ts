@@ -48,8 +48,20 @@ function refLabel(ref: ModelRef): string {
   return `${ref.provider}/${ref.id}`;
 }
 
-/** Where the repairs of one message go (undefined: nobody asked, as on the streaming path). */
-type Note = ((kind: RequestRepair["kind"], detail: string) => void) | undefined;
+/**
+ * Collects what a pass leaves out or changes, one line per kind and message
+ * (enough for the reviewer). Messages are fed in order, so a message's lines
+ * are at the end of the list: the duplicate check looks only there.
+ */
+class Repairs {
+  readonly list: RequestRepair[] = [];
+
+  add(kind: RequestRepair["kind"], messageIndex: number, detail: string): void {
+    const list = this.list;
+    for (let i = list.length - 1; i >= 0 && list[i].messageIndex === messageIndex; i--) if (list[i].kind === kind) return;
+    list.push({ kind, messageIndex, detail });
+  }
+}
 
 const RESPONSES_ITEM_ID = /^fc[a-zA-Z0-9_-]{0,62}$/;
 
@@ -83,7 +95,7 @@ const SYNTHESIZED_CONTENT: readonly WireUserBlock[] = Object.freeze([Object.free
  * with the stored history (never written to), and so is the array when nothing
  * changed: the transform allocates only for what it rewrites.
  */
-function userBlocks(content: readonly UserContent[], target: TransformTarget, note: Note): readonly WireUserBlock[] {
+function userBlocks(content: readonly UserContent[], target: TransformTarget, repairs: Repairs, at: number): readonly WireUserBlock[] {
   let out: WireUserBlock[] | undefined;
   for (let i = 0; i < content.length; i++) {
     const block = content[i];
@@ -94,7 +106,7 @@ function userBlocks(content: readonly UserContent[], target: TransformTarget, no
         const text = sanitizeSurrogates(block.text);
         if (text !== block.text) {
           next = { type: "text", text };
-          note?.("surrogatesReplaced", "lone UTF-16 surrogates in the text replaced with U+FFFD");
+          repairs.add("surrogatesReplaced", at, "lone UTF-16 surrogates in the text replaced with U+FFFD");
         }
       }
     } else if (!target.acceptsImages) {
@@ -103,7 +115,7 @@ function userBlocks(content: readonly UserContent[], target: TransformTarget, no
       // Anthropic: "image.source.base64.media_type: Input should be 'image/jpeg', 'image/png', 'image/gif' or 'image/webp'";
       // OpenAI: "You uploaded an unsupported image. Please make sure your image has of one the following formats: ['png', 'jpeg', 'gif', 'webp']."
       next = { type: "text", text: imageTypeOmittedText(block.mimeType) };
-      note?.("imageOmitted", `a ${block.mimeType} image was left out: this model takes ${[...target.imageTypes].join(", ")}`);
+      repairs.add("imageOmitted", at, `a ${block.mimeType} image was left out: this model takes ${[...target.imageTypes].join(", ")}`);
     }
     if (next !== block && out === undefined) out = content.slice(0, i);
     if (out !== undefined && next !== undefined) out.push(next);
@@ -123,50 +135,20 @@ function resultAsText(result: WireToolResult): WireUserBlock[] {
 }
 
 /**
- * Where a pass can be resumed: right after an assistant message. Only
- * `assistant()` allocates ids or item ids, so what follows a checkpoint (tool
- * results, user messages, closing the turn) changes nothing but entries after
- * `outLength`, the content of the entry at `outLength - 1` (a user merge), and
- * the open turn — which is what `rewind()` puts back.
+ * One request's pass over the history, fed message by message (a class rather
+ * than closures: this is the hot path, run on the whole history per request).
  */
-interface Checkpoint {
-  /** Messages consumed up to and including that assistant message. */
-  consumed: number;
-  outLength: number;
-  last: WireMessage | undefined;
-  /** That entry's content then (user and assistant entries get new content arrays when merged into). */
-  lastContent: readonly unknown[];
-  /** The open turn's calls (no results yet), or undefined. */
-  calls: readonly OpenCall[] | undefined;
-}
-
-/** One request's pass over the history (a class rather than closures: this is the hot path). */
-export class HistoryPass {
+class HistoryPass {
   private readonly ids: IdAllocator;
   private readonly usedItemIds = new Set<string>();
   readonly out: WireMessage[] = [];
+  readonly repairs = new Repairs();
   private turn: OpenTurn | undefined;
-  /** Messages consumed so far (for checkpoints). */
+  /** Messages consumed so far: the index of the message being fed. */
   private consumed = 0;
-  private checkpoint: Checkpoint = { consumed: 0, outLength: 0, last: undefined, lastContent: [], calls: undefined };
 
-  /** `repairs`: where to report what the pass leaves out or changes (the pure path asks; the streaming path does not). */
-  constructor(
-    private readonly target: TransformTarget,
-    private readonly repairs?: RequestRepair[],
-  ) {
+  constructor(private readonly target: TransformTarget) {
     this.ids = new IdAllocator(target.idRule);
-  }
-
-  /** A reporter for the message at `messageIndex`, or undefined when nobody collects repairs. */
-  private noteFor(messageIndex: number): Note {
-    const repairs = this.repairs;
-    if (repairs === undefined) return undefined;
-    return (kind, detail) => {
-      // One line per kind and message is enough for the reviewer.
-      if (repairs.some((r) => r.kind === kind && r.messageIndex === messageIndex)) return;
-      repairs.push({ kind, messageIndex, detail });
-    };
   }
 
   get idMap(): Record<string, string> {
@@ -220,7 +202,8 @@ export class HistoryPass {
     // unsigned and its calls never ran, so results that follow it are dropped too.
     const broken = message.stopReason === "error" || message.stopReason === "aborted";
     const own = sameModel(message, target);
-    const note = this.noteFor(this.consumed);
+    const repairs = this.repairs;
+    const at = this.consumed;
     const blocks: WireAssistantBlock[] = [];
     let calls: OpenCall[] | undefined;
     let otherThinking = 0;
@@ -228,7 +211,7 @@ export class HistoryPass {
       if (block.type === "text") {
         if (isBlank(block.text)) continue;
         const text = sanitizeSurrogates(block.text);
-        if (text !== block.text) note?.("surrogatesReplaced", "lone UTF-16 surrogates in the text replaced with U+FFFD");
+        if (text !== block.text) repairs.add("surrogatesReplaced", at, "lone UTF-16 surrogates in the text replaced with U+FFFD");
         blocks.push(text === block.text ? block : { type: "text", text });
       } else if (block.type === "thinking") {
         if (broken) continue;
@@ -238,7 +221,7 @@ export class HistoryPass {
           if (block.signature) {
             if (policy.signed === "keep" && sanitizeSurrogates(block.thinking) !== block.thinking) {
               // Cleaning it would void the signature; sending it is refused ("no low surrogate in string").
-              note?.("surrogatesReplaced", "a signed reasoning block with lone UTF-16 surrogates left out: it cannot be cleaned without voiding its signature");
+              repairs.add("surrogatesReplaced", at, "a signed reasoning block with lone UTF-16 surrogates left out: it cannot be cleaned without voiding its signature");
             } else if (policy.signed === "keep") {
               blocks.push({ type: "thinking", thinking: block.thinking, signature: block.signature, redacted: block.redacted === true });
             }
@@ -260,7 +243,7 @@ export class HistoryPass {
         calls ??= [];
         if (!target.toolsOffered) {
           const args = sanitizeArguments(block.arguments);
-          if (args !== block.arguments) note?.("surrogatesReplaced", "lone UTF-16 surrogates in a tool call's arguments replaced with U+FFFD");
+          if (args !== block.arguments) repairs.add("surrogatesReplaced", at, "lone UTF-16 surrogates in a tool call's arguments replaced with U+FFFD");
           blocks.push({ type: "text", text: callAsText(target.toolName(block.name), args) });
           calls.push({ storedId: block.id, storedName: block.name, wireId: "", result: undefined });
           continue;
@@ -287,7 +270,7 @@ export class HistoryPass {
         // Histories from an import or another tool may hold lone surrogates in arguments:
         // Anthropic refuses the whole body ("no low surrogate in string").
         const args = sanitizeArguments(block.arguments);
-        if (args !== block.arguments) note?.("surrogatesReplaced", `lone UTF-16 surrogates in the arguments of a ${name} call replaced with U+FFFD`);
+        if (args !== block.arguments) repairs.add("surrogatesReplaced", at, `lone UTF-16 surrogates in the arguments of a ${name} call replaced with U+FFFD`);
         blocks.push(
           itemId === undefined
             ? { type: "toolCall", id: wireId, name, arguments: args }
@@ -298,50 +281,12 @@ export class HistoryPass {
     }
     if (otherThinking > 0) {
       const what = `${otherThinking} reasoning block${otherThinking === 1 ? "" : "s"} by ${refLabel(message.model)}`;
-      if (target.otherThinking === "text") note?.("otherReasoningDemoted", `${what} sent as plain text (the demotion setting is on); signatures left out`);
-      else note?.("otherReasoningDropped", `${what} left out: only ${refLabel(target.model)}'s own reasoning is sent back to it`);
+      if (target.otherThinking === "text") repairs.add("otherReasoningDemoted", at, `${what} sent as plain text (the demotion setting is on); signatures left out`);
+      else repairs.add("otherReasoningDropped", at, `${what} left out: only ${refLabel(target.model)}'s own reasoning is sent back to it`);
     }
     if (blocks.length > 0) this.pushAssistant(blocks);
     if (calls !== undefined) this.turn = { calls, unanswered: calls.length, deferred: [] };
     this.consumed++;
-    const last = this.out[this.out.length - 1];
-    this.checkpoint = {
-      consumed: this.consumed,
-      outLength: this.out.length,
-      last,
-      lastContent: last === undefined ? [] : last.role === "toolResults" ? [] : last.content,
-      calls: calls === undefined ? undefined : calls.map((c) => ({ ...c })),
-    };
-  }
-
-  /** Messages consumed at the last checkpoint: a resumed pass starts there. */
-  get resumeAt(): number {
-    return this.checkpoint.consumed;
-  }
-
-  /**
-   * Entries of `out` this pass never changes again, neither the objects nor
-   * their `content`/`results`: every entry before the checkpoint's last one.
-   * Relied on by the request builders' encoded prefixes. It holds because
-   * `pushUser`/`pushAssistant` write only to the last entry (a new content
-   * array), `closeTurn` only appends (`moveResultImages` edits its results
-   * before they are in `out`), `rewind` restores the checkpoint's last entry
-   * and truncates after it, `finish` frames a copy, and checkpoints only move
-   * forward: the count only grows while the same pass is resumed. Entries
-   * after it may be replaced — even an assistant entry (a Mistral bridge
-   * pushed after the checkpoint is dropped by the next rewind).
-   */
-  get frozenLength(): number {
-    return Math.max(0, this.checkpoint.outLength - 1);
-  }
-
-  /** Puts the pass back to its last checkpoint (undoing what followed it, including `finish`). */
-  rewind(): void {
-    const cp = this.checkpoint;
-    this.out.length = cp.outLength;
-    if (cp.last !== undefined && cp.last.role !== "toolResults") cp.last.content = cp.lastContent as never;
-    this.turn = cp.calls === undefined ? undefined : { calls: cp.calls.map((c) => ({ ...c })), unanswered: cp.calls.length, deferred: [] };
-    this.consumed = cp.consumed;
   }
 
   /** Feeds one message. */
@@ -353,12 +298,6 @@ export class HistoryPass {
     this.consumed++;
     if (message.role === "toolResult") this.toolResult(message);
     else this.user(message);
-  }
-
-  /** Closes the open turn and returns the framed history (a new array; the pass's entries are shared, read-only). */
-  finish(): WireMessage[] {
-    this.closeTurn();
-    return frame(this.out.slice());
   }
 
   toolResult(message: ToolResultMessage): void {
@@ -376,7 +315,7 @@ export class HistoryPass {
       match ??= call;
     }
     if (match === undefined) return;
-    const content = userBlocks(message.content, this.target, this.noteFor(this.consumed - 1));
+    const content = userBlocks(message.content, this.target, this.repairs, this.consumed - 1);
     match.result = {
       id: match.wireId,
       name: match.storedName,
@@ -387,7 +326,7 @@ export class HistoryPass {
   }
 
   user(message: UserMessage): void {
-    const content = userBlocks(message.content, this.target, this.noteFor(this.consumed - 1));
+    const content = userBlocks(message.content, this.target, this.repairs, this.consumed - 1);
     if (content.length === 0) return;
     if (this.turn !== undefined && this.turn.unanswered > 0) {
       this.turn.deferred.push(content);
@@ -399,11 +338,10 @@ export class HistoryPass {
 }
 
 export function transformHistory(messages: readonly Message[], target: TransformTarget): TransformResult {
-  const repairs: RequestRepair[] = [];
-  const pass = new HistoryPass(target, repairs);
-  for (const message of messages) pass.push(message);
+  const pass = new HistoryPass(target);
+  for (let i = 0; i < messages.length; i++) pass.push(messages[i]);
   pass.closeTurn();
-  return { messages: frame(pass.out), idMap: pass.idMap, repairs };
+  return { messages: frame(pass.out), idMap: pass.idMap, repairs: pass.repairs.list };
 }
 
 /** Takes the images out of results (in place: the results are this pass's own objects), leaving a note. */
