@@ -84,26 +84,31 @@ function derive(stored: string, rule: IdRule, attempt: number): string {
  * depends only on the stored ids seen so far (deterministic, prefix-stable).
  */
 export class IdAllocator {
-  /** wire id -> stored id, also the set of ids used; null prototype so ids like `__proto__` are plain keys. */
-  readonly idMap: Record<string, string> = Object.create(null) as Record<string, string>;
+  /**
+   * wire id -> stored id, also the set of wire ids used. A Map, not an object:
+   * ids are arbitrary strings (`__proto__` is a plain key), and every object
+   * key would be interned in V8's string table, which cost more than the rest
+   * of the transform on a long history.
+   */
+  readonly idMap = new Map<string, string>();
 
   constructor(readonly rule: IdRule) {}
 
   /** `preferred`: the id to try first instead of `stored` (the call_id part of a Responses id). */
   allocate(stored: string, preferred?: string): string {
-    const idMap = this.idMap;
+    const used = this.idMap;
     const first = preferred ?? stored;
     let wire: string | undefined;
-    if (isValidWireId(first, this.rule) && idMap[first] === undefined) wire = first;
+    if (isValidWireId(first, this.rule) && !used.has(first)) wire = first;
     else {
       const choice = firstChoice(first, this.rule);
-      if (idMap[choice] === undefined) wire = choice;
+      if (!used.has(choice)) wire = choice;
     }
     for (let attempt = 1; wire === undefined; attempt++) {
       const candidate = derive(stored, this.rule, attempt);
-      if (idMap[candidate] === undefined) wire = candidate;
+      if (!used.has(candidate)) wire = candidate;
     }
-    idMap[wire] = stored;
+    used.set(wire, stored);
     return wire;
   }
 }

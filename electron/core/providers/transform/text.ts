@@ -47,25 +47,18 @@ function sanitizeValue(value: unknown): unknown {
     }
     return out ?? value;
   }
-  // Every request re-sends every call's arguments: a clean object (nearly always) allocates nothing.
+  // Most arguments are clean: look first, allocate only when a key or value changes.
   const record = value as Record<string, unknown>;
-  let out: Record<string, unknown> | undefined;
-  const keys = Object.keys(record);
-  for (let i = 0; i < keys.length; i++) {
-    const k = keys[i];
+  let out: [string, unknown][] | undefined;
+  let i = 0;
+  for (const k in record) {
+    if (!Object.prototype.hasOwnProperty.call(record, k)) continue;
     const v = record[k];
     const key = sanitizeSurrogates(k);
     const val = sanitizeValue(v);
-    if (out === undefined && (key !== k || val !== v)) {
-      out = {};
-      for (let j = 0; j < i; j++) setOwn(out, keys[j], record[keys[j]]);
-    }
-    if (out !== undefined) setOwn(out, key, val);
+    if (out === undefined && (key !== k || val !== v)) out = Object.entries(record).slice(0, i);
+    if (out !== undefined) out.push([key, val]);
+    i++;
   }
-  return out ?? value;
-}
-
-/** An own property even for a key like `__proto__` (an assignment would set the prototype). */
-function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  return out === undefined ? value : Object.fromEntries(out);
 }
