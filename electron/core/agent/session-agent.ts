@@ -22,6 +22,7 @@ import type {
   ToolResultMessage,
   UserMessage,
 } from "../../../shared/protocol";
+import type { ChangeReview } from "../../../shared/hunks";
 import type { LlmContext, ToolSpec } from "../providers/types";
 import { errors, failure } from "../tools/errors";
 import type { Proposal, ToolOutcome } from "../tools/types";
@@ -39,7 +40,7 @@ export const CONTINUE_PROMPT =
 export type UserDecision = "approve" | "approveForSession" | "approveAlways" | "deny" | "denyAlways";
 
 type ApprovalAnswer =
-  | { decision: UserDecision; reason?: string; rule?: string; byPolicy?: boolean }
+  | { decision: UserDecision; reason?: string; rule?: string; byPolicy?: boolean; review?: ChangeReview }
   | { decision: "aborted" };
 
 /** The answer was refused: nothing is pending for that call, or the rule does not cover it. */
@@ -135,11 +136,21 @@ export class SessionAgent {
   /**
    * Answers the pending approval. A `rule` (approve for the session, always
    * allow / deny) must cover the call it answers: a rule is checked here,
-   * never silently widened or dropped.
+   * never silently widened or dropped. `review` (approvals of a write/edit
+   * only): the decision per hunk, or the user's own text; refused when it does
+   * not fit the pending proposal (wrong hunk count, or not a file change).
    */
-  answerApproval(toolCallId: string, decision: UserDecision, reason?: string, rule?: string): AnswerRefusal | null {
+  answerApproval(toolCallId: string, decision: UserDecision, reason?: string, rule?: string, review?: ChangeReview): AnswerRefusal | null {
     const pending = this.pending;
     if (!pending || pending.info.toolCallId !== toolCallId) return { code: "CONFLICT", message: "no approval is pending for that tool call" };
+    if (review) {
+      const preview = pending.info.preview;
+      if (decision === "deny" || decision === "denyAlways") return { code: "INVALID_REQUEST", message: "a per-hunk review goes with an approval, not a denial" };
+      if (preview.kind !== "diff") return { code: "INVALID_REQUEST", message: "a per-hunk review applies only to a write or edit" };
+      if (review.kind === "hunks" && review.decisions.length !== (preview.hunks?.length ?? -1)) {
+        return { code: "INVALID_REQUEST", message: `the review has ${review.decisions.length} hunk decisions; the proposal has ${preview.hunks?.length ?? 0} hunks` };
+      }
+    }
     const scoped = decision === "approveForSession" || decision === "approveAlways" || decision === "denyAlways";
     if (rule !== undefined && !scoped) return { code: "INVALID_REQUEST", message: `a rule goes with approveForSession, approveAlways or denyAlways, not ${decision}` };
     if ((decision === "approveAlways" || decision === "denyAlways") && !rule?.trim()) return { code: "INVALID_REQUEST", message: `${decision} needs the rule to save` };
@@ -147,7 +158,7 @@ export class SessionAgent {
       const problem = this.deps.tools.checkRule(pending.proposal, rule, decision === "denyAlways" ? "deny" : "allow");
       if (problem) return { code: "INVALID_REQUEST", message: problem };
     }
-    pending.resolve({ decision, reason, ...(rule !== undefined ? { rule: rule.trim() } : {}) });
+    pending.resolve({ decision, reason, ...(rule !== undefined ? { rule: rule.trim() } : {}), ...(review ? { review } : {}) });
     return null;
   }
 
@@ -578,7 +589,11 @@ export class SessionAgent {
         continue;
       }
       if (!answer.byPolicy) {
-        this.deps.tools.approve(proposal, { forSession: answer.decision === "approveForSession", ...(answer.rule && answer.decision === "approveForSession" ? { rule: answer.rule } : {}) });
+        this.deps.tools.approve(proposal, {
+          forSession: answer.decision === "approveForSession",
+          ...(answer.rule && answer.decision === "approveForSession" ? { rule: answer.rule } : {}),
+          ...(answer.review ? { review: answer.review } : {}),
+        });
       }
       this.deps.emit("tool.status", { sessionId: this.sessionId, toolCallId: call.id, toolName: call.name, status: "running" });
       try {
@@ -628,6 +643,8 @@ export class SessionAgent {
             decidedBy: decision.decidedBy,
             reason: decision.reason,
             rules: decision.rules,
+            ...(decision.hunks ? { hunks: decision.hunks } : {}),
+            ...(decision.edited ? { edited: true } : {}),
           }),
         );
       } catch (err) {
@@ -696,6 +713,8 @@ export class SessionAgent {
       decidedBy: "user",
       reason: denied ? answer.reason : undefined,
       ...chosen,
+      ...(answer.review?.kind === "hunks" ? { hunks: answer.review.decisions } : {}),
+      ...(answer.review?.kind === "edited" ? { edited: true } : {}),
     });
     return answer;
   }

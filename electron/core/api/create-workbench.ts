@@ -464,6 +464,7 @@ function writeAudit(store: SessionStore, audited: Map<string, Set<string>>, sess
           decidedBy: event.decidedBy,
           decidedAt: at,
           ...(event.rules ? { decidedByRule: event.rules } : {}),
+          ...(event.hunks ? { hunkDecisions: event.hunks } : {}),
         });
         break;
       }

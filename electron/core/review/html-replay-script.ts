@@ -128,7 +128,8 @@ export const REPLAY_SCRIPT = String.raw`(function () {
     }
     (notesBySeq[stored.seq] || []).forEach(function (n) {
       var note = el("div", "note" + (n.verdict ? " " + n.verdict : ""));
-      note.appendChild(el("div", "meta", "Review note by " + n.author + (n.verdict ? " · " + n.verdict : "") + " · " + time(n.createdAt)));
+      var where = n.path && n.line ? "Review comment on " + n.path + ":" + n.line : "Review note";
+      note.appendChild(el("div", "meta", where + " by " + n.author + (n.verdict ? " · " + n.verdict : "") + " · " + time(n.createdAt)));
       note.appendChild(textBlock(n.text));
       card.appendChild(note);
     });
