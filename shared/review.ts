@@ -366,3 +366,10 @@ export const ChangeDiffSchema = z.object({
   after: z.string().nullable(),
 });
 export type ChangeDiff = z.infer<typeof ChangeDiffSchema>;
+
+/** What the offline HTML replay embeds: the export envelope, its timeline and statistics. */
+export interface ReplayData {
+  envelope: SessionExport;
+  items: TimelineItem[];
+  stats: SessionStats;
+}

@@ -5,7 +5,7 @@
 import type { z } from "zod";
 import type { ChangeReview } from "../../../shared/hunks";
 import { applyReview } from "./change-review";
-import { bashTimeoutMs, resolveWorkdir, runBash } from "./bash-tool";
+import { bashTimeoutMs, resolveWorkdir, runBash, sandboxLine } from "./bash-tool";
 import type { ToolContext } from "./context";
 import {
   BASH_DESCRIPTION,
@@ -161,7 +161,7 @@ export const TOOL_DEFS: readonly ToolDef[] = [
       if (!dir.ok) return dir;
       return {
         ok: true,
-        value: { preview: { kind: "command", command: args.command, cwd: dir.value.real, timeoutMs: bashTimeoutMs(args) } },
+        value: { preview: { kind: "command", command: args.command, cwd: dir.value.real, timeoutMs: bashTimeoutMs(args), sandbox: sandboxLine(ctx), sandboxed: ctx.bash.sandbox.kind !== "none" } },
       };
     },
     execute: (args, ctx) => runBash(args, ctx),
