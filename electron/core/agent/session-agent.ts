@@ -38,6 +38,17 @@ export const CONTINUE_PROMPT =
 
 export type UserDecision = "approve" | "approveForSession" | "approveAlways" | "deny" | "denyAlways";
 
+const EMPTY_USAGE: AssistantMessage["usage"] = {
+  input: 0,
+  output: 0,
+  cacheRead: 0,
+  cacheWrite: 0,
+  totalTokens: 0,
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+};
+/** The model an error entry names when the session has none (no model configured at all). */
+const NO_MODEL: ModelRef = { provider: "none", api: "anthropic-messages", id: "none" };
+
 type ApprovalAnswer =
   | { decision: UserDecision; reason?: string; rule?: string; byPolicy?: boolean }
   | { decision: "aborted" };
@@ -210,7 +221,10 @@ export class SessionAgent {
     const from = this.model;
     if (from && from.provider === to.provider && from.api === to.api && from.id === to.id) return;
     this.model = to;
-    this.append({ type: "modelSwitch", from, to, timestamp: this.deps.now() });
+    // Before the first message a switch just sets the model: a marker with nothing before it is noise in replay.
+    if (this.entries.some((e) => e.entry.type === "message")) {
+      this.append({ type: "modelSwitch", from, to, timestamp: this.deps.now() });
+    }
     this.deps.onModelChanged(this.sessionId, to);
   }
 
@@ -242,8 +256,8 @@ export class SessionAgent {
       this.turnTools = this.deps.tools.specs();
       await this.loop(controller.signal);
     } catch (err) {
-      // A bug in the loop must not take the host down; show it and go idle.
-      this.deps.emit("turn.error", { sessionId: this.sessionId, message: `internal error: ${errorText(err)}` });
+      // A bug in the loop must not take the host down; store it as the turn's outcome, show it and go idle.
+      this.failTurn(`internal error: ${errorText(err)}`);
     } finally {
       this.pending = null;
       this.controller = null;
@@ -341,15 +355,38 @@ export class SessionAgent {
 
   private resolveCurrentModel(): ResolvedModel | null {
     if (!this.model) {
-      this.deps.emit("turn.error", { sessionId: this.sessionId, message: "No model selected for this session." });
+      this.failTurn("No model selected for this session. Pick one in the model switcher.");
       return null;
     }
     const resolved = this.deps.resolveModel(this.model);
     if ("error" in resolved) {
-      this.deps.emit("turn.error", { sessionId: this.sessionId, message: resolved.error });
+      this.failTurn(resolved.error);
       return null;
     }
     return resolved;
+  }
+
+  /**
+   * A turn that failed before (or outside) a provider response: stored as the
+   * turn's outcome, an assistant entry with stopReason "error", so a reload,
+   * replay and statistics show what happened; then announced like a provider error.
+   */
+  private failTurn(message: string): void {
+    try {
+      const model = this.model ?? NO_MODEL;
+      this.appendMessage({
+        role: "assistant",
+        content: [],
+        stopReason: "error",
+        model: { provider: model.provider, api: model.api, id: model.id },
+        usage: EMPTY_USAGE,
+        errorMessage: message,
+        timestamp: this.deps.now(),
+      });
+    } catch {
+      // The store itself failing: the event below still tells the user.
+    }
+    this.deps.emit("turn.error", { sessionId: this.sessionId, message });
   }
 
   private buildContext(resolved: ResolvedModel): LlmContext {
@@ -482,14 +519,7 @@ export class SessionAgent {
       content: [],
       stopReason: "error",
       model: { provider: resolved.model.provider, api: resolved.model.api, id: resolved.model.id },
-      usage: {
-        input: 0,
-        output: 0,
-        cacheRead: 0,
-        cacheWrite: 0,
-        totalTokens: 0,
-        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-      },
+      usage: EMPTY_USAGE,
       errorMessage: text,
       timestamp: this.deps.now(),
     };
@@ -712,7 +742,7 @@ export class SessionAgent {
     });
     if (result.kind === "nothing") return true;
     if (result.kind === "failed") {
-      this.deps.emit("turn.error", { sessionId: this.sessionId, message: `compaction failed: ${result.error}` });
+      this.failTurn(`compaction failed: ${result.error}`);
       return false;
     }
     this.append(result.entry);

@@ -5,7 +5,7 @@
 import { realpathSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { platform } from "node:os";
-import type { ApprovalPolicy, EventName, EventPayload, ModelOption, SessionSummary } from "../../../shared/api";
+import type { ApprovalPolicy, EventName, EventPayload, ModelOption, SessionSummary, TurnState } from "../../../shared/api";
 import { reasoningLevelsFor, type ModelInfo, type ProviderConfig } from "../../../shared/models";
 import { resolveCompat } from "../providers/registry";
 import type { ExportFormat } from "../../../shared/review";
@@ -84,6 +84,8 @@ export interface CoreContext {
   /** Renames a session and emits the rename entry. */
   renameSession(sessionId: string, title: string): SessionSummary;
   activeAgent(sessionId: string): SessionAgent | undefined;
+  /** Turn states of the sessions not idle. */
+  activeTurns(): TurnState[];
   dropAgent(sessionId: string): void;
   modelOptions(): ModelOption[];
   defaultModel(): ModelRef | null;
@@ -159,6 +161,9 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     const wanted = settings.defaultModel;
     if (wanted && options_.some((m) => m.configured && sameModel(m, wanted))) return wanted;
     const configured = options_.filter((m) => m.configured);
+    // Asked for the demo (`--demo`): new sessions use it even when a key is in the environment.
+    const demoModel = options.demo ? configured.find((m) => m.demo) : undefined;
+    if (demoModel) return { provider: demoModel.provider, api: demoModel.api, id: demoModel.id };
     const real = configured.find((m) => !m.demo && catalog.provider(m.provider)?.apiKeyEnv);
     const pick = real ?? configured.find((m) => m.demo) ?? configured[0];
     return pick ? { provider: pick.provider, api: pick.api, id: pick.id } : null;
@@ -312,6 +317,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     agent: agentFor,
     renameSession,
     activeAgent: (id) => agents.get(id),
+    activeTurns: () => [...agents.values()].map((a) => a.turnState()).filter((t) => t.status !== "idle"),
     dropAgent: (id) => {
       agents.get(id)?.abort();
       agents.delete(id);

@@ -94,7 +94,7 @@ export const ToolCard = memo(function ToolCard({ call, streaming }: { call: Tool
           {approval.reason && approval.decidedBy === "user" ? `: ${approval.reason}` : ""}
         </p>
       )}
-      {call.argumentsError && <p className="tool-error">Arguments could not be used: {call.argumentsError}</p>}
+      {call.argumentsError && <p className="tool-error">{argumentsNote(call.argumentsError)}</p>}
       {diffSource && !result?.isError && <DiffSummaryView source={diffSource} onOpen={ctx.actions.openDiff} />}
       {result?.isError && !expanded && output && <p className="tool-error">{errorPreview(output)}</p>}
       {expanded && (
@@ -121,3 +121,10 @@ export const ToolCard = memo(function ToolCard({ call, streaming }: { call: Tool
     </article>
   );
 });
+
+/** Why a call's arguments were unusable: cut off ("Stopped before its arguments were complete.") or invalid. */
+function argumentsNote(error: string): string {
+  const cut = /^truncated: (.+)$/.exec(error);
+  if (cut) return `${cut[1][0].toUpperCase()}${cut[1].slice(1)}.`;
+  return `Arguments could not be used: ${error}`;
+}
