@@ -68,6 +68,8 @@ test("a denied edit no longer shows as proposed in the diff panel", async ({ pag
   await expect(card).toBeVisible();
   const panel = diffView(page);
   await expect(panel).toContainText("proposed");
+  // Monaco is a large chunk loaded on first use: on a busy machine it can take a while.
+  await expect(panel.locator(".modified .view-lines")).toBeVisible({ timeout: 60_000 });
   await expect(panel.getByText("Loading the diff editor…")).toHaveCount(0);
   await screenshot(page, "approval-card");
 
