@@ -18,6 +18,7 @@ import { exportSession } from "./export-session";
 import { fileStatesAt } from "./file-history";
 import { forkAt } from "./fork";
 import { modelViewAt, type ModelViewInput } from "./model-view";
+import { createEntryCache } from "./entry-cache";
 import { createRedactor } from "./redact";
 import type { ReviewResult } from "./result";
 import { sessionStats } from "./stats";
@@ -65,11 +66,14 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
     return ws.path;
   };
   const redactor = () => createRedactor(ctx.knownSecrets?.() ?? []);
+  // "What the model saw" and the files at a step are asked for again at every step of a replay.
+  const cache = createEntryCache((id, range) => store.loadEntries(id, range));
 
   return {
     "review.timeline": (p) => {
       requireSession(p.sessionId);
       const { entries, problems } = store.loadEntriesChecked(p.sessionId);
+      cache.remember(p.sessionId, entries);
       const items = buildTimeline(entries, store.listToolCalls(p.sessionId));
       return { items, stats: sessionStats(entries, items), problems };
     },
@@ -77,7 +81,7 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
     "review.modelView": (p) => {
       const session = requireSession(p.sessionId);
       return unwrap(
-        modelViewAt(store.loadEntries(p.sessionId), p.seq, {
+        modelViewAt(cache.entries(p.sessionId), p.seq, {
           workspaceRoot: workspaceRoot(session),
           platform: ctx.platform,
           toolSpecs: ctx.toolSpecs?.(session.id) ?? defaultToolSpecs(),
@@ -90,7 +94,7 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
 
     "review.fileStates": (p) => {
       requireSession(p.sessionId);
-      return fileStatesAt(store.loadEntries(p.sessionId), p.seq);
+      return fileStatesAt(cache.entries(p.sessionId), p.seq);
     },
 
     "review.notes.list": (p) => {
