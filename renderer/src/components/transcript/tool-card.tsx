@@ -96,7 +96,8 @@ export const ToolCard = memo(function ToolCard({ call, streaming }: { call: Tool
       )}
       {call.argumentsError && <p className="tool-error">{argumentsNote(call.argumentsError)}</p>}
       {diffSource && !result?.isError && <DiffSummaryView source={diffSource} onOpen={ctx.actions.openDiff} />}
-      {result?.isError && !expanded && output && <p className="tool-error">{errorPreview(output)}</p>}
+      {/* A denial is said once, by the decision line (its result only repeats it for the model). */}
+      {result?.isError && !expanded && output && !deniedByDecision(approval) && <p className="tool-error">{errorPreview(output)}</p>}
       {expanded && (
         <div className="tool-raw">
           <h4>Input</h4>
@@ -121,6 +122,10 @@ export const ToolCard = memo(function ToolCard({ call, streaming }: { call: Tool
     </article>
   );
 });
+
+function deniedByDecision(approval: { decision: string } | null): boolean {
+  return approval !== null && (approval.decision === "denied" || approval.decision === "autoDenied");
+}
 
 /** Why a call's arguments were unusable: cut off ("Stopped before its arguments were complete.") or invalid. */
 function argumentsNote(error: string): string {
