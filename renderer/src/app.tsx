@@ -4,6 +4,7 @@ import type { ModelRef } from "../../shared/protocol";
 import { client } from "./api/current";
 import { Composer, COMPOSER_ID } from "./components/composer";
 import { DiffPanel } from "./components/diff/diff-panel";
+import { CommandPalette } from "./components/dialogs/command-palette";
 import { SettingsDialog } from "./components/dialogs/settings-dialog";
 import { RewindDialog } from "./components/rewind/rewind-dialog";
 import { Header } from "./components/header";
@@ -117,6 +118,7 @@ export function App() {
       </main>}
       <SettingsDialog />
       <RewindDialog />
+      <CommandPalette newSession={newSession} />
     </div>
   );
 }
