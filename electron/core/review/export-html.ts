@@ -12,6 +12,8 @@ export interface ReplayData {
   envelope: SessionExport;
   items: TimelineItem[];
   stats: SessionStats;
+  /** "provider/api/id" → the catalog's name, for the models the session used. */
+  modelNames?: Record<string, string>;
 }
 
 /** JSON safe inside a <script> element: no `<` (so no `</script>` or `<!--`), no line separators. */

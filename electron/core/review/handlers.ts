@@ -66,6 +66,7 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
     return ws.path;
   };
   const redactor = () => createRedactor(ctx.knownSecrets?.() ?? []);
+  const modelName = (ref: ModelRef) => ctx.resolveModel(ref)?.model.name;
   // "What the model saw" and the files at a step are asked for again at every step of a replay.
   const cache = createEntryCache((id, range) => store.loadEntries(id, range));
 
@@ -74,7 +75,7 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
       requireSession(p.sessionId);
       const { entries, problems } = store.loadEntriesChecked(p.sessionId);
       cache.remember(p.sessionId, entries);
-      const items = buildTimeline(entries, store.listToolCalls(p.sessionId));
+      const items = buildTimeline(entries, store.listToolCalls(p.sessionId), { modelName });
       return { items, stats: sessionStats(entries, items), problems };
     },
 
@@ -121,7 +122,7 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
       return { ok: true as const };
     },
 
-    "review.export": (p) => unwrap(exportSession(store, p.sessionId, p.format, redactor())),
+    "review.export": (p) => unwrap(exportSession(store, p.sessionId, p.format, redactor(), modelName)),
 
     "review.import": (p) => {
       const envelope = unwrap(parseEnvelope(p.content));

@@ -7,7 +7,10 @@
 export const REPLAY_SCRIPT = String.raw`(function () {
   "use strict";
   var data = JSON.parse(document.getElementById("session-data").textContent);
-  var env = data.envelope, items = data.items, stats = data.stats;
+  var env = data.envelope, items = data.items, stats = data.stats, names = data.modelNames || {};
+  var KINDS = { user: "User", assistant: "Assistant", toolCall: "Tool call", toolResult: "Tool result", approval: "Approval",
+    modelSwitch: "Model switch", reasoningChange: "Reasoning level", compaction: "Compaction", error: "Error", rename: "Rename", fork: "Fork" };
+  function kind(k) { return KINDS[k] || k; }
 
   function el(tag, cls, text) {
     var n = document.createElement(tag);
@@ -16,7 +19,7 @@ export const REPLAY_SCRIPT = String.raw`(function () {
     return n;
   }
   function time(ms) { return new Date(ms).toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC"); }
-  function model(m) { return m ? m.provider + "/" + m.id : ""; }
+  function model(m) { return m ? names[m.provider + "/" + m.api + "/" + m.id] || m.provider + "/" + m.id : ""; }
   function cost(c) { return "$" + Number(c).toFixed(4); }
   function count(n) { return Number(n).toLocaleString("en-US"); }
 
@@ -26,7 +29,7 @@ export const REPLAY_SCRIPT = String.raw`(function () {
     "Turns: " + stats.turns,
     "Assistant messages: " + stats.assistantMessages,
     "Tool calls: " + stats.toolCalls.total,
-    "Approvals: " + stats.approvals.granted + " granted, " + stats.approvals.denied + " denied",
+    "Approvals: " + stats.approvals.granted + " approved, " + stats.approvals.denied + " denied",
     "Errors: " + stats.errors.requests + " requests, " + stats.errors.tools + " tools, " + stats.errors.retries + " retried",
     "Tokens: " + count(stats.totals.totalTokens),
     "Cost: " + cost(stats.totals.cost)
@@ -164,7 +167,7 @@ export const REPLAY_SCRIPT = String.raw`(function () {
     var li = el("li", "item " + it.kind + (it.isError ? " is-error" : "") + (it.sideEffect ? " side-effect" : ""));
     li.tabIndex = -1;
     li.appendChild(el("span", "seq", "#" + it.seq));
-    li.appendChild(el("span", "kind", it.kind));
+    li.appendChild(el("span", "kind", kind(it.kind)));
     li.appendChild(el("span", "summary", it.summary));
     li.addEventListener("click", function () { go(it.index); });
     rows.push(li);
@@ -203,7 +206,7 @@ export const REPLAY_SCRIPT = String.raw`(function () {
     var pos = shown - 1;
     activeCard = pos >= 0 && cards[pos].seq === it.seq ? cards[pos].node : null;
     if (activeCard) { activeCard.classList.add("current"); activeCard.scrollIntoView({ block: "nearest" }); }
-    document.getElementById("step").textContent = "Step " + (current + 1) + " / " + items.length + " · #" + it.seq + " " + it.kind;
+    document.getElementById("step").textContent = "Step " + (current + 1) + " of " + items.length + " · " + kind(it.kind);
   }
   function step(delta) {
     if (visible.length === 0) return;
