@@ -78,7 +78,7 @@ export const ProposalPreviewSchema = z.discriminatedUnion("kind", [
     added: z.number().int(),
     removed: z.number().int(),
   }),
-  z.object({ kind: z.literal("command"), command: z.string(), cwd: z.string(), timeoutMs: z.number() }),
+  z.object({ kind: z.literal("command"), command: z.string(), cwd: z.string(), timeoutMs: z.number(), sandbox: z.string().optional(), sandboxed: z.boolean().optional() }),
   /** An MCP tool the server does not mark read-only. */
   z.object({ kind: z.literal("mcp"), server: z.string(), tool: z.string(), argsJson: z.string() }),
 ]);
@@ -156,6 +156,12 @@ export const BudgetSchema = z.object({
   maxSideEffects: z.number().int().nonnegative(),
 });
 
+export const NetworkSettingsSchema = z.object({
+  /** A PEM file of extra trusted CA certificates (a TLS-inspecting proxy's), added to the system's; null: none. */
+  caFile: z.string().trim().min(1).max(4096).nullable(),
+});
+export type NetworkSettings = z.infer<typeof NetworkSettingsSchema>;
+
 export const SettingsSchema = z.object({
   defaultModel: ModelRefSchema.nullable(),
   approvalPolicy: ApprovalPolicySchema,
@@ -170,6 +176,7 @@ export const SettingsSchema = z.object({
    * to Anthropic, which refuses it). Off: each model sees only its own reasoning.
    */
   demoteOtherReasoning: z.boolean(),
+  network: NetworkSettingsSchema,
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 

@@ -322,3 +322,12 @@ export const ExportFileSchema = z.object({
   content: z.string(),
 });
 export type ExportFile = z.infer<typeof ExportFileSchema>;
+
+/** What the offline HTML replay embeds: the export envelope, its timeline and statistics. */
+export interface ReplayData {
+  envelope: SessionExport;
+  items: TimelineItem[];
+  stats: SessionStats;
+  /** "provider/api/id" → the catalog's name, for the models the session used. */
+  modelNames?: Record<string, string>;
+}

@@ -1,22 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { anchorsOf, checkCitations, headingAnchor } from "../scripts/doc-citations";
+import { treePlanter } from "./plant-tree";
 
-const dirs: string[] = [];
-function plant(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), "citations-"));
-  dirs.push(root);
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(join(root, path, ".."), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-  return root;
-}
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const plant = treePlanter("citations");
 
 const DOC = "# Title\n\n## Layers\n\n## Data flow of a turn\n\n```\n## not a heading\n```\n";
 

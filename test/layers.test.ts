@@ -1,22 +1,9 @@
-import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { checkLayers } from "../scripts/layers";
+import { treePlanter } from "./plant-tree";
 
-const dirs: string[] = [];
-function plant(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), "layers-"));
-  dirs.push(root);
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(join(root, path, ".."), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-  return root;
-}
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const plant = treePlanter("layers");
 
 describe("layering check", () => {
   it("passes on the real repository", () => {

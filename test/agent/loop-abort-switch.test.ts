@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ModelRef } from "../../shared/protocol";
 import type { FauxReply, FauxRequest } from "../../electron/core/faux";
+import { hostPids, uniqueSleep } from "../tools/host-processes";
 import { MODELS, expectAllAccepted, expectEveryCallAnswered, messagesOf, startHarness, type Harness } from "./harness";
 
 let h: Harness | null = null;
@@ -20,15 +21,6 @@ async function expectContinuable(harness: Harness): Promise<void> {
   expect(messages(entries).at(-1)).toMatchObject({ role: "assistant", stopReason: "stop" });
   expectEveryCallAnswered(entries);
   expectAllAccepted(harness);
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe("abort", () => {
@@ -60,24 +52,22 @@ describe("abort", () => {
   it("while bash runs kills the process and stores an aborted result", async () => {
     h = await startHarness();
     await h.call("settings.update", { approvalPolicy: { write: "ask", edit: "ask", bash: "allow", bashAllow: [], bashDeny: [] } });
+    // Found by its unique argument from the host side: in the bash sandbox's own PID namespace `$$` is not a host pid.
+    const marker = uniqueSleep();
     h.faux.script([
       {
         type: "reply",
-        content: [{ type: "toolCall", id: "toolu_sleep", name: "bash", arguments: { command: "echo $$ > pid.txt; sleep 60" } }],
+        content: [{ type: "toolCall", id: "toolu_sleep", name: "bash", arguments: { command: `echo started > started.txt; sleep ${marker}` } }],
       },
     ]);
     const from = h.events.length;
     await h.call("chat.send", { sessionId: h.sessionId, text: "sleep" });
     await h.waitFor("tool.status", (s) => s.toolCallId === "toolu_sleep" && s.status === "running", from);
-    const pidFile = join(h.workspace, "pid.txt");
-    while (!existsSync(pidFile) || readFileSync(pidFile, "utf8").trim() === "") {
-      await new Promise((r) => setImmediate(r));
-    }
-    const pid = Number(readFileSync(pidFile, "utf8").trim());
-    expect(pidAlive(pid)).toBe(true);
+    await expect.poll(() => hostPids(["sleep", marker]).length, { timeout: 15_000 }).toBe(1);
+    expect(readFileSync(join(h.workspace, "started.txt"), "utf8")).toBe("started\n");
     await h.call("chat.abort", { sessionId: h.sessionId });
     await h.waitIdle(from);
-    await expect.poll(() => pidAlive(pid)).toBe(false);
+    await expect.poll(() => hostPids(["sleep", marker]).length).toBe(0);
     const { entries } = await h.call("session.load", { sessionId: h.sessionId });
     const result = messages(entries).find((m) => m.role === "toolResult");
     expect(result).toMatchObject({ toolCallId: "toolu_sleep", isError: true });

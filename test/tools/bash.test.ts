@@ -7,21 +7,7 @@ import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { approved, makeFixture, text, type Fixture } from "./helpers";
-
-/** Alive and not a zombie (a container's PID 1 may not reap orphans). */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
+import { hostPids, uniqueSleep } from "./host-processes";
 
 /** Resolves with the first chunk a command writes into the FIFO. */
 function firstWrite(fifo: string): Promise<string> {
@@ -74,57 +60,64 @@ describe("bash", () => {
     expect(text(fx.runtime, sub)).toContain(join(fx.ws, "src"));
   });
 
+  // Processes are found by a unique `sleep` argument and checked with host
+  // pids: in the sandbox's own PID namespace `$!` is not a host pid.
   it("a timeout kills the whole process group, grandchildren included", async () => {
+    const m = uniqueSleep();
     const outcome = await approved(fx.runtime, "bash", {
-      command: "sh -c 'sleep 300 & echo $! > grandchild.pid; wait' ; echo unreachable",
+      command: `sh -c 'sleep ${m} & echo started > grandchild.started; wait' ; echo unreachable`,
       timeout: 1,
     });
     expect(outcome.ok).toBe(false);
     if (!outcome.ok) expect(outcome.error.errorCode).toBe("TIMEOUT");
     expect(outcome.details).toMatchObject({ timedOut: true });
-    const pid = Number(readFileSync(join(fx.ws, "grandchild.pid"), "utf8"));
-    expect(pid).toBeGreaterThan(0);
-    expect(isAlive(pid)).toBe(false);
+    expect(readFileSync(join(fx.ws, "grandchild.started"), "utf8")).toBe("started\n");
+    expect(hostPids(["sleep", m])).toEqual([]);
   });
 
   it("a grandchild that ignores SIGTERM is killed with SIGKILL", async () => {
+    const m = uniqueSleep();
     const outcome = await approved(fx.runtime, "bash", {
-      command: "sh -c 'trap \"\" TERM; sleep 300 & echo $! > stubborn.pid; wait'",
+      command: `sh -c 'trap "" TERM; sleep ${m} & echo started > stubborn.started; wait'`,
       timeout: 1,
     });
     expect(outcome.ok).toBe(false);
-    const pid = Number(readFileSync(join(fx.ws, "stubborn.pid"), "utf8"));
-    expect(isAlive(pid)).toBe(false);
+    expect(existsSync(join(fx.ws, "stubborn.started"))).toBe(true);
+    expect(hostPids(["sleep", m])).toEqual([]);
   });
 
   it("abort stops a running command and its children", async () => {
+    const m = uniqueSleep();
     const fifo = join(fx.ws, "ready.fifo");
     execFileSync("mkfifo", [fifo]);
     const controller = new AbortController();
     const started = firstWrite(fifo);
-    const running = approved(fx.runtime, "bash", { command: "sleep 300 & echo $! > ready.fifo; wait" }, controller.signal);
-    const pid = Number((await started).trim());
-    expect(isAlive(pid)).toBe(true);
+    const running = approved(fx.runtime, "bash", { command: `sleep ${m} & echo started > ready.fifo; wait` }, controller.signal);
+    expect((await started).trim()).toBe("started");
+    expect(hostPids(["sleep", m])).toHaveLength(1);
     controller.abort();
     const outcome = await running;
     expect(outcome.ok).toBe(false);
     if (!outcome.ok) expect(outcome.error.errorCode).toBe("ABORTED");
-    expect(isAlive(pid)).toBe(false);
+    expect(hostPids(["sleep", m])).toEqual([]);
   });
 
   it("background jobs do not outlive the command", async () => {
-    const outcome = await approved(fx.runtime, "bash", { command: "sleep 300 & echo $! > bg.pid; echo done" });
+    const m = uniqueSleep();
+    const outcome = await approved(fx.runtime, "bash", { command: `sleep ${m} & echo done` });
     expect(outcome.ok).toBe(true);
     expect(text(fx.runtime, outcome)).toContain("done");
-    expect(isAlive(Number(readFileSync(join(fx.ws, "bg.pid"), "utf8")))).toBe(false);
+    expect(hostPids(["sleep", m])).toEqual([]);
   });
 
   it("a background job that closed its output and ignores SIGTERM is still killed", async () => {
+    const m = uniqueSleep();
     const outcome = await approved(fx.runtime, "bash", {
-      command: "sh -c 'trap \"\" TERM; exec sleep 300' >/dev/null 2>&1 & echo $! > quiet.pid; echo started",
+      command: `sh -c 'trap "" TERM; exec sleep ${m}' >/dev/null 2>&1 & echo started`,
     });
     expect(outcome.ok).toBe(true);
-    expect(isAlive(Number(readFileSync(join(fx.ws, "quiet.pid"), "utf8")))).toBe(false);
+    expect(text(fx.runtime, outcome)).toContain("started");
+    expect(hostPids(["sleep", m])).toEqual([]);
   });
 
   it("keeps the last 2000 lines, says so, and saves the full output aside", async () => {
@@ -176,7 +169,7 @@ describe("bash", () => {
     expect(outcome.details?.fullOutputPath).toBeNull();
   });
 
-  it("strips API keys and other secrets from the child's environment", async () => {
+  it("passes an allow-listed environment: API keys and other secrets never reach the command", async () => {
     const outcome = await approved(fx.runtime, "bash", { command: "env" });
     const seen = text(fx.runtime, outcome);
     for (const secret of ["sk-ant-api03", "sk-proj", "tok-123", "hunter2", "hunter3", "ghp_", "rk_live", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "DB_PASSWORD"]) {
@@ -184,8 +177,9 @@ describe("bash", () => {
     }
     expect(seen).toContain("HOME=/home/someone");
     expect(seen).toContain("LANG=C.UTF-8");
-    expect(seen).toContain("EDITOR_THEME=dark");
     expect(seen).toContain("GIT_AUTHOR_NAME=Ada");
+    // An allow-list: a variable nobody listed is not passed, whatever its name.
+    expect(seen).not.toContain("EDITOR_THEME");
     expect(seen).toMatch(/^PATH=/m);
   });
 
@@ -193,7 +187,7 @@ describe("bash", () => {
     const proposed = await fx.runtime.propose({ id: "b1", name: "bash", arguments: { command: "touch should-not-exist", timeout: 5 } });
     expect("proposal" in proposed).toBe(true);
     if ("proposal" in proposed) {
-      expect(proposed.proposal.preview).toEqual({ kind: "command", command: "touch should-not-exist", cwd: fx.ws, timeoutMs: 5000 });
+      expect(proposed.proposal.preview).toMatchObject({ kind: "command", command: "touch should-not-exist", cwd: fx.ws, timeoutMs: 5000 });
     }
     expect(existsSync(join(fx.ws, "should-not-exist"))).toBe(false);
   });

@@ -98,3 +98,19 @@ export function compactionCut(entries: readonly StoredEntry[], keepTokens: numbe
   if (cut === null || cut === userStarts[0].seq) cut = userStarts[userStarts.length - 1].seq;
   return cut === userStarts[0].seq ? null : cut;
 }
+
+/**
+ * Tokens the next request will carry: the provider's own count from the
+ * last response (input + cache + output) plus an estimate for what came
+ * after it; a character estimate when there is no usable usage yet.
+ */
+export function contextTokens(history: readonly Message[]): number {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const m = history[i];
+    if (m.role !== "assistant" || m.stopReason === "error" || m.stopReason === "aborted") continue;
+    const counted = m.usage.input + m.usage.cacheRead + m.usage.cacheWrite + m.usage.output;
+    if (counted === 0) break;
+    return counted + estimateTokens(history.slice(i + 1));
+  }
+  return estimateTokens(history);
+}

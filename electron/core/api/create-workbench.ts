@@ -2,21 +2,20 @@
  * Assembles the core: store, model registry, keys, tool runtimes and one
  * SessionAgent per active session, behind the zod-validated request table.
  */
-import { realpathSync, statSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, isAbsolute, join } from "node:path";
 import { platform } from "node:os";
-import type { ApprovalPolicy, EventName, EventPayload, ModelOption, SessionSummary, TurnState } from "../../../shared/api";
-import { reasoningLevelsFor, type ModelInfo, type ProviderConfig } from "../../../shared/models";
-import { resolveCompat } from "../providers/registry";
+import type { ApprovalPolicy, EventName, EventPayload, ModelOption, NetworkSettings, SessionSummary, TurnState } from "../../../shared/api";
+import type { ModelInfo, ProviderConfig } from "../../../shared/models";
+import { nodeProviderFetch } from "../network/provider-fetch";
 import type { ExportFormat } from "../../../shared/review";
-import type { ModelRef, SessionEntry } from "../../../shared/protocol";
+import type { ModelRef } from "../../../shared/protocol";
 import { SessionAgent } from "../agent/session-agent";
 import { loadInstructions, loadInstructionsSync, touchedPaths } from "../agent/instructions";
 import { defaultToolSpecs } from "../tools";
 import { TOOL_DEFS } from "../tools/registry";
 import { userConfigDir } from "../mcp/config";
 import { MCP_TURN_WAIT_MS, WorkspaceServices } from "./workspace-services";
-import type { AgentDeps, ResolvedModel, ToolAuditEvent } from "../agent/ports";
+import type { AgentDeps } from "../agent/ports";
 import { createCheckpointHandlers } from "../checkpoints/handlers";
 import { CheckpointService } from "../checkpoints/service";
 import { fileStatesFromCheckpoints, sessionWorkspaceDiff } from "../checkpoints/review";
@@ -27,8 +26,12 @@ import { SessionStore } from "../store";
 import { ApiFailure, dispatch, type HandlerTable } from "./dispatch";
 import { createHandlers } from "./handlers";
 import { createEcosystemHandlers } from "./ecosystem-handlers";
-import { KeyRing, needsKey } from "./keys";
+import { KeyRing } from "./keys";
 import { ModelCatalog } from "./model-catalog";
+import { ModelPolicy } from "./model-policy";
+import { NotFound, openWorkspaceFolder } from "./lookups";
+import { SessionSummaries } from "./session-summaries";
+import { ToolAudit } from "./tool-audit";
 import { SETTINGS_KEY, parseSettings } from "./settings";
 import { createSessionTools } from "./session-tools";
 import type { HostServices, Workbench, WorkbenchEventListener } from "./workbench";
@@ -67,10 +70,11 @@ export interface WorkbenchOptions {
   /** The user's config folder (user-level mcp.json, AGENTS.md, commands/); default: userConfigDir(env). */
   userConfigDir?: string;
   /**
-   * The fetch the provider SDK clients use: Electron's `net.fetch` in the
-   * desktop app; absent, the runtime's global fetch.
+   * The fetch the provider SDK clients use, for the current network settings:
+   * Electron's `net.fetch` in the desktop app; absent, a Node fetch honouring
+   * HTTPS_PROXY / NO_PROXY and the CA files (electron/core/network).
    */
-  fetch?: typeof globalThis.fetch;
+  providerFetch?: (network: NetworkSettings) => typeof globalThis.fetch;
 }
 
 export interface CoreContext {
@@ -111,9 +115,9 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
   await keys.load();
   const listeners = new Set<WorkbenchEventListener>();
   const agents = new Map<string, SessionAgent>();
-  /** Tool calls with an audit row in this process, per session (avoids a lookup per update). */
-  const audited = new Map<string, Set<string>>();
+  const audit = new ToolAudit(store);
   let settings = parseSettings(store.getSetting(SETTINGS_KEY));
+  const providerFetch = options.providerFetch ?? nodeProviderFetch(options.env ?? process.env);
   const checkpoints = new CheckpointService({
     store,
     root: options.checkpointDir !== undefined ? options.checkpointDir : options.dbPath === ":memory:" ? null : join(dirname(options.dbPath), "checkpoints"),
@@ -124,7 +128,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     extraModels: options.extraModels ?? [],
     baseUrls: () => ({ ...settings.baseUrls, ...(options.baseUrlOverrides ?? {}) }),
     demo: options.demo ?? false,
-    fetch: () => options.fetch,
+    fetch: () => providerFetch(settings.network),
   });
 
   const emit = <E extends EventName>(event: E, payload: EventPayload<E>) => {
@@ -140,46 +144,11 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
   const configDir = options.userConfigDir ?? userConfigDir(env);
   const services = new WorkspaceServices({ store, configDir, env, version: options.version, onMcpStatus: (s) => emit("mcp.status", s) });
 
-  const localOf = (m: ModelInfo): Pick<ModelOption, "local"> => {
-    const local = catalog.localAvailability(m);
-    return local === undefined ? {} : { local };
-  };
-  const modelOptions = (): ModelOption[] =>
-    catalog.models().map((m) => {
-      const provider = catalog.provider(m.provider);
-      return {
-        ...m,
-        configured: provider ? keys.ready(provider) : false,
-        providerLabel: provider?.label ?? m.provider,
-        reasoningLevels: provider ? reasoningLevelsFor(m, resolveCompat(m, provider)) : [],
-        ...localOf(m),
-      };
-    });
-
-  const defaultModel = (): ModelRef | null => {
-    const options_ = modelOptions();
-    const wanted = settings.defaultModel;
-    if (wanted && options_.some((m) => m.configured && sameModel(m, wanted))) return wanted;
-    const configured = options_.filter((m) => m.configured);
-    // Asked for the demo (`--demo`): new sessions use it even when a key is in the environment.
-    const demoModel = options.demo ? configured.find((m) => m.demo) : undefined;
-    if (demoModel) return { provider: demoModel.provider, api: demoModel.api, id: demoModel.id };
-    const real = configured.find((m) => !m.demo && catalog.provider(m.provider)?.apiKeyEnv);
-    const pick = real ?? configured.find((m) => m.demo) ?? configured[0];
-    return pick ? { provider: pick.provider, api: pick.api, id: pick.id } : null;
-  };
-
-  const resolveModel = (ref: ModelRef): ResolvedModel | { error: string } => {
-    const model = catalog.find(ref);
-    if (!model) return { error: `Unknown model ${ref.provider}/${ref.id}. Pick another model in the model switcher.` };
-    const provider = catalog.provider(model.provider);
-    if (!provider) return { error: `Unknown provider ${model.provider}.` };
-    const apiKey = keys.get(provider);
-    if (needsKey(provider) && !apiKey) {
-      return { error: `No API key for ${provider.label}. Set ${provider.apiKeyEnv ?? "one"} or add a key in Settings.` };
-    }
-    return { model, provider, apiKey };
-  };
+  const models = new ModelPolicy(catalog, keys, () => settings.defaultModel, options.demo ?? false);
+  const summaries = new SessionSummaries(store, emit);
+  const modelOptions = () => models.options();
+  const defaultModel = () => models.defaultModel();
+  const resolveModel: AgentDeps["resolveModel"] = (ref) => models.resolve(ref);
 
   const agentFor = (sessionId: string): SessionAgent => {
     const existing = agents.get(sessionId);
@@ -195,6 +164,8 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       env,
       rules: () => store.listRules(workspace.id),
       externalTools: mcp ? () => mcp.toolSet() : undefined,
+      // The sessions database and everything beside it: no command reads or changes it.
+      bashHidden: isAbsolute(options.dbPath) ? [dirname(options.dbPath)] : [],
     });
     const deps: AgentDeps = {
       store,
@@ -204,10 +175,10 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       computeCost: (model, message) => catalog.withCost(model, message),
       emit: (event, payload) => {
         // A turn's last summary is announced before the turn says it ended.
-        if (event === "stream.end") announceSummary(sessionId);
+        if (event === "stream.end") summaries.announce(sessionId);
         emit(event, payload);
       },
-      audit: (sid, event) => writeAudit(store, audited, sid, event, now()),
+      audit: (sid, event) => audit.write(sid, event, now()),
       saveRule: (rule) => {
         store.addRule({ workspaceId: workspace.id, ...rule });
       },
@@ -222,7 +193,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
         emit("session.updated", store.setSessionReasoning(sid, level));
       },
       demoteOtherReasoning: () => settings.demoteOtherReasoning,
-      onAppended: (sid, _seq, entry) => afterAppend(sid, entry),
+      onAppended: (sid, _seq, entry) => summaries.afterAppend(sid, entry),
       sleep: options.sleep,
       prepareTools: async () => mcp?.whenStarted(MCP_TURN_WAIT_MS),
       instructions: (touched) => loadInstructions({ workspaceRoot: workspace.path, userDir: configDir, touched }),
@@ -232,60 +203,6 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     const agent = new SessionAgent(deps, sessionId, session.model ?? defaultModel(), session.reasoning, services.mode(sessionId));
     agents.set(sessionId, agent);
     return agent;
-  };
-
-  /** Renames and announces the appended rename entry, as the loop announces its own entries. */
-  const renameSession = (sessionId: string, title: string) => {
-    const session = store.renameSession(sessionId, title);
-    for (const stored of store.loadEntries(sessionId, { fromSeq: session.entryCount })) {
-      emit("session.entry", { sessionId, seq: stored.seq, entry: stored.entry });
-    }
-    return session;
-  };
-
-  /**
-   * Sessions whose summary (totals, counts, time) changed since it was last
-   * announced. The announcement waits for the current burst of work to end
-   * (setImmediate): in a tool loop that is after the next request went out,
-   * off the path the user waits on, and one summary per burst instead of one
-   * per entry.
-   */
-  const staleSummaries = new Set<string>();
-  let summaryTimer: NodeJS.Immediate | null = null;
-  const announceSummary = (sessionId: string) => {
-    if (!staleSummaries.delete(sessionId)) return;
-    const session = store.getSession(sessionId);
-    if (session) emit("session.updated", session);
-  };
-  const announceSummaries = () => {
-    summaryTimer = null;
-    for (const sessionId of [...staleSummaries]) {
-      try {
-        announceSummary(sessionId);
-      } catch {
-        // A session deleted meanwhile, or a store being closed: nothing to announce.
-      }
-    }
-  };
-
-  const afterAppend = (sessionId: string, entry: SessionEntry) => {
-    // A tool result changes neither the title nor the usage totals.
-    if (entry.type === "message" && entry.message.role === "toolResult") return;
-    if (entry.type === "message" && entry.message.role === "user") {
-      const session = store.getSession(sessionId);
-      if (!session) return;
-      const text = entry.message.content
-        .map((c) => (c.type === "text" ? c.text : ""))
-        .join(" ")
-        .trim();
-      if (session.title === DEFAULT_TITLE && text) {
-        staleSummaries.delete(sessionId);
-        emit("session.updated", renameSession(sessionId, titleFrom(text)));
-        return;
-      }
-    }
-    staleSummaries.add(sessionId);
-    summaryTimer ??= setImmediate(announceSummaries);
   };
 
   const damageNotice = (message: string) =>
@@ -315,7 +232,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     notices,
     emit,
     agent: agentFor,
-    renameSession,
+    renameSession: (sessionId, title) => summaries.rename(sessionId, title),
     activeAgent: (id) => agents.get(id),
     activeTurns: () => [...agents.values()].map((a) => a.turnState()).filter((t) => t.status !== "idle"),
     dropAgent: (id) => {
@@ -404,8 +321,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       for (const agent of agents.values()) agent.abort();
       await Promise.all([...agents.values()].map((a) => a.idle()));
       await checkpoints.close();
-      if (summaryTimer !== null) clearImmediate(summaryTimer);
-      announceSummaries();
+      summaries.flush();
       await services.close();
       listeners.clear();
       store.close();
@@ -413,72 +329,5 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
   };
 }
 
-export const DEFAULT_TITLE = "New session";
-
 const TOOL_TIERS = new Map(TOOL_DEFS.map((d) => [d.name, d.tier]));
 
-export class NotFound extends Error {
-  override name = "NotFound";
-}
-
-export function openWorkspaceFolder(store: SessionStore, path: string) {
-  let real: string;
-  try {
-    real = realpathSync(path);
-  } catch {
-    throw new NotFound(`folder not found: ${path}`);
-  }
-  if (!statSync(real).isDirectory()) throw new NotFound(`not a folder: ${path}`);
-  return store.addWorkspace(real);
-}
-
-function titleFrom(text: string): string {
-  const line = text.split("\n")[0].trim();
-  return line.length > 60 ? `${line.slice(0, 57)}…` : line;
-}
-
-function sameModel(a: ModelRef, b: ModelRef): boolean {
-  return a.provider === b.provider && a.api === b.api && a.id === b.id;
-}
-
-function writeAudit(store: SessionStore, audited: Map<string, Set<string>>, sessionId: string, event: ToolAuditEvent, at: number): void {
-  let seen = audited.get(sessionId);
-  if (!seen) audited.set(sessionId, (seen = new Set()));
-  const known = seen.has(event.toolCallId);
-  // Ids may repeat across turns: a finished call frees its id for a new row.
-  if (event.kind === "finished") seen.delete(event.toolCallId);
-  else seen.add(event.toolCallId);
-  // No catch: a failed audit write fails the entry it goes with (one transaction), and the loop reports it on that call.
-  {
-    switch (event.kind) {
-      case "proposed":
-        if (known) store.patchToolCall(sessionId, event.toolCallId, { status: "proposed" });
-        else store.addToolCall({ sessionId, toolCallId: event.toolCallId, toolName: event.toolName, args: event.args, status: "proposed" });
-        break;
-      case "running": {
-        if (known) store.patchToolCall(sessionId, event.toolCallId, { status: "running" });
-        else store.addToolCall({ sessionId, toolCallId: event.toolCallId, toolName: event.toolName, args: event.args, status: "running" });
-        break;
-      }
-      case "decided": {
-        if (!known) store.addToolCall({ sessionId, toolCallId: event.toolCallId, toolName: event.toolName, args: {}, status: "proposed" });
-        const decision = event.decision as "approved" | "approvedForSession" | "denied" | "autoApproved" | "autoDenied";
-        const denied = decision === "denied" || decision === "autoDenied";
-        store.patchToolCall(sessionId, event.toolCallId, {
-          status: denied ? "denied" : "approved",
-          approvalDecision: decision,
-          decidedBy: event.decidedBy,
-          decidedAt: at,
-          ...(event.rules ? { decidedByRule: event.rules } : {}),
-        });
-        break;
-      }
-      case "finished": {
-        const patch = { status: event.status, durationMs: event.durationMs, errorCode: event.errorCode, outputBytes: event.outputBytes };
-        if (known) store.patchToolCall(sessionId, event.toolCallId, patch);
-        else store.addToolCall({ sessionId, toolCallId: event.toolCallId, toolName: event.toolName, args: event.args, ...patch });
-        break;
-      }
-    }
-  }
-}

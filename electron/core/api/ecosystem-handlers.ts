@@ -5,7 +5,7 @@
 import type { RequestParams, RequestResult } from "../../../shared/api";
 import { listPromptCommands } from "../commands/prompt-commands";
 import type { CoreContext } from "./create-workbench";
-import { NotFound } from "./create-workbench";
+import { NotFound, requireSession as findSession, requireWorkspace as findWorkspace } from "./lookups";
 import { ApiFailure, type HandlerTable } from "./dispatch";
 
 type P<M extends keyof HandlerTable> = RequestParams<M>;
@@ -16,16 +16,8 @@ export type EcosystemMethod =
 
 export function createEcosystemHandlers(ctx: CoreContext): Pick<HandlerTable, EcosystemMethod> {
   const { store, services } = ctx;
-  const requireSession = (id: string) => {
-    const s = store.getSession(id);
-    if (!s) throw new NotFound(`no session ${id}`);
-    return s;
-  };
-  const requireWorkspace = (id: string) => {
-    const w = store.getWorkspace(id);
-    if (!w) throw new NotFound(`no workspace ${id}`);
-    return w;
-  };
+  const requireSession = (id: string) => findSession(store, id);
+  const requireWorkspace = (id: string) => findWorkspace(store, id);
   const mcpStatus = (workspaceId: string): R<"mcp.status"> => {
     requireWorkspace(workspaceId);
     const status = services.mcpStatus(workspaceId);

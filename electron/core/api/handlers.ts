@@ -1,8 +1,9 @@
 /** The WorkbenchApi request handlers (params already parsed by dispatch). */
 import type { RequestParams, RequestResult } from "../../../shared/api";
 import type { CoreContext } from "./create-workbench";
-import { NotFound, openWorkspaceFolder } from "./create-workbench";
+import { NotFound, openWorkspaceFolder, requireSession as findSession, requireWorkspace as findWorkspace } from "./lookups";
 import { ApiFailure, type CoreHandlerTable, type HandlerTable } from "./dispatch";
+import { readCaFile } from "../network/node-fetch";
 import { parseSettings } from "./settings";
 import { invalidBashAllow } from "../tools/rule-match";
 import { attachMentions } from "../mentions/attach";
@@ -20,17 +21,9 @@ type R<M extends keyof HandlerTable> = RequestResult<M>;
 export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, EcosystemMethod> {
   const { store } = ctx;
 
-  const requireSession = (id: string) => {
-    const s = store.getSession(id);
-    if (!s) throw new NotFound(`no session ${id}`);
-    return s;
-  };
+  const requireSession = (id: string) => findSession(store, id);
 
-  const requireWorkspace = (id: string) => {
-    const w = store.getWorkspace(id);
-    if (!w) throw new NotFound(`no workspace ${id}`);
-    return w;
-  };
+  const requireWorkspace = (id: string) => findWorkspace(store, id);
 
   const providerStatus = (key: string): R<"secrets.setApiKey"> => {
     const p = ctx.catalog.provider(key);
@@ -204,6 +197,15 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
     },
     "settings.get": () => ctx.settings(),
     "settings.update": (p: P<"settings.update">) => {
+      // A CA file that cannot be used is refused now, with its reason, rather than failing every later call.
+      const caFile = p.network?.caFile;
+      if (caFile) {
+        try {
+          readCaFile(caFile, "Settings → Network → CA file");
+        } catch (err) {
+          throw new ApiFailure("INVALID_REQUEST", err instanceof Error ? err.message : String(err));
+        }
+      }
       const next = parseSettings({ ...ctx.settings(), ...p });
       ctx.saveSettings(next);
       return next;

@@ -17,6 +17,8 @@ export interface SessionToolsOptions {
   rules?: () => readonly PolicyRule[];
   /** The workspace's MCP tools (asked at each lookup: servers come and go). */
   externalTools?: ToolRuntimeOptions["externalTools"];
+  /** Folders sandboxed bash must not see (the app's data folder). */
+  bashHidden?: readonly string[];
 }
 
 export function createSessionTools(options: SessionToolsOptions): ToolRuntimePort {
@@ -37,6 +39,7 @@ export function createSessionTools(options: SessionToolsOptions): ToolRuntimePor
         budget,
         env: options.env,
         externalTools: options.externalTools,
+        bashHidden: options.bashHidden,
         ...(options.rules ? { rules: options.rules } : {}),
       });
       for (const rule of sessionRules) runtime.addSessionRule(rule);

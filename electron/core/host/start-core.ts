@@ -9,6 +9,11 @@ import { createWorkbench, type WorkbenchOptions } from "../api/create-workbench"
 import type { HostServices, Workbench } from "../api/workbench";
 import { createDemoResponder, startFauxProvider } from "../faux";
 import { listProviders } from "../providers/registry";
+import { takeKeysFromEnv } from "../api/keys";
+
+function providerKeyNames(): string[] {
+  return listProviders().flatMap((p) => (p.apiKeyEnv ? [p.apiKeyEnv] : []));
+}
 
 export interface StartCoreOptions {
   dbPath: string;
@@ -24,6 +29,8 @@ export interface StartCoreOptions {
   extraModels?: ModelInfo[];
   /** Derives the approval policy in force from the saved one, never stored (the headless run). */
   approvalPolicy?: (saved: ApprovalPolicy) => ApprovalPolicy;
+  /** The provider fetch (the desktop app: Electron's net.fetch); absent, the Node one (see WorkbenchOptions). */
+  providerFetch?: WorkbenchOptions["providerFetch"];
 }
 
 export interface RunningCore {
@@ -33,7 +40,8 @@ export interface RunningCore {
 }
 
 export async function startCore(options: StartCoreOptions): Promise<RunningCore> {
-  const env = options.env ?? process.env;
+  // Keys are read once and removed from the process environment (docs/tool-sandbox.md).
+  const env = options.env ?? takeKeysFromEnv(process.env, providerKeyNames());
   const hasSecrets = options.host.secrets ? (await options.host.secrets.list()).length > 0 : false;
   const anyEnvKey = listProviders().some((p) => p.apiKeyEnv && env[p.apiKeyEnv]);
   const wantDemo = options.demo === "auto" ? !anyEnvKey && !hasSecrets : options.demo;
@@ -54,6 +62,7 @@ export async function startCore(options: StartCoreOptions): Promise<RunningCore>
     extraProviders: options.extraProviders,
     extraModels: options.extraModels,
     approvalPolicy: options.approvalPolicy,
+    providerFetch: options.providerFetch,
   };
   const workbench = await createWorkbench(workbenchOptions);
   return {

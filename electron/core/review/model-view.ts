@@ -1,9 +1,9 @@
 /**
  * "What the model saw": rebuilds the exact request body behind a stored
- * assistant message, the way the loop built it (agent/session-agent.ts
- * `buildContext`): the history before it through `historyForModel`, the same
- * system prompt, the tool specs, the model stored on the message, then the
- * pure request builder with its boundary transform. Pure given its inputs.
+ * assistant message with the loop's own context builder
+ * (agent/request-context.ts): the history before it through `historyForModel`,
+ * the tool specs, the model stored on the message, then the pure request
+ * builder with its boundary transform. Pure given its inputs.
  *
  * The system prompt's date comes from the time of the request: the timestamp
  * of the last message (or compaction) stored before the assistant message,
@@ -17,9 +17,9 @@ import type { ModelInfo, ProviderConfig } from "../../../shared/models";
 import type { ModelRef, ReasoningLevel, StoredEntry } from "../../../shared/protocol";
 import type { ModelView } from "../../../shared/review";
 import { historyForModel, latestCompaction } from "../agent/context";
-import { buildSystemPrompt } from "../agent/system-prompt";
+import { RequestContextBuilder } from "../agent/request-context";
 import { buildRequest } from "../providers/requests";
-import type { LlmContext, ToolSpec } from "../providers/types";
+import type { ToolSpec } from "../providers/types";
 import { modelLabel } from "./timeline";
 import type { ReviewResult } from "./result";
 
@@ -63,22 +63,15 @@ export function modelViewAt(entries: readonly StoredEntry[], seq: number, input:
   const before = entries.slice(0, index);
   const requestTime = requestTimeOf(before) ?? message.timestamp;
   const mode = input.modeAt?.(before) ?? "agent";
-  const all = [...input.toolSpecs];
-  const tools = mode === "ask" && input.isSideEffect ? all.filter((t) => !input.isSideEffect?.(t.name)) : all;
-  const instructions = input.instructions?.(before) ?? "";
-  const context: LlmContext = {
-    systemPrompt: buildSystemPrompt({
-      workspaceRoot: input.workspaceRoot,
-      platform: input.platform,
-      now: requestTime,
-      tools,
-      instructions,
-      mode,
-    }),
-    messages: historyForModel(before),
-    // Same rule as the loop's buildContext.
-    tools: resolved.model.input.length > 0 ? tools : [],
-  };
+  const isSideEffect = input.isSideEffect ?? (() => false);
+  const context = new RequestContextBuilder({ workspaceRoot: input.workspaceRoot, platform: input.platform, isSideEffect }).build({
+    model: resolved.model,
+    now: requestTime,
+    tools: [...input.toolSpecs],
+    mode,
+    instructions: input.instructions?.(before) ?? "",
+    history: historyForModel(before),
+  });
   try {
     const reasoning = reasoningAt(before);
     const built = buildRequest(resolved.model, resolved.provider, context, {

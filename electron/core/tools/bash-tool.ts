@@ -13,6 +13,7 @@ import { mkdir, readdir, readFile, unlink } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { StringDecoder } from "node:string_decoder";
+import { defaultHome, describeSandbox, sandboxedCommand } from "./bash-sandbox";
 import type { ToolContext } from "./context";
 import { errors, failure, formatSeconds, toolError } from "./errors";
 import { BASH_DEFAULT_TIMEOUT_MS, BASH_KILL_GRACE_MS, BASH_MAX_LINES, OUTPUT_MAX_BYTES } from "./limits";
@@ -24,6 +25,11 @@ import type { Result, ToolOutcome } from "./types";
 
 export function bashTimeoutMs(args: BashArgs): number {
   return args.timeout !== undefined ? args.timeout * 1000 : BASH_DEFAULT_TIMEOUT_MS;
+}
+
+/** The approval card's line about where the command runs. */
+export function sandboxLine(ctx: Pick<ToolContext, "bash">): string {
+  return describeSandbox(ctx.bash.sandbox, ctx.bash.network);
 }
 
 export async function resolveWorkdir(args: BashArgs, ctx: Pick<ToolContext, "sandbox">): Promise<Result<ResolvedPath>> {
@@ -123,7 +129,14 @@ export async function runBash(args: BashArgs, ctx: ToolContext): Promise<ToolOut
     let exitSignal: NodeJS.Signals | null = null;
     const timers: NodeJS.Timeout[] = [];
 
-    const child = spawn(SHELL, ["-c", args.command], {
+    const { file: program, args: argv } = sandboxedCommand(ctx.bash.sandbox, SHELL, args.command, {
+      workspace: ctx.sandbox.root,
+      cwd: workdir.value.real,
+      home: defaultHome(ctx.env),
+      hidden: ctx.bash.hidden,
+      network: ctx.bash.network,
+    });
+    const child = spawn(program, argv, {
       cwd: workdir.value.real,
       env: ctx.env,
       detached: true,
@@ -200,6 +213,7 @@ export async function runBash(args: BashArgs, ctx: ToolContext): Promise<ToolOut
         fullOutputPath: keepFile ? outputPath : null,
         timedOut,
         aborted,
+        sandbox: ctx.bash.sandbox.kind,
       };
       if (spawnError) return resolve(failure(errors.io("bash", spawnError.message), details));
       const output = cut.text === "" ? "(no output)" : cut.text;

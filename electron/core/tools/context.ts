@@ -1,4 +1,5 @@
 /** What a tool implementation gets from the runtime. */
+import type { BashSandboxInfo } from "./bash-sandbox";
 import type { Sandbox } from "./sandbox";
 
 export interface ToolContext {
@@ -10,4 +11,15 @@ export interface ToolContext {
   rgPath: string | null;
   /** Folder where bash saves full output that was cut. */
   outputDir: string;
+  /** How bash commands are confined (docs/tool-sandbox.md). */
+  bash: BashSettings;
+}
+
+export interface BashSettings {
+  /** The OS sandbox; kind "none" runs commands unconfined (the approval card says so). */
+  sandbox: BashSandboxInfo;
+  /** Network allowed inside the sandbox for this session. */
+  network: boolean;
+  /** Folders hidden from sandboxed commands besides the home secrets (the app's data folder). */
+  hidden: readonly string[];
 }

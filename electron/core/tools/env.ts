@@ -1,6 +1,9 @@
 /**
- * The environment bash commands get: the parent's, minus anything that looks
- * like a credential, plus settings that keep commands non-interactive.
+ * The environment bash commands get: an allow-list of the parent's variables
+ * (what a shell and the usual toolchains need), minus anything whose value
+ * still looks like a credential, plus settings that keep commands
+ * non-interactive. A variable not on the list is not passed, whatever its
+ * name: new secrets are out by default.
  */
 
 /** Always passed down, whatever their names look like. */
@@ -33,10 +36,23 @@ export function isSecretVariable(name: string, value: string): boolean {
   return SECRET_VALUE.test(value) || URL_WITH_PASSWORD.test(value);
 }
 
-export function childEnvironment(source: Record<string, string | undefined>): Record<string, string> {
+/** Passed to commands (with LC_* and XDG_*), unless the value looks like a credential. */
+export const ALLOWED_ENV = new Set([
+  "PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "TERM", "TZ", "TMPDIR", "TEMP", "TMP", "COLORTERM",
+  "EDITOR", "VISUAL", "PAGER", "NODE_PATH", "NODE_OPTIONS", "NODE_ENV", "NVM_DIR", "NVM_BIN",
+  "JAVA_HOME", "GOPATH", "GOROOT", "GOFLAGS", "CARGO_HOME", "RUSTUP_HOME", "PYENV_ROOT", "VIRTUAL_ENV", "CONDA_PREFIX",
+  "PYTHONPATH", "GEM_HOME", "GEM_PATH", "BUN_INSTALL", "DENO_DIR", "PNPM_HOME", "ANDROID_HOME",
+  "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL",
+  "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy",
+  "CI", "FORCE_COLOR", "NO_COLOR",
+]);
+
+export function childEnvironment(source: Record<string, string | undefined>, extraAllowed: readonly string[] = []): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(source)) {
-    if (value === undefined || isSecretVariable(name, value)) continue;
+    if (value === undefined) continue;
+    const listed = ALLOWED_ENV.has(name) || extraAllowed.includes(name) || name.startsWith("LC_") || name.startsWith("XDG_");
+    if (!listed || isSecretVariable(name, value)) continue;
     env[name] = value;
   }
   env.PAGER = "cat";

@@ -3,31 +3,10 @@
  * say what to do next; the golden strings are snapshotted in
  * test/tools/__snapshots__ so a change in wording is a reviewed change.
  */
-import type { ToolError, ToolErrorCode, ToolOutcome } from "./types";
-
-/** Codes a model can sensibly retry (with changed arguments or later). */
-const RETRYABLE: ReadonlySet<ToolErrorCode> = new Set<ToolErrorCode>([
-  "INVALID_ARGUMENTS",
-  "UNKNOWN_TOOL",
-  "OUTSIDE_WORKSPACE",
-  "NOT_FOUND",
-  "IS_DIRECTORY",
-  "NOT_A_DIRECTORY",
-  "BINARY_FILE",
-  "TOO_LARGE",
-  "NO_MATCH",
-  "AMBIGUOUS_MATCH",
-  "NO_CHANGE",
-  "CONFLICT",
-  "TIMEOUT",
-  "SPECIAL_FILE",
-  "IO_ERROR",
-  "TOOL_FAILED",
-  "SERVER_UNAVAILABLE",
-]);
+import { TOOL_ERROR_RETRYABLE, type ToolError, type ToolErrorCode, type ToolOutcome } from "./types";
 
 export function toolError(errorCode: ToolErrorCode, message: string, hint?: string): ToolError {
-  const error: ToolError = { errorCode, retryable: RETRYABLE.has(errorCode), message };
+  const error: ToolError = { errorCode, retryable: TOOL_ERROR_RETRYABLE[errorCode], message };
   if (hint !== undefined) error.hint = hint;
   return error;
 }

@@ -3,7 +3,7 @@
  * order providers get them.
  */
 import type { z } from "zod";
-import { bashTimeoutMs, resolveWorkdir, runBash } from "./bash-tool";
+import { bashTimeoutMs, resolveWorkdir, runBash, sandboxLine } from "./bash-tool";
 import type { ToolContext } from "./context";
 import {
   BASH_DESCRIPTION,
@@ -157,7 +157,7 @@ export const TOOL_DEFS: readonly ToolDef[] = [
       if (!dir.ok) return dir;
       return {
         ok: true,
-        value: { preview: { kind: "command", command: args.command, cwd: dir.value.real, timeoutMs: bashTimeoutMs(args) } },
+        value: { preview: { kind: "command", command: args.command, cwd: dir.value.real, timeoutMs: bashTimeoutMs(args), sandbox: sandboxLine(ctx), sandboxed: ctx.bash.sandbox.kind !== "none" } },
       };
     },
     execute: (args, ctx) => runBash(args, ctx),

@@ -23,7 +23,8 @@ import { delimiter, join } from "node:path";
 import type { ToolResultMessage } from "../../../shared/protocol";
 import type { AuditEvent, AuditSink } from "./audit";
 import { DEFAULT_RUN_BUDGET, TurnBudget, type BudgetUsage } from "./budget";
-import type { ToolContext } from "./context";
+import { detectBashSandbox } from "./bash-sandbox";
+import type { BashSettings, ToolContext } from "./context";
 import { childEnvironment } from "./env";
 import { errors, failure, toolError } from "./errors";
 import { READONLY_TIMEOUT_MS } from "./limits";
@@ -62,6 +63,14 @@ export interface ToolRuntimeOptions {
    * server's tools apply. Their names never shadow the built-in tools.
    */
   externalTools?: () => { defs: readonly ToolDef[]; specs: readonly ToolSpec[] };
+  /** Deadline of a read-only call (default READONLY_TIMEOUT_MS). */
+  readOnlyTimeoutMs?: number;
+  /** "auto" (default): bash runs in the OS sandbox when there is one; "off": unconfined. */
+  bashSandbox?: "auto" | "off";
+  /** Network inside the bash sandbox (default false). */
+  bashNetwork?: boolean;
+  /** Folders sandboxed bash cannot see besides the home secrets (the app's data folder). */
+  bashHidden?: readonly string[];
 }
 
 export type UserAnswer = { approved: true; forSession?: boolean; rule?: string } | { approved: false; reason?: string };
@@ -136,6 +145,12 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   const rgPath = options.rgPath === undefined ? findOnPath("rg") : options.rgPath;
   const outputDir = options.outputDir ?? join(tmpdir(), "agent-workbench-tool-output");
   const sessionRules: PolicyRule[] = [];
+  const bash: BashSettings = {
+    sandbox: options.bashSandbox === "off" ? { kind: "none", reason: "the sandbox is turned off in the settings" } : detectBashSandbox(),
+    network: options.bashNetwork ?? false,
+    // Where cut output is saved is the app's, not the command's.
+    hidden: [...(options.bashHidden ?? []), outputDir],
+  };
   const sessionAllowed = new Set<string>();
   const pending = new Map<string, Pending>();
   let sandbox: Promise<Result<Sandbox>> | null = null;
@@ -153,7 +168,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   const context = async (signal: AbortSignal): Promise<Result<ToolContext>> => {
     const sb = await openSandbox();
     if (!sb.ok) return sb;
-    return { ok: true, value: { sandbox: sb.value, signal, env, rgPath, outputDir } };
+    return { ok: true, value: { sandbox: sb.value, signal, env, rgPath, outputDir, bash } };
   };
 
   const finish = (
@@ -280,7 +295,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       }
       const outcome = await guarded(
         signal,
-        READONLY_TIMEOUT_MS,
+        options.readOnlyTimeoutMs ?? READONLY_TIMEOUT_MS,
         async (s) => {
           const ctx = await context(s);
           return ctx.ok ? def.run(valid.args, ctx.value) : failure(ctx.error);

@@ -8,32 +8,34 @@
 import type { ImageContent, TextContent } from "../../../shared/protocol";
 import type { ToolSpec } from "../providers/types";
 
-export const TOOL_ERROR_CODES = [
-  "INVALID_ARGUMENTS",
-  "UNKNOWN_TOOL",
-  "OUTSIDE_WORKSPACE",
-  "NOT_FOUND",
-  "IS_DIRECTORY",
-  "NOT_A_DIRECTORY",
-  "BINARY_FILE",
-  "TOO_LARGE",
-  "NO_MATCH",
-  "AMBIGUOUS_MATCH",
-  "NO_CHANGE",
-  "CONFLICT",
-  "TIMEOUT",
-  "ABORTED",
-  "DENIED",
-  "TOOL_BUDGET_EXCEEDED",
-  "SPECIAL_FILE",
-  "IO_ERROR",
+/** Every tool error code, and whether a model can sensibly retry it (with changed arguments or later). */
+export const TOOL_ERROR_RETRYABLE = {
+  INVALID_ARGUMENTS: true,
+  UNKNOWN_TOOL: true,
+  OUTSIDE_WORKSPACE: true,
+  NOT_FOUND: true,
+  IS_DIRECTORY: true,
+  NOT_A_DIRECTORY: true,
+  BINARY_FILE: true,
+  TOO_LARGE: true,
+  NO_MATCH: true,
+  AMBIGUOUS_MATCH: true,
+  NO_CHANGE: true,
+  CONFLICT: true,
+  TIMEOUT: true,
+  ABORTED: false,
+  DENIED: false,
+  TOOL_BUDGET_EXCEEDED: false,
+  SPECIAL_FILE: true,
+  IO_ERROR: true,
   /** An external (MCP) tool reported a failure, or its server is down, crashed or answered garbage. */
-  "TOOL_FAILED",
-  "SERVER_UNAVAILABLE",
+  TOOL_FAILED: true,
+  SERVER_UNAVAILABLE: true,
   /** Ask mode: side-effect tools are refused. */
-  "READ_ONLY_MODE",
-] as const;
-export type ToolErrorCode = (typeof TOOL_ERROR_CODES)[number];
+  READ_ONLY_MODE: false,
+} as const satisfies Record<string, boolean>;
+export type ToolErrorCode = keyof typeof TOOL_ERROR_RETRYABLE;
+export const TOOL_ERROR_CODES = Object.keys(TOOL_ERROR_RETRYABLE) as [ToolErrorCode, ...ToolErrorCode[]];
 
 export interface ToolError {
   errorCode: ToolErrorCode;
@@ -54,7 +56,15 @@ export type Result<T> = { ok: true; value: T } | { ok: false; error: ToolError }
 /** What the user sees before approving a side-effect call; computed without touching disk. */
 export type ProposalPreview =
   | { kind: "diff"; path: string; before: string | null; after: string; unifiedDiff: string; added: number; removed: number }
-  | { kind: "command"; command: string; cwd: string; timeoutMs: number }
+  | {
+      kind: "command";
+      command: string;
+      cwd: string;
+      timeoutMs: number;
+      /** Where it runs, in words for the approval card ("Sandboxed (bubblewrap): …" or "Not sandboxed: …"). */
+      sandbox?: string;
+      sandboxed?: boolean;
+    }
   /** An MCP tool without readOnlyHint: the server, its own tool name and the arguments, pretty-printed. */
   | { kind: "mcp"; server: string; tool: string; argsJson: string };
 

@@ -153,6 +153,11 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
           <p className="muted">
             in <code>{preview.cwd}</code> · timeout {Math.round(preview.timeoutMs / 1000)} s
           </p>
+          {preview.sandbox && (
+            <p className={preview.sandboxed ? "muted sandbox-line" : "sandbox-line unsandboxed"} aria-label="Sandbox">
+              {preview.sandbox}
+            </p>
+          )}
         </div>
       )}
       {preview.kind === "mcp" && (

@@ -11,7 +11,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import type { StopReason } from "../../../../shared/protocol";
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "../types";
-import { baseUrlOf, runStream, TruncatedStreamError, type AdapterConfig, type ResponseReader, type RunContext } from "./common";
+import { baseUrlOf, defineAdapter, runStream, TruncatedStreamError, type AdapterConfig, type ResponseReader, type RunContext } from "./common";
 import { appToolName, buildAnthropicRequest, computeCost } from "./deps";
 import type { StreamState, TokenCounts } from "./stream-state";
 import { isAnthropicBlock, isAnthropicDelta, isAnthropicEvent, type AnthropicUsage } from "./anthropic-events";
@@ -154,13 +154,7 @@ function isNonEmptyObject(value: unknown): boolean {
 }
 
 export function createAnthropicAdapter(config: AdapterConfig = {}): ProviderAdapter {
-  return {
-    api: "anthropic-messages",
-    stream: (model, provider, context, options) => streamAnthropic(config, model, provider, context, options),
-    buildRequestBody(model, provider, context, options = {}) {
-      return buildAnthropicRequest(model, provider, context, options).body;
-    },
-  };
+  return defineAdapter("anthropic-messages", config, streamAnthropic, buildAnthropicRequest);
 }
 
 export const anthropicAdapter: ProviderAdapter = createAnthropicAdapter();

@@ -5,7 +5,7 @@
  */
 import { performance } from "node:perf_hooks";
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
-import type { StreamEvent, StreamOptions } from "../types";
+import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "../types";
 import { describeFailure, redactSecrets } from "./errors";
 import { StreamState, type CostFunction } from "./stream-state";
 
@@ -67,6 +67,20 @@ export interface AdapterConfig {
 }
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60 * 1000;
+
+/** An adapter from its wire's stream function and request builder (the body `stream` would send). */
+export function defineAdapter(
+  api: ProviderAdapter["api"],
+  config: AdapterConfig,
+  stream: (config: AdapterConfig, model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: StreamOptions) => AsyncIterable<StreamEvent>,
+  build: (model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: Partial<StreamOptions>) => { body: unknown },
+): ProviderAdapter {
+  return {
+    api,
+    stream: (model, provider, context, options) => stream(config, model, provider, context, options),
+    buildRequestBody: (model, provider, context, options = {}) => build(model, provider, context, options).body,
+  };
+}
 
 /** What every SDK client gets: no retries of its own (the agent loop owns retries and retry-after), no logging. */
 export interface ClientSettings {

@@ -16,7 +16,7 @@ import { GoogleGenAI, type GenerateContentResponse, type Part } from "@google/ge
 import type { StopReason } from "../../../../shared/protocol";
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "../types";
-import { baseUrlOf, runStream, TruncatedStreamError, type AdapterConfig, type ResponseReader, type RunContext } from "./common";
+import { baseUrlOf, defineAdapter, runStream, TruncatedStreamError, type AdapterConfig, type ResponseReader, type RunContext } from "./common";
 import { appToolName, buildGeminiRequest, computeCost } from "./deps";
 import type { StreamState } from "./stream-state";
 import { SchemaNotExpressible } from "../requests/gemini-schema";
@@ -203,13 +203,7 @@ class GeminiReader implements ResponseReader {
 }
 
 export function createGeminiAdapter(config: AdapterConfig = {}): ProviderAdapter {
-  return {
-    api: "google-generative-ai",
-    stream: (model, provider, context, options) => streamGemini(config, model, provider, context, options),
-    buildRequestBody(model, provider, context, options = {}) {
-      return buildGeminiRequest(model, provider, context, options).body;
-    },
-  };
+  return defineAdapter("google-generative-ai", config, streamGemini, buildGeminiRequest);
 }
 
 export const geminiAdapter: ProviderAdapter = createGeminiAdapter();

@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import type { Compat, ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { StopReason } from "../../../../shared/protocol";
 import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "../types";
-import { baseUrlOf, runStream, TruncatedStreamError, type AdapterConfig, type ResponseReader, type RunContext } from "./common";
+import { baseUrlOf, defineAdapter, runStream, TruncatedStreamError, type AdapterConfig, type ResponseReader, type RunContext } from "./common";
 import { appToolName, buildOpenAICompletionsRequest, computeCost, openaiClient } from "./deps";
 import type { StreamState, TokenCounts } from "./stream-state";
 import { isCompletionsChunk, type CompletionsToolCallDelta, type CompletionsUsage } from "./openai-completions-chunks";
@@ -142,13 +142,7 @@ class CompletionsReader implements ResponseReader {
 }
 
 export function createOpenAICompletionsAdapter(config: AdapterConfig = {}): ProviderAdapter {
-  return {
-    api: "openai-completions",
-    stream: (model, provider, context, options) => streamCompletions(config, model, provider, context, options),
-    buildRequestBody(model, provider, context, options = {}) {
-      return buildOpenAICompletionsRequest(model, provider, context, options).body;
-    },
-  };
+  return defineAdapter("openai-completions", config, streamCompletions, buildOpenAICompletionsRequest);
 }
 
 export const openaiCompletionsAdapter: ProviderAdapter = createOpenAICompletionsAdapter();

@@ -10,7 +10,7 @@
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { StopReason } from "../../../../shared/protocol";
 import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "../types";
-import { baseUrlOf, runStream, TruncatedStreamError, type AdapterConfig, type ResponseReader, type RunContext } from "./common";
+import { baseUrlOf, defineAdapter, runStream, TruncatedStreamError, type AdapterConfig, type ResponseReader, type RunContext } from "./common";
 import { appToolName, buildOpenAIResponsesRequest, computeCost, encodeResponsesToolCallId, openaiClient } from "./deps";
 import type { StreamState, TokenCounts } from "./stream-state";
 import { isResponsesEvent, type ResponsesItem, type ResponsesResponse, type ResponsesUsage } from "./openai-responses-events";
@@ -175,13 +175,7 @@ function finishItem(state: StreamState, index: number, item: ResponsesItem): Str
 }
 
 export function createOpenAIResponsesAdapter(config: AdapterConfig = {}): ProviderAdapter {
-  return {
-    api: "openai-responses",
-    stream: (model, provider, context, options) => streamResponses(config, model, provider, context, options),
-    buildRequestBody(model, provider, context, options = {}) {
-      return buildOpenAIResponsesRequest(model, provider, context, options).body;
-    },
-  };
+  return defineAdapter("openai-responses", config, streamResponses, buildOpenAIResponsesRequest);
 }
 
 export const openaiResponsesAdapter: ProviderAdapter = createOpenAIResponsesAdapter();

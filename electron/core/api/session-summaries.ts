@@ -1,0 +1,84 @@
+/**
+ * What follows an append outside the loop: the title from the first user
+ * message, and the session summary (totals, counts, time) announced once per
+ * burst of work instead of once per entry.
+ */
+import type { EventName, EventPayload, SessionSummary } from "../../../shared/api";
+import type { SessionEntry } from "../../../shared/protocol";
+import type { SessionStore } from "../store";
+
+export const DEFAULT_TITLE = "New session";
+
+export class SessionSummaries {
+  /**
+   * Sessions whose summary changed since it was last announced. The
+   * announcement waits for the current burst of work to end (setImmediate):
+   * in a tool loop that is after the next request went out, off the path the
+   * user waits on.
+   */
+  private readonly stale = new Set<string>();
+  private timer: NodeJS.Immediate | null = null;
+
+  constructor(
+    private readonly store: SessionStore,
+    private readonly emit: <E extends EventName>(event: E, payload: EventPayload<E>) => void,
+  ) {}
+
+  /** Renames and announces the appended rename entry, as the loop announces its own entries. */
+  rename(sessionId: string, title: string): SessionSummary {
+    const session = this.store.renameSession(sessionId, title);
+    for (const stored of this.store.loadEntries(sessionId, { fromSeq: session.entryCount })) {
+      this.emit("session.entry", { sessionId, seq: stored.seq, entry: stored.entry });
+    }
+    return session;
+  }
+
+  afterAppend(sessionId: string, entry: SessionEntry): void {
+    // A tool result changes neither the title nor the usage totals.
+    if (entry.type === "message" && entry.message.role === "toolResult") return;
+    if (entry.type === "message" && entry.message.role === "user") {
+      const session = this.store.getSession(sessionId);
+      if (!session) return;
+      const text = entry.message.content
+        .map((c) => (c.type === "text" ? c.text : ""))
+        .join(" ")
+        .trim();
+      if (session.title === DEFAULT_TITLE && text) {
+        this.stale.delete(sessionId);
+        this.emit("session.updated", this.rename(sessionId, titleFrom(text)));
+        return;
+      }
+    }
+    this.stale.add(sessionId);
+    this.timer ??= setImmediate(() => this.announceAll());
+  }
+
+  /** A turn's last summary is announced before the turn says it ended. */
+  announce(sessionId: string): void {
+    if (!this.stale.delete(sessionId)) return;
+    const session = this.store.getSession(sessionId);
+    if (session) this.emit("session.updated", session);
+  }
+
+  /** Announces what is pending now (at close, before the store goes). */
+  flush(): void {
+    if (this.timer !== null) clearImmediate(this.timer);
+    this.announceAll();
+  }
+
+  private announceAll(): void {
+    this.timer = null;
+    for (const sessionId of [...this.stale]) {
+      try {
+        this.announce(sessionId);
+      } catch {
+        // A session deleted meanwhile, or a store being closed: nothing to announce.
+      }
+    }
+  }
+}
+
+function titleFrom(text: string): string {
+  const line = text.split("\n")[0].trim();
+  return line.length > 60 ? `${line.slice(0, 57)}…` : line;
+}
