@@ -47,13 +47,18 @@ function sanitizeValue(value: unknown): unknown {
     }
     return out ?? value;
   }
-  const entries = Object.entries(value as Record<string, unknown>);
-  let changed = false;
-  const next: [string, unknown][] = entries.map(([k, v]) => {
+  // Most arguments are clean: look first, allocate only when a key or value changes.
+  const record = value as Record<string, unknown>;
+  let out: [string, unknown][] | undefined;
+  let i = 0;
+  for (const k in record) {
+    if (!Object.prototype.hasOwnProperty.call(record, k)) continue;
+    const v = record[k];
     const key = sanitizeSurrogates(k);
     const val = sanitizeValue(v);
-    if (key !== k || val !== v) changed = true;
-    return [key, val];
-  });
-  return changed ? Object.fromEntries(next) : value;
+    if (out === undefined && (key !== k || val !== v)) out = Object.entries(record).slice(0, i);
+    if (out !== undefined) out.push([key, val]);
+    i++;
+  }
+  return out === undefined ? value : Object.fromEntries(out);
 }
