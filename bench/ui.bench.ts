@@ -205,7 +205,9 @@ async function main(): Promise<void> {
     } catch (err) {
       mkdirSync(join(process.cwd(), "bench", ".tmp"), { recursive: true });
       await page.screenshot({ path: join(process.cwd(), "bench", ".tmp", "ui-first-paint-timeout.png") });
-      throw new Error(`the transcript never painted (screenshot in bench/.tmp; browser errors: ${errors.slice(0, 3).join(" | ") || "none"})`);
+      throw new Error(`the transcript never painted (screenshot in bench/.tmp; browser errors: ${errors.slice(0, 3).join(" | ") || "none"})`, {
+        cause: err,
+      });
     }
     const firstPaintMs = Math.round(await page.evaluate(() => (window as unknown as { __firstPaint: number }).__firstPaint));
     const marks = await page.evaluate(() =>

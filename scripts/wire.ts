@@ -66,8 +66,8 @@ export function loadMcpToolSpecs(file: string): { specs: ToolSpec[]; skipped: st
 }
 
 /** The app's own tool specs, as the agent loop offers them. */
-export async function loadDefaultToolSpecs(): Promise<{ specs: ToolSpec[]; source: "tools" }> {
-  return { specs: defaultToolSpecs(), source: "tools" };
+export function loadDefaultToolSpecs(): Promise<{ specs: ToolSpec[]; source: "tools" }> {
+  return Promise.resolve({ specs: defaultToolSpecs(), source: "tools" });
 }
 
 function fail(message: string): WireOutcome {

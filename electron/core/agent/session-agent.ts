@@ -369,8 +369,8 @@ export class SessionAgent {
       entries: this.journal.entries,
       resolved,
       signal,
-      stream: this.deps.stream,
-      now: this.deps.now,
+      stream: (resolved, context, options) => this.deps.stream(resolved, context, options),
+      now: () => this.deps.now(),
     });
     if (result.kind === "nothing") return true;
     if (result.kind === "failed") {

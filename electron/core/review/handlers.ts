@@ -52,7 +52,7 @@ export type ReviewHandlers = { [M in ReviewMethod]: (params: Params<M>) => Reque
 
 export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
   const { store } = ctx;
-  const now = ctx.now ?? Date.now;
+  const now = () => (ctx.now ? ctx.now() : Date.now());
 
   const requireSession = (id: string): SessionSummary => {
     const s = store.getSession(id);
@@ -86,7 +86,7 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
           workspaceRoot: workspaceRoot(session),
           platform: ctx.platform,
           toolSpecs: ctx.toolSpecs?.(session.id) ?? defaultToolSpecs(),
-          resolve: ctx.resolveModel,
+          resolve: (ref) => ctx.resolveModel(ref),
           ...ctx.modelViewExtras?.(session.id),
           demoteOtherReasoning: ctx.demoteOtherReasoning?.() ?? false,
         }),

@@ -63,7 +63,7 @@ export function modelViewAt(entries: readonly StoredEntry[], seq: number, input:
   const before = entries.slice(0, index);
   const requestTime = requestTimeOf(before) ?? message.timestamp;
   const mode = input.modeAt?.(before) ?? "agent";
-  const isSideEffect = input.isSideEffect ?? (() => false);
+  const isSideEffect = (name: string) => input.isSideEffect?.(name) ?? false;
   const context = new RequestContextBuilder({ workspaceRoot: input.workspaceRoot, platform: input.platform, isSideEffect }).build({
     model: resolved.model,
     now: requestTime,

@@ -15,6 +15,7 @@ export function sanitizeSurrogates(text: string): string {
 }
 
 /** Python's `str.strip()` whitespace (what the providers' servers trim): JS `\s` plus U+001C–U+001F and U+0085. */
+// eslint-disable-next-line no-control-regex -- the information separators count as whitespace for the APIs
 const NON_WHITESPACE = /[^\s\x1c-\x1f\x85]/;
 
 // Anthropic: "text content blocks must contain non-whitespace text".
