@@ -19,12 +19,14 @@
  * - replayStepMs: median time from an arrow key to the painted replay step, in that session (bench/ui-replay.ts).
  * - modelViewOpenMs: median time from a click on "What the model saw" to the
  *   painted request body, at the last assistant step of a 2,000-entry session (bench/ui-model-view.ts).
+ * - changesViewMs / hunkToggleMs: the Changes view of a session that changed 500 files (2,000 hunks), and
+ *   accepting/rejecting one hunk of a proposal with the diff visible (bench/ui-changes.ts).
  *
  * Targets: firstPaintMs <= 1000, firstPaintColdMs <= 1200, scrollFpsMedian >= 55, heapMB <= 300,
- * longTasksStreaming = 0, replayStepMs < 50, modelViewOpenMs <= 200.
+ * longTasksStreaming = 0, replayStepMs < 50, modelViewOpenMs <= 200, changesViewMs <= 300, hunkToggleMs <= 50.
  */
 import { chromium, type Browser, type Page } from "@playwright/test";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createWorkbench } from "../electron/core/api/create-workbench";
@@ -38,6 +40,7 @@ import { topSelfTime, type CpuProfile } from "./cpu-profile";
 import { benchEntries } from "./ui-session";
 import { measureReplayStep } from "./ui-replay";
 import { measureModelView } from "./ui-model-view";
+import { changesEntries, CHANGES_FILES, HUNK_FILE, hunkFileText, hunkReply, measureChangesView, measureHunkToggle } from "./ui-changes";
 
 /** `--profile`: print the hottest functions of each phase (scroll, streaming). */
 const PROFILE = process.argv.includes("--profile");
@@ -149,11 +152,16 @@ async function main(): Promise<void> {
   for (const entry of benchEntries(ENTRIES)) store.appendEntry(coldSession.id, entry);
   const viewSession = store.createSession({ workspaceId: ws.id, title: "Benchmark: 2,000 entries", model: modelRef });
   for (const entry of benchEntries(MODEL_VIEW_ENTRIES)) store.appendEntry(viewSession.id, entry);
+  const changesTitle = `Benchmark: ${CHANGES_FILES} files changed`;
+  const changesSession = store.createSession({ workspaceId: ws.id, title: changesTitle, model: modelRef });
+  for (const entry of changesEntries()) store.appendEntry(changesSession.id, entry);
+  store.setSessionModel(changesSession.id, modelRef);
   store.close();
+  writeFileSync(join(workspacePath, HUNK_FILE), hunkFileText());
   console.log(`seeded 2 × ${ENTRIES} + ${MODEL_VIEW_ENTRIES} entries in ${Date.now() - t0} ms`);
 
   const faux = await startFauxProvider({});
-  faux.setDefaultResponder(() => reply([text(streamedText())], { chunkSize: CHUNK, chunkDelayMs: 1000 / DELTAS_PER_SECOND }));
+  faux.setDefaultResponder((request) => hunkReply(request) ?? reply([text(streamedText())], { chunkSize: CHUNK, chunkDelayMs: 1000 / DELTAS_PER_SECOND }));
   const workbench = await createWorkbench({
     dbPath,
     host: { mode: "web", notices: [] },
@@ -251,6 +259,12 @@ async function main(): Promise<void> {
     // Replay stepping over the same session (bench/ui-replay.ts).
     const replay = await measureReplayStep(page, { sessionId: session.id, title: session.title });
     console.log(`replayStepMs ${replay.replayStepMs} (p95 ${replay.replayStepP95Ms} over ${replay.replaySteps} steps; replay opened in ${replay.replayOpenMs} ms)`);
+    // The Changes view and per-hunk review (bench/ui-changes.ts).
+    await page.getByRole("button", { name: "Exit replay" }).click();
+    const changes = await measureChangesView(page, changesTitle);
+    console.log(`changesViewMs ${changes.changesViewMs} (${CHANGES_FILES} files)`);
+    const toggle = await measureHunkToggle(page);
+    console.log(`hunkToggleMs ${toggle.hunkToggleMs}`);
     const modelView = await measureModelView(page, { sessionId: viewSession.id });
     console.log(`modelViewOpenMs ${modelView.modelViewOpenMs} (max ${modelView.modelViewOpenMaxMs}; ${modelView.modelViewBodyChars} characters of JSON)`);
     if (errors.length) console.log(`browser errors: ${errors.slice(0, 5).join(" | ")}`);
@@ -270,6 +284,8 @@ async function main(): Promise<void> {
         streamMs,
         replayStepMs: replay.replayStepMs,
         modelViewOpenMs: modelView.modelViewOpenMs,
+        changesViewMs: changes.changesViewMs,
+        hunkToggleMs: toggle.hunkToggleMs,
         browserErrors: errors.length,
       })}`,
     );

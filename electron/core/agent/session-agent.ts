@@ -9,6 +9,7 @@
  */
 import { COMPACT_AT_SHARE } from "../../../shared/models";
 import type { SessionMode, TurnState } from "../../../shared/api";
+import type { ChangeReview } from "../../../shared/hunks";
 import { emptyUsage, type ImageContent, type ModelRef, type ReasoningLevel, type ToolCall, type UserMessage } from "../../../shared/protocol";
 import type { LlmContext, ToolSpec } from "../providers/types";
 import { ApprovalGate, type AnswerRefusal, type UserDecision } from "./approval-gate";
@@ -112,8 +113,8 @@ export class SessionAgent {
   }
 
   /** Answers the pending approval (approval-gate.ts); a refusal says why nothing was answered. */
-  answerApproval(toolCallId: string, decision: UserDecision, reason?: string, rule?: string): AnswerRefusal | null {
-    return this.gate.answer(toolCallId, decision, reason, rule);
+  answerApproval(toolCallId: string, decision: UserDecision, reason?: string, rule?: string, review?: ChangeReview): AnswerRefusal | null {
+    return this.gate.answer(toolCallId, decision, reason, rule, review);
   }
 
   /** Ask mode on or off; during a running turn it applies from the next request and tool batch. */
