@@ -44,6 +44,7 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
       version: ctx.options.version,
       initialWorkspace: ctx.initialWorkspaceId ? (store.getWorkspace(ctx.initialWorkspaceId) ?? null) : null,
       demo: ctx.options.demo ?? false,
+      defaultModel: ctx.defaultModel(),
       notices: [
         ...ctx.notices,
         // Keyless local servers (Ollama, LM Studio) always count as configured: only a provider that needs a key tells.
@@ -133,6 +134,7 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
       ctx.activeAgent(p.sessionId)?.abort();
       return { ok: true as const };
     },
+    "chat.activeTurns": () => ctx.activeTurns(),
     "chat.switchModel": (p: P<"chat.switchModel">) => {
       requireSession(p.sessionId);
       if (!ctx.catalog.find(p.model)) throw new NotFound(`unknown model ${p.model.provider}/${p.model.id}`);
@@ -148,7 +150,7 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
       requireSession(p.sessionId);
       const agent = ctx.activeAgent(p.sessionId);
       if (!agent) throw new ApiFailure("CONFLICT", "no approval is pending for that tool call");
-      const refused = agent.answerApproval(p.toolCallId, p.decision, p.reason, p.rule);
+      const refused = agent.answerApproval(p.toolCallId, p.decision, p.reason, p.rule, p.review);
       if (refused) throw new ApiFailure(refused.code, refused.message);
       return { ok: true as const };
     },

@@ -15,9 +15,11 @@ import type { ToolSpec } from "../providers/types";
 import { defaultToolSpecs } from "../tools";
 import { importEnvelope, parseEnvelope } from "./export-json";
 import { exportSession } from "./export-session";
+import { changeDiff, changesBetween } from "./changes";
 import { fileStatesAt } from "./file-history";
 import { forkAt } from "./fork";
 import { modelViewAt, type ModelViewInput } from "./model-view";
+import { createEntryCache } from "./entry-cache";
 import { createRedactor } from "./redact";
 import type { ReviewResult } from "./result";
 import { sessionStats } from "./stats";
@@ -65,19 +67,23 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
     return ws.path;
   };
   const redactor = () => createRedactor(ctx.knownSecrets?.() ?? []);
+  const modelName = (ref: ModelRef) => ctx.resolveModel(ref)?.model.name;
+  // "What the model saw" and the files at a step are asked for again at every step of a replay.
+  const cache = createEntryCache((id, range) => store.loadEntries(id, range));
 
   return {
     "review.timeline": (p) => {
       requireSession(p.sessionId);
       const { entries, problems } = store.loadEntriesChecked(p.sessionId);
-      const items = buildTimeline(entries, store.listToolCalls(p.sessionId));
+      cache.remember(p.sessionId, entries);
+      const items = buildTimeline(entries, store.listToolCalls(p.sessionId), { modelName });
       return { items, stats: sessionStats(entries, items), problems };
     },
 
     "review.modelView": (p) => {
       const session = requireSession(p.sessionId);
       return unwrap(
-        modelViewAt(store.loadEntries(p.sessionId), p.seq, {
+        modelViewAt(cache.entries(p.sessionId), p.seq, {
           workspaceRoot: workspaceRoot(session),
           platform: ctx.platform,
           toolSpecs: ctx.toolSpecs?.(session.id) ?? defaultToolSpecs(),
@@ -90,7 +96,22 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
 
     "review.fileStates": (p) => {
       requireSession(p.sessionId);
-      return fileStatesAt(store.loadEntries(p.sessionId), p.seq);
+      return fileStatesAt(cache.entries(p.sessionId), p.seq);
+    },
+
+    "review.changes": (p) => {
+      requireSession(p.sessionId);
+      const entries = store.loadEntries(p.sessionId);
+      const last = entries.length > 0 ? entries[entries.length - 1].seq : 0;
+      return changesBetween(entries, p.fromSeq, p.toSeq ?? last);
+    },
+    "review.changeDiff": (p) => {
+      requireSession(p.sessionId);
+      const entries = store.loadEntries(p.sessionId);
+      const last = entries.length > 0 ? entries[entries.length - 1].seq : 0;
+      const diff = changeDiff(entries, p.fromSeq, p.toSeq ?? last, p.path);
+      if (!diff) throw new ApiFailure("NOT_FOUND", `${p.path} did not change in that range`);
+      return diff;
     },
 
     "review.notes.list": (p) => {
@@ -106,7 +127,8 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
     },
     "review.notes.add": (p) => {
       requireSession(p.sessionId);
-      return store.addNote({ sessionId: p.sessionId, seq: p.seq, author: p.author, verdict: p.verdict, text: p.text });
+      if ((p.path === undefined) !== (p.line === undefined)) throw new ApiFailure("INVALID_REQUEST", "a line comment needs both path and line");
+      return store.addNote({ sessionId: p.sessionId, seq: p.seq, author: p.author, verdict: p.verdict, text: p.text, path: p.path ?? null, line: p.line ?? null });
     },
     "review.notes.delete": (p) => {
       requireSession(p.sessionId);
@@ -117,7 +139,7 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
       return { ok: true as const };
     },
 
-    "review.export": (p) => unwrap(exportSession(store, p.sessionId, p.format, redactor())),
+    "review.export": (p) => unwrap(exportSession(store, p.sessionId, p.format, redactor(), modelName)),
 
     "review.import": (p) => {
       const envelope = unwrap(parseEnvelope(p.content));

@@ -3,7 +3,7 @@ import type { ModelRef } from "../../../shared/protocol";
 import { formatCost, formatTokens } from "../lib/format";
 import { useAppStore } from "../stores/app-store";
 import { sameModel, useModelsStore } from "../stores/models-store";
-import { useSettingsStore } from "../stores/settings-store";
+import { useDefaultModel } from "../stores/settings-store";
 import { useTranscriptStore } from "../stores/transcript-store";
 import { useUiStore } from "../stores/ui-store";
 import { useActiveSession } from "../stores/workspace-store";
@@ -36,11 +36,12 @@ export function Header({ draftModel, onDraftModel, onSwitchModel }: {
     return v && v.sessionId === session?.id && v.status === "ready" ? v.model.context : null;
   });
   const models = useModelsStore((s) => s.models);
-  const defaultModel = useSettingsStore((s) => s.settings?.defaultModel ?? null);
+  const defaultModel = useDefaultModel();
   const connection = useAppStore((s) => s.connection);
   const diffOpen = useUiStore((s) => s.diffOpen);
   const hasDiff = useUiStore((s) => s.diff !== null);
   const setSettingsOpen = useUiStore((s) => s.setSettingsOpen);
+  const changesOpen = useUiStore((s) => s.changesOpen);
   // The last user message: "Undo last turn" rewinds files and conversation to just before it.
   const lastUserSeq = useTranscriptStore((s) => {
     const v = s.view;
@@ -101,6 +102,11 @@ export function Header({ draftModel, onDraftModel, onSwitchModel }: {
         >
           Diff
         </button>
+        {session && (
+          <button type="button" aria-pressed={changesOpen} onClick={() => useUiStore.getState().setChangesOpen(!changesOpen)}>
+            Changes
+          </button>
+        )}
         <button type="button" onClick={() => setSettingsOpen(true)}>
           Settings
         </button>
