@@ -5,6 +5,7 @@ import { NotFound, openWorkspaceFolder, requireSession as findSession, requireWo
 import { ApiFailure, type CoreHandlerTable, type HandlerTable } from "./dispatch";
 import { parseSettings } from "./settings";
 import { invalidBashAllow } from "../tools/rule-match";
+import { detectBashSandbox } from "../tools/bash-sandbox";
 import { attachMentions } from "../mentions/attach";
 import type { EcosystemMethod } from "./ecosystem-handlers";
 
@@ -193,6 +194,10 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
       return providerStatus(p.provider);
     },
     "settings.get": () => ctx.settings(),
+    "tools.sandboxStatus": () => {
+      const info = detectBashSandbox();
+      return info.reason === undefined ? { kind: info.kind } : { kind: info.kind, reason: info.reason };
+    },
     "settings.update": (p: P<"settings.update">) => {
       const next = parseSettings({ ...ctx.settings(), ...p });
       ctx.saveSettings(next);

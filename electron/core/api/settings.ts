@@ -13,6 +13,7 @@ export function defaultSettings(): Settings {
     theme: "system",
     checkpoints: { enabled: true, capBytes: DEFAULT_CHECKPOINT_CAP_BYTES },
     demoteOtherReasoning: false,
+    bashSandbox: { mode: "auto", network: false },
   };
 }
 

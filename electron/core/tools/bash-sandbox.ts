@@ -19,6 +19,8 @@ import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
 
 export type BashSandboxKind = "bwrap" | "sandbox-exec" | "none";
+/** The user's choice (Settings → Bash sandbox); see ToolRuntimeOptions.bashSandbox. */
+export type BashSandboxMode = "auto" | "required" | "off";
 
 export interface BashSandboxInfo {
   kind: BashSandboxKind;
@@ -61,7 +63,7 @@ let cached: BashSandboxInfo | null = null;
 
 /** The sandbox this machine offers, probed once (a trial run, not just a PATH look-up). */
 export function detectBashSandbox(pathVar = process.env.PATH ?? ""): BashSandboxInfo {
-  cached ??= probe(pathVar);
+  cached ??= probeBashSandbox(pathVar);
   return cached;
 }
 
@@ -72,7 +74,8 @@ function findBinary(name: string, pathVar: string): string | null {
   return null;
 }
 
-function probe(pathVar: string): BashSandboxInfo {
+/** A fresh trial run (detectBashSandbox caches it). */
+export function probeBashSandbox(pathVar: string): BashSandboxInfo {
   if (process.platform === "darwin") {
     const bin = "/usr/bin/sandbox-exec";
     if (!existsSync(bin)) return { kind: "none", reason: "sandbox-exec is missing from this Mac" };
@@ -87,7 +90,7 @@ function probe(pathVar: string): BashSandboxInfo {
     encoding: "utf8",
   });
   if (run.status === 0) return { kind: "bwrap", binary: bin };
-  const why = (run.stderr ?? "").trim() || run.error?.message || `exit ${run.status}`;
+  const why = (run.stderr ?? "").trim().split("\n")[0] || run.error?.message || `exit ${run.status}`;
   return { kind: "none", reason: `bubblewrap cannot create its namespaces here (${why}); user namespaces may be disabled` };
 }
 

@@ -11,6 +11,7 @@ import { modelRefOf, sameModel, useModelsStore } from "../../stores/models-store
 import { useSettingsStore } from "../../stores/settings-store";
 import { useUiStore } from "../../stores/ui-store";
 import { ApiKeyRow } from "./api-key-row";
+import { BashSandboxSection } from "./bash-sandbox-settings";
 import { CheckpointSettingsSection } from "./checkpoint-settings";
 import { WorkspaceRules } from "./workspace-rules";
 
@@ -76,6 +77,7 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
       theme: draft.theme,
       demoteOtherReasoning: draft.demoteOtherReasoning,
       checkpoints: draft.checkpoints,
+      bashSandbox: draft.bashSandbox,
     });
     setSaving(false);
     if (ok) {
@@ -223,6 +225,7 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
           <p className="muted small">Off by default: each model sees only its own reasoning, plus the text and tool calls every model wrote.</p>
         </section>
 
+        <BashSandboxSection headingId={`${id}-sandbox`} value={draft.bashSandbox} onChange={(bashSandbox) => set({ bashSandbox })} />
         <McpServersSection headingId={`${id}-mcp`} />
         <CheckpointSettingsSection headingId={`${id}-checkpoints`} value={draft.checkpoints} onChange={(checkpoints) => set({ checkpoints })} />
 
