@@ -8,7 +8,7 @@ import tseslint from "typescript-eslint";
 
 export default tseslint.config(
   {
-    ignores: ["node_modules/", "out/", "dist/", "release/", "test-results/", "playwright-report/", "e2e/artifacts/", "bench/.tmp/", ".tmp/", "**/*.js", "**/*.mjs", "**/*.cjs"],
+    ignores: ["node_modules/", "out/", "dist/", "release/", "test-results/", "playwright-report/", "e2e/artifacts/", "bench/.tmp/", ".tmp/", "**/*.js", "**/*.mjs", "**/*.cjs", "electron/core/review/html-replay.generated.ts"],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,

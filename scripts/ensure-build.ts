@@ -5,8 +5,11 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { writeReplayModule } from "./build-html-replay";
 
 const root = process.cwd();
+// The HTML export inlines a script bundled from typed code; keep it in step with its source.
+writeReplayModule(root);
 const marker = join(root, "out", "renderer", "index.html");
 
 function newestMtime(dir: string): number {

@@ -322,3 +322,10 @@ export const ExportFileSchema = z.object({
   content: z.string(),
 });
 export type ExportFile = z.infer<typeof ExportFileSchema>;
+
+/** What the offline HTML replay embeds: the export envelope, its timeline and statistics. */
+export interface ReplayData {
+  envelope: SessionExport;
+  items: TimelineItem[];
+  stats: SessionStats;
+}

@@ -1,6 +1,7 @@
 /** Builds the renderer when out/renderer is missing or older than its sources. */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { writeReplayModule } from "../../scripts/build-html-replay";
 import { buildRenderer } from "./build-renderer";
 
 function newest(path: string): number {
@@ -14,6 +15,8 @@ function newest(path: string): number {
 
 export default async function globalSetup(): Promise<void> {
   const root = process.cwd();
+  // The hosts export HTML replays: bundle their script from its typed source.
+  writeReplayModule(root);
   const built = newest(join(root, "out", "renderer", "index.html"));
   const sources = Math.max(newest(join(root, "renderer")), newest(join(root, "shared")), newest(join(root, "electron.vite.config.ts")));
   if (built >= sources) return;

@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 
 const repo = join(import.meta.dirname, "..", "..");
 /** The app's UI, and the offline HTML replay it exports (opened in any browser). */
-const files = () => [...sources(join(repo, "renderer", "src")), join(repo, "electron", "core", "review", "export-html.ts"), join(repo, "electron", "core", "review", "html-replay-script.ts")];
+const files = () => [...sources(join(repo, "renderer", "src")), join(repo, "electron", "core", "review", "export-html.ts")];
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {

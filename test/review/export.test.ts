@@ -5,7 +5,7 @@ import { buildEnvelope, importEnvelope, loadExportSource, parseEnvelope, seriali
 import { exportSession } from "../../electron/core/review/export-session";
 import { scriptHash } from "../../electron/core/review/export-html";
 import { closeFences } from "../../electron/core/review/export-markdown";
-import { REPLAY_SCRIPT } from "../../electron/core/review/html-replay-script";
+import { REPLAY_SCRIPT } from "../../electron/core/review/html-replay.generated";
 import { createRedactor } from "../../electron/core/review/redact";
 import { modelViewAt } from "../../electron/core/review/model-view";
 import { T0, TOOL_SPECS, WORKSPACE, buildSession, resolveModel } from "./fixture";

@@ -5,14 +5,11 @@
  * forbids every fetch except inline styles, that script and data: images.
  */
 import { createHash } from "node:crypto";
-import type { SessionExport, SessionStats, TimelineItem } from "../../../shared/review";
-import { REPLAY_SCRIPT } from "./html-replay-script";
+import type { ReplayData } from "../../../shared/review";
+// Bundled from renderer/src/html-replay/replay-page.ts by scripts/build-html-replay.ts.
+import { REPLAY_SCRIPT } from "./html-replay.generated";
 
-export interface ReplayData {
-  envelope: SessionExport;
-  items: TimelineItem[];
-  stats: SessionStats;
-}
+export type { ReplayData } from "../../../shared/review";
 
 /** JSON safe inside a <script> element: no `<` (so no `</script>` or `<!--`), no line separators. */
 export function embedJson(value: unknown): string {
