@@ -19,7 +19,7 @@
  *
  * SDK baseline, same run: the exact request bodies the loop sent are parsed
  * back into params and replayed by a bare `@anthropic-ai/sdk` client (same SDK,
- * same global fetch, retries off), each stream iterated to its end, against a
+ * same fetch, retries off), each stream iterated to its end, against a
  * fresh faux provider, measured the same way; the time to parse each body back
  * is measured and left out. `sdkBaselineMedianMs` is what the SDK and the
  * network stack cost per round trip here; `loopOwnMedianMs` = the loop's
@@ -39,11 +39,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createWorkbench } from "../electron/core/api/create-workbench";
+import { createNodeNetwork } from "../electron/core/network/node-fetch";
 import { buildRequest } from "../electron/core/providers/requests";
 import { findModel, findProvider } from "../electron/core/providers/registry";
 import type { Message } from "../shared/protocol";
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
+
+/** The provider fetch web mode uses (no proxy set here): the loop and the SDK baseline both go through it. */
+const appFetch = createNodeNetwork({ env: {} }).fetch;
 
 const ROUND_TRIPS = Number(process.env.BENCH_ROUND_TRIPS ?? 1000);
 
@@ -129,13 +133,14 @@ function overheadsOf(recorded: ServerTiming[], own: ClientStamps): Overheads {
 
 /**
  * A fetch that keeps every request body the loop sends, as bytes (kept as
- * strings they would count as the loop's heap growth), then calls the global fetch.
+ * strings they would count as the loop's heap growth), then calls the app's
+ * own provider fetch (the web mode's: undici with the environment's proxy settings).
  */
-function recordingFetch(): { fetch: typeof globalThis.fetch; bodies: Buffer[] } {
+function recordingFetch(base: typeof globalThis.fetch): { fetch: typeof globalThis.fetch; bodies: Buffer[] } {
   const bodies: Buffer[] = [];
   const fetch: typeof globalThis.fetch = (input, init) => {
     if (typeof init?.body === "string") bodies.push(Buffer.from(init.body, "utf8"));
-    return globalThis.fetch(input, init);
+    return base(input, init);
   };
   return { fetch, bodies };
 }
@@ -146,7 +151,7 @@ function recordingFetch(): { fetch: typeof globalThis.fetch; bodies: Buffer[] } 
  * request (it falls between a response's end and the next start, and is not the SDK's).
  */
 async function replaySdk(baseUrl: string, bodies: Buffer[]): Promise<number[]> {
-  const client = new Anthropic({ apiKey: "bench-key-0123456789", baseURL: baseUrl, maxRetries: 0, logLevel: "off" });
+  const client = new Anthropic({ apiKey: "bench-key-0123456789", baseURL: baseUrl, maxRetries: 0, logLevel: "off", fetch: appFetch });
   const parseMs: number[] = [];
   for (const bytes of bodies) {
     const t0 = performance.now();
@@ -227,10 +232,10 @@ async function main(): Promise<void> {
   writeFileSync(join(workspace, "a.txt"), "line one\nline two\n");
   const dbPath = join(workspace, "..", `bench-loop-${process.pid}.db`);
   const faux = await startFauxChild();
-  const recording = recordingFetch();
+  const recording = recordingFetch(appFetch);
 
   const workbench = await createWorkbench({
-    fetch: recording.fetch,
+    providerFetch: () => recording.fetch,
     dbPath,
     host: { mode: "web" },
     version: "bench",

@@ -6,6 +6,11 @@
  *
  * Prints the answer (or, with --json, one JSON event per line: {"event","payload"}) on stdout and
  * progress on stderr. Exit code: 0 answered, 1 the turn failed, 2 bad usage.
+ *
+ *   npm run agent -- undo --workspace <dir> [--session <id>] [--force] [--json] [--db <file>]
+ *
+ * "Undo last turn": files and conversation back to before the session's last message (default: the
+ * workspace's most recent session), the conversation forked there. Exit code: 0 restored, 1 refused, 2 bad usage.
  * Keys come from environment variables (ANTHROPIC_API_KEY, OPENAI_API_KEY, …), base URLs from the
  * app's settings in that database, as in web mode.
  */
@@ -13,12 +18,17 @@ import { mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { ReasoningLevelSchema } from "../shared/protocol";
-import { runHeadless, type ApproveMode } from "../electron/core/host/headless-run";
+import type { ApprovalPolicy } from "../shared/api";
+import type { Workbench } from "../electron/core/api/workbench";
+import { runHeadless, type ApproveMode, type HeadlessIo } from "../electron/core/host/headless-run";
+import { undoHeadless } from "../electron/core/host/headless-undo";
 import { startCore } from "../electron/core/host/start-core";
 import { defaultDataDir } from "../electron/core/host/data-dir";
 
-const USAGE =
-  'usage: npm run agent -- run --workspace <dir> [--model <provider>/<model>] [--reasoning default|off|low|medium|high] [--session <id> | --continue] [--approve all|read-only|none] [--json] [--db <file>] "<prompt>"';
+const USAGE = [
+  'usage: npm run agent -- run --workspace <dir> [--model <provider>/<model>] [--reasoning default|off|low|medium|high] [--session <id> | --continue] [--approve all|read-only|none] [--json] [--db <file>] "<prompt>"',
+  "       npm run agent -- undo --workspace <dir> [--session <id>] [--force] [--json] [--db <file>]",
+].join("\n");
 
 function usage(message: string): never {
   process.stderr.write(`${message}\n${USAGE}\n`);
@@ -39,6 +49,7 @@ async function main(): Promise<void> {
         approve: { type: "string", default: "none" },
         json: { type: "boolean", default: false },
         db: { type: "string" },
+        force: { type: "boolean", default: false },
         help: { type: "boolean", default: false },
       },
       strict: true,
@@ -52,52 +63,72 @@ async function main(): Promise<void> {
     return;
   }
   const [command, ...words] = positionals;
-  if (command !== "run") usage(command === undefined ? "missing command" : `unknown command ${command}`);
+  if (command !== "run" && command !== "undo") usage(command === undefined ? "missing command" : `unknown command ${command}`);
+  if (!values.workspace) usage("--workspace is required");
+  if (command === "undo") {
+    if (words.length > 0) usage("undo takes no prompt");
+    if (values.model !== undefined || values.reasoning !== undefined || values.continue) usage("undo takes --session, --force, --json and --db only");
+    process.exitCode = await withCore(values.db, (workbench, io) =>
+      undoHeadless(workbench, { workspace: resolve(values.workspace as string), session: values.session, force: values.force, json: values.json }, io),
+    );
+    return;
+  }
   const prompt = words.join(" ").trim();
   if (!prompt) usage("missing prompt");
-  if (!values.workspace) usage("--workspace is required");
   if (values.session !== undefined && values.continue) usage("--session and --continue exclude each other");
   const approve = values.approve;
   if (approve !== "all" && approve !== "read-only" && approve !== "none") usage(`--approve must be all, read-only or none (got ${approve})`);
   const reasoning = values.reasoning === undefined ? undefined : ReasoningLevelSchema.safeParse(values.reasoning);
   if (reasoning && !reasoning.success) usage(`--reasoning must be one of ${ReasoningLevelSchema.options.join(", ")}`);
 
-  const dbPath = resolve(values.db ?? join(defaultDataDir(), "workbench.db"));
-  mkdirSync(dirname(dbPath), { recursive: true });
-  const core = await startCore({
-    dbPath,
-    host: { mode: "web", notices: [] },
-    version: process.env.npm_package_version ?? "0.0.0",
-    demo: "auto",
+  process.exitCode = await withCore(
+    values.db,
+    (workbench, io) =>
+      runHeadless(
+        workbench,
+        {
+          workspace: resolve(values.workspace as string),
+          prompt,
+          model: values.model,
+          reasoning: reasoning?.data,
+          session: values.continue ? { continue: true } : values.session,
+          approve: approve as ApproveMode,
+          json: values.json,
+        },
+        io,
+      ),
     // Every side effect the saved policy would allow asks instead, so --approve decides it (and the decision is
     // stored as the user's); what the saved policy denies stays denied ("deny wins").
-    approvalPolicy: (saved) => ({
+    (saved) => ({
       write: saved.write === "deny" ? "deny" : "ask",
       edit: saved.edit === "deny" ? "deny" : "ask",
       bash: saved.bash === "deny" ? "deny" : "ask",
       bashAllow: [],
       bashDeny: saved.bashDeny,
     }),
+  );
+}
+
+/** Runs `work` on the app's core and database (or `--db`), closing it after; resolves with the exit code. */
+async function withCore(
+  db: string | undefined,
+  work: (workbench: Workbench, io: HeadlessIo) => Promise<number>,
+  approvalPolicy?: (saved: ApprovalPolicy) => ApprovalPolicy,
+): Promise<number> {
+  const dbPath = resolve(db ?? join(defaultDataDir(), "workbench.db"));
+  mkdirSync(dirname(dbPath), { recursive: true });
+  const core = await startCore({
+    dbPath,
+    host: { mode: "web", notices: [] },
+    version: process.env.npm_package_version ?? "0.0.0",
+    demo: "auto",
+    ...(approvalPolicy ? { approvalPolicy } : {}),
   });
-  let code = 1;
   try {
-    code = await runHeadless(
-      core.workbench,
-      {
-        workspace: resolve(values.workspace),
-        prompt,
-        model: values.model,
-        reasoning: reasoning?.data,
-        session: values.continue ? { continue: true } : values.session,
-        approve: approve as ApproveMode,
-        json: values.json,
-      },
-      { out: (line) => process.stdout.write(`${line}\n`), err: (line) => process.stderr.write(`${line}\n`) },
-    );
+    return await work(core.workbench, { out: (line) => process.stdout.write(`${line}\n`), err: (line) => process.stderr.write(`${line}\n`) });
   } finally {
     await core.close();
   }
-  process.exitCode = code;
 }
 
 main().catch((err: unknown) => {

@@ -173,6 +173,12 @@ export const BashSandboxStatusSchema = z.object({
 });
 export type BashSandboxStatus = z.infer<typeof BashSandboxStatusSchema>;
 
+export const NetworkSettingsSchema = z.object({
+  /** A PEM file of extra trusted CA certificates (a TLS-inspecting proxy's), added to the system's; null: none. */
+  caFile: z.string().trim().min(1).max(4096).nullable(),
+});
+export type NetworkSettings = z.infer<typeof NetworkSettingsSchema>;
+
 export const SettingsSchema = z.object({
   defaultModel: ModelRefSchema.nullable(),
   approvalPolicy: ApprovalPolicySchema,
@@ -188,6 +194,7 @@ export const SettingsSchema = z.object({
    */
   demoteOtherReasoning: z.boolean(),
   bashSandbox: BashSandboxSettingsSchema,
+  network: NetworkSettingsSchema,
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 

@@ -8,6 +8,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import type { WorkbenchOptions } from "../core/api/create-workbench";
 import type { HostServices, Workbench } from "../core/api/workbench";
 import { startCore } from "../core/host/start-core";
 
@@ -22,6 +23,8 @@ export interface OpenCoreInput {
   isPackaged: boolean;
   workspace?: string;
   demo: boolean;
+  /** Electron's net.fetch for the provider SDK clients (see network.ts). */
+  providerFetch?: WorkbenchOptions["providerFetch"];
 }
 
 export type OpenCoreResult =
@@ -47,6 +50,7 @@ export async function openCore(input: OpenCoreInput): Promise<OpenCoreResult> {
       demo: input.demo ? true : ("auto" as const),
       initialWorkspace: input.workspace,
       nativeBinding: input.nativeBinding,
+      providerFetch: input.providerFetch,
     };
     const core = await startCore(options);
     return { ok: true, workbench: core.workbench, dbPath, close: () => core.close() };

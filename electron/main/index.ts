@@ -13,6 +13,7 @@ import { hardenSession, hardenWebContents } from "./harden";
 import { createHostServices } from "./host-services";
 import { registerWorkbenchIpc } from "./ipc";
 import { buildMenuTemplate } from "./menu";
+import { desktopProviderFetch } from "./network";
 import { resolveNativeBinding } from "./native-binding";
 import { APP_ENTRY_URL, externalUrlToOpen } from "./url-policy";
 import { createWindowOptions } from "./window-options";
@@ -90,6 +91,8 @@ async function start(): Promise<void> {
     isPackaged: app.isPackaged,
     workspace: args.workspace,
     demo: args.demo,
+    // Chromium's network stack: system proxy and PAC, the OS certificate store (plus the Settings CA file).
+    providerFetch: desktopProviderFetch(session.defaultSession, log),
   });
   if (!opened.ok) {
     dialog.showErrorBox("Agent Workbench could not start", opened.message);

@@ -4,8 +4,9 @@
  */
 import { dirname, isAbsolute, join } from "node:path";
 import { platform } from "node:os";
-import type { ApprovalPolicy, EventName, EventPayload, ModelOption, SessionSummary } from "../../../shared/api";
+import type { ApprovalPolicy, EventName, EventPayload, ModelOption, NetworkSettings, SessionSummary } from "../../../shared/api";
 import type { ModelInfo, ProviderConfig } from "../../../shared/models";
+import { nodeProviderFetch } from "../network/provider-fetch";
 import type { ExportFormat } from "../../../shared/review";
 import type { ModelRef } from "../../../shared/protocol";
 import { SessionAgent } from "../agent/session-agent";
@@ -69,10 +70,11 @@ export interface WorkbenchOptions {
   /** The user's config folder (user-level mcp.json, AGENTS.md, commands/); default: userConfigDir(env). */
   userConfigDir?: string;
   /**
-   * The fetch the provider SDK clients use: Electron's `net.fetch` in the
-   * desktop app; absent, the runtime's global fetch.
+   * The fetch the provider SDK clients use, for the current network settings:
+   * Electron's `net.fetch` in the desktop app; absent, a Node fetch honouring
+   * HTTPS_PROXY / NO_PROXY and the CA files (electron/core/network).
    */
-  fetch?: typeof globalThis.fetch;
+  providerFetch?: (network: NetworkSettings) => typeof globalThis.fetch;
 }
 
 export interface CoreContext {
@@ -113,6 +115,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
   const agents = new Map<string, SessionAgent>();
   const audit = new ToolAudit(store);
   let settings = parseSettings(store.getSetting(SETTINGS_KEY));
+  const providerFetch = options.providerFetch ?? nodeProviderFetch(options.env ?? process.env);
   const checkpoints = new CheckpointService({
     store,
     root: options.checkpointDir !== undefined ? options.checkpointDir : options.dbPath === ":memory:" ? null : join(dirname(options.dbPath), "checkpoints"),
@@ -123,7 +126,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     extraModels: options.extraModels ?? [],
     baseUrls: () => ({ ...settings.baseUrls, ...(options.baseUrlOverrides ?? {}) }),
     demo: options.demo ?? false,
-    fetch: () => options.fetch,
+    fetch: () => providerFetch(settings.network),
   });
 
   const emit = <E extends EventName>(event: E, payload: EventPayload<E>) => {

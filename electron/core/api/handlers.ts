@@ -3,6 +3,7 @@ import type { RequestParams, RequestResult } from "../../../shared/api";
 import type { CoreContext } from "./create-workbench";
 import { NotFound, openWorkspaceFolder, requireSession as findSession, requireWorkspace as findWorkspace } from "./lookups";
 import { ApiFailure, type CoreHandlerTable, type HandlerTable } from "./dispatch";
+import { readCaFile } from "../network/node-fetch";
 import { parseSettings } from "./settings";
 import { invalidBashAllow } from "../tools/rule-match";
 import { detectBashSandbox } from "../tools/bash-sandbox";
@@ -199,6 +200,15 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
       return info.reason === undefined ? { kind: info.kind } : { kind: info.kind, reason: info.reason };
     },
     "settings.update": (p: P<"settings.update">) => {
+      // A CA file that cannot be used is refused now, with its reason, rather than failing every later call.
+      const caFile = p.network?.caFile;
+      if (caFile) {
+        try {
+          readCaFile(caFile, "Settings → Network → CA file");
+        } catch (err) {
+          throw new ApiFailure("INVALID_REQUEST", err instanceof Error ? err.message : String(err));
+        }
+      }
       const next = parseSettings({ ...ctx.settings(), ...p });
       ctx.saveSettings(next);
       return next;

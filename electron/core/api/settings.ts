@@ -11,6 +11,7 @@ export function defaultSettings(): Settings {
     budget: { maxToolCalls: 50, maxOutputBytes: 2_000_000, maxDurationMs: 15 * 60_000, maxSideEffects: 25 },
     baseUrls: {},
     theme: "system",
+    network: { caFile: null },
     checkpoints: { enabled: true, capBytes: DEFAULT_CHECKPOINT_CAP_BYTES },
     demoteOtherReasoning: false,
     bashSandbox: { mode: "auto", network: false },

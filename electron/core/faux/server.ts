@@ -10,6 +10,7 @@
  */
 import { performance } from "node:perf_hooks";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { z } from "zod";
 import { SignatureRegistry, newIds } from "./ids";
@@ -34,6 +35,8 @@ export interface FauxProviderOptions {
   recordBodies?: boolean;
   /** Also record the CPU time this process spent on each request (benchmarks: wall time includes being descheduled). */
   recordCpu?: boolean;
+  /** Serve HTTPS with this key and certificate (PEM) instead of plain HTTP. */
+  tls?: { key: string; cert: string };
 }
 
 export interface FauxProvider {
@@ -138,7 +141,7 @@ export async function startFauxProvider(options: FauxProviderOptions = {}): Prom
     }
   };
 
-  const server = createServer((req, res) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     const cpuAtStart = options.recordCpu === true ? process.cpuUsage() : undefined;
     handle(req, res)
       .then((record) => {
@@ -153,7 +156,9 @@ export async function startFauxProvider(options: FauxProviderOptions = {}): Prom
         if (!res.headersSent) sendJson(res, 500, {}, { error: { message: `faux provider crashed: ${String(err)}`, type: "faux_error" } });
         else res.destroy();
       });
-  });
+  };
+  // HTTPS with the caller's certificate: tests of certificate trust (the base URLs become https://).
+  const server = options.tls ? createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, onRequest) : createServer(onRequest);
 
   /** Answers one request; returns its record once the whole response is written (undefined for an unknown URL or a bad body). */
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<FauxRecordedRequest | undefined> {
@@ -331,7 +336,7 @@ export async function startFauxProvider(options: FauxProviderOptions = {}): Prom
     server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  const origin = `http://127.0.0.1:${port}`;
+  const origin = `${options.tls ? "https" : "http"}://127.0.0.1:${port}`;
 
   return {
     baseUrls: { anthropic: `${origin}/anthropic`, openai: `${origin}/openai/v1`, mistral: `${origin}/mistral/v1`, gemini: `${origin}/gemini`, bedrock: `${origin}/bedrock` },

@@ -41,9 +41,10 @@ export const READ_ONLY_REASON =
   "This run is read-only (--approve read-only): do not change files or run commands. Answer from what you can read.";
 export const NOT_APPROVED_REASON = "Not approved: this headless run was started with --approve none, so no file change or command may run.";
 
-class UsageError extends Error {}
+/** Bad usage (unknown session, model…): exit code 2. */
+export class UsageError extends Error {}
 
-async function call<M extends RequestMethod>(workbench: Workbench, method: M, params: RequestParams<M>): Promise<RequestResult<M>> {
+export async function call<M extends RequestMethod>(workbench: Workbench, method: M, params: RequestParams<M>): Promise<RequestResult<M>> {
   const res = await workbench.handle(method, params);
   if (!res.ok) throw new WorkbenchApiError(res.error);
   return res.result as RequestResult<M>;
@@ -59,7 +60,7 @@ function findModel(models: readonly ModelOption[], ref: string): ModelRef {
   return { provider: pick.provider, api: pick.api, id: pick.id };
 }
 
-async function chooseSession(workbench: Workbench, workspaceId: string, options: HeadlessRunOptions): Promise<SessionSummary> {
+export async function chooseSession(workbench: Workbench, workspaceId: string, options: Pick<HeadlessRunOptions, "session">): Promise<SessionSummary> {
   const session = options.session;
   if (session === undefined) return call(workbench, "session.create", { workspaceId });
   if (typeof session === "object") {

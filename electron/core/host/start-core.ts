@@ -29,6 +29,8 @@ export interface StartCoreOptions {
   extraModels?: ModelInfo[];
   /** Derives the approval policy in force from the saved one, never stored (the headless run). */
   approvalPolicy?: (saved: ApprovalPolicy) => ApprovalPolicy;
+  /** The provider fetch (the desktop app: Electron's net.fetch); absent, the Node one (see WorkbenchOptions). */
+  providerFetch?: WorkbenchOptions["providerFetch"];
 }
 
 export interface RunningCore {
@@ -60,6 +62,7 @@ export async function startCore(options: StartCoreOptions): Promise<RunningCore>
     extraProviders: options.extraProviders,
     extraModels: options.extraModels,
     approvalPolicy: options.approvalPolicy,
+    providerFetch: options.providerFetch,
   };
   const workbench = await createWorkbench(workbenchOptions);
   return {

@@ -12,7 +12,7 @@
  * (throttling, model stream errors) end the turn as retryable errors.
  */
 import { BedrockRuntimeClient, ConverseStreamCommand, type ConverseStreamCommandInput, type ConverseStreamOutput } from "@aws-sdk/client-bedrock-runtime";
-import { NodeHttpHandler } from "@smithy/node-http-handler";
+import { FetchHttpHandler } from "@smithy/fetch-http-handler";
 import type { StopReason } from "../../../../shared/protocol";
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { BedrockRequestBody } from "../requests/bedrock";
@@ -100,12 +100,18 @@ async function* events(stream: AsyncIterable<ConverseStreamOutput>): AsyncGenera
 
 function streamBedrock(config: AdapterConfig, model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: StreamOptions) {
   const baseUrl = baseUrlOf(provider, options);
-  return runStream(model, computeCost, options, config, baseUrl, async ({ state, signal }: RunContext) => {
+  return runStream(model, computeCost, options, config, baseUrl, async ({ state, signal, client: settings }: RunContext) => {
     const { body, toolNames } = buildBedrockRequest(model, provider, context, options);
     options.onRequestBody?.(body);
-    // HTTP/1.1 (the SDK's standard handler): ConverseStream needs no HTTP/2, and HTTP/1.1 passes
-    // through the corporate proxies and inspecting gateways that break HTTP/2.
-    const client = new BedrockRuntimeClient({ region: regionOf(baseUrl), endpoint: baseUrl, maxAttempts: 1, requestHandler: new NodeHttpHandler() });
+    // The SDK's fetch handler on our fetch, as the other adapters: the same proxy, CA files and
+    // Electron net.fetch (see docs/networks.md), and the idle watch on every byte. ConverseStream
+    // needs no HTTP/2 (the Node default handler's), which corporate proxies often break.
+    const client = new BedrockRuntimeClient({
+      region: regionOf(baseUrl),
+      endpoint: baseUrl,
+      maxAttempts: 1,
+      requestHandler: new FetchHttpHandler({ customFetch: settings.fetch }),
+    });
     try {
       const response = await client.send(new ConverseStreamCommand(toInput(body)), { abortSignal: signal });
       if (response.stream === undefined) throw new TruncatedStreamError("its first event");

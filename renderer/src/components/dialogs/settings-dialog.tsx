@@ -76,6 +76,7 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
       baseUrls,
       theme: draft.theme,
       demoteOtherReasoning: draft.demoteOtherReasoning,
+      network: { caFile: draft.network.caFile?.trim() ? draft.network.caFile.trim() : null },
       checkpoints: draft.checkpoints,
       bashSandbox: draft.bashSandbox,
     });
@@ -226,6 +227,24 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
         </section>
 
         <BashSandboxSection headingId={`${id}-sandbox`} value={draft.bashSandbox} onChange={(bashSandbox) => set({ bashSandbox })} />
+        <section aria-labelledby={`${id}-network`}>
+          <h3 id={`${id}-network`}>Network</h3>
+          <label className="field">
+            <span>CA file</span>
+            <input
+              aria-label="CA file"
+              placeholder="/path/to/corporate-ca.pem"
+              value={draft.network.caFile ?? ""}
+              onChange={(e) => set({ network: { caFile: e.target.value } })}
+              spellCheck={false}
+            />
+          </label>
+          <p className="muted small">
+            A PEM file of extra certificate authorities to trust, for a network or proxy that inspects TLS. Proxies come from the system
+            settings in the desktop app, and from HTTPS_PROXY / HTTP_PROXY / NO_PROXY in web mode.
+          </p>
+        </section>
+
         <McpServersSection headingId={`${id}-mcp`} />
         <CheckpointSettingsSection headingId={`${id}-checkpoints`} value={draft.checkpoints} onChange={(checkpoints) => set({ checkpoints })} />
 
