@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   });
   process.stdout.write(`READY ${faux.baseUrls.anthropic}\n`);
   process.stdin.setEncoding("utf8");
-  process.stdin.on("data", async (chunk: string) => {
+  process.stdin.on("data", (chunk: string) => {
     if (!chunk.includes("report")) return;
     // Durations on this process's clock: comparing stamps across processes would need synchronized clocks.
     const timings = faux.requests.map((r) => ({
@@ -29,8 +29,7 @@ async function main(): Promise<void> {
       accepted: r.accepted,
     }));
     process.stdout.write(`${JSON.stringify(timings)}\n`);
-    await faux.close();
-    process.exit(0);
+    void faux.close().then(() => process.exit(0));
   });
 }
 

@@ -81,13 +81,13 @@ async function startFauxChild(): Promise<{ baseUrl: string; report: () => Promis
   const child = spawn(process.execPath, ["--import", "tsx", join(import.meta.dirname, "loop-faux-child.ts"), String(ROUND_TRIPS)], {
     stdio: ["pipe", "pipe", "inherit"],
   });
-  const lines = createInterface({ input: child.stdout! });
+  const lines = createInterface({ input: child.stdout });
   const nextLine = () => new Promise<string>((resolve) => lines.once("line", resolve));
   const ready = await nextLine();
   return {
     baseUrl: ready.replace(/^READY /, "").trim(),
     report: async () => {
-      child.stdin!.write("report\n");
+      child.stdin.write("report\n");
       return JSON.parse(await nextLine()) as ServerTiming[];
     },
   };

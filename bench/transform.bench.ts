@@ -14,7 +14,7 @@
  * re-sends the same history), so warm rounds are what a session sees;
  * `coldCacheMs` times the same pass with that memo emptied (a first request).
  *
- * Targets: ms <= 10 and ratioToClone <= 3 per API.
+ * Target (issue #21): ratioToClone <= 0.2 per API.
  */
 import type { AssistantContent, Message, ModelRef } from "../shared/protocol";
 import { emptyUsage } from "../shared/protocol";

@@ -108,7 +108,7 @@ export async function measureReplayStep(page: Page, opts: ReplayBenchOptions): P
   await page.waitForTimeout(1_000);
 
   const script = STEP_SCRIPT.replace(/FORWARD/g, String(forward)).replace(/BACK/g, String(back));
-  const step = async () => (await page.evaluate(script)) as { times: number[]; work: number[] };
+  const step = () => page.evaluate<{ times: number[]; work: number[] }>(script);
   const { times, work } = opts.around ? await opts.around(step) : await step();
   const sorted = [...times].sort((a, b) => a - b);
   // Let the diff panel catch up with the last step before leaving: Monaco throws

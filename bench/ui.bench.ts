@@ -13,11 +13,14 @@
  * - longTasksStreaming: long tasks (> 50 ms) while 2,000 text deltas stream at
  *   200 per second from the faux provider into that same session.
  * - replayStepMs: median time from an arrow key to the painted replay step, in that session (bench/ui-replay.ts).
+ * - changesViewMs / hunkToggleMs: the Changes view of a session that changed 500 files (2,000 hunks), and
+ *   accepting/rejecting one hunk of a proposal with the diff visible (bench/ui-changes.ts).
  *
- * Targets: firstPaintMs <= 1000, scrollFpsMedian >= 55, heapMB <= 300, longTasksStreaming = 0, replayStepMs < 50.
+ * Targets: firstPaintMs <= 1000, scrollFpsMedian >= 55, heapMB <= 300, longTasksStreaming = 0, replayStepMs < 50,
+ * changesViewMs <= 300, hunkToggleMs <= 50.
  */
 import { chromium, type Page } from "@playwright/test";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createWorkbench } from "../electron/core/api/create-workbench";
@@ -30,6 +33,7 @@ import { CHROMIUM_ARGS, findChromium } from "../scripts/chromium-path";
 import { topSelfTime, type CpuProfile } from "./cpu-profile";
 import { benchEntries } from "./ui-session";
 import { measureReplayStep } from "./ui-replay";
+import { changesEntries, CHANGES_FILES, HUNK_FILE, hunkFileText, hunkReply, measureChangesView, measureHunkToggle } from "./ui-changes";
 
 /** `--profile`: print the hottest functions of each phase (scroll, streaming). */
 const PROFILE = process.argv.includes("--profile");
@@ -115,11 +119,16 @@ async function main(): Promise<void> {
   const t0 = Date.now();
   for (const entry of benchEntries(ENTRIES)) store.appendEntry(session.id, entry);
   store.setSessionModel(session.id, modelRef);
+  const changesTitle = `Benchmark: ${CHANGES_FILES} files changed`;
+  const changesSession = store.createSession({ workspaceId: ws.id, title: changesTitle, model: modelRef });
+  for (const entry of changesEntries()) store.appendEntry(changesSession.id, entry);
+  store.setSessionModel(changesSession.id, modelRef);
   store.close();
+  writeFileSync(join(workspacePath, HUNK_FILE), hunkFileText());
   console.log(`seeded ${ENTRIES} entries in ${Date.now() - t0} ms`);
 
   const faux = await startFauxProvider({});
-  faux.setDefaultResponder(() => reply([text(streamedText())], { chunkSize: CHUNK, chunkDelayMs: 1000 / DELTAS_PER_SECOND }));
+  faux.setDefaultResponder((request) => hunkReply(request) ?? reply([text(streamedText())], { chunkSize: CHUNK, chunkDelayMs: 1000 / DELTAS_PER_SECOND }));
   const workbench = await createWorkbench({
     dbPath,
     host: { mode: "web", notices: [] },
@@ -183,7 +192,9 @@ async function main(): Promise<void> {
     } catch (err) {
       mkdirSync(join(process.cwd(), "bench", ".tmp"), { recursive: true });
       await page.screenshot({ path: join(process.cwd(), "bench", ".tmp", "ui-first-paint-timeout.png") });
-      throw new Error(`the transcript never painted (screenshot in bench/.tmp; browser errors: ${errors.slice(0, 3).join(" | ") || "none"})`);
+      throw new Error(`the transcript never painted (screenshot in bench/.tmp; browser errors: ${errors.slice(0, 3).join(" | ") || "none"})`, {
+        cause: err,
+      });
     }
     const firstPaintMs = Math.round(await page.evaluate(() => (window as unknown as { __firstPaint: number }).__firstPaint));
     const marks = await page.evaluate(() =>
@@ -227,6 +238,12 @@ async function main(): Promise<void> {
     // Replay stepping over the same session (bench/ui-replay.ts).
     const replay = await measureReplayStep(page, { sessionId: session.id, title: session.title });
     console.log(`replayStepMs ${replay.replayStepMs} (p95 ${replay.replayStepP95Ms} over ${replay.replaySteps} steps; replay opened in ${replay.replayOpenMs} ms)`);
+    // The Changes view and per-hunk review (bench/ui-changes.ts).
+    await page.getByRole("button", { name: "Exit replay" }).click();
+    const changes = await measureChangesView(page, changesTitle);
+    console.log(`changesViewMs ${changes.changesViewMs} (${CHANGES_FILES} files)`);
+    const toggle = await measureHunkToggle(page);
+    console.log(`hunkToggleMs ${toggle.hunkToggleMs}`);
     if (errors.length) console.log(`browser errors: ${errors.slice(0, 5).join(" | ")}`);
 
     console.log(
@@ -242,6 +259,8 @@ async function main(): Promise<void> {
         deltas: DELTAS,
         streamMs,
         replayStepMs: replay.replayStepMs,
+        changesViewMs: changes.changesViewMs,
+        hunkToggleMs: toggle.hunkToggleMs,
         browserErrors: errors.length,
       })}`,
     );

@@ -20,7 +20,7 @@ import { parseArgs } from "node:util";
 import { ReasoningLevelSchema } from "../shared/protocol";
 import type { ApprovalPolicy } from "../shared/api";
 import type { Workbench } from "../electron/core/api/workbench";
-import { runHeadless, type ApproveMode, type HeadlessIo } from "../electron/core/host/headless-run";
+import { runHeadless, type HeadlessIo } from "../electron/core/host/headless-run";
 import { undoHeadless } from "../electron/core/host/headless-undo";
 import { startCore } from "../electron/core/host/start-core";
 import { defaultDataDir } from "../electron/core/host/data-dir";
@@ -92,7 +92,7 @@ async function main(): Promise<void> {
           model: values.model,
           reasoning: reasoning?.data,
           session: values.continue ? { continue: true } : values.session,
-          approve: approve as ApproveMode,
+          approve,
           json: values.json,
         },
         io,

@@ -72,7 +72,7 @@ function offlineTranslations(): void {
   const stub = new Module(i18nModule);
   stub.filename = i18nModule;
   stub.loaded = true;
-  stub.exports = async () => {
+  stub.exports = () => {
     i18n.configure({
       locales: ["en-US"],
       defaultLocale: "en-US",
@@ -83,6 +83,7 @@ function offlineTranslations(): void {
       register: globalThis,
     });
     i18n.setLocale("en-US");
+    return Promise.resolve();
   };
   require.cache[i18nModule] = stub;
 }

@@ -66,8 +66,8 @@ export function loadMcpToolSpecs(file: string): { specs: ToolSpec[]; skipped: st
 }
 
 /** The app's own tool specs, as the agent loop offers them. */
-export async function loadDefaultToolSpecs(): Promise<{ specs: ToolSpec[]; source: "tools" }> {
-  return { specs: defaultToolSpecs(), source: "tools" };
+export function loadDefaultToolSpecs(): Promise<{ specs: ToolSpec[]; source: "tools" }> {
+  return Promise.resolve({ specs: defaultToolSpecs(), source: "tools" });
 }
 
 function fail(message: string): WireOutcome {
@@ -138,7 +138,7 @@ export async function runWire(argv: readonly string[], stdin: string): Promise<W
     { systemPrompt: typeof system === "string" ? system : "", messages: history.data, tools, toolChoice },
     { reasoning: reasoning?.data },
   );
-  const output = flags.has("--id-map") ? { body: built.body, idMap: { ...built.idMap }, toolNames: { ...built.toolNames } } : built.body;
+  const output = flags.has("--id-map") ? { body: built.body, idMap: Object.fromEntries(built.idMap), toolNames: { ...built.toolNames } } : built.body;
   return { code: 0, stdout: `${JSON.stringify(output, null, 2)}\n`, stderr: warnings };
 }
 

@@ -14,7 +14,10 @@ import {
   UsageSchema,
 } from "./protocol";
 import { ModelInfoSchema } from "./models";
+import { ChangeReviewSchema, ProposalHunkSchema } from "./hunks";
 import {
+  ChangeDiffSchema,
+  ChangeSetSchema,
   ExportFileSchema,
   ExportFormatSchema,
   FileStatesSchema,
@@ -77,6 +80,8 @@ export const ProposalPreviewSchema = z.discriminatedUnion("kind", [
     unifiedDiff: z.string(),
     added: z.number().int(),
     removed: z.number().int(),
+    /** The change as hunks, for per-hunk accept/reject (shared/hunks.ts). */
+    hunks: z.array(ProposalHunkSchema).optional(),
   }),
   z.object({ kind: z.literal("command"), command: z.string(), cwd: z.string(), timeoutMs: z.number(), sandbox: z.string().optional(), sandboxed: z.boolean().optional() }),
   /** An MCP tool the server does not mark read-only. */
@@ -358,6 +363,8 @@ export const requests = {
       reason: z.string().max(10_000).optional(),
       /** For approveForSession / approveAlways / denyAlways: the rule the card showed (it must cover this call). */
       rule: z.string().min(1).max(2000).optional(),
+      /** With an approval of a write/edit: only some hunks accepted, or the proposal edited by the user. */
+      review: ChangeReviewSchema.optional(),
     }).strict(),
     result: Ok,
   },
@@ -445,6 +452,19 @@ export const requests = {
   "review.modelView": { params: SessionId.extend({ seq: z.number().int().positive() }).strict(), result: ModelViewSchema },
   /** Each file the session's write/edit calls touched up to `seq`: content before the session and as of `seq`. */
   "review.fileStates": { params: SessionId.extend({ seq: z.number().int().nonnegative() }).strict(), result: FileStatesSchema },
+  /**
+   * Every file the session changed after entry `fromSeq` (0: since it started) up to `toSeq`
+   * (default: its latest entry), with line counts: the Changes view.
+   */
+  "review.changes": {
+    params: SessionId.extend({ fromSeq: z.number().int().nonnegative(), toSeq: z.number().int().positive().optional() }).strict(),
+    result: ChangeSetSchema,
+  },
+  /** One file of `review.changes`: its content at `fromSeq` and at `toSeq`. */
+  "review.changeDiff": {
+    params: SessionId.extend({ fromSeq: z.number().int().nonnegative(), toSeq: z.number().int().positive().optional(), path: z.string().min(1).max(4096) }).strict(),
+    result: ChangeDiffSchema,
+  },
   "review.notes.list": {
     params: SessionId.extend({
       /** "none": notes without a verdict. */
@@ -460,6 +480,9 @@ export const requests = {
       author: z.string().trim().min(1).max(200),
       verdict: NoteVerdictSchema.nullable(),
       text: z.string().max(100_000),
+      /** A comment on a diff line: both or neither. */
+      path: z.string().min(1).max(4096).optional(),
+      line: z.number().int().min(1).optional(),
     }).strict(),
     result: ReviewNoteSchema,
   },

@@ -195,6 +195,10 @@ export const ApprovalEntrySchema = z.object({
   decidedBy: z.string(),
   /** The rule(s) that decided (policy), or the rule the user saved with the decision. */
   rules: z.array(DecidingRuleSchema).optional(),
+  /** The user reviewed a write/edit hunk by hunk: the decision per hunk, in the preview's order. */
+  hunks: z.array(z.enum(["accepted", "rejected"])).optional(),
+  /** The user edited the proposed text before approving. */
+  edited: z.boolean().optional(),
   timestamp: z.number(),
 });
 

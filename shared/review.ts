@@ -241,6 +241,9 @@ export const ReviewNoteSchema = z.object({
   verdict: NoteVerdictSchema.nullable(),
   text: z.string(),
   createdAt: z.number(),
+  /** A review comment on a diff line: the file and the line (in the file as changed); null for a note on the step. */
+  path: z.string().nullable(),
+  line: z.number().int().nullable(),
 });
 export type ReviewNote = z.infer<typeof ReviewNoteSchema>;
 
@@ -260,6 +263,9 @@ export const ExportedNoteSchema = z
     verdict: NoteVerdictSchema.nullable(),
     text: z.string(),
     createdAt: z.number(),
+    /** Line comments only (absent in exports written before comments existed). */
+    path: z.string().min(1).optional(),
+    line: z.number().int().min(1).optional(),
   })
   .strict();
 export type ExportedNote = z.infer<typeof ExportedNoteSchema>;
@@ -322,6 +328,44 @@ export const ExportFileSchema = z.object({
   content: z.string(),
 });
 export type ExportFile = z.infer<typeof ExportFileSchema>;
+
+// ---------------------------------------------------------------- changes (code review of a session)
+
+export const ChangedFileSchema = z.object({
+  path: z.string(),
+  /** Renamed: the path it had before. */
+  oldPath: z.string().nullable(),
+  status: z.enum(["added", "modified", "deleted", "renamed"]),
+  added: z.number().int(),
+  removed: z.number().int(),
+  hunks: z.number().int(),
+  /** False when a side could not be rebuilt (a large file whose tools kept only the diff). */
+  known: z.boolean(),
+  /** The last entry that changed it within the range. */
+  lastSeq: z.number().int(),
+  /** Only line endings / whitespace differ. */
+  kind: z.enum(["change", "whitespace", "lineEnding"]),
+});
+export type ChangedFile = z.infer<typeof ChangedFileSchema>;
+
+export const ChangeSetSchema = z.object({
+  /** Changes made after entry `fromSeq` (0: since the session started) up to entry `toSeq`. */
+  fromSeq: z.number().int(),
+  toSeq: z.number().int(),
+  files: z.array(ChangedFileSchema),
+  added: z.number().int(),
+  removed: z.number().int(),
+  /** bash runs in the range: they may have changed files this view cannot see (no checkpoint). */
+  untracked: z.array(z.object({ seq: z.number().int(), toolCallId: z.string(), command: z.string() })),
+});
+export type ChangeSet = z.infer<typeof ChangeSetSchema>;
+
+export const ChangeDiffSchema = z.object({
+  path: z.string(),
+  before: z.string().nullable(),
+  after: z.string().nullable(),
+});
+export type ChangeDiff = z.infer<typeof ChangeDiffSchema>;
 
 /** What the offline HTML replay embeds: the export envelope, its timeline and statistics. */
 export interface ReplayData {

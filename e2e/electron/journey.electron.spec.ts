@@ -54,7 +54,6 @@ test("the desktop window is hardened and drives the workbench over IPC", async (
       const verdict = await page.evaluate(() => {
         let evalResult = "blocked";
         try {
-          // eslint-disable-next-line no-eval
           eval("1");
           evalResult = "allowed";
         } catch {

@@ -20,6 +20,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 export const test = base.extend<{ host: E2EHost; browserErrors: string[] }>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern
   host: async ({}, use) => {
     const host = await startHost();
     await use(host);

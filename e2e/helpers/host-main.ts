@@ -8,7 +8,9 @@
  * message containing "[slow]" gets a long answer that streams and then holds
  * the connection open until the client aborts (the Stop test). The first request
  * for a message containing "[fail-once]" gets a 401 whose body echoes the API
- * key (the error and Retry test; the key must never reach the screen).
+ * key (the error and Retry test; the key must never reach the screen). A
+ * message containing "[three-hunks]" gets an edit of `hunks.txt` (lines 2, 10
+ * and 18 of the 20 the spec writes there: three hunks) for per-hunk review.
  *
  * A user message containing "[mcp]" makes the model call the offered MCP tool
  * whose name ends with "toggle-simulated-logging" (server-everything; not
@@ -22,13 +24,20 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createWorkbench } from "../../electron/core/api/create-workbench";
-import { createDemoResponder, faults, reply, startFauxProvider, text, toolCall, type FauxRequest } from "../../electron/core/faux";
+import { createDemoResponder, faults, reply, startFauxProvider, text, toolCall, type FauxRecordedRequest, type FauxRequest } from "../../electron/core/faux";
+import { readTranscript } from "../../electron/core/faux/transcript";
 import { startWebHost } from "../../electron/core/web/server";
 
 const SLOW_MARK = "[slow]";
 const FAIL_ONCE_MARK = "[fail-once]";
 const MCP_MARK = "[mcp]";
 const QUIET_MARK = "[quiet]";
+const THREE_HUNKS_MARK = "[three-hunks]";
+const THREE_HUNK_EDITS = [
+  { oldText: "line 2\n", newText: "LINE TWO\n" },
+  { oldText: "line 10\n", newText: "LINE TEN\n" },
+  { oldText: "line 18\n", newText: "LINE EIGHTEEN\n" },
+];
 /** A turn that edits README.md and src/math.ts, then runs a bash command creating notes.txt (the rewind test). */
 const THREE_FILES_MARK = "[three-files]";
 /** The one model the local Ollama the faux plays has installed. */
@@ -55,6 +64,24 @@ function lastUserText(request: FauxRequest): string {
     if (t.role === "user") return t.text;
   }
   return "";
+}
+
+function turnsOf(route: FauxRecordedRequest["route"], body: unknown): FauxRequest["turns"] {
+  try {
+    return readTranscript(route, body).turns;
+  } catch {
+    return [];
+  }
+}
+
+/** The text of the request's last user turn / tool result (what the model was told last). */
+function lastUserTextOf(turns: FauxRequest["turns"]): string | null {
+  const t = [...turns].reverse().find((x) => x.role === "user");
+  return t ? t.text : null;
+}
+function lastToolResultOf(turns: FauxRequest["turns"]): string | null {
+  const t = [...turns].reverse().find((x) => x.role === "toolResult");
+  return t ? t.text : null;
 }
 
 async function main(): Promise<void> {
@@ -87,6 +114,9 @@ async function main(): Promise<void> {
     // Count occurrences, not turns: a retried message may be merged with the failed one into one user turn.
     const failing = request.turns.reduce((n, t) => n + (t.role === "user" ? t.text.split(FAIL_ONCE_MARK).length - 1 : 0), 0);
     if (request.lastTurn?.role === "user" && failing === 1) return faults.authError();
+    if (request.lastTurn?.role === "user" && lastUserText(request).includes(THREE_HUNKS_MARK)) {
+      return reply([text("I'll make three changes to `hunks.txt`."), toolCall("edit", { path: "hunks.txt", edits: THREE_HUNK_EDITS })], { chunkSize: 40, chunkDelayMs: 2 });
+    }
     if (lastUserText(request).includes(THREE_FILES_MARK)) {
       if (request.lastTurn?.role === "user") {
         return reply([
@@ -141,6 +171,8 @@ async function main(): Promise<void> {
       rejection: r.rejection?.message ?? null,
       images: imagesIn(r.body),
       reasoning: reasoningIn(r.body),
+      lastUserText: lastUserTextOf(turnsOf(r.route, r.body)),
+      lastToolResult: lastToolResultOf(turnsOf(r.route, r.body)),
     }));
     res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(body));
   });

@@ -12,6 +12,7 @@ export interface E2EHost {
   /** Requests the faux provider received (route, model, strict-validation verdict). */
   /** `images`: image blocks in the request body (any API's shape). */
   /** `reasoning`: the body's reasoning fields (thinking, output_config, reasoning, reasoning_effort, include). */
+  /** `lastUserText` / `lastToolResult`: the text of the request's last user turn / tool result. */
   fauxRequests(): Promise<
     Array<{
       route: string;
@@ -21,6 +22,8 @@ export interface E2EHost {
       rejection: string | null;
       images: number;
       reasoning: Record<string, unknown>;
+      lastUserText: string | null;
+      lastToolResult: string | null;
     }>
   >;
   stop(): Promise<void>;

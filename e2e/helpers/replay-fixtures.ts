@@ -8,6 +8,7 @@ import { failOnBrowserErrors } from "./fixtures";
 import { startReplayHost, type ReplayHost } from "./replay-host";
 
 export const test = base.extend<{ replayHost: ReplayHost; browserErrors: string[] }>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern
   replayHost: async ({}, use) => {
     const host = await startReplayHost();
     await use(host);

@@ -8,6 +8,7 @@ import { wireEvents } from "./stores/wire-events";
 import "./styles/base.css";
 import "./styles/layout.css";
 import "./styles/transcript.css";
+import "./styles/review.css";
 import "./styles/hljs.css";
 
 performance.mark("wb:boot");

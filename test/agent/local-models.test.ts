@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RequestMethod, RequestParams, RequestResult } from "../../shared/api";
-import type { AssistantMessage, ModelRef } from "../../shared/protocol";
+import type { ModelRef } from "../../shared/protocol";
 import { createWorkbench } from "../../electron/core/api/create-workbench";
 import type { Workbench } from "../../electron/core/api/workbench";
 import { startFauxProvider, type FauxProvider } from "../../electron/core/faux";
@@ -164,7 +164,7 @@ describe("local servers' models", () => {
     await failed;
     const { entries } = await third.call("session.load", { sessionId: session.id });
     const last = entries.at(-1)?.entry;
-    expect(last?.type === "message" && last.message.role === "assistant" ? (last.message as AssistantMessage) : null).toMatchObject({
+    expect(last?.type === "message" && last.message.role === "assistant" ? last.message : null).toMatchObject({
       stopReason: "error",
       model: QWEN,
       errorMessage: expect.stringMatching(/^network error: could not reach the provider: connect ECONNREFUSED/),

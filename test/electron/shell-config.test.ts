@@ -24,7 +24,7 @@ describe("command-line flags", () => {
 function roles(items: MenuItemConstructorOptions[]): string[] {
   return items.flatMap((i) => [
     ...(i.role ? [i.role] : []),
-    ...(Array.isArray(i.submenu) ? roles(i.submenu as MenuItemConstructorOptions[]) : []),
+    ...(Array.isArray(i.submenu) ? roles(i.submenu) : []),
   ]);
 }
 

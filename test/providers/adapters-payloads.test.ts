@@ -18,7 +18,7 @@ import { API_KEY, context, targets, user, type Target } from "./adapters-fixture
 type WireEvent = [name: string | null, data: unknown];
 
 let server: http.Server;
-let next: string[] = [];
+const next: string[] = [];
 let T: ReturnType<typeof targets>;
 
 beforeAll(async () => {

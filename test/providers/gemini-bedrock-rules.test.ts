@@ -124,7 +124,7 @@ describe("Bedrock Converse", () => {
     expect(validateBedrockRequest(body, { modelId: m.id, signatureOwner: () => undefined })).toBeNull();
     const use = body.messages[1].content[0] as { toolUse: { toolUseId: string } };
     expect(use.toolUse.toolUseId).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
-    expect(idMap[use.toolUse.toolUseId]).toBe("call:with/odd|chars");
+    expect(idMap.get(use.toolUse.toolUseId)).toBe("call:with/odd|chars");
     expect(JSON.stringify(body)).not.toContain("Claude's private reasoning");
     expect(body.additionalModelRequestFields).toEqual({ thinking: { type: "enabled", budget_tokens: 24_576 } });
   });

@@ -177,7 +177,7 @@ const turnArb: fc.Arbitrary<Turn> = fc
         const resultsOf = (picks: number[]) => picks.filter((k) => k < ids.length).map((k) => resultFor(ids[k], names[k]));
         return fc
           .tuple(fc.tuple(...resultsOf(answered)), fc.tuple(...resultsOf(late)))
-          .map(([rs, ls]) => ({ assistant, after: [...rs, ...interleaved, ...ls, ...strays] as Message[] })) as fc.Arbitrary<Turn>;
+          .map(([rs, ls]): Turn => ({ assistant, after: [...rs, ...interleaved, ...ls, ...strays] as Message[] }));
       }),
   );
 

@@ -99,7 +99,7 @@ describe("any stored history builds into a request the strict validator accepts"
           const wireIds = wireCallIds(model.api, built.body);
           if (tools !== undefined && tools.length > 0) {
             // Every call of a sound turn reaches the model, in order, and maps back to its stored id.
-            expect(wireIds.map((id) => built.idMap[id])).toEqual(sentCallIds(frozen));
+            expect(wireIds.map((id) => built.idMap.get(id))).toEqual(sentCallIds(frozen));
           } else {
             expect(wireIds).toEqual([]);
           }

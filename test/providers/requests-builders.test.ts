@@ -64,7 +64,7 @@ describe("golden request bodies", () => {
       ],
       tool_choice: { type: "auto" },
     });
-    expect({ ...idMap }).toEqual({ functions_bash_0: "functions.bash:0" });
+    expect(Object.fromEntries(idMap)).toEqual({ functions_bash_0: "functions.bash:0" });
     expect(validateRequest("anthropic-messages", body)).toBeNull();
   });
 

@@ -104,7 +104,7 @@ describe("errored and aborted turns", () => {
       { role: "assistant", content: [{ type: "text", text: "Let me look" }] },
       { role: "user", content: [{ type: "text", text: "continue" }] },
     ]);
-    expect(Object.keys(idMap)).toEqual([]);
+    expect([...idMap.keys()]).toEqual([]);
     accepted(ANTHROPIC, history);
   });
 
@@ -238,7 +238,7 @@ describe("history with tool calls and no tools offered", () => {
       { role: "assistant", content: [{ type: "text", text: "checking" }, { type: "text", text: '[Tool call: read {"path":"a"}]' }] },
       { role: "user", content: [{ type: "text", text: "[Tool result for read]" }, { type: "text", text: "contents" }, { type: "text", text: "summarise" }] },
     ]);
-    expect(Object.keys(idMap)).toEqual([]);
+    expect([...idMap.keys()]).toEqual([]);
     for (const t of [ANTHROPIC, CHAT, RESPONSES]) accepted(t, history, []);
     accepted(MISTRAL, history, [], true);
   });

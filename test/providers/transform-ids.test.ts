@@ -38,7 +38,7 @@ describe("tool-call ids are rewritten in pairs to each target's rules", () => {
     expect(calls).toEqual(results);
     for (const id of calls) expect(id).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
     expect(new Set(calls).size).toBe(awkward.length);
-    expect(calls.map((id) => idMap[id])).toEqual(awkward);
+    expect(calls.map((id) => idMap.get(id))).toEqual(awkward);
   });
 
   it("caps Chat Completions ids at 40 characters and keeps 44- and 83-character ids distinct", () => {
@@ -48,7 +48,7 @@ describe("tool-call ids are rewritten in pairs to each target's rules", () => {
     expect(calls).toEqual(results);
     for (const id of calls) expect(id).toMatch(/^[a-zA-Z0-9_-]{1,40}$/);
     expect(new Set(calls).size).toBe(3);
-    expect(calls.map((id) => idMap[id])).toEqual(long);
+    expect(calls.map((id) => idMap.get(id))).toEqual(long);
   });
 
   it("caps Responses call_ids at 64 characters", () => {
@@ -67,7 +67,7 @@ describe("tool-call ids are rewritten in pairs to each target's rules", () => {
     expect(new Set(calls).size).toBe(20);
     // Cutting would have kept "toolu01" + 2 characters; a hash does not share the prefix.
     expect(calls.filter((id) => id.startsWith("toolu01")).length).toBeLessThan(3);
-    expect(calls.map((id) => idMap[id])).toEqual(ids);
+    expect(calls.map((id) => idMap.get(id))).toEqual(ids);
   });
 
   it("passes ids already valid for the target through unchanged", () => {
@@ -100,7 +100,7 @@ describe("tool-call ids are rewritten in pairs to each target's rules", () => {
     expect(results).toEqual(calls);
     const outputs = prepared.messages.flatMap((m) => (m.role === "toolResults" ? m.results.map((r) => r.content) : []));
     expect(outputs).toEqual([[{ type: "text", text: "first output" }], [{ type: "text", text: "second output" }]]);
-    expect(calls.map((id) => prepared.idMap[id])).toEqual(["functions.read:0", "functions.read:0"]);
+    expect(calls.map((id) => prepared.idMap.get(id))).toEqual(["functions.read:0", "functions.read:0"]);
   });
 
   it("never lets a rewritten id collide with a later id that was valid as stored", () => {
@@ -111,9 +111,13 @@ describe("tool-call ids are rewritten in pairs to each target's rules", () => {
 
   it("keeps ids such as __proto__ and constructor as plain map keys", () => {
     const prepared = prepare(ANTHROPIC, history(["__proto__", "constructor"]));
-    expect(prepared.idMap.__proto__).toBe("__proto__");
-    expect(prepared.idMap.constructor).toBe("constructor");
-    expect(prepared.idMap.toString).toBeUndefined();
+    expect(prepared.idMap.get("__proto__")).toBe("__proto__");
+    expect(prepared.idMap.get("constructor")).toBe("constructor");
+    expect(prepared.idMap.get("toString")).toBeUndefined();
+    // As the review view sends it: own keys, no prototype games.
+    const sent = Object.fromEntries(prepared.idMap) as Record<string, unknown>;
+    expect(Object.keys(sent)).toEqual(["__proto__", "constructor"]);
+    expect(Object.getPrototypeOf(sent)).toBe(Object.prototype);
   });
 
   it("replays a Responses call to the model that made it with its call_id and fc_ item id", () => {
@@ -121,7 +125,7 @@ describe("tool-call ids are rewritten in pairs to each target's rules", () => {
     const prepared = prepare(RESPONSES, history([stored], GPT5));
     const block = prepared.messages.flatMap((m) => (m.role === "assistant" ? m.content : []))[0];
     expect(block).toMatchObject({ type: "toolCall", id: "call_Abc123", itemId: "fc_68a5f2e1c0d48190b1" });
-    expect(prepared.idMap.call_Abc123).toBe(stored);
+    expect(prepared.idMap.get("call_Abc123")).toBe(stored);
   });
 
   it("sends a Responses call to another model without its item id", () => {
@@ -139,6 +143,6 @@ describe("IdAllocator", () => {
     expect(a).toBe("abcDEF123");
     expect(isValidWireId(b, "mistral9")).toBe(true);
     expect(b).not.toBe(a);
-    expect(ids.idMap[b]).toBe("abcDEF123");
+    expect(ids.idMap.get(b)).toBe("abcDEF123");
   });
 });

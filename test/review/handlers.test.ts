@@ -106,7 +106,7 @@ describe("review requests", () => {
 
     const reopened = SessionStore.open(file);
     const notes = api(reopened).ok("review.notes.list", { sessionId: f.sessionId });
-    expect(notes).toEqual([{ id: notes[0].id, sessionId: f.sessionId, seq: 7, author: "rita", verdict: "ok", text: "Edit is right.", createdAt: T0 + 77_000 }]);
+    expect(notes).toEqual([{ id: notes[0].id, sessionId: f.sessionId, seq: 7, author: "rita", verdict: "ok", text: "Edit is right.", createdAt: T0 + 77_000, path: null, line: null }]);
     reopened.close();
   });
 

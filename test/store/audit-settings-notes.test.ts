@@ -33,6 +33,7 @@ describe("tool-call audit", () => {
       decidedBy: "user",
       decidedAt: 1005,
       decidedByRule: null,
+      hunkDecisions: null,
       createdAt: 1000,
       updatedAt: 1015,
     });

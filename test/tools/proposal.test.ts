@@ -57,6 +57,7 @@ describe("proposal and conflict", () => {
       unifiedDiff: "--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+2\n",
       added: 1,
       removed: 1,
+      hunks: [{ oldStart: 2, oldLines: 1, newStart: 2, newLines: 1, oldOffset: 4, oldText: "two\n", newText: "2\n", kind: "change" }],
     });
     expect(write.preview).toMatchObject({ kind: "diff", path: "dir/new.txt", before: null, after: "hello\n", added: 1, removed: 0 });
     expect(edit.fingerprint).toMatch(/^sha256:[0-9a-f]{64}$/);

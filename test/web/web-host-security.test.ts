@@ -85,7 +85,7 @@ describe("web mode security", () => {
     const ws = new WebSocket(`ws://127.0.0.1:${host.port}/ws?token=${host.token}`, { origin: `http://127.0.0.1:${host.port}` });
     const reply = await new Promise<unknown>((resolve, reject) => {
       ws.on("open", () => ws.send(JSON.stringify({ id: 7, method: "app.info", params: {} })));
-      ws.on("message", (d) => resolve(JSON.parse(d.toString())));
+      ws.on("message", (d) => resolve(JSON.parse((d as Buffer).toString("utf8"))));
       ws.on("error", reject);
     });
     ws.close();
@@ -96,7 +96,7 @@ describe("web mode security", () => {
     const ws = new WebSocket(`ws://127.0.0.1:${host.port}/ws?token=${host.token}`);
     const reply = await new Promise<unknown>((resolve, reject) => {
       ws.on("open", () => ws.send("{not json"));
-      ws.on("message", (d) => resolve(JSON.parse(d.toString())));
+      ws.on("message", (d) => resolve(JSON.parse((d as Buffer).toString("utf8"))));
       ws.on("error", reject);
     });
     ws.close();

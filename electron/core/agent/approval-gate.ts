@@ -2,9 +2,11 @@
  * Approval of one side-effect proposal: the policy decides, or the user is
  * asked and the turn waits. Every decision is stored with its audit row
  * (both or neither); a rule the user picks must cover the call it answers
- * (docs/approvals.md).
+ * (docs/approvals.md). An approval of a write/edit may carry the user's
+ * per-hunk review (docs/change-review.md), whatever its scope.
  */
 import type { PendingApproval } from "../../../shared/api";
+import type { ChangeReview } from "../../../shared/hunks";
 import type { DecidingRule, SessionEntry } from "../../../shared/protocol";
 import type { Proposal } from "../tools/types";
 import type { AgentDeps } from "./ports";
@@ -13,7 +15,7 @@ import { errorText, type SessionJournal } from "./session-journal";
 export type UserDecision = "approve" | "approveForSession" | "approveAlways" | "deny" | "denyAlways";
 
 export type ApprovalAnswer =
-  | { decision: UserDecision; reason?: string; rule?: string; byPolicy?: boolean }
+  | { decision: UserDecision; reason?: string; rule?: string; byPolicy?: boolean; review?: ChangeReview }
   | { decision: "aborted" };
 
 /** The answer was refused: nothing is pending for that call, or the rule does not cover it. */
@@ -58,11 +60,21 @@ export class ApprovalGate {
   /**
    * Answers the pending approval. A `rule` (approve for the session, always
    * allow / deny) must cover the call it answers: a rule is checked here,
-   * never silently widened or dropped.
+   * never silently widened or dropped. `review` (approvals of a write/edit
+   * only): the decision per hunk, or the user's own text; refused when it does
+   * not fit the pending proposal (wrong hunk count, or not a file change).
    */
-  answer(toolCallId: string, decision: UserDecision, reason?: string, rule?: string): AnswerRefusal | null {
+  answer(toolCallId: string, decision: UserDecision, reason?: string, rule?: string, review?: ChangeReview): AnswerRefusal | null {
     const waiting = this.waiting;
     if (!waiting || waiting.info.toolCallId !== toolCallId) return { code: "CONFLICT", message: "no approval is pending for that tool call" };
+    if (review) {
+      const preview = waiting.info.preview;
+      if (decision === "deny" || decision === "denyAlways") return { code: "INVALID_REQUEST", message: "a per-hunk review goes with an approval, not a denial" };
+      if (preview.kind !== "diff") return { code: "INVALID_REQUEST", message: "a per-hunk review applies only to a write or edit" };
+      if (review.kind === "hunks" && review.decisions.length !== (preview.hunks?.length ?? -1)) {
+        return { code: "INVALID_REQUEST", message: `the review has ${review.decisions.length} hunk decisions; the proposal has ${preview.hunks?.length ?? 0} hunks` };
+      }
+    }
     const scoped = decision === "approveForSession" || decision === "approveAlways" || decision === "denyAlways";
     if (rule !== undefined && !scoped) return { code: "INVALID_REQUEST", message: `a rule goes with approveForSession, approveAlways or denyAlways, not ${decision}` };
     if ((decision === "approveAlways" || decision === "denyAlways") && !rule?.trim()) return { code: "INVALID_REQUEST", message: `${decision} needs the rule to save` };
@@ -70,7 +82,7 @@ export class ApprovalGate {
       const problem = this.deps.tools.checkRule(waiting.proposal, rule, decision === "denyAlways" ? "deny" : "allow");
       if (problem) return { code: "INVALID_REQUEST", message: problem };
     }
-    waiting.resolve({ decision, reason, ...(rule !== undefined ? { rule: rule.trim() } : {}) });
+    waiting.resolve({ decision, reason, ...(rule !== undefined ? { rule: rule.trim() } : {}), ...(review ? { review } : {}) });
     return null;
   }
 
@@ -133,6 +145,8 @@ export class ApprovalGate {
       decidedBy: "user",
       reason: denied ? answer.reason : undefined,
       ...chosen,
+      ...(answer.review?.kind === "hunks" ? { hunks: answer.review.decisions } : {}),
+      ...(answer.review?.kind === "edited" ? { edited: true } : {}),
     });
     return answer;
   }
@@ -148,6 +162,8 @@ export class ApprovalGate {
           decidedBy: decision.decidedBy,
           reason: decision.reason,
           rules: decision.rules,
+          ...(decision.hunks ? { hunks: decision.hunks } : {}),
+          ...(decision.edited ? { edited: true } : {}),
         }),
       );
     } catch (err) {

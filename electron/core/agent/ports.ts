@@ -3,6 +3,7 @@
  * the loop is tested against the real store, adapters and tools, and these
  * interfaces say exactly which parts of them it relies on.
  */
+import type { ChangeReview, HunkDecision } from "../../../shared/hunks";
 import type { EventName, EventPayload, SessionMode } from "../../../shared/api";
 import type { LoadedInstructions } from "./instructions";
 import type { ModelInfo, ProviderConfig } from "../../../shared/models";
@@ -45,8 +46,11 @@ export interface ToolRuntimePort {
   suggestRules(proposal: Proposal): string[];
   /** Why `pattern` would not cover this call (a rule offered for a call must), or null. */
   checkRule(proposal: Proposal, pattern: string, action: "allow" | "deny"): string | null;
-  /** The user approved once, or for the session (`rule`, or the exact call when absent). */
-  approve(proposal: Proposal, options: { forSession: boolean; rule?: string }): void;
+  /**
+   * The user approved once, or for the session (`rule`, or the exact call when absent).
+   * `review`: per-hunk decisions / edited text for an edit or write (only accepted hunks are applied).
+   */
+  approve(proposal: Proposal, options: { forSession: boolean; rule?: string; review?: ChangeReview }): void;
   /** The user (or the policy) refused; the outcome tells the model why. */
   deny(proposal: Proposal, options: { reason?: string }): ToolOutcome;
   /** The turn was aborted while the proposal waited. */
@@ -57,7 +61,17 @@ export interface ToolRuntimePort {
 
 export type ToolAuditEvent =
   | { kind: "proposed" | "running"; toolCallId: string; toolName: string; args: Record<string, unknown> }
-  | { kind: "decided"; toolCallId: string; toolName: string; decision: string; decidedBy: string; reason?: string; rules?: DecidingRule[] }
+  | {
+      kind: "decided";
+      toolCallId: string;
+      toolName: string;
+      decision: string;
+      decidedBy: string;
+      reason?: string;
+      rules?: DecidingRule[];
+      hunks?: HunkDecision[];
+      edited?: boolean;
+    }
   | {
       kind: "finished";
       toolCallId: string;

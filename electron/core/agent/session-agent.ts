@@ -9,6 +9,7 @@
  */
 import { COMPACT_AT_SHARE } from "../../../shared/models";
 import type { SessionMode, TurnState } from "../../../shared/api";
+import type { ChangeReview } from "../../../shared/hunks";
 import type { ImageContent, ModelRef, ReasoningLevel, ToolCall, UserMessage } from "../../../shared/protocol";
 import type { LlmContext, ToolSpec } from "../providers/types";
 import { ApprovalGate, type AnswerRefusal, type UserDecision } from "./approval-gate";
@@ -109,8 +110,8 @@ export class SessionAgent {
   }
 
   /** Answers the pending approval (approval-gate.ts); a refusal says why nothing was answered. */
-  answerApproval(toolCallId: string, decision: UserDecision, reason?: string, rule?: string): AnswerRefusal | null {
-    return this.gate.answer(toolCallId, decision, reason, rule);
+  answerApproval(toolCallId: string, decision: UserDecision, reason?: string, rule?: string, review?: ChangeReview): AnswerRefusal | null {
+    return this.gate.answer(toolCallId, decision, reason, rule, review);
   }
 
   /** Ask mode on or off; during a running turn it applies from the next request and tool batch. */
@@ -340,8 +341,8 @@ export class SessionAgent {
       entries: this.journal.entries,
       resolved,
       signal,
-      stream: this.deps.stream,
-      now: this.deps.now,
+      stream: (resolved, context, options) => this.deps.stream(resolved, context, options),
+      now: () => this.deps.now(),
     });
     if (result.kind === "nothing") return true;
     if (result.kind === "failed") {

@@ -39,7 +39,7 @@ export async function dispatch(table: Partial<HandlerTable>, method: string, par
     };
   }
   try {
-    const handler = table[method] as ((p: unknown) => Promise<unknown> | unknown) | undefined;
+    const handler = table[method] as ((p: unknown) => unknown) | undefined;
     if (!handler) return { ok: false, error: { code: "UNSUPPORTED", message: `${method} is not available in this build` } };
     return { ok: true, result: await handler(parsed.data) };
   } catch (err) {

@@ -149,7 +149,7 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
       requireSession(p.sessionId);
       const agent = ctx.activeAgent(p.sessionId);
       if (!agent) throw new ApiFailure("CONFLICT", "no approval is pending for that tool call");
-      const refused = agent.answerApproval(p.toolCallId, p.decision, p.reason, p.rule);
+      const refused = agent.answerApproval(p.toolCallId, p.decision, p.reason, p.rule, p.review);
       if (refused) throw new ApiFailure(refused.code, refused.message);
       return { ok: true as const };
     },

@@ -70,9 +70,9 @@ export function createSessionTools(options: SessionToolsOptions): ToolRuntimePor
     // Only rules that would in fact cover this call (`sh *` never does).
     suggestRules: (proposal) => suggestRules(proposal.toolName as SideEffectToolName, proposal.preview).filter((r) => turnRuntime.checkRule(proposal, r) === null),
     checkRule: (proposal, pattern, action) => turnRuntime.checkRule(proposal, pattern, action),
-    approve: (proposal, { forSession, rule }) => {
+    approve: (proposal, { forSession, rule, review }) => {
       if (forSession && !["bash", "write", "edit"].includes(proposal.toolName)) allowedForSession.add(proposal.toolName);
-      turnRuntime.approve(proposal, { forSession, ...(rule ? { rule } : {}) });
+      turnRuntime.approve(proposal, { forSession, ...(rule ? { rule } : {}), ...(review ? { review } : {}) });
     },
     deny: (proposal, { reason }) => turnRuntime.deny(proposal, { reason }),
     cancel: (proposal) => turnRuntime.cancel(proposal),

@@ -37,6 +37,7 @@ export class ToolAudit {
           decidedBy: event.decidedBy,
           decidedAt: at,
           ...(event.rules ? { decidedByRule: event.rules } : {}),
+          ...(event.hunks ? { hunkDecisions: event.hunks } : {}),
         });
         break;
       }

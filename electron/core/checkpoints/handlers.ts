@@ -45,7 +45,7 @@ export function createCheckpointHandlers(ctx: CheckpointHandlerContext): Checkpo
   return {
     "checkpoint.list": (p) => {
       requireSession(p.sessionId);
-      return service.list(p.sessionId).map(CheckpointService.toApi);
+      return service.list(p.sessionId).map((c) => CheckpointService.toApi(c));
     },
     "checkpoint.diff": (p) => guard(() => service.diff(p.from, p.to)),
     "checkpoint.file": (p) =>
@@ -54,7 +54,7 @@ export function createCheckpointHandlers(ctx: CheckpointHandlerContext): Checkpo
         if (!file) return null;
         const text = file.content.includes(0) ? null : new TextDecoder("utf-8", { fatal: false }).decode(file.content);
         const utf8 = text !== null && Buffer.from(text, "utf8").equals(file.content);
-        return { mode: file.mode, encoding: utf8 ? ("utf8" as const) : ("base64" as const), content: utf8 ? (text as string) : file.content.toString("base64") };
+        return { mode: file.mode, encoding: utf8 ? ("utf8" as const) : ("base64" as const), content: utf8 && text !== null ? text : file.content.toString("base64") };
       }),
     "checkpoint.status": (p) => {
       if (!store.getWorkspace(p.workspaceId)) throw new ApiFailure("NOT_FOUND", `no workspace ${p.workspaceId}`);

@@ -212,7 +212,7 @@ async function sizeOf(path: string): Promise<number> {
   }
   if (!st.isDirectory()) return st.size;
   let total = 0;
-  let names: string[] = [];
+  let names: string[];
   try {
     names = readdirSync(path);
   } catch {

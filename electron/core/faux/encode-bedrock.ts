@@ -21,7 +21,7 @@ const STOP: Record<FauxStopReason, string> = {
 };
 
 const codec = new EventStreamCodec(
-  (bytes) => new TextDecoder().decode(bytes),
+  (bytes: Uint8Array) => new TextDecoder().decode(bytes),
   (text) => new TextEncoder().encode(text),
 );
 

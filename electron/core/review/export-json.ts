@@ -76,6 +76,7 @@ export function buildEnvelope(src: ExportSource, redactor: Redactor): SessionExp
     verdict: n.verdict,
     text: n.text,
     createdAt: times?.notes[String(n.id)] ?? n.createdAt,
+    ...(n.path !== null && n.line !== null ? { path: n.path, line: n.line } : {}),
   }));
   const toolCalls: ExportedToolCall[] = src.toolCalls.map((r) => {
     const original = times?.toolCalls[String(r.id)];
@@ -157,7 +158,7 @@ export function importEnvelope(store: ReviewStorePort, workspaceId: string, enve
     for (const n of envelope.notes) {
       const seq = seqs.get(n.seq);
       if (seq === undefined) continue; // its entry was unreadable at export time
-      const note = store.addNote({ sessionId: session.id, seq, author: n.author, verdict: n.verdict, text: n.text });
+      const note = store.addNote({ sessionId: session.id, seq, author: n.author, verdict: n.verdict, text: n.text, path: n.path ?? null, line: n.line ?? null });
       times.notes[String(note.id)] = n.createdAt;
     }
     for (const r of envelope.toolCalls) {

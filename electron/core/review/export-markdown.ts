@@ -134,7 +134,8 @@ function resultBlock(seq: number, m: ToolResultMessage): string[] {
 
 function noteBlock(n: ExportedNote): string[] {
   const verdict = n.verdict ? ` · **${n.verdict}**` : "";
-  return [`> 📝 **Review note** by ${oneLine(n.author)}${verdict} · ${formatTime(n.createdAt)}`, ">", quote(n.text)];
+  const where = n.path !== undefined && n.line !== undefined ? ` on \`${oneLine(n.path)}:${n.line}\`` : "";
+  return [`> 📝 **Review ${where ? "comment" : "note"}**${where} by ${oneLine(n.author)}${verdict} · ${formatTime(n.createdAt)}`, ">", quote(n.text)];
 }
 
 function unifiedDiffOf(details: unknown): string | null {

@@ -15,6 +15,7 @@ import type { ToolSpec } from "../providers/types";
 import { defaultToolSpecs } from "../tools";
 import { importEnvelope, parseEnvelope } from "./export-json";
 import { exportSession } from "./export-session";
+import { changeDiff, changesBetween } from "./changes";
 import { fileStatesAt } from "./file-history";
 import { forkAt } from "./fork";
 import { modelViewAt, type ModelViewInput } from "./model-view";
@@ -51,7 +52,7 @@ export type ReviewHandlers = { [M in ReviewMethod]: (params: Params<M>) => Reque
 
 export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
   const { store } = ctx;
-  const now = ctx.now ?? Date.now;
+  const now = () => (ctx.now ? ctx.now() : Date.now());
 
   const requireSession = (id: string): SessionSummary => {
     const s = store.getSession(id);
@@ -81,7 +82,7 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
           workspaceRoot: workspaceRoot(session),
           platform: ctx.platform,
           toolSpecs: ctx.toolSpecs?.(session.id) ?? defaultToolSpecs(),
-          resolve: ctx.resolveModel,
+          resolve: (ref) => ctx.resolveModel(ref),
           ...ctx.modelViewExtras?.(session.id),
           demoteOtherReasoning: ctx.demoteOtherReasoning?.() ?? false,
         }),
@@ -91,6 +92,21 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
     "review.fileStates": (p) => {
       requireSession(p.sessionId);
       return fileStatesAt(store.loadEntries(p.sessionId), p.seq);
+    },
+
+    "review.changes": (p) => {
+      requireSession(p.sessionId);
+      const entries = store.loadEntries(p.sessionId);
+      const last = entries.length > 0 ? entries[entries.length - 1].seq : 0;
+      return changesBetween(entries, p.fromSeq, p.toSeq ?? last);
+    },
+    "review.changeDiff": (p) => {
+      requireSession(p.sessionId);
+      const entries = store.loadEntries(p.sessionId);
+      const last = entries.length > 0 ? entries[entries.length - 1].seq : 0;
+      const diff = changeDiff(entries, p.fromSeq, p.toSeq ?? last, p.path);
+      if (!diff) throw new ApiFailure("NOT_FOUND", `${p.path} did not change in that range`);
+      return diff;
     },
 
     "review.notes.list": (p) => {
@@ -106,7 +122,8 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
     },
     "review.notes.add": (p) => {
       requireSession(p.sessionId);
-      return store.addNote({ sessionId: p.sessionId, seq: p.seq, author: p.author, verdict: p.verdict, text: p.text });
+      if ((p.path === undefined) !== (p.line === undefined)) throw new ApiFailure("INVALID_REQUEST", "a line comment needs both path and line");
+      return store.addNote({ sessionId: p.sessionId, seq: p.seq, author: p.author, verdict: p.verdict, text: p.text, path: p.path ?? null, line: p.line ?? null });
     },
     "review.notes.delete": (p) => {
       requireSession(p.sessionId);

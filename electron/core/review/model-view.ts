@@ -63,7 +63,7 @@ export function modelViewAt(entries: readonly StoredEntry[], seq: number, input:
   const before = entries.slice(0, index);
   const requestTime = requestTimeOf(before) ?? message.timestamp;
   const mode = input.modeAt?.(before) ?? "agent";
-  const isSideEffect = input.isSideEffect ?? (() => false);
+  const isSideEffect = (name: string) => input.isSideEffect?.(name) ?? false;
   const context = new RequestContextBuilder({ workspaceRoot: input.workspaceRoot, platform: input.platform, isSideEffect }).build({
     model: resolved.model,
     now: requestTime,
@@ -82,7 +82,7 @@ export function modelViewAt(entries: readonly StoredEntry[], seq: number, input:
     const repairs = built.repairs.map((r) => ({ ...r, seq: r.messageIndex === null ? null : (seqs[r.messageIndex] ?? null) }));
     return {
       ok: true,
-      value: { seq, model: message.model, body: built.body, idMap: built.idMap, toolNames: built.toolNames, requestTime, repairs },
+      value: { seq, model: message.model, body: built.body, idMap: Object.fromEntries(built.idMap), toolNames: built.toolNames, requestTime, repairs },
     };
   } catch (e) {
     // The builders are pure and should not throw; if one does, report it rather than crash the request.

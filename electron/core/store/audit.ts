@@ -5,6 +5,7 @@
  * with that id in the session.
  */
 import { z } from "zod";
+import { HunkDecisionSchema, type HunkDecision } from "../../../shared/hunks";
 import type { ApprovalDecision, DecidingRule } from "../../../shared/protocol";
 import { ApprovalDecisionSchema, DecidingRuleSchema } from "../../../shared/protocol";
 import type { StoreContext } from "./db";
@@ -27,6 +28,8 @@ export interface ToolCallPatch {
   decidedAt?: number;
   /** The rules that decided (policy) or that the user saved with the decision. */
   decidedByRule?: DecidingRule[];
+  /** The user's decision per hunk of a reviewed write/edit (in the proposal's order). */
+  hunkDecisions?: HunkDecision[];
 }
 
 export interface ToolCallInput extends ToolCallPatch {
@@ -51,6 +54,7 @@ export interface ToolCallRecord {
   decidedBy: string | null;
   decidedAt: number | null;
   decidedByRule: DecidingRule[] | null;
+  hunkDecisions: HunkDecision[] | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -69,6 +73,7 @@ interface ToolCallRow {
   decided_by: string | null;
   decided_at: number | null;
   decided_by_rule: string | null;
+  hunk_decisions: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -97,6 +102,7 @@ function toRecord(r: ToolCallRow): ToolCallRecord {
     decidedBy: r.decided_by,
     decidedAt: r.decided_at,
     decidedByRule: parseRules(r.decided_by_rule),
+    hunkDecisions: parseHunkDecisions(r.hunk_decisions),
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
@@ -106,6 +112,18 @@ function parseRules(text: string | null): DecidingRule[] | null {
   if (text === null) return null;
   try {
     const parsed = DecidingRuleSchema.array().safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+const HunkDecisionsSchema = HunkDecisionSchema.array();
+
+function parseHunkDecisions(raw: string | null): HunkDecision[] | null {
+  if (raw === null) return null;
+  try {
+    const parsed = HunkDecisionsSchema.safeParse(JSON.parse(raw));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -125,8 +143,8 @@ function checkPatch(p: ToolCallPatch): void {
 }
 
 const INSERT_SQL = `INSERT INTO tool_calls (session_id, tool_call_id, tool_name, args, status, duration_ms, error_code, output_bytes,
-    approval_decision, decided_by, decided_at, decided_by_rule, created_at, updated_at)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+    approval_decision, decided_by, decided_at, decided_by_rule, hunk_decisions, created_at, updated_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
 function insertValues(ctx: StoreContext, input: ToolCallInput): unknown[] {
   checkPatch(input);
@@ -150,6 +168,7 @@ function insertValues(ctx: StoreContext, input: ToolCallInput): unknown[] {
     input.decidedBy ?? null,
     input.decidedAt ?? null,
     input.decidedByRule ? JSON.stringify(input.decidedByRule) : null,
+    input.hunkDecisions ? JSON.stringify(input.hunkDecisions) : null,
     now,
     now,
   ];
@@ -184,7 +203,8 @@ export function addToolCall(ctx: StoreContext, input: ToolCallInput): void {
 const UPDATE_SQL = `UPDATE tool_calls SET status = coalesce(?, status), duration_ms = coalesce(?, duration_ms),
     error_code = coalesce(?, error_code), output_bytes = coalesce(?, output_bytes),
     approval_decision = coalesce(?, approval_decision), decided_by = coalesce(?, decided_by),
-    decided_at = coalesce(?, decided_at), decided_by_rule = coalesce(?, decided_by_rule), updated_at = ?
+    decided_at = coalesce(?, decided_at), decided_by_rule = coalesce(?, decided_by_rule),
+    hunk_decisions = coalesce(?, hunk_decisions), updated_at = ?
   WHERE id = (SELECT max(id) FROM tool_calls WHERE session_id = ? AND tool_call_id = ?)`;
 
 function updateValues(ctx: StoreContext, sessionId: string, toolCallId: string, patch: ToolCallPatch): unknown[] {
@@ -198,6 +218,7 @@ function updateValues(ctx: StoreContext, sessionId: string, toolCallId: string, 
     patch.decidedBy ?? null,
     patch.decidedAt ?? null,
     patch.decidedByRule ? JSON.stringify(patch.decidedByRule) : null,
+    patch.hunkDecisions ? JSON.stringify(patch.hunkDecisions) : null,
     ctx.now(),
     sessionId,
     toolCallId,

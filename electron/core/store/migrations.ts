@@ -235,6 +235,16 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE tool_calls ADD COLUMN decided_by_rule TEXT;
     `,
   },
+  {
+    version: 5,
+    name: "review comments anchored to a file and line; per-hunk approval decisions",
+    sql: `
+      ALTER TABLE notes ADD COLUMN path TEXT;
+      ALTER TABLE notes ADD COLUMN line INTEGER CHECK (line IS NULL OR line >= 1);
+      -- JSON array of the user's decision per hunk ("accepted" | "rejected"), in the proposal's order.
+      ALTER TABLE tool_calls ADD COLUMN hunk_decisions TEXT;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.length === 0 ? 0 : MIGRATIONS[MIGRATIONS.length - 1].version;

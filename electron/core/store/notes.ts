@@ -13,11 +13,16 @@ export interface NoteInput {
   author: string;
   verdict: NoteVerdict | null;
   text: string;
+  /** A comment on a diff line: the workspace-relative file and the line (in the file as changed). */
+  path?: string | null;
+  line?: number | null;
 }
 
 export interface Note extends NoteInput {
   id: number;
   createdAt: number;
+  path: string | null;
+  line: number | null;
 }
 
 interface NoteRow {
@@ -28,15 +33,22 @@ interface NoteRow {
   verdict: NoteVerdict | null;
   text: string;
   created_at: number;
+  path: string | null;
+  line: number | null;
 }
 
 function toNote(r: NoteRow): Note {
-  return { id: r.id, sessionId: r.session_id, seq: r.seq, author: r.author, verdict: r.verdict, text: r.text, createdAt: r.created_at };
+  return { id: r.id, sessionId: r.session_id, seq: r.seq, author: r.author, verdict: r.verdict, text: r.text, createdAt: r.created_at, path: r.path, line: r.line };
 }
 
 export function addNote(ctx: StoreContext, input: NoteInput): Note {
   if (input.verdict !== null && input.verdict !== "ok" && input.verdict !== "problem") {
     throw new StoreError("INVALID_ARGUMENT", `unknown verdict ${String(input.verdict)}`);
+  }
+  const path = input.path ?? null;
+  const line = input.line ?? null;
+  if ((path === null) !== (line === null) || (line !== null && (!Number.isInteger(line) || line < 1)) || path === "") {
+    throw new StoreError("INVALID_ARGUMENT", "a line comment needs both a file path and a line number (from 1)");
   }
   const head = sessionHead(ctx, input.sessionId);
   if (head === undefined) throw new StoreError("NOT_FOUND", `no session ${input.sessionId}`);
@@ -46,8 +58,8 @@ export function addNote(ctx: StoreContext, input: NoteInput): Note {
     throw new StoreError("INVALID_ARGUMENT", `entry ${input.seq} is outside 1..${count}`);
   }
   const row = ctx
-    .stmt(`INSERT INTO notes (session_id, seq, author, verdict, text, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING *`)
-    .get(input.sessionId, input.seq, input.author, input.verdict, input.text, ctx.now()) as NoteRow;
+    .stmt(`INSERT INTO notes (session_id, seq, author, verdict, text, created_at, path, line) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`)
+    .get(input.sessionId, input.seq, input.author, input.verdict, input.text, ctx.now(), path, line) as NoteRow;
   return toNote(row);
 }
 

@@ -3,6 +3,7 @@
  * The agent loop stores them (SQLite); `approval` events map one to one onto
  * the protocol's ApprovalEntry.
  */
+import type { HunkDecision } from "../../../shared/hunks";
 import type { ApprovalDecision } from "../../../shared/protocol";
 import type { PolicyAction, ProposalPreview, SideEffectTier, ToolErrorCode } from "./types";
 
@@ -32,6 +33,10 @@ export type AuditEvent =
       decision: ApprovalDecision;
       decidedBy: "user" | "policy";
       reason?: string;
+      /** Per-hunk decisions when the user reviewed a write/edit hunk by hunk. */
+      hunks?: HunkDecision[];
+      /** The user edited the proposed text before approving. */
+      edited?: boolean;
       timestamp: number;
     }
   | { type: "sessionAllow"; toolName: string; rule: string; timestamp: number }

@@ -4,9 +4,11 @@
  * still byte-for-byte the snapshot the proposal was made from.
  */
 import { createHash } from "node:crypto";
+import { reviewText, type ReviewOutcome } from "./change-review";
 import type { ToolContext } from "./context";
 import { fileDiff, type FileDiff } from "./diff";
 import { planEdits } from "./edit-apply";
+import { computeHunks } from "./hunks";
 import type { MatcherName } from "./edit-match";
 import { errors, failure } from "./errors";
 import { EDIT_MAX_FILE_BYTES } from "./limits";
@@ -33,6 +35,8 @@ export interface FileChangePlan {
   diff: FileDiff;
   matchers?: MatcherName[];
   replacements?: number;
+  /** Set when the user accepted only some hunks or edited the proposal (change-review.ts). */
+  review?: ReviewOutcome;
 }
 
 /** Past this size the UI gets the diff only, not the full before/after texts. */
@@ -108,6 +112,7 @@ export function previewOf(plan: FileChangePlan): ProposalPreview {
     unifiedDiff: plan.diff.unifiedDiff,
     added: plan.diff.added,
     removed: plan.diff.removed,
+    hunks: computeHunks(plan.before ?? "", plan.after),
   };
 }
 
@@ -132,12 +137,15 @@ export async function commitPlan(tool: "write" | "edit", plan: FileChangePlan, c
   if (tool === "write") text = created ? `Created ${rel} (${lines} lines).` : `Wrote ${rel} (${lines} lines, +${added} -${removed}).`;
   else {
     const n = plan.replacements ?? 1;
-    text = `Edited ${rel}: ${n} replacement${n === 1 ? "" : "s"} (+${added} -${removed} lines).`;
+    // Narrowed by the review: the proposal's replacement count no longer says what landed.
+    const narrowedByReview = plan.review && (plan.review.kind === "edited" || plan.review.rejected.length > 0);
+    text = narrowedByReview ? `Edited ${rel} (+${added} -${removed} lines).` : `Edited ${rel}: ${n} replacement${n === 1 ? "" : "s"} (+${added} -${removed} lines).`;
     const loose = (plan.matchers ?? []).map((m, i) => ({ m, i })).filter((x) => x.m !== "exact");
     if (loose.length > 0) {
       text += `\nNote: ${loose.map((x) => `edits[${x.i}] matched with ${x.m}`).join(", ")} (the text differed from the file); read the file before editing this region again.`;
     }
   }
+  if (plan.review) text += `\n${reviewText(rel, plan.review)}`;
   const small = plan.after.length <= DETAILS_MAX_TEXT && (plan.before?.length ?? 0) <= DETAILS_MAX_TEXT;
   return {
     ok: true,
@@ -149,6 +157,11 @@ export async function commitPlan(tool: "write" | "edit", plan: FileChangePlan, c
       diff: plan.diff,
       ...(small ? { before: plan.before, after: plan.after } : { contentOmitted: true }),
       ...(plan.matchers ? { matchers: plan.matchers } : {}),
+      ...(plan.review ? { review: reviewDetails(plan.review) } : {}),
     },
   };
+}
+
+function reviewDetails(review: ReviewOutcome): Record<string, unknown> {
+  return review.kind === "hunks" ? { kind: "hunks", decisions: review.decisions } : { kind: "edited" };
 }

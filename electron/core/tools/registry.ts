@@ -3,6 +3,8 @@
  * order providers get them.
  */
 import type { z } from "zod";
+import type { ChangeReview } from "../../../shared/hunks";
+import { applyReview } from "./change-review";
 import { bashTimeoutMs, resolveWorkdir, runBash, sandboxLine } from "./bash-tool";
 import type { ToolContext } from "./context";
 import {
@@ -62,8 +64,8 @@ export interface ReadOnlyDef extends BaseDef {
 export interface SideEffectDef extends BaseDef {
   tier: "sideEffect";
   propose(args: Record<string, unknown>, ctx: ToolContext): Promise<Result<Planned>>;
-  /** Re-plans against the current state; `fingerprint` is the proposal's. */
-  execute(args: Record<string, unknown>, ctx: ToolContext, fingerprint: string | undefined): Promise<ToolOutcome>;
+  /** Re-plans against the current state; `fingerprint` is the proposal's; `review` the user's per-hunk answer (write/edit). */
+  execute(args: Record<string, unknown>, ctx: ToolContext, fingerprint: string | undefined, review?: ChangeReview): Promise<ToolOutcome>;
 }
 
 export type ToolDef = ReadOnlyDef | SideEffectDef;
@@ -100,7 +102,7 @@ function sideEffect<S extends z.ZodType<Record<string, unknown>>>(
   description: string,
   impl: {
     propose: (args: z.infer<S>, ctx: ToolContext) => Promise<Result<Planned>>;
-    execute: (args: z.infer<S>, ctx: ToolContext, fingerprint: string | undefined) => Promise<ToolOutcome>;
+    execute: (args: z.infer<S>, ctx: ToolContext, fingerprint: string | undefined, review?: ChangeReview) => Promise<ToolOutcome>;
   },
 ): SideEffectDef {
   return {
@@ -110,7 +112,7 @@ function sideEffect<S extends z.ZodType<Record<string, unknown>>>(
     schema,
     parse: parser(name, schema),
     propose: (args, ctx) => impl.propose(args as z.infer<S>, ctx),
-    execute: (args, ctx, fp) => impl.execute(args as z.infer<S>, ctx, fp),
+    execute: (args, ctx, fp, review) => impl.execute(args as z.infer<S>, ctx, fp, review),
   };
 }
 
@@ -131,14 +133,16 @@ function fileTool<S extends z.ZodType<{ path: string }>>(
       if (!planned.ok) return planned;
       return { ok: true, value: { preview: previewOf(planned.value), fingerprint: snap.value.fingerprint } };
     },
-    execute: async (args, ctx, fingerprint) => {
+    execute: async (args, ctx, fingerprint, review) => {
       const snap = await takeSnapshot(ctx, args.path, mustExist);
       if (!snap.ok) return failure(snap.error);
       if (fingerprint !== undefined && snap.value.fingerprint !== fingerprint)
         return failure(errors.conflict(snap.value.resolved.rel), { path: snap.value.resolved.rel });
       const planned = plan(args, snap.value);
       if (!planned.ok) return failure(planned.error);
-      return commitPlan(name, planned.value, ctx, fingerprint ?? snap.value.fingerprint);
+      const reviewed = review ? applyReview(planned.value, review) : planned;
+      if (!reviewed.ok) return failure(reviewed.error, { path: snap.value.resolved.rel });
+      return commitPlan(name, reviewed.value, ctx, fingerprint ?? snap.value.fingerprint);
     },
   });
 }

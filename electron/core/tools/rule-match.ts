@@ -41,6 +41,7 @@ export function invalidBashAllow(pattern: string): string | null {
   const words = ruleWords(pattern);
   if (words.length === 0) return "the rule is empty";
   if (words[0].includes("*")) return "a rule must name its program (no * in the first word)";
+  // eslint-disable-next-line no-control-regex -- control characters are what this refuses
   if (/[\u0000-\u001f\u007f]/.test(pattern)) return "the rule has control characters";
   return null;
 }

@@ -20,6 +20,7 @@
 import { accessSync, constants } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
+import type { ChangeReview, HunkDecision } from "../../../shared/hunks";
 import type { ToolResultMessage } from "../../../shared/protocol";
 import type { AuditEvent, AuditSink } from "./audit";
 import { DEFAULT_RUN_BUDGET, TurnBudget, type BudgetUsage } from "./budget";
@@ -79,7 +80,7 @@ export interface ToolRuntimeOptions {
   bashHidden?: readonly string[];
 }
 
-export type UserAnswer = { approved: true; forSession?: boolean; rule?: string } | { approved: false; reason?: string };
+export type UserAnswer = { approved: true; forSession?: boolean; rule?: string; review?: ChangeReview } | { approved: false; reason?: string };
 
 export interface ToolRuntime {
   readonly workspaceRoot: string;
@@ -100,7 +101,8 @@ export interface ToolRuntime {
   /** Why this allow rule would not cover the proposal (it must, to be offered for it), or null. */
   checkRule(proposal: Proposal, pattern: string, action?: "allow" | "deny"): string | null;
   /** `forSession` with `rule`: that rule is allowed from now on; without it, the exact call (command or file); an external tool: the tool. */
-  approve(proposal: Proposal, options?: { forSession?: boolean; rule?: string }): void;
+  /** `review`: the user accepted only some hunks of a write/edit, or edited it; applied by `execute`. */
+  approve(proposal: Proposal, options?: { forSession?: boolean; rule?: string; review?: ChangeReview }): void;
   deny(proposal: Proposal, options?: { reason?: string }): ToolOutcome;
   cancel(proposal: Proposal): ToolOutcome;
   execute(proposal: Proposal, signal?: AbortSignal): Promise<ToolOutcome>;
@@ -115,6 +117,7 @@ interface Pending {
   proposal: Proposal;
   state: "proposed" | "approved" | "policyDenied";
   rule?: string;
+  review?: ChangeReview;
 }
 
 const NEVER_ABORTED = new AbortController().signal;
@@ -416,6 +419,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       const entry = pending.get(proposal.toolCallId);
       if (!entry || entry.state === "policyDenied") return;
       entry.state = "approved";
+      if (opts?.review && proposal.preview.kind === "diff") entry.review = opts.review;
       if (opts?.forSession && !isBuiltInSideEffect(proposal.toolName)) {
         runtime.allowForSession(proposal.toolName);
       } else if (opts?.forSession) {
@@ -424,7 +428,17 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
           runtime.addSessionRule({ tool: proposal.toolName as SideEffectToolName, action: "allow", pattern, source: "session" });
         }
       }
-      audit({ type: "approval", toolCallId: proposal.toolCallId, toolName: proposal.toolName, decision: opts?.forSession ? "approvedForSession" : "approved", decidedBy: "user", timestamp: clock() });
+      const hunks: HunkDecision[] | undefined = entry.review?.kind === "hunks" ? entry.review.decisions : undefined;
+      audit({
+        type: "approval",
+        toolCallId: proposal.toolCallId,
+        toolName: proposal.toolName,
+        decision: opts?.forSession ? "approvedForSession" : "approved",
+        decidedBy: "user",
+        ...(hunks ? { hunks } : {}),
+        ...(entry.review?.kind === "edited" ? { edited: true } : {}),
+        timestamp: clock(),
+      });
     },
 
     deny(proposal, opts) {
@@ -473,7 +487,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
         null,
         async (s) => {
           const ctx = await context(s);
-          return ctx.ok ? sideDef.execute(entry.proposal.args, ctx.value, entry.proposal.fingerprint) : failure(ctx.error);
+          return ctx.ok ? sideDef.execute(entry.proposal.args, ctx.value, entry.proposal.fingerprint, entry.review) : failure(ctx.error);
         },
         (e) => failure(e),
       );
@@ -493,7 +507,11 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
         const answer = await opts.ask(proposal).catch((): UserAnswer => ({ approved: false, reason: "the approval failed" }));
         if (opts.signal?.aborted) return runtime.cancel(proposal);
         if (!answer.approved) return runtime.deny(proposal, answer.reason ? { reason: answer.reason } : {});
-        runtime.approve(proposal, { forSession: answer.forSession ?? false, ...(answer.rule ? { rule: answer.rule } : {}) });
+        runtime.approve(proposal, {
+          forSession: answer.forSession ?? false,
+          ...(answer.rule ? { rule: answer.rule } : {}),
+          ...(answer.review ? { review: answer.review } : {}),
+        });
       }
       return runtime.execute(proposal, opts?.signal);
     },

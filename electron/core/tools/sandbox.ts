@@ -123,8 +123,9 @@ export class Sandbox {
   }
 
   /** Resolves a model-supplied path; device files, FIFOs and sockets are refused. */
-  async resolve(input: string): Promise<Result<ResolvedPath>> {
-    return this.resolveSync(input);
+  resolve(input: string): Promise<Result<ResolvedPath>> {
+    // The executor turns a throw into a rejection, as an async method would.
+    return new Promise((done) => done(this.resolveSync(input)));
   }
 
   /** `resolve`, synchronously (see SYNC_READ_MAX_BYTES for why that is fine). */
@@ -389,8 +390,8 @@ export class Sandbox {
   }
 
   /** Lists a checked directory through a verified descriptor. */
-  async readDir(resolved: ResolvedPath): Promise<Result<DirEntry[]>> {
-    return this.readDirSync(resolved);
+  readDir(resolved: ResolvedPath): Promise<Result<DirEntry[]>> {
+    return new Promise((done) => done(this.readDirSync(resolved)));
   }
 
   /** Lists a checked directory through a verified descriptor (see DirHandle). */

@@ -7,11 +7,14 @@
  */
 
 /** CSI (colours, cursor moves, erase), OSC (titles, hyperlinks) and two-byte escapes. */
+// eslint-disable-next-line no-control-regex -- terminal escape sequences are what this strips
 const ESCAPES = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]/g;
 /** Control characters other than tab and newline, left over once escapes and redraws are resolved. */
+// eslint-disable-next-line no-control-regex -- terminal control characters are what this strips
 const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f]/g;
 
 export function plainTerminalText(raw: string): string {
+  // eslint-disable-next-line no-control-regex -- terminal control characters are what this strips
   if (!/[\x1b\r\x08]/.test(raw)) return raw.replace(CONTROLS, "");
   return raw
     .replace(ESCAPES, "")

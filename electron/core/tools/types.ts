@@ -5,6 +5,7 @@
  * ToolOutcome (success or a typed ToolError), which the loop turns into a
  * ToolResultMessage (`content` for the model, `details` for the UI/audit).
  */
+import type { ProposalHunk } from "../../../shared/hunks";
 import type { ImageContent, TextContent } from "../../../shared/protocol";
 import type { ToolSpec } from "../providers/types";
 
@@ -57,7 +58,7 @@ export type Result<T> = { ok: true; value: T } | { ok: false; error: ToolError }
 
 /** What the user sees before approving a side-effect call; computed without touching disk. */
 export type ProposalPreview =
-  | { kind: "diff"; path: string; before: string | null; after: string; unifiedDiff: string; added: number; removed: number }
+  | { kind: "diff"; path: string; before: string | null; after: string; unifiedDiff: string; added: number; removed: number; hunks?: ProposalHunk[] }
   | {
       kind: "command";
       command: string;

@@ -141,10 +141,10 @@ function attachClient(ws: WebSocket, workbench: Workbench): void {
   const unsubscribe = workbench.onEvent((event, payload) => send({ kind: "event", event, payload }));
   ws.on("close", unsubscribe);
   ws.on("error", unsubscribe);
-  ws.on("message", async (data) => {
+  const onFrame = async (data: WebSocket.RawData) => {
     let parsed: unknown;
     try {
-      parsed = JSON.parse(data.toString());
+      parsed = JSON.parse(frameText(data));
     } catch {
       send({ kind: "response", id: -1, response: { ok: false, error: { code: "INVALID_REQUEST", message: "frame is not JSON" } } });
       return;
@@ -156,7 +156,18 @@ function attachClient(ws: WebSocket, workbench: Workbench): void {
     }
     const response = await workbench.handle(frame.data.method, frame.data.params);
     send({ kind: "response", id: frame.data.id, response });
+  };
+  ws.on("message", (data) => {
+    // `handle` answers every failure as a response; a rejection here would be a bug in the host, reported, not thrown.
+    onFrame(data).catch((err: unknown) => {
+      send({ kind: "response", id: -1, response: { ok: false, error: { code: "INTERNAL", message: err instanceof Error ? err.message : String(err) } } });
+    });
   });
+}
+
+function frameText(data: WebSocket.RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString("utf8");
+  return (Buffer.isBuffer(data) ? data : Buffer.from(new Uint8Array(data))).toString("utf8");
 }
 
 function serveStatic(root: string, req: IncomingMessage, res: ServerResponse): void {

@@ -10,6 +10,10 @@
  * Ctrl/Cmd+Enter approves once and Ctrl/Cmd+Shift+Enter approves for the session
  * from anywhere; and the first keystroke after a card appears is never a
  * decision (it only arms the card), so a user typing a follow-up cannot answer it.
+ *
+ * A write/edit with several hunks is reviewed hunk by hunk (review/hunk-list.tsx):
+ * whichever way it is approved, only the accepted hunks are applied, or the
+ * user's edit of the proposal (docs/change-review.md).
  */
 import { useEffect, useId, useRef, useState } from "react";
 import type { PendingApproval } from "../../../shared/api";
@@ -17,8 +21,10 @@ import { describeRule } from "../lib/approval-rules";
 import { isTextField } from "../lib/keyboard";
 import { isNarrowLayout } from "../lib/layout";
 import { toolSummary } from "../lib/tool-summary";
+import { reviewToSend, useHunkReviewStore } from "../stores/hunk-review-store";
 import { useTurnStore, type ApprovalDecision } from "../stores/turn-store";
 import { useUiStore } from "../stores/ui-store";
+import { HunkList } from "./review/hunk-list";
 import { DiffSummaryView, type DiffSource } from "./transcript/diff-summary";
 
 const MOD = typeof navigator !== "undefined" && /Mac|iPhone|iPad/.test(navigator.platform) ? "Cmd" : "Ctrl";
@@ -40,6 +46,10 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
   // An MCP tool has no rules: "for this session" allows the tool itself.
   const wholeTool = preview.kind === "mcp";
   const ruleText = rule.trim();
+  const hunks = preview.kind === "diff" ? (preview.hunks ?? []) : [];
+  const perHunk = hunks.length > 1;
+  const review = useHunkReviewStore((s) => s.reviews[approval.toolCallId]);
+  const acceptedCount = review ? review.decisions.filter((d) => d === "accepted").length : hunks.length;
 
   const decide = (decision: ApprovalDecision) => {
     const withRule = decision === "approveForSession" || decision === "approveAlways" || decision === "denyAlways";
@@ -48,9 +58,13 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
       return;
     }
     if (withRule && (!scoped || ruleText === "")) return;
+    const denied = decision === "deny" || decision === "denyAlways";
+    // Any approval (once, for the session, always) applies only the accepted hunks of this call.
+    const sent = denied ? undefined : reviewToSend(useHunkReviewStore.getState().reviews[approval.toolCallId]);
     void answer(approval.sessionId, approval.toolCallId, decision, {
-      ...(decision === "deny" || decision === "denyAlways" ? { reason: reason.trim() || undefined } : {}),
+      ...(denied ? { reason: reason.trim() || undefined } : {}),
       ...(withRule ? { rule: ruleText } : {}),
+      ...(sent ? { review: sent } : {}),
     });
   };
 
@@ -61,6 +75,13 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
     setDenying(false);
   }, [approval.toolCallId, approval.suggestedRules]);
 
+  // Hunks (and an edit of the proposal) start fresh for each proposal.
+  useEffect(() => {
+    const key = approval.toolCallId;
+    if (preview.kind === "diff") useHunkReviewStore.getState().start(key, preview.hunks?.length ?? 0);
+    return () => useHunkReviewStore.getState().clear(key);
+  }, [approval.toolCallId, preview]);
+
   // Show the proposed change in the diff panel as soon as it is proposed (where the panel sits beside the transcript).
   useEffect(() => {
     if (preview.kind === "diff" && !isNarrowLayout()) {
@@ -70,6 +91,7 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
         before: preview.before ?? "",
         after: preview.after,
         origin: "proposal",
+        review: { toolCallId: approval.toolCallId, hunks: preview.hunks ?? [] },
       });
     }
   }, [approval.toolCallId, preview, openDiff]);
@@ -144,7 +166,35 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
           <p className="muted">
             {preview.before === null ? "Create" : "Change"} <code>{preview.path}</code>
           </p>
-          <DiffSummaryView source={diffSource} maxRows={40} onOpen={openDiff} />
+          {perHunk ? (
+            <>
+              <div className="diff-summary-head">
+                <span className="diff-counts" aria-label={`${preview.added} lines added, ${preview.removed} lines removed`}>
+                  <span className="added">+{preview.added}</span> <span className="removed">−{preview.removed}</span>
+                </span>
+                <button
+                  type="button"
+                  className="link-button"
+                  onClick={() =>
+                    openDiff({ key: diffSource.key, path: preview.path, before: preview.before ?? "", after: preview.after, origin: "proposal", review: { toolCallId: approval.toolCallId, hunks } })
+                  }
+                >
+                  Open in diff view
+                </button>
+              </div>
+              <HunkList reviewKey={approval.toolCallId} hunks={hunks} disabled={answering || review?.edited != null} />
+            </>
+          ) : (
+            <DiffSummaryView source={diffSource} maxRows={40} onOpen={(sel) => openDiff({ ...sel, review: { toolCallId: approval.toolCallId, hunks } })} />
+          )}
+          {review?.edited != null && (
+            <p className="notice" role="status">
+              You are editing the proposal in the diff view: Approve writes your text.{" "}
+              <button type="button" className="link-button" onClick={() => useHunkReviewStore.getState().setEdited(approval.toolCallId, null)}>
+                Discard my edit
+              </button>
+            </p>
+          )}
         </>
       )}
       {preview.kind === "command" && (
@@ -222,7 +272,7 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
       )}
       <div className="approval-actions">
         <button type="button" className="primary" disabled={answering} onClick={() => decide("approve")} aria-keyshortcuts="Control+Enter Y">
-          Approve once <kbd>{MOD}+Enter</kbd>
+          {review?.edited != null ? "Approve once (your edit)" : perHunk && acceptedCount < hunks.length ? `Approve once (${acceptedCount} of ${hunks.length} hunks)` : "Approve once"} <kbd>{MOD}+Enter</kbd>
         </button>
         <button type="button" disabled={answering || (!wholeTool && (!scoped || !ruleText))} onClick={() => decide("approveForSession")} aria-keyshortcuts="Control+Shift+Enter S">
           Approve for this session <kbd>{MOD}+Shift+Enter</kbd>

@@ -41,6 +41,7 @@ export function Header({ draftModel, onDraftModel, onSwitchModel }: {
   const diffOpen = useUiStore((s) => s.diffOpen);
   const hasDiff = useUiStore((s) => s.diff !== null);
   const setSettingsOpen = useUiStore((s) => s.setSettingsOpen);
+  const changesOpen = useUiStore((s) => s.changesOpen);
   // The last user message: "Undo last turn" rewinds files and conversation to just before it.
   const lastUserSeq = useTranscriptStore((s) => {
     const v = s.view;
@@ -101,6 +102,11 @@ export function Header({ draftModel, onDraftModel, onSwitchModel }: {
         >
           Diff
         </button>
+        {session && (
+          <button type="button" aria-pressed={changesOpen} onClick={() => useUiStore.getState().setChangesOpen(!changesOpen)}>
+            Changes
+          </button>
+        )}
         <button type="button" onClick={() => setSettingsOpen(true)}>
           Settings
         </button>

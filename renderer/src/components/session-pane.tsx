@@ -13,6 +13,8 @@ import { useRewindStore } from "./rewind/rewind-store";
 import { Composer, type BuiltinCommand } from "./composer";
 import { client } from "../api/current";
 import { useAppStore } from "../stores/app-store";
+import { ChangesView } from "./review/changes-view";
+import { PendingComments } from "./review/pending-comments";
 import { selectionFor } from "./transcript/diff-summary";
 import type { TranscriptActions } from "./transcript/transcript-context";
 import { TranscriptView } from "./transcript/transcript-view";
@@ -57,6 +59,13 @@ export function SessionPane({ sessionId }: { sessionId: string }) {
     },
     [sessionId],
   );
+  const changesOpen = useUiStore((s) => s.changesOpen);
+  const rowsForTurn = view?.model.rows;
+  const lastUserSeq = useMemo(() => {
+    if (!rowsForTurn) return null;
+    for (let i = rowsForTurn.length - 1; i >= 0; i--) if (rowsForTurn[i].kind === "user") return rowsForTurn[i].seq;
+    return null;
+  }, [rowsForTurn]);
   const draft = useRewindStore((s) => (s.draft?.sessionId === sessionId ? s.draft.text : null));
 
   useEffect(() => {
@@ -131,20 +140,26 @@ export function SessionPane({ sessionId }: { sessionId: string }) {
 
   return (
     <div className="session-pane">
-      <TranscriptView
-        model={view.model}
-        partial={view.partial}
-        toolStatus={view.toolStatus}
-        models={models}
-        pendingApprovalId={turn?.pendingApproval?.toolCallId ?? null}
-        running={running}
-        actions={actions}
-        focusSeq={view.status === "ready" ? focusSeq : null}
-        onFocused={clearFocusSeq}
-        footer={footer}
-        emptyText={view.status === "loading" ? "Loading…" : "Ask the agent to read or change something in this workspace."}
-      />
+      {changesOpen && (
+        <ChangesView sessionId={sessionId} lastSeq={view.model.lastSeq} lastUserSeq={lastUserSeq} onClose={() => useUiStore.getState().setChangesOpen(false)} />
+      )}
+      {!changesOpen && (
+        <TranscriptView
+          model={view.model}
+          partial={view.partial}
+          toolStatus={view.toolStatus}
+          models={models}
+          pendingApprovalId={turn?.pendingApproval?.toolCallId ?? null}
+          running={running}
+          actions={actions}
+          focusSeq={view.status === "ready" ? focusSeq : null}
+          onFocused={clearFocusSeq}
+          footer={footer}
+          emptyText={view.status === "loading" ? "Loading…" : "Ask the agent to read or change something in this workspace."}
+        />
+      )}
       {turn?.pendingApproval && <ApprovalCard approval={turn.pendingApproval} />}
+      <PendingComments sessionId={sessionId} disabled={view.status !== "ready"} />
       <Composer
         turn={turn}
         disabled={view.status !== "ready"}

@@ -155,7 +155,8 @@ function renderEntry(stored: StoredEntry): HTMLElement {
   }
   for (const n of notesBySeq.get(stored.seq) ?? []) {
     const note = el("div", `note${n.verdict ? ` ${n.verdict}` : ""}`);
-    note.appendChild(el("div", "meta", `Review note by ${n.author}${n.verdict ? ` · ${n.verdict}` : ""} · ${time(n.createdAt)}`));
+    const where = n.path && n.line ? `Review comment on ${n.path}:${n.line}` : "Review note";
+    note.appendChild(el("div", "meta", `${where} by ${n.author}${n.verdict ? ` · ${n.verdict}` : ""} · ${time(n.createdAt)}`));
     note.appendChild(textBlock(n.text));
     card.appendChild(note);
   }

@@ -36,6 +36,11 @@ export function NoteView({ note, onDelete }: { note: ReviewNote; onDelete?: () =
     <article className={`review-note${note.verdict ? ` verdict-${note.verdict}` : ""}`} aria-label={`Note by ${note.author}`}>
       <header>
         <VerdictBadge verdict={note.verdict} /> <strong>{note.author}</strong>{" "}
+        {note.path !== null && note.line !== null && (
+          <code className="note-anchor" aria-label={`Comment on ${note.path}:${note.line}`}>
+            {note.path}:{note.line}
+          </code>
+        )}{" "}
         <time className="muted small" dateTime={new Date(note.createdAt).toISOString()}>
           {formatDateTime(note.createdAt)}
         </time>

@@ -1,6 +1,7 @@
 /** Turn state per session: running/awaiting approval, queued messages, retries, errors. */
 import { create } from "zustand";
 import type { EventPayload, Mention, RequestParams, TurnState } from "../../../shared/api";
+import type { ChangeReview } from "../../../shared/hunks";
 import type { ImageContent } from "../../../shared/protocol";
 import { client } from "../api/current";
 import { useAppStore } from "./app-store";
@@ -28,8 +29,11 @@ interface TurnStoreState {
   /** Sends (or queues) a message with any attached images; false when it could not be sent (reported). */
   send(sessionId: string, text: string, images?: ImageContent[], mentions?: Mention[]): Promise<boolean>;
   abort(sessionId: string): Promise<void>;
-  /** `rule`: what approveForSession / approveAlways / denyAlways allow or deny from now on (docs/approvals.md). */
-  answer(sessionId: string, toolCallId: string, decision: ApprovalDecision, options?: { reason?: string; rule?: string }): Promise<void>;
+  /**
+   * `rule`: what approveForSession / approveAlways / denyAlways allow or deny from now on (docs/approvals.md).
+   * `review`: per-hunk decisions or the user's edit of a write/edit proposal (docs/change-review.md).
+   */
+  answer(sessionId: string, toolCallId: string, decision: ApprovalDecision, options?: { reason?: string; rule?: string; review?: ChangeReview }): Promise<void>;
 }
 
 export function idleTurn(sessionId: string): TurnState {
@@ -98,6 +102,7 @@ export const useTurnStore = create<TurnStoreState>((set, get) => ({
         decision,
         ...(options.reason ? { reason: options.reason } : {}),
         ...(options.rule ? { rule: options.rule } : {}),
+        ...(options.review ? { review: options.review } : {}),
       });
     } catch (err) {
       set((s) => ({ answering: { ...s.answering, [sessionId]: null } }));

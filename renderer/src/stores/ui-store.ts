@@ -1,5 +1,6 @@
 /** View state that belongs to no server object: the diff panel's selection, dialogs. */
 import { create } from "zustand";
+import type { ProposalHunk } from "../../../shared/hunks";
 
 export interface DiffSelection {
   /** Stable key (tool-call id or "approval:<id>") so re-selecting is a no-op. */
@@ -9,14 +10,22 @@ export interface DiffSelection {
   after: string;
   /** Where it came from, shown in the panel header. */
   origin: "result" | "proposal";
+  /** A pending proposal reviewed hunk by hunk (hunk-review-store, keyed by tool-call id). */
+  review?: { toolCallId: string; hunks: ProposalHunk[] };
+  /** The entry a review comment on this diff is about (default: the session's latest). */
+  seq?: number;
 }
 
 interface UiState {
   diff: DiffSelection | null;
   diffOpen: boolean;
-  diffMode: "sideBySide" | "inline";
+  /** The layout the user picked (remembered); null: by width (inline under DIFF_INLINE_BELOW_PX). */
+  diffMode: "sideBySide" | "inline" | null;
   settingsOpen: boolean;
   modelMenuOpen: boolean;
+  /** The Changes view takes the transcript's place. */
+  changesOpen: boolean;
+  setChangesOpen(open: boolean): void;
   openDiff(selection: DiffSelection): void;
   closeDiff(): void;
   setDiffMode(mode: UiState["diffMode"]): void;
@@ -27,9 +36,13 @@ interface UiState {
 export const useUiStore = create<UiState>((set) => ({
   diff: null,
   diffOpen: false,
-  diffMode: "sideBySide",
+  diffMode: loadDiffMode(),
   settingsOpen: false,
   modelMenuOpen: false,
+  changesOpen: false,
+  setChangesOpen(changesOpen) {
+    set({ changesOpen });
+  },
   openDiff(selection) {
     set({ diff: selection, diffOpen: true });
   },
@@ -37,6 +50,12 @@ export const useUiStore = create<UiState>((set) => ({
     set({ diffOpen: false });
   },
   setDiffMode(diffMode) {
+    try {
+      if (diffMode) localStorage.setItem(DIFF_MODE_KEY, diffMode);
+      else localStorage.removeItem(DIFF_MODE_KEY);
+    } catch {
+      // Storage unavailable: the choice lasts for this window only.
+    }
     set({ diffMode });
   },
   setSettingsOpen(settingsOpen) {
@@ -46,3 +65,21 @@ export const useUiStore = create<UiState>((set) => ({
     set({ modelMenuOpen });
   },
 }));
+
+/** Narrower than this, the diff panel shows the inline layout unless the user picked one. */
+export const DIFF_INLINE_BELOW_PX = 900;
+const DIFF_MODE_KEY = "awb.diffMode";
+
+function loadDiffMode(): UiState["diffMode"] {
+  try {
+    const v = localStorage.getItem(DIFF_MODE_KEY);
+    return v === "inline" || v === "sideBySide" ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The layout to show: the user's pick, else by the panel's width. */
+export function effectiveDiffMode(picked: UiState["diffMode"], widthPx: number): "sideBySide" | "inline" {
+  return picked ?? (widthPx > 0 && widthPx < DIFF_INLINE_BELOW_PX ? "inline" : "sideBySide");
+}

@@ -17,7 +17,7 @@ export interface BuiltRequest<Body> {
   /** What the request leaves out of or changes in the stored history, and why ("what the model saw"). */
   repairs: RequestRepair[];
   /** wire tool-call id -> stored id, for this request only ("what the model saw"). */
-  idMap: Record<string, string>;
+  idMap: ReadonlyMap<string, string>;
   /** wire tool name -> the app's tool name, to map the model's calls back. */
   toolNames: Record<string, string>;
   /** The model's compat flags, as the body was built with them (the reply is read with the same). */

@@ -106,7 +106,7 @@ export function toGeminiSchema(toolName: string, schema: Record<string, unknown>
       for (const [i, part] of node.allOf.entries()) {
         const mapped = visit(part, `${path}.allOf[${i}]`, depth + 1);
         if (isRecord(mapped.properties)) out.properties = { ...(isRecord(out.properties) ? out.properties : {}), ...mapped.properties };
-        if (Array.isArray(mapped.required)) out.required = [...new Set([...(Array.isArray(out.required) ? out.required : []), ...mapped.required])];
+        if (Array.isArray(mapped.required)) out.required = mergeRequired(out.required, mapped.required);
         for (const [key, value] of Object.entries(mapped)) if (!(key in out)) out[key] = value;
       }
     }
@@ -120,7 +120,7 @@ export function toGeminiSchema(toolName: string, schema: Record<string, unknown>
     if (Array.isArray(node.required)) {
       const known = isRecord(out.properties) ? Object.keys(out.properties) : [];
       const required = node.required.filter((r): r is string => typeof r === "string" && known.includes(r));
-      if (required.length > 0) out.required = [...new Set([...(Array.isArray(out.required) ? out.required : []), ...required])];
+      if (required.length > 0) out.required = mergeRequired(out.required, required);
     }
     if (node.items !== undefined) {
       if (Array.isArray(node.items)) fail(`${path} uses tuple "items"`);
@@ -140,4 +140,10 @@ export function toGeminiSchema(toolName: string, schema: Record<string, unknown>
   const out = visit(schema, "parameters", 0);
   if (out.type !== "OBJECT") fail("its root is not an object");
   return out;
+}
+
+/** The union of two `required` lists (names only), in first-seen order. */
+function mergeRequired(a: unknown, b: unknown): string[] {
+  const names = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
+  return [...new Set([...names(a), ...names(b)])];
 }

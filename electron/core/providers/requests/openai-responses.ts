@@ -61,7 +61,7 @@ function reasoningItem(signature: string): OpenAI.Responses.ResponseReasoningIte
   if (!parsed.success) return undefined;
   // Output-only fields are not accepted back as input.
   const { status: _status, ...item } = parsed.data;
-  return item as OpenAI.Responses.ResponseReasoningItem;
+  return item;
 }
 
 function inputContent(blocks: readonly WireUserBlock[]): OpenAI.Responses.ResponseInputMessageContentList {

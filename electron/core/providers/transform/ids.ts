@@ -84,15 +84,19 @@ function derive(stored: string, rule: IdRule, attempt: number): string {
  * depends only on the stored ids seen so far (deterministic, prefix-stable).
  */
 export class IdAllocator {
-  private readonly used = new Set<string>();
-  /** wire id -> stored id; null prototype so ids like `__proto__` are plain keys. */
-  readonly idMap: Record<string, string> = Object.create(null) as Record<string, string>;
+  /**
+   * wire id -> stored id, also the set of wire ids used. A Map, not an object:
+   * ids are arbitrary strings (`__proto__` is a plain key), and every object
+   * key would be interned in V8's string table, which cost more than the rest
+   * of the transform on a long history.
+   */
+  readonly idMap = new Map<string, string>();
 
   constructor(readonly rule: IdRule) {}
 
   /** `preferred`: the id to try first instead of `stored` (the call_id part of a Responses id). */
   allocate(stored: string, preferred?: string): string {
-    const used = this.used;
+    const used = this.idMap;
     const first = preferred ?? stored;
     let wire: string | undefined;
     if (isValidWireId(first, this.rule) && !used.has(first)) wire = first;
@@ -104,8 +108,7 @@ export class IdAllocator {
       const candidate = derive(stored, this.rule, attempt);
       if (!used.has(candidate)) wire = candidate;
     }
-    used.add(wire);
-    this.idMap[wire] = stored;
+    used.set(wire, stored);
     return wire;
   }
 }

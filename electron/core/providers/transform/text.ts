@@ -15,6 +15,7 @@ export function sanitizeSurrogates(text: string): string {
 }
 
 /** Python's `str.strip()` whitespace (what the providers' servers trim): JS `\s` plus U+001C–U+001F and U+0085. */
+// eslint-disable-next-line no-control-regex -- the information separators count as whitespace for the APIs
 const NON_WHITESPACE = /[^\s\x1c-\x1f\x85]/;
 
 // Anthropic: "text content blocks must contain non-whitespace text".
@@ -47,13 +48,18 @@ function sanitizeValue(value: unknown): unknown {
     }
     return out ?? value;
   }
-  const entries = Object.entries(value as Record<string, unknown>);
-  let changed = false;
-  const next: [string, unknown][] = entries.map(([k, v]) => {
+  // Most arguments are clean: look first, allocate only when a key or value changes.
+  const record = value as Record<string, unknown>;
+  let out: [string, unknown][] | undefined;
+  let i = 0;
+  for (const k in record) {
+    if (!Object.prototype.hasOwnProperty.call(record, k)) continue;
+    const v = record[k];
     const key = sanitizeSurrogates(k);
     const val = sanitizeValue(v);
-    if (key !== k || val !== v) changed = true;
-    return [key, val];
-  });
-  return changed ? Object.fromEntries(next) : value;
+    if (out === undefined && (key !== k || val !== v)) out = Object.entries(record).slice(0, i);
+    if (out !== undefined) out.push([key, val]);
+    i++;
+  }
+  return out === undefined ? value : Object.fromEntries(out);
 }

@@ -18,7 +18,7 @@
  * - no blank text, no empty message, no two user or two assistant entries in a
  *   row; the first entry is a user message and so is the last (or toolResults).
  */
-import type { AssistantMessage, Message, ModelRef, ToolResultMessage, UserContent, UserMessage } from "../../../../shared/protocol";
+import type { AssistantMessage, Message, ModelRef, ThinkingContent, ToolCall, ToolResultMessage, UserContent, UserMessage } from "../../../../shared/protocol";
 import type { RequestRepair } from "../../../../shared/review";
 import { decodeResponsesToolCallId } from "./responses-ids";
 import { IdAllocator } from "./ids";
@@ -63,8 +63,13 @@ interface OpenCall {
 interface OpenTurn {
   calls: OpenCall[];
   unanswered: number;
-  /** User messages that arrived while results were still missing; sent after the results. */
-  deferred: (readonly WireUserBlock[])[];
+  /** User messages that arrived while results were still missing; sent after the results (made when needed). */
+  deferred: (readonly WireUserBlock[])[] | undefined;
+}
+
+/** A stored thinking block that has the wire shape already (`redacted` set). */
+function isWireThinking(block: ThinkingContent): block is ThinkingContent & { redacted: boolean } {
+  return typeof block.redacted === "boolean";
 }
 
 function sameModel(message: AssistantMessage, target: TransformTarget): boolean {
@@ -122,54 +127,41 @@ function resultAsText(result: WireToolResult): WireUserBlock[] {
   return blocks;
 }
 
-/**
- * Where a pass can be resumed: right after an assistant message. Only
- * `assistant()` allocates ids or item ids, so what follows a checkpoint (tool
- * results, user messages, closing the turn) changes nothing but entries after
- * `outLength`, the content of the entry at `outLength - 1` (a user merge), and
- * the open turn — which is what `rewind()` puts back.
- */
-interface Checkpoint {
-  /** Messages consumed up to and including that assistant message. */
-  consumed: number;
-  outLength: number;
-  last: WireMessage | undefined;
-  /** That entry's content then (user and assistant entries get new content arrays when merged into). */
-  lastContent: readonly unknown[];
-  /** The open turn's calls (no results yet), or undefined. */
-  calls: readonly OpenCall[] | undefined;
-}
-
 /** One request's pass over the history (a class rather than closures: this is the hot path). */
 export class HistoryPass {
   private readonly ids: IdAllocator;
   private readonly usedItemIds = new Set<string>();
+  private readonly labels = new Map<string, Map<string, string>>();
   readonly out: WireMessage[] = [];
   private turn: OpenTurn | undefined;
-  /** Messages consumed so far (for checkpoints). */
-  private consumed = 0;
-  private checkpoint: Checkpoint = { consumed: 0, outLength: 0, last: undefined, lastContent: [], calls: undefined };
+  /** Index of the message being read (repairs name it). */
+  private reading = 0;
+  /** Reports a repair of the message being read; undefined when nobody collects repairs (made once per pass, not per message). */
+  private readonly note: Note;
 
   /** `repairs`: where to report what the pass leaves out or changes (the pure path asks; the streaming path does not). */
   constructor(
     private readonly target: TransformTarget,
-    private readonly repairs?: RequestRepair[],
+    repairs?: RequestRepair[],
   ) {
     this.ids = new IdAllocator(target.idRule);
+    this.note = repairs === undefined ? undefined : (kind, detail) => this.addRepair(repairs, kind, detail);
   }
 
-  /** A reporter for the message at `messageIndex`, or undefined when nobody collects repairs. */
-  private noteFor(messageIndex: number): Note {
-    const repairs = this.repairs;
-    if (repairs === undefined) return undefined;
-    return (kind, detail) => {
-      // One line per kind and message is enough for the reviewer.
-      if (repairs.some((r) => r.kind === kind && r.messageIndex === messageIndex)) return;
-      repairs.push({ kind, messageIndex, detail });
-    };
+  /**
+   * One line per kind and message is enough for the reviewer. Repairs are
+   * appended in message order, so a duplicate can only be among the last
+   * entries (those of the message being read): no scan of the whole list.
+   */
+  private addRepair(repairs: RequestRepair[], kind: RequestRepair["kind"], detail: string): void {
+    const messageIndex = this.reading;
+    for (let i = repairs.length - 1; i >= 0 && repairs[i].messageIndex === messageIndex; i--) {
+      if (repairs[i].kind === kind) return;
+    }
+    repairs.push({ kind, messageIndex, detail });
   }
 
-  get idMap(): Record<string, string> {
+  get idMap(): ReadonlyMap<string, string> {
     return this.ids.idMap;
   }
 
@@ -210,7 +202,7 @@ export class HistoryPass {
       this.out.push({ role: "toolResults", results });
       if (images.length > 0) this.pushUser(images);
     }
-    for (const content of turn.deferred) this.pushUser(content);
+    if (turn.deferred !== undefined) for (const content of turn.deferred) this.pushUser(content);
   }
 
   assistant(message: AssistantMessage): void {
@@ -220,19 +212,26 @@ export class HistoryPass {
     // unsigned and its calls never ran, so results that follow it are dropped too.
     const broken = message.stopReason === "error" || message.stopReason === "aborted";
     const own = sameModel(message, target);
-    const note = this.noteFor(this.consumed);
-    const blocks: WireAssistantBlock[] = [];
+    const note = this.note;
+    const content = message.content;
+    // Copy on write, as in `userBlocks`: undefined while every block so far goes out as stored.
+    let blocks: WireAssistantBlock[] | undefined;
     let calls: OpenCall[] | undefined;
     let otherThinking = 0;
-    for (const block of message.content) {
+    for (let b = 0; b < content.length; b++) {
+      const block = content[b];
+      // What goes out for this block: itself when unchanged, undefined when left out.
+      let next: WireAssistantBlock | undefined;
       if (block.type === "text") {
-        if (isBlank(block.text)) continue;
-        const text = sanitizeSurrogates(block.text);
-        if (text !== block.text) note?.("surrogatesReplaced", "lone UTF-16 surrogates in the text replaced with U+FFFD");
-        blocks.push(text === block.text ? block : { type: "text", text });
+        if (!isBlank(block.text)) {
+          const text = sanitizeSurrogates(block.text);
+          if (text !== block.text) note?.("surrogatesReplaced", "lone UTF-16 surrogates in the text replaced with U+FFFD");
+          next = text === block.text ? block : { type: "text", text };
+        }
       } else if (block.type === "thinking") {
-        if (broken) continue;
-        if (own) {
+        if (broken) {
+          // left out
+        } else if (own) {
           const policy = target.ownThinking;
           // Signed thinking goes back byte-for-byte: no sanitizing, no trimming.
           if (block.signature) {
@@ -240,11 +239,11 @@ export class HistoryPass {
               // Cleaning it would void the signature; sending it is refused ("no low surrogate in string").
               note?.("surrogatesReplaced", "a signed reasoning block with lone UTF-16 surrogates left out: it cannot be cleaned without voiding its signature");
             } else if (policy.signed === "keep") {
-              blocks.push({ type: "thinking", thinking: block.thinking, signature: block.signature, redacted: block.redacted === true });
+              next = isWireThinking(block) ? block : { type: "thinking", thinking: block.thinking, signature: block.signature, redacted: block.redacted === true };
             }
           } else if (!block.redacted && !isBlank(block.thinking) && policy.unsigned !== "drop") {
             const text = sanitizeSurrogates(block.thinking);
-            blocks.push(policy.unsigned === "keep" ? { type: "thinking", thinking: text, redacted: false } : { type: "text", text });
+            next = policy.unsigned === "keep" ? { type: "thinking", thinking: text, redacted: false } : { type: "text", text };
           }
         } else {
           // Another model's reasoning: its signature is meaningless here, and Anthropic refuses
@@ -252,107 +251,91 @@ export class HistoryPass {
           // the tool calls carry what the user saw.
           otherThinking++;
           if (target.otherThinking === "text" && !block.redacted && !isBlank(block.thinking)) {
-            blocks.push({ type: "text", text: sanitizeSurrogates(block.thinking) });
+            next = { type: "text", text: sanitizeSurrogates(block.thinking) };
           }
         }
-      } else {
-        if (broken) continue;
+      } else if (!broken) {
         calls ??= [];
         if (!target.toolsOffered) {
           const args = sanitizeArguments(block.arguments);
           if (args !== block.arguments) note?.("surrogatesReplaced", "lone UTF-16 surrogates in a tool call's arguments replaced with U+FFFD");
-          blocks.push({ type: "text", text: callAsText(target.toolName(block.name), args) });
+          next = { type: "text", text: callAsText(target.toolName(block.name), args) };
           calls.push({ storedId: block.id, storedName: block.name, wireId: "", result: undefined });
-          continue;
-        }
-        let wireId: string;
-        let itemId: string | undefined;
-        if (own && target.idRule === "responses") {
-          const decoded = decodeResponsesToolCallId(block.id);
-          wireId = this.ids.allocate(block.id, decoded.callId);
-          // Replay the `fc_…` item id only when the call id survived unchanged and the item id is unique.
-          if (
-            decoded.itemId !== undefined &&
-            wireId === decoded.callId &&
-            RESPONSES_ITEM_ID.test(decoded.itemId) &&
-            !this.usedItemIds.has(decoded.itemId)
-          ) {
-            itemId = decoded.itemId;
-            this.usedItemIds.add(itemId);
-          }
         } else {
-          wireId = this.ids.allocate(block.id);
+          next = this.toolCall(block, own, calls);
         }
-        const name = target.toolName(block.name);
-        // Histories from an import or another tool may hold lone surrogates in arguments:
-        // Anthropic refuses the whole body ("no low surrogate in string").
-        const args = sanitizeArguments(block.arguments);
-        if (args !== block.arguments) note?.("surrogatesReplaced", `lone UTF-16 surrogates in the arguments of a ${name} call replaced with U+FFFD`);
-        blocks.push(
-          itemId === undefined
-            ? { type: "toolCall", id: wireId, name, arguments: args }
-            : { type: "toolCall", id: wireId, itemId, name, arguments: args },
-        );
-        calls.push({ storedId: block.id, storedName: block.name, wireId, result: undefined });
       }
+      if (next !== block && blocks === undefined) blocks = content.slice(0, b) as WireAssistantBlock[];
+      if (blocks !== undefined && next !== undefined) blocks.push(next);
     }
-    if (otherThinking > 0) {
-      const what = `${otherThinking} reasoning block${otherThinking === 1 ? "" : "s"} by ${refLabel(message.model)}`;
-      if (target.otherThinking === "text") note?.("otherReasoningDemoted", `${what} sent as plain text (the demotion setting is on); signatures left out`);
-      else note?.("otherReasoningDropped", `${what} left out: only ${refLabel(target.model)}'s own reasoning is sent back to it`);
+    if (otherThinking > 0 && note !== undefined) {
+      const what = `${otherThinking} reasoning block${otherThinking === 1 ? "" : "s"} by ${this.label(message.model)}`;
+      if (target.otherThinking === "text") note("otherReasoningDemoted", `${what} sent as plain text (the demotion setting is on); signatures left out`);
+      else note("otherReasoningDropped", `${what} left out: only ${this.label(target.model)}'s own reasoning is sent back to it`);
     }
-    if (blocks.length > 0) this.pushAssistant(blocks);
-    if (calls !== undefined) this.turn = { calls, unanswered: calls.length, deferred: [] };
-    this.consumed++;
-    const last = this.out[this.out.length - 1];
-    this.checkpoint = {
-      consumed: this.consumed,
-      outLength: this.out.length,
-      last,
-      lastContent: last === undefined ? [] : last.role === "toolResults" ? [] : last.content,
-      calls: calls === undefined ? undefined : calls.map((c) => ({ ...c })),
-    };
+    // Every block went out as stored: so does the array (the builders only read it).
+    const out = blocks ?? (content as readonly WireAssistantBlock[]);
+    if (out.length > 0) this.pushAssistant(out);
+    if (calls !== undefined) this.turn = { calls, unanswered: calls.length, deferred: undefined };
   }
 
-  /** Messages consumed at the last checkpoint: a resumed pass starts there. */
-  get resumeAt(): number {
-    return this.checkpoint.consumed;
+  /** A tool call for the wire (tools offered): its id allocated, its name mapped; the stored block when nothing changes. */
+  private toolCall(block: ToolCall, own: boolean, calls: OpenCall[]): WireAssistantBlock {
+    const target = this.target;
+    let wireId: string;
+    let itemId: string | undefined;
+    if (own && target.idRule === "responses") {
+      const decoded = decodeResponsesToolCallId(block.id);
+      wireId = this.ids.allocate(block.id, decoded.callId);
+      // Replay the `fc_…` item id only when the call id survived unchanged and the item id is unique.
+      if (decoded.itemId !== undefined && wireId === decoded.callId && RESPONSES_ITEM_ID.test(decoded.itemId) && !this.usedItemIds.has(decoded.itemId)) {
+        itemId = decoded.itemId;
+        this.usedItemIds.add(itemId);
+      }
+    } else {
+      wireId = this.ids.allocate(block.id);
+    }
+    const name = target.toolName(block.name);
+    // Histories from an import or another tool may hold lone surrogates in arguments:
+    // Anthropic refuses the whole body ("no low surrogate in string").
+    const args = sanitizeArguments(block.arguments);
+    if (args !== block.arguments) this.note?.("surrogatesReplaced", `lone UTF-16 surrogates in the arguments of a ${name} call replaced with U+FFFD`);
+    calls.push({ storedId: block.id, storedName: block.name, wireId, result: undefined });
+    if (itemId !== undefined) return { type: "toolCall", id: wireId, itemId, name, arguments: args };
+    // The stored block has the wire shape: shared when nothing about it changes (the usual case)
+    // and it carries none of the stored-only fields about unparsable arguments.
+    const same = wireId === block.id && name === block.name && args === block.arguments;
+    return same && block.rawArguments === undefined && block.argumentsError === undefined
+      ? block
+      : { type: "toolCall", id: wireId, name, arguments: args };
   }
 
-  /**
-   * Entries of `out` this pass never changes again, neither the objects nor
-   * their `content`/`results`: every entry before the checkpoint's last one.
-   * Relied on by the request builders' encoded prefixes. It holds because
-   * `pushUser`/`pushAssistant` write only to the last entry (a new content
-   * array), `closeTurn` only appends (`moveResultImages` edits its results
-   * before they are in `out`), `rewind` restores the checkpoint's last entry
-   * and truncates after it, `finish` frames a copy, and checkpoints only move
-   * forward: the count only grows while the same pass is resumed. Entries
-   * after it may be replaced — even an assistant entry (a Mistral bridge
-   * pushed after the checkpoint is dropped by the next rewind).
-   */
-  get frozenLength(): number {
-    return Math.max(0, this.checkpoint.outLength - 1);
-  }
-
-  /** Puts the pass back to its last checkpoint (undoing what followed it, including `finish`). */
-  rewind(): void {
-    const cp = this.checkpoint;
-    this.out.length = cp.outLength;
-    if (cp.last !== undefined && cp.last.role !== "toolResults") cp.last.content = cp.lastContent as never;
-    this.turn = cp.calls === undefined ? undefined : { calls: cp.calls.map((c) => ({ ...c })), unanswered: cp.calls.length, deferred: [] };
-    this.consumed = cp.consumed;
+  /** `provider/id` of a model, made once per model per pass (one repair line per message names it). */
+  private label(ref: ModelRef): string {
+    let byId = this.labels.get(ref.provider);
+    if (byId === undefined) this.labels.set(ref.provider, (byId = new Map<string, string>()));
+    let label = byId.get(ref.id);
+    if (label === undefined) byId.set(ref.id, (label = refLabel(ref)));
+    return label;
   }
 
   /** Feeds one message. */
   push(message: Message): void {
-    if (message.role === "assistant") {
-      this.assistant(message);
-      return;
-    }
-    this.consumed++;
-    if (message.role === "toolResult") this.toolResult(message);
+    if (message.role === "assistant") this.assistant(message);
+    else if (message.role === "toolResult") this.toolResult(message);
     else this.user(message);
+    this.reading++;
+  }
+
+  /**
+   * Feeds every message and closes the last turn. The loop lives here, in a
+   * method that does nothing after it: V8 optimises a long loop on stack
+   * (OSR) and reuses that code on the next call, and code after the loop that
+   * had not run yet when it was compiled deoptimised it on every request.
+   */
+  pushAll(messages: readonly Message[]): void {
+    for (let i = 0; i < messages.length; i++) this.push(messages[i]);
+    this.closeTurn();
   }
 
   /** Closes the open turn and returns the framed history (a new array; the pass's entries are shared, read-only). */
@@ -376,7 +359,7 @@ export class HistoryPass {
       match ??= call;
     }
     if (match === undefined) return;
-    const content = userBlocks(message.content, this.target, this.noteFor(this.consumed - 1));
+    const content = userBlocks(message.content, this.target, this.note);
     match.result = {
       id: match.wireId,
       name: match.storedName,
@@ -387,10 +370,10 @@ export class HistoryPass {
   }
 
   user(message: UserMessage): void {
-    const content = userBlocks(message.content, this.target, this.noteFor(this.consumed - 1));
+    const content = userBlocks(message.content, this.target, this.note);
     if (content.length === 0) return;
     if (this.turn !== undefined && this.turn.unanswered > 0) {
-      this.turn.deferred.push(content);
+      (this.turn.deferred ??= []).push(content);
       return;
     }
     this.closeTurn();
@@ -401,8 +384,7 @@ export class HistoryPass {
 export function transformHistory(messages: readonly Message[], target: TransformTarget): TransformResult {
   const repairs: RequestRepair[] = [];
   const pass = new HistoryPass(target, repairs);
-  for (const message of messages) pass.push(message);
-  pass.closeTurn();
+  pass.pushAll(messages);
   return { messages: frame(pass.out), idMap: pass.idMap, repairs };
 }
 

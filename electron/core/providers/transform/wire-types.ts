@@ -60,7 +60,7 @@ export interface TransformTarget {
 export interface TransformResult {
   messages: WireMessage[];
   /** wire tool-call id -> stored id, for this request only. */
-  idMap: Record<string, string>;
+  idMap: ReadonlyMap<string, string>;
   /** What was left out or changed, and why ("what the model saw"). */
   repairs: RequestRepair[];
 }

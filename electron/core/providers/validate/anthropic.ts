@@ -9,6 +9,7 @@ const ID_PATTERN = /^[a-zA-Z0-9_-]+$/;
 const NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 const IMAGE_TYPES = new Set(["image/jpeg", "image/png", "image/gif", "image/webp"]);
 /** Python's `str.strip()` whitespace: JS `\s` plus U+001C–U+001F and U+0085. */
+// eslint-disable-next-line no-control-regex -- the information separators count as whitespace for the API
 const NON_WHITESPACE = /[^\s\x1c-\x1f\x85]/;
 
 const TOP_LEVEL_KEYS = new Set([

@@ -3,7 +3,7 @@
  * service receives): the Converse API's rules and its `ValidationException`
  * texts (400). First problem, or null when the real service would accept it.
  */
-import { isRecord, type ProviderRejection, type ValidateContext } from "./common";
+import { isRecord, quoted, type ProviderRejection, type ValidateContext } from "./common";
 
 type Problem = ProviderRejection | null;
 
@@ -156,7 +156,7 @@ export function validateBedrockRequest(body: unknown, ctx: ValidateContext = {})
             } else if (part.json === undefined) return bedrockError(`The toolResult content block at ${path}.content.${k} is empty.`);
           }
           if (result.status !== undefined && result.status !== "success" && result.status !== "error") {
-            return bedrockError(`1 validation error detected: Value '${String(result.status)}' at '${at}.toolResult.status' failed to satisfy constraint: Member must satisfy enum value set: [success, error]`);
+            return bedrockError(`1 validation error detected: Value '${quoted(result.status)}' at '${at}.toolResult.status' failed to satisfy constraint: Member must satisfy enum value set: [success, error]`);
           }
           results.push(id);
         }

@@ -25,6 +25,11 @@ export interface ValidateContext {
   reasoningContentRequired?: boolean;
 }
 
+/** A value as the real APIs quote it in an error: strings as they are, anything else as JSON. */
+export function quoted(value: unknown): string {
+  return typeof value === "string" ? value : (JSON.stringify(value) ?? "undefined");
+}
+
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -3,7 +3,7 @@
  * the rules the Gemini API enforces and its error texts (400,
  * `INVALID_ARGUMENT`). First problem, or null when the real API would accept it.
  */
-import { isRecord, type ProviderRejection, type ValidateContext } from "./common";
+import { isRecord, quoted, type ProviderRejection, type ValidateContext } from "./common";
 
 type Problem = ProviderRejection | null;
 
@@ -71,8 +71,8 @@ function schemaProblem(schema: unknown, path: string): Problem {
       if (problem) return problem;
     }
     if (Array.isArray(schema.required)) {
-      const missing = schema.required.find((r) => typeof r !== "string" || !(r in (schema.properties as object)));
-      if (missing !== undefined) return geminiError(`* GenerateContentRequest.${path}.required[${String(missing)}]: property is not defined`);
+      const missing = (schema.required as unknown[]).find((r) => typeof r !== "string" || !(r in (schema.properties as object)));
+      if (missing !== undefined) return geminiError(`* GenerateContentRequest.${path}.required[${quoted(missing)}]: property is not defined`);
     }
   }
   if (schema.items !== undefined) {

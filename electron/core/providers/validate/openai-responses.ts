@@ -4,6 +4,7 @@
  */
 import {
   isRecord,
+  quoted,
   openaiError,
   openaiImageTypeProblem,
   openaiNameProblem,
@@ -83,7 +84,7 @@ export function validateOpenAIResponsesRequest(body: unknown, ctx: ValidateConte
       }
       if (!names.has(choice.name)) return openaiError(`Tool choice '${choice.name}' not found in 'tools' parameter.`, "tool_choice", null);
     } else if (choice !== "required") {
-      return openaiError(`Invalid value: '${String(choice)}'. Supported values are: 'none', 'auto', and 'required'.`, "tool_choice", "invalid_value");
+      return openaiError(`Invalid value: '${quoted(choice)}'. Supported values are: 'none', 'auto', and 'required'.`, "tool_choice", "invalid_value");
     }
   }
 
@@ -116,7 +117,7 @@ export function validateOpenAIResponsesRequest(body: unknown, ctx: ValidateConte
       }
       if (callId.length > 64) return tooLong(`${param}.call_id`, 64, callId.length);
       if (item.id !== undefined && (typeof item.id !== "string" || !item.id.startsWith("fc"))) {
-        return openaiError(`Invalid '${param}.id': '${String(item.id)}'. Expected an ID that begins with 'fc'.`, `${param}.id`, "invalid_value");
+        return openaiError(`Invalid '${param}.id': '${quoted(item.id)}'. Expected an ID that begins with 'fc'.`, `${param}.id`, "invalid_value");
       }
       const nameProblem = openaiNameProblem(item.name, `${param}.name`);
       if (nameProblem) return nameProblem;
@@ -162,7 +163,7 @@ export function validateOpenAIResponsesRequest(body: unknown, ctx: ValidateConte
         return openaiError(`Item '${id}' of type 'reasoning' was provided without its required following item.`, "input", null);
       }
     } else {
-      return openaiError(`Invalid value: '${String(type)}'. Supported values are: 'message', 'function_call', 'function_call_output', 'reasoning', and others.`, `${param}.type`, "invalid_value");
+      return openaiError(`Invalid value: '${quoted(type)}'. Supported values are: 'message', 'function_call', 'function_call_output', 'reasoning', and others.`, `${param}.type`, "invalid_value");
     }
   }
   for (const callId of calls) {

@@ -4,16 +4,32 @@
  * kept for the panel's lifetime; each selection swaps its models.
  */
 import { useEffect, useRef, useState } from "react";
+import { applyHunks } from "../../../../shared/hunks";
 import { isDialogOpen } from "../../lib/keyboard";
 import { isNarrowLayout } from "../../lib/layout";
-import { useUiStore } from "../../stores/ui-store";
+import { useCommentsStore } from "../../stores/comments-store";
+import { useHunkReviewStore } from "../../stores/hunk-review-store";
+import { useTranscriptStore } from "../../stores/transcript-store";
+import { useWorkspaceStore } from "../../stores/workspace-store";
+import { CommentForm } from "../review/comment-form";
+import { effectiveDiffMode, useUiStore } from "../../stores/ui-store";
 import { useDarkMode } from "../use-theme";
+import { HunkToolbar } from "./hunk-toolbar";
 import type { DiffHost } from "./monaco-diff";
 
 export function DiffPanel() {
   const diff = useUiStore((s) => s.diff);
   const open = useUiStore((s) => s.diffOpen);
-  const mode = useUiStore((s) => s.diffMode);
+  const picked = useUiStore((s) => s.diffMode);
+  const [width, setWidth] = useState(0);
+  const mode = effectiveDiffMode(picked, width);
+  const asideRef = useRef<HTMLElement>(null);
+  const reviewKey = diff?.origin === "proposal" ? (diff.review?.toolCallId ?? null) : null;
+  const review = useHunkReviewStore((s) => (reviewKey ? s.reviews[reviewKey] : undefined));
+  const editing = review?.edited != null;
+  const sessionId = useWorkspaceStore((s) => s.activeSessionId);
+  const commentTarget = useCommentsStore((s) => s.target);
+  const pendingComments = useCommentsStore((s) => (sessionId ? s.pending[sessionId] : undefined));
   const setMode = useUiStore((s) => s.setDiffMode);
   const closeDiff = useUiStore((s) => s.closeDiff);
   const dark = useDarkMode();
@@ -33,7 +49,7 @@ export function DiffPanel() {
         loadingRef.current = false;
         if (!containerRef.current || hostRef.current) return;
         const s = useUiStore.getState();
-        hostRef.current = createDiffHost(containerRef.current, { inline: s.diffMode === "inline", dark });
+        hostRef.current = createDiffHost(containerRef.current, { inline: effectiveDiffMode(s.diffMode, asideRef.current?.clientWidth ?? 0) === "inline", dark });
         setStatus("ready");
       })
       .catch((err: unknown) => {
@@ -44,8 +60,81 @@ export function DiffPanel() {
   }, [open, diff, dark]);
 
   useEffect(() => {
-    if (diff) hostRef.current?.show(diff);
+    const el = asideRef.current;
+    if (!el || typeof ResizeObserver === "undefined") return;
+    const ro = new ResizeObserver(() => setWidth(el.clientWidth));
+    ro.observe(el);
+    setWidth(el.clientWidth);
+    return () => ro.disconnect();
+  }, []);
+
+  useEffect(() => {
+    if (!diff) return;
+    // While the user edits the proposal, the modified side holds their text.
+    const edited = diff.review ? useHunkReviewStore.getState().reviews[diff.review.toolCallId]?.edited : null;
+    hostRef.current?.show(edited != null ? { ...diff, after: edited } : diff);
   }, [status, diff]);
+
+  // Per-hunk marks of a proposal under review.
+  useEffect(() => {
+    const host = hostRef.current;
+    if (!host) return;
+    if (!diff?.review || !review || editing) host.setHunks(null);
+    else host.setHunks({ hunks: diff.review.hunks, decisions: review.decisions, current: review.current });
+  }, [status, diff, review, editing]);
+
+  const current = review?.current;
+  useEffect(() => {
+    const h = current !== undefined ? diff?.review?.hunks[current] : undefined;
+    if (h) hostRef.current?.revealLine(h.newStart);
+  }, [status, diff, current]);
+
+  // Editing the proposal: the modified side becomes editable and its text goes to the review.
+  useEffect(() => {
+    const host = hostRef.current;
+    if (!host || !reviewKey) return;
+    if (!editing) {
+      host.setEditable(null);
+      return;
+    }
+    host.setEditable((text) => useHunkReviewStore.getState().setEdited(reviewKey, text));
+    return () => host.setEditable(null);
+  }, [status, reviewKey, editing]);
+
+  // Clicking a line number of the changed side opens a review comment on that line.
+  useEffect(() => {
+    const host = hostRef.current;
+    if (!host) return;
+    host.onLineClick((click) => {
+      const shown = useUiStore.getState().diff;
+      const session = useWorkspaceStore.getState().activeSessionId;
+      if (!shown || !session || click.side !== "modified" || useHunkReviewStore.getState().reviews[shown.review?.toolCallId ?? ""]?.edited != null) return;
+      const view = useTranscriptStore.getState().view;
+      const seq = shown.seq ?? (view?.sessionId === session ? view.model.lastSeq : 0);
+      if (seq < 1) return;
+      useCommentsStore.getState().setTarget({ sessionId: session, seq, path: shown.path, line: click.line });
+    });
+    return () => host.onLineClick(null);
+  }, [status]);
+
+  useEffect(() => {
+    const lines = (pendingComments ?? []).filter((c) => c.path === diff?.path).map((c) => c.line);
+    hostRef.current?.setLineMarks(lines);
+  }, [status, diff, pendingComments]);
+
+  const startEditing = () => {
+    if (!diff?.review || !review) return;
+    // Start from what would be applied now (accepted hunks only).
+    const base = applyHunks(diff.before, diff.review.hunks, review.decisions.map((d) => d === "accepted")) ?? diff.after;
+    useHunkReviewStore.getState().setEdited(diff.review.toolCallId, base);
+    hostRef.current?.show({ ...diff, after: base });
+  };
+  const stopEditing = () => {
+    if (!diff?.review) return;
+    useHunkReviewStore.getState().setEdited(diff.review.toolCallId, null);
+    hostRef.current?.setEditable(null);
+    hostRef.current?.show(diff);
+  };
 
   useEffect(() => {
     hostRef.current?.setInline(mode === "inline");
@@ -79,7 +168,7 @@ export function DiffPanel() {
   );
 
   return (
-    <aside className={`diff-panel${open ? "" : " hidden"}`} aria-label="Diff view" aria-hidden={!open}>
+    <aside ref={asideRef} className={`diff-panel${open ? "" : " hidden"}`} aria-label="Diff view" aria-hidden={!open}>
       <header className="diff-panel-head">
         <span className="diff-title" title={diff?.path}>
           {diff ? diff.path : "No change selected"}
@@ -97,6 +186,10 @@ export function DiffPanel() {
           ✕
         </button>
       </header>
+      {diff?.review && review && (
+        <HunkToolbar reviewKey={diff.review.toolCallId} hunks={diff.review.hunks} review={review} onEdit={startEditing} onStopEditing={stopEditing} />
+      )}
+      {commentTarget && diff && commentTarget.path === diff.path && commentTarget.sessionId === sessionId && <CommentForm target={commentTarget} />}
       {status === "loading" && <p className="muted pad">Loading the diff editor…</p>}
       {status === "error" && (
         <p className="error-text pad" role="alert">
