@@ -6,20 +6,26 @@
  *
  * - firstPaintMs: from navigation start to the first painted frame showing the
  *   session's transcript rows (page load, WebSocket, session.load of 10,000
- *   entries, validation, first render).
+ *   entries, validation, first render); the core has loaded that session once
+ *   before (coreLoadMs), as after a reload of the page.
+ * - firstPaintColdMs: the same on another 10,000-entry session the core has not
+ *   loaded since it started, in a fresh browser profile (as when the printed
+ *   URL of a new launch is opened).
  * - scrollFpsMedian: scrolling the transcript end to end, one step per frame;
  *   frames counted per 250 ms window, median window as frames per second.
  * - heapMB: JS heap after load, after a forced garbage collection.
  * - longTasksStreaming: long tasks (> 50 ms) while 2,000 text deltas stream at
  *   200 per second from the faux provider into that same session.
  * - replayStepMs: median time from an arrow key to the painted replay step, in that session (bench/ui-replay.ts).
+ * - modelViewOpenMs: median time from a click on "What the model saw" to the
+ *   painted request body, at the last assistant step of a 2,000-entry session (bench/ui-model-view.ts).
  * - changesViewMs / hunkToggleMs: the Changes view of a session that changed 500 files (2,000 hunks), and
  *   accepting/rejecting one hunk of a proposal with the diff visible (bench/ui-changes.ts).
  *
- * Targets: firstPaintMs <= 1000, scrollFpsMedian >= 55, heapMB <= 300, longTasksStreaming = 0, replayStepMs < 50,
- * changesViewMs <= 300, hunkToggleMs <= 50.
+ * Targets: firstPaintMs <= 1000, firstPaintColdMs <= 1200, scrollFpsMedian >= 55, heapMB <= 300,
+ * longTasksStreaming = 0, replayStepMs < 50, modelViewOpenMs <= 200, changesViewMs <= 300, hunkToggleMs <= 50.
  */
-import { chromium, type Page } from "@playwright/test";
+import { chromium, type Browser, type Page } from "@playwright/test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -33,12 +39,14 @@ import { CHROMIUM_ARGS, findChromium } from "../scripts/chromium-path";
 import { topSelfTime, type CpuProfile } from "./cpu-profile";
 import { benchEntries } from "./ui-session";
 import { measureReplayStep } from "./ui-replay";
+import { measureModelView } from "./ui-model-view";
 import { changesEntries, CHANGES_FILES, HUNK_FILE, hunkFileText, hunkReply, measureChangesView, measureHunkToggle } from "./ui-changes";
 
 /** `--profile`: print the hottest functions of each phase (scroll, streaming). */
 const PROFILE = process.argv.includes("--profile");
 
 const ENTRIES = 10_000;
+const MODEL_VIEW_ENTRIES = 2_000;
 const DELTAS = 2_000;
 const DELTAS_PER_SECOND = 200;
 const CHUNK = 6;
@@ -94,6 +102,26 @@ const SCROLL_SCRIPT = `(async () => {
   return { fps: windows.length ? windows[Math.floor(windows.length / 2)] : 0, frames: frames.length, ms: Math.round(end - start), height: log.scrollHeight };
 })()`;
 
+/**
+ * Opens the session at start (as after a reload) and records the end of the first
+ * frame painted with its transcript rows in `window.__firstPaint`.
+ */
+const FIRST_PAINT_SCRIPT = ([wsId, sessionId]: string[]) => {
+  localStorage.setItem(`workbench.lastSession.${wsId}`, sessionId);
+  localStorage.setItem("workbench.lastOpen", JSON.stringify({ workspaceId: wsId, sessionId }));
+  const w = window as unknown as { __firstPaint?: number };
+  const observer = new MutationObserver(() => {
+    if (w.__firstPaint !== undefined) return;
+    if (document.querySelector('[role="log"] [data-index] .msg')) {
+      w.__firstPaint = -1;
+      performance.mark("bench:rows-in-dom");
+      requestAnimationFrame(() => requestAnimationFrame(() => (w.__firstPaint = performance.now())));
+      observer.disconnect();
+    }
+  });
+  observer.observe(document, { childList: true, subtree: true });
+};
+
 /** Scroll speed: this fraction of the viewport per frame (about 12,000 px/s at 60 fps, a fast drag). */
 const STEP_FACTOR = Number(process.env.BENCH_SCROLL_STEP ?? 0.25);
 
@@ -119,13 +147,18 @@ async function main(): Promise<void> {
   const t0 = Date.now();
   for (const entry of benchEntries(ENTRIES)) store.appendEntry(session.id, entry);
   store.setSessionModel(session.id, modelRef);
+  // The same again for the cold first paint, and a shorter one for "what the model saw".
+  const coldSession = store.createSession({ workspaceId: ws.id, title: "Benchmark: 10,000 entries, cold", model: modelRef });
+  for (const entry of benchEntries(ENTRIES)) store.appendEntry(coldSession.id, entry);
+  const viewSession = store.createSession({ workspaceId: ws.id, title: "Benchmark: 2,000 entries", model: modelRef });
+  for (const entry of benchEntries(MODEL_VIEW_ENTRIES)) store.appendEntry(viewSession.id, entry);
   const changesTitle = `Benchmark: ${CHANGES_FILES} files changed`;
   const changesSession = store.createSession({ workspaceId: ws.id, title: changesTitle, model: modelRef });
   for (const entry of changesEntries()) store.appendEntry(changesSession.id, entry);
   store.setSessionModel(changesSession.id, modelRef);
   store.close();
   writeFileSync(join(workspacePath, HUNK_FILE), hunkFileText());
-  console.log(`seeded ${ENTRIES} entries in ${Date.now() - t0} ms`);
+  console.log(`seeded 2 × ${ENTRIES} + ${MODEL_VIEW_ENTRIES} entries in ${Date.now() - t0} ms`);
 
   const faux = await startFauxProvider({});
   faux.setDefaultResponder((request) => hunkReply(request) ?? reply([text(streamedText())], { chunkSize: CHUNK, chunkDelayMs: 1000 / DELTAS_PER_SECOND }));
@@ -139,40 +172,28 @@ async function main(): Promise<void> {
     extraModels: [BENCH_MODEL],
     demo: false,
   });
-  // How much of the first paint is the core's: session.load handled and serialised, without a browser.
-  const coreStart = performance.now();
-  const loaded = await workbench.handle("session.load", { sessionId: session.id });
-  const loadJsonMB = Math.round((JSON.stringify(loaded).length / 1024 / 1024) * 10) / 10;
-  const coreLoadMs = Math.round(performance.now() - coreStart);
-  console.log(`core session.load: ${coreLoadMs} ms, ${loadJsonMB} MB of JSON`);
   const host = await startWebHost({ workbench, staticDir: join(process.cwd(), "out", "renderer") });
   const browser = await chromium.launch({ executablePath, args: [...CHROMIUM_ARGS, "--enable-precise-memory-info"] });
 
   try {
+    // Cold: a fresh profile opens a session the core has not loaded (first, before anything warms the core).
+    const firstPaintColdMs = await measureFirstPaint(browser, host.url, ws.id, coldSession.id);
+    console.log(`firstPaintColdMs ${firstPaintColdMs}`);
+
+    // How much of the first paint is the core's: session.load handled and serialised, without a browser.
+    const coreStart = performance.now();
+    const loaded = await workbench.handle("session.load", { sessionId: session.id });
+    const loadJsonMB = Math.round((JSON.stringify(loaded).length / 1024 / 1024) * 10) / 10;
+    const coreLoadMs = Math.round(performance.now() - coreStart);
+    console.log(`core session.load: ${coreLoadMs} ms, ${loadJsonMB} MB of JSON`);
+
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
     page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
 
     // Open the session at start (as after a reload) and time its first painted frame.
-    await page.addInitScript(
-      ([wsId, sessionId]) => {
-        localStorage.setItem(`workbench.lastSession.${wsId}`, sessionId);
-        localStorage.setItem("workbench.lastOpen", JSON.stringify({ workspaceId: wsId, sessionId }));
-        const w = window as unknown as { __firstPaint?: number };
-        const observer = new MutationObserver(() => {
-          if (w.__firstPaint !== undefined) return;
-          if (document.querySelector('[role="log"] [data-index] .msg')) {
-            w.__firstPaint = -1;
-            performance.mark("bench:rows-in-dom");
-            requestAnimationFrame(() => requestAnimationFrame(() => (w.__firstPaint = performance.now())));
-            observer.disconnect();
-          }
-        });
-        observer.observe(document, { childList: true, subtree: true });
-      },
-      [ws.id, session.id],
-    );
+    await page.addInitScript(FIRST_PAINT_SCRIPT, [ws.id, session.id]);
     const cdp = await page.context().newCDPSession(page);
     const profiled = async <T>(phase: string, run: () => Promise<T>): Promise<T> => {
       if (!PROFILE) return run();
@@ -244,12 +265,15 @@ async function main(): Promise<void> {
     console.log(`changesViewMs ${changes.changesViewMs} (${CHANGES_FILES} files)`);
     const toggle = await measureHunkToggle(page);
     console.log(`hunkToggleMs ${toggle.hunkToggleMs}`);
+    const modelView = await measureModelView(page, { sessionId: viewSession.id });
+    console.log(`modelViewOpenMs ${modelView.modelViewOpenMs} (max ${modelView.modelViewOpenMaxMs}; ${modelView.modelViewBodyChars} characters of JSON)`);
     if (errors.length) console.log(`browser errors: ${errors.slice(0, 5).join(" | ")}`);
 
     console.log(
       `RESULT ${JSON.stringify({
         entries: ENTRIES,
         firstPaintMs,
+        firstPaintColdMs,
         scrollFpsMedian,
         heapMB,
         longTasksStreaming: longTasks.length,
@@ -259,6 +283,7 @@ async function main(): Promise<void> {
         deltas: DELTAS,
         streamMs,
         replayStepMs: replay.replayStepMs,
+        modelViewOpenMs: modelView.modelViewOpenMs,
         changesViewMs: changes.changesViewMs,
         hunkToggleMs: toggle.hunkToggleMs,
         browserErrors: errors.length,
@@ -270,6 +295,20 @@ async function main(): Promise<void> {
     await workbench.close();
     await faux.close();
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** First paint of a session's transcript in a fresh browser profile (nothing cached, nothing remembered but that session). */
+async function measureFirstPaint(browser: Browser, url: string, workspaceId: string, sessionId: string): Promise<number> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  try {
+    const page = await context.newPage();
+    await page.addInitScript(FIRST_PAINT_SCRIPT, [workspaceId, sessionId]);
+    await page.goto(url);
+    await page.waitForFunction(() => ((window as unknown as { __firstPaint?: number }).__firstPaint ?? -1) > 0, null, { timeout: 60_000 });
+    return Math.round(await page.evaluate(() => (window as unknown as { __firstPaint: number }).__firstPaint));
+  } finally {
+    await context.close();
   }
 }
 

@@ -300,6 +300,8 @@ export const requests = {
       initialWorkspace: WorkspaceSchema.nullable(),
       demo: z.boolean(),
       notices: z.array(z.string()),
+      /** The model a new session gets (settings, else the first configured; the demo with --demo). */
+      defaultModel: ModelRefSchema.nullable(),
     }),
   },
   "workspace.open": { params: z.object({ path: z.string().min(1) }).strict(), result: WorkspaceSchema },
@@ -353,6 +355,8 @@ export const requests = {
     result: z.object({ queued: z.boolean() }),
   },
   "chat.abort": { params: SessionId.strict(), result: Ok },
+  /** Sessions whose turn is running or waiting for an approval (badges in the list after a reload). */
+  "chat.activeTurns": { params: Empty, result: z.array(TurnStateSchema) },
   "chat.switchModel": { params: SessionId.extend({ model: ModelRefSchema }).strict(), result: SessionSummarySchema },
   /** Sets the session's reasoning level; during a running turn it applies from the next request. */
   "chat.setReasoning": { params: SessionId.extend({ level: ReasoningLevelSchema }).strict(), result: SessionSummarySchema },

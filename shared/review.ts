@@ -372,4 +372,6 @@ export interface ReplayData {
   envelope: SessionExport;
   items: TimelineItem[];
   stats: SessionStats;
+  /** "provider/api/id" → the catalog's name, for the models the session used. */
+  modelNames?: Record<string, string>;
 }

@@ -19,9 +19,11 @@
  * A user message containing "[quiet]" gets a one-line answer naming the files
  * attached to it (no tools).
  *
- * Env: E2E_DB, E2E_WORKSPACE, E2E_STATIC, E2E_CONFIG_DIR (the user's config folder: mcp.json, AGENTS.md, commands/).
+ * Env: E2E_DB, E2E_WORKSPACE, E2E_STATIC, E2E_CONFIG_DIR (the user's config folder: mcp.json, AGENTS.md, commands/),
+ * E2E_NOTICES (a JSON array of start notices), E2E_DEMO ("1": the demo provider is on, as with --demo).
  */
 import { createServer } from "node:http";
+import { z } from "zod";
 import type { AddressInfo } from "node:net";
 import { createWorkbench } from "../../electron/core/api/create-workbench";
 import { createDemoResponder, faults, reply, startFauxProvider, text, toolCall, type FauxRecordedRequest, type FauxRequest } from "../../electron/core/faux";
@@ -133,7 +135,7 @@ async function main(): Promise<void> {
 
   const workbench = await createWorkbench({
     dbPath,
-    host: { mode: "web", notices: [] },
+    host: { mode: "web", notices: z.array(z.string()).parse(JSON.parse(process.env.E2E_NOTICES || "[]")) },
     version: "e2e",
     env: {
       ANTHROPIC_API_KEY: "sk-ant-e2e-not-a-real-key",
@@ -152,8 +154,9 @@ async function main(): Promise<void> {
       bedrock: faux.baseUrls.bedrock,
       ollama: faux.baseUrls.openai,
       lmstudio: "http://127.0.0.1:1/v1",
+      demo: faux.baseUrls.anthropic,
     },
-    demo: false,
+    demo: process.env.E2E_DEMO === "1",
   });
   const host = await startWebHost({ workbench, staticDir });
 

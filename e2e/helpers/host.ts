@@ -34,10 +34,15 @@ export const WORKSPACE_FILES: Record<string, string> = {
   "src/math.ts": "export function add(a: number, b: number): number {\n  return a + b;\n}\n",
 };
 
-export async function startHost(): Promise<E2EHost> {
+/**
+ * `notices`: what the host says at start (app.info notices, shown as toasts).
+ * `files`: the workspace's files instead of WORKSPACE_FILES. `demo`: the offline
+ * demo provider is on (as with `--demo`), played by the same faux server.
+ */
+export async function startHost(options: { notices?: string[]; files?: Record<string, string>; demo?: boolean } = {}): Promise<E2EHost> {
   const dir = mkdtempSync(join(tmpdir(), "wb-e2e-"));
   const workspace = join(dir, "project");
-  for (const [rel, content] of Object.entries(WORKSPACE_FILES)) {
+  for (const [rel, content] of Object.entries(options.files ?? WORKSPACE_FILES)) {
     const file = join(workspace, rel);
     mkdirSync(join(file, ".."), { recursive: true });
     writeFileSync(file, content);
@@ -50,6 +55,8 @@ export async function startHost(): Promise<E2EHost> {
       E2E_STATIC: join(process.cwd(), "out", "renderer"),
       E2E_WORKSPACE: "",
       E2E_CONFIG_DIR: join(dir, "user-config"),
+      E2E_NOTICES: JSON.stringify(options.notices ?? []),
+      E2E_DEMO: options.demo ? "1" : "",
     },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -25,6 +25,9 @@ test("denying an edit with a reason leaves the file unchanged and tells the mode
   const edit = toolCards(page, "edit").first();
   await expect(edit).toHaveAttribute("data-status", "denied");
   await expect(edit).toContainText("Not now: the README is frozen.");
+  // Said once, by the decision line: not again as "Error [DENIED]: …".
+  await expect(edit.getByText("Not now: the README is frozen.")).toHaveCount(1);
+  await expect(edit).not.toContainText("Error [DENIED]");
   await waitIdle(page);
   // The demo agent reads the denial as an error result and stops there.
   await expect(transcript(page)).toContainText("The edit call failed");

@@ -11,10 +11,11 @@ test("the switcher lists the models a local Ollama has installed, and a session 
   const ollama = page.getByRole("listbox", { name: "Models" }).getByRole("group", { name: "Ollama (local)", exact: true });
   const installed = ollama.getByRole("option", { name: /^qwen2\.5-coder:14b \(Ollama\)/ });
   await expect(installed).toBeVisible();
-  // Installed first; the bundled examples the server lacks stay, marked; a server that is not running says so.
+  // Installed first; the bundled examples the server lacks stay, marked, under the ready models; a server that is not running says so.
   await expect(ollama.getByRole("option").first()).toHaveAccessibleName("qwen2.5-coder:14b (Ollama) (Ollama (local))");
-  await expect(ollama.getByRole("option", { name: /^Llama 3\.1 8B \(Ollama\)/ })).toHaveAccessibleName(/, not installed on the server$/);
-  const lmStudio = page.getByRole("listbox", { name: "Models" }).getByRole("group", { name: "LM Studio (local)", exact: true });
+  const ollamaLater = page.getByRole("listbox", { name: "Models" }).getByRole("group", { name: "Ollama (local) (not ready)", exact: true });
+  await expect(ollamaLater.getByRole("option", { name: /^Llama 3\.1 8B \(Ollama\)/ })).toHaveAccessibleName(/, not installed on the server$/);
+  const lmStudio = page.getByRole("listbox", { name: "Models" }).getByRole("group", { name: "LM Studio (local) (not ready)", exact: true });
   await expect(lmStudio.getByRole("option").first()).toHaveAccessibleName(/, server not running$/);
   await installed.scrollIntoViewIfNeeded();
   await screenshot(page, "model-switcher-local");
@@ -22,7 +23,7 @@ test("the switcher lists the models a local Ollama has installed, and a session 
   await expect(modelButton(page)).toHaveAccessibleName("Model: qwen2.5-coder:14b (Ollama). Change model");
 
   // The demo agent lists, reads, then proposes an edit: every step on the local model.
-  await send(page, "What is in this workspace?");
+  await send(page, "Add a review note to README.md.");
   await expect(toolCards(page, "read").first()).toHaveAttribute("data-status", "done");
   await expect(transcript(page).getByText("qwen2.5-coder:14b (Ollama)").first()).toBeVisible();
   await approvalCard(page).getByRole("button", { name: /^Approve once/ }).click();

@@ -1,5 +1,5 @@
 /** The reasoning control next to the model: sent as each API expects, remembered with the session, marked in the transcript, hidden where a model does not reason. */
-import { chooseModel, modelButton, newSession, openWorkspace, send, transcript } from "../helpers/app";
+import { chooseModel, modelButton, newSession, openWorkspace, send, transcript, waitIdle } from "../helpers/app";
 import { expect, test } from "../helpers/fixtures";
 
 test("reasoning set to high reaches Anthropic and Responses as each expects; the control is absent on a model that does not reason", async ({ page, host }) => {
@@ -20,7 +20,8 @@ test("reasoning set to high reaches Anthropic and Responses as each expects; the
   await expect
     .poll(async () => (await host.fauxRequests()).find((r) => r.route === "anthropic")?.reasoning)
     .toEqual({ thinking: { type: "adaptive", display: "summarized" }, output_config: { effort: "high" } });
-  await page.getByRole("button", { name: "Stop" }).click().catch(() => undefined);
+  // The demo answers these without an edit to approve: the turn ends by itself.
+  await waitIdle(page);
   await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
 
   // The level belongs to the session: it stays when the model changes.
@@ -31,7 +32,8 @@ test("reasoning set to high reaches Anthropic and Responses as each expects; the
     .poll(async () => (await host.fauxRequests()).find((r) => r.route === "openai-responses")?.reasoning)
     .toEqual({ reasoning: { effort: "high", summary: "auto" }, include: ["reasoning.encrypted_content"] });
   expect((await host.fauxRequests()).every((r) => r.accepted)).toBe(true);
-  await page.getByRole("button", { name: "Stop" }).click().catch(() => undefined);
+  // The demo answers these without an edit to approve: the turn ends by itself.
+  await waitIdle(page);
   await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
 
   // A model that does not reason has no control.

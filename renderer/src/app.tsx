@@ -4,6 +4,7 @@ import type { ModelRef } from "../../shared/protocol";
 import { client } from "./api/current";
 import { Composer, COMPOSER_ID } from "./components/composer";
 import { DiffPanel } from "./components/diff/diff-panel";
+import { CommandPalette } from "./components/dialogs/command-palette";
 import { SettingsDialog } from "./components/dialogs/settings-dialog";
 import { RewindDialog } from "./components/rewind/rewind-dialog";
 import { Header } from "./components/header";
@@ -14,7 +15,7 @@ import { Toasts } from "./components/toasts";
 import { useApplyTheme } from "./components/use-theme";
 import { useAppStore } from "./stores/app-store";
 import { composerModel, useModelsStore } from "./stores/models-store";
-import { useSettingsStore } from "./stores/settings-store";
+import { useDefaultModel, useSettingsStore } from "./stores/settings-store";
 import { prefetchSession, useTranscriptStore } from "./stores/transcript-store";
 import { useTurnStore } from "./stores/turn-store";
 import { lastOpen, useWorkspaceStore } from "./stores/workspace-store";
@@ -38,16 +39,18 @@ export function App() {
       const last = lastOpen();
       if (last?.sessionId && (!appInfo?.initialWorkspace || appInfo.initialWorkspace.id === last.workspaceId)) prefetchSession(last.sessionId);
       void useModelsStore.getState().load();
+      void useTurnStore.getState().loadActive();
       void useSettingsStore.getState().load();
       const ws = useWorkspaceStore.getState();
       if (appInfo?.initialWorkspace) await ws.setWorkspace(appInfo.initialWorkspace);
       else {
-        // No workspace on the command line: reopen the one used last, if it is still known.
+        // No workspace on the command line: reopen the one used last (in this browser, else the most recent one).
         await ws.loadRecent();
-        const previous = useWorkspaceStore.getState().recent.find((w) => w.id === last?.workspaceId);
+        const recent = useWorkspaceStore.getState().recent;
+        const previous = recent.find((w) => w.id === last?.workspaceId) ?? recent[0];
         if (previous) await ws.setWorkspace(previous);
       }
-      for (const notice of appInfo?.notices ?? []) useAppStore.getState().notify("info", notice);
+      for (const notice of appInfo?.notices ?? []) useAppStore.getState().notifyOnce(notice);
     })();
   }, []);
 
@@ -97,6 +100,8 @@ export function App() {
         </div>
         <WorkspaceSection />
         <SessionsSection onNewSession={newSession} />
+        {/* In the sidebar's flow, under the list: a notice never covers a control, and a dialog covers it. */}
+        <Toasts />
       </nav>
       {replaying ? <ReplayView /> : <main className="main">
         <Header draftModel={draftModel} onDraftModel={setDraftModel} onSwitchModel={(id, m) => void switchModel(id, m)} />
@@ -113,7 +118,7 @@ export function App() {
       </main>}
       <SettingsDialog />
       <RewindDialog />
-      <Toasts />
+      <CommandPalette newSession={newSession} />
     </div>
   );
 }
@@ -123,7 +128,7 @@ function StartPane({ hasWorkspace, draftModel }: { hasWorkspace: boolean; draftM
   const createSession = useWorkspaceStore((s) => s.createSession);
   const send = useTurnStore((s) => s.send);
   const models = useModelsStore((s) => s.models);
-  const defaultModel = useSettingsStore((s) => s.settings?.defaultModel ?? null);
+  const defaultModel = useDefaultModel();
   return (
     <div className="start-pane">
       <div className="start-text">

@@ -27,7 +27,7 @@ const DEMO_TOOLS: ToolSpec[] = [
 
 /** Stand-ins for the real tools: just enough output for the demo to react to. */
 function runTool(call: ToolCall): string {
-  if (call.name === "list") return "README.md\nsrc/\nsrc/index.ts";
+  if (call.name === "list") return "./\n  README.md\n  src/\n    index.ts";
   if (call.name === "read") return "1\t# Demo project\n2\t\n3\tA tiny project.";
   if (call.name === "edit") return "Applied 1 edit to README.md.";
   return "unknown tool";
@@ -75,7 +75,7 @@ describe.each(ROUTES)("the demo agent on %s", (route) => {
 
 describe("the demo agent without tools", () => {
   it("answers in text and says it needs tools", async () => {
-    const { message } = await run(T.anthropic, context([user("hello")], []));
+    const { message } = await run(T.anthropic, context([user("Please tidy up the project.")], []));
     expect(message.content).toEqual([{ type: "text", text: expect.stringContaining("Offer me tools") }]);
   });
 

@@ -45,6 +45,11 @@ describe("final parse of streamed tool arguments", () => {
     expect(result.rawArguments).toBe('{"path": "src/lo');
   });
 
+  it("a call stopped mid-arguments says so, without the JSON parser's complaint", () => {
+    const result = finalizeToolArguments('{"path": "src/lo', { incomplete: "aborted" });
+    expect(result.argumentsError).toBe("truncated: stopped before its arguments were complete");
+  });
+
   it("never returns usable arguments together with an error (property)", () => {
     fc.assert(
       fc.property(fc.string({ unit: "binary" }), (raw) => {

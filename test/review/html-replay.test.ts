@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM_ARGS, findChromium } from "../../scripts/chromium-path";
 import { exportSession } from "../../electron/core/review/export-session";
 import { createRedactor } from "../../electron/core/review/redact";
-import { T0, buildSession } from "./fixture";
+import { T0, buildSession, resolveModel } from "./fixture";
 
 const executablePath = findChromium();
 let browser: Browser | null = null;
@@ -43,7 +43,7 @@ describe.skipIf(!executablePath)("HTML replay in Chromium, offline (skipped when
         timestamp: T0 + 45_000,
       },
     });
-    const r = exportSession(f.store, f.sessionId, "html", createRedactor());
+    const r = exportSession(f.store, f.sessionId, "html", createRedactor(), (ref) => resolveModel(ref)?.model.name);
     if (!r.ok) throw new Error(r.error.message);
     const file = join(dir, r.value.filename);
     writeFileSync(file, r.value.content);
@@ -71,36 +71,41 @@ describe.skipIf(!executablePath)("HTML replay in Chromium, offline (skipped when
 
     expect(await page.textContent("#title")).toBe("Rename greet");
     // Opens at the last step with the whole transcript shown.
-    expect(await page.textContent("#step")).toBe("Step 29 / 29 · #23 user");
+    expect(await page.textContent("#step")).toBe("Step 29 of 29 · User");
     expect(await page.locator("#transcript .entry:visible").count()).toBe(23);
     expect(await page.locator("#transcript").textContent()).toContain("Renamed greet to hello.");
     expect(await page.locator(".entry.error .note").textContent()).toContain("Rate limited.");
     expect(await page.locator("#transcript img.image").count()).toBe(1);
+    // Kinds and models by their names, not "toolCall" or provider/id.
+    expect(await page.locator("#timeline li .kind").allTextContents()).toContain("Tool call");
+    expect(await page.locator("#timeline li .kind").allTextContents()).not.toContain("toolCall");
+    expect(await page.locator("#filter-model option").allTextContents()).toContain("Claude Sonnet 4.5");
+    expect(await page.locator("#facts").textContent()).toMatch(/Approvals: \d+ approved, \d+ denied/);
     expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
 
     await page.keyboard.press("Home");
-    expect(await page.textContent("#step")).toBe("Step 1 / 29 · #1 user");
+    expect(await page.textContent("#step")).toBe("Step 1 of 29 · User");
     expect(await page.locator("#transcript .entry:visible").count()).toBe(1);
     for (let i = 0; i < 4; i++) await page.keyboard.press("ArrowRight");
-    expect(await page.textContent("#step")).toBe("Step 5 / 29 · #3 toolResult");
+    expect(await page.textContent("#step")).toBe("Step 5 of 29 · Tool result");
     expect(await page.locator("#transcript .entry:visible").count()).toBe(3);
     await page.click("#prev");
-    expect(await page.textContent("#step")).toBe("Step 4 / 29 · #2 toolCall");
+    expect(await page.textContent("#step")).toBe("Step 4 of 29 · Tool call");
     await page.click("#next");
     await page.click("#next");
-    expect(await page.textContent("#step")).toBe("Step 6 / 29 · #4 toolResult");
+    expect(await page.textContent("#step")).toBe("Step 6 of 29 · Tool result");
 
     await page.check("#filter-errors");
     expect(await page.locator("#timeline li").count()).toBe(3);
     await page.keyboard.press("ArrowRight");
-    expect(await page.textContent("#step")).toBe("Step 14 / 29 · #11 error");
+    expect(await page.textContent("#step")).toBe("Step 14 of 29 · Error");
     // Home and End keep to the filtered steps, like the buttons: never a step the timeline hides.
     await page.click("#last");
     const lastError = await page.textContent("#step");
     await page.click("#first");
     const firstError = await page.textContent("#step");
-    expect(firstError).not.toMatch(/^Step 1 \//);
-    expect(lastError).not.toMatch(/^Step 29 \//);
+    expect(firstError).not.toMatch(/^Step 1 of/);
+    expect(lastError).not.toMatch(/^Step 29 of/);
     await page.keyboard.press("End");
     expect(await page.textContent("#step")).toBe(lastError);
     await page.keyboard.press("Home");

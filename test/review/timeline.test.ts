@@ -167,3 +167,22 @@ describe("timeline filters", () => {
     expect(choices.models).toEqual([GPT5, SONNET]);
   });
 });
+
+describe("model names in the timeline", () => {
+  it("a model switch is summed up with the catalog's names when given, else provider/id", () => {
+    const entries = [
+      {
+        seq: 1,
+        entry: {
+          type: "modelSwitch" as const,
+          from: { provider: "demo", api: "anthropic-messages" as const, id: "demo" },
+          to: { provider: "anthropic", api: "anthropic-messages" as const, id: "claude-sonnet-4-6" },
+          timestamp: 1,
+        },
+      },
+    ];
+    const names: Record<string, string> = { demo: "Demo (offline)", "claude-sonnet-4-6": "Claude Sonnet 4.6" };
+    expect(buildTimeline(entries, [], { modelName: (ref) => names[ref.id] })[0].summary).toBe("Model switched from Demo (offline) to Claude Sonnet 4.6");
+    expect(buildTimeline(entries)[0].summary).toBe("Model switched from demo/demo to anthropic/claude-sonnet-4-6");
+  });
+});

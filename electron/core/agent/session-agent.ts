@@ -10,7 +10,7 @@
 import { COMPACT_AT_SHARE } from "../../../shared/models";
 import type { SessionMode, TurnState } from "../../../shared/api";
 import type { ChangeReview } from "../../../shared/hunks";
-import type { ImageContent, ModelRef, ReasoningLevel, ToolCall, UserMessage } from "../../../shared/protocol";
+import { emptyUsage, type ImageContent, type ModelRef, type ReasoningLevel, type ToolCall, type UserMessage } from "../../../shared/protocol";
 import type { LlmContext, ToolSpec } from "../providers/types";
 import { ApprovalGate, type AnswerRefusal, type UserDecision } from "./approval-gate";
 import { compactHistory } from "./compaction";
@@ -26,6 +26,9 @@ export type { AnswerRefusal, UserDecision } from "./approval-gate";
 
 export const CONTINUE_PROMPT =
   "[Agent Workbench] Your last response was cut off at the output token limit. Continue from where you stopped, or wrap up briefly.";
+
+/** The model an error entry names when the session has none (no model configured at all). */
+const NO_MODEL: ModelRef = { provider: "none", api: "anthropic-messages", id: "none" };
 
 export class SessionAgent {
   private status: TurnState["status"] = "idle";
@@ -172,7 +175,10 @@ export class SessionAgent {
     const from = this.model;
     if (from && from.provider === to.provider && from.api === to.api && from.id === to.id) return;
     this.model = to;
-    this.journal.append({ type: "modelSwitch", from, to, timestamp: this.deps.now() });
+    // Before the first message a switch just sets the model: a marker with nothing before it is noise in replay.
+    if (this.journal.entries.some((e) => e.entry.type === "message")) {
+      this.journal.append({ type: "modelSwitch", from, to, timestamp: this.deps.now() });
+    }
     this.deps.onModelChanged(this.sessionId, to);
   }
 
@@ -204,8 +210,8 @@ export class SessionAgent {
       this.turnTools = this.deps.tools.specs();
       await this.loop(controller.signal);
     } catch (err) {
-      // A bug in the loop must not take the host down; show it and go idle.
-      this.deps.emit("turn.error", { sessionId: this.sessionId, message: `internal error: ${errorText(err)}` });
+      // A bug in the loop must not take the host down; store it as the turn's outcome, show it and go idle.
+      this.failTurn(`internal error: ${errorText(err)}`);
     } finally {
       this.gate.clear();
       this.controller = null;
@@ -286,15 +292,38 @@ export class SessionAgent {
 
   private resolveCurrentModel(): ResolvedModel | null {
     if (!this.model) {
-      this.deps.emit("turn.error", { sessionId: this.sessionId, message: "No model selected for this session." });
+      this.failTurn("No model selected for this session. Pick one in the model switcher.");
       return null;
     }
     const resolved = this.deps.resolveModel(this.model);
     if ("error" in resolved) {
-      this.deps.emit("turn.error", { sessionId: this.sessionId, message: resolved.error });
+      this.failTurn(resolved.error);
       return null;
     }
     return resolved;
+  }
+
+  /**
+   * A turn that failed before (or outside) a provider response: stored as the
+   * turn's outcome, an assistant entry with stopReason "error", so a reload,
+   * replay and statistics show what happened; then announced like a provider error.
+   */
+  private failTurn(message: string): void {
+    try {
+      const model = this.model ?? NO_MODEL;
+      this.journal.appendMessage({
+        role: "assistant",
+        content: [],
+        stopReason: "error",
+        model: { provider: model.provider, api: model.api, id: model.id },
+        usage: emptyUsage(),
+        errorMessage: message,
+        timestamp: this.deps.now(),
+      });
+    } catch {
+      // The store itself failing: the event below still tells the user.
+    }
+    this.deps.emit("turn.error", { sessionId: this.sessionId, message });
   }
 
   private buildContext(resolved: ResolvedModel): LlmContext {
@@ -346,7 +375,7 @@ export class SessionAgent {
     });
     if (result.kind === "nothing") return true;
     if (result.kind === "failed") {
-      this.deps.emit("turn.error", { sessionId: this.sessionId, message: `compaction failed: ${result.error}` });
+      this.failTurn(`compaction failed: ${result.error}`);
       return false;
     }
     this.journal.append(result.entry);

@@ -4,7 +4,7 @@
  */
 import { dirname, isAbsolute, join } from "node:path";
 import { platform } from "node:os";
-import type { ApprovalPolicy, EventName, EventPayload, ModelOption, NetworkSettings, SessionSummary } from "../../../shared/api";
+import type { ApprovalPolicy, EventName, EventPayload, ModelOption, NetworkSettings, SessionSummary, TurnState } from "../../../shared/api";
 import type { ModelInfo, ProviderConfig } from "../../../shared/models";
 import { nodeProviderFetch } from "../network/provider-fetch";
 import type { ExportFormat } from "../../../shared/review";
@@ -88,6 +88,8 @@ export interface CoreContext {
   /** Renames a session and emits the rename entry. */
   renameSession(sessionId: string, title: string): SessionSummary;
   activeAgent(sessionId: string): SessionAgent | undefined;
+  /** Turn states of the sessions not idle. */
+  activeTurns(): TurnState[];
   dropAgent(sessionId: string): void;
   modelOptions(): ModelOption[];
   defaultModel(): ModelRef | null;
@@ -142,7 +144,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
   const configDir = options.userConfigDir ?? userConfigDir(env);
   const services = new WorkspaceServices({ store, configDir, env, version: options.version, onMcpStatus: (s) => emit("mcp.status", s) });
 
-  const models = new ModelPolicy(catalog, keys, () => settings.defaultModel);
+  const models = new ModelPolicy(catalog, keys, () => settings.defaultModel, options.demo ?? false);
   const summaries = new SessionSummaries(store, emit);
   const modelOptions = () => models.options();
   const defaultModel = () => models.defaultModel();
@@ -232,6 +234,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     agent: agentFor,
     renameSession: (sessionId, title) => summaries.rename(sessionId, title),
     activeAgent: (id) => agents.get(id),
+    activeTurns: () => [...agents.values()].map((a) => a.turnState()).filter((t) => t.status !== "idle"),
     dropAgent: (id) => {
       agents.get(id)?.abort();
       agents.delete(id);

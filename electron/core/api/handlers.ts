@@ -45,6 +45,7 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
       version: ctx.options.version,
       initialWorkspace: ctx.initialWorkspaceId ? (store.getWorkspace(ctx.initialWorkspaceId) ?? null) : null,
       demo: ctx.options.demo ?? false,
+      defaultModel: ctx.defaultModel(),
       notices: [
         ...ctx.notices,
         // Keyless local servers (Ollama, LM Studio) always count as configured: only a provider that needs a key tells.
@@ -134,6 +135,7 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
       ctx.activeAgent(p.sessionId)?.abort();
       return { ok: true as const };
     },
+    "chat.activeTurns": () => ctx.activeTurns(),
     "chat.switchModel": (p: P<"chat.switchModel">) => {
       requireSession(p.sessionId);
       if (!ctx.catalog.find(p.model)) throw new NotFound(`unknown model ${p.model.provider}/${p.model.id}`);

@@ -18,6 +18,8 @@ export class ModelPolicy {
     private readonly keys: KeyRing,
     /** The user's saved default (Settings), read on each call. */
     private readonly savedDefault: () => ModelRef | null | undefined,
+    /** Started with `--demo`: new sessions use the demo model even when a key is in the environment. */
+    private readonly preferDemo = false,
   ) {}
 
   options(): ModelOption[] {
@@ -40,6 +42,8 @@ export class ModelPolicy {
     const wanted = this.savedDefault();
     if (wanted && options.some((m) => m.configured && sameModel(m, wanted))) return wanted;
     const configured = options.filter((m) => m.configured);
+    const demo = this.preferDemo ? configured.find((m) => m.demo) : undefined;
+    if (demo) return { provider: demo.provider, api: demo.api, id: demo.id };
     const real = configured.find((m) => !m.demo && this.catalog.provider(m.provider)?.apiKeyEnv);
     const pick = real ?? configured.find((m) => m.demo) ?? configured[0];
     return pick ? { provider: pick.provider, api: pick.api, id: pick.id } : null;

@@ -1,15 +1,15 @@
 /**
  * The demo agent played by `npm run faux` (and usable by e2e tests): a small
- * coding agent that lists the workspace, reads a file, proposes an edit and
- * answers — reacting to the conversation, on any wire API, with no key. A
+ * coding agent that answers what is asked — a greeting in words, "explain X"
+ * by reading X, a change by reading the file and proposing an edit anchored on
+ * a line that occurs once — on any repository, on any wire API, with no key. A
  * message asking to "run `<command>`" gets that exact bash call.
  */
+import { clip, commentFor, describeFile, describeListing, intentOf, pickFile, readLines, uniqueAnchor } from "./demo-reading";
 import { reply, text, thinking, toolCall } from "./script";
 import type { FauxReply, FauxRequest, FauxResponder, FauxTurn } from "./types";
 
 const PACE = { chunkSize: 6, chunkDelayMs: 12 } as const;
-
-const TEXT_EXTENSIONS = /\.(md|txt|ts|tsx|js|jsx|mjs|cjs|json|py|rb|go|rs|java|c|h|cpp|css|html|yml|yaml|toml|sh)$/i;
 
 export function createDemoResponder(options: { pace?: { chunkSize: number; chunkDelayMs: number } } = {}): FauxResponder {
   const pace = options.pace ?? PACE;
@@ -18,14 +18,21 @@ export function createDemoResponder(options: { pace?: { chunkSize: number; chunk
     const has = (name: string) => request.tools.some((t) => t.name === name);
     const last = request.lastTurn;
     const userText = lastUserText(request.turns);
+    const intent = intentOf(userText);
 
     if (last === null || last.role !== "toolResult") {
       // "Run `npm test`": the demo runs exactly the quoted command.
       const command = /\brun `([^`]+)`/i.exec(userText)?.[1];
       if (command && has("bash")) return say([text(`I'll run \`${clip(command, 80)}\`.`), toolCall("bash", { command })]);
+      if (intent === "greet") {
+        return say(
+          "Hello! I am the offline demo model: I can look around this workspace, explain a file, or make a small edit you approve. " +
+            "Try \"explain README.md\" or \"add a comment to <file>\".",
+        );
+      }
       if (has("list")) {
         return say([
-          thinking(`The user asks: "${clip(userText, 80)}". I should look at the workspace before changing anything.`),
+          thinking(`The user asks: "${clip(userText, 80)}". I should look at the workspace before answering.`),
           text("Let me look at the workspace first."),
           toolCall("list", { path: "." }),
         ]);
@@ -38,21 +45,25 @@ export function createDemoResponder(options: { pace?: { chunkSize: number; chunk
     if (last.isError) {
       return say(`The ${tool || "tool"} call failed: ${firstLine(last.text)}. I will stop here so you can decide what to do next.`);
     }
-    if (tool === "list" && has("read")) {
+    if (tool === "list") {
+      if (intent === "explore" || !has("read")) return say(describeListing(last.text));
       const file = pickFile(userText, last.text);
       if (file === null) return say("The workspace looks empty: there is no text file I could open.");
       return say([text(`I'll open \`${file}\`.`), toolCall("read", { path: file })]);
     }
     if (tool === "read") {
       const path = argument(call?.arguments, "path") ?? "the file";
-      const target = uniqueLine(last.text);
+      const lines = readLines(last.text);
+      if (intent !== "change") return say(describeFile(path, lines));
       const note = commentFor(path, "Reviewed by the Agent Workbench demo agent.");
-      if (target === null || note === "" || !has("edit")) {
-        return say(`I read \`${path}\` (${countLines(last.text)} lines). It looks fine; I have nothing to change.`);
+      if (note === "") return say(`${describeFile(path, lines)} This kind of file has no comment syntax, so I left it as it is.`);
+      const target = uniqueAnchor(lines);
+      if (target === null || !has("edit")) {
+        return say(`I read \`${path}\` (${lines.length} lines) but found no line that occurs only once to anchor an edit on; I have changed nothing.`);
       }
       return say([
-        thinking(`A small, safe change: add a note above "${clip(target, 40)}".`),
-        text(`I'll add a short review note at the top of \`${path}\`.`),
+        thinking(`A small, safe change: add a note above "${clip(target, 40)}", a line that occurs once in the file.`),
+        text(`I'll add a short review note to \`${path}\`.`),
         toolCall("edit", { path, edits: [{ oldText: target, newText: `${note}\n${target}` }] }),
       ]);
     }
@@ -96,36 +107,6 @@ function argument(raw: string | undefined, key: string): string | undefined {
   return undefined;
 }
 
-/** A path the user named, else README.md, else the first text file in the listing. */
-function pickFile(userText: string, listing: string): string | null {
-  const named = userText.match(/[\w./-]+\.[A-Za-z0-9]+/g)?.find((t) => TEXT_EXTENSIONS.test(t));
-  if (named) return named.replace(/^\.\//, "");
-  const files = listing
-    .split("\n")
-    .map((l) => l.replace(/^[\s│├└─|`+*-]+/, "").replace(/\s+->.*$/, "").trim())
-    .filter((l) => TEXT_EXTENSIONS.test(l) && !/\s/.test(l));
-  return files.find((f) => /(^|\/)readme\.md$/i.test(f)) ?? files[0] ?? null;
-}
-
-/** The first non-empty line that occurs once (read output has "N<TAB>" prefixes). */
-function uniqueLine(readOutput: string): string | null {
-  const lines = readOutput
-    .split("\n")
-    .filter((l) => /^\s*\d+\t/.test(l))
-    .map((l) => l.replace(/^\s*\d+\t/, ""));
-  const counts = new Map<string, number>();
-  for (const line of lines) counts.set(line, (counts.get(line) ?? 0) + 1);
-  return lines.find((l) => l.trim() !== "" && counts.get(l) === 1) ?? null;
-}
-
-function commentFor(path: string, note: string): string {
-  if (/\.(md|html)$/i.test(path)) return `<!-- ${note} -->`;
-  if (/\.(py|rb|sh|ya?ml|toml)$/i.test(path)) return `# ${note}`;
-  if (/\.css$/i.test(path)) return `/* ${note} */`;
-  if (/\.json$/i.test(path)) return "";
-  return `// ${note}`;
-}
-
 function countLines(text: string): number {
   return text === "" ? 0 : text.split("\n").length;
 }
@@ -134,6 +115,3 @@ function firstLine(text: string): string {
   return clip(text.split("\n")[0] ?? "", 200);
 }
 
-function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}

@@ -182,7 +182,8 @@ export const BUNDLED_MODELS: readonly ModelInfo[] = [
     maxOutput: 8_192,
     input: TEXT_IMAGE,
     reasoning: true,
-    price: price(1, 5, 0.1, 1.25),
+    // Offline and on this machine, like a local server's models: nothing to pay.
+    price: FREE,
     demo: true,
   },
 ];

@@ -19,6 +19,7 @@ import { changeDiff, changesBetween } from "./changes";
 import { fileStatesAt } from "./file-history";
 import { forkAt } from "./fork";
 import { modelViewAt, type ModelViewInput } from "./model-view";
+import { createEntryCache } from "./entry-cache";
 import { createRedactor } from "./redact";
 import type { ReviewResult } from "./result";
 import { sessionStats } from "./stats";
@@ -66,19 +67,23 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
     return ws.path;
   };
   const redactor = () => createRedactor(ctx.knownSecrets?.() ?? []);
+  const modelName = (ref: ModelRef) => ctx.resolveModel(ref)?.model.name;
+  // "What the model saw" and the files at a step are asked for again at every step of a replay.
+  const cache = createEntryCache((id, range) => store.loadEntries(id, range));
 
   return {
     "review.timeline": (p) => {
       requireSession(p.sessionId);
       const { entries, problems } = store.loadEntriesChecked(p.sessionId);
-      const items = buildTimeline(entries, store.listToolCalls(p.sessionId));
+      cache.remember(p.sessionId, entries);
+      const items = buildTimeline(entries, store.listToolCalls(p.sessionId), { modelName });
       return { items, stats: sessionStats(entries, items), problems };
     },
 
     "review.modelView": (p) => {
       const session = requireSession(p.sessionId);
       return unwrap(
-        modelViewAt(store.loadEntries(p.sessionId), p.seq, {
+        modelViewAt(cache.entries(p.sessionId), p.seq, {
           workspaceRoot: workspaceRoot(session),
           platform: ctx.platform,
           toolSpecs: ctx.toolSpecs?.(session.id) ?? defaultToolSpecs(),
@@ -91,7 +96,7 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
 
     "review.fileStates": (p) => {
       requireSession(p.sessionId);
-      return fileStatesAt(store.loadEntries(p.sessionId), p.seq);
+      return fileStatesAt(cache.entries(p.sessionId), p.seq);
     },
 
     "review.changes": (p) => {
@@ -134,7 +139,7 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
       return { ok: true as const };
     },
 
-    "review.export": (p) => unwrap(exportSession(store, p.sessionId, p.format, redactor())),
+    "review.export": (p) => unwrap(exportSession(store, p.sessionId, p.format, redactor(), modelName)),
 
     "review.import": (p) => {
       const envelope = unwrap(parseEnvelope(p.content));

@@ -4,7 +4,7 @@
  */
 import type { SessionSummary } from "../../../shared/api";
 import type { ModelRef, SessionEntry, StoredEntry } from "../../../shared/protocol";
-import type { CheckedEntries, Note, NoteInput, ToolCallInput, ToolCallRecord } from "../store";
+import type { CheckedEntries, EntryRange, Note, NoteInput, ToolCallInput, ToolCallRecord } from "../store";
 import type { Workspace } from "../../../shared/api";
 
 export interface ReviewStorePort {
@@ -16,7 +16,7 @@ export interface ReviewStorePort {
   setSessionModel(id: string, model: ModelRef | null): SessionSummary;
   repairSession(id: string): number;
   appendEntry(sessionId: string, entry: SessionEntry): number;
-  loadEntries(sessionId: string): StoredEntry[];
+  loadEntries(sessionId: string, range?: EntryRange): StoredEntry[];
   loadEntriesChecked(sessionId: string): CheckedEntries;
   listToolCalls(sessionId: string): ToolCallRecord[];
   recordToolCall(input: ToolCallInput): ToolCallRecord;

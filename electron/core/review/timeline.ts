@@ -12,6 +12,8 @@ import { AuditMatcher, type AuditRow } from "./audit-rows";
 export const SIDE_EFFECT_TOOLS: readonly string[] = ["write", "edit", "bash"];
 
 export interface TimelineOptions {
+  /** A model's name as the catalog shows it ("Claude Sonnet 4.6"); without one, provider/id. */
+  modelName?(ref: ModelRef): string | undefined;
   sideEffectTools?: readonly string[];
 }
 
@@ -32,6 +34,7 @@ export function buildTimeline(
   options: TimelineOptions = {},
 ): TimelineItem[] {
   const sideEffectTools = new Set(options.sideEffectTools ?? SIDE_EFFECT_TOOLS);
+  const label = (m: ModelRef) => options.modelName?.(m) ?? modelLabel(m);
   const matcher = new AuditMatcher(audit);
   const items: TimelineItem[] = [];
   // Calls waiting for their result, per id in order (ids are opaque and may repeat).
@@ -135,7 +138,7 @@ export function buildTimeline(
           kind: "modelSwitch",
           timestamp: entry.timestamp,
           model: entry.to,
-          summary: `Model switched ${entry.from ? `from ${modelLabel(entry.from)} ` : ""}to ${modelLabel(entry.to)}`,
+          summary: `Model switched ${entry.from ? `from ${label(entry.from)} ` : ""}to ${label(entry.to)}`,
         });
         break;
       case "reasoningChange":

@@ -11,6 +11,7 @@ import { expandTemplate, parseMentionToken, parseSlashCommand } from "../../../s
 import type { ImageContent } from "../../../shared/protocol";
 import { addImageFiles, IMAGE_TYPES, MAX_IMAGES } from "../lib/attachments";
 import { isDialogOpen, isTextField } from "../lib/keyboard";
+import { QueuedImages } from "../lib/queued-images";
 import { useAppStore } from "../stores/app-store";
 import { CloseIcon, ImageIcon } from "./icons";
 import { suggestionContext, SuggestionList, useCommands, useSuggestions, type Suggestion } from "./composer-suggestions";
@@ -110,11 +111,11 @@ export function Composer({
   }, [draft, onDraftTaken]);
 
   // Images of messages queued behind the running turn: Stop gives them back with the queued text.
-  const queuedImages = useRef<ImageContent[]>([]);
-  const queuedCount = turn?.queued.length ?? 0;
+  const queuedImages = useRef(new QueuedImages());
+  const queued = turn?.queued;
   useEffect(() => {
-    if (queuedCount === 0) queuedImages.current = [];
-  }, [queuedCount]);
+    queuedImages.current.sync(queued?.length ?? 0);
+  }, [queued]);
 
   const send = async () => {
     let value = text.trim();
@@ -130,7 +131,7 @@ export function Composer({
     const ok = await onSend(value, images, mentionsIn(value, picked.current));
     setSending(false);
     if (ok) {
-      if (queuing) queuedImages.current.push(...images);
+      if (queuing) queuedImages.current.push(images);
       setText("");
       setImages([]);
       picked.current.clear();
@@ -161,8 +162,7 @@ export function Composer({
 
   // Stop drops the messages queued behind the turn; give them back to the user instead of losing them.
   const stop = () => {
-    const back = queuedImages.current;
-    queuedImages.current = [];
+    const back = queuedImages.current.takeAll();
     // The queue shows an image as an "[image]" line; the images themselves come back as attachments.
     const queued = (turn?.queued ?? []).map((q) => (back.length > 0 ? q.replace(/^\[image\]$/gm, "").trim() : q));
     if (queued.length > 0) setText((current) => [current, ...queued].filter((t) => t.trim()).join("\n\n"));

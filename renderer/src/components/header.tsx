@@ -3,7 +3,7 @@ import type { ModelRef } from "../../../shared/protocol";
 import { formatCost, formatTokens } from "../lib/format";
 import { useAppStore } from "../stores/app-store";
 import { sameModel, useModelsStore } from "../stores/models-store";
-import { useSettingsStore } from "../stores/settings-store";
+import { useDefaultModel } from "../stores/settings-store";
 import { useTranscriptStore } from "../stores/transcript-store";
 import { useUiStore } from "../stores/ui-store";
 import { useActiveSession } from "../stores/workspace-store";
@@ -36,7 +36,7 @@ export function Header({ draftModel, onDraftModel, onSwitchModel }: {
     return v && v.sessionId === session?.id && v.status === "ready" ? v.model.context : null;
   });
   const models = useModelsStore((s) => s.models);
-  const defaultModel = useSettingsStore((s) => s.settings?.defaultModel ?? null);
+  const defaultModel = useDefaultModel();
   const connection = useAppStore((s) => s.connection);
   const diffOpen = useUiStore((s) => s.diffOpen);
   const hasDiff = useUiStore((s) => s.diff !== null);

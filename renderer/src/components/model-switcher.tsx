@@ -1,13 +1,15 @@
 /**
- * The model switcher: models grouped by provider, each marked configured or
- * missing a key, with context window and price. Switching mid-session inserts
- * a marker and applies from the next request. Keyboard: arrows, Enter, Escape.
+ * The model switcher: models that can run now grouped by provider, then those
+ * that cannot (key missing, local server down) under them, marked; picking one
+ * of those asks first. Opens on the current model with the filter focused.
+ * Switching mid-session inserts a marker and applies from the next request.
+ * Keyboard: arrows, Enter, Escape.
  */
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import type { ModelOption } from "../../../shared/api";
 import type { ModelRef } from "../../../shared/protocol";
 import { formatContextWindow, formatPrice } from "../lib/format";
-import { groupModels, modelLabel, modelRefOf, sameModel, useModelsStore } from "../stores/models-store";
+import { modelLabel, modelRefOf, notReadyReason, pickerGroups, sameModel, useModelsStore } from "../stores/models-store";
 import { useUiStore } from "../stores/ui-store";
 
 const LOCAL_NOTE: Record<NonNullable<ModelOption["local"]> | "unknown", string> = {
@@ -30,7 +32,11 @@ export function ModelSwitcher({ current, onSelect }: { current: ModelRef | null;
   const open = useUiStore((s) => s.modelMenuOpen);
   const setOpen = useUiStore((s) => s.setModelMenuOpen);
   const [filter, setFilter] = useState("");
-  const [active, setActive] = useState(0);
+  /** The highlighted row, by model (not by position: local servers answering reorder the list while it is open). */
+  const [activeId, setActiveId] = useState<string | null>(null);
+  /** A model that cannot run now, waiting for "Use anyway". */
+  const [confirming, setConfirming] = useState<ModelOption | null>(null);
+  const confirmRef = useRef<HTMLButtonElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const listRef = useRef<HTMLDivElement>(null);
   const filterRef = useRef<HTMLInputElement>(null);
@@ -38,38 +44,67 @@ export function ModelSwitcher({ current, onSelect }: { current: ModelRef | null;
   const groups = useMemo(() => {
     const q = filter.trim().toLowerCase();
     const list = q ? models.filter((m) => `${m.name} ${m.id} ${m.providerLabel}`.toLowerCase().includes(q)) : models;
-    return groupModels(list);
+    return pickerGroups(list);
   }, [models, filter]);
   const flat = useMemo(() => groups.flatMap((g) => g.models), [groups]);
+  const active = Math.max(0, flat.findIndex((m) => optionId(m) === activeId));
+  const setActive = (update: number | ((i: number) => number)) => {
+    const next = typeof update === "number" ? update : update(active);
+    setActiveId(flat[next] ? optionId(flat[next]) : null);
+  };
 
-  // On opening: a fresh filter on the current model, and the local servers asked what they have installed
-  // (the list updates when they answer, without resetting what the user typed meanwhile).
+  // On opening: a fresh filter on the current model (its row in the grouped order the rows are numbered in),
+  // and the local servers asked what they have installed (the list updates when they answer, without resetting
+  // what the user typed meanwhile).
   useEffect(() => {
     if (!open) return;
     setFilter("");
+    setConfirming(null);
     const { models: now, refresh } = useModelsStore.getState();
-    setActive(Math.max(0, now.findIndex((m) => sameModel(modelRefOf(m), current))));
+    const currentOption = now.find((m) => sameModel(modelRefOf(m), current));
+    setActiveId(currentOption ? optionId(currentOption) : null);
     filterRef.current?.focus();
+    // The current model in the middle of the list, the filter above it in view.
+    const frame = requestAnimationFrame(() => listRef.current?.querySelector(".model-option.selected")?.scrollIntoView({ block: "center" }));
     void refresh();
     const onDown = (e: MouseEvent) => {
       const t = e.target as Node;
       if (!listRef.current?.contains(t) && !buttonRef.current?.contains(t)) setOpen(false);
     };
     window.addEventListener("mousedown", onDown);
-    return () => window.removeEventListener("mousedown", onDown);
+    return () => {
+      cancelAnimationFrame(frame);
+      window.removeEventListener("mousedown", onDown);
+    };
   }, [open, current, setOpen]);
 
   useEffect(() => {
-    listRef.current?.querySelector(`[data-idx="${active}"]`)?.scrollIntoView({ block: "nearest" });
-  }, [active]);
+    if (open) listRef.current?.querySelector(`[data-idx="${active}"]`)?.scrollIntoView({ block: "nearest" });
+  }, [active, open]);
 
-  const choose = (m: ModelOption) => {
+  useEffect(() => {
+    if (confirming) confirmRef.current?.focus();
+  }, [confirming]);
+
+  const apply = (m: ModelOption) => {
     setOpen(false);
+    setConfirming(null);
     buttonRef.current?.focus();
     if (!sameModel(modelRefOf(m), current)) onSelect(modelRefOf(m));
   };
+  const choose = (m: ModelOption) => {
+    if (notReadyReason(m) !== null && !sameModel(modelRefOf(m), current)) setConfirming(m);
+    else apply(m);
+  };
 
   const onKeyDown = (e: KeyboardEvent) => {
+    if (confirming) {
+      if (e.key !== "Escape") return;
+      setConfirming(null);
+      filterRef.current?.focus();
+      e.preventDefault();
+      return;
+    }
     if (e.key === "ArrowDown") setActive((i) => Math.min(flat.length - 1, i + 1));
     else if (e.key === "ArrowUp") setActive((i) => Math.max(0, i - 1));
     else if (e.key === "Enter" && flat[active]) choose(flat[active]);
@@ -96,6 +131,28 @@ export function ModelSwitcher({ current, onSelect }: { current: ModelRef | null;
       </button>
       {open && (
         <div className="model-menu" ref={listRef} onKeyDown={onKeyDown}>
+          {confirming && (
+            <div className="model-confirm" role="alertdialog" aria-label="Model not ready" aria-describedby="model-confirm-text">
+              <p id="model-confirm-text">
+                <strong>{confirming.name}</strong> cannot run now: {notReadyReason(confirming)}. A message sent with it will fail until that is
+                fixed{confirming.configured ? "" : " in Settings"}.
+              </p>
+              <div className="model-confirm-actions">
+                <button ref={confirmRef} type="button" onClick={() => apply(confirming)}>
+                  Use anyway
+                </button>
+                <button
+                  type="button"
+                  onClick={() => {
+                    setConfirming(null);
+                    filterRef.current?.focus();
+                  }}
+                >
+                  Cancel
+                </button>
+              </div>
+            </div>
+          )}
           <input
             ref={filterRef}
             className="model-filter"
@@ -107,10 +164,26 @@ export function ModelSwitcher({ current, onSelect }: { current: ModelRef | null;
               setActive(0);
             }}
           />
-          <div role="listbox" aria-label="Models" aria-activedescendant={flat[active] ? optionId(flat[active]) : undefined} tabIndex={-1}>
+          <div
+            role="listbox"
+            className="model-list"
+            aria-label="Models"
+            aria-activedescendant={flat[active] ? optionId(flat[active]) : undefined}
+            tabIndex={-1}
+          >
             {groups.length === 0 && <p className="muted">No model matches.</p>}
-            {groups.map((g) => (
-              <div key={g.provider} role="group" aria-label={g.label} className="model-group">
+            {groups.map((g, gi) => (
+              <div
+                key={`${g.ready ? "ready" : "later"}-${g.provider}`}
+                role="group"
+                aria-label={g.ready ? g.label : `${g.label} (not ready)`}
+                className={`model-group${g.ready ? "" : " not-ready"}`}
+              >
+                {!g.ready && groups[gi - 1]?.ready !== false && (
+                  <div className="model-section-label" aria-hidden>
+                    Not ready now: key missing or server not running
+                  </div>
+                )}
                 <div className="model-group-label" aria-hidden>
                   {g.label}
                 </div>
@@ -126,8 +199,10 @@ export function ModelSwitcher({ current, onSelect }: { current: ModelRef | null;
                       aria-selected={selected}
                       aria-label={`${m.name} (${m.providerLabel})${m.configured ? "" : ", API key missing"}${LOCAL_NOTE[m.local ?? "unknown"]}`}
                       className={`model-option${idx === active ? " active" : ""}${selected ? " selected" : ""}`}
-                      onMouseEnter={() => setActive(idx)}
+                      // Move, not enter: a menu opening under a resting pointer must keep the current model highlighted.
+                      onMouseMove={() => idx !== active && setActive(idx)}
                       onClick={() => choose(m)}
+                      title={notReadyReason(m) ? `Cannot run now: ${notReadyReason(m)}` : undefined}
                     >
                       <div className="model-option-main">
                         <span className="name">{m.name}</span>

@@ -10,6 +10,22 @@ import type { ReplayData } from "../../../shared/review";
 
 const data = JSON.parse(byId("session-data").textContent ?? "null") as ReplayData;
 const { envelope: env, items, stats } = data;
+const names = data.modelNames ?? {};
+/** The replay view's labels (renderer/src/replay/replay-format.ts), not the raw kind names. */
+const KINDS: Record<string, string> = {
+  user: "User",
+  assistant: "Assistant",
+  toolCall: "Tool call",
+  toolResult: "Tool result",
+  approval: "Approval",
+  modelSwitch: "Model switch",
+  reasoningChange: "Reasoning level",
+  compaction: "Compaction",
+  error: "Error",
+  rename: "Rename",
+  fork: "Fork",
+};
+const kind = (k: string) => KINDS[k] ?? k;
 
 function byId<T extends HTMLElement = HTMLElement>(id: string): T {
   const node = document.getElementById(id);
@@ -28,7 +44,7 @@ const time = (ms: number) =>
     .toISOString()
     .replace("T", " ")
     .replace(/\.\d+Z$/, " UTC");
-const model = (m: ModelRef | null | undefined) => (m ? `${m.provider}/${m.id}` : "");
+const model = (m: ModelRef | null | undefined) => (m ? (names[`${m.provider}/${m.api}/${m.id}`] ?? `${m.provider}/${m.id}`) : "");
 const cost = (c: number) => `$${Number(c).toFixed(4)}`;
 const count = (n: number) => Number(n).toLocaleString("en-US");
 
@@ -38,7 +54,7 @@ const facts = [
   `Turns: ${stats.turns}`,
   `Assistant messages: ${stats.assistantMessages}`,
   `Tool calls: ${stats.toolCalls.total}`,
-  `Approvals: ${stats.approvals.granted} granted, ${stats.approvals.denied} denied`,
+  `Approvals: ${stats.approvals.granted} approved, ${stats.approvals.denied} denied`,
   `Errors: ${stats.errors.requests} requests, ${stats.errors.tools} tools, ${stats.errors.retries} retried`,
   `Tokens: ${count(stats.totals.totalTokens)}`,
   `Cost: ${cost(stats.totals.cost)}`,
@@ -193,7 +209,7 @@ for (const it of items) {
   const li = el("li", `item ${it.kind}${it.isError ? " is-error" : ""}${it.sideEffect ? " side-effect" : ""}`);
   li.tabIndex = -1;
   li.appendChild(el("span", "seq", `#${it.seq}`));
-  li.appendChild(el("span", "kind", it.kind));
+  li.appendChild(el("span", "kind", kind(it.kind)));
   li.appendChild(el("span", "summary", it.summary));
   li.addEventListener("click", () => go(it.index));
   rows.push(li);
@@ -243,7 +259,7 @@ function go(index: number): void {
     activeCard.classList.add("current");
     activeCard.scrollIntoView({ block: "nearest" });
   }
-  byId("step").textContent = `Step ${current + 1} / ${items.length} · #${it.seq} ${it.kind}`;
+  byId("step").textContent = `Step ${current + 1} of ${items.length} · ${kind(it.kind)}`;
 }
 
 function step(delta: 1 | -1): boolean {

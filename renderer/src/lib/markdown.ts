@@ -85,3 +85,36 @@ export function splitBlocks(text: string): string[] {
   if (blocks.length === 0 && pendingSpace.trim()) blocks.push(pendingSpace);
   return blocks;
 }
+
+/**
+ * Text cut off mid-markdown (a stopped or failed answer, or one still
+ * streaming) may leave a code fence or an inline code span open; close them so
+ * the rest does not render as code and no stray backtick is left.
+ */
+export function closeCutMarkdown(text: string): string {
+  const lines = text.split("\n");
+  let fence: string | null = null;
+  let lastOutside = -1;
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^\s{0,3}(`{3,}|~{3,})/.exec(lines[i]);
+    if (m) {
+      if (fence === null) fence = m[1];
+      else if (m[1][0] === fence[0] && m[1].length >= fence.length) fence = null;
+      continue;
+    }
+    if (fence === null) lastOutside = i;
+  }
+  if (fence !== null) return `${text}\n${fence}`;
+  if (lastOutside < 0) return text;
+  // Inline spans do not cross paragraphs: look at the last paragraph only, outside fences.
+  let start = lastOutside;
+  while (start > 0 && lines[start - 1].trim() !== "" && !/^\s{0,3}(`{3,}|~{3,})/.test(lines[start - 1])) start--;
+  const paragraph = lines.slice(start, lastOutside + 1).join("\n");
+  // A span opens with a run of N backticks and closes at the next run of exactly N.
+  let open: string | null = null;
+  for (const run of paragraph.match(/`+/g) ?? []) {
+    if (open === null) open = run;
+    else if (run.length === open.length) open = null;
+  }
+  return open !== null && lastOutside === lines.length - 1 ? `${text}${open}` : text;
+}

@@ -2,27 +2,39 @@
  * "What the model saw": the exact request body behind an assistant step (the
  * boundary transform applied, as the provider received it), with the tool-call
  * ids the provider saw mapped back to the ids stored in the session. Rewritten
- * ids are listed in a table and highlighted in the body.
+ * ids are listed in a table and highlighted in the body (a long body renders
+ * only the lines in view: docs/performance.md).
  */
-import { memo, useMemo, useState, type ReactNode } from "react";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { memo, useMemo, useRef, useState, type ReactNode } from "react";
 import type { ModelView, RequestRepairKind } from "../../../shared/review";
 import { modelLabel, useModelsStore } from "../stores/models-store";
 import { Dialog } from "./dialog";
 import { formatDateTime } from "./replay-format";
 import { useReplayStore } from "./replay-store";
 
-/** Bodies past this many characters are cut until the reviewer asks for all of it. */
-const BODY_PREVIEW_CHARS = 300_000;
+/** A body of up to this many lines is rendered whole (find in page sees all of it); a longer one renders the lines in view. */
+const WHOLE_BODY_LINES = 1_500;
+/** Line height of the body (px), the virtualiser's first guess for a line that does not wrap. */
+const LINE_PX = 18;
+/** Characters per visual line, for the first guess of a wrapping line's height. */
+const LINE_CHARS = 140;
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** The JSON text split around every occurrence of a wire id (as a JSON string), each marked with its stored id. */
-export function highlightIds(text: string, idMap: Readonly<Record<string, string>>, focus: string | null): ReactNode[] {
+/** One regular expression finding every wire id of the map (as a JSON string), longest first; null when there is none. */
+export function idPattern(idMap: Readonly<Record<string, string>>): RegExp | null {
   const wire = Object.keys(idMap).sort((a, b) => b.length - a.length);
-  if (wire.length === 0) return [text];
-  const pattern = new RegExp(`"(${wire.map((w) => escapeRegExp(JSON.stringify(w).slice(1, -1))).join("|")})"`, "g");
+  if (wire.length === 0) return null;
+  return new RegExp(`"(${wire.map((w) => escapeRegExp(JSON.stringify(w).slice(1, -1))).join("|")})"`, "g");
+}
+
+/** The JSON text split around every occurrence of a wire id (as a JSON string), each marked with its stored id. */
+export function highlightIds(text: string, idMap: Readonly<Record<string, string>>, focus: string | null, pattern = idPattern(idMap)): ReactNode[] {
+  if (pattern === null) return [text];
+  pattern.lastIndex = 0;
   const out: ReactNode[] = [];
   let last = 0;
   let n = 0;
@@ -48,27 +60,49 @@ export function highlightIds(text: string, idMap: Readonly<Record<string, string
   return out;
 }
 
+/**
+ * The request body, pretty-printed. A request rebuilt from a long session is
+ * hundreds of thousands of characters: laying all of it out took seconds, so
+ * past WHOLE_BODY_LINES only the lines in view (and a margin) are in the page,
+ * each measured as it renders (long strings wrap).
+ */
 const Body = memo(function Body({ view, focus }: { view: ModelView; focus: string | null }) {
-  const [all, setAll] = useState(false);
   const text = useMemo(() => JSON.stringify(view.body, null, 2) ?? "", [view.body]);
-  const shown = all ? text : text.slice(0, BODY_PREVIEW_CHARS);
-  const parts = useMemo(() => highlightIds(shown, view.idMap, focus), [shown, view.idMap, focus]);
+  const lines = useMemo(() => text.split("\n"), [text]);
+  const pattern = useMemo(() => idPattern(view.idMap), [view.idMap]);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const whole = lines.length <= WHOLE_BODY_LINES;
+  const virtualizer = useVirtualizer({
+    count: lines.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: (i) => LINE_PX * Math.max(1, Math.ceil(lines[i].length / LINE_CHARS)),
+    overscan: whole ? lines.length : 40,
+  });
   return (
     <>
       <div className="model-view-body-head">
-        <span className="muted small">{text.length.toLocaleString()} characters of JSON</span>
+        <span className="muted small">
+          {text.length.toLocaleString()} characters of JSON, {lines.length.toLocaleString()} lines
+        </span>
         <button type="button" className="link-button" onClick={() => void navigator.clipboard?.writeText(text)}>
           Copy
         </button>
       </div>
-      <pre className="model-view-body" aria-label="Request body">
-        {parts}
-      </pre>
-      {!all && text.length > BODY_PREVIEW_CHARS && (
-        <button type="button" className="link-button" onClick={() => setAll(true)}>
-          Show all {text.length.toLocaleString()} characters
-        </button>
-      )}
+      <div ref={scrollRef} className="model-view-body" role="document" aria-label="Request body" tabIndex={0}>
+        <div className="model-view-lines" style={{ height: virtualizer.getTotalSize() }}>
+          {virtualizer.getVirtualItems().map((v) => (
+            <div
+              key={v.index}
+              ref={virtualizer.measureElement}
+              data-index={v.index}
+              className="model-view-line"
+              style={{ transform: `translateY(${v.start}px)` }}
+            >
+              {lines[v.index] === "" ? "\u200b" : highlightIds(lines[v.index], view.idMap, focus, pattern)}
+            </div>
+          ))}
+        </div>
+      </div>
     </>
   );
 });

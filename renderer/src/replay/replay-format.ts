@@ -1,5 +1,5 @@
 /** Labels and formatting specific to the replay view (the shared ones live in lib/format.ts). */
-import type { TimelineKind, TimelineOutcome } from "../../../shared/review";
+import type { SessionStats, TimelineKind, TimelineOutcome } from "../../../shared/review";
 
 export const KIND_LABEL: Record<TimelineKind, string> = {
   user: "User",
@@ -47,4 +47,22 @@ export function formatDateTime(ts: number): string {
 export function formatLatency(ms: number): string {
   if (ms < 10_000) return `${Math.round(ms)} ms`;
   return `${(ms / 1000).toFixed(1)} s`;
+}
+
+/**
+ * Approvals in one phrase, each decision said once: "2 approved, 1 denied";
+ * how they were given only when it is not the plain case ("3 approved
+ * (2 once, 1 for the session), 1 denied by a rule").
+ */
+export function approvalsSummary(a: SessionStats["approvals"]): string {
+  const d = a.byDecision;
+  const part = (total: number, verb: string, kinds: Array<[number, string]>, plain: string): string => {
+    const given = kinds.filter(([n]) => n > 0);
+    if (total === 0) return `0 ${verb}`;
+    if (given.length === 1) return given[0][1] === plain ? `${total} ${verb}` : `${total} ${verb} ${given[0][1]}`;
+    return `${total} ${verb} (${given.map(([n, how]) => `${n} ${how}`).join(", ")})`;
+  };
+  const approved = part(a.granted, "approved", [[d.approved, "once"], [d.approvedForSession, "for the session"], [d.autoApproved, "by a rule"]], "once");
+  const denied = part(a.denied, "denied", [[d.denied, "by the user"], [d.autoDenied, "by a rule"]], "by the user");
+  return `${approved}, ${denied}`;
 }

@@ -3,16 +3,8 @@ import type { SessionStats } from "../../../shared/review";
 import { formatCost, formatDuration, formatTokens } from "../lib/format";
 import { modelLabel, useModelsStore } from "../stores/models-store";
 import { Dialog } from "./dialog";
-import { formatDateTime } from "./replay-format";
+import { approvalsSummary, formatDateTime } from "./replay-format";
 import { useReplayStore } from "./replay-store";
-
-const DECISIONS: { key: keyof SessionStats["approvals"]["byDecision"]; label: string }[] = [
-  { key: "approved", label: "approved" },
-  { key: "approvedForSession", label: "approved for the session" },
-  { key: "autoApproved", label: "allowed by policy" },
-  { key: "denied", label: "denied" },
-  { key: "autoDenied", label: "denied by policy" },
-];
 
 export function StatsView({ stats }: { stats: SessionStats }) {
   const models = useModelsStore((s) => s.models);
@@ -35,16 +27,7 @@ export function StatsView({ stats }: { stats: SessionStats }) {
         <dd>{stats.compactions}</dd>
         <dt>Approvals</dt>
         <dd>
-          {stats.approvals.granted} granted, {stats.approvals.denied} denied
-          {DECISIONS.some((d) => (stats.approvals.byDecision[d.key] ?? 0) > 0) && (
-            <span className="muted small">
-              {" "}
-              ({DECISIONS.filter((d) => (stats.approvals.byDecision[d.key] ?? 0) > 0)
-                .map((d) => `${stats.approvals.byDecision[d.key]} ${d.label}`)
-                .join(", ")}
-              )
-            </span>
-          )}
+          {approvalsSummary(stats.approvals)}
         </dd>
         <dt>Errors</dt>
         <dd>

@@ -27,8 +27,8 @@ const StepDetails = memo(function StepDetails({ item }: { item: TimelineItem }) 
   const t = item.tokens;
   return (
     <section className="replay-details" aria-label="Step details">
-      <h3>
-        <span className={`tl-kind kind-${item.kind}`}>{KIND_LABEL[item.kind]}</span> step {item.index + 1} · entry #{item.seq}
+      <h3 title={`Entry #${item.seq} of the stored session`}>
+        <span className={`tl-kind kind-${item.kind}`}>{KIND_LABEL[item.kind]}</span> step {item.index + 1}
       </h3>
       <p className="step-summary">{item.summary}</p>
       <dl className="step-facts">

@@ -19,11 +19,23 @@ interface AppState {
   loadInfo(): Promise<AppInfo | null>;
   setConnection(info: ConnectionInfo): void;
   notify(kind: Toast["kind"], text: string): void;
+  /** A notice from the host, shown once per browser rather than on every page load. */
+  notifyOnce(text: string): void;
   reportError(context: string, err: unknown): void;
   dismiss(id: number): void;
 }
 
 let nextToast = 1;
+
+const SEEN_NOTICES_KEY = "workbench.seenNotices";
+function seenNotices(): string[] {
+  try {
+    const raw: unknown = JSON.parse(localStorage.getItem(SEEN_NOTICES_KEY) ?? "[]");
+    return Array.isArray(raw) ? raw.filter((x): x is string => typeof x === "string") : [];
+  } catch {
+    return [];
+  }
+}
 
 export const useAppStore = create<AppState>((set, get) => ({
   info: null,
@@ -46,6 +58,15 @@ export const useAppStore = create<AppState>((set, get) => ({
     const toast = { id: nextToast++, kind, text };
     set((s) => ({ toasts: [...s.toasts.slice(-4), toast] }));
     if (kind === "info") setTimeout(() => get().dismiss(toast.id), 4000);
+  },
+  notifyOnce(text) {
+    if (seenNotices().includes(text)) return;
+    get().notify("info", text);
+    try {
+      localStorage.setItem(SEEN_NOTICES_KEY, JSON.stringify([...seenNotices(), text].slice(-20)));
+    } catch {
+      // Storage may be unavailable (private mode): the notice just shows again next time.
+    }
   },
   reportError(context, err) {
     get().notify("error", `${context}: ${errorText(err)}`);

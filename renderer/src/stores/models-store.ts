@@ -83,6 +83,30 @@ export function groupModels(models: readonly ModelOption[]): ProviderGroup[] {
   return list.sort((a, b) => configured(a) - configured(b));
 }
 
+/** Why a model cannot run now (no key, local server down or without it), or null when it can. */
+export function notReadyReason(m: ModelOption): string | null {
+  if (m.local === "unreachable") return "its server is not running";
+  if (m.local === "notInstalled") return "the server does not have it installed";
+  if (!m.configured) return "its API key is missing";
+  return null;
+}
+
+export interface PickerGroup extends ProviderGroup {
+  /** False for the section below: models that cannot run now. */
+  ready: boolean;
+}
+
+/**
+ * The switcher's sections: models that can run now, grouped by provider, then
+ * the ones that cannot (key missing, local server down or without the model),
+ * grouped the same way under them. Rows are numbered in this order.
+ */
+export function pickerGroups(models: readonly ModelOption[]): PickerGroup[] {
+  const ready = groupModels(models.filter((m) => notReadyReason(m) === null)).map((g) => ({ ...g, ready: true }));
+  const rest = groupModels(models.filter((m) => notReadyReason(m) !== null)).map((g) => ({ ...g, ready: false }));
+  return [...ready, ...rest];
+}
+
 /** Label for a model reference: the registry's name when known, else its id. */
 export function modelLabel(models: readonly ModelOption[], ref: ModelRef | null | undefined): string {
   if (!ref) return "No model";

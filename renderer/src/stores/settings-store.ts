@@ -1,6 +1,7 @@
 /** Settings from the core (default model, approval policy, budgets, base URLs, theme). */
 import { create } from "zustand";
 import type { Settings } from "../../../shared/api";
+import type { ModelRef } from "../../../shared/protocol";
 import { client } from "../api/current";
 import { useAppStore } from "./app-store";
 
@@ -29,3 +30,10 @@ export const useSettingsStore = create<SettingsState>((set) => ({
     }
   },
 }));
+
+/** The model a new session gets: the one set in Settings, else what the core picks (the demo with --demo). */
+export function useDefaultModel(): ModelRef | null {
+  const fromSettings = useSettingsStore((s) => s.settings?.defaultModel ?? null);
+  const fromCore = useAppStore((s) => s.info?.defaultModel ?? null);
+  return fromSettings ?? fromCore;
+}

@@ -23,6 +23,8 @@ interface TurnStoreState {
   answering: Record<string, string | null>;
 
   setTurn(turn: TurnState): void;
+  /** Turns running or waiting for approval in any session (the list's badges after a reload). */
+  loadActive(): Promise<void>;
   setRetry(payload: EventPayload<"turn.retry">): void;
   setError(sessionId: string, message: string | null): void;
 
@@ -58,6 +60,14 @@ export const useTurnStore = create<TurnStoreState>((set, get) => ({
           turn.pendingApproval?.toolCallId === s.answering[turn.sessionId] ? s.answering : { ...s.answering, [turn.sessionId]: null },
       };
     });
+  },
+
+  async loadActive() {
+    try {
+      for (const turn of await client().call("chat.activeTurns", {})) get().setTurn(turn);
+    } catch {
+      // Badges are a convenience; the open session's own state comes with its load.
+    }
   },
 
   setRetry(p) {

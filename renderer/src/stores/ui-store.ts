@@ -8,12 +8,24 @@ export interface DiffSelection {
   path: string;
   before: string;
   after: string;
-  /** Where it came from, shown in the panel header. */
-  origin: "result" | "proposal";
+  /**
+   * Where it came from, shown in the panel header: a proposal waiting for its
+   * answer, one that was denied or never ran ("notApplied": the file is as it
+   * was), or a change made.
+   */
+  origin: "result" | "proposal" | "denied" | "notApplied";
   /** A pending proposal reviewed hunk by hunk (hunk-review-store, keyed by tool-call id). */
   review?: { toolCallId: string; hunks: ProposalHunk[] };
   /** The entry a review comment on this diff is about (default: the session's latest). */
   seq?: number;
+}
+
+/** What a proposal shown in the panel became once its call finished. */
+export function settledOrigin(status: string): DiffSelection["origin"] | null {
+  if (status === "denied") return "denied";
+  if (status === "aborted" || status === "error") return "notApplied";
+  if (status === "done") return "result";
+  return null;
 }
 
 interface UiState {
@@ -31,6 +43,8 @@ interface UiState {
   setDiffMode(mode: UiState["diffMode"]): void;
   setSettingsOpen(open: boolean): void;
   setModelMenuOpen(open: boolean): void;
+  /** The panel showing this call's proposal says what became of it (denied, not applied, applied). */
+  settleProposal(toolCallId: string, status: string): void;
 }
 
 export const useUiStore = create<UiState>((set) => ({
@@ -63,6 +77,13 @@ export const useUiStore = create<UiState>((set) => ({
   },
   setModelMenuOpen(modelMenuOpen) {
     set({ modelMenuOpen });
+  },
+  settleProposal(toolCallId, status) {
+    set((s) => {
+      const origin = settledOrigin(status);
+      if (!s.diff || s.diff.origin !== "proposal" || s.diff.key !== `approval:${toolCallId}` || origin === null) return s;
+      return { diff: { ...s.diff, origin } };
+    });
   },
 }));
 

@@ -6,6 +6,7 @@ import type { AppClient } from "../api/client";
 import { FrameBatcher } from "../lib/frame-batcher";
 import { useAppStore } from "./app-store";
 import { useTranscriptStore, type TranscriptOp } from "./transcript-store";
+import { useUiStore } from "./ui-store";
 import { useTurnStore } from "./turn-store";
 import { useWorkspaceStore } from "./workspace-store";
 
@@ -23,7 +24,10 @@ export function wireEvents(c: AppClient): () => void {
     }),
     c.on("stream.partial", (payload) => batcher.push({ type: "partial", payload })),
     c.on("stream.end", (payload) => batcher.push({ type: "streamEnd", payload })),
-    c.on("tool.status", (payload) => batcher.push({ type: "toolStatus", payload, at: Date.now() })),
+    c.on("tool.status", (payload) => {
+      batcher.push({ type: "toolStatus", payload, at: Date.now() });
+      useUiStore.getState().settleProposal(payload.toolCallId, payload.status);
+    }),
     c.on("turn.state", (turn) => {
       // Keep transcript ops ahead of the turn change they caused.
       batcher.drain();

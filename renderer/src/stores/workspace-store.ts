@@ -119,6 +119,9 @@ export const useWorkspaceStore = create<WorkspaceState>((set, get) => ({
       search: { query: "", hits: [], loading: false, error: null },
     });
     await get().refreshSessions();
+    // Nothing remembered in this browser (a fresh tab of a new launch): reopen the workspace's latest session.
+    const s = get();
+    if (s.workspace?.id === workspace.id && s.activeSessionId === null && s.sessions.length > 0) s.selectSession(s.sessions[0].id);
     void get().loadRecent();
   },
 

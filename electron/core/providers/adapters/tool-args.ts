@@ -22,7 +22,7 @@ export interface FinalizeOptions {
 
 const INCOMPLETE_TEXT: Record<NonNullable<FinalizeOptions["incomplete"]>, string> = {
   length: "the output hit the max-tokens limit before the arguments were complete",
-  aborted: "the request was aborted before the arguments were complete",
+  aborted: "stopped before its arguments were complete",
   error: "the stream ended before the arguments were complete",
 };
 
@@ -41,7 +41,8 @@ export function finalizeToolArguments(raw: string, options: FinalizeOptions = {}
     value = JSON.parse(raw);
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
-    if (options.incomplete !== undefined) return failed(raw, `truncated: ${INCOMPLETE_TEXT[options.incomplete]} (${reason})`);
+    // Cut off: the parser's complaint about the missing end says nothing more.
+    if (options.incomplete !== undefined) return failed(raw, `truncated: ${INCOMPLETE_TEXT[options.incomplete]}`);
     return failed(raw, `invalid JSON: ${reason}`);
   }
   if (!isPlainObject(value)) {

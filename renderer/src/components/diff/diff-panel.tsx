@@ -173,6 +173,8 @@ export function DiffPanel() {
         <span className="diff-title" title={diff?.path}>
           {diff ? diff.path : "No change selected"}
           {diff?.origin === "proposal" && <span className="badge warn">proposed</span>}
+          {diff?.origin === "denied" && <span className="badge status-denied">denied, not applied</span>}
+          {diff?.origin === "notApplied" && <span className="badge status-error">not applied</span>}
         </span>
         <div className="segmented" role="group" aria-label="Diff layout">
           <button type="button" aria-pressed={mode === "sideBySide"} onClick={() => setMode("sideBySide")}>

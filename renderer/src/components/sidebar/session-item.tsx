@@ -2,6 +2,7 @@
 import { memo, useState, type KeyboardEvent } from "react";
 import type { SessionSummary } from "../../../../shared/api";
 import { formatCost, formatTime } from "../../lib/format";
+import { useTurnStore } from "../../stores/turn-store";
 import { useWorkspaceStore } from "../../stores/workspace-store";
 import { ConfirmDialog } from "../dialogs/confirm-dialog";
 import { CloseIcon, ForkIcon, PencilIcon } from "../icons";
@@ -15,6 +16,7 @@ export const SessionItem = memo(function SessionItem({ session, active }: { sess
   const [renaming, setRenaming] = useState(false);
   const [title, setTitle] = useState(session.title);
   const [confirming, setConfirming] = useState(false);
+  const turnStatus = useTurnStore((s) => s.turns[session.id]?.status ?? "idle");
 
   const commit = () => {
     const t = title.trim();
@@ -34,12 +36,20 @@ export const SessionItem = memo(function SessionItem({ session, active }: { sess
       {renaming ? (
         <input aria-label="Session title" value={title} autoFocus onChange={(e) => setTitle(e.target.value)} onKeyDown={onKey} onBlur={commit} maxLength={200} />
       ) : (
-        <button type="button" className="session-select" aria-current={active ? "true" : undefined} onClick={() => selectSession(session.id)}>
+        <button
+          type="button"
+          className="session-select"
+          aria-current={active ? "true" : undefined}
+          title={session.title}
+          onClick={() => selectSession(session.id)}
+        >
           <span className="session-name">{session.title}</span>
           <span className="session-meta muted">
             {formatTime(session.updatedAt)}
             {session.totalCost > 0 ? ` · ${formatCost(session.totalCost)}` : ""}
             {session.parentSessionId ? " · fork" : ""}
+            {turnStatus === "awaitingApproval" && <span className="badge warn session-state">waiting for approval</span>}
+            {turnStatus === "running" && <span className="badge session-state">running</span>}
           </span>
         </button>
       )}

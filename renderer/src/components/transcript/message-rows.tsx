@@ -4,6 +4,7 @@ import type { AssistantMessage, ThinkingContent, UserMessage } from "../../../..
 import { parseAttachedFile } from "../../../../shared/mentions";
 import { formatCost, formatTime, formatTokens } from "../../lib/format";
 import { errorHint } from "../../lib/error-hint";
+import { closeCutMarkdown } from "../../lib/markdown";
 import { modelLabel, useModelsStore } from "../../stores/models-store";
 import { useUiStore } from "../../stores/ui-store";
 import { MarkdownView } from "./markdown-view";
@@ -110,7 +111,11 @@ export const AssistantRow = memo(function AssistantRow({
         )}
       </div>
       {message.content.map((block, i) => {
-        if (block.type === "text") return <MarkdownView key={i} text={block.text} />;
+        if (block.type === "text") {
+          // An answer cut off (stopped, failed, at the limit, still streaming) may end inside a code span.
+          const cut = streaming || message.stopReason === "aborted" || message.stopReason === "error" || message.stopReason === "length";
+          return <MarkdownView key={i} text={cut && i === message.content.length - 1 ? closeCutMarkdown(block.text) : block.text} />;
+        }
         if (block.type === "thinking") return <ThinkingBlock key={i} block={block} streaming={streaming} />;
         return <ToolCard key={block.id || i} call={block} streaming={streaming} />;
       })}

@@ -94,9 +94,10 @@ export const ToolCard = memo(function ToolCard({ call, streaming }: { call: Tool
           {approval.reason && approval.decidedBy === "user" ? `: ${approval.reason}` : ""}
         </p>
       )}
-      {call.argumentsError && <p className="tool-error">Arguments could not be used: {call.argumentsError}</p>}
+      {call.argumentsError && <p className="tool-error">{argumentsNote(call.argumentsError)}</p>}
       {diffSource && !result?.isError && <DiffSummaryView source={diffSource} onOpen={ctx.actions.openDiff} />}
-      {result?.isError && !expanded && output && <p className="tool-error">{errorPreview(output)}</p>}
+      {/* A denial is said once, by the decision line (its result only repeats it for the model). */}
+      {result?.isError && !expanded && output && !deniedByDecision(approval) && <p className="tool-error">{errorPreview(output)}</p>}
       {expanded && (
         <div className="tool-raw">
           <h4>Input</h4>
@@ -121,3 +122,14 @@ export const ToolCard = memo(function ToolCard({ call, streaming }: { call: Tool
     </article>
   );
 });
+
+function deniedByDecision(approval: { decision: string } | null): boolean {
+  return approval !== null && (approval.decision === "denied" || approval.decision === "autoDenied");
+}
+
+/** Why a call's arguments were unusable: cut off ("Stopped before its arguments were complete.") or invalid. */
+function argumentsNote(error: string): string {
+  const cut = /^truncated: (.+)$/.exec(error);
+  if (cut) return `${cut[1][0].toUpperCase()}${cut[1].slice(1)}.`;
+  return `Arguments could not be used: ${error}`;
+}
