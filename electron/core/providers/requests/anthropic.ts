@@ -47,12 +47,12 @@ function entryBlocks(message: WireMessage): ContentBlock[] {
     return content;
   }
   if (message.role === "user") return message.content.map(userBlock);
-  return message.results.map((r) => ({
-    type: "tool_result" as const,
-    tool_use_id: r.id,
-    content: r.content.map(userBlock),
-    ...(r.isError ? { is_error: true } : {}),
-  }));
+  return message.results.map((r) => {
+    // Set after the literal rather than spread into it: this runs per result per request.
+    const block: Anthropic.ToolResultBlockParam = { type: "tool_result", tool_use_id: r.id, content: r.content.map(userBlock) };
+    if (r.isError) block.is_error = true;
+    return block;
+  });
 }
 
 function toMessages(wire: readonly WireMessage[]): Turn[] {
@@ -132,7 +132,9 @@ function withCacheBreakpoint(messages: Turn[]): Turn[] {
   if (last === undefined || last.content.length === 0) return messages;
   const blocks = last.content.slice();
   blocks[blocks.length - 1] = withBreakpoint(blocks[blocks.length - 1]);
-  return [...messages.slice(0, -1), { role: last.role, content: blocks }];
+  const out = messages.slice();
+  out[out.length - 1] = { role: last.role, content: blocks };
+  return out;
 }
 
 /** The body around the turns. */
