@@ -16,7 +16,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { isAbsolute, join } from "node:path";
+import { isAbsolute, join, sep } from "node:path";
 
 export type BashSandboxKind = "bwrap" | "sandbox-exec" | "none";
 /** The user's choice (Settings → Bash sandbox); see ToolRuntimeOptions.bashSandbox. */
@@ -113,15 +113,19 @@ const isDir = (p: string) => {
 export function sandboxedCommand(info: BashSandboxInfo, shell: string, command: string, profile: SandboxProfile): { file: string; args: string[] } {
   const hidden = [...HOME_SECRETS.map((s) => join(profile.home, s)), ...profile.hidden].filter((p) => isAbsolute(p) && p !== "/");
   if (info.kind === "bwrap" && info.binary) {
-    const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
+    // The workspace is bound before the secrets are covered: a later bind of a
+    // workspace that contains them (the home folder opened as workspace) would
+    // show them again. A secret folder that contains the workspace is left as is.
+    const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--bind", profile.workspace, profile.workspace];
     for (const p of hidden) {
+      if (profile.workspace === p || profile.workspace.startsWith(p + sep)) continue;
       const dir = isDir(p);
       if (dir === null) continue;
       // A folder is covered by an empty one, a file by an empty file.
       if (dir) args.push("--tmpfs", p);
       else args.push("--ro-bind", "/dev/null", p);
     }
-    args.push("--bind", profile.workspace, profile.workspace, "--unshare-pid", "--die-with-parent");
+    args.push("--unshare-pid", "--die-with-parent");
     if (!profile.network) args.push("--unshare-net");
     args.push("--chdir", profile.cwd, "--", shell, "-c", command);
     return { file: info.binary, args };
