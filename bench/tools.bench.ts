@@ -9,7 +9,11 @@
  *   same way, output drained, in the same runs;
  * - grepRatioToRg: grepMs / rgMs (target <= 1.3);
  * - fallbackGrepMs: the built-in engine (no rg) for the same query;
- * - globMs: glob "**\/*.ts" (walk, .gitignore, stat for mtime, sort).
+ * - globMs: glob "**\/*.ts" (walk, .gitignore, stat for mtime, sort);
+ * - bashMs / bashSandboxedMs: an approved `true` through the bash tool end to
+ *   end, unconfined vs in the OS sandbox (bubblewrap here), interleaved in the
+ *   same run; bashSandboxOverheadMs is the difference of the medians
+ *   (null, with bashSandbox "none", where no sandbox works).
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -17,6 +21,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createToolRuntime, type ToolRuntime } from "../electron/core/tools";
 import { findOnPath } from "../electron/core/tools/runtime";
+import { detectBashSandbox } from "../electron/core/tools/bash-sandbox";
 import { seededRandom } from "./seeded-random";
 
 const FILES = 20_000;
@@ -24,6 +29,7 @@ const PER_DIR = 100;
 const RUNS = 15;
 const FALLBACK_RUNS = 3;
 const PATTERN = "parseConfig";
+const BASH_RUNS = 21;
 
 const { rand, pick } = seededRandom(0x2545f491);
 const NAMES = ["value", "items", "result", "options", "handler", "buffer", "index", "state", "config", "request", "response", "payload"];
@@ -77,6 +83,48 @@ async function timeGrep(runtime: ToolRuntime): Promise<{ ms: number; matches: un
   return { ms, matches: outcome.details?.matches };
 }
 
+async function timeBash(runtime: ToolRuntime): Promise<number> {
+  const start = performance.now();
+  const outcome = await runtime.run({ id: "bench", name: "bash", arguments: { command: "true" } }, { ask: async () => ({ approved: true }) });
+  const ms = performance.now() - start;
+  if (!outcome.ok) throw new Error(outcome.error.message);
+  return ms;
+}
+
+/** A trivial command sandboxed vs not, interleaved; a small workspace of its own. */
+async function bashOverhead(budget: Parameters<typeof createToolRuntime>[0]["budget"]) {
+  const info = detectBashSandbox();
+  const ws = mkdtempSync(join(tmpdir(), "awb-bench-bash-"));
+  try {
+    const plain = createToolRuntime({ workspaceRoot: ws, budget, bashSandbox: "off" });
+    const boxed = createToolRuntime({ workspaceRoot: ws, budget, bashSandbox: "auto" });
+    await timeBash(plain);
+    await timeBash(boxed);
+    const a: number[] = [];
+    const b: number[] = [];
+    for (let i = 0; i < BASH_RUNS; i++) {
+      if (i % 2 === 0) {
+        a.push(await timeBash(plain));
+        b.push(await timeBash(boxed));
+      } else {
+        b.push(await timeBash(boxed));
+        a.push(await timeBash(plain));
+      }
+    }
+    console.log(`bash "true" (ms): unsandboxed ${a.map(Math.round).join(" ")} | ${info.kind} ${b.map(Math.round).join(" ")}`);
+    const bashMs = median(a);
+    const bashSandboxedMs = median(b);
+    return {
+      bashSandbox: info.kind,
+      bashMs: Math.round(bashMs * 10) / 10,
+      bashSandboxedMs: Math.round(bashSandboxedMs * 10) / 10,
+      bashSandboxOverheadMs: info.kind === "none" ? null : Math.round((bashSandboxedMs - bashMs) * 10) / 10,
+    };
+  } finally {
+    rmSync(ws, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   const rg = findOnPath("rg");
   if (!rg) throw new Error("rg is not on PATH (apt-get install ripgrep)");
@@ -117,6 +165,7 @@ async function main(): Promise<void> {
       if (i === 0) console.log(`glob "**/*.ts": ${String(outcome.details?.total)} files`);
     }
 
+    const bash = await bashOverhead(budget);
     const grepMs = median(ours);
     const rgMs = median(bare);
     const result = {
@@ -126,6 +175,7 @@ async function main(): Promise<void> {
       grepRatioToRg: Math.round((grepMs / rgMs) * 100) / 100,
       fallbackGrepMs: Math.round(median(fallback)),
       globMs: Math.round(median(globs)),
+      ...bash,
     };
     console.log(`grep runs (ms): ours ${ours.map(Math.round).join(" ")} | bare rg ${bare.map(Math.round).join(" ")}`);
     console.log(`RESULT ${JSON.stringify(result)}`);

@@ -161,6 +161,23 @@ export const BudgetSchema = z.object({
   maxSideEffects: z.number().int().nonnegative(),
 });
 
+/** How bash commands are confined (docs/tool-sandbox.md#bash-in-the-os-sandbox). */
+export const BashSandboxSettingsSchema = z.object({
+  /** auto: sandboxed where the OS offers one, else unconfined and the card says so; required: no sandbox, no bash; off: never sandboxed. */
+  mode: z.enum(["auto", "required", "off"]),
+  /** Network inside the sandbox. */
+  network: z.boolean(),
+});
+export type BashSandboxSettings = z.infer<typeof BashSandboxSettingsSchema>;
+
+/** The sandbox this machine offers bash (what Settings shows). */
+export const BashSandboxStatusSchema = z.object({
+  kind: z.enum(["bwrap", "sandbox-exec", "none"]),
+  /** Why there is none (missing, or cannot create its namespaces here). */
+  reason: z.string().optional(),
+});
+export type BashSandboxStatus = z.infer<typeof BashSandboxStatusSchema>;
+
 export const NetworkSettingsSchema = z.object({
   /** A PEM file of extra trusted CA certificates (a TLS-inspecting proxy's), added to the system's; null: none. */
   caFile: z.string().trim().min(1).max(4096).nullable(),
@@ -181,6 +198,7 @@ export const SettingsSchema = z.object({
    * to Anthropic, which refuses it). Off: each model sees only its own reasoning.
    */
   demoteOtherReasoning: z.boolean(),
+  bashSandbox: BashSandboxSettingsSchema,
   network: NetworkSettingsSchema,
 });
 export type Settings = z.infer<typeof SettingsSchema>;
@@ -393,6 +411,8 @@ export const requests = {
   "rules.remove": { params: z.object({ workspaceId: z.string(), id: z.string() }).strict(), result: Ok },
   "settings.get": { params: Empty, result: SettingsSchema },
   "settings.update": { params: SettingsSchema.partial().strict(), result: SettingsSchema },
+  /** The OS sandbox bash would run in on this machine (probed once). */
+  "tools.sandboxStatus": { params: Empty, result: BashSandboxStatusSchema },
 
   // Checkpoints and rewind (electron/core/checkpoints, docs/checkpoints.md).
   /** The session's checkpoints in the order recorded (a fork's start with its parent's up to the fork point). */

@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { detectBashSandbox } from "../../electron/core/tools/bash-sandbox";
+import { createToolRuntime } from "../../electron/core/tools";
 import { approved, makeFixture, text, type Fixture } from "./helpers";
 
 const info = detectBashSandbox();
@@ -60,6 +61,15 @@ describe.skipIf(!sandboxed)(title, () => {
     expect(seen).not.toContain("PLANTED");
     expect(seen).not.toContain("id_ed25519\n");
     expect(seen).toContain("readable");
+  });
+
+  it("with the home folder opened as the workspace, ~/.ssh stays hidden and the rest is writable", async () => {
+    const runtime = createToolRuntime({ workspaceRoot: home, env: { PATH: process.env.PATH, HOME: home, LANG: "C.UTF-8" }, outputDir: join(fx.outside, "out") });
+    const outcome = await approved(runtime, "bash", { command: "cat ~/.ssh/id_ed25519 ~/.aws/credentials; echo made > ~/made.txt; cat ~/notes.txt" });
+    const seen = text(runtime, outcome);
+    expect(seen).not.toContain("PLANTED");
+    expect(seen).toContain("readable");
+    expect(readFileSync(join(home, "made.txt"), "utf8")).toBe("made\n");
   });
 
   it("the network is off: even a server on loopback cannot be reached", async () => {

@@ -6,6 +6,7 @@ import { ApiFailure, type CoreHandlerTable, type HandlerTable } from "./dispatch
 import { readCaFile } from "../network/node-fetch";
 import { parseSettings } from "./settings";
 import { invalidBashAllow } from "../tools/rule-match";
+import { detectBashSandbox } from "../tools/bash-sandbox";
 import { attachMentions } from "../mentions/attach";
 import type { EcosystemMethod } from "./ecosystem-handlers";
 
@@ -196,6 +197,10 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
       return providerStatus(p.provider);
     },
     "settings.get": () => ctx.settings(),
+    "tools.sandboxStatus": () => {
+      const info = detectBashSandbox();
+      return info.reason === undefined ? { kind: info.kind } : { kind: info.kind, reason: info.reason };
+    },
     "settings.update": (p: P<"settings.update">) => {
       // A CA file that cannot be used is refused now, with its reason, rather than failing every later call.
       const caFile = p.network?.caFile;

@@ -29,8 +29,8 @@ export function createSessionTools(options: SessionToolsOptions): ToolRuntimePor
   const allowedForSession = new Set<string>();
 
   const current = (): ToolRuntime => {
-    const { approvalPolicy, budget } = options.settings();
-    const key = JSON.stringify({ approvalPolicy, budget });
+    const { approvalPolicy, budget, bashSandbox } = options.settings();
+    const key = JSON.stringify({ approvalPolicy, budget, bashSandbox });
     if (!runtime || key !== builtFrom) {
       if (runtime) sessionRules = runtime.sessionRules().slice();
       runtime = createToolRuntime({
@@ -40,6 +40,8 @@ export function createSessionTools(options: SessionToolsOptions): ToolRuntimePor
         env: options.env,
         externalTools: options.externalTools,
         bashHidden: options.bashHidden,
+        bashSandbox: bashSandbox.mode,
+        bashNetwork: bashSandbox.network,
         ...(options.rules ? { rules: options.rules } : {}),
       });
       for (const rule of sessionRules) runtime.addSessionRule(rule);

@@ -14,6 +14,7 @@ export function defaultSettings(): Settings {
     network: { caFile: null },
     checkpoints: { enabled: true, capBytes: DEFAULT_CHECKPOINT_CAP_BYTES },
     demoteOtherReasoning: false,
+    bashSandbox: { mode: "auto", network: false },
   };
 }
 

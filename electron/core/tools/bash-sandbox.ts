@@ -16,9 +16,11 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { isAbsolute, join } from "node:path";
+import { isAbsolute, join, sep } from "node:path";
 
 export type BashSandboxKind = "bwrap" | "sandbox-exec" | "none";
+/** The user's choice (Settings → Bash sandbox); see ToolRuntimeOptions.bashSandbox. */
+export type BashSandboxMode = "auto" | "required" | "off";
 
 export interface BashSandboxInfo {
   kind: BashSandboxKind;
@@ -61,7 +63,7 @@ let cached: BashSandboxInfo | null = null;
 
 /** The sandbox this machine offers, probed once (a trial run, not just a PATH look-up). */
 export function detectBashSandbox(pathVar = process.env.PATH ?? ""): BashSandboxInfo {
-  cached ??= probe(pathVar);
+  cached ??= probeBashSandbox(pathVar);
   return cached;
 }
 
@@ -72,7 +74,8 @@ function findBinary(name: string, pathVar: string): string | null {
   return null;
 }
 
-function probe(pathVar: string): BashSandboxInfo {
+/** A fresh trial run (detectBashSandbox caches it). */
+export function probeBashSandbox(pathVar: string): BashSandboxInfo {
   if (process.platform === "darwin") {
     const bin = "/usr/bin/sandbox-exec";
     if (!existsSync(bin)) return { kind: "none", reason: "sandbox-exec is missing from this Mac" };
@@ -87,7 +90,7 @@ function probe(pathVar: string): BashSandboxInfo {
     encoding: "utf8",
   });
   if (run.status === 0) return { kind: "bwrap", binary: bin };
-  const why = (run.stderr ?? "").trim() || run.error?.message || `exit ${run.status}`;
+  const why = (run.stderr ?? "").trim().split("\n")[0] || run.error?.message || `exit ${run.status}`;
   return { kind: "none", reason: `bubblewrap cannot create its namespaces here (${why}); user namespaces may be disabled` };
 }
 
@@ -110,15 +113,19 @@ const isDir = (p: string) => {
 export function sandboxedCommand(info: BashSandboxInfo, shell: string, command: string, profile: SandboxProfile): { file: string; args: string[] } {
   const hidden = [...HOME_SECRETS.map((s) => join(profile.home, s)), ...profile.hidden].filter((p) => isAbsolute(p) && p !== "/");
   if (info.kind === "bwrap" && info.binary) {
-    const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
+    // The workspace is bound before the secrets are covered: a later bind of a
+    // workspace that contains them (the home folder opened as workspace) would
+    // show them again. A secret folder that contains the workspace is left as is.
+    const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--bind", profile.workspace, profile.workspace];
     for (const p of hidden) {
+      if (profile.workspace === p || profile.workspace.startsWith(p + sep)) continue;
       const dir = isDir(p);
       if (dir === null) continue;
       // A folder is covered by an empty one, a file by an empty file.
       if (dir) args.push("--tmpfs", p);
       else args.push("--ro-bind", "/dev/null", p);
     }
-    args.push("--bind", profile.workspace, profile.workspace, "--unshare-pid", "--die-with-parent");
+    args.push("--unshare-pid", "--die-with-parent");
     if (!profile.network) args.push("--unshare-net");
     args.push("--chdir", profile.cwd, "--", shell, "-c", command);
     return { file: info.binary, args };

@@ -103,6 +103,8 @@ async function reapGroup(pid: number): Promise<void> {
 export async function runBash(args: BashArgs, ctx: ToolContext): Promise<ToolOutcome> {
   const workdir = await resolveWorkdir(args, ctx);
   if (!workdir.ok) return failure(workdir.error);
+  // Also checked at proposal time; here so that no path runs it unconfined when the sandbox is required.
+  if (ctx.bash.required && ctx.bash.sandbox.kind === "none") return failure(errors.sandboxUnavailable(ctx.bash.sandbox.reason ?? "no sandbox"));
   const timeoutMs = bashTimeoutMs(args);
   const started = Date.now();
   if (ctx.signal.aborted) return failure(errors.aborted());

@@ -18,6 +18,8 @@ export interface ToolContext {
 export interface BashSettings {
   /** The OS sandbox; kind "none" runs commands unconfined (the approval card says so). */
   sandbox: BashSandboxInfo;
+  /** The settings require the sandbox: with none, bash is refused (SANDBOX_UNAVAILABLE) rather than run unconfined. */
+  required: boolean;
   /** Network allowed inside the sandbox for this session. */
   network: boolean;
   /** Folders hidden from sandboxed commands besides the home secrets (the app's data folder). */

@@ -169,6 +169,12 @@ export const errors = {
     ),
   notApproved: () =>
     toolError("DENIED", "This side-effect call was executed without an approval.", "Propose it again; it must be approved before it runs."),
+  sandboxUnavailable: (reason: string) =>
+    toolError(
+      "SANDBOX_UNAVAILABLE",
+      `bash is set to run only in the OS sandbox, and this machine has none that works: ${reason}.`,
+      "Do the task with the file tools (read, write, edit, list, glob, grep), or tell the user; they can install bubblewrap or allow unsandboxed commands in Settings → Bash sandbox.",
+    ),
   readOnlyMode: (tool: string) =>
     toolError(
       "READ_ONLY_MODE",

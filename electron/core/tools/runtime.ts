@@ -24,7 +24,7 @@ import type { ChangeReview, HunkDecision } from "../../../shared/hunks";
 import type { ToolResultMessage } from "../../../shared/protocol";
 import type { AuditEvent, AuditSink } from "./audit";
 import { DEFAULT_RUN_BUDGET, TurnBudget, type BudgetUsage } from "./budget";
-import { detectBashSandbox } from "./bash-sandbox";
+import { detectBashSandbox, type BashSandboxInfo, type BashSandboxMode } from "./bash-sandbox";
 import type { BashSettings, ToolContext } from "./context";
 import { childEnvironment } from "./env";
 import { errors, failure, toolError } from "./errors";
@@ -66,8 +66,14 @@ export interface ToolRuntimeOptions {
   externalTools?: () => { defs: readonly ToolDef[]; specs: readonly ToolSpec[] };
   /** Deadline of a read-only call (default READONLY_TIMEOUT_MS). */
   readOnlyTimeoutMs?: number;
-  /** "auto" (default): bash runs in the OS sandbox when there is one; "off": unconfined. */
-  bashSandbox?: "auto" | "off";
+  /**
+   * "auto" (default): bash runs in the OS sandbox when there is one, unconfined
+   * (and the card says so) when not; "required": no sandbox, no bash
+   * (SANDBOX_UNAVAILABLE); "off": unconfined.
+   */
+  bashSandbox?: BashSandboxMode;
+  /** The sandbox this machine offers (default: probed once, detectBashSandbox). */
+  bashSandboxInfo?: BashSandboxInfo;
   /** Network inside the bash sandbox (default false). */
   bashNetwork?: boolean;
   /** Folders sandboxed bash cannot see besides the home secrets (the app's data folder). */
@@ -149,7 +155,8 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   const outputDir = options.outputDir ?? join(tmpdir(), "agent-workbench-tool-output");
   const sessionRules: PolicyRule[] = [];
   const bash: BashSettings = {
-    sandbox: options.bashSandbox === "off" ? { kind: "none", reason: "the sandbox is turned off in the settings" } : detectBashSandbox(),
+    sandbox: options.bashSandbox === "off" ? { kind: "none", reason: "the sandbox is turned off in the settings" } : (options.bashSandboxInfo ?? detectBashSandbox()),
+    required: options.bashSandbox === "required",
     network: options.bashNetwork ?? false,
     // Where cut output is saved is the app's, not the command's.
     hidden: [...(options.bashHidden ?? []), outputDir],

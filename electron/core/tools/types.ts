@@ -34,6 +34,8 @@ export const TOOL_ERROR_RETRYABLE = {
   SERVER_UNAVAILABLE: true,
   /** Ask mode: side-effect tools are refused. */
   READ_ONLY_MODE: false,
+  /** The settings require the bash sandbox and this machine has none that works. */
+  SANDBOX_UNAVAILABLE: false,
 } as const satisfies Record<string, boolean>;
 export type ToolErrorCode = keyof typeof TOOL_ERROR_RETRYABLE;
 export const TOOL_ERROR_CODES = Object.keys(TOOL_ERROR_RETRYABLE) as [ToolErrorCode, ...ToolErrorCode[]];

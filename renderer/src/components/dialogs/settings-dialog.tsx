@@ -11,6 +11,7 @@ import { modelRefOf, sameModel, useModelsStore } from "../../stores/models-store
 import { useSettingsStore } from "../../stores/settings-store";
 import { useUiStore } from "../../stores/ui-store";
 import { ApiKeyRow } from "./api-key-row";
+import { BashSandboxSection } from "./bash-sandbox-settings";
 import { CheckpointSettingsSection } from "./checkpoint-settings";
 import { WorkspaceRules } from "./workspace-rules";
 
@@ -77,6 +78,7 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
       demoteOtherReasoning: draft.demoteOtherReasoning,
       network: { caFile: draft.network.caFile?.trim() ? draft.network.caFile.trim() : null },
       checkpoints: draft.checkpoints,
+      bashSandbox: draft.bashSandbox,
     });
     setSaving(false);
     if (ok) {
@@ -224,6 +226,7 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
           <p className="muted small">Off by default: each model sees only its own reasoning, plus the text and tool calls every model wrote.</p>
         </section>
 
+        <BashSandboxSection headingId={`${id}-sandbox`} value={draft.bashSandbox} onChange={(bashSandbox) => set({ bashSandbox })} />
         <section aria-labelledby={`${id}-network`}>
           <h3 id={`${id}-network`}>Network</h3>
           <label className="field">
