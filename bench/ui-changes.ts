@@ -118,7 +118,7 @@ export async function measureChangesView(page: Page, sessionTitle: string): Prom
   await page.getByRole("list", { name: "Session list" }).getByText(sessionTitle).click();
   await page.getByRole("log", { name: "Transcript" }).waitFor();
   await page.getByRole("button", { name: "Changes", exact: true }).waitFor();
-  const r = (await page.evaluate(CHANGES_SCRIPT.replace("RUNS", "5"))) as { median: number };
+  const r = await page.evaluate<{ median: number }>(CHANGES_SCRIPT.replace("RUNS", "5"));
   return { changesViewMs: Math.round(r.median) };
 }
 
@@ -129,6 +129,6 @@ export async function measureHunkToggle(page: Page): Promise<{ hunkToggleMs: num
   await box.press("Enter");
   await page.getByRole("listbox", { name: "Hunks" }).waitFor({ timeout: 60_000 });
   await page.locator(".diff-panel .editor.modified").waitFor({ timeout: 60_000 });
-  const r = (await page.evaluate(TOGGLE_SCRIPT.replace("PRESSES", "20"))) as { median: number; rejected: number };
+  const r = await page.evaluate<{ median: number; rejected: number }>(TOGGLE_SCRIPT.replace("PRESSES", "20"));
   return { hunkToggleMs: Math.round(r.median * 10) / 10, rejected: r.rejected };
 }

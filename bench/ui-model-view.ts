@@ -61,7 +61,7 @@ export async function measureModelView(
   const times: number[] = [];
   let chars = 0;
   for (let i = 0; i < opens; i++) {
-    const open = async () => (await page.evaluate(OPEN_SCRIPT)) as { ms: number; chars: number };
+    const open = () => page.evaluate<{ ms: number; chars: number }>(OPEN_SCRIPT);
     const { ms, chars: n } = opts.around && i === opens - 1 ? await opts.around(open) : await open();
     times.push(ms);
     chars = n;

@@ -3,7 +3,7 @@
  * the model picker, a denied edit in the diff panel, toasts over controls, a
  * reload that loses the session.
  */
-import { approvalCard, diffView, modelButton, newSession, openWorkspace, send, toolCards, transcript, waitIdle } from "../helpers/app";
+import { approvalCard, diffView, modelButton, newSession, openWorkspace, send, toolCards, waitIdle } from "../helpers/app";
 import { expect, screenshot, test } from "../helpers/fixtures";
 
 test("the model picker opens on the current model with the filter focused, and Enter keeps it", async ({ page, host }) => {

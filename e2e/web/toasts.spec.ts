@@ -6,7 +6,7 @@ import { expect, screenshot, test } from "../helpers/fixtures";
 const NOTICE = "No API key is configured: the offline demo model is selected.";
 
 test("a toast covers no control, sits under a dialog, and a start notice does not come back on reload", async ({ page }) => {
-  let host: E2EHost | null = await startHost({ notices: [NOTICE] });
+  const host: E2EHost = await startHost({ notices: [NOTICE] });
   try {
     await page.goto(host.url);
     const toast = page.getByRole("status").filter({ hasText: NOTICE });
@@ -60,7 +60,6 @@ test("a toast covers no control, sits under a dialog, and a start notice does no
   } finally {
     // Leave the page first: a page whose server goes away logs connection errors.
     await page.goto("about:blank");
-    await host?.stop();
-    host = null;
+    await host.stop();
   }
 });

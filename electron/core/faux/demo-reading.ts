@@ -89,7 +89,7 @@ export function describeFile(path: string, lines: readonly string[]): string {
     if (heading) parts.push(`It is titled "${heading.replace(/^#+\s*/, "").trim()}".`);
     const sections = lines.filter((l) => /^##\s+\S/.test(l)).map((l) => l.replace(/^#+\s*/, "").trim());
     if (sections.length > 0) parts.push(`Sections: ${listOf(sections, 8)}.`);
-    const para = lines.find((l) => l.trim() !== "" && !/^[#<!\[>|`-]/.test(l.trim()));
+    const para = lines.find((l) => l.trim() !== "" && !/^[#<![>|`-]/.test(l.trim()));
     if (para) parts.push(`It starts: "${clip(para.trim(), 160)}"`);
     return parts.join(" ");
   }

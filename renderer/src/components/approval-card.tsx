@@ -70,6 +70,7 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
 
   // A new card starts disarmed, with its own suggestions.
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- a new approval starts disarmed with its own suggestions; the card is reused across approvals
     setArmed(false);
     setRule(approval.suggestedRules?.[0] ?? "");
     setDenying(false);

@@ -53,6 +53,7 @@ export function useSuggestions(
   useEffect(() => {
     const id = ++request.current;
     if (kind === null || query === null || !workspaceId) {
+      // eslint-disable-next-line react-hooks/set-state-in-effect -- no query: the list empties at once, before any async answer
       setItems([]);
       return;
     }

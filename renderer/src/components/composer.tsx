@@ -105,6 +105,7 @@ export function Composer({
 
   useEffect(() => {
     if (!draft) return;
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- a draft handed over by rewind replaces the text once, when it arrives
     setText(draft);
     onDraftTaken?.();
     ref.current?.focus();
@@ -174,7 +175,9 @@ export function Composer({
   // The approval card takes the focus, so Escape (the Stop shortcut) must also work outside the message box:
   // when no text field, dialog or overlay has the key (the box itself handles it in onKeyDown).
   const stopRef = useRef(stop);
-  stopRef.current = stop;
+  useEffect(() => {
+    stopRef.current = stop;
+  });
   useEffect(() => {
     if (!running) return;
     const onWindowKey = (e: globalThis.KeyboardEvent) => {

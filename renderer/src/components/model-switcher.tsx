@@ -58,6 +58,7 @@ export function ModelSwitcher({ current, onSelect }: { current: ModelRef | null;
   // what the user typed meanwhile).
   useEffect(() => {
     if (!open) return;
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the filter is cleared each time the picker opens
     setFilter("");
     setConfirming(null);
     const { models: now, refresh } = useModelsStore.getState();

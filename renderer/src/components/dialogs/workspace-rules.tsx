@@ -31,6 +31,7 @@ export function WorkspaceRules({ headingId }: { headingId: string }) {
   }, [workspace]);
 
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- loads the rules when the dialog opens for a workspace (async; sets state when they arrive)
     void load();
   }, [load]);
 
@@ -104,6 +105,7 @@ export function WorkspaceRules({ headingId }: { headingId: string }) {
 
 function RuleRow({ rule, onUpdate, onRemove }: { rule: ApprovalRule; onUpdate(patch: { action?: Action; pattern?: string }): void; onRemove(): void }) {
   const [text, setText] = useState(rule.pattern);
+  // eslint-disable-next-line react-hooks/set-state-in-effect -- resets local editing state when the item it edits changes; the component is reused across items
   useEffect(() => setText(rule.pattern), [rule.pattern]);
   const commit = () => {
     if (text.trim() && text.trim() !== rule.pattern) onUpdate({ pattern: text.trim() });

@@ -37,6 +37,7 @@ export function ChangesView({ sessionId, lastSeq, lastUserSeq, onClose }: { sess
 
   useEffect(() => {
     let live = true;
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- a new range clears the previous error before its async load
     setError(null);
     const toSeq = Math.max(1, lastSeq);
     Promise.all([client().call("review.changes", { sessionId, fromSeq, toSeq }), checkpointChanges(sessionId, fromSeq, toSeq).catch(() => null)])

@@ -9,6 +9,7 @@ export function CommentForm({ target }: { target: CommentTarget }) {
   const [saving, setSaving] = useState(false);
   const ref = useRef<HTMLTextAreaElement>(null);
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- resets local editing state when the item it edits changes; the component is reused across items
     setText("");
     ref.current?.focus();
   }, [target.path, target.line]);

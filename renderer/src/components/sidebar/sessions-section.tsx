@@ -19,6 +19,7 @@ export function SessionsSection({ onNewSession }: { onNewSession: () => void }) 
   const [query, setQuery] = useState("");
 
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- switching workspace clears the session search
     setQuery("");
   }, [workspace?.id]);
 
