@@ -144,7 +144,9 @@ describe("tools under a live swap race", () => {
     for (const c of calls) {
       const n = counts.get(c.tool) ?? { ok: 0, failed: 0 };
       expect(n.ok + n.failed, c.tool).toBeGreaterThanOrEqual(20);
-      if (/^(list|glob|grep)/.test(c.tool)) expect(n.ok, c.tool).toBeGreaterThan(0);
+      // Tools on stable paths must keep working under the race. A list of the swapped folder itself may lose
+      // every round on a loaded machine (each of its reads meets the link), so it is only required to answer.
+      if (/^(list|glob|grep)/.test(c.tool) && c.tool !== "list d") expect(n.ok, c.tool).toBeGreaterThan(0);
     }
     // Nothing was created or renamed outside the workspace.
     expect(tree(f.outside)).toEqual(before);
