@@ -148,7 +148,7 @@ async function main(): Promise<void> {
   for (const entry of benchEntries(ENTRIES)) store.appendEntry(session.id, entry);
   store.setSessionModel(session.id, modelRef);
   // The same again for the cold first paint, and a shorter one for "what the model saw".
-  const coldSession = store.createSession({ workspaceId: ws.id, title: "Benchmark: 10,000 entries, cold", model: modelRef });
+  const coldSession = store.createSession({ workspaceId: ws.id, title: "Cold first paint (10,000 entries)", model: modelRef });
   for (const entry of benchEntries(ENTRIES)) store.appendEntry(coldSession.id, entry);
   const viewSession = store.createSession({ workspaceId: ws.id, title: "Benchmark: 2,000 entries", model: modelRef });
   for (const entry of benchEntries(MODEL_VIEW_ENTRIES)) store.appendEntry(viewSession.id, entry);
