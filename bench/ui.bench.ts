@@ -260,7 +260,9 @@ async function main(): Promise<void> {
     const replay = await measureReplayStep(page, { sessionId: session.id, title: session.title });
     console.log(`replayStepMs ${replay.replayStepMs} (p95 ${replay.replayStepP95Ms} over ${replay.replaySteps} steps; replay opened in ${replay.replayOpenMs} ms)`);
     // The Changes view and per-hunk review (bench/ui-changes.ts).
-    await page.getByRole("button", { name: "Exit replay" }).click();
+    // measureReplayStep and measureModelView leave replay themselves.
+    const exitReplay = page.getByRole("button", { name: "Exit replay" });
+    if ((await exitReplay.count()) > 0) await exitReplay.click();
     const changes = await measureChangesView(page, changesTitle);
     console.log(`changesViewMs ${changes.changesViewMs} (${CHANGES_FILES} files)`);
     const toggle = await measureHunkToggle(page);
