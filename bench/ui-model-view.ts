@@ -30,7 +30,7 @@ const OPEN_SCRIPT = `(async () => {
   await new Promise((resolve, reject) => {
     const give = setTimeout(() => reject(new Error("the request body never showed")), 60000);
     const check = () => {
-      if (document.querySelector('pre[aria-label="Request body"]')) { clearTimeout(give); resolve(); }
+      if (document.querySelector('[aria-label="Request body"] .model-view-line')) { clearTimeout(give); resolve(); }
       else requestAnimationFrame(check);
     };
     check();
@@ -38,7 +38,8 @@ const OPEN_SCRIPT = `(async () => {
   await afterPaint();
   const ms = performance.now() - t0;
   const head = document.querySelector(".model-view-body-head");
-  return { ms, chars: Number((head ? head.textContent : "").replace(/[^0-9]/g, "")) };
+  const m = /^([0-9,]+) characters/.exec(head ? head.textContent : "");
+  return { ms, chars: m ? Number(m[1].replace(/,/g, "")) : 0 };
 })()`;
 
 export async function measureModelView(

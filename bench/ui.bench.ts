@@ -148,7 +148,7 @@ async function main(): Promise<void> {
   for (const entry of benchEntries(ENTRIES)) store.appendEntry(session.id, entry);
   store.setSessionModel(session.id, modelRef);
   // The same again for the cold first paint, and a shorter one for "what the model saw".
-  const coldSession = store.createSession({ workspaceId: ws.id, title: "Benchmark: 10,000 entries, cold", model: modelRef });
+  const coldSession = store.createSession({ workspaceId: ws.id, title: "Cold first paint (10,000 entries)", model: modelRef });
   for (const entry of benchEntries(ENTRIES)) store.appendEntry(coldSession.id, entry);
   const viewSession = store.createSession({ workspaceId: ws.id, title: "Benchmark: 2,000 entries", model: modelRef });
   for (const entry of benchEntries(MODEL_VIEW_ENTRIES)) store.appendEntry(viewSession.id, entry);
@@ -260,7 +260,9 @@ async function main(): Promise<void> {
     const replay = await measureReplayStep(page, { sessionId: session.id, title: session.title });
     console.log(`replayStepMs ${replay.replayStepMs} (p95 ${replay.replayStepP95Ms} over ${replay.replaySteps} steps; replay opened in ${replay.replayOpenMs} ms)`);
     // The Changes view and per-hunk review (bench/ui-changes.ts).
-    // measureReplayStep has left replay already.
+    // measureReplayStep and measureModelView leave replay themselves.
+    const exitReplay = page.getByRole("button", { name: "Exit replay" });
+    if ((await exitReplay.count()) > 0) await exitReplay.click();
     const changes = await measureChangesView(page, changesTitle);
     console.log(`changesViewMs ${changes.changesViewMs} (${CHANGES_FILES} files)`);
     const toggle = await measureHunkToggle(page);
