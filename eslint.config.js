@@ -8,7 +8,21 @@ import tseslint from "typescript-eslint";
 
 export default tseslint.config(
   {
-    ignores: ["node_modules/", "out/", "dist/", "release/", "test-results/", "playwright-report/", "e2e/artifacts/", "bench/.tmp/", ".tmp/", "**/*.js", "**/*.mjs", "**/*.cjs", "electron/core/review/html-replay.generated.ts"],
+    ignores: [
+      "node_modules/",
+      "out/",
+      "dist/",
+      "release/",
+      "test-results/",
+      "playwright-report/",
+      "e2e/artifacts/",
+      "bench/.tmp/",
+      ".tmp/",
+      "**/*.js",
+      "**/*.mjs",
+      "**/*.cjs",
+      "electron/core/review/html-replay.generated.ts",
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
@@ -20,7 +34,10 @@ export default tseslint.config(
     linterOptions: { reportUnusedDisableDirectives: "error" },
     rules: {
       // `_`-prefixed names are deliberately unused (placeholders in signatures and destructuring).
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none", ignoreRestSiblings: true }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none", ignoreRestSiblings: true },
+      ],
     },
   },
   {

@@ -35,7 +35,28 @@ const CACHE = join(tmpdir(), "agent-workbench-bench-checkpoint-v1");
 const WS = join(CACHE, "ws");
 
 const { rand, pick } = seededRandom(0x51ed270b);
-const WORDS = ["const", "value", "return", "function", "import", "export", "config", "items", "state", "handler", "render", "update", "=", "{", "}", "(", ")", ";", "if", "else"];
+const WORDS = [
+  "const",
+  "value",
+  "return",
+  "function",
+  "import",
+  "export",
+  "config",
+  "items",
+  "state",
+  "handler",
+  "render",
+  "update",
+  "=",
+  "{",
+  "}",
+  "(",
+  ")",
+  ";",
+  "if",
+  "else",
+];
 
 function text(bytes: number): string {
   const parts: string[] = [];
@@ -54,7 +75,14 @@ const largePath = (i: number) => join("assets", `l${Math.floor(i / PER_DIR)}`, `
 function git(args: string[], cwd = WS): string {
   return execFileSync("git", args, {
     cwd,
-    env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@b", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@b" },
+    env: {
+      ...process.env,
+      GIT_CONFIG_GLOBAL: "/dev/null",
+      GIT_AUTHOR_NAME: "b",
+      GIT_AUTHOR_EMAIL: "b@b",
+      GIT_COMMITTER_NAME: "b",
+      GIT_COMMITTER_EMAIL: "b@b",
+    },
     maxBuffer: 1 << 30,
   }).toString();
 }
@@ -147,7 +175,9 @@ async function main(): Promise<void> {
     }
     const incrementalCheckpointMs = median(incremental);
     const gitStatus = median(status);
-    console.log(`incremental: ${incremental.map((x) => x.toFixed(0)).join(", ")} ms; git status: ${status.map((x) => x.toFixed(0)).join(", ")} ms`);
+    console.log(
+      `incremental: ${incremental.map((x) => x.toFixed(0)).join(", ")} ms; git status: ${status.map((x) => x.toFixed(0)).join(", ")} ms`,
+    );
 
     const beforeRestore = await record();
     change([...randomSmall(70), ...Array.from({ length: 30 }, () => largePath(Math.floor(rand() * LARGE)))]);
@@ -171,7 +201,9 @@ async function main(): Promise<void> {
 
     const result = {
       files: SMALL + LARGE,
-      workspaceBytes: git(["ls-tree", "-r", "-l", "HEAD"]).split("\n").reduce((n, l) => n + (Number(l.split(/\s+/)[3]) || 0), 0),
+      workspaceBytes: git(["ls-tree", "-r", "-l", "HEAD"])
+        .split("\n")
+        .reduce((n, l) => n + (Number(l.split(/\s+/)[3]) || 0), 0),
       ignoredFiles: DEPS,
       firstCheckpointMs: Math.round(firstCheckpointMs),
       firstCheckpointId: first.id,

@@ -49,7 +49,10 @@ export function largeStore(seed: SessionEntry[]): { path: string; bytes: number;
   const sessionCols = (db.prepare(`SELECT name FROM pragma_table_info('sessions')`).all() as Array<{ name: string }>)
     .map((c) => c.name)
     .filter((c) => !["num", "id", "title", "created_at", "updated_at"].includes(c));
-  const seedRow = db.prepare(`SELECT num, created_at FROM sessions WHERE id = ?`).get(seedSession.id) as { num: number; created_at: number };
+  const seedRow = db.prepare(`SELECT num, created_at FROM sessions WHERE id = ?`).get(seedSession.id) as {
+    num: number;
+    created_at: number;
+  };
   const lo = seedRow.num * 4294967296;
   const copySession = db.prepare(
     `INSERT INTO sessions (num, id, title, created_at, updated_at, ${sessionCols.join(", ")})

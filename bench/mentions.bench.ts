@@ -26,7 +26,22 @@ const QUERIES = ["src/compo/button", "utilsfmt", "README", "hooks/useSess", "tes
 const { pick } = seededRandom(0x1f2e3d4c);
 const AREAS = ["src", "lib", "test", "packages/core/src", "packages/ui/src", "apps/web/src", "scripts", "docs"];
 const DIRS = ["components", "hooks", "stores", "utils", "api", "store", "session", "format", "layout", "widgets"];
-const WORDS = ["button", "session", "store", "format", "dialog", "panel", "header", "list", "item", "view", "render", "parse", "fmt", "index"];
+const WORDS = [
+  "button",
+  "session",
+  "store",
+  "format",
+  "dialog",
+  "panel",
+  "header",
+  "list",
+  "item",
+  "view",
+  "render",
+  "parse",
+  "fmt",
+  "index",
+];
 const EXTS = ["ts", "tsx", "md", "json", "css"];
 
 function generate(root: string): void {
@@ -87,7 +102,9 @@ async function main(): Promise<void> {
       substringFilterMs: Number(percentile(substring, 0.5).toFixed(2)),
       targetMs: 50,
     };
-    console.log(`fuzzy search per keystroke: median ${result.mentionSearchMs} ms, p95 ${result.mentionSearchP95Ms} ms (substring baseline ${result.substringFilterMs} ms) [${sink}]`);
+    console.log(
+      `fuzzy search per keystroke: median ${result.mentionSearchMs} ms, p95 ${result.mentionSearchP95Ms} ms (substring baseline ${result.substringFilterMs} ms) [${sink}]`,
+    );
     index.close();
     console.log(`RESULT ${JSON.stringify(result)}`);
   } finally {

@@ -42,9 +42,10 @@ const CHUNK = 100;
 
 const { rand, pick } = seededRandom(0x9e3779b9);
 
-const COMMON = ("the a to of and in is it that for on with as this be are not you can file function return const " +
-  "error test value type import export string number line code change update fix read write path use should will")
-  .split(" ");
+const COMMON = (
+  "the a to of and in is it that for on with as this be are not you can file function return const " +
+  "error test value type import export string number line code change update fix read write path use should will"
+).split(" ");
 const RARE = Array.from({ length: 20_000 }, (_, i) => {
   const syll = ["ka", "lo", "mi", "zu", "re", "po", "ta", "ne", "vi", "sh", "gr", "an", "el", "or", "ix"];
   let w = "";
@@ -95,7 +96,10 @@ function nextEntry(i: number): SessionEntry {
     };
   }
   if (i % 7 === 0) {
-    return { type: "message", message: { role: "user", content: [{ type: "text", text: words(60 + Math.floor(rand() * 150)) }], timestamp } };
+    return {
+      type: "message",
+      message: { role: "user", content: [{ type: "text", text: words(60 + Math.floor(rand() * 150)) }], timestamp },
+    };
   }
   const calls = 1 + Math.floor(rand() * 2);
   const content: AssistantContent[] = [{ type: "text", text: words(40 + Math.floor(rand() * 120)) }];
@@ -107,7 +111,10 @@ function nextEntry(i: number): SessionEntry {
       type: "toolCall",
       id,
       name,
-      arguments: name === "edit" ? { path: `src/${pick(RARE)}.ts`, oldText: codeBlock(3), newText: codeBlock(4) } : { path: `src/${pick(RARE)}.ts`, pattern: pick(RARE) },
+      arguments:
+        name === "edit"
+          ? { path: `src/${pick(RARE)}.ts`, oldText: codeBlock(3), newText: codeBlock(4) }
+          : { path: `src/${pick(RARE)}.ts`, pattern: pick(RARE) },
     });
   }
   const input = 2000 + Math.floor(rand() * 30_000);
@@ -146,7 +153,11 @@ const round = (x: number, d = 4): number => Math.round(x * 10 ** d) / 10 ** d;
 // ---------------------------------------------------------------- run
 
 function main(dir: string): void {
-  console.log(`load average at start: ${loadavg().map((l) => l.toFixed(1)).join(" ")} on ${cpus().length} cores`);
+  console.log(
+    `load average at start: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")} on ${cpus().length} cores`,
+  );
   const entries: SessionEntry[] = Array.from({ length: APPENDS }, (_, i) => nextEntry(i));
   const sizes = entries.map((e) => JSON.stringify(e).length);
   console.log(`entries: ${APPENDS}, JSON size median ${median(sizes)} B, min ${Math.min(...sizes)}, max ${Math.max(...sizes)}`);
@@ -189,13 +200,17 @@ function main(dir: string): void {
   base.close();
   for (const kind of ["user", "assistant", "toolResult"]) {
     const idx = entries.flatMap((e, i) => (e.type === "message" && e.message.role === kind ? [i] : []));
-    console.log(`  ${kind} (${idx.length}): store median ${round(median(idx.map((i) => storeTimes[i])))} ms, baseline ${round(median(idx.map((i) => baseTimes[i])))} ms`);
+    console.log(
+      `  ${kind} (${idx.length}): store median ${round(median(idx.map((i) => storeTimes[i])))} ms, baseline ${round(median(idx.map((i) => baseTimes[i])))} ms`,
+    );
   }
   const appendMedianMs = median(storeTimes);
   const appendMaxMs = Math.max(...storeTimes);
   const appendMeanMs = storeTimes.reduce((a, b) => a + b, 0) / storeTimes.length;
   const slow = storeTimes.filter((t) => t > 16).length;
-  console.log(`append: max ${round(appendMaxMs, 2)} ms, mean ${round(appendMeanMs)} ms, ${slow} of ${APPENDS} over 16 ms; baseline max ${round(Math.max(...baseTimes), 2)} ms`);
+  console.log(
+    `append: max ${round(appendMaxMs, 2)} ms, mean ${round(appendMeanMs)} ms, ${slow} of ${APPENDS} over 16 ms; baseline max ${round(Math.max(...baseTimes), 2)} ms`,
+  );
   const appendP99Ms = quantile(sortNum(storeTimes), 0.99);
   const baselineMedianMs = median(baseTimes);
   console.log(
@@ -223,7 +238,9 @@ function main(dir: string): void {
 
   if (APPEND_ONLY) {
     store.close();
-    console.log(`RESULT ${JSON.stringify({ appendMedianMs: round(appendMedianMs), appendMaxMs: round(appendMaxMs, 2), appendMeanMs: round(appendMeanMs), appendRatioToBaseline: round(appendMedianMs / baselineMedianMs, 3), load10kMs: round(load10kMs, 1), load10kCpuMs: round(load10kCpuMs, 1) })}`);
+    console.log(
+      `RESULT ${JSON.stringify({ appendMedianMs: round(appendMedianMs), appendMaxMs: round(appendMaxMs, 2), appendMeanMs: round(appendMeanMs), appendRatioToBaseline: round(appendMedianMs / baselineMedianMs, 3), load10kMs: round(load10kMs, 1), load10kCpuMs: round(load10kCpuMs, 1) })}`,
+    );
     return;
   }
 
@@ -241,7 +258,16 @@ function main(dir: string): void {
   }
   console.log(`filled ${total} messages in ${sessionNo + 1} sessions (${round((performance.now() - fillStart) / 1000, 1)} s)`);
 
-  const queries = [pick(RARE.slice(0, 50)), RARE[500], RARE[5000], `${RARE[3]} ${RARE[40]}`, "function return", `${RARE[12].slice(0, 3)}*`, "error", 'hostile "quote -minus (paren'];
+  const queries = [
+    pick(RARE.slice(0, 50)),
+    RARE[500],
+    RARE[5000],
+    `${RARE[3]} ${RARE[40]}`,
+    "function return",
+    `${RARE[12].slice(0, 3)}*`,
+    "error",
+    'hostile "quote -minus (paren',
+  ];
   const queryMedians: number[] = [];
   for (const q of queries) {
     const times: number[] = [];
@@ -290,14 +316,20 @@ function main(dir: string): void {
     search100kMs: round(search100kMs, 3),
     bytesPerMessage: Math.round(bytesPerMessage),
   };
-  console.log(`load average at end: ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+  console.log(
+    `load average at end: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")}`,
+  );
   console.log(`RESULT ${JSON.stringify(result)}`);
 }
 
 /** Opens the cached large store the way the app does, up to a session list. */
 function measureLargeOpen(seed: SessionEntry[]): { openMs: number; withCheckMs: number; bytes: number } {
   const { path, bytes, generatedMs } = largeStore(seed);
-  console.log(`large store: ${round(bytes / 1e6, 0)} MB at ${path}${generatedMs === null ? " (cached)" : ` (made in ${round(generatedMs / 1000, 1)} s)`}`);
+  console.log(
+    `large store: ${round(bytes / 1e6, 0)} MB at ${path}${generatedMs === null ? " (cached)" : ` (made in ${round(generatedMs / 1000, 1)} s)`}`,
+  );
   const openOnce = (integrityCheck: "atOpen" | "background"): number => {
     const t0 = performance.now();
     const store = SessionStore.open(path, { integrityCheck, indexer: { idleMs: null } });

@@ -85,7 +85,10 @@ async function timeGrep(runtime: ToolRuntime): Promise<{ ms: number; matches: un
 
 async function timeBash(runtime: ToolRuntime): Promise<number> {
   const start = performance.now();
-  const outcome = await runtime.run({ id: "bench", name: "bash", arguments: { command: "true" } }, { ask: async () => ({ approved: true }) });
+  const outcome = await runtime.run(
+    { id: "bench", name: "bash", arguments: { command: "true" } },
+    { ask: async () => ({ approved: true }) },
+  );
   const ms = performance.now() - start;
   if (!outcome.ok) throw new Error(outcome.error.message);
   return ms;

@@ -84,14 +84,36 @@ function history(): Message[] {
       const ids = [idFor(model, calls), idFor(model, calls + 1)];
       calls += 2;
       const content: AssistantContent[] = [thinkingFor(model, cycle), { type: "text", text: prose(300) }];
-      for (const id of ids) content.push({ type: "toolCall", id, name: cycle % 3 === 0 ? "bash" : "read", arguments: { path: `src/${cycle}.ts` } });
+      for (const id of ids)
+        content.push({ type: "toolCall", id, name: cycle % 3 === 0 ? "bash" : "read", arguments: { path: `src/${cycle}.ts` } });
       messages.push({ role: "assistant", content, stopReason: "toolUse", model, usage, timestamp: turn++ });
       for (const id of ids) {
-        messages.push({ role: "toolResult", toolCallId: id, toolName: "read", isError: false, content: [{ type: "text", text: prose(2_000) }], timestamp: turn++ });
+        messages.push({
+          role: "toolResult",
+          toolCallId: id,
+          toolName: "read",
+          isError: false,
+          content: [{ type: "text", text: prose(2_000) }],
+          timestamp: turn++,
+        });
       }
-      messages.push({ role: "assistant", content: [{ type: "text", text: prose(500) }], stopReason: "stop", model, usage, timestamp: turn++ });
+      messages.push({
+        role: "assistant",
+        content: [{ type: "text", text: prose(500) }],
+        stopReason: "stop",
+        model,
+        usage,
+        timestamp: turn++,
+      });
     } else {
-      messages.push({ role: "assistant", content: [thinkingFor(model, cycle), { type: "text", text: prose(500) }], stopReason: "stop", model, usage, timestamp: turn++ });
+      messages.push({
+        role: "assistant",
+        content: [thinkingFor(model, cycle), { type: "text", text: prose(500) }],
+        stopReason: "stop",
+        model,
+        usage,
+        timestamp: turn++,
+      });
     }
   }
   if (messages.length !== 10_000 || calls !== 3_000) throw new Error(`history shape: ${messages.length} messages, ${calls} calls`);
@@ -120,7 +142,8 @@ const TARGETS = [
 
 const messages = history();
 const context: LlmContext = { systemPrompt: "You are a coding agent.", messages, tools: TOOLS };
-const result: Record<string, { ms: number; ratioToClone: number; cpuMs: number; coldCacheMs: number; cloneMs: number; buildMs: number }> = {};
+const result: Record<string, { ms: number; ratioToClone: number; cpuMs: number; coldCacheMs: number; cloneMs: number; buildMs: number }> =
+  {};
 for (const target of TARGETS) {
   const model = findModel(target.ref, target.api);
   const provider = model && findProvider(model.provider);

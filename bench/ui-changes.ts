@@ -38,7 +38,14 @@ export function changesEntries(start = 1_700_000_000_000): SessionEntry[] {
     const id = `toolu_c${i}`;
     out.push({
       type: "message",
-      message: { role: "assistant", content: [{ type: "toolCall", id, name: "write", arguments: { path, content: after.join("\n") + "\n" } }], stopReason: "toolUse", model, usage: emptyUsage(), timestamp: t },
+      message: {
+        role: "assistant",
+        content: [{ type: "toolCall", id, name: "write", arguments: { path, content: after.join("\n") + "\n" } }],
+        stopReason: "toolUse",
+        model,
+        usage: emptyUsage(),
+        timestamp: t,
+      },
     });
     out.push({
       type: "message",
@@ -48,7 +55,14 @@ export function changesEntries(start = 1_700_000_000_000): SessionEntry[] {
         toolName: "write",
         isError: false,
         content: [{ type: "text", text: `Wrote ${path}.` }],
-        details: { path, created: false, bytes: 1200, diff: { unifiedDiff: "", added: HUNKS_PER_FILE, removed: HUNKS_PER_FILE }, before: before.join("\n") + "\n", after: after.join("\n") + "\n" },
+        details: {
+          path,
+          created: false,
+          bytes: 1200,
+          diff: { unifiedDiff: "", added: HUNKS_PER_FILE, removed: HUNKS_PER_FILE },
+          before: before.join("\n") + "\n",
+          after: after.join("\n") + "\n",
+        },
         timestamp: t + 10,
       },
     });

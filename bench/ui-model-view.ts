@@ -48,10 +48,14 @@ export async function measureModelView(
 ): Promise<ModelViewBenchResult> {
   const opens = opts.opens ?? 5;
   const counter = page.getByLabel("Current step");
-  await page.evaluate(`(() => { const p = new URLSearchParams(location.hash.slice(1)); p.set("replay", ${JSON.stringify(opts.sessionId)}); location.hash = p.toString(); })()`);
+  await page.evaluate(
+    `(() => { const p = new URLSearchParams(location.hash.slice(1)); p.set("replay", ${JSON.stringify(opts.sessionId)}); location.hash = p.toString(); })()`,
+  );
   await counter.filter({ hasText: /^Step 1 of \d+$/ }).waitFor({ timeout: 120_000 });
   const total = Number(((await counter.innerText()).match(/of (\d+)/) ?? [])[1] ?? 0);
-  await page.evaluate(`(() => { const p = new URLSearchParams(location.hash.slice(1)); p.set("step", "${total - 1}"); location.hash = p.toString(); })()`);
+  await page.evaluate(
+    `(() => { const p = new URLSearchParams(location.hash.slice(1)); p.set("step", "${total - 1}"); location.hash = p.toString(); })()`,
+  );
   await counter.filter({ hasText: `Step ${total} of ${total}` }).waitFor({ timeout: 30_000 });
   const button = page.getByRole("button", { name: "What the model saw" });
   for (let i = 0; i < 6 && (await button.count()) === 0; i++) {
@@ -82,20 +86,31 @@ export async function measureModelView(
 
 /** `tsx bench/ui-model-view.ts [--profile]`: only this measurement, on a 2,000-entry session (for iterating on it). */
 async function standalone(): Promise<void> {
-  const [{ chromium }, fs, os, path, { createWorkbench }, { SessionStore }, { startWebHost }, { default: globalSetup }, chromiumPath, { benchEntries, BENCH_MODEL }, { topSelfTime }] =
-    await Promise.all([
-      import("@playwright/test"),
-      import("node:fs"),
-      import("node:os"),
-      import("node:path"),
-      import("../electron/core/api/create-workbench"),
-      import("../electron/core/store"),
-      import("../electron/core/web/server"),
-      import("../e2e/helpers/global-setup"),
-      import("../scripts/chromium-path"),
-      import("./ui-session"),
-      import("./cpu-profile"),
-    ]);
+  const [
+    { chromium },
+    fs,
+    os,
+    path,
+    { createWorkbench },
+    { SessionStore },
+    { startWebHost },
+    { default: globalSetup },
+    chromiumPath,
+    { benchEntries, BENCH_MODEL },
+    { topSelfTime },
+  ] = await Promise.all([
+    import("@playwright/test"),
+    import("node:fs"),
+    import("node:os"),
+    import("node:path"),
+    import("../electron/core/api/create-workbench"),
+    import("../electron/core/store"),
+    import("../electron/core/web/server"),
+    import("../e2e/helpers/global-setup"),
+    import("../scripts/chromium-path"),
+    import("./ui-session"),
+    import("./cpu-profile"),
+  ]);
   const executablePath = chromiumPath.findChromium();
   if (!executablePath) throw new Error("no Chromium found (run scripts/ensure-chromium.ts)");
   await globalSetup();
@@ -108,7 +123,14 @@ async function standalone(): Promise<void> {
   const session = store.createSession({ workspaceId: ws.id, title: "Benchmark: 2,000 entries", model: BENCH_MODEL });
   for (const entry of benchEntries(2_000)) store.appendEntry(session.id, entry);
   store.close();
-  const workbench = await createWorkbench({ dbPath, host: { mode: "web", notices: [] }, version: "bench", env: {}, initialWorkspace: workspacePath, demo: false });
+  const workbench = await createWorkbench({
+    dbPath,
+    host: { mode: "web", notices: [] },
+    version: "bench",
+    env: {},
+    initialWorkspace: workspacePath,
+    demo: false,
+  });
   const host = await startWebHost({ workbench, staticDir: path.join(process.cwd(), "out", "renderer") });
   const browser = await chromium.launch({ executablePath, args: chromiumPath.CHROMIUM_ARGS });
   try {

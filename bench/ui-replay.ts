@@ -91,7 +91,9 @@ export async function measureReplayStep(page: Page, opts: ReplayBenchOptions): P
     await replayButton.click();
   } else {
     // Without the session-list button, the address opens replay mode too.
-    await page.evaluate(`(() => { const p = new URLSearchParams(location.hash.slice(1)); p.set("replay", ${JSON.stringify(opts.sessionId)}); location.hash = p.toString(); })()`);
+    await page.evaluate(
+      `(() => { const p = new URLSearchParams(location.hash.slice(1)); p.set("replay", ${JSON.stringify(opts.sessionId)}); location.hash = p.toString(); })()`,
+    );
   }
   await counter.filter({ hasText: /^Step 1 of \d+$/ }).waitFor({ timeout: 120_000 });
   const replayOpenMs = Date.now() - t0;
@@ -99,7 +101,9 @@ export async function measureReplayStep(page: Page, opts: ReplayBenchOptions): P
 
   // Start in the middle of the session, where the transcript holds thousands of rows.
   const middle = Math.floor(total / 2);
-  await page.evaluate(`(() => { const p = new URLSearchParams(location.hash.slice(1)); p.set("step", "${middle}"); location.hash = p.toString(); })()`);
+  await page.evaluate(
+    `(() => { const p = new URLSearchParams(location.hash.slice(1)); p.set("step", "${middle}"); location.hash = p.toString(); })()`,
+  );
   await counter.filter({ hasText: `Step ${middle + 1} of ${total}` }).waitFor({ timeout: 30_000 });
   // The diff panel shows the files as of this step once the step settles: let Monaco load
   // and its worker finish that first diff before stepping (it is not part of a step).
@@ -119,7 +123,12 @@ export async function measureReplayStep(page: Page, opts: ReplayBenchOptions): P
   return {
     replayStepMs: round(percentile(sorted, 0.5)),
     replayStepP95Ms: round(percentile(sorted, 0.95)),
-    replayStepWorkMs: round(percentile([...work].sort((a, b) => a - b), 0.5)),
+    replayStepWorkMs: round(
+      percentile(
+        [...work].sort((a, b) => a - b),
+        0.5,
+      ),
+    ),
     replayOpenMs,
     replaySteps: times.length,
   };
@@ -132,20 +141,31 @@ export async function measureReplayStep(page: Page, opts: ReplayBenchOptions): P
  * 10,000-entry session, without the rest of bench:ui (for iterating on it).
  */
 async function standalone(): Promise<void> {
-  const [{ chromium }, fs, os, path, { createWorkbench }, { SessionStore }, { startWebHost }, { default: globalSetup }, chromiumPath, { benchEntries, BENCH_MODEL }, { topSelfTime }] =
-    await Promise.all([
-      import("@playwright/test"),
-      import("node:fs"),
-      import("node:os"),
-      import("node:path"),
-      import("../electron/core/api/create-workbench"),
-      import("../electron/core/store"),
-      import("../electron/core/web/server"),
-      import("../e2e/helpers/global-setup"),
-      import("../scripts/chromium-path"),
-      import("./ui-session"),
-      import("./cpu-profile"),
-    ]);
+  const [
+    { chromium },
+    fs,
+    os,
+    path,
+    { createWorkbench },
+    { SessionStore },
+    { startWebHost },
+    { default: globalSetup },
+    chromiumPath,
+    { benchEntries, BENCH_MODEL },
+    { topSelfTime },
+  ] = await Promise.all([
+    import("@playwright/test"),
+    import("node:fs"),
+    import("node:os"),
+    import("node:path"),
+    import("../electron/core/api/create-workbench"),
+    import("../electron/core/store"),
+    import("../electron/core/web/server"),
+    import("../e2e/helpers/global-setup"),
+    import("../scripts/chromium-path"),
+    import("./ui-session"),
+    import("./cpu-profile"),
+  ]);
   const executablePath = chromiumPath.findChromium();
   if (!executablePath) throw new Error("no Chromium found (run scripts/ensure-chromium.ts)");
   await globalSetup();
@@ -158,13 +178,22 @@ async function standalone(): Promise<void> {
   const session = store.createSession({ workspaceId: ws.id, title: "Benchmark: 10,000 entries", model: BENCH_MODEL });
   for (const entry of benchEntries(10_000)) store.appendEntry(session.id, entry);
   store.close();
-  const workbench = await createWorkbench({ dbPath, host: { mode: "web", notices: [] }, version: "bench", env: {}, initialWorkspace: workspacePath, demo: false });
+  const workbench = await createWorkbench({
+    dbPath,
+    host: { mode: "web", notices: [] },
+    version: "bench",
+    env: {},
+    initialWorkspace: workspacePath,
+    demo: false,
+  });
   const host = await startWebHost({ workbench, staticDir: process.env.BENCH_STATIC ?? path.join(process.cwd(), "out", "renderer") });
   const browser = await chromium.launch({ executablePath, args: chromiumPath.CHROMIUM_ARGS });
   try {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     const errors: string[] = [];
-    page.on("pageerror", (e) => errors.push(`${e.message} at ${performance.now().toFixed(0)} ms: ${(e.stack ?? "").split("\n").slice(1, 6).join(" / ")}`));
+    page.on("pageerror", (e) =>
+      errors.push(`${e.message} at ${performance.now().toFixed(0)} ms: ${(e.stack ?? "").split("\n").slice(1, 6).join(" / ")}`),
+    );
     page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
     page.on("console", (m) => m.text().startsWith("[replay-bench]") && console.log(m.text()));
     await page.goto(host.url);

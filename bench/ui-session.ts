@@ -31,12 +31,18 @@ function unified(path: string, i: number): { unifiedDiff: string; before: string
     `--- a/${path}`,
     `+++ b/${path}`,
     "@@ -8,7 +8,8 @@",
-    ...before.split("\n").slice(7, 10).map((l) => ` ${l}`),
+    ...before
+      .split("\n")
+      .slice(7, 10)
+      .map((l) => ` ${l}`),
     `-${before.split("\n")[10]}`,
     `+${lines[10]}`,
     ` ${before.split("\n")[11]}`,
     `+${lines[12]}`,
-    ...before.split("\n").slice(12, 14).map((l) => ` ${l}`),
+    ...before
+      .split("\n")
+      .slice(12, 14)
+      .map((l) => ` ${l}`),
     "",
   ].join("\n");
   return { unifiedDiff: diff, before, after, added: 2, removed: 1 };
@@ -58,12 +64,21 @@ export function benchEntries(count: number, start = 1_700_000_000_000): SessionE
   for (let i = 0; out.length < count; i++) {
     t += 1000;
     const path = `src/module-${i % 50}.ts`;
-    out.push({ type: "message", message: { role: "user", content: [{ type: "text", text: `Step ${i}: please review \`${path}\` and make \`total\` faster.` }], timestamp: t } });
+    out.push({
+      type: "message",
+      message: {
+        role: "user",
+        content: [{ type: "text", text: `Step ${i}: please review \`${path}\` and make \`total\` faster.` }],
+        timestamp: t,
+      },
+    });
     const kind = i % 4;
     const callId = `toolu_${i.toString(36)}`;
     const text =
       `Looking at **${path}** (iteration ${i}). The loop can be simplified:\n\n` +
-      "```ts\n" + CODE.join("\n") + "\n```\n\n" +
+      "```ts\n" +
+      CODE.join("\n") +
+      "\n```\n\n" +
       `- keeps rounding\n- avoids an allocation\n\nNext I will ${kind === 0 ? "read the file" : kind === 1 ? "edit it" : kind === 2 ? "run the tests" : "search for callers"}.`;
     const call =
       kind === 0
@@ -75,20 +90,53 @@ export function benchEntries(count: number, start = 1_700_000_000_000): SessionE
             : { type: "toolCall" as const, id: callId, name: "grep", arguments: { pattern: "total\\(", path: "src" } };
     out.push({
       type: "message",
-      message: { role: "assistant", content: [{ type: "thinking", thinking: `Plan for step ${i}.` }, { type: "text", text }, call], stopReason: "toolUse", model, usage: usage(), timestamp: t + 200 },
+      message: {
+        role: "assistant",
+        content: [{ type: "thinking", thinking: `Plan for step ${i}.` }, { type: "text", text }, call],
+        stopReason: "toolUse",
+        model,
+        usage: usage(),
+        timestamp: t + 200,
+      },
     });
-    if (kind === 1) out.push({ type: "approval", toolCallId: callId, toolName: "edit", decision: "approved", decidedBy: "user", timestamp: t + 300 });
+    if (kind === 1)
+      out.push({ type: "approval", toolCallId: callId, toolName: "edit", decision: "approved", decidedBy: "user", timestamp: t + 300 });
     const d = unified(path, i);
     const details =
       kind === 0
         ? { path, bytes: 900, startLine: 1, endLine: 30, totalLines: 30, truncated: false }
         : kind === 1
-          ? { path, created: false, bytes: 950, diff: { unifiedDiff: d.unifiedDiff, added: d.added, removed: d.removed }, before: d.before, after: d.after }
+          ? {
+              path,
+              created: false,
+              bytes: 950,
+              diff: { unifiedDiff: d.unifiedDiff, added: d.added, removed: d.removed },
+              before: d.before,
+              after: d.after,
+            }
           : kind === 2
             ? { command: "npm test -- --run total", exitCode: i % 8 === 2 ? 1 : 0, durationMs: 1234, truncated: i % 16 === 2 }
             : { pattern: "total\\(", matches: 3, truncated: false };
-    const output = kind === 0 ? fileText(i) : kind === 1 ? `Edited ${path}: 1 replacement (+2 -1 lines).` : kind === 2 ? "✓ total (3 tests)\n\nExit code: 0" : `${path}:3: total(items)`;
-    out.push({ type: "message", message: { role: "toolResult", toolCallId: callId, toolName: call.name, isError: false, content: [{ type: "text", text: output }], details, timestamp: t + 500 } });
+    const output =
+      kind === 0
+        ? fileText(i)
+        : kind === 1
+          ? `Edited ${path}: 1 replacement (+2 -1 lines).`
+          : kind === 2
+            ? "✓ total (3 tests)\n\nExit code: 0"
+            : `${path}:3: total(items)`;
+    out.push({
+      type: "message",
+      message: {
+        role: "toolResult",
+        toolCallId: callId,
+        toolName: call.name,
+        isError: false,
+        content: [{ type: "text", text: output }],
+        details,
+        timestamp: t + 500,
+      },
+    });
     if (i % 97 === 96) {
       const to = model === BENCH_MODEL ? OTHER_MODEL : BENCH_MODEL;
       out.push({ type: "modelSwitch", from: model, to, timestamp: t + 600 });

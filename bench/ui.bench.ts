@@ -161,7 +161,9 @@ async function main(): Promise<void> {
   console.log(`seeded 2 × ${ENTRIES} + ${MODEL_VIEW_ENTRIES} entries in ${Date.now() - t0} ms`);
 
   const faux = await startFauxProvider({});
-  faux.setDefaultResponder((request) => hunkReply(request) ?? reply([text(streamedText())], { chunkSize: CHUNK, chunkDelayMs: 1000 / DELTAS_PER_SECOND }));
+  faux.setDefaultResponder(
+    (request) => hunkReply(request) ?? reply([text(streamedText())], { chunkSize: CHUNK, chunkDelayMs: 1000 / DELTAS_PER_SECOND }),
+  );
   const workbench = await createWorkbench({
     dbPath,
     host: { mode: "web", notices: [] },
@@ -206,20 +208,30 @@ async function main(): Promise<void> {
     };
     await profiled("loading", async () => {
       await page.goto(host.url);
-      await page.waitForFunction(() => ((window as unknown as { __firstPaint?: number }).__firstPaint ?? -1) > 0, null, { timeout: 60_000 }).catch(() => undefined);
+      await page
+        .waitForFunction(() => ((window as unknown as { __firstPaint?: number }).__firstPaint ?? -1) > 0, null, { timeout: 60_000 })
+        .catch(() => undefined);
     });
     try {
-      await page.waitForFunction(() => ((window as unknown as { __firstPaint?: number }).__firstPaint ?? -1) > 0, null, { timeout: 60_000 });
+      await page.waitForFunction(() => ((window as unknown as { __firstPaint?: number }).__firstPaint ?? -1) > 0, null, {
+        timeout: 60_000,
+      });
     } catch (err) {
       mkdirSync(join(process.cwd(), "bench", ".tmp"), { recursive: true });
       await page.screenshot({ path: join(process.cwd(), "bench", ".tmp", "ui-first-paint-timeout.png") });
-      throw new Error(`the transcript never painted (screenshot in bench/.tmp; browser errors: ${errors.slice(0, 3).join(" | ") || "none"})`, {
-        cause: err,
-      });
+      throw new Error(
+        `the transcript never painted (screenshot in bench/.tmp; browser errors: ${errors.slice(0, 3).join(" | ") || "none"})`,
+        {
+          cause: err,
+        },
+      );
     }
     const firstPaintMs = Math.round(await page.evaluate(() => (window as unknown as { __firstPaint: number }).__firstPaint));
     const marks = await page.evaluate(() =>
-      performance.getEntriesByType("mark").filter((m) => (m.name.startsWith("wb:") || m.name.startsWith("bench:"))).map((m) => `${m.name}@${Math.round(m.startTime)}`),
+      performance
+        .getEntriesByType("mark")
+        .filter((m) => m.name.startsWith("wb:") || m.name.startsWith("bench:"))
+        .map((m) => `${m.name}@${Math.round(m.startTime)}`),
     );
     console.log(`firstPaintMs ${firstPaintMs} (${marks.join(", ")})`);
 
@@ -255,10 +267,13 @@ async function main(): Promise<void> {
     const longTasks = await page.evaluate(() => (window as unknown as { __longTasks: number[] }).__longTasks);
     const fauxRequest = faux.requests[requestsBefore];
     console.log(`streamed ${DELTAS} deltas in ${streamMs} ms; long tasks: ${JSON.stringify(longTasks.map(Math.round))}`);
-    if (!fauxRequest?.accepted) console.log(`warning: the faux provider did not accept the request (${fauxRequest?.rejection?.message ?? "none"})`);
+    if (!fauxRequest?.accepted)
+      console.log(`warning: the faux provider did not accept the request (${fauxRequest?.rejection?.message ?? "none"})`);
     // Replay stepping over the same session (bench/ui-replay.ts).
     const replay = await measureReplayStep(page, { sessionId: session.id, title: session.title });
-    console.log(`replayStepMs ${replay.replayStepMs} (p95 ${replay.replayStepP95Ms} over ${replay.replaySteps} steps; replay opened in ${replay.replayOpenMs} ms)`);
+    console.log(
+      `replayStepMs ${replay.replayStepMs} (p95 ${replay.replayStepP95Ms} over ${replay.replaySteps} steps; replay opened in ${replay.replayOpenMs} ms)`,
+    );
     // The Changes view and per-hunk review (bench/ui-changes.ts).
     // measureReplayStep and measureModelView leave replay themselves.
     const exitReplay = page.getByRole("button", { name: "Exit replay" });
@@ -268,7 +283,9 @@ async function main(): Promise<void> {
     const toggle = await measureHunkToggle(page);
     console.log(`hunkToggleMs ${toggle.hunkToggleMs}`);
     const modelView = await measureModelView(page, { sessionId: viewSession.id });
-    console.log(`modelViewOpenMs ${modelView.modelViewOpenMs} (max ${modelView.modelViewOpenMaxMs}; ${modelView.modelViewBodyChars} characters of JSON)`);
+    console.log(
+      `modelViewOpenMs ${modelView.modelViewOpenMs} (max ${modelView.modelViewOpenMaxMs}; ${modelView.modelViewBodyChars} characters of JSON)`,
+    );
     if (errors.length) console.log(`browser errors: ${errors.slice(0, 5).join(" | ")}`);
 
     console.log(

@@ -67,9 +67,14 @@ async function main(): Promise<void> {
   if (!values.workspace) usage("--workspace is required");
   if (command === "undo") {
     if (words.length > 0) usage("undo takes no prompt");
-    if (values.model !== undefined || values.reasoning !== undefined || values.continue) usage("undo takes --session, --force, --json and --db only");
+    if (values.model !== undefined || values.reasoning !== undefined || values.continue)
+      usage("undo takes --session, --force, --json and --db only");
     process.exitCode = await withCore(values.db, (workbench, io) =>
-      undoHeadless(workbench, { workspace: resolve(values.workspace as string), session: values.session, force: values.force, json: values.json }, io),
+      undoHeadless(
+        workbench,
+        { workspace: resolve(values.workspace as string), session: values.session, force: values.force, json: values.json },
+        io,
+      ),
     );
     return;
   }
@@ -77,7 +82,8 @@ async function main(): Promise<void> {
   if (!prompt) usage("missing prompt");
   if (values.session !== undefined && values.continue) usage("--session and --continue exclude each other");
   const approve = values.approve;
-  if (approve !== "all" && approve !== "read-only" && approve !== "none") usage(`--approve must be all, read-only or none (got ${approve})`);
+  if (approve !== "all" && approve !== "read-only" && approve !== "none")
+    usage(`--approve must be all, read-only or none (got ${approve})`);
   const reasoning = values.reasoning === undefined ? undefined : ReasoningLevelSchema.safeParse(values.reasoning);
   if (reasoning && !reasoning.success) usage(`--reasoning must be one of ${ReasoningLevelSchema.options.join(", ")}`);
 
@@ -125,7 +131,10 @@ async function withCore(
     ...(approvalPolicy ? { approvalPolicy } : {}),
   });
   try {
-    return await work(core.workbench, { out: (line) => process.stdout.write(`${line}\n`), err: (line) => process.stderr.write(`${line}\n`) });
+    return await work(core.workbench, {
+      out: (line) => process.stdout.write(`${line}\n`),
+      err: (line) => process.stderr.write(`${line}\n`),
+    });
   } finally {
     await core.close();
   }

@@ -77,7 +77,8 @@ export function checkCitations(root: string): CitationProblem[] {
     const lines = readFileSync(join(root, file), "utf8").split("\n");
     lines.forEach((text, i) => {
       const at = (citation: string, problem: string) => problems.push({ file: rel, line: i + 1, citation, problem });
-      for (const m of text.matchAll(HANDBOOK)) at(m[0], "cites the team handbook, which is not in the repository: cite docs/architecture.md instead");
+      for (const m of text.matchAll(HANDBOOK))
+        at(m[0], "cites the team handbook, which is not in the repository: cite docs/architecture.md instead");
       const check = (doc: string, anchor: string | undefined, citation: string) => {
         const anchors = anchorsFor(doc);
         if (anchors === null) at(citation, `docs/${doc} does not exist`);

@@ -24,7 +24,9 @@ function main(): void {
   }
   const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
   if (!isRoot || !hasApt()) {
-    fail("e2e: no Chromium found. Install Debian's package (sudo apt-get install chromium) or set CHROMIUM_PATH to a Chrome/Chromium binary.");
+    fail(
+      "e2e: no Chromium found. Install Debian's package (sudo apt-get install chromium) or set CHROMIUM_PATH to a Chrome/Chromium binary.",
+    );
   }
   console.log("chromium: not found; installing Debian's chromium package with apt-get…");
   const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };

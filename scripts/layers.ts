@@ -49,7 +49,8 @@ export function checkFile(root: string, file: string, source: string): LayerViol
         if (isElectron(spec)) bad("shared/ must not import electron");
         else if (isNodeBuiltin(spec)) bad("shared/ must not import Node built-ins");
         else if (isRelative && target !== "shared") bad("shared/ may import only shared/");
-        else if (!isRelative && !SHARED_ALLOWED_PACKAGES.has(spec.split("/")[0])) bad(`shared/ may import only ${[...SHARED_ALLOWED_PACKAGES].join(", ")}`);
+        else if (!isRelative && !SHARED_ALLOWED_PACKAGES.has(spec.split("/")[0]))
+          bad(`shared/ may import only ${[...SHARED_ALLOWED_PACKAGES].join(", ")}`);
         break;
       case "core":
         if (isElectron(spec)) bad("the core must never import electron");

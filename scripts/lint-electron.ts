@@ -145,7 +145,8 @@ async function main(): Promise<number> {
     if (reason === null && isBlocking(f)) failed++;
   }
   for (const a of ACCEPTED) {
-    if (!result.issues.some((f) => f.id === a.id && f.file === a.file)) console.log(`  note: accepted ${a.id} in ${a.file} no longer occurs; remove it`);
+    if (!result.issues.some((f) => f.id === a.id && f.file === a.file))
+      console.log(`  note: accepted ${a.id} in ${a.file} no longer occurs; remove it`);
   }
   const blocking = result.issues.filter(isBlocking).length;
   console.log(

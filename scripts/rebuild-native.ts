@@ -30,9 +30,7 @@ export interface RebuildRequest {
 /** Leaves build/Release/better_sqlite3.node inside the staged package, or throws. */
 export type Rebuilder = (req: RebuildRequest) => Promise<void>;
 
-export type EnsureResult =
-  | { ok: true; bindingPath: string; rebuilt: boolean }
-  | { ok: false; message: string };
+export type EnsureResult = { ok: true; bindingPath: string; rebuilt: boolean } | { ok: false; message: string };
 
 export interface EnsureOptions {
   root: string;

@@ -50,7 +50,10 @@ async function main(): Promise<void> {
   process.once("SIGINT", () => controller.abort());
   const outcome = await runtime.run(call, {
     signal: controller.signal,
-    ask: () => Promise.resolve(values.approve ? { approved: true } : { approved: false, reason: "side-effect tools need --approve on the command line" }),
+    ask: () =>
+      Promise.resolve(
+        values.approve ? { approved: true } : { approved: false, reason: "side-effect tools need --approve on the command line" },
+      ),
   });
   process.stdout.write(`${JSON.stringify(runtime.toResultMessage(call, outcome), null, 2)}\n`);
   process.exitCode = outcome.ok ? 0 : 1;

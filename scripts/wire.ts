@@ -138,7 +138,9 @@ export async function runWire(argv: readonly string[], stdin: string): Promise<W
     { systemPrompt: typeof system === "string" ? system : "", messages: history.data, tools, toolChoice },
     { reasoning: reasoning?.data },
   );
-  const output = flags.has("--id-map") ? { body: built.body, idMap: Object.fromEntries(built.idMap), toolNames: { ...built.toolNames } } : built.body;
+  const output = flags.has("--id-map")
+    ? { body: built.body, idMap: Object.fromEntries(built.idMap), toolNames: { ...built.toolNames } }
+    : built.body;
   return { code: 0, stdout: `${JSON.stringify(output, null, 2)}\n`, stderr: warnings };
 }
 

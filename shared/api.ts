@@ -83,7 +83,14 @@ export const ProposalPreviewSchema = z.discriminatedUnion("kind", [
     /** The change as hunks, for per-hunk accept/reject (shared/hunks.ts). */
     hunks: z.array(ProposalHunkSchema).optional(),
   }),
-  z.object({ kind: z.literal("command"), command: z.string(), cwd: z.string(), timeoutMs: z.number(), sandbox: z.string().optional(), sandboxed: z.boolean().optional() }),
+  z.object({
+    kind: z.literal("command"),
+    command: z.string(),
+    cwd: z.string(),
+    timeoutMs: z.number(),
+    sandbox: z.string().optional(),
+    sandboxed: z.boolean().optional(),
+  }),
   /** An MCP tool the server does not mark read-only. */
   z.object({ kind: z.literal("mcp"), server: z.string(), tool: z.string(), argsJson: z.string() }),
 ]);
@@ -401,11 +408,20 @@ export const requests = {
   /** Saved approval rules of a workspace (always allow / always deny). */
   "rules.list": { params: z.object({ workspaceId: z.string() }).strict(), result: z.array(ApprovalRuleSchema) },
   "rules.add": {
-    params: z.object({ workspaceId: z.string(), tool: RuleToolSchema, action: z.enum(["allow", "deny"]), pattern: z.string().min(1).max(2000) }).strict(),
+    params: z
+      .object({ workspaceId: z.string(), tool: RuleToolSchema, action: z.enum(["allow", "deny"]), pattern: z.string().min(1).max(2000) })
+      .strict(),
     result: ApprovalRuleSchema,
   },
   "rules.update": {
-    params: z.object({ workspaceId: z.string(), id: z.string(), action: z.enum(["allow", "deny"]).optional(), pattern: z.string().min(1).max(2000).optional() }).strict(),
+    params: z
+      .object({
+        workspaceId: z.string(),
+        id: z.string(),
+        action: z.enum(["allow", "deny"]).optional(),
+        pattern: z.string().min(1).max(2000).optional(),
+      })
+      .strict(),
     result: ApprovalRuleSchema,
   },
   "rules.remove": { params: z.object({ workspaceId: z.string(), id: z.string() }).strict(), result: Ok },
@@ -466,7 +482,11 @@ export const requests = {
   },
   /** One file of `review.changes`: its content at `fromSeq` and at `toSeq`. */
   "review.changeDiff": {
-    params: SessionId.extend({ fromSeq: z.number().int().nonnegative(), toSeq: z.number().int().positive().optional(), path: z.string().min(1).max(4096) }).strict(),
+    params: SessionId.extend({
+      fromSeq: z.number().int().nonnegative(),
+      toSeq: z.number().int().positive().optional(),
+      path: z.string().min(1).max(4096),
+    }).strict(),
     result: ChangeDiffSchema,
   },
   "review.notes.list": {

@@ -89,7 +89,11 @@ export type CheckpointStatus = z.infer<typeof CheckpointStatusSchema>;
 export const CheckpointSettingsSchema = z.object({
   enabled: z.boolean(),
   /** Per workspace; the oldest checkpoints are pruned past it. */
-  capBytes: z.number().int().min(50 * 1024 * 1024).max(1024 * 1024 * 1024 * 1024),
+  capBytes: z
+    .number()
+    .int()
+    .min(50 * 1024 * 1024)
+    .max(1024 * 1024 * 1024 * 1024),
 });
 export type CheckpointSettings = z.infer<typeof CheckpointSettingsSchema>;
 

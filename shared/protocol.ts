@@ -53,16 +53,18 @@ export type ToolCall = z.infer<typeof ToolCallSchema>;
 export const UserContentSchema = z.discriminatedUnion("type", [TextContentSchema, ImageContentSchema]);
 export type UserContent = z.infer<typeof UserContentSchema>;
 
-export const AssistantContentSchema = z.discriminatedUnion("type", [
-  TextContentSchema,
-  ThinkingContentSchema,
-  ToolCallSchema,
-]);
+export const AssistantContentSchema = z.discriminatedUnion("type", [TextContentSchema, ThinkingContentSchema, ToolCallSchema]);
 export type AssistantContent = z.infer<typeof AssistantContentSchema>;
 
 // ---------------------------------------------------------------- model, usage
 
-export const ApiSchema = z.enum(["anthropic-messages", "openai-completions", "openai-responses", "google-generative-ai", "bedrock-converse-stream"]);
+export const ApiSchema = z.enum([
+  "anthropic-messages",
+  "openai-completions",
+  "openai-responses",
+  "google-generative-ai",
+  "bedrock-converse-stream",
+]);
 export type Api = z.infer<typeof ApiSchema>;
 
 export const ModelRefSchema = z.object({
@@ -144,11 +146,7 @@ export const ToolResultMessageSchema = z.object({
 });
 export type ToolResultMessage = z.infer<typeof ToolResultMessageSchema>;
 
-export const MessageSchema = z.discriminatedUnion("role", [
-  UserMessageSchema,
-  AssistantMessageSchema,
-  ToolResultMessageSchema,
-]);
+export const MessageSchema = z.discriminatedUnion("role", [UserMessageSchema, AssistantMessageSchema, ToolResultMessageSchema]);
 export type Message = z.infer<typeof MessageSchema>;
 
 // ---------------------------------------------------------------- session entries that are not messages

@@ -25,7 +25,11 @@ describe("layering check", () => {
       "shared/fs-user.ts": `import { readFileSync } from "node:fs";\nexport const r = readFileSync;\n`,
       "renderer/src/path-user.tsx": `import path from "path";\nexport const p = path;\n`,
     });
-    expect(checkLayers(root).map((v) => v.specifier).sort()).toEqual(["node:fs", "path"]);
+    expect(
+      checkLayers(root)
+        .map((v) => v.specifier)
+        .sort(),
+    ).toEqual(["node:fs", "path"]);
   });
 
   it("catches the renderer reaching into the core and a dynamic import of electron", () => {
@@ -33,7 +37,11 @@ describe("layering check", () => {
       "renderer/src/a.ts": `import { x } from "../../electron/core/thing";\nexport const y = x;\n`,
       "electron/core/thing.ts": `export const x = 1;\nexport const later = () => import("electron");\n`,
     });
-    expect(checkLayers(root).map((v) => v.file).sort()).toEqual([join("electron/core/thing.ts"), join("renderer/src/a.ts")]);
+    expect(
+      checkLayers(root)
+        .map((v) => v.file)
+        .sort(),
+    ).toEqual([join("electron/core/thing.ts"), join("renderer/src/a.ts")]);
   });
 
   it("allows the shell to import electron and shared/ to import zod", () => {

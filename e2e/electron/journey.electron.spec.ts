@@ -48,7 +48,9 @@ test("the desktop window is hardened and drives the workbench over IPC", async (
     });
 
     await test.step("serves the page with the strict CSP and enforces it", async () => {
-      const csp = await electronApp.evaluate(async ({ net }) => (await net.fetch("app://workbench/index.html")).headers.get("content-security-policy"));
+      const csp = await electronApp.evaluate(async ({ net }) =>
+        (await net.fetch("app://workbench/index.html")).headers.get("content-security-policy"),
+      );
       expect(csp).toContain("script-src 'self'");
       expect(csp).toContain("default-src 'none'");
       const verdict = await page.evaluate(() => {

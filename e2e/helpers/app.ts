@@ -14,7 +14,11 @@ export function modelButton(page: Page): Locator {
 /** Opens the switcher and picks the first model of a provider group; returns the model's label. */
 export async function chooseModel(page: Page, providerLabel: string): Promise<string> {
   await modelButton(page).click();
-  const option = page.getByRole("listbox", { name: "Models" }).getByRole("group", { name: providerLabel, exact: true }).getByRole("option").first();
+  const option = page
+    .getByRole("listbox", { name: "Models" })
+    .getByRole("group", { name: providerLabel, exact: true })
+    .getByRole("option")
+    .first();
   const label = (await option.getAttribute("aria-label")) ?? "";
   await option.click();
   return label.replace(/ \(.*$/, "");

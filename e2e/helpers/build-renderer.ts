@@ -8,11 +8,22 @@ import { build, loadConfigFromFile, type InlineConfig } from "vite";
 
 export async function buildRenderer(root = process.cwd()): Promise<void> {
   // Vite's loader bundles the config file and provides __dirname to it.
-  const loaded = await loadConfigFromFile({ command: "build", mode: "production" }, resolve(root, "electron.vite.config.ts"), root, "silent");
+  const loaded = await loadConfigFromFile(
+    { command: "build", mode: "production" },
+    resolve(root, "electron.vite.config.ts"),
+    root,
+    "silent",
+  );
   const sections = (loaded?.config ?? {}) as { renderer?: InlineConfig };
   if (!sections.renderer) throw new Error("electron.vite.config.ts has no renderer section");
   const rendererBuild = sections.renderer.build ?? {};
-  await build({ ...sections.renderer, build: { ...rendererBuild, emptyOutDir: true }, configFile: false, logLevel: "warn", mode: "production" });
+  await build({
+    ...sections.renderer,
+    build: { ...rendererBuild, emptyOutDir: true },
+    configFile: false,
+    logLevel: "warn",
+    mode: "production",
+  });
 }
 
 if (process.argv[1]?.endsWith("build-renderer.ts")) {

@@ -11,7 +11,11 @@ import { startHost, type E2EHost } from "./host";
 export const ARTIFACTS = join(process.cwd(), "e2e", "artifacts");
 
 export function slug(title: string): string {
-  return title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 80);
+  return title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "")
+    .slice(0, 80);
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {

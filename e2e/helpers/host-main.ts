@@ -26,7 +26,16 @@ import { createServer } from "node:http";
 import { z } from "zod";
 import type { AddressInfo } from "node:net";
 import { createWorkbench } from "../../electron/core/api/create-workbench";
-import { createDemoResponder, faults, reply, startFauxProvider, text, toolCall, type FauxRecordedRequest, type FauxRequest } from "../../electron/core/faux";
+import {
+  createDemoResponder,
+  faults,
+  reply,
+  startFauxProvider,
+  text,
+  toolCall,
+  type FauxRecordedRequest,
+  type FauxRequest,
+} from "../../electron/core/faux";
 import { readTranscript } from "../../electron/core/faux/transcript";
 import { startWebHost } from "../../electron/core/web/server";
 
@@ -117,7 +126,10 @@ async function main(): Promise<void> {
     const failing = request.turns.reduce((n, t) => n + (t.role === "user" ? t.text.split(FAIL_ONCE_MARK).length - 1 : 0), 0);
     if (request.lastTurn?.role === "user" && failing === 1) return faults.authError();
     if (request.lastTurn?.role === "user" && lastUserText(request).includes(THREE_HUNKS_MARK)) {
-      return reply([text("I'll make three changes to `hunks.txt`."), toolCall("edit", { path: "hunks.txt", edits: THREE_HUNK_EDITS })], { chunkSize: 40, chunkDelayMs: 2 });
+      return reply([text("I'll make three changes to `hunks.txt`."), toolCall("edit", { path: "hunks.txt", edits: THREE_HUNK_EDITS })], {
+        chunkSize: 40,
+        chunkDelayMs: 2,
+      });
     }
     if (lastUserText(request).includes(THREE_FILES_MARK)) {
       if (request.lastTurn?.role === "user") {

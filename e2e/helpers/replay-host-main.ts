@@ -82,14 +82,26 @@ async function main(): Promise<void> {
 
   faux.script([
     reply([text(REPLAY_SEED.readIntro), toolCall("read", { path: "README.md" }, REPLAY_SEED.readId)]),
-    reply([toolCall("edit", { path: "README.md", edits: [{ oldText: REPLAY_SEED.readmeOld, newText: REPLAY_SEED.readmeNew }] }, REPLAY_SEED.longEditId)]),
+    reply([
+      toolCall(
+        "edit",
+        { path: "README.md", edits: [{ oldText: REPLAY_SEED.readmeOld, newText: REPLAY_SEED.readmeNew }] },
+        REPLAY_SEED.longEditId,
+      ),
+    ]),
     reply(REPLAY_SEED.answer1),
   ]);
   await turn(REPLAY_SEED.user1);
   await call("chat.switchModel", { sessionId: session.id, model: OPENAI_CHAT });
 
   faux.script([
-    reply([toolCall("edit", { path: "src/math.ts", edits: [{ oldText: REPLAY_SEED.mathOld, newText: REPLAY_SEED.mathNew }] }, REPLAY_SEED.mathEditId)]),
+    reply([
+      toolCall(
+        "edit",
+        { path: "src/math.ts", edits: [{ oldText: REPLAY_SEED.mathOld, newText: REPLAY_SEED.mathNew }] },
+        REPLAY_SEED.mathEditId,
+      ),
+    ]),
     reply([toolCall("bash", { command: "npm test" }, REPLAY_SEED.bashId)]),
     reply(REPLAY_SEED.answer2),
   ]);

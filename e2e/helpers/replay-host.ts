@@ -23,7 +23,12 @@ export async function startReplayHost(): Promise<ReplayHost> {
   }
   const child = spawn(process.execPath, ["--import", "tsx", "e2e/helpers/replay-host-main.ts"], {
     cwd: process.cwd(),
-    env: { ...process.env, E2E_DB: join(dir, "workbench.db"), E2E_STATIC: join(process.cwd(), "out", "renderer"), E2E_WORKSPACE: workspace },
+    env: {
+      ...process.env,
+      E2E_DB: join(dir, "workbench.db"),
+      E2E_STATIC: join(process.cwd(), "out", "renderer"),
+      E2E_WORKSPACE: workspace,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";
@@ -35,7 +40,9 @@ export async function startReplayHost(): Promise<ReplayHost> {
       const line = out.split("\n").find((l) => l.startsWith("E2E_REPLAY_HOST "));
       if (line) resolve(JSON.parse(line.slice("E2E_REPLAY_HOST ".length)) as ReplayHostInfo);
     });
-    child.on("exit", (code) => reject(new Error(`e2e replay host exited with ${code}: ${stderr.trim().split("\n").slice(-8).join(" | ")}`)));
+    child.on("exit", (code) =>
+      reject(new Error(`e2e replay host exited with ${code}: ${stderr.trim().split("\n").slice(-8).join(" | ")}`)),
+    );
   });
   return {
     ...info,

@@ -51,7 +51,10 @@ test("MCP tool after approval, AGENTS.md in what the model saw, an @-mention and
   await send(page, "[mcp] turn on simulated logging");
   const card = approvalCard(page);
   await expect(card).toContainText("MCP tool toggle-simulated-logging of server everything", { timeout: 60_000 });
-  await card.getByRole("button", { name: /^Approve/ }).first().click();
+  await card
+    .getByRole("button", { name: /^Approve/ })
+    .first()
+    .click();
   await waitIdle(page);
   await expect(transcript(page)).toContainText("MCP tool answered:");
   await expect(transcript(page)).toContainText(/logging/i);
@@ -83,8 +86,15 @@ test("MCP tool after approval, AGENTS.md in what the model saw, an @-mention and
 
   // What the model saw: the system prompt carries the AGENTS.md text.
   const title = await page.getByRole("heading", { level: 1 }).textContent();
-  await page.getByRole("list", { name: "Session list" }).getByRole("button", { name: `Replay session ${title ?? ""}` }).click();
-  await page.getByRole("listbox", { name: /timeline/i }).getByRole("option", { name: /^Step \d+, Assistant/ }).first().click();
+  await page
+    .getByRole("list", { name: "Session list" })
+    .getByRole("button", { name: `Replay session ${title ?? ""}` })
+    .click();
+  await page
+    .getByRole("listbox", { name: /timeline/i })
+    .getByRole("option", { name: /^Step \d+, Assistant/ })
+    .first()
+    .click();
   await page.getByRole("button", { name: "What the model saw" }).click();
   const seen = page.getByRole("dialog", { name: "What the model saw" });
   await expect(seen).toContainText(AGENTS_RULE);

@@ -81,7 +81,11 @@ test("a denied edit no longer shows as proposed in the diff panel", async ({ pag
   await waitIdle(page);
 });
 
-test("a fresh tab reopens the workspace's last session, and the list shows which sessions wait for an approval", async ({ page, host, browser }) => {
+test("a fresh tab reopens the workspace's last session, and the list shows which sessions wait for an approval", async ({
+  page,
+  host,
+  browser,
+}) => {
   await page.goto(host.url);
   await openWorkspace(page, host.workspace);
   await newSession(page);
@@ -94,7 +98,9 @@ test("a fresh tab reopens the workspace's last session, and the list shows which
   try {
     const tab = await fresh.newPage();
     await tab.goto(host.url);
-    const item = tab.getByRole("list", { name: "Session list" }).getByRole("button", { name: new RegExp(`^${title.replace(/[.?]/g, "\\$&")}`) });
+    const item = tab
+      .getByRole("list", { name: "Session list" })
+      .getByRole("button", { name: new RegExp(`^${title.replace(/[.?]/g, "\\$&")}`) });
     await expect(item).toContainText("waiting for approval");
     await expect(item).toHaveAttribute("aria-current", "true");
     await expect(item).toHaveAttribute("title", title);
@@ -103,12 +109,14 @@ test("a fresh tab reopens the workspace's last session, and the list shows which
   } finally {
     await fresh.close();
   }
-  await approvalCard(page).getByRole("button", { name: /^Approve once/ }).click();
+  await approvalCard(page)
+    .getByRole("button", { name: /^Approve once/ })
+    .click();
   await waitIdle(page);
   await expect(page.getByRole("list", { name: "Session list" }).getByText("waiting for approval")).toHaveCount(0);
 });
 
-test("a new session shows the model it will use, not \"No model\"", async ({ page, host }) => {
+test('a new session shows the model it will use, not "No model"', async ({ page, host }) => {
   await page.goto(host.url);
   await openWorkspace(page, host.workspace);
   await expect(page.getByRole("heading", { name: "Start a session" })).toBeVisible();

@@ -16,7 +16,10 @@ const LEGS = [
   { provider: "OpenAI", route: "openai-responses", file: "src/math.ts" },
 ] as const;
 
-test("a session switches Anthropic → Gemini → Bedrock → OpenAI with a tool call in each leg, every request accepted", async ({ page, host }) => {
+test("a session switches Anthropic → Gemini → Bedrock → OpenAI with a tool call in each leg, every request accepted", async ({
+  page,
+  host,
+}) => {
   await page.goto(host.url);
   await openWorkspace(page, host.workspace);
   await chooseModel(page, LEGS[0].provider);
@@ -31,7 +34,10 @@ test("a session switches Anthropic → Gemini → Bedrock → OpenAI with a tool
     await send(page, `Please add a review note to ${leg.file}.`);
     const card = approvalCard(page);
     await expect(card).toBeVisible();
-    await card.getByRole("button", { name: /^Approve\b/ }).first().click();
+    await card
+      .getByRole("button", { name: /^Approve\b/ })
+      .first()
+      .click();
     await expect(card).toHaveCount(0);
     await waitIdle(page);
     // The edit this leg's model proposed was applied, and the leg's answer came from that model.

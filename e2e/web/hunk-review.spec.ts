@@ -42,7 +42,9 @@ test("accepting hunks 1 and 3 and rejecting hunk 2 writes exactly 1 and 3 and te
   await expect(toolCards(page, "edit").first()).toHaveAttribute("data-status", "done");
   await waitIdle(page);
 
-  expect(readFileSync(join(host.workspace, "hunks.txt"), "utf8")).toBe(lines(20).replace("line 2\n", "LINE TWO\n").replace("line 18\n", "LINE EIGHTEEN\n"));
+  expect(readFileSync(join(host.workspace, "hunks.txt"), "utf8")).toBe(
+    lines(20).replace("line 2\n", "LINE TWO\n").replace("line 18\n", "LINE EIGHTEEN\n"),
+  );
   const requests = await host.fauxRequests();
   const told = requests[requests.length - 1].lastToolResult ?? "";
   expect(told).toContain("Applied 2 of 3 hunks (hunks 1 and 3). The user REJECTED hunk 2: NOT applied");

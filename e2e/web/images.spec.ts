@@ -40,7 +40,9 @@ test("a pasted screenshot is attached, can be removed, and reaches the model wit
   await box.press("Enter");
   await expect(attached).toHaveCount(0);
   await expect(transcript(page).getByLabel("Your message").getByRole("img", { name: "Attached image" })).toHaveCount(1);
-  await expect.poll(async () => (await host.fauxRequests()).find((r) => r.images > 0)).toMatchObject({ route: "anthropic", images: 1, accepted: true });
+  await expect
+    .poll(async () => (await host.fauxRequests()).find((r) => r.images > 0))
+    .toMatchObject({ route: "anthropic", images: 1, accepted: true });
   // The demo answers these without an edit to approve: the turn ends by itself.
   await waitIdle(page);
 });

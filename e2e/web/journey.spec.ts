@@ -5,12 +5,27 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { approvalCard, chooseModel, diffView, modelButton, newSession, openWorkspace, send, toolCards, transcript, transcriptText, waitIdle } from "../helpers/app";
+import {
+  approvalCard,
+  chooseModel,
+  diffView,
+  modelButton,
+  newSession,
+  openWorkspace,
+  send,
+  toolCards,
+  transcript,
+  transcriptText,
+  waitIdle,
+} from "../helpers/app";
 import { expect, screenshot, test } from "../helpers/fixtures";
 
 const NOTE = "Reviewed by the Agent Workbench demo agent.";
 
-test("a change is proposed, approved, shown as a diff, survives a model switch and a reload, and is found by search", async ({ page, host }) => {
+test("a change is proposed, approved, shown as a diff, survives a model switch and a reload, and is found by search", async ({
+  page,
+  host,
+}) => {
   await page.goto(host.url);
   await expect(page.getByRole("heading", { name: "Open a workspace" })).toBeVisible();
   await openWorkspace(page, host.workspace);

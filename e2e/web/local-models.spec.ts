@@ -14,7 +14,9 @@ test("the switcher lists the models a local Ollama has installed, and a session 
   // Installed first; the bundled examples the server lacks stay, marked, under the ready models; a server that is not running says so.
   await expect(ollama.getByRole("option").first()).toHaveAccessibleName("qwen2.5-coder:14b (Ollama) (Ollama (local))");
   const ollamaLater = page.getByRole("listbox", { name: "Models" }).getByRole("group", { name: "Ollama (local) (not ready)", exact: true });
-  await expect(ollamaLater.getByRole("option", { name: /^Llama 3\.1 8B \(Ollama\)/ })).toHaveAccessibleName(/, not installed on the server$/);
+  await expect(ollamaLater.getByRole("option", { name: /^Llama 3\.1 8B \(Ollama\)/ })).toHaveAccessibleName(
+    /, not installed on the server$/,
+  );
   const lmStudio = page.getByRole("listbox", { name: "Models" }).getByRole("group", { name: "LM Studio (local) (not ready)", exact: true });
   await expect(lmStudio.getByRole("option").first()).toHaveAccessibleName(/, server not running$/);
   await installed.scrollIntoViewIfNeeded();
@@ -26,7 +28,9 @@ test("the switcher lists the models a local Ollama has installed, and a session 
   await send(page, "Add a review note to README.md.");
   await expect(toolCards(page, "read").first()).toHaveAttribute("data-status", "done");
   await expect(transcript(page).getByText("qwen2.5-coder:14b (Ollama)").first()).toBeVisible();
-  await approvalCard(page).getByRole("button", { name: /^Approve once/ }).click();
+  await approvalCard(page)
+    .getByRole("button", { name: /^Approve once/ })
+    .click();
   await waitIdle(page);
   const requests = await host.fauxRequests();
   expect(requests.filter((r) => r.model === "qwen2.5-coder:14b").length).toBeGreaterThan(0);

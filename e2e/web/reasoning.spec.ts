@@ -2,7 +2,10 @@
 import { chooseModel, modelButton, newSession, openWorkspace, send, transcript, waitIdle } from "../helpers/app";
 import { expect, test } from "../helpers/fixtures";
 
-test("reasoning set to high reaches Anthropic and Responses as each expects; the control is absent on a model that does not reason", async ({ page, host }) => {
+test("reasoning set to high reaches Anthropic and Responses as each expects; the control is absent on a model that does not reason", async ({
+  page,
+  host,
+}) => {
   // Several turns on two APIs and a reload: more than one default test budget on a loaded machine.
   test.slow();
   await page.goto(host.url);
@@ -38,7 +41,10 @@ test("reasoning set to high reaches Anthropic and Responses as each expects; the
 
   // A model that does not reason has no control.
   await modelButton(page).click();
-  await page.getByRole("listbox", { name: "Models" }).getByRole("option", { name: /^GPT-4\.1 \(OpenAI\)/ }).click();
+  await page
+    .getByRole("listbox", { name: "Models" })
+    .getByRole("option", { name: /^GPT-4\.1 \(OpenAI\)/ })
+    .click();
   await expect(modelButton(page)).toHaveAccessibleName(/GPT-4\.1/);
   await expect(page.getByRole("combobox", { name: "Reasoning level" })).toHaveCount(0);
 

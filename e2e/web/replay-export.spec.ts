@@ -11,7 +11,15 @@ import { screenshot } from "../helpers/fixtures";
 import { expect, openReplayFromList, replayView, stepCounter, test } from "../helpers/replay-fixtures";
 import { REPLAY_SEED } from "../helpers/replay-seed";
 
-const MESSAGES = [REPLAY_SEED.user1, REPLAY_SEED.readIntro, REPLAY_SEED.answer1, REPLAY_SEED.user2, REPLAY_SEED.answer2, REPLAY_SEED.user3, REPLAY_SEED.answer3];
+const MESSAGES = [
+  REPLAY_SEED.user1,
+  REPLAY_SEED.readIntro,
+  REPLAY_SEED.answer1,
+  REPLAY_SEED.user2,
+  REPLAY_SEED.answer2,
+  REPLAY_SEED.user3,
+  REPLAY_SEED.answer3,
+];
 
 test("the HTML export opens offline and replays the same transcript", async ({ page, replayHost, context }) => {
   await openReplayFromList(page, replayHost);
@@ -99,6 +107,10 @@ test("a JSON export imports into the workspace as a new session and exports the 
   const imported = JSON.parse(second.text) as { session: { id: string } };
   expect(imported.session.id).not.toBe(replayHost.sessionId);
   // Byte-identical apart from the store-assigned ids (session id, note and audit row ids).
-  const normalise = (text: string, sessionId: string) => text.split(sessionId).join("<session>").replace(/"id": \d+,/g, '"id": 0,');
+  const normalise = (text: string, sessionId: string) =>
+    text
+      .split(sessionId)
+      .join("<session>")
+      .replace(/"id": \d+,/g, '"id": 0,');
   expect(normalise(second.text, imported.session.id)).toBe(normalise(first.text, original.session.id));
 });

@@ -40,7 +40,10 @@ test("a session forked at a step onto another model continues there and links ba
   await screenshot(page, "replay-fork-continued");
 
   // Replaying the fork says where it came from, and the link opens the source at the fork point.
-  await page.getByRole("list", { name: "Session list" }).getByRole("button", { name: `Replay session ${title}` }).click();
+  await page
+    .getByRole("list", { name: "Session list" })
+    .getByRole("button", { name: `Replay session ${title}` })
+    .click();
   await expect(replayView(page)).toBeVisible();
   const link = replayView(page).getByRole("button", { name: `“${REPLAY_SEED.title}” at entry #${seq}` });
   await expect(replayView(page).locator(".forked-from")).toHaveText(`forked from “${REPLAY_SEED.title}” at entry #${seq}`);

@@ -6,7 +6,17 @@
  */
 import { diffView, transcript } from "../helpers/app";
 import { screenshot } from "../helpers/fixtures";
-import { currentStep, expect, jumpTo, openReplayFromList, replayView, stepCounter, steps, test, timeline } from "../helpers/replay-fixtures";
+import {
+  currentStep,
+  expect,
+  jumpTo,
+  openReplayFromList,
+  replayView,
+  stepCounter,
+  steps,
+  test,
+  timeline,
+} from "../helpers/replay-fixtures";
 import { REPLAY_SEED } from "../helpers/replay-seed";
 
 test("a reviewer steps through a finished session and the transcript and diff panel follow each step", async ({ page, replayHost }) => {
@@ -138,10 +148,16 @@ test("filters narrow the timeline to errors, one tool, one model or side effects
   await expect(steps(page)).toHaveCount(total);
 });
 
-test("what the model saw after the model switch shows the rewritten tool-call ids mapped to the stored ones", async ({ page, replayHost }) => {
+test("what the model saw after the model switch shows the rewritten tool-call ids mapped to the stored ones", async ({
+  page,
+  replayHost,
+}) => {
   await openReplayFromList(page, replayHost);
   // Only GPT-4.1's steps: the switch to it, then its first request.
-  await page.getByRole("group", { name: "Timeline filters" }).getByLabel("Filter by model").selectOption({ label: "GPT-4.1 (Chat Completions)" });
+  await page
+    .getByRole("group", { name: "Timeline filters" })
+    .getByLabel("Filter by model")
+    .selectOption({ label: "GPT-4.1 (Chat Completions)" });
   await timeline(page).focus();
   await page.keyboard.press("Home");
   await expect(currentStep(page)).toHaveAttribute("data-kind", "modelSwitch");

@@ -16,18 +16,27 @@ const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}\
 /** Clicks a line number of the changed side in the diff panel's Monaco editor. */
 async function clickLineNumber(page: Page, line: number): Promise<void> {
   const numbers = diffView(page).locator(".editor.modified .line-numbers");
-  await numbers.filter({ hasText: new RegExp(`^${line}$`) }).first().click();
+  await numbers
+    .filter({ hasText: new RegExp(`^${line}$`) })
+    .first()
+    .click();
 }
 
 test.setTimeout(300_000);
 
-test("comments on two lines of the Changes view reach the agent with file and line, and show in replay and the HTML export", async ({ page, host, context }) => {
+test("comments on two lines of the Changes view reach the agent with file and line, and show in replay and the HTML export", async ({
+  page,
+  host,
+  context,
+}) => {
   writeFileSync(join(host.workspace, "hunks.txt"), lines(20));
   await page.goto(host.url);
   await openWorkspace(page, host.workspace);
   await newSession(page);
   await send(page, "Make three changes please [three-hunks]");
-  await approvalCard(page).getByRole("button", { name: /^Approve once/ }).click();
+  await approvalCard(page)
+    .getByRole("button", { name: /^Approve once/ })
+    .click();
   await expect(toolCards(page, "edit").first()).toHaveAttribute("data-status", "done");
   await waitIdle(page);
 
@@ -59,11 +68,16 @@ test("comments on two lines of the Changes view reach the agent with file and li
 
   const requests = await host.fauxRequests();
   const asked = requests[requests.length - 1].lastUserText ?? "";
-  expect(asked).toBe("Review comments:\n- hunks.txt:2 — Keep the original casing here.\n- hunks.txt:18 — Why uppercase? Explain in a comment.");
+  expect(asked).toBe(
+    "Review comments:\n- hunks.txt:2 — Keep the original casing here.\n- hunks.txt:18 — Why uppercase? Explain in a comment.",
+  );
 
   // Replay: the comments are notes at their step, with file and line.
   const list = page.getByRole("list", { name: "Session list" });
-  await list.getByRole("button", { name: /^Replay session / }).first().click();
+  await list
+    .getByRole("button", { name: /^Replay session / })
+    .first()
+    .click();
   const replay = page.getByRole("main", { name: "Replay" });
   await expect(replay).toBeVisible();
   await page.getByRole("button", { name: "Notes (2)" }).click();

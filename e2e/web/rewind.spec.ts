@@ -12,7 +12,10 @@ import { expect, screenshot, test } from "../helpers/fixtures";
 
 const MESSAGE = "Change README and math, and write notes [three-files]";
 
-test("restore both to before a turn puts back the files it edited and the file its bash command created, and forks the conversation", async ({ page, host }) => {
+test("restore both to before a turn puts back the files it edited and the file its bash command created, and forks the conversation", async ({
+  page,
+  host,
+}) => {
   // Every side effect records a checkpoint (git runs); on a loaded machine this takes longer than the default.
   test.setTimeout(300_000);
   await page.goto(host.url);

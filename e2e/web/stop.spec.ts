@@ -44,5 +44,9 @@ test("a message typed while the agent works is queued, shown as queued, and give
   await expect(box).toHaveValue("Then list the workspace.");
   await box.press("Enter");
   await expect(transcript(page).getByLabel("Your message").last()).toContainText("Then list the workspace.");
-  await expect(transcript(page).getByRole("article", { name: /^Tool call list:/ }).first()).toBeVisible();
+  await expect(
+    transcript(page)
+      .getByRole("article", { name: /^Tool call list:/ })
+      .first(),
+  ).toBeVisible();
 });

@@ -13,7 +13,10 @@ test("a toast covers no control, sits under a dialog, and a start notice does no
     await expect(toast).toBeVisible();
     await openWorkspace(page, host.workspace);
     // An error too: a folder that does not exist.
-    await page.getByRole("button", { name: "Change…" }).click().catch(() => undefined);
+    await page
+      .getByRole("button", { name: "Change…" })
+      .click()
+      .catch(() => undefined);
     const path = page.getByLabel("Workspace folder path");
     if (await path.isVisible()) {
       await path.fill(`${host.workspace}/no-such-folder`);
@@ -33,7 +36,8 @@ test("a toast covers no control, sits under a dialog, and a start notice does no
         const r = el.getBoundingClientRect();
         if (r.width === 0 || r.height === 0) continue;
         for (const b of boxes) {
-          if (r.left < b.right && b.left < r.right && r.top < b.bottom && b.top < r.bottom) hits.push(el.getAttribute("aria-label") ?? el.textContent ?? el.tagName);
+          if (r.left < b.right && b.left < r.right && r.top < b.bottom && b.top < r.bottom)
+            hits.push(el.getAttribute("aria-label") ?? el.textContent ?? el.tagName);
         }
       }
       return hits;

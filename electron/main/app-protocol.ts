@@ -11,9 +11,7 @@ import { APP_SCHEME, appUrlToRelativePath } from "./url-policy";
 
 /** Must run before app "ready". */
 export function registerAppScheme(): void {
-  protocol.registerSchemesAsPrivileged([
-    { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
-  ]);
+  protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 }
 
 export function serveRenderer(ses: Session, rendererDir: string): void {

@@ -28,8 +28,7 @@ export interface OpenCoreInput {
 }
 
 export type OpenCoreResult =
-  | { ok: true; workbench: Workbench; dbPath: string; close: () => Promise<void> }
-  | { ok: false; message: string };
+  { ok: true; workbench: Workbench; dbPath: string; close: () => Promise<void> } | { ok: false; message: string };
 
 export async function openCore(input: OpenCoreInput): Promise<OpenCoreResult> {
   if (input.nativeBinding === null) {

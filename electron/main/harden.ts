@@ -17,9 +17,7 @@ export function hardenSession(ses: Session, log: (line: string) => void): void {
     if (!allowed) log(`permission denied: ${permission}`);
     callback(allowed);
   });
-  ses.setPermissionCheckHandler((_contents, permission, requestingOrigin) =>
-    isPermissionAllowed(permission, requestingOrigin, isAppUrl),
-  );
+  ses.setPermissionCheckHandler((_contents, permission, requestingOrigin) => isPermissionAllowed(permission, requestingOrigin, isAppUrl));
   ses.setDevicePermissionHandler(() => false);
   // CSP on every response the session sees; the app:// handler sets it too.
   ses.webRequest.onHeadersReceived((details, callback) => {

@@ -50,9 +50,11 @@ export function createBridge(deps: BridgeDeps): WorkbenchBridge {
       if (typeof method !== "string" || !methods.has(method)) {
         return Promise.resolve(failure("UNKNOWN_METHOD", `unknown method: ${String(method)}`));
       }
-      return deps.invoke(requestChannel(method), params).then(asResponse, (err: unknown) =>
-        failure("UNAVAILABLE", `the workbench core did not answer ${method}: ${err instanceof Error ? err.message : String(err)}`),
-      );
+      return deps
+        .invoke(requestChannel(method), params)
+        .then(asResponse, (err: unknown) =>
+          failure("UNAVAILABLE", `the workbench core did not answer ${method}: ${err instanceof Error ? err.message : String(err)}`),
+        );
     },
     on(event: EventName, listener: (payload: unknown) => void): () => void {
       if (typeof event !== "string" || !eventNames.has(event)) {

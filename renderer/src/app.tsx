@@ -37,7 +37,8 @@ export function App() {
       const appInfo = await useAppStore.getState().loadInfo();
       // The session open last time is the likely one to show: start loading it now.
       const last = lastOpen();
-      if (last?.sessionId && (!appInfo?.initialWorkspace || appInfo.initialWorkspace.id === last.workspaceId)) prefetchSession(last.sessionId);
+      if (last?.sessionId && (!appInfo?.initialWorkspace || appInfo.initialWorkspace.id === last.workspaceId))
+        prefetchSession(last.sessionId);
       void useModelsStore.getState().load();
       void useTurnStore.getState().loadActive();
       void useSettingsStore.getState().load();
@@ -95,27 +96,29 @@ export function App() {
   return (
     <div className="app">
       <nav className="sidebar" aria-label="Workspace and sessions">
-        <div className="brand">
-          Agent Workbench{info?.demo ? <span className="badge">demo</span> : null}
-        </div>
+        <div className="brand">Agent Workbench{info?.demo ? <span className="badge">demo</span> : null}</div>
         <WorkspaceSection />
         <SessionsSection onNewSession={newSession} />
         {/* In the sidebar's flow, under the list: a notice never covers a control, and a dialog covers it. */}
         <Toasts />
       </nav>
-      {replaying ? <ReplayView /> : <main className="main">
-        <Header draftModel={draftModel} onDraftModel={setDraftModel} onSwitchModel={(id, m) => void switchModel(id, m)} />
-        <div className="workarea">
-          <div className="center">
-            {activeSessionId ? (
-              <SessionPane key={activeSessionId} sessionId={activeSessionId} />
-            ) : (
-              <StartPane hasWorkspace={workspace !== null} draftModel={draftModel} />
-            )}
+      {replaying ? (
+        <ReplayView />
+      ) : (
+        <main className="main">
+          <Header draftModel={draftModel} onDraftModel={setDraftModel} onSwitchModel={(id, m) => void switchModel(id, m)} />
+          <div className="workarea">
+            <div className="center">
+              {activeSessionId ? (
+                <SessionPane key={activeSessionId} sessionId={activeSessionId} />
+              ) : (
+                <StartPane hasWorkspace={workspace !== null} draftModel={draftModel} />
+              )}
+            </div>
+            <DiffPanel />
           </div>
-          <DiffPanel />
-        </div>
-      </main>}
+        </main>
+      )}
       <SettingsDialog />
       <RewindDialog />
       <CommandPalette newSession={newSession} />
@@ -135,7 +138,9 @@ function StartPane({ hasWorkspace, draftModel }: { hasWorkspace: boolean; draftM
         {hasWorkspace ? (
           <>
             <h2>Start a session</h2>
-            <p className="muted">Ask the agent to read, explain or change files in this workspace. Side-effect tools ask for your approval first.</p>
+            <p className="muted">
+              Ask the agent to read, explain or change files in this workspace. Side-effect tools ask for your approval first.
+            </p>
           </>
         ) : (
           <>

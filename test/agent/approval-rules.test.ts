@@ -20,7 +20,10 @@ afterEach(async () => {
   dir = null;
 });
 
-const bash = (id: string, command: string): FauxStep => ({ type: "reply", content: [{ type: "toolCall", id, name: "bash", arguments: { command } }] });
+const bash = (id: string, command: string): FauxStep => ({
+  type: "reply",
+  content: [{ type: "toolCall", id, name: "bash", arguments: { command } }],
+});
 const done: FauxStep = { type: "reply", content: [{ type: "text", text: "done" }] };
 
 async function askedFor(harness: Harness, toolCallId: string, from: number) {
@@ -52,7 +55,9 @@ describe("scoped approvals", () => {
     expect(decisions[1].rules).toEqual([{ tool: "bash", action: "allow", pattern: "echo hi", source: "session" }]);
     // The audit row of the auto-approved call names the rule.
     const db = new Database(dbPath, { readonly: true });
-    const row = db.prepare(`SELECT approval_decision, decided_by, decided_by_rule FROM tool_calls WHERE tool_call_id = 't2'`).get() as Record<string, string>;
+    const row = db
+      .prepare(`SELECT approval_decision, decided_by, decided_by_rule FROM tool_calls WHERE tool_call_id = 't2'`)
+      .get() as Record<string, string>;
     db.close();
     expect(row.approval_decision).toBe("autoApproved");
     expect(JSON.parse(row.decided_by_rule)).toEqual([{ tool: "bash", action: "allow", pattern: "echo hi", source: "session" }]);
@@ -64,9 +69,19 @@ describe("scoped approvals", () => {
     const from = h.events.length;
     await h.call("chat.send", { sessionId: h.sessionId, text: "go" });
     await askedFor(h, "t1", from);
-    const res = await h.workbench.handle("approval.answer", { sessionId: h.sessionId, toolCallId: "t1", decision: "approveForSession", rule: "ls *" });
+    const res = await h.workbench.handle("approval.answer", {
+      sessionId: h.sessionId,
+      toolCallId: "t1",
+      decision: "approveForSession",
+      rule: "ls *",
+    });
     expect(res).toMatchObject({ ok: false, error: { code: "INVALID_REQUEST" } });
-    const wide = await h.workbench.handle("approval.answer", { sessionId: h.sessionId, toolCallId: "t1", decision: "approveAlways", rule: "* *" });
+    const wide = await h.workbench.handle("approval.answer", {
+      sessionId: h.sessionId,
+      toolCallId: "t1",
+      decision: "approveAlways",
+      rule: "* *",
+    });
     expect(wide).toMatchObject({ ok: false, error: { code: "INVALID_REQUEST" } });
     await h.call("approval.answer", { sessionId: h.sessionId, toolCallId: "t1", decision: "deny" });
     await h.waitIdle(from);

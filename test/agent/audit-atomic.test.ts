@@ -48,7 +48,10 @@ describe("no silent loss of the audit", () => {
     expect(result.isError).toBe(true);
     expect(JSON.stringify(entries)).not.toContain("secret-content");
     expect(JSON.stringify(result.content)).toContain("could not be recorded");
-    const status = h.events.slice(from).filter((e) => e.event === "tool.status").map((e) => (e.payload as { status: string }).status);
+    const status = h.events
+      .slice(from)
+      .filter((e) => e.event === "tool.status")
+      .map((e) => (e.payload as { status: string }).status);
     expect(status).toContain("error");
     expect(status).not.toContain("done");
     // The turn stopped: the model was not called again with a result the audit does not know.
@@ -61,7 +64,9 @@ describe("no silent loss of the audit", () => {
     h = await startHarness({ dbPath });
     breakAudit(dbPath);
     await h.call("settings.update", { approvalPolicy: { write: "allow", edit: "ask", bash: "ask", bashAllow: [], bashDeny: [] } });
-    h.faux.script([{ type: "reply", content: [{ type: "toolCall", id: "toolu_w", name: "write", arguments: { path: "new.txt", content: "x" } }] }]);
+    h.faux.script([
+      { type: "reply", content: [{ type: "toolCall", id: "toolu_w", name: "write", arguments: { path: "new.txt", content: "x" } }] },
+    ]);
     const from = h.events.length;
     await h.call("chat.send", { sessionId: h.sessionId, text: "write" });
     const error = await h.waitFor("turn.error", (p) => p.sessionId === h!.sessionId, from);

@@ -37,15 +37,21 @@ describe("Settings → Bash sandbox", () => {
     else expect(first).toMatchObject({ sandboxed: true, sandbox: expect.stringMatching(/no network\.$/) });
 
     await h.call("settings.update", { bashSandbox: { mode: "auto", network: true } });
-    if (info.kind !== "none") expect(await cardLine(h, "toolu_sb2")).toMatchObject({ sandboxed: true, sandbox: expect.stringMatching(/network allowed\.$/) });
+    if (info.kind !== "none")
+      expect(await cardLine(h, "toolu_sb2")).toMatchObject({ sandboxed: true, sandbox: expect.stringMatching(/network allowed\.$/) });
 
     await h.call("settings.update", { bashSandbox: { mode: "off", network: false } });
-    expect(await cardLine(h, "toolu_sb3")).toMatchObject({ sandboxed: false, sandbox: expect.stringMatching(/^Not sandboxed: the sandbox is turned off in the settings/) });
+    expect(await cardLine(h, "toolu_sb3")).toMatchObject({
+      sandboxed: false,
+      sandbox: expect.stringMatching(/^Not sandboxed: the sandbox is turned off in the settings/),
+    });
   });
 
   it("refuses a malformed mode with a typed error and keeps the stored settings", async () => {
     h = await startHarness();
-    await expect(h.call("settings.update", { bashSandbox: { mode: "sometimes", network: false } } as never)).rejects.toThrow(/INVALID_REQUEST/);
+    await expect(h.call("settings.update", { bashSandbox: { mode: "sometimes", network: false } } as never)).rejects.toThrow(
+      /INVALID_REQUEST/,
+    );
     expect((await h.call("settings.get", {})).bashSandbox).toEqual({ mode: "auto", network: false });
   });
 });

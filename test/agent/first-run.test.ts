@@ -16,7 +16,9 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function start(env: Record<string, string>): Promise<RunningCore & { call: <M extends RequestMethod>(m: M, p: RequestParams<M>) => Promise<RequestResult<M>> }> {
+async function start(
+  env: Record<string, string>,
+): Promise<RunningCore & { call: <M extends RequestMethod>(m: M, p: RequestParams<M>) => Promise<RequestResult<M>> }> {
   const dir = mkdtempSync(join(tmpdir(), "wb-first-run-"));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   const core = await startCore({ dbPath: join(dir, "workbench.db"), host: { mode: "web" }, version: "test", demo: "auto", env });

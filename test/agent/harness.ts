@@ -46,12 +46,14 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(options: {
-  files?: Record<string, string>;
-  model?: ModelRef;
-  workbench?: Partial<WorkbenchOptions>;
-  dbPath?: string;
-} = {}): Promise<Harness> {
+export async function startHarness(
+  options: {
+    files?: Record<string, string>;
+    model?: ModelRef;
+    workbench?: Partial<WorkbenchOptions>;
+    dbPath?: string;
+  } = {},
+): Promise<Harness> {
   const workspace = mkdtempSync(join(tmpdir(), "wb-ws-"));
   for (const [path, text] of Object.entries(options.files ?? {})) {
     mkdirSync(dirname(join(workspace, path)), { recursive: true });
@@ -99,8 +101,7 @@ export async function startHarness(options: {
   const ws = await call("workspace.open", { path: workspace });
   const session = await call("session.create", { workspaceId: ws.id, model: options.model ?? MODELS.anthropic });
 
-  const waitIdle = (from = 0) =>
-    waitFor("stream.end", (p) => p.sessionId === session.id, from).then(() => undefined);
+  const waitIdle = (from = 0) => waitFor("stream.end", (p) => p.sessionId === session.id, from).then(() => undefined);
 
   return {
     faux,
@@ -135,7 +136,9 @@ export const resultsOf = (entries: StoredEntry[]): ToolResultMessage[] =>
 
 /** Invariant 1: every stored tool call has exactly one result. */
 export function expectEveryCallAnswered(entries: StoredEntry[]): void {
-  const ids = messagesOf(entries).flatMap((m) => (m.role === "assistant" ? m.content.flatMap((b) => (b.type === "toolCall" ? [b.id] : [])) : []));
+  const ids = messagesOf(entries).flatMap((m) =>
+    m.role === "assistant" ? m.content.flatMap((b) => (b.type === "toolCall" ? [b.id] : [])) : [],
+  );
   const answered = resultsOf(entries).map((r) => r.toolCallId);
   expect([...answered].sort()).toEqual([...ids].sort());
 }

@@ -72,14 +72,19 @@ describe("npm run agent -- run", () => {
     writeFileSync(join(workspace, "notes.md"), NOTES);
     faux.script([
       { type: "reply", content: [{ type: "toolCall", name: "read", arguments: { path: "notes.md" } }] },
-      { type: "reply", content: [{ type: "toolCall", name: "edit", arguments: { path: "notes.md", edits: [{ oldText: "Friday", newText: "Monday" }] } }] },
+      {
+        type: "reply",
+        content: [{ type: "toolCall", name: "edit", arguments: { path: "notes.md", edits: [{ oldText: "Friday", newText: "Monday" }] } }],
+      },
       { type: "reply", content: [{ type: "text", text: "Moved the ship date to Monday." }] },
     ]);
     const run = await runAgent(["--model", "anthropic/claude-sonnet-4-5", "--approve", "all", "Move the ship date to Monday"]);
     expect(run.stderr).not.toContain("failed");
     expect(run.code).toBe(0);
 
-    const statuses = run.events.filter((e) => e.event === "tool.status").map((e) => `${String(e.payload.toolName)}:${String(e.payload.status)}`);
+    const statuses = run.events
+      .filter((e) => e.event === "tool.status")
+      .map((e) => `${String(e.payload.toolName)}:${String(e.payload.status)}`);
     expect(statuses).toEqual(expect.arrayContaining(["read:done", "edit:awaitingApproval", "edit:done"]));
     const approvals = entriesOf(run).filter((e) => e.type === "approval");
     expect(approvals).toEqual([expect.objectContaining({ toolName: "edit", decision: "approved", decidedBy: "user" })]);
@@ -101,7 +106,10 @@ describe("npm run agent -- run", () => {
   it("with --approve none: the edit is refused with its reason, the model is told, and the file is unchanged", async () => {
     writeFileSync(join(workspace, "notes.md"), NOTES);
     faux.script([
-      { type: "reply", content: [{ type: "toolCall", name: "edit", arguments: { path: "notes.md", edits: [{ oldText: "Friday", newText: "Sunday" }] } }] },
+      {
+        type: "reply",
+        content: [{ type: "toolCall", name: "edit", arguments: { path: "notes.md", edits: [{ oldText: "Friday", newText: "Sunday" }] } }],
+      },
       { type: "reply", content: [{ type: "text", text: "I could not edit the file." }] },
     ]);
     const before = faux.requests.length;

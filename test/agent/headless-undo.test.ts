@@ -37,11 +37,15 @@ afterAll(async () => {
 
 function agent(args: string[], cwdWorkspace = workspace): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn("npm", ["run", "--silent", "agent", "--", ...args.slice(0, 1), "--workspace", cwdWorkspace, "--db", dbPath, ...args.slice(1)], {
-      cwd: process.cwd(),
-      env: { ...process.env, ANTHROPIC_API_KEY: "sk-ant-undo-test", AGENT_WORKBENCH_HOME: join(dir, "home") },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      "npm",
+      ["run", "--silent", "agent", "--", ...args.slice(0, 1), "--workspace", cwdWorkspace, "--db", dbPath, ...args.slice(1)],
+      {
+        cwd: process.cwd(),
+        env: { ...process.env, ANTHROPIC_API_KEY: "sk-ant-undo-test", AGENT_WORKBENCH_HOME: join(dir, "home") },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -53,7 +57,10 @@ function agent(args: string[], cwdWorkspace = workspace): Promise<{ code: number
 
 function scriptEdit(to: string): void {
   faux.script([
-    { type: "reply", content: [{ type: "toolCall", name: "edit", arguments: { path: "notes.md", edits: [{ oldText: "Friday", newText: to }] } }] },
+    {
+      type: "reply",
+      content: [{ type: "toolCall", name: "edit", arguments: { path: "notes.md", edits: [{ oldText: "Friday", newText: to }] } }],
+    },
     { type: "reply", content: [{ type: "text", text: `Moved it to ${to}.` }] },
   ]);
 }

@@ -27,7 +27,10 @@ const THREE = [
   { oldText: "line 10\n", newText: "LINE TEN\n" },
   { oldText: "line 18\n", newText: "LINE EIGHTEEN\n" },
 ];
-const edit = (id: string, edits: unknown): FauxStep => ({ type: "reply", content: [{ type: "toolCall", id, name: "edit", arguments: { path: "hunks.txt", edits } }] });
+const edit = (id: string, edits: unknown): FauxStep => ({
+  type: "reply",
+  content: [{ type: "toolCall", id, name: "edit", arguments: { path: "hunks.txt", edits } }],
+});
 const done: FauxStep = { type: "reply", content: [{ type: "text", text: "done" }] };
 
 async function askedFor(harness: Harness, toolCallId: string, from: number) {
@@ -72,7 +75,9 @@ describe("per-hunk review with scoped approvals", () => {
     expect(toldText).toContain("Applied 2 of 3 hunks (hunks 1 and 3). The user REJECTED hunk 2: NOT applied");
 
     const db = new Database(dbPath, { readonly: true });
-    const row = db.prepare(`SELECT approval_decision, hunk_decisions, decided_by_rule FROM tool_calls WHERE tool_call_id = 't1'`).get() as Record<string, string>;
+    const row = db
+      .prepare(`SELECT approval_decision, hunk_decisions, decided_by_rule FROM tool_calls WHERE tool_call_id = 't1'`)
+      .get() as Record<string, string>;
     db.close();
     expect(row.approval_decision).toBe("approvedForSession");
     expect(JSON.parse(row.hunk_decisions)).toEqual(["accepted", "rejected", "accepted"]);
@@ -86,9 +91,20 @@ describe("per-hunk review with scoped approvals", () => {
     await h.call("chat.send", { sessionId: h.sessionId, text: "go" });
     await askedFor(h, "t1", from);
     const review = { kind: "hunks" as const, decisions: ["accepted" as const, "rejected" as const, "accepted" as const] };
-    const onDeny = await h.workbench.handle("approval.answer", { sessionId: h.sessionId, toolCallId: "t1", decision: "denyAlways", rule: "hunks.txt", review });
+    const onDeny = await h.workbench.handle("approval.answer", {
+      sessionId: h.sessionId,
+      toolCallId: "t1",
+      decision: "denyAlways",
+      rule: "hunks.txt",
+      review,
+    });
     expect(onDeny).toMatchObject({ ok: false, error: { code: "INVALID_REQUEST" } });
-    const short = await h.workbench.handle("approval.answer", { sessionId: h.sessionId, toolCallId: "t1", decision: "approve", review: { kind: "hunks", decisions: ["accepted", "rejected"] } });
+    const short = await h.workbench.handle("approval.answer", {
+      sessionId: h.sessionId,
+      toolCallId: "t1",
+      decision: "approve",
+      review: { kind: "hunks", decisions: ["accepted", "rejected"] },
+    });
     expect(short).toMatchObject({ ok: false, error: { code: "INVALID_REQUEST" } });
     await h.call("approval.answer", { sessionId: h.sessionId, toolCallId: "t1", decision: "deny" });
     await h.waitIdle(from);

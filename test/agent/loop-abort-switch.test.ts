@@ -43,7 +43,9 @@ describe("abort", () => {
     await h.call("chat.abort", { sessionId: h.sessionId });
     await h.waitIdle(from);
     const { entries } = await h.call("session.load", { sessionId: h.sessionId });
-    const last = messages(entries).filter((m) => m.role === "assistant").at(-1);
+    const last = messages(entries)
+      .filter((m) => m.role === "assistant")
+      .at(-1);
     expect(last).toMatchObject({ stopReason: "aborted" });
     expect(JSON.stringify(last?.content)).toContain("Here is");
     await expectContinuable(h);
@@ -57,7 +59,9 @@ describe("abort", () => {
     h.faux.script([
       {
         type: "reply",
-        content: [{ type: "toolCall", id: "toolu_sleep", name: "bash", arguments: { command: `echo started > started.txt; sleep ${marker}` } }],
+        content: [
+          { type: "toolCall", id: "toolu_sleep", name: "bash", arguments: { command: `echo started > started.txt; sleep ${marker}` } },
+        ],
       },
     ]);
     const from = h.events.length;
@@ -120,20 +124,29 @@ describe("mid-session model switch", () => {
     expect(session.model).toEqual(MODELS.anthropic);
     expect(entries.filter((e) => e.entry.type === "modelSwitch")).toHaveLength(4);
     // Stored ids are never rewritten.
-    const calls = messages(entries).flatMap((m) => (m.role === "assistant" ? m.content.flatMap((b) => (b.type === "toolCall" ? [b.id] : [])) : []));
+    const calls = messages(entries).flatMap((m) =>
+      m.role === "assistant" ? m.content.flatMap((b) => (b.type === "toolCall" ? [b.id] : [])) : [],
+    );
     expect(calls).toEqual(storedIds);
     expectEveryCallAnswered(entries);
     // Every request, on every wire API, passed the strict validation.
-    expect(new Set(h.faux.requests.map((r) => r.route))).toEqual(new Set(["anthropic", "openai-completions", "mistral", "openai-responses"]));
+    expect(new Set(h.faux.requests.map((r) => r.route))).toEqual(
+      new Set(["anthropic", "openai-completions", "mistral", "openai-responses"]),
+    );
     expect(h.faux.requests.filter((r) => !r.accepted).map((r) => r.rejection?.message)).toEqual([]);
     // Each assistant message records the model that wrote it.
     const models = messages(entries).flatMap((m) => (m.role === "assistant" ? [m.model.api] : []));
     expect(models).toEqual([
-      "anthropic-messages", "anthropic-messages",
-      "openai-completions", "openai-completions",
-      "openai-completions", "openai-completions",
-      "openai-responses", "openai-responses",
-      "anthropic-messages", "anthropic-messages",
+      "anthropic-messages",
+      "anthropic-messages",
+      "openai-completions",
+      "openai-completions",
+      "openai-completions",
+      "openai-completions",
+      "openai-responses",
+      "openai-responses",
+      "anthropic-messages",
+      "anthropic-messages",
     ]);
   });
 

@@ -26,7 +26,12 @@ describe("agent loop", () => {
           { type: "text", text: "Reading both files." },
           { type: "toolCall", id: "toolu_read_a", name: "read", arguments: { path: "a.txt" } },
           { type: "toolCall", id: "toolu_read_b", name: "read", arguments: { path: "b.txt" } },
-          { type: "toolCall", id: "toolu_edit_a", name: "edit", arguments: { path: "a.txt", edits: [{ oldText: "alpha", newText: "ALPHA" }] } },
+          {
+            type: "toolCall",
+            id: "toolu_edit_a",
+            name: "edit",
+            arguments: { path: "a.txt", edits: [{ oldText: "alpha", newText: "ALPHA" }] },
+          },
         ],
       },
       { type: "reply", content: [{ type: "text", text: "Done: a.txt now says ALPHA." }] },
@@ -38,7 +43,11 @@ describe("agent loop", () => {
     expect(state.pendingApproval?.preview).toMatchObject({ kind: "diff", path: "a.txt" });
     // Reads ran before the approval was asked for.
     const before = await h.call("session.load", { sessionId: h.sessionId });
-    expect(results(before.entries).map((r) => r.toolCallId).sort()).toEqual(["toolu_read_a", "toolu_read_b"]);
+    expect(
+      results(before.entries)
+        .map((r) => r.toolCallId)
+        .sort(),
+    ).toEqual(["toolu_read_a", "toolu_read_b"]);
     expect(readFileSync(join(h.workspace, "a.txt"), "utf8")).toBe("alpha\n");
 
     await h.call("approval.answer", { sessionId: h.sessionId, toolCallId: "toolu_edit_a", decision: "approve" });
@@ -55,7 +64,12 @@ describe("agent loop", () => {
     const byId = new Map(toolCalls.map((c) => [c.toolCallId, c]));
     expect(toolCalls).toHaveLength(3);
     for (const id of ["toolu_read_a", "toolu_read_b"]) {
-      expect(byId.get(id)).toMatchObject({ toolName: "read", status: "done", args: { path: id.endsWith("a") ? "a.txt" : "b.txt" }, errorCode: null });
+      expect(byId.get(id)).toMatchObject({
+        toolName: "read",
+        status: "done",
+        args: { path: id.endsWith("a") ? "a.txt" : "b.txt" },
+        errorCode: null,
+      });
       expect(byId.get(id)?.outputBytes).toBeGreaterThan(0);
     }
     expect(byId.get("toolu_edit_a")).toMatchObject({ toolName: "edit", status: "done", approvalDecision: "approved", decidedBy: "user" });
@@ -101,7 +115,9 @@ describe("agent loop", () => {
     await h.call("approval.answer", { sessionId: h.sessionId, toolCallId: "toolu_e1", decision: "approveForSession" });
     await h.waitIdle(from);
     expect(readFileSync(join(h.workspace, "a.txt"), "utf8")).toBe("three\n");
-    const asked = h.events.slice(from).filter((e) => e.event === "turn.state" && (e.payload as { status: string }).status === "awaitingApproval");
+    const asked = h.events
+      .slice(from)
+      .filter((e) => e.event === "turn.state" && (e.payload as { status: string }).status === "awaitingApproval");
     expect(asked).toHaveLength(1);
 
     // A new session asks again (approval for the session does not leak) and the denial reaches the model.
@@ -150,7 +166,10 @@ describe("agent loop", () => {
 
   it("retries a 429 and succeeds; a non-retryable error is stored and the session goes on", async () => {
     h = await startHarness();
-    h.faux.script([{ type: "rateLimit", retryAfterSeconds: 1 }, { type: "reply", content: [{ type: "text", text: "hello after retry" }] }]);
+    h.faux.script([
+      { type: "rateLimit", retryAfterSeconds: 1 },
+      { type: "reply", content: [{ type: "text", text: "hello after retry" }] },
+    ]);
     await h.turn("hi");
     expect(h.events.some((e) => e.event === "turn.retry")).toBe(true);
     let { entries } = await h.call("session.load", { sessionId: h.sessionId });
@@ -207,7 +226,15 @@ describe("agent loop", () => {
     await h.turn("second question");
     const seen: string[][] = [];
     const record = (req: FauxRequest) => {
-      seen.push(req.turns.filter((t) => t.role !== "system").map((t) => (t.role === "toolResult" ? `result:${t.text}` : `${t.role}:${t.role === "assistant" ? t.text || t.toolCalls.map((c) => c.name).join(",") : t.text}`)));
+      seen.push(
+        req.turns
+          .filter((t) => t.role !== "system")
+          .map((t) =>
+            t.role === "toolResult"
+              ? `result:${t.text}`
+              : `${t.role}:${t.role === "assistant" ? t.text || t.toolCalls.map((c) => c.name).join(",") : t.text}`,
+          ),
+      );
     };
     h.faux.script([
       (req) => {
@@ -313,13 +340,24 @@ describe("agent loop", () => {
 
   it("announces the session's totals with every turn: the last summary before stream.end is the stored one", async () => {
     h = await startHarness({ files: { "a.txt": "alpha\n" } });
-    const read = (id: string) => ({ type: "reply" as const, content: [{ type: "toolCall" as const, id, name: "read", arguments: { path: "a.txt" } }], usage: { input: 100, output: 10 } });
-    h.faux.script([read("toolu_1"), read("toolu_2"), { type: "reply", content: [{ type: "text", text: "done" }], usage: { input: 300, output: 5 } }]);
+    const read = (id: string) => ({
+      type: "reply" as const,
+      content: [{ type: "toolCall" as const, id, name: "read", arguments: { path: "a.txt" } }],
+      usage: { input: 100, output: 10 },
+    });
+    h.faux.script([
+      read("toolu_1"),
+      read("toolu_2"),
+      { type: "reply", content: [{ type: "text", text: "done" }], usage: { input: 300, output: 5 } },
+    ]);
     const from = h.events.length;
     await h.turn("read a.txt twice");
     const turnEvents = h.events.slice(from);
     const end = turnEvents.findIndex((e) => e.event === "stream.end");
-    const summaries = turnEvents.slice(0, end).filter((e) => e.event === "session.updated").map((e) => e.payload as { totalTokens: number; entryCount: number });
+    const summaries = turnEvents
+      .slice(0, end)
+      .filter((e) => e.event === "session.updated")
+      .map((e) => e.payload as { totalTokens: number; entryCount: number });
     const { session } = await h.call("session.load", { sessionId: h.sessionId });
     expect(session.totalTokens).toBe(100 + 10 + 100 + 10 + 300 + 5);
     expect(summaries.at(-1)).toMatchObject({ totalTokens: session.totalTokens, entryCount: session.entryCount });

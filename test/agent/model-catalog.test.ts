@@ -11,17 +11,27 @@ import { listModels, listProviders } from "../../electron/core/providers/registr
 
 const bundledSonnet = listModels().find((m) => m.provider === "anthropic" && m.id === "claude-sonnet-4-5");
 if (!bundledSonnet) throw new Error("the registry lost claude-sonnet-4-5");
-const cheaperSonnet: ModelInfo = { ...bundledSonnet, name: "Sonnet (custom price)", price: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
+const cheaperSonnet: ModelInfo = {
+  ...bundledSonnet,
+  name: "Sonnet (custom price)",
+  price: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+};
 const orphan: ModelInfo = { ...bundledSonnet, provider: "nowhere", id: "orphan" };
 const local: ProviderConfig = { key: "local-vllm", label: "vLLM", api: "openai-completions", baseUrl: "http://127.0.0.1:8000/v1" };
 const localModel: ModelInfo = { ...bundledSonnet, provider: "local-vllm", api: "openai-completions", id: "qwen" };
-const anthropicOverride: ProviderConfig = { ...(listProviders().find((p) => p.key === "anthropic") as ProviderConfig), label: "Anthropic (proxy)" };
+const anthropicOverride: ProviderConfig = {
+  ...(listProviders().find((p) => p.key === "anthropic") as ProviderConfig),
+  label: "Anthropic (proxy)",
+};
 
 function catalogs(): Array<[string, ModelCatalog]> {
   const extras = { extraProviders: [local, anthropicOverride], extraModels: [cheaperSonnet, orphan, localModel] };
   return [
     ["bundled, no demo", new ModelCatalog({ extraProviders: [], extraModels: [], baseUrls: () => ({}), demo: false })],
-    ["bundled with the demo and a base URL", new ModelCatalog({ extraProviders: [], extraModels: [], baseUrls: () => ({ openai: "http://127.0.0.1:1/v1" }), demo: true })],
+    [
+      "bundled with the demo and a base URL",
+      new ModelCatalog({ extraProviders: [], extraModels: [], baseUrls: () => ({ openai: "http://127.0.0.1:1/v1" }), demo: true }),
+    ],
     ["with extras", new ModelCatalog({ ...extras, baseUrls: () => ({ anthropic: "http://127.0.0.1:2" }), demo: false })],
   ];
 }

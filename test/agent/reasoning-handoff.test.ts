@@ -59,6 +59,8 @@ describe("switching from GPT-5 to Claude", () => {
     if (claudeSeq === undefined || gptSeq === undefined) throw new Error("no assistant entries");
     const view = await h.call("review.modelView", { sessionId: h.sessionId, seq: claudeSeq });
     expect(JSON.stringify(view.body)).not.toContain("GPT5-PRIVATE-CHAIN");
-    expect(view.repairs).toEqual([expect.objectContaining({ kind: "otherReasoningDropped", seq: gptSeq, detail: expect.stringContaining("openai/gpt-5") })]);
+    expect(view.repairs).toEqual([
+      expect.objectContaining({ kind: "otherReasoningDropped", seq: gptSeq, detail: expect.stringContaining("openai/gpt-5") }),
+    ]);
   });
 });

@@ -24,7 +24,8 @@ describe("reasoning level", () => {
   it("is stored with the session, marked in the transcript, and sent to Anthropic, Responses and Chat as each expects", async () => {
     h = await startHarness({ model: MODELS.anthropic });
     const models = await h.call("models.list", {});
-    const levelsOf = (provider: string, api: string, id: string) => models.find((m) => m.provider === provider && m.api === api && m.id === id)?.reasoningLevels;
+    const levelsOf = (provider: string, api: string, id: string) =>
+      models.find((m) => m.provider === provider && m.api === api && m.id === id)?.reasoningLevels;
     expect(levelsOf("anthropic", "anthropic-messages", "claude-sonnet-4-6")).toEqual(["default", "off", "low", "medium", "high"]);
     expect(levelsOf("openai", "openai-responses", "gpt-5")).toEqual(["default", "off", "low", "medium", "high"]);
     expect(levelsOf("openai", "openai-responses", "o3")).toEqual(["default", "low", "medium", "high"]);
@@ -43,7 +44,10 @@ describe("reasoning level", () => {
     // Sonnet 4.6 declares adaptive thinking: an effort, not a budget.
     expect(lastBody(h, "anthropic")).toMatchObject({ thinking: { type: "adaptive" }, output_config: { effort: "high" } });
 
-    await h.call("chat.switchModel", { sessionId: h.sessionId, model: { provider: "anthropic", api: "anthropic-messages", id: "claude-sonnet-4-5" } });
+    await h.call("chat.switchModel", {
+      sessionId: h.sessionId,
+      model: { provider: "anthropic", api: "anthropic-messages", id: "claude-sonnet-4-5" },
+    });
     h.faux.script([{ type: "reply", content: [{ type: "text", text: "ok" }] }]);
     await h.turn("again");
     const budget = lastBody(h, "anthropic");
@@ -53,7 +57,11 @@ describe("reasoning level", () => {
     await h.call("chat.switchModel", { sessionId: h.sessionId, model: MODELS.openaiResponses });
     h.faux.script([{ type: "reply", content: [{ type: "text", text: "ok" }] }]);
     await h.turn("and on GPT-5");
-    expect(lastBody(h, "openai-responses")).toMatchObject({ reasoning: { effort: "high", summary: "auto" }, include: ["reasoning.encrypted_content"], store: false });
+    expect(lastBody(h, "openai-responses")).toMatchObject({
+      reasoning: { effort: "high", summary: "auto" },
+      include: ["reasoning.encrypted_content"],
+      store: false,
+    });
 
     await h.call("chat.setReasoning", { sessionId: h.sessionId, level: "off" });
     h.faux.script([{ type: "reply", content: [{ type: "text", text: "ok" }] }]);
@@ -86,7 +94,9 @@ describe("reasoning level", () => {
 
     // The review rebuilds the request with the level of its time.
     const timeline = await h.call("review.timeline", { sessionId: h.sessionId });
-    expect(timeline.items.filter((i) => i.kind === "reasoningChange").map((i) => i.summary)).toContain("Reasoning level changed from default to high");
+    expect(timeline.items.filter((i) => i.kind === "reasoningChange").map((i) => i.summary)).toContain(
+      "Reasoning level changed from default to high",
+    );
     const highSeq = entries.filter((e) => e.entry.type === "message" && e.entry.message.role === "assistant")[1].seq;
     const view = await h.call("review.modelView", { sessionId: h.sessionId, seq: highSeq });
     expect(view.body).toMatchObject({ thinking: { type: "adaptive" }, output_config: { effort: "high" } });

@@ -36,7 +36,12 @@ function scriptTurn(harness: Harness, command: string, id = "1"): void {
       type: "reply",
       content: [
         { type: "toolCall", id: `toolu_write_${id}`, name: "write", arguments: { path: "new.txt", content: "created by write\n" } },
-        { type: "toolCall", id: `toolu_edit_${id}`, name: "edit", arguments: { path: "a.txt", edits: [{ oldText: "alpha", newText: "ALPHA" }] } },
+        {
+          type: "toolCall",
+          id: `toolu_edit_${id}`,
+          name: "edit",
+          arguments: { path: "a.txt", edits: [{ oldText: "alpha", newText: "ALPHA" }] },
+        },
         { type: "toolCall", id: `toolu_bash_${id}`, name: "bash", arguments: { command } },
       ],
     },
@@ -62,7 +67,13 @@ function seedWorkspace(root: string): void {
 
 describe("checkpoints recorded by turns, and rewind", () => {
   it("restores write, edit and bash changes (create, modify, delete, rename, chmod, binary, symlink) byte-exact, in a folder that is not a git repository", async () => {
-    h = await start({ "a.txt": "alpha\n", "old.txt": "old\n", "gone.txt": "bye\n", "script.sh": "echo hi\n", "node_modules/dep.js": "x\n" });
+    h = await start({
+      "a.txt": "alpha\n",
+      "old.txt": "old\n",
+      "gone.txt": "bye\n",
+      "script.sh": "echo hi\n",
+      "node_modules/dep.js": "x\n",
+    });
     seedWorkspace(h.workspace);
     const before = filesOnly(picture(h.workspace));
     scriptTurn(h, BASH_CHANGES);
@@ -78,7 +89,15 @@ describe("checkpoints recorded by turns, and rewind", () => {
     // The bash step's checkpoint holds what bash did, not only what write/edit reported.
     const bashDiff = await h.call("checkpoint.diff", { from: list[2].id, to: list[3].id });
     expect(bashDiff.map((f) => `${f.status} ${f.path}`).sort()).toEqual(
-      ["added renamed.txt", "deleted old.txt", "deleted gone.txt", "modified script.sh", "modified blob.bin", "modified link.txt", "added sub/third.txt"].sort(),
+      [
+        "added renamed.txt",
+        "deleted old.txt",
+        "deleted gone.txt",
+        "modified script.sh",
+        "modified blob.bin",
+        "modified link.txt",
+        "added sub/third.txt",
+      ].sort(),
     );
 
     const preview = await h.call("rewind.preview", { sessionId: h.sessionId, target: { seq: 0 } });
@@ -105,7 +124,13 @@ describe("checkpoints recorded by turns, and rewind", () => {
   });
 
   it("restore both forks the conversation before the turn and hands back the message as a draft", async () => {
-    h = await start({ "a.txt": "alpha\n", "old.txt": "old\n", "gone.txt": "bye\n", "script.sh": "echo hi\n", "node_modules/dep.js": "x\n" });
+    h = await start({
+      "a.txt": "alpha\n",
+      "old.txt": "old\n",
+      "gone.txt": "bye\n",
+      "script.sh": "echo hi\n",
+      "node_modules/dep.js": "x\n",
+    });
     seedWorkspace(h.workspace);
     await h.turn("hello there");
     h.faux.script([]);
@@ -125,7 +150,9 @@ describe("checkpoints recorded by turns, and rewind", () => {
     expect(earlier.files.find((f) => f.path === "third.txt")).toBeUndefined();
     const md = await h.call("review.export", { sessionId: h.sessionId, format: "markdown", includeWorkspaceDiff: true });
     expect(md.content).toMatch(/## Workspace diff\n\n```diff\ndiff --git a\/a.txt b\/a.txt[\s\S]*\+third/);
-    const json = JSON.parse((await h.call("review.export", { sessionId: h.sessionId, format: "json", includeWorkspaceDiff: true })).content) as { workspaceDiff: string };
+    const json = JSON.parse(
+      (await h.call("review.export", { sessionId: h.sessionId, format: "json", includeWorkspaceDiff: true })).content,
+    ) as { workspaceDiff: string };
     expect(json.workspaceDiff).toContain("+++ b/new.txt");
 
     const preview = await h.call("rewind.preview", { sessionId: h.sessionId, target: { seq: atSeq } });
@@ -143,8 +170,25 @@ describe("checkpoints recorded by turns, and rewind", () => {
   });
 
   it("never touches the user's own .git: HEAD, index, refs and stash are byte-identical after checkpoints and a restore", async () => {
-    h = await start({ "a.txt": "alpha\n", "old.txt": "old\n", "gone.txt": "bye\n", "script.sh": "echo hi\n", "node_modules/dep.js": "x\n" });
-    const g = (...args: string[]) => execFileSync("git", args, { cwd: h!.workspace, env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } });
+    h = await start({
+      "a.txt": "alpha\n",
+      "old.txt": "old\n",
+      "gone.txt": "bye\n",
+      "script.sh": "echo hi\n",
+      "node_modules/dep.js": "x\n",
+    });
+    const g = (...args: string[]) =>
+      execFileSync("git", args, {
+        cwd: h!.workspace,
+        env: {
+          ...process.env,
+          GIT_CONFIG_GLOBAL: "/dev/null",
+          GIT_AUTHOR_NAME: "t",
+          GIT_AUTHOR_EMAIL: "t@t",
+          GIT_COMMITTER_NAME: "t",
+          GIT_COMMITTER_EMAIL: "t@t",
+        },
+      });
     g("init", "-q");
     writeFileSync(join(h.workspace, ".gitignore"), "secret.env\n");
     writeFileSync(join(h.workspace, "secret.env"), "TOKEN=1\n");
@@ -206,4 +250,3 @@ describe("checkpoints recorded by turns, and rewind", () => {
     await h.waitIdle(from);
   });
 });
-

@@ -76,10 +76,14 @@ describe("checkpoint store limits", () => {
     const sessionId = setup.createSession({ workspaceId: ws.id }).id;
     setup.close();
 
-    const child = spawn(process.execPath, ["--import", "tsx", join(__dirname, "fixtures", "checkpoint-child.ts"), dbPath, root, sessionId, workspace], {
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
-    });
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", join(__dirname, "fixtures", "checkpoint-child.ts"), dbPath, root, sessionId, workspace],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+        detached: true,
+      },
+    );
     let stderr = "";
     child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
     const recorded: Array<{ id: number; iteration: number }> = [];

@@ -80,7 +80,11 @@ function setup() {
 describe("IPC adapter", () => {
   it("registers one channel per request of the contract and nothing else", () => {
     const { handlers } = setup();
-    expect([...handlers.keys()].sort()).toEqual(Object.keys(requests).map((m) => `wb:${m}`).sort());
+    expect([...handlers.keys()].sort()).toEqual(
+      Object.keys(requests)
+        .map((m) => `wb:${m}`)
+        .sort(),
+    );
   });
 
   it("passes a request from the app's main frame to the core", async () => {

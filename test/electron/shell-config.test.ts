@@ -17,22 +17,35 @@ describe("command-line flags", () => {
   });
 
   it("skips only the executable when packaged", () => {
-    expect(parseAppArgs(["/opt/app", "--user-data=/tmp/wb"], true, "/")).toEqual({ workspace: undefined, demo: false, userDataDir: "/tmp/wb" });
+    expect(parseAppArgs(["/opt/app", "--user-data=/tmp/wb"], true, "/")).toEqual({
+      workspace: undefined,
+      demo: false,
+      userDataDir: "/tmp/wb",
+    });
   });
 });
 
 function roles(items: MenuItemConstructorOptions[]): string[] {
-  return items.flatMap((i) => [
-    ...(i.role ? [i.role] : []),
-    ...(Array.isArray(i.submenu) ? roles(i.submenu) : []),
-  ]);
+  return items.flatMap((i) => [...(i.role ? [i.role] : []), ...(Array.isArray(i.submenu) ? roles(i.submenu) : [])]);
 }
 
 describe("application menu", () => {
   it("has the usual editing shortcuts on every platform", () => {
     for (const platform of ["darwin", "linux", "win32"] as const) {
       const r = roles(buildMenuTemplate({ platform, appName: "Agent Workbench", developer: false }));
-      for (const role of ["undo", "redo", "cut", "copy", "paste", "selectAll", "zoomIn", "zoomOut", "resetZoom", "togglefullscreen", "minimize"]) {
+      for (const role of [
+        "undo",
+        "redo",
+        "cut",
+        "copy",
+        "paste",
+        "selectAll",
+        "zoomIn",
+        "zoomOut",
+        "resetZoom",
+        "togglefullscreen",
+        "minimize",
+      ]) {
         expect(r, `${platform} ${role}`).toContain(role);
       }
       expect(r).toContain(platform === "darwin" ? "close" : "quit");

@@ -23,14 +23,22 @@ afterEach(async () => {
 });
 
 /** One turn with the demo agent answering; approvals are granted as they come. */
-async function firstTurn(text: string, extra: Record<string, string> = {}): Promise<{ messages: Message[]; calls: ToolCall[]; results: ToolResultMessage[] }> {
+async function firstTurn(
+  text: string,
+  extra: Record<string, string> = {},
+): Promise<{ messages: Message[]; calls: ToolCall[]; results: ToolResultMessage[] }> {
   h = await startHarness({ files: { ...FILES, ...extra }, model: DEMO });
   h.faux.setDefaultResponder(createDemoResponder({ pace: { chunkSize: 64, chunkDelayMs: 0 } }));
   const harness = h;
   const off = harness.workbench.onEvent((event, payload) => {
     if (event !== "turn.state") return;
     const state = payload as { pendingApproval: { toolCallId: string } | null };
-    if (state.pendingApproval) void harness.call("approval.answer", { sessionId: harness.sessionId, toolCallId: state.pendingApproval.toolCallId, decision: "approve" });
+    if (state.pendingApproval)
+      void harness.call("approval.answer", {
+        sessionId: harness.sessionId,
+        toolCallId: state.pendingApproval.toolCallId,
+        decision: "approve",
+      });
   });
   await harness.turn(text);
   off();
@@ -106,7 +114,9 @@ describe("what the demo reads", () => {
   });
 
   it("never anchors on a line that also occurs inside another line", () => {
-    const lines = readLines(["1\t}", "2\tfunction a() {", "3\t  return 1;", "4\t}", "5\tfunction b() {", "6\t  return 1;", "7\t}"].join("\n"));
+    const lines = readLines(
+      ["1\t}", "2\tfunction a() {", "3\t  return 1;", "4\t}", "5\tfunction b() {", "6\t  return 1;", "7\t}"].join("\n"),
+    );
     expect(uniqueAnchor(lines)).toBe("function a() {");
     expect(uniqueAnchor(readLines("1\t#!/usr/bin/env node\n2\tmain();"))).toBe("main();");
     expect(uniqueAnchor(readLines("1\tx\n2\tx"))).toBeNull();

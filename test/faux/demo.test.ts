@@ -6,9 +6,23 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createDemoResponder, startFauxProvider, type FauxProvider, type FauxRoute } from "../../electron/core/faux";
 import type { Message, ToolCall } from "../../shared/protocol";
 import type { ToolSpec } from "../../electron/core/providers/types";
-import { ALL_ROUTES as ROUTES, context, fakeAwsCredentials, run, targets, toolResult, user, type Target } from "../providers/adapters-fixtures";
+import {
+  ALL_ROUTES as ROUTES,
+  context,
+  fakeAwsCredentials,
+  run,
+  targets,
+  toolResult,
+  user,
+  type Target,
+} from "../providers/adapters-fixtures";
 
-const obj = (properties: Record<string, unknown>, required: string[]) => ({ type: "object", properties, required, additionalProperties: false });
+const obj = (properties: Record<string, unknown>, required: string[]) => ({
+  type: "object",
+  properties,
+  required,
+  additionalProperties: false,
+});
 const DEMO_TOOLS: ToolSpec[] = [
   { name: "list", description: "List a folder.", parameters: obj({ path: { type: "string" } }, []) },
   { name: "read", description: "Read a file.", parameters: obj({ path: { type: "string" } }, ["path"]) },

@@ -51,7 +51,10 @@ describe("answers without streaming", () => {
     faux.script(reply([text("Hi."), toolCall("read", { path: "a.ts" }, "call_1")]));
     const completion = await openai.chat.completions.create({ model: "gpt-x", messages: [{ role: "user", content: "hello" }] });
     expect(completion.choices[0].message.content).toBe("Hi.");
-    expect(completion.choices[0].message.tool_calls?.[0]).toMatchObject({ id: "call_1", function: { name: "read", arguments: '{"path":"a.ts"}' } });
+    expect(completion.choices[0].message.tool_calls?.[0]).toMatchObject({
+      id: "call_1",
+      function: { name: "read", arguments: '{"path":"a.ts"}' },
+    });
     expect(completion.choices[0].finish_reason).toBe("tool_calls");
   });
 
@@ -88,7 +91,12 @@ describe("strict validation", () => {
   it("accepts a thinking signature only from the model it was issued for", async () => {
     faux.script([reply([thinking("private plan"), text("Done.")]), reply("second"), reply("third")]);
     const thinkingOn = { type: "enabled", budget_tokens: 1024 } as const;
-    const first = await anthropic.messages.create({ model: "claude-a", max_tokens: 2000, thinking: thinkingOn, messages: [{ role: "user", content: "q" }] });
+    const first = await anthropic.messages.create({
+      model: "claude-a",
+      max_tokens: 2000,
+      thinking: thinkingOn,
+      messages: [{ role: "user", content: "q" }],
+    });
     expect(first.content[0].type).toBe("thinking");
     const history: Anthropic.MessageParam[] = [
       { role: "user", content: "q" },
@@ -97,7 +105,9 @@ describe("strict validation", () => {
     ];
     const same = await anthropic.messages.create({ model: "claude-a", max_tokens: 2000, thinking: thinkingOn, messages: history });
     expect(same.content).toEqual([{ type: "text", text: "second" }]);
-    const other = await rejectionOf(anthropic.messages.create({ model: "claude-b", max_tokens: 2000, thinking: thinkingOn, messages: history }));
+    const other = await rejectionOf(
+      anthropic.messages.create({ model: "claude-b", max_tokens: 2000, thinking: thinkingOn, messages: history }),
+    );
     expect(other.status).toBe(400);
     expect(other.message).toContain("Invalid `signature` in `thinking` block");
   });
@@ -111,7 +121,11 @@ describe("strict validation", () => {
   it("applies Mistral's rules on the mistral route only", async () => {
     const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
       { role: "user", content: "run" },
-      { role: "assistant", content: null, tool_calls: [{ id: "call_abc123XYZ", type: "function", function: { name: "bash", arguments: "{}" } }] },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "call_abc123XYZ", type: "function", function: { name: "bash", arguments: "{}" } }],
+      },
       { role: "tool", tool_call_id: "call_abc123XYZ", content: "ok" },
     ];
     faux.script(reply("fine on OpenAI"));
@@ -120,7 +134,10 @@ describe("strict validation", () => {
     const rejected = await rejectionOf(mistral.chat.completions.create({ model: "mistral-large", messages }));
     expect(rejected.status).toBe(400);
     const body = faux.requests[1].rejection?.body;
-    expect(body).toMatchObject({ object: "error", message: "Tool call id was call_abc123XYZ but must be a-z, A-Z, 0-9, with a length of 9." });
+    expect(body).toMatchObject({
+      object: "error",
+      message: "Tool call id was call_abc123XYZ but must be a-z, A-Z, 0-9, with a length of 9.",
+    });
   });
 
   it("records every request with its verdict", async () => {
@@ -182,7 +199,9 @@ describe("scripts and responders", () => {
     const original = console.error;
     console.error = () => {};
     try {
-      const rejected = await rejectionOf(anthropic.messages.create({ model: "c", max_tokens: 10, messages: [{ role: "user", content: "x" }] }));
+      const rejected = await rejectionOf(
+        anthropic.messages.create({ model: "c", max_tokens: 10, messages: [{ role: "user", content: "x" }] }),
+      );
       expect(rejected.status).toBe(500);
     } finally {
       console.error = original;
@@ -220,7 +239,12 @@ describe("timing records (what bench:loop reads)", () => {
       for (const server of [faux, timed]) {
         server.script(reply([text("Hi.")]));
         const sdk = server === faux ? anthropic : client;
-        const stream = await sdk.messages.create({ model: "claude-x", max_tokens: 100, stream: true, messages: [{ role: "user", content: "hello" }] });
+        const stream = await sdk.messages.create({
+          model: "claude-x",
+          max_tokens: 100,
+          stream: true,
+          messages: [{ role: "user", content: "hello" }],
+        });
         for await (const _event of stream) void _event;
       }
       const plain = faux.requests[faux.requests.length - 1];

@@ -171,7 +171,9 @@ describe.each(["gemini", "bedrock"] as const)("%s on the same network settings",
     const last = await ask(secure, network({}), route);
     expect(last.type === "error" && last.retryable).toBe(true);
     expect(last.type === "error" && last.message.errorMessage).toMatch(
-      new RegExp(`^network error: the certificate of ${hostOf(secure).replace(/\./g, "\\.")} is not trusted \\([A-Z_]+\\): add the CA certificate`),
+      new RegExp(
+        `^network error: the certificate of ${hostOf(secure).replace(/\./g, "\\.")} is not trusted \\([A-Z_]+\\): add the CA certificate`,
+      ),
     );
     expect(secure.requests).toHaveLength(0);
   });

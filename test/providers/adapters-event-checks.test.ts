@@ -196,7 +196,10 @@ const response = {
   error: { code: "server_error", message: "m" },
 };
 const RESPONSES_EVENTS = [
-  ...["response.created", "response.in_progress", "response.completed", "response.incomplete", "response.failed"].map((type) => ({ type, response })),
+  ...["response.created", "response.in_progress", "response.completed", "response.incomplete", "response.failed"].map((type) => ({
+    type,
+    response,
+  })),
   ...["response.output_item.added", "response.output_item.done"].map((type) => ({ type, output_index: 0, item })),
   { type: "response.reasoning_summary_part.added", output_index: 0, summary_index: 1 },
   ...[
@@ -264,7 +267,9 @@ function payloads(templates: readonly unknown[]): fc.Arbitrary<unknown> {
       template: fc.constantFrom(...templates),
       mutations: fc.array(fc.tuple(fc.nat(), fc.constantFrom(...REPLACEMENTS)), { minLength: 0, maxLength: 3 }),
     })
-    .map(({ template, mutations }) => mutations.reduce((v, [pick, replacement]) => mutate(v, pick, replacement), structuredClone(template)));
+    .map(({ template, mutations }) =>
+      mutations.reduce((v, [pick, replacement]) => mutate(v, pick, replacement), structuredClone(template)),
+    );
   return fc.oneof({ arbitrary: mutated, weight: 9 }, { arbitrary: fc.jsonValue(), weight: 1 });
 }
 

@@ -229,5 +229,12 @@ describe("network failures before any response", () => {
 });
 
 function idFor(route: FauxRoute): string {
-  return { anthropic: "toolu_01Fault", "openai-completions": "call_fault", "openai-responses": "call_f|fc_f", mistral: "Fault0001", gemini: "gemini-fault", bedrock: "tooluse_fault" }[route];
+  return {
+    anthropic: "toolu_01Fault",
+    "openai-completions": "call_fault",
+    "openai-responses": "call_f|fc_f",
+    mistral: "Fault0001",
+    gemini: "gemini-fault",
+    bedrock: "tooluse_fault",
+  }[route];
 }

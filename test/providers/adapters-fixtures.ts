@@ -130,7 +130,13 @@ export function targets(faux: Pick<FauxProvider, "baseUrls">): Record<FauxRoute,
         price,
         compat: { bedrockReasoning: "anthropic-thinking" },
       },
-      provider: { key: "bedrock", label: "Amazon Bedrock", api: "bedrock-converse-stream", baseUrl: faux.baseUrls.bedrock, awsCredentials: true },
+      provider: {
+        key: "bedrock",
+        label: "Amazon Bedrock",
+        api: "bedrock-converse-stream",
+        baseUrl: faux.baseUrls.bedrock,
+        awsCredentials: true,
+      },
     },
   };
 }

@@ -45,7 +45,9 @@ function encode(events: readonly WireEvent[]): string {
 async function outputOf(target: Target, events: readonly WireEvent[]): Promise<string[]> {
   next.push(encode(events));
   const out: StreamEvent[] = [];
-  for await (const event of createAdapter(target.model.api, {}).stream(target.model, target.provider, context([user("go")]), { apiKey: API_KEY })) {
+  for await (const event of createAdapter(target.model.api, {}).stream(target.model, target.provider, context([user("go")]), {
+    apiKey: API_KEY,
+  })) {
     out.push(event);
   }
   return out.map((event) =>
@@ -56,8 +58,14 @@ async function outputOf(target: Target, events: readonly WireEvent[]): Promise<s
 // ---------------------------------------------------------------- Anthropic
 
 const A = {
-  start: (message: unknown = { id: "msg_1", usage: { input_tokens: 10, output_tokens: 1 } }): WireEvent => ["message_start", { type: "message_start", message }],
-  blockStart: (index: unknown, content_block: unknown): WireEvent => ["content_block_start", { type: "content_block_start", index, content_block }],
+  start: (message: unknown = { id: "msg_1", usage: { input_tokens: 10, output_tokens: 1 } }): WireEvent => [
+    "message_start",
+    { type: "message_start", message },
+  ],
+  blockStart: (index: unknown, content_block: unknown): WireEvent => [
+    "content_block_start",
+    { type: "content_block_start", index, content_block },
+  ],
   delta: (index: unknown, delta: unknown): WireEvent => ["content_block_delta", { type: "content_block_delta", index, delta }],
   blockStop: (index: unknown): WireEvent => ["content_block_stop", { type: "content_block_stop", index }],
   messageDelta: (delta: unknown = { stop_reason: "tool_use" }, usage: unknown = { output_tokens: 7 }): WireEvent => [
@@ -119,7 +127,10 @@ const ANTHROPIC: Record<string, WireEvent[]> = {
     [null, { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: "unnamed" } }],
     ["ping", { type: "ping", extra: 1 }],
     ["content_block_delta", { type: "ping" }],
-    ["content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: "", extra: [1] }, more: {} }],
+    [
+      "content_block_delta",
+      { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: "", extra: [1] }, more: {} },
+    ],
   ),
   "payloads that are not objects": anthropicCall(
     ["content_block_delta", "null"],
@@ -203,33 +214,74 @@ const ANTHROPIC: Record<string, WireEvent[]> = {
     A.messageDelta({ stop_reason: "end_turn" }),
     A.stop(),
   ],
-  "a block left open at message_stop": [A.start(), A.blockStart(0, { type: "text", text: "open" }), A.messageDelta({ stop_reason: "max_tokens" }), A.stop()],
-  "message_delta without a delta is ignored (truncated)": [...anthropicCall().slice(0, 4), ["message_delta", { type: "message_delta", usage: {} }], A.stop()],
-  "message_delta with a numeric stop_reason is ignored (truncated)": [...anthropicCall().slice(0, 4), A.messageDelta({ stop_reason: 1 }), A.stop()],
-  "message_delta with a null stop_reason, then a real one": [...anthropicCall().slice(0, 4), A.messageDelta({ stop_reason: null }), A.messageDelta(), A.stop()],
+  "a block left open at message_stop": [
+    A.start(),
+    A.blockStart(0, { type: "text", text: "open" }),
+    A.messageDelta({ stop_reason: "max_tokens" }),
+    A.stop(),
+  ],
+  "message_delta without a delta is ignored (truncated)": [
+    ...anthropicCall().slice(0, 4),
+    ["message_delta", { type: "message_delta", usage: {} }],
+    A.stop(),
+  ],
+  "message_delta with a numeric stop_reason is ignored (truncated)": [
+    ...anthropicCall().slice(0, 4),
+    A.messageDelta({ stop_reason: 1 }),
+    A.stop(),
+  ],
+  "message_delta with a null stop_reason, then a real one": [
+    ...anthropicCall().slice(0, 4),
+    A.messageDelta({ stop_reason: null }),
+    A.messageDelta(),
+    A.stop(),
+  ],
   "message_delta with null usage": [...anthropicCall().slice(0, 4), A.messageDelta({ stop_reason: "tool_use" }, null), A.stop()],
-  "message_delta without usage": [...anthropicCall().slice(0, 4), ["message_delta", { type: "message_delta", delta: { stop_reason: "tool_use" } }], A.stop()],
-  "message_delta with a string token count is ignored (truncated)": [...anthropicCall().slice(0, 4), A.messageDelta(undefined, { output_tokens: "7" }), A.stop()],
+  "message_delta without usage": [
+    ...anthropicCall().slice(0, 4),
+    ["message_delta", { type: "message_delta", delta: { stop_reason: "tool_use" } }],
+    A.stop(),
+  ],
+  "message_delta with a string token count is ignored (truncated)": [
+    ...anthropicCall().slice(0, 4),
+    A.messageDelta(undefined, { output_tokens: "7" }),
+    A.stop(),
+  ],
   "message_delta with a delta that is an array is ignored (truncated)": [...anthropicCall().slice(0, 4), A.messageDelta([]), A.stop()],
   "message_delta with every usage field": [
     ...anthropicCall().slice(0, 4),
-    A.messageDelta({ stop_reason: "tool_use" }, { input_tokens: 11, output_tokens: 22, cache_read_input_tokens: 33, cache_creation_input_tokens: 44 }),
+    A.messageDelta(
+      { stop_reason: "tool_use" },
+      { input_tokens: 11, output_tokens: 22, cache_read_input_tokens: 33, cache_creation_input_tokens: 44 },
+    ),
     A.stop(),
   ],
   "stop reasons: refusal": [...anthropicCall().slice(0, 4), A.messageDelta({ stop_reason: "refusal" }), A.stop()],
   "stop reasons: unknown": [...anthropicCall().slice(0, 4), A.messageDelta({ stop_reason: "new_reason" }), A.stop()],
   "stop reasons: empty string is no stop reason": [...anthropicCall().slice(0, 4), A.messageDelta({ stop_reason: "" }), A.stop()],
   "no message_stop": anthropicCall().slice(0, 5),
-  "an error event": [...anthropicCall().slice(0, 3), ["error", { type: "error", error: { type: "overloaded_error", message: "Overloaded" } }]],
+  "an error event": [
+    ...anthropicCall().slice(0, 3),
+    ["error", { type: "error", error: { type: "overloaded_error", message: "Overloaded" } }],
+  ],
   "an error event that is not JSON": [...anthropicCall().slice(0, 3), ["error", "upstream broke"]],
   "data that is not JSON": [...anthropicCall().slice(0, 3), ["content_block_delta", "{not json"]],
 };
 
 // ---------------------------------------------------------------- Chat Completions
 
-const chunk = (choices: unknown, extra: Record<string, unknown> = {}): WireEvent => [null, { id: "chatcmpl-1", object: "chat.completion.chunk", choices, ...extra }];
+const chunk = (choices: unknown, extra: Record<string, unknown> = {}): WireEvent => [
+  null,
+  { id: "chatcmpl-1", object: "chat.completion.chunk", choices, ...extra },
+];
 const choice = (delta: unknown, finish_reason: unknown = null) => [{ index: 0, delta, finish_reason }];
-const call = (fields: Record<string, unknown>) => ({ index: 0, id: "call_1", type: "function", function: { name: "read", arguments: "" }, ...fields });
+const call = (fields: Record<string, unknown>) => ({
+  index: 0,
+  id: "call_1",
+  type: "function",
+  function: { name: "read", arguments: "" },
+  ...fields,
+});
 const DONE: WireEvent = [null, "[DONE]"];
 const completionsCall = (...middle: WireEvent[]): WireEvent[] => [
   chunk(choice({ role: "assistant", content: null, tool_calls: [call({})] })),
@@ -246,7 +298,9 @@ const completionsCall = (...middle: WireEvent[]): WireEvent[] => [
  * block, the finish reason.
  */
 const completionsProbes = (payloads: unknown[]): Record<string, WireEvent[]> =>
-  Object.fromEntries(payloads.map((p) => [`probe ${typeof p === "string" ? p : JSON.stringify(p)}`, [...completionsCall().slice(0, -1), [null, p], DONE]]));
+  Object.fromEntries(
+    payloads.map((p) => [`probe ${typeof p === "string" ? p : JSON.stringify(p)}`, [...completionsCall().slice(0, -1), [null, p], DONE]]),
+  );
 
 const COMPLETIONS: Record<string, WireEvent[]> = {
   "a tool call": completionsCall(),
@@ -257,12 +311,24 @@ const COMPLETIONS: Record<string, WireEvent[]> = {
     chunk(choice({ content: " here", reasoning_content: "" })),
     chunk(choice({ reasoning_content: "again" })),
     chunk(choice({ tool_calls: [call({}), call({ index: 1, id: "call_2", function: { name: "bash", arguments: '{"command":' } })] })),
-    chunk(choice({ tool_calls: [{ index: 1, function: { arguments: '"ls"}' } }, { index: 0, function: { name: "read", arguments: "{}" } }] })),
+    chunk(
+      choice({
+        tool_calls: [
+          { index: 1, function: { arguments: '"ls"}' } },
+          { index: 0, function: { name: "read", arguments: "{}" } },
+        ],
+      }),
+    ),
     chunk(choice({ content: "late text" })),
     chunk(choice({}, "stop")),
     DONE,
   ],
-  "a refusal": [chunk(choice({ refusal: "I can't" })), chunk(choice({ refusal: " do that", content: "Sorry" })), chunk(choice({}, "stop")), DONE],
+  "a refusal": [
+    chunk(choice({ refusal: "I can't" })),
+    chunk(choice({ refusal: " do that", content: "Sorry" })),
+    chunk(choice({}, "stop")),
+    DONE,
+  ],
   "a later empty finish reason keeps the earlier one": [
     chunk(choice({ content: "a" }, "length")),
     chunk(choice({ content: "b" }, "")),
@@ -289,7 +355,10 @@ const COMPLETIONS: Record<string, WireEvent[]> = {
     chunk([], { usage: { prompt_tokens: 5, prompt_tokens_details: { cached_tokens: 9 } } }),
     DONE,
   ],
-  "an error payload": [chunk(choice({ content: "x" })), [null, { error: { message: "Overloaded", type: "server_error", code: "overloaded" } }]],
+  "an error payload": [
+    chunk(choice({ content: "x" })),
+    [null, { error: { message: "Overloaded", type: "server_error", code: "overloaded" } }],
+  ],
   "a falsy error field is not an error": [chunk(choice({ content: "x" }, "stop")), [null, { id: "c", error: null, choices: [] }], DONE],
   "data after [DONE] is ignored": [chunk(choice({ content: "x" }, "stop")), DONE, chunk(choice({ content: "after" })), [null, "{not json"]],
   "no [DONE] but a finish reason": [chunk(choice({ content: "x" }, "stop"))],
@@ -341,7 +410,11 @@ const COMPLETIONS: Record<string, WireEvent[]> = {
     { id: "c4", choices: [{ delta: { tool_calls: [] } }], usage: null },
     { id: "c5", choices: [{ delta: { tool_calls: [{ index: 4, id: null, function: null, extra: 1 }] }, extra: 2 }], extra: 3 },
     { id: "c6", choices: [{ delta: { content: "" } }, { delta: { content: "second choice is not read" } }] },
-    { id: "c7", choices: [{ delta: { content: "more" }, finish_reason: "length" }], usage: { prompt_tokens: 1, completion_tokens: 2, prompt_tokens_details: {} } },
+    {
+      id: "c7",
+      choices: [{ delta: { content: "more" }, finish_reason: "length" }],
+      usage: { prompt_tokens: 1, completion_tokens: 2, prompt_tokens_details: {} },
+    },
     { id: "c8", choices: [{ index: 2.5, delta: { tool_calls: [{ index: 0.5, function: { arguments: "" } }] } }] },
   ]),
 };
@@ -353,15 +426,29 @@ const R = {
     "response.created",
     { type: "response.created", sequence_number: 0, response },
   ],
-  added: (output_index: unknown, item: unknown): WireEvent => ["response.output_item.added", { type: "response.output_item.added", output_index, item }],
-  done: (output_index: unknown, item: unknown): WireEvent => ["response.output_item.done", { type: "response.output_item.done", output_index, item }],
+  added: (output_index: unknown, item: unknown): WireEvent => [
+    "response.output_item.added",
+    { type: "response.output_item.added", output_index, item },
+  ],
+  done: (output_index: unknown, item: unknown): WireEvent => [
+    "response.output_item.done",
+    { type: "response.output_item.done", output_index, item },
+  ],
   ev: (type: string, fields: Record<string, unknown>): WireEvent => [type, { type, ...fields }],
   completed: (response: unknown = { id: "resp_1", status: "completed", usage: { input_tokens: 30, output_tokens: 8 } }): WireEvent => [
     "response.completed",
     { type: "response.completed", response },
   ],
 };
-const fnItem = (fields: Record<string, unknown> = {}) => ({ type: "function_call", id: "fc_1", call_id: "call_1", name: "read", arguments: "", status: "in_progress", ...fields });
+const fnItem = (fields: Record<string, unknown> = {}) => ({
+  type: "function_call",
+  id: "fc_1",
+  call_id: "call_1",
+  name: "read",
+  arguments: "",
+  status: "in_progress",
+  ...fields,
+});
 const responsesCall = (...middle: WireEvent[]): WireEvent[] => [
   R.created(),
   R.added(0, fnItem()),
@@ -373,7 +460,9 @@ const responsesCall = (...middle: WireEvent[]): WireEvent[] => [
 
 /** One case per event, each sent after a complete valid stream, where anything it changes shows. */
 const responsesProbes = (events: WireEvent[]): Record<string, WireEvent[]> =>
-  Object.fromEntries(events.map((e) => [`probe ${e[0]} ${typeof e[1] === "string" ? e[1] : JSON.stringify(e[1])}`, [...responsesCall(), e]]));
+  Object.fromEntries(
+    events.map((e) => [`probe ${e[0]} ${typeof e[1] === "string" ? e[1] : JSON.stringify(e[1])}`, [...responsesCall(), e]]),
+  );
 
 const RESPONSES: Record<string, WireEvent[]> = {
   "a tool call": responsesCall(),
@@ -385,12 +474,22 @@ const RESPONSES: Record<string, WireEvent[]> = {
     R.ev("response.reasoning_summary_text.delta", { output_index: 0, delta: "First." }),
     R.ev("response.reasoning_summary_part.added", { output_index: 0, summary_index: 1 }),
     R.ev("response.reasoning_text.delta", { output_index: 0, delta: "Second." }),
-    R.done(0, { id: "rs_1", type: "reasoning", summary: [{ type: "summary_text", text: "First." }], encrypted_content: "enc", extra: { z: 1, a: 2 } }),
+    R.done(0, {
+      id: "rs_1",
+      type: "reasoning",
+      summary: [{ type: "summary_text", text: "First." }],
+      encrypted_content: "enc",
+      extra: { z: 1, a: 2 },
+    }),
     R.added(1, { type: "message", id: "msg_1", content: [] }),
     R.ev("response.output_text.delta", { output_index: 1, delta: "Hello" }),
     R.ev("response.refusal.delta", { output_index: 1, delta: "no" }),
     R.done(1, { type: "message", id: "msg_1", content: [{ type: "output_text", text: "Hello" }] }),
-    R.completed({ id: "resp_2", status: "completed", usage: { input_tokens: 50, output_tokens: 9, input_tokens_details: { cached_tokens: 20 } } }),
+    R.completed({
+      id: "resp_2",
+      status: "completed",
+      usage: { input_tokens: 50, output_tokens: 9, input_tokens_details: { cached_tokens: 20 } },
+    }),
   ],
   "built-in tool items and unknown events are ignored": responsesCall(
     R.added(1, { type: "web_search_call", id: "ws_1", status: "in_progress" }),
@@ -423,21 +522,42 @@ const RESPONSES: Record<string, WireEvent[]> = {
     R.done(0, { type: "message" }),
     R.completed({ status: "completed", usage: null, incomplete_details: null, error: null }),
   ],
-  "an item that does not end before completion": [R.created(), R.added(0, { type: "message" }), R.ev("response.output_text.delta", { output_index: 0, delta: "open" }), R.completed()],
-  "incomplete: max_output_tokens": [...responsesCall().slice(0, 3), R.ev("response.incomplete", { response: { status: "incomplete", incomplete_details: { reason: "max_output_tokens" } } })],
-  "incomplete: content_filter": [R.created(), R.ev("response.incomplete", { response: { status: "incomplete", incomplete_details: { reason: "content_filter" } } })],
+  "an item that does not end before completion": [
+    R.created(),
+    R.added(0, { type: "message" }),
+    R.ev("response.output_text.delta", { output_index: 0, delta: "open" }),
+    R.completed(),
+  ],
+  "incomplete: max_output_tokens": [
+    ...responsesCall().slice(0, 3),
+    R.ev("response.incomplete", { response: { status: "incomplete", incomplete_details: { reason: "max_output_tokens" } } }),
+  ],
+  "incomplete: content_filter": [
+    R.created(),
+    R.ev("response.incomplete", { response: { status: "incomplete", incomplete_details: { reason: "content_filter" } } }),
+  ],
   "incomplete: no reason": [R.created(), R.ev("response.incomplete", { response: { status: "incomplete", incomplete_details: null } })],
   "completed with an unexpected status": [R.created(), R.completed({ status: "queued" })],
   "completed without a status": [R.created(), R.completed({ id: "r" })],
   "a refusal": [R.created(), R.ev("response.refusal.delta", { output_index: 0, delta: "I won't" }), R.completed()],
   "response.failed with an error and usage": [
     ...responsesCall().slice(0, 3),
-    R.ev("response.failed", { response: { id: "r", status: "failed", usage: { input_tokens: 9, output_tokens: 1 }, error: { code: "server_error", message: "The model failed" } } }),
+    R.ev("response.failed", {
+      response: {
+        id: "r",
+        status: "failed",
+        usage: { input_tokens: 9, output_tokens: 1 },
+        error: { code: "server_error", message: "The model failed" },
+      },
+    }),
   ],
   "response.failed without an error": [R.created(), R.ev("response.failed", { response: { error: null } })],
   "an error event": [...responsesCall().slice(0, 3), R.ev("error", { code: "rate_limit_exceeded", message: "Slow down", param: null })],
   "an error event with nulls": [R.created(), R.ev("error", { code: null, message: null })],
-  "a payload with an error field": [R.created(), ["response.failed", { type: "response.failed", error: { message: "top-level error", type: "server_error" } }]],
+  "a payload with an error field": [
+    R.created(),
+    ["response.failed", { type: "response.failed", error: { message: "top-level error", type: "server_error" } }],
+  ],
   "no response.completed": responsesCall().slice(0, 4),
   "function_call_arguments.done events that are skipped": [
     R.created(),

@@ -50,7 +50,13 @@ type Route = "anthropic" | "openai-completions" | "openai-responses";
 
 /** The fixture targets, pointed at the capturing server. */
 function target(route: Route): Target {
-  const base = { anthropic: `${origin}/anthropic/`, openai: `${origin}/openai/v1/`, mistral: `${origin}/mistral/v1`, gemini: `${origin}/gemini`, bedrock: `${origin}/bedrock` };
+  const base = {
+    anthropic: `${origin}/anthropic/`,
+    openai: `${origin}/openai/v1/`,
+    mistral: `${origin}/mistral/v1`,
+    gemini: `${origin}/gemini`,
+    bedrock: `${origin}/bedrock`,
+  };
   return targets({ baseUrls: base })[route];
 }
 

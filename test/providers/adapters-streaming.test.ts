@@ -68,9 +68,11 @@ describe.each(ROUTES)("%s adapter", (route) => {
     expect(ends).toHaveLength(2);
     // While streaming, the raw text is visible; arguments stay {} until the block ends.
     const midway = events.find((e) => e.type === "toolCallDelta");
-    expect(midway && midway.type === "toolCallDelta" && midway.partial.content.some((b) => b.type === "toolCall" && Object.keys(b.arguments).length === 0)).toBe(
-      true,
-    );
+    expect(
+      midway &&
+        midway.type === "toolCallDelta" &&
+        midway.partial.content.some((b) => b.type === "toolCall" && Object.keys(b.arguments).length === 0),
+    ).toBe(true);
   });
 
   it("reports usage and computes cost from the registry prices", async () => {
@@ -132,7 +134,9 @@ describe.each(ROUTES)("%s adapter", (route) => {
 
 describe("thinking", () => {
   it("Anthropic: keeps the thinking text and the signature issued for this model, byte for byte", async () => {
-    faux.script(reply([thinking("Let me check the file first."), text("Checking."), toolCall("read", { path: "a" }, "toolu_01X")], { chunkSize: 5 }));
+    faux.script(
+      reply([thinking("Let me check the file first."), text("Checking."), toolCall("read", { path: "a" }, "toolu_01X")], { chunkSize: 5 }),
+    );
     const { events, message } = await run(T.anthropic, context([user("?")]), { reasoning: "medium" });
     const block = message.content[0];
     expect(block.type).toBe("thinking");

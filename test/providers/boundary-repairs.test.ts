@@ -28,7 +28,11 @@ type ChatBody = { messages: Array<{ role: string; tool_calls?: unknown[]; reason
 describe("DeepSeek / Kimi thinking mode: reasoning_content on every tool-call message of the current loop", () => {
   // "Missing `reasoning_content` field in the assistant message at message index N"
   it("supplies an empty reasoning_content when the switch lands in the middle of another model's tool loop", () => {
-    const history = [user("fix it"), assistant(GPT5, [{ type: "thinking", thinking: "secret plan", signature: "sig" }, call("call_1|fc_1")]), result("call_1|fc_1", "file body")];
+    const history = [
+      user("fix it"),
+      assistant(GPT5, [{ type: "thinking", thinking: "secret plan", signature: "sig" }, call("call_1|fc_1")]),
+      result("call_1|fc_1", "file body"),
+    ];
     const built = build(DEEPSEEK, history);
     const body = built.body as ChatBody;
     const calls = body.messages.filter((m) => m.role === "assistant" && m.tool_calls);
@@ -85,7 +89,9 @@ describe("lone surrogates are cleaned at the boundary for every target", () => {
 
   it("the validators refuse a body with a lone surrogate, as the real APIs do", () => {
     const anthropic = { model: "claude-sonnet-4-5", max_tokens: 10, messages: [{ role: "user", content: "bad \uD800" }] };
-    expect(validateRequest("anthropic-messages", anthropic)?.message).toMatch(/^The request body is not valid JSON: no low surrogate in string: line 1 column \d+/);
+    expect(validateRequest("anthropic-messages", anthropic)?.message).toMatch(
+      /^The request body is not valid JSON: no low surrogate in string: line 1 column \d+/,
+    );
     const chat = { model: "gpt-4.1", messages: [{ role: "user", content: "bad \uDC00" }] };
     expect(validateRequest("openai-completions", chat)?.message).toMatch(/^We could not parse the JSON body of your request/);
     const escaped = { model: "gpt-4.1", messages: [{ role: "user", content: "a literal \\ud800 is fine" }] };
@@ -96,7 +102,11 @@ describe("lone surrogates are cleaned at the boundary for every target", () => {
 describe("image types a target does not take become a text note", () => {
   const BMP = { type: "image" as const, data: "Qk0=", mimeType: "image/bmp" };
   const PNG = { type: "image" as const, data: "iVBORw0KGgo=", mimeType: "image/png" };
-  for (const [label, t] of Object.entries({ anthropic: TARGETS.anthropic, chat: TARGETS["openai-completions"], responses: TARGETS["openai-responses"] })) {
+  for (const [label, t] of Object.entries({
+    anthropic: TARGETS.anthropic,
+    chat: TARGETS["openai-completions"],
+    responses: TARGETS["openai-responses"],
+  })) {
     // OpenAI: "You uploaded an unsupported image. Please make sure your image has of one the following formats: ['png', 'jpeg', 'gif', 'webp']."
     it(`for ${label}`, () => {
       const built = build(t, [user("look", BMP, PNG)]);
@@ -111,9 +121,15 @@ describe("image types a target does not take become a text note", () => {
   }
 
   it("the OpenAI validators refuse an unsupported image type", () => {
-    const chat = { model: "gpt-4.1", messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "data:image/bmp;base64,Qk0=" } }] }] };
+    const chat = {
+      model: "gpt-4.1",
+      messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "data:image/bmp;base64,Qk0=" } }] }],
+    };
     expect(validateRequest("openai-completions", chat)?.message).toMatch(/unsupported image/);
-    const responses = { model: "gpt-5", input: [{ role: "user", content: [{ type: "input_image", detail: "auto", image_url: "data:image/tiff;base64,AA==" }] }] };
+    const responses = {
+      model: "gpt-5",
+      input: [{ role: "user", content: [{ type: "input_image", detail: "auto", image_url: "data:image/tiff;base64,AA==" }] }],
+    };
     expect(validateRequest("openai-responses", responses)?.message).toMatch(/unsupported image/);
   });
 });

@@ -13,7 +13,14 @@ import { SchemaNotExpressible, toGeminiSchema } from "../../electron/core/provid
 import { SKIP_THOUGHT_SIGNATURE } from "../../electron/core/providers/requests/gemini";
 import { validateBedrockRequest, validateGeminiRequest } from "../../electron/core/providers/validate";
 
-const usage = { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+const usage = {
+  input: 1,
+  output: 1,
+  cacheRead: 0,
+  cacheWrite: 0,
+  totalTokens: 2,
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+};
 const CLAUDE = { provider: "anthropic", api: "anthropic-messages" as const, id: "claude-sonnet-4-5" };
 
 function handoffHistory(): Message[] {
@@ -30,11 +37,24 @@ function handoffHistory(): Message[] {
       usage,
       timestamp: 2,
     },
-    { role: "toolResult", toolCallId: "toolu_01ABC", toolName: "read", isError: false, content: [{ type: "text", text: "export const a = 1;" }], timestamp: 3 },
+    {
+      role: "toolResult",
+      toolCallId: "toolu_01ABC",
+      toolName: "read",
+      isError: false,
+      content: [{ type: "text", text: "export const a = 1;" }],
+      timestamp: 3,
+    },
   ];
 }
 
-const TOOLS = [{ name: "read", description: "Read a file.", parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"], additionalProperties: false } }];
+const TOOLS = [
+  {
+    name: "read",
+    description: "Read a file.",
+    parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"], additionalProperties: false },
+  },
+];
 
 function model(ref: string) {
   const m = findModel(ref);
@@ -63,7 +83,11 @@ describe("Gemini schema translation", () => {
   });
 
   it("refuses a recursive reference with a message naming the tool and the reason", () => {
-    const schema = { type: "object", $defs: { Node: { type: "object", properties: { child: { $ref: "#/$defs/Node" } } } }, properties: { root: { $ref: "#/$defs/Node" } } };
+    const schema = {
+      type: "object",
+      $defs: { Node: { type: "object", properties: { child: { $ref: "#/$defs/Node" } } } },
+      properties: { root: { $ref: "#/$defs/Node" } },
+    };
     expect(() => toGeminiSchema("mcp__tree__walk", schema)).toThrow(SchemaNotExpressible);
     expect(() => toGeminiSchema("mcp__tree__walk", schema)).toThrow(/tool "mcp__tree__walk".*recursively/);
   });
@@ -118,7 +142,12 @@ describe("Bedrock Converse", () => {
   it("sends a Claude → Bedrock handoff with legal ids, results in the next user turn, and no other model's reasoning", () => {
     const { m, p } = model("bedrock/us.anthropic.claude-sonnet-4-5-20250929-v1:0");
     const history = handoffHistory();
-    (history[1] as Extract<Message, { role: "assistant" }>).content[1] = { type: "toolCall", id: "call:with/odd|chars", name: "read", arguments: { path: "a.ts" } };
+    (history[1] as Extract<Message, { role: "assistant" }>).content[1] = {
+      type: "toolCall",
+      id: "call:with/odd|chars",
+      name: "read",
+      arguments: { path: "a.ts" },
+    };
     (history[2] as Extract<Message, { role: "toolResult" }>).toolCallId = "call:with/odd|chars";
     const { body, idMap } = buildBedrockRequest(m, p, { systemPrompt: "s", messages: history, tools: TOOLS }, { reasoning: "high" });
     expect(validateBedrockRequest(body, { modelId: m.id, signatureOwner: () => undefined })).toBeNull();
@@ -131,10 +160,18 @@ describe("Bedrock Converse", () => {
 
   it("the validator refuses what Converse refuses, with its texts", () => {
     const base = { inferenceConfig: { maxTokens: 100 } };
-    expect(validateBedrockRequest({ ...base, messages: [{ role: "assistant", content: [{ text: "hi" }] }] })?.message).toMatch(/must start with a user message/);
-    expect(validateBedrockRequest({ ...base, messages: [{ role: "user", content: [{ text: "a" }] }, { role: "user", content: [{ text: "b" }] }] })?.message).toMatch(
-      /must alternate between user and assistant roles/,
+    expect(validateBedrockRequest({ ...base, messages: [{ role: "assistant", content: [{ text: "hi" }] }] })?.message).toMatch(
+      /must start with a user message/,
     );
+    expect(
+      validateBedrockRequest({
+        ...base,
+        messages: [
+          { role: "user", content: [{ text: "a" }] },
+          { role: "user", content: [{ text: "b" }] },
+        ],
+      })?.message,
+    ).toMatch(/must alternate between user and assistant roles/);
     const toolTurn = (id: string) => ({
       ...base,
       toolConfig: { tools: [{ toolSpec: { name: "read", description: "r", inputSchema: { json: { type: "object" } } } }] },
@@ -144,8 +181,12 @@ describe("Bedrock Converse", () => {
         { role: "user", content: [{ text: "no results" }] },
       ],
     });
-    expect(validateBedrockRequest(toolTurn("call|x"))?.message).toMatch(/Member must satisfy regular expression pattern: \[a-zA-Z0-9_-\]\+/);
-    expect(validateBedrockRequest(toolTurn("tooluse_1"))?.message).toBe("Expected toolResult blocks at messages.2.content for the following Ids: tooluse_1");
+    expect(validateBedrockRequest(toolTurn("call|x"))?.message).toMatch(
+      /Member must satisfy regular expression pattern: \[a-zA-Z0-9_-\]\+/,
+    );
+    expect(validateBedrockRequest(toolTurn("tooluse_1"))?.message).toBe(
+      "Expected toolResult blocks at messages.2.content for the following Ids: tooluse_1",
+    );
   });
 });
 

@@ -7,7 +7,16 @@
  * history (ids included) must never change.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { reply, startFauxProvider, text, thinking, toolCall, type FauxBlock, type FauxProvider, type FauxRoute } from "../../electron/core/faux";
+import {
+  reply,
+  startFauxProvider,
+  text,
+  thinking,
+  toolCall,
+  type FauxBlock,
+  type FauxProvider,
+  type FauxRoute,
+} from "../../electron/core/faux";
 import type { AssistantMessage, Message, ToolCall } from "../../shared/protocol";
 import { ALL_ROUTES as ROUTES, context, fakeAwsCredentials, run, targets, toolResult, user, type Target } from "./adapters-fixtures";
 

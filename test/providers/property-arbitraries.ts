@@ -45,7 +45,12 @@ export function signatureOwner(signature: string): string | undefined {
 
 function signatureFor(ref: ModelRef, n: number): string {
   if (ref.api === "openai-responses") {
-    return JSON.stringify({ type: "reasoning", id: `rs_${n}`, summary: [{ type: "summary_text", text: "s" }], encrypted_content: `enc~${modelKey(ref)}~${n}` });
+    return JSON.stringify({
+      type: "reasoning",
+      id: `rs_${n}`,
+      summary: [{ type: "summary_text", text: "s" }],
+      encrypted_content: `enc~${modelKey(ref)}~${n}`,
+    });
   }
   return `sig~${modelKey(ref)}~${n}`;
 }
@@ -74,7 +79,20 @@ const idArb: fc.Arbitrary<string> = fc.oneof(
   { weight: 1, arbitrary: fc.stringMatching(/^[a-zA-Z0-9]{9}$/) },
 );
 
-const TOOL_NAMES = ["read", "write", "edit", "bash", "grep", "mcp.server:search", "9lives", "", "n".repeat(80), "a b", "re\uD800ad", "\uDC00"];
+const TOOL_NAMES = [
+  "read",
+  "write",
+  "edit",
+  "bash",
+  "grep",
+  "mcp.server:search",
+  "9lives",
+  "",
+  "n".repeat(80),
+  "a b",
+  "re\uD800ad",
+  "\uDC00",
+];
 const toolNameArb = fc.constantFrom(...TOOL_NAMES);
 
 const textArb: fc.Arbitrary<string> = fc.oneof(
@@ -137,7 +155,10 @@ function resultFor(id: string, name: string): fc.Arbitrary<ToolResultMessage> {
 }
 
 /** Responses turns mostly carry ids as the Responses adapter stores them: `call_id|fc_item_id`. */
-const responsesIdArb: fc.Arbitrary<string> = fc.oneof(idArb, fc.nat(5000).map((n) => `call_${n}|fc_${n}`));
+const responsesIdArb: fc.Arbitrary<string> = fc.oneof(
+  idArb,
+  fc.nat(5000).map((n) => `call_${n}|fc_${n}`),
+);
 
 const turnArb: fc.Arbitrary<Turn> = fc
   .constantFrom(...MODEL_POOL)
@@ -167,7 +188,10 @@ const turnArb: fc.Arbitrary<Turn> = fc
         // and results that arrive after the user message (the user typed while a tool still ran).
         answered: fc.array(fc.nat(9), { maxLength: ids.length + 1 }),
         late: fc.array(fc.nat(9), { maxLength: 1 }),
-        strays: fc.array(idArb.chain((id) => resultFor(id, "read")), { maxLength: 1 }),
+        strays: fc.array(
+          idArb.chain((id) => resultFor(id, "read")),
+          { maxLength: 1 },
+        ),
         interleaved: fc.array(userArb, { maxLength: 1 }),
       })
       .chain(({ thinking, args, answered, late, strays, interleaved }) => {
@@ -182,9 +206,15 @@ const turnArb: fc.Arbitrary<Turn> = fc
   );
 
 export const historyArb: fc.Arbitrary<Message[]> = fc
-  .array(fc.oneof({ weight: 2, arbitrary: userArb.map((u) => [u] as Message[]) }, { weight: 3, arbitrary: turnArb.map((t) => [t.assistant, ...t.after]) }), {
-    maxLength: 12,
-  })
+  .array(
+    fc.oneof(
+      { weight: 2, arbitrary: userArb.map((u) => [u] as Message[]) },
+      { weight: 3, arbitrary: turnArb.map((t) => [t.assistant, ...t.after]) },
+    ),
+    {
+      maxLength: 12,
+    },
+  )
   .map((chunks) => chunks.flat());
 
 export const DEFAULT_TOOL_SPECS: ToolSpec[] = ["read", "write", "edit", "list", "glob", "grep", "bash"].map((name) => ({
@@ -200,7 +230,11 @@ export const toolsArb: fc.Arbitrary<ToolSpec[] | undefined> = fc.oneof(
   fc.constant<ToolSpec[]>([
     ...DEFAULT_TOOL_SPECS,
     { name: "mcp.server:search", description: "", parameters: { type: "object", properties: {} } },
-    { name: "mcp.server_search", description: "d", parameters: { type: "object", properties: {}, additionalProperties: false, required: [] } },
+    {
+      name: "mcp.server_search",
+      description: "d",
+      parameters: { type: "object", properties: {}, additionalProperties: false, required: [] },
+    },
   ]),
   fc.constant<ToolSpec[]>([...DEFAULT_TOOL_SPECS, { name: "read", description: "a second read", parameters: { type: "object" } }]),
 );

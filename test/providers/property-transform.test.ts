@@ -4,16 +4,7 @@ import type { Message } from "../../shared/protocol";
 import { findModel, findProvider } from "../../electron/core/providers/registry";
 import { buildRequest } from "../../electron/core/providers/requests";
 import { validateRequest } from "../../electron/core/providers/validate";
-import {
-  deepFreeze,
-  demoteArb,
-  historyArb,
-  modelKey,
-  reasoningArb,
-  signatureOwner,
-  toolChoiceArb,
-  toolsArb,
-} from "./property-arbitraries";
+import { deepFreeze, demoteArb, historyArb, modelKey, reasoningArb, signatureOwner, toolChoiceArb, toolsArb } from "./property-arbitraries";
 
 const RUNS = 1000;
 
@@ -24,13 +15,31 @@ const TARGETS = [
   { label: "mistral-compatible completions", ref: "mistral/mistral-large-latest", api: "openai-completions", mistral: true },
   // Compat variants, fewer runs: DeepSeek (own reasoning back in reasoning_content), Ollama (no image input).
   // DeepSeek runs in thinking mode: reasoning_content on every tool-call message of the current loop.
-  { label: "deepseek completions", ref: "deepseek/deepseek-reasoner", api: "openai-completions", mistral: false, runs: 300, thinkingMode: true },
+  {
+    label: "deepseek completions",
+    ref: "deepseek/deepseek-reasoner",
+    api: "openai-completions",
+    mistral: false,
+    runs: 300,
+    thinkingMode: true,
+  },
   { label: "ollama completions", ref: "ollama/llama3.1:8b", api: "openai-completions", mistral: false, runs: 300 },
   { label: "gemini", ref: "google/gemini-2.5-pro", api: "google-generative-ai", mistral: false },
   // Gemini 3 checks thought signatures on the current turn's calls.
   { label: "gemini 3", ref: "google/gemini-3-pro-preview", api: "google-generative-ai", mistral: false, runs: 300 },
-  { label: "bedrock (Claude)", ref: "bedrock/us.anthropic.claude-sonnet-4-5-20250929-v1:0", api: "bedrock-converse-stream", mistral: false },
-  { label: "bedrock (Llama, text only)", ref: "bedrock/us.meta.llama3-3-70b-instruct-v1:0", api: "bedrock-converse-stream", mistral: false, runs: 300 },
+  {
+    label: "bedrock (Claude)",
+    ref: "bedrock/us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+    api: "bedrock-converse-stream",
+    mistral: false,
+  },
+  {
+    label: "bedrock (Llama, text only)",
+    ref: "bedrock/us.meta.llama3-3-70b-instruct-v1:0",
+    api: "bedrock-converse-stream",
+    mistral: false,
+    runs: 300,
+  },
 ] as const;
 
 /** Tool-call ids the body sends, in order, per API. */
@@ -82,29 +91,36 @@ describe("any stored history builds into a request the strict validator accepts"
       if (!model || !provider) throw new Error(`registry lacks ${target.ref}`);
       const key = modelKey(model);
       fc.assert(
-        fc.property(historyArb, toolsArb, toolChoiceArb, reasoningArb, demoteArb, (history, tools, toolChoice, reasoning, demoteOtherReasoning) => {
-          const frozen = deepFreeze(history);
-          const before = JSON.stringify(frozen);
-          const context = { systemPrompt: "You are helpful.", messages: frozen, tools, toolChoice };
-          const built = buildRequest(model, provider, context, { reasoning, demoteOtherReasoning });
-          const rejection = validateRequest(model.api, built.body, {
-            signatureOwner,
-            modelId: key,
-            mistral: target.mistral,
-            reasoningContentRequired: "thinkingMode" in target && target.thinkingMode,
-          });
-          expect(rejection?.message ?? null).toBeNull();
-          expect(JSON.stringify(frozen)).toBe(before);
+        fc.property(
+          historyArb,
+          toolsArb,
+          toolChoiceArb,
+          reasoningArb,
+          demoteArb,
+          (history, tools, toolChoice, reasoning, demoteOtherReasoning) => {
+            const frozen = deepFreeze(history);
+            const before = JSON.stringify(frozen);
+            const context = { systemPrompt: "You are helpful.", messages: frozen, tools, toolChoice };
+            const built = buildRequest(model, provider, context, { reasoning, demoteOtherReasoning });
+            const rejection = validateRequest(model.api, built.body, {
+              signatureOwner,
+              modelId: key,
+              mistral: target.mistral,
+              reasoningContentRequired: "thinkingMode" in target && target.thinkingMode,
+            });
+            expect(rejection?.message ?? null).toBeNull();
+            expect(JSON.stringify(frozen)).toBe(before);
 
-          const wireIds = wireCallIds(model.api, built.body);
-          if (tools !== undefined && tools.length > 0) {
-            // Every call of a sound turn reaches the model, in order, and maps back to its stored id.
-            expect(wireIds.map((id) => built.idMap.get(id))).toEqual(sentCallIds(frozen));
-          } else {
-            expect(wireIds).toEqual([]);
-          }
-          expect(new Set(wireIds).size).toBe(wireIds.length);
-        }),
+            const wireIds = wireCallIds(model.api, built.body);
+            if (tools !== undefined && tools.length > 0) {
+              // Every call of a sound turn reaches the model, in order, and maps back to its stored id.
+              expect(wireIds.map((id) => built.idMap.get(id))).toEqual(sentCallIds(frozen));
+            } else {
+              expect(wireIds).toEqual([]);
+            }
+            expect(new Set(wireIds).size).toBe(wireIds.length);
+          },
+        ),
         { numRuns: runs },
       );
     });

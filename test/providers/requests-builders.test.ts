@@ -54,13 +54,24 @@ describe("golden request bodies", () => {
             { type: "tool_use", id: "functions_bash_0", name: "bash", input: { command: "ls" } },
           ],
         },
-        { role: "user", content: [{ type: "tool_result", tool_use_id: "functions_bash_0", content: [{ type: "text", text: "a.txt\nb.txt" }] }] },
+        {
+          role: "user",
+          content: [{ type: "tool_result", tool_use_id: "functions_bash_0", content: [{ type: "text", text: "a.txt\nb.txt" }] }],
+        },
         { role: "assistant", content: [{ type: "text", text: "Two files." }] },
         { role: "user", content: [{ type: "text", text: "Read a.txt", cache_control: { type: "ephemeral" } }] },
       ],
       tools: [
-        { name: "read", description: "Read a file.", input_schema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } },
-        { name: "bash", description: "Run a command.", input_schema: { type: "object", properties: { command: { type: "string" } }, required: ["command"] } },
+        {
+          name: "read",
+          description: "Read a file.",
+          input_schema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+        },
+        {
+          name: "bash",
+          description: "Run a command.",
+          input_schema: { type: "object", properties: { command: { type: "string" } }, required: ["command"] },
+        },
       ],
       tool_choice: { type: "auto" },
     });
@@ -89,8 +100,22 @@ describe("golden request bodies", () => {
         { role: "user", content: "Read a.txt" },
       ],
       tools: [
-        { type: "function", function: { name: "read", description: "Read a file.", parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } } },
-        { type: "function", function: { name: "bash", description: "Run a command.", parameters: { type: "object", properties: { command: { type: "string" } }, required: ["command"] } } },
+        {
+          type: "function",
+          function: {
+            name: "read",
+            description: "Read a file.",
+            parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+          },
+        },
+        {
+          type: "function",
+          function: {
+            name: "bash",
+            description: "Run a command.",
+            parameters: { type: "object", properties: { command: { type: "string" } }, required: ["command"] },
+          },
+        },
       ],
       tool_choice: "auto",
     });
@@ -116,8 +141,20 @@ describe("golden request bodies", () => {
         { role: "user", content: [{ type: "input_text", text: "Read a.txt" }] },
       ],
       tools: [
-        { type: "function", name: "read", description: "Read a file.", strict: false, parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } },
-        { type: "function", name: "bash", description: "Run a command.", strict: false, parameters: { type: "object", properties: { command: { type: "string" } }, required: ["command"] } },
+        {
+          type: "function",
+          name: "read",
+          description: "Read a file.",
+          strict: false,
+          parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+        },
+        {
+          type: "function",
+          name: "bash",
+          description: "Run a command.",
+          strict: false,
+          parameters: { type: "object", properties: { command: { type: "string" } }, required: ["command"] },
+        },
       ],
       tool_choice: "auto",
     });
@@ -146,7 +183,8 @@ describe("tool schemas and tool choice per API", () => {
   const context = (toolChoice: LlmContext["toolChoice"]): LlmContext => ({ systemPrompt: "", messages: [user("hi")], tools, toolChoice });
 
   it("maps auto / none / required / one named tool for each API", () => {
-    const anthropic = (c: LlmContext["toolChoice"]) => buildAnthropicRequest(ANTHROPIC.model, ANTHROPIC.provider, context(c)).body.tool_choice;
+    const anthropic = (c: LlmContext["toolChoice"]) =>
+      buildAnthropicRequest(ANTHROPIC.model, ANTHROPIC.provider, context(c)).body.tool_choice;
     expect([anthropic("auto"), anthropic("none"), anthropic("required"), anthropic({ name: "bash" })]).toEqual([
       { type: "auto" },
       { type: "none" },
@@ -160,7 +198,8 @@ describe("tool schemas and tool choice per API", () => {
       "required",
       { type: "function", function: { name: "bash" } },
     ]);
-    const responses = (c: LlmContext["toolChoice"]) => buildOpenAIResponsesRequest(RESPONSES.model, RESPONSES.provider, context(c)).body.tool_choice;
+    const responses = (c: LlmContext["toolChoice"]) =>
+      buildOpenAIResponsesRequest(RESPONSES.model, RESPONSES.provider, context(c)).body.tool_choice;
     expect([responses("auto"), responses("none"), responses("required"), responses({ name: "bash" })]).toEqual([
       "auto",
       "none",
@@ -187,7 +226,11 @@ describe("tool schemas and tool choice per API", () => {
     const odd: ToolSpec = { name: "mcp.github:search issues", description: "", parameters: { type: "object", properties: {} } };
     const built = buildAnthropicRequest(ANTHROPIC.model, ANTHROPIC.provider, {
       systemPrompt: "",
-      messages: [user("go"), assistant(CLAUDE, [call("toolu_1", "mcp.github:search issues", {})]), result("toolu_1", "[]", "mcp.github:search issues")],
+      messages: [
+        user("go"),
+        assistant(CLAUDE, [call("toolu_1", "mcp.github:search issues", {})]),
+        result("toolu_1", "[]", "mcp.github:search issues"),
+      ],
       tools: [odd],
     });
     const [tool] = built.body.tools ?? [];
@@ -200,7 +243,11 @@ describe("tool schemas and tool choice per API", () => {
   // "tools: Tool names must be unique."
   it("offers a tool name once when two specs share it", () => {
     const twice = [...TOOLS, { name: "read", description: "again", parameters: { type: "object" } }];
-    const body = buildAnthropicRequest(ANTHROPIC.model, ANTHROPIC.provider, { systemPrompt: "", messages: [user("hi")], tools: twice }).body;
+    const body = buildAnthropicRequest(ANTHROPIC.model, ANTHROPIC.provider, {
+      systemPrompt: "",
+      messages: [user("hi")],
+      tools: twice,
+    }).body;
     expect(body.tools?.map((t) => ("name" in t ? t.name : ""))).toEqual(["read", "bash"]);
     expect(validateRequest("anthropic-messages", body)).toBeNull();
   });
@@ -214,7 +261,12 @@ describe("tool schemas and tool choice per API", () => {
 
 describe("system prompt, output cap and reasoning per API", () => {
   it("uses the developer role for OpenAI reasoning models on Chat Completions, with reasoning_effort", () => {
-    const body = buildOpenAICompletionsRequest(GPT5_CHAT.model, GPT5_CHAT.provider, { systemPrompt: "rules", messages: [user("hi")] }, { reasoning: "high" }).body;
+    const body = buildOpenAICompletionsRequest(
+      GPT5_CHAT.model,
+      GPT5_CHAT.provider,
+      { systemPrompt: "rules", messages: [user("hi")] },
+      { reasoning: "high" },
+    ).body;
     expect(body.messages[0]).toEqual({ role: "developer", content: "rules" });
     expect(body.reasoning_effort).toBe("high");
   });
@@ -227,21 +279,39 @@ describe("system prompt, output cap and reasoning per API", () => {
   });
 
   it("caps max tokens at the model's maximum output", () => {
-    expect(buildAnthropicRequest(ANTHROPIC.model, ANTHROPIC.provider, CONTEXT, { maxTokens: 10_000_000 }).body.max_tokens).toBe(ANTHROPIC.model.maxOutput);
+    expect(buildAnthropicRequest(ANTHROPIC.model, ANTHROPIC.provider, CONTEXT, { maxTokens: 10_000_000 }).body.max_tokens).toBe(
+      ANTHROPIC.model.maxOutput,
+    );
   });
 
   it("sends DeepSeek its own reasoning back in reasoning_content and drops other models' thinking signatures", () => {
-    const history = [user("q"), assistant(DEEPSEEK_REF, [{ type: "thinking", thinking: "my reasoning" }, call("call_1")]), result("call_1", "r")];
-    const body = buildOpenAICompletionsRequest(DEEPSEEK.model, DEEPSEEK.provider, { systemPrompt: "", messages: history, tools: TOOLS }).body;
+    const history = [
+      user("q"),
+      assistant(DEEPSEEK_REF, [{ type: "thinking", thinking: "my reasoning" }, call("call_1")]),
+      result("call_1", "r"),
+    ];
+    const body = buildOpenAICompletionsRequest(DEEPSEEK.model, DEEPSEEK.provider, {
+      systemPrompt: "",
+      messages: history,
+      tools: TOOLS,
+    }).body;
     expect(body.messages[1]).toMatchObject({ role: "assistant", reasoning_content: "my reasoning", content: null });
   });
 });
 
 describe("Anthropic extended thinking", () => {
-  const ctx = (messages: Message[], toolChoice?: LlmContext["toolChoice"]): LlmContext => ({ systemPrompt: "", messages, tools: TOOLS, toolChoice });
+  const ctx = (messages: Message[], toolChoice?: LlmContext["toolChoice"]): LlmContext => ({
+    systemPrompt: "",
+    messages,
+    tools: TOOLS,
+    toolChoice,
+  });
 
   it("enables thinking with a budget when asked and the model reasons, raising max_tokens to fit it", () => {
-    const body = buildAnthropicRequest(ANTHROPIC.model, ANTHROPIC.provider, ctx([user("hi")]), { reasoning: "medium", maxTokens: 4096 }).body;
+    const body = buildAnthropicRequest(ANTHROPIC.model, ANTHROPIC.provider, ctx([user("hi")]), {
+      reasoning: "medium",
+      maxTokens: 4096,
+    }).body;
     expect(body.thinking).toEqual({ type: "enabled", budget_tokens: 8192 });
     expect(body.max_tokens).toBe(16_384);
     expect(validateRequest("anthropic-messages", body)).toBeNull();
@@ -272,11 +342,17 @@ describe("Anthropic extended thinking", () => {
     const body = buildAnthropicRequest(ANTHROPIC.model, ANTHROPIC.provider, ctx(history), { reasoning: "high" }).body;
     expect(body).not.toHaveProperty("thinking");
     const withThinking = { ...body, thinking: { type: "enabled" as const, budget_tokens: 2048 } };
-    expect(validateRequest("anthropic-messages", withThinking)?.message).toMatch(/a final `assistant` message must start with a thinking block/);
+    expect(validateRequest("anthropic-messages", withThinking)?.message).toMatch(
+      /a final `assistant` message must start with a thinking block/,
+    );
   });
 
   it("keeps thinking on when the tool loop's last turn starts with this model's signed thinking", () => {
-    const history = [user("go"), assistant(CLAUDE, [{ type: "thinking", thinking: "t", signature: "sig" }, call("toolu_1")]), result("toolu_1", "done")];
+    const history = [
+      user("go"),
+      assistant(CLAUDE, [{ type: "thinking", thinking: "t", signature: "sig" }, call("toolu_1")]),
+      result("toolu_1", "done"),
+    ];
     const body = buildAnthropicRequest(ANTHROPIC.model, ANTHROPIC.provider, ctx(history), { reasoning: "low" }).body;
     expect(body.thinking).toEqual({ type: "enabled", budget_tokens: 2048 });
     expect(validateRequest("anthropic-messages", body, { signatureOwner: () => "claude-sonnet-4-5" })).toBeNull();
@@ -291,7 +367,11 @@ describe("Responses reasoning replay", () => {
   ];
 
   it("replays the model's own reasoning item right before its function call, with the fc_ item id", () => {
-    const { input } = buildOpenAIResponsesRequest(RESPONSES.model, RESPONSES.provider, { systemPrompt: "", messages: turn(), tools: TOOLS }).body;
+    const { input } = buildOpenAIResponsesRequest(RESPONSES.model, RESPONSES.provider, {
+      systemPrompt: "",
+      messages: turn(),
+      tools: TOOLS,
+    }).body;
     expect(input).toEqual([
       { role: "user", content: [{ type: "input_text", text: "go" }] },
       { type: "reasoning", id: "rs_1", summary: [{ type: "summary_text", text: "Plan" }], encrypted_content: "gAAA-encrypted" },
@@ -302,8 +382,16 @@ describe("Responses reasoning replay", () => {
 
   // "Duplicate item found with id rs_…" — e.g. a forked session that repeats a turn.
   it("sends a reasoning item at most once; the repeated turn goes without reasoning and item ids", () => {
-    const repeated = [...turn(), assistant(GPT5, [{ type: "thinking", thinking: "Plan", signature: REASONING_ITEM }, call("call_2|fc_2")]), result("call_2|fc_2", "ok")];
-    const { body } = buildOpenAIResponsesRequest(RESPONSES.model, RESPONSES.provider, { systemPrompt: "", messages: repeated, tools: TOOLS });
+    const repeated = [
+      ...turn(),
+      assistant(GPT5, [{ type: "thinking", thinking: "Plan", signature: REASONING_ITEM }, call("call_2|fc_2")]),
+      result("call_2|fc_2", "ok"),
+    ];
+    const { body } = buildOpenAIResponsesRequest(RESPONSES.model, RESPONSES.provider, {
+      systemPrompt: "",
+      messages: repeated,
+      tools: TOOLS,
+    });
     expect(JSON.stringify(body.input).match(/"type":"reasoning"/g)).toHaveLength(1);
     expect(body.input).toContainEqual({ type: "function_call", call_id: "call_2", name: "read", arguments: '{"path":"a.txt"}' });
     expect(validateRequest("openai-responses", body)).toBeNull();
@@ -320,18 +408,31 @@ describe("Responses reasoning replay", () => {
 
   it("leaves another model's reasoning out, and never sends its encrypted item", () => {
     const other = { provider: "openai", api: "openai-responses" as const, id: "gpt-5-mini" };
-    const built = buildOpenAIResponsesRequest(RESPONSES.model, RESPONSES.provider, { systemPrompt: "", messages: turn(other), tools: TOOLS });
+    const built = buildOpenAIResponsesRequest(RESPONSES.model, RESPONSES.provider, {
+      systemPrompt: "",
+      messages: turn(other),
+      tools: TOOLS,
+    });
     expect(JSON.stringify(built.body.input)).not.toContain("encrypted");
     expect(JSON.stringify(built.body.input)).not.toContain("Plan");
     expect(built.repairs.map((r) => r.kind)).toEqual(["otherReasoningDropped"]);
-    const demoted = buildOpenAIResponsesRequest(RESPONSES.model, RESPONSES.provider, { systemPrompt: "", messages: turn(other), tools: TOOLS }, { demoteOtherReasoning: true });
+    const demoted = buildOpenAIResponsesRequest(
+      RESPONSES.model,
+      RESPONSES.provider,
+      { systemPrompt: "", messages: turn(other), tools: TOOLS },
+      { demoteOtherReasoning: true },
+    );
     expect(demoted.body.input).toContainEqual({ role: "assistant", content: "Plan" });
   });
 
   // "Item with id 'rs_…' not found. Items are not persisted when `store` is set to false."
   it("does not replay a reasoning item that has no encrypted content, and says so", () => {
     const bare = JSON.stringify({ type: "reasoning", id: "rs_bare", summary: [] });
-    const messages = [user("go"), assistant(GPT5, [{ type: "thinking", thinking: "Plan", signature: bare }, call("call_1|fc_1")]), result("call_1|fc_1", "ok")];
+    const messages = [
+      user("go"),
+      assistant(GPT5, [{ type: "thinking", thinking: "Plan", signature: bare }, call("call_1|fc_1")]),
+      result("call_1|fc_1", "ok"),
+    ];
     const built = buildOpenAIResponsesRequest(RESPONSES.model, RESPONSES.provider, { systemPrompt: "", messages, tools: TOOLS });
     expect(JSON.stringify(built.body.input)).not.toContain("rs_bare");
     expect(built.body.input).toContainEqual({ type: "function_call", call_id: "call_1", name: "read", arguments: '{"path":"a.txt"}' });

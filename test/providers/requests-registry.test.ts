@@ -28,7 +28,8 @@ describe("model registry", () => {
     expect(byKey.get("mistral")?.apiKeyEnv).toBe("MISTRAL_API_KEY");
     for (const local of ["ollama", "lmstudio"]) {
       expect(byKey.get(local)?.apiKeyEnv).toBeUndefined();
-      for (const m of listModels().filter((x) => x.provider === local)) expect(m.price).toEqual({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
+      for (const m of listModels().filter((x) => x.provider === local))
+        expect(m.price).toEqual({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
     }
   });
 
@@ -51,11 +52,21 @@ describe("model registry", () => {
     const mistral = findModel("mistral/mistral-large-latest");
     const mistralProvider = listProviders().find((p) => p.key === "mistral");
     if (!mistral || !mistralProvider) throw new Error("registry lacks mistral");
-    expect(resolveCompat(mistral, mistralProvider)).toMatchObject({ toolCallIdRule: "mistral9", assistantAfterToolResult: true, maxTokensField: "max_tokens", systemRole: "system" });
+    expect(resolveCompat(mistral, mistralProvider)).toMatchObject({
+      toolCallIdRule: "mistral9",
+      assistantAfterToolResult: true,
+      maxTokensField: "max_tokens",
+      systemRole: "system",
+    });
     const gpt5 = findModel("openai/gpt-5", "openai-completions");
     const openai = listProviders().find((p) => p.key === "openai");
     if (!gpt5 || !openai) throw new Error("registry lacks gpt-5");
-    expect(resolveCompat(gpt5, openai)).toMatchObject({ systemRole: "developer", maxTokensField: "max_completion_tokens", strictTools: true, toolCallIdRule: "openai40" });
+    expect(resolveCompat(gpt5, openai)).toMatchObject({
+      systemRole: "developer",
+      maxTokensField: "max_completion_tokens",
+      strictTools: true,
+      toolCallIdRule: "openai40",
+    });
   });
 
   it("prices usage per million tokens", () => {
@@ -91,7 +102,9 @@ describe("model registry", () => {
     if (!bad.ok) expect(bad.error).toMatch(/contextWindow/);
     const orphan = registry.registerCustomModels([{ ...custom, provider: "nowhere" }]);
     expect(orphan).toEqual({ ok: false, error: 'custom model "qwen2.5-coder:32b" names unknown provider "nowhere"' });
-    expect(registry.registerCustomProviders([{ key: "vllm", label: "vLLM", api: "openai-completions", baseUrl: "http://127.0.0.1:8000/v1" }])).toMatchObject({ ok: true });
+    expect(
+      registry.registerCustomProviders([{ key: "vllm", label: "vLLM", api: "openai-completions", baseUrl: "http://127.0.0.1:8000/v1" }]),
+    ).toMatchObject({ ok: true });
     expect(registry.registerCustomModels([{ ...custom, provider: "vllm" }])).toMatchObject({ ok: true });
     expect(findModel("vllm/qwen2.5-coder:32b")).toBeUndefined(); // the default registry is untouched
   });

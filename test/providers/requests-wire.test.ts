@@ -4,7 +4,11 @@ import { loadDefaultToolSpecs, runWire } from "../../scripts/wire";
 import { validateRequest } from "../../electron/core/providers/validate";
 import { assistant, call, GPT5, result, user } from "./transform-fixtures";
 
-const HISTORY = JSON.stringify([user("list"), assistant(GPT5, [call("call_abc|fc_123", "bash", { command: "ls" })]), result("call_abc|fc_123", "a.txt", "bash")]);
+const HISTORY = JSON.stringify([
+  user("list"),
+  assistant(GPT5, [call("call_abc|fc_123", "bash", { command: "ls" })]),
+  result("call_abc|fc_123", "a.txt", "bash"),
+]);
 
 describe("npm run wire", () => {
   it("prints the exact body the adapter would send, ids rewritten for the target", async () => {
@@ -44,7 +48,10 @@ describe("npm run wire", () => {
   });
 
   it("runs as a command: exit status 2 on bad input", () => {
-    const run = spawnSync(process.execPath, ["--import", "tsx", "scripts/wire.ts", "--target", "openai/gpt-5"], { input: "not json", encoding: "utf8" });
+    const run = spawnSync(process.execPath, ["--import", "tsx", "scripts/wire.ts", "--target", "openai/gpt-5"], {
+      input: "not json",
+      encoding: "utf8",
+    });
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/^wire: standard input is not JSON/);
   });

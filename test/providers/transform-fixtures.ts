@@ -1,5 +1,13 @@
 /** Small builders for stored messages and the four targets, shared by the transform/request tests. */
-import type { AssistantContent, AssistantMessage, Message, ModelRef, ToolResultMessage, UserContent, UserMessage } from "../../shared/protocol";
+import type {
+  AssistantContent,
+  AssistantMessage,
+  Message,
+  ModelRef,
+  ToolResultMessage,
+  UserContent,
+  UserMessage,
+} from "../../shared/protocol";
 import { emptyUsage } from "../../shared/protocol";
 import type { ModelInfo, ProviderConfig } from "../../shared/models";
 import { findModel, findProvider } from "../../electron/core/providers/registry";
@@ -18,7 +26,11 @@ export function user(...parts: (string | UserContent)[]): UserMessage {
   return { role: "user", content: parts.map((p) => (typeof p === "string" ? { type: "text", text: p } : p)), timestamp: ++clock };
 }
 
-export function assistant(model: ModelRef, content: AssistantContent[], stopReason: AssistantMessage["stopReason"] = "toolUse"): AssistantMessage {
+export function assistant(
+  model: ModelRef,
+  content: AssistantContent[],
+  stopReason: AssistantMessage["stopReason"] = "toolUse",
+): AssistantMessage {
   return { role: "assistant", content, stopReason, model, usage: emptyUsage(), timestamp: ++clock };
 }
 
@@ -38,8 +50,16 @@ export function result(toolCallId: string, output: string | UserContent[], toolN
 export const PNG: UserContent = { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" };
 
 export const TOOLS: ToolSpec[] = [
-  { name: "read", description: "Read a file.", parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } },
-  { name: "bash", description: "Run a command.", parameters: { type: "object", properties: { command: { type: "string" } }, required: ["command"] } },
+  {
+    name: "read",
+    description: "Read a file.",
+    parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+  },
+  {
+    name: "bash",
+    description: "Run a command.",
+    parameters: { type: "object", properties: { command: { type: "string" } }, required: ["command"] },
+  },
 ];
 
 export interface Target {

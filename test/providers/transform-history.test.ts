@@ -48,7 +48,13 @@ function accepted(t: Target, messages: Message[], tools = TOOLS, mistral = false
 describe("orphaned calls and results", () => {
   // "messages.N: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_…"
   it("answers a call left without a result in the middle of the history with a synthesized error result right after its turn", () => {
-    const history = [user("go"), assistant(CLAUDE, [call("toolu_1")]), user("never mind"), assistant(CLAUDE, [text("ok")], "stop"), user("next")];
+    const history = [
+      user("go"),
+      assistant(CLAUDE, [call("toolu_1")]),
+      user("never mind"),
+      assistant(CLAUDE, [text("ok")], "stop"),
+      user("next"),
+    ];
     const { messages } = prepare(ANTHROPIC, history);
     expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResults", "user", "assistant", "user"]);
     const results = messages[2].role === "toolResults" ? messages[2].results : [];
@@ -61,21 +67,37 @@ describe("orphaned calls and results", () => {
     const { messages } = prepare(ANTHROPIC, history);
     const last = messages[messages.length - 1];
     expect(last.role).toBe("toolResults");
-    if (last.role === "toolResults") expect(last.results.map((r) => [r.id, r.isError])).toEqual([["toolu_1", false], ["toolu_2", true]]);
+    if (last.role === "toolResults")
+      expect(last.results.map((r) => [r.id, r.isError])).toEqual([
+        ["toolu_1", false],
+        ["toolu_2", true],
+      ]);
     for (const t of [ANTHROPIC, CHAT, RESPONSES]) accepted(t, history);
     accepted(MISTRAL, history, TOOLS, true);
   });
 
   // "unexpected `tool_use_id` found in `tool_result` blocks" / "messages with role 'tool' must be a response to a preceeding message with 'tool_calls'"
   it("drops a result whose call is not in the open turn", () => {
-    const history = [user("go"), result("ghost", "stray"), assistant(CLAUDE, [text("hi")], "stop"), result("ghost2", "stray"), user("again")];
+    const history = [
+      user("go"),
+      result("ghost", "stray"),
+      assistant(CLAUDE, [text("hi")], "stop"),
+      result("ghost2", "stray"),
+      user("again"),
+    ];
     const { messages } = prepare(CHAT, history);
     expect(messages.some((m) => m.role === "toolResults")).toBe(false);
     accepted(CHAT, history);
   });
 
   it("keeps results that arrive after an interleaved user message, and sends that message after them", () => {
-    const history = [user("go"), assistant(CLAUDE, [call("toolu_1"), call("toolu_2")]), result("toolu_1", "one"), user("also this"), result("toolu_2", "two")];
+    const history = [
+      user("go"),
+      assistant(CLAUDE, [call("toolu_1"), call("toolu_2")]),
+      result("toolu_1", "one"),
+      user("also this"),
+      result("toolu_2", "two"),
+    ];
     const { messages } = prepare(ANTHROPIC, history);
     expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResults", "user"]);
     if (messages[2].role === "toolResults") expect(messages[2].results.map((r) => r.isError)).toEqual([false, false]);
@@ -83,7 +105,12 @@ describe("orphaned calls and results", () => {
   });
 
   it("answers two calls sharing an id in one turn with the result for the same tool name", () => {
-    const history = [user("go"), assistant(CLAUDE, [call("dup", "read"), call("dup", "bash")]), result("dup", "from bash", "bash"), result("dup", "from read", "read")];
+    const history = [
+      user("go"),
+      assistant(CLAUDE, [call("dup", "read"), call("dup", "bash")]),
+      result("dup", "from bash", "bash"),
+      result("dup", "from read", "read"),
+    ];
     const { messages } = prepare(ANTHROPIC, history);
     const results = messages[2].role === "toolResults" ? messages[2].results : [];
     expect(results.map((r) => r.content)).toEqual([[{ type: "text", text: "from read" }], [{ type: "text", text: "from bash" }]]);
@@ -111,7 +138,15 @@ describe("errored and aborted turns", () => {
   it("removes an errored turn with no content and merges the user messages around it", () => {
     const history = [user("first"), assistant(GPT5, [], "error"), user("second")];
     const { messages } = prepare(ANTHROPIC, history);
-    expect(messages).toEqual([{ role: "user", content: [{ type: "text", text: "first" }, { type: "text", text: "second" }] }]);
+    expect(messages).toEqual([
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "first" },
+          { type: "text", text: "second" },
+        ],
+      },
+    ]);
   });
 });
 
@@ -129,10 +164,26 @@ describe("thinking across models", () => {
 
   it("demotes another model's thinking to plain text only when asked, and never for Anthropic", () => {
     const history = [user("go"), assistant(OPUS, [signed, text("ok")], "stop"), user("next")];
-    const chat = prepareRequest(CHAT.model, CHAT.provider, { systemPrompt: "", messages: freeze(history), tools: TOOLS }, { demoteOtherReasoning: true });
-    expect(chat.messages[1]).toEqual({ role: "assistant", content: [{ type: "text", text: "I should read it \uFFFD first" }, { type: "text", text: "ok" }] });
+    const chat = prepareRequest(
+      CHAT.model,
+      CHAT.provider,
+      { systemPrompt: "", messages: freeze(history), tools: TOOLS },
+      { demoteOtherReasoning: true },
+    );
+    expect(chat.messages[1]).toEqual({
+      role: "assistant",
+      content: [
+        { type: "text", text: "I should read it \uFFFD first" },
+        { type: "text", text: "ok" },
+      ],
+    });
     expect(chat.repairs.map((r) => r.kind)).toContain("otherReasoningDemoted");
-    const claude = prepareRequest(ANTHROPIC.model, ANTHROPIC.provider, { systemPrompt: "", messages: freeze(history), tools: TOOLS }, { demoteOtherReasoning: true });
+    const claude = prepareRequest(
+      ANTHROPIC.model,
+      ANTHROPIC.provider,
+      { systemPrompt: "", messages: freeze(history), tools: TOOLS },
+      { demoteOtherReasoning: true },
+    );
     expect(claude.messages[1]).toEqual({ role: "assistant", content: [{ type: "text", text: "ok" }] });
   });
 
@@ -143,7 +194,10 @@ describe("thinking across models", () => {
     const { messages } = prepare(ANTHROPIC, history);
     expect(messages[1]).toEqual({
       role: "assistant",
-      content: [{ type: "thinking", thinking: "I should read it first", signature: "sig-claude-sonnet", redacted: false }, { type: "text", text: "ok" }],
+      content: [
+        { type: "thinking", thinking: "I should read it first", signature: "sig-claude-sonnet", redacted: false },
+        { type: "text", text: "ok" },
+      ],
     });
   });
 
@@ -159,15 +213,31 @@ describe("thinking across models", () => {
   it("keeps the same model's redacted thinking and drops another model's", () => {
     const redacted = { type: "thinking" as const, thinking: "", signature: "opaque-data", redacted: true };
     const own = prepare(ANTHROPIC, [user("go"), assistant(CLAUDE, [redacted, text("a")], "stop"), user("b")]).messages[1];
-    expect(own).toEqual({ role: "assistant", content: [{ type: "thinking", thinking: "", signature: "opaque-data", redacted: true }, { type: "text", text: "a" }] });
+    expect(own).toEqual({
+      role: "assistant",
+      content: [
+        { type: "thinking", thinking: "", signature: "opaque-data", redacted: true },
+        { type: "text", text: "a" },
+      ],
+    });
     const foreign = prepare(ANTHROPIC, [user("go"), assistant(OPUS, [redacted, text("a")], "stop"), user("b")]).messages[1];
     expect(foreign).toEqual({ role: "assistant", content: [{ type: "text", text: "a" }] });
   });
 
   // "messages.N.content.M.thinking.signature: Field required" — an aborted stream leaves thinking unsigned.
   it("sends the same model's unsigned thinking to Anthropic as text", () => {
-    const { messages } = prepare(ANTHROPIC, [user("go"), assistant(CLAUDE, [{ type: "thinking", thinking: "unsigned" }, text("a")], "stop"), user("b")]);
-    expect(messages[1]).toEqual({ role: "assistant", content: [{ type: "text", text: "unsigned" }, { type: "text", text: "a" }] });
+    const { messages } = prepare(ANTHROPIC, [
+      user("go"),
+      assistant(CLAUDE, [{ type: "thinking", thinking: "unsigned" }, text("a")], "stop"),
+      user("b"),
+    ]);
+    expect(messages[1]).toEqual({
+      role: "assistant",
+      content: [
+        { type: "text", text: "unsigned" },
+        { type: "text", text: "a" },
+      ],
+    });
   });
 });
 
@@ -204,11 +274,19 @@ describe("message shape", () => {
   });
 
   it("moves images out of Chat Completions tool messages into a user message right after the results", () => {
-    const history = [user("look"), assistant(GPT41_CHAT, [call("call_1")]), result("call_1", [{ type: "text", text: "screenshot:" }, PNG]), user("what do you see?")];
+    const history = [
+      user("look"),
+      assistant(GPT41_CHAT, [call("call_1")]),
+      result("call_1", [{ type: "text", text: "screenshot:" }, PNG]),
+      user("what do you see?"),
+    ];
     const { messages } = prepare(CHAT, history);
     expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResults", "user"]);
     if (messages[2].role === "toolResults") {
-      expect(messages[2].results[0].content).toEqual([{ type: "text", text: "screenshot:" }, { type: "text", text: SEE_ATTACHED_IMAGE_TEXT }]);
+      expect(messages[2].results[0].content).toEqual([
+        { type: "text", text: "screenshot:" },
+        { type: "text", text: SEE_ATTACHED_IMAGE_TEXT },
+      ]);
     }
     expect(messages[3]).toEqual({ role: "user", content: [PNG, { type: "text", text: "what do you see?" }] });
     accepted(CHAT, history);
@@ -224,19 +302,43 @@ describe("message shape", () => {
 
   it("replaces images with a note for a model that does not accept them", () => {
     const { messages } = prepare(OLLAMA, [user("see", PNG)]);
-    expect(messages[0]).toEqual({ role: "user", content: [{ type: "text", text: "see" }, { type: "text", text: IMAGE_OMITTED_TEXT }] });
+    expect(messages[0]).toEqual({
+      role: "user",
+      content: [
+        { type: "text", text: "see" },
+        { type: "text", text: IMAGE_OMITTED_TEXT },
+      ],
+    });
   });
 });
 
 describe("history with tool calls and no tools offered", () => {
   // "Requests which include `tool_use` or `tool_result` blocks must define tools." (continue #3579)
   it("sends earlier calls and results as text, for every target", () => {
-    const history = [user("go"), assistant(CLAUDE, [text("checking"), call("toolu_1", "read", { path: "a" })]), result("toolu_1", "contents"), user("summarise")];
+    const history = [
+      user("go"),
+      assistant(CLAUDE, [text("checking"), call("toolu_1", "read", { path: "a" })]),
+      result("toolu_1", "contents"),
+      user("summarise"),
+    ];
     const { messages, idMap } = prepare(ANTHROPIC, history, []);
     expect(messages).toEqual([
       { role: "user", content: [{ type: "text", text: "go" }] },
-      { role: "assistant", content: [{ type: "text", text: "checking" }, { type: "text", text: '[Tool call: read {"path":"a"}]' }] },
-      { role: "user", content: [{ type: "text", text: "[Tool result for read]" }, { type: "text", text: "contents" }, { type: "text", text: "summarise" }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "text", text: "checking" },
+          { type: "text", text: '[Tool call: read {"path":"a"}]' },
+        ],
+      },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "[Tool result for read]" },
+          { type: "text", text: "contents" },
+          { type: "text", text: "summarise" },
+        ],
+      },
     ]);
     expect([...idMap.keys()]).toEqual([]);
     for (const t of [ANTHROPIC, CHAT, RESPONSES]) accepted(t, history, []);
@@ -246,7 +348,12 @@ describe("history with tool calls and no tools offered", () => {
 
 describe("purity", () => {
   it("never mutates the stored history (deep-frozen input) and returns fresh containers", () => {
-    const history = freeze([user("go", PNG), assistant(CLAUDE, [{ type: "thinking", thinking: "t", signature: "s" }, call("functions.x:1")]), result("functions.x:1", "r"), user("more")]);
+    const history = freeze([
+      user("go", PNG),
+      assistant(CLAUDE, [{ type: "thinking", thinking: "t", signature: "s" }, call("functions.x:1")]),
+      result("functions.x:1", "r"),
+      user("more"),
+    ]);
     const before = JSON.stringify(history);
     for (const t of [ANTHROPIC, CHAT, RESPONSES, MISTRAL]) {
       const built = buildRequest(t.model, t.provider, { systemPrompt: "s", messages: history, tools: TOOLS });

@@ -26,7 +26,14 @@ function wireIds(messages: readonly WireMessage[]): { calls: string[]; results: 
 }
 
 function history(ids: string[], from = KIMI): Message[] {
-  return [user("go"), assistant(from, ids.map((id) => call(id))), ...ids.map((id) => result(id, `out ${id}`))];
+  return [
+    user("go"),
+    assistant(
+      from,
+      ids.map((id) => call(id)),
+    ),
+    ...ids.map((id) => result(id, `out ${id}`)),
+  ];
 }
 
 describe("tool-call ids are rewritten in pairs to each target's rules", () => {

@@ -20,27 +20,60 @@ function rejects(input: unknown, ctx = {}): string {
 
 describe("Anthropic validator rejects what the Messages API rejects, with its error text", () => {
   it("accepts a well-formed tool loop", () => {
-    expect(validateAnthropicRequest(body([{ role: "user", content: "hi" }, { role: "assistant", content: [toolUse("toolu_1")] }, { role: "user", content: [toolResult("toolu_1")] }]))).toBeNull();
+    expect(
+      validateAnthropicRequest(
+        body([
+          { role: "user", content: "hi" },
+          { role: "assistant", content: [toolUse("toolu_1")] },
+          { role: "user", content: [toolResult("toolu_1")] },
+        ]),
+      ),
+    ).toBeNull();
   });
 
   it("rejects a tool_use id outside ^[a-zA-Z0-9_-]+$ (Kimi's functions.Bash:0)", () => {
-    const message = rejects(body([{ role: "user", content: "hi" }, { role: "assistant", content: [toolUse("functions.Bash:0")] }, { role: "user", content: [toolResult("functions.Bash:0")] }]));
+    const message = rejects(
+      body([
+        { role: "user", content: "hi" },
+        { role: "assistant", content: [toolUse("functions.Bash:0")] },
+        { role: "user", content: [toolResult("functions.Bash:0")] },
+      ]),
+    );
     expect(message).toBe("messages.1.content.0.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'");
   });
 
   it("rejects a tool_use not answered in the very next message", () => {
-    const message = rejects(body([{ role: "user", content: "hi" }, { role: "assistant", content: [toolUse("toolu_1")] }, { role: "user", content: "what happened?" }]));
+    const message = rejects(
+      body([
+        { role: "user", content: "hi" },
+        { role: "assistant", content: [toolUse("toolu_1")] },
+        { role: "user", content: "what happened?" },
+      ]),
+    );
     expect(message).toBe(
       "messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_1. Each `tool_use` block must have a corresponding `tool_result` block in the next message.",
     );
   });
 
   it("rejects a tool_use left open at the end", () => {
-    expect(rejects(body([{ role: "user", content: "hi" }, { role: "assistant", content: [toolUse("toolu_1")] }]))).toMatch(/^messages\.1: `tool_use` ids were found without `tool_result`/);
+    expect(
+      rejects(
+        body([
+          { role: "user", content: "hi" },
+          { role: "assistant", content: [toolUse("toolu_1")] },
+        ]),
+      ),
+    ).toMatch(/^messages\.1: `tool_use` ids were found without `tool_result`/);
   });
 
   it("rejects a tool_result whose id the previous message did not use", () => {
-    const message = rejects(body([{ role: "user", content: "hi" }, { role: "assistant", content: [toolUse("toolu_1")] }, { role: "user", content: [toolResult("toolu_1"), toolResult("toolu_2")] }]));
+    const message = rejects(
+      body([
+        { role: "user", content: "hi" },
+        { role: "assistant", content: [toolUse("toolu_1")] },
+        { role: "user", content: [toolResult("toolu_1"), toolResult("toolu_2")] },
+      ]),
+    );
     expect(message).toBe(
       "messages.2.content.1: unexpected `tool_use_id` found in `tool_result` blocks: toolu_2. Each `tool_result` block must have a corresponding `tool_use` block in the previous message.",
     );
@@ -58,26 +91,52 @@ describe("Anthropic validator rejects what the Messages API rejects, with its er
   });
 
   it("rejects tool blocks in a request that defines no tools", () => {
-    const messages = [{ role: "user", content: "hi" }, { role: "assistant", content: [toolUse("toolu_1")] }, { role: "user", content: [toolResult("toolu_1")] }];
-    expect(rejects({ ...body(messages), tools: undefined })).toBe("Requests which include `tool_use` or `tool_result` blocks must define tools.");
+    const messages = [
+      { role: "user", content: "hi" },
+      { role: "assistant", content: [toolUse("toolu_1")] },
+      { role: "user", content: [toolResult("toolu_1")] },
+    ];
+    expect(rejects({ ...body(messages), tools: undefined })).toBe(
+      "Requests which include `tool_use` or `tool_result` blocks must define tools.",
+    );
   });
 
   it("rejects a thinking signature issued to another model", () => {
-    const messages = [{ role: "user", content: "hi" }, { role: "assistant", content: [{ type: "thinking", thinking: "t", signature: "sig-opus" }, { type: "text", text: "a" }] }, { role: "user", content: "b" }];
+    const messages = [
+      { role: "user", content: "hi" },
+      {
+        role: "assistant",
+        content: [
+          { type: "thinking", thinking: "t", signature: "sig-opus" },
+          { type: "text", text: "a" },
+        ],
+      },
+      { role: "user", content: "b" },
+    ];
     const owner = (s: string) => (s === "sig-opus" ? "claude-opus-4-5" : undefined);
     expect(rejects(body(messages), { signatureOwner: owner })).toBe("messages.1.content.0: Invalid `signature` in `thinking` block");
     expect(validateAnthropicRequest(body(messages, { model: "claude-opus-4-5" }), { signatureOwner: owner })).toBeNull();
   });
 
   it("rejects thinking without a signature", () => {
-    const messages = [{ role: "user", content: "hi" }, { role: "assistant", content: [{ type: "thinking", thinking: "t" }] }, { role: "user", content: "b" }];
+    const messages = [
+      { role: "user", content: "hi" },
+      { role: "assistant", content: [{ type: "thinking", thinking: "t" }] },
+      { role: "user", content: "b" },
+    ];
     expect(rejects(body(messages))).toBe("messages.1.content.0.thinking.signature: Field required");
   });
 
   it("rejects empty and whitespace-only text blocks, and empty messages", () => {
-    expect(rejects(body([{ role: "user", content: [{ type: "text", text: "" }] }]))).toBe("messages.0.content.0.text: text content blocks must be non-empty");
-    expect(rejects(body([{ role: "user", content: [{ type: "text", text: " \n" }] }]))).toBe("messages.0.content.0.text: text content blocks must contain non-whitespace text");
-    expect(rejects(body([{ role: "user", content: [] }]))).toBe("messages.0: all messages must have non-empty content except for the optional final assistant message");
+    expect(rejects(body([{ role: "user", content: [{ type: "text", text: "" }] }]))).toBe(
+      "messages.0.content.0.text: text content blocks must be non-empty",
+    );
+    expect(rejects(body([{ role: "user", content: [{ type: "text", text: " \n" }] }]))).toBe(
+      "messages.0.content.0.text: text content blocks must contain non-whitespace text",
+    );
+    expect(rejects(body([{ role: "user", content: [] }]))).toBe(
+      "messages.0: all messages must have non-empty content except for the optional final assistant message",
+    );
   });
 
   it("rejects fields Anthropic does not know (internal fields leaking into a request)", () => {
@@ -87,9 +146,14 @@ describe("Anthropic validator rejects what the Messages API rejects, with its er
   });
 
   it("rejects roles that do not alternate and a first message that is not the user's", () => {
-    expect(rejects(body([{ role: "user", content: "a" }, { role: "user", content: "b" }]))).toBe(
-      'messages: roles must alternate between "user" and "assistant", but found multiple "user" roles in a row',
-    );
+    expect(
+      rejects(
+        body([
+          { role: "user", content: "a" },
+          { role: "user", content: "b" },
+        ]),
+      ),
+    ).toBe('messages: roles must alternate between "user" and "assistant", but found multiple "user" roles in a row');
     expect(rejects(body([{ role: "assistant", content: "a" }]))).toBe('messages: first message must use the "user" role');
   });
 
@@ -104,9 +168,9 @@ describe("Anthropic validator rejects what the Messages API rejects, with its er
 
   it("rejects thinking with a forced tool choice, a budget under 1024, or max_tokens not above the budget", () => {
     const messages = [{ role: "user", content: "a" }];
-    expect(rejects(body(messages, { thinking: { type: "enabled", budget_tokens: 2048 }, max_tokens: 4096, tool_choice: { type: "any" } }))).toBe(
-      "Thinking may not be enabled when tool_choice forces tool use.",
-    );
+    expect(
+      rejects(body(messages, { thinking: { type: "enabled", budget_tokens: 2048 }, max_tokens: 4096, tool_choice: { type: "any" } })),
+    ).toBe("Thinking may not be enabled when tool_choice forces tool use.");
     expect(rejects(body(messages, { thinking: { type: "enabled", budget_tokens: 512 } }))).toBe(
       "thinking.enabled.budget_tokens: Input should be greater than or equal to 1024",
     );
@@ -123,8 +187,13 @@ describe("Anthropic validator rejects what the Messages API rejects, with its er
   });
 
   it("rejects a final assistant message ending in whitespace", () => {
-    expect(rejects(body([{ role: "user", content: "a" }, { role: "assistant", content: "prefill " }]))).toBe(
-      "messages: final assistant content cannot end with trailing whitespace",
-    );
+    expect(
+      rejects(
+        body([
+          { role: "user", content: "a" },
+          { role: "assistant", content: "prefill " },
+        ]),
+      ),
+    ).toBe("messages: final assistant content cannot end with trailing whitespace");
   });
 });

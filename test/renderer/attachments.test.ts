@@ -8,12 +8,15 @@ const file = (name: string, type: string, bytes: Uint8Array | number) =>
 
 describe("image attachments", () => {
   it("reads images as base64 with their type, and refuses other files and oversized ones, saying why", async () => {
-    const { images, refused } = await addImageFiles([], [
-      file("shot.png", "image/png", PNG),
-      file("notes.txt", "text/plain", 10),
-      file("huge.jpg", "image/jpeg", 5 * 1024 * 1024 + 1),
-      file("anim.svg", "image/svg+xml", 10),
-    ]);
+    const { images, refused } = await addImageFiles(
+      [],
+      [
+        file("shot.png", "image/png", PNG),
+        file("notes.txt", "text/plain", 10),
+        file("huge.jpg", "image/jpeg", 5 * 1024 * 1024 + 1),
+        file("anim.svg", "image/svg+xml", 10),
+      ],
+    );
     expect(images).toEqual([{ type: "image", mimeType: "image/png", data: Buffer.from(PNG).toString("base64") }]);
     expect(refused).toEqual([
       "notes.txt: not a PNG, JPEG, GIF or WebP image",
@@ -23,12 +26,18 @@ describe("image attachments", () => {
   });
 
   it("keeps what is already attached and stops at the per-message count and total size", async () => {
-    const first = await addImageFiles([], Array.from({ length: MAX_IMAGES }, (_, i) => file(`${i}.png`, "image/png", PNG)));
+    const first = await addImageFiles(
+      [],
+      Array.from({ length: MAX_IMAGES }, (_, i) => file(`${i}.png`, "image/png", PNG)),
+    );
     const more = await addImageFiles(first.images, [file("one-too-many.png", "image/png", PNG)]);
     expect(more.images).toHaveLength(MAX_IMAGES);
     expect(more.refused).toEqual([`one-too-many.png: a message carries at most ${MAX_IMAGES} images`]);
 
-    const big = await addImageFiles([], Array.from({ length: 5 }, (_, i) => file(`big${i}.webp`, "image/webp", 4.5 * 1024 * 1024)));
+    const big = await addImageFiles(
+      [],
+      Array.from({ length: 5 }, (_, i) => file(`big${i}.webp`, "image/webp", 4.5 * 1024 * 1024)),
+    );
     expect(big.images).toHaveLength(4);
     expect(big.refused).toEqual(["big4.webp: the message's images would pass 20 MB together"]);
   });

@@ -3,7 +3,15 @@ import { describe, expect, it } from "vitest";
 import type { Checkpoint, CheckpointFileDiff } from "../../shared/checkpoints";
 import { pickCheckpoints, toChangedFiles } from "../../renderer/src/lib/checkpoint-changes";
 
-const cp = (id: number, seq: number, kind: Checkpoint["kind"]): Checkpoint => ({ id, sessionId: "s", seq, kind, toolCallId: null, createdAt: id, prunedAt: null });
+const cp = (id: number, seq: number, kind: Checkpoint["kind"]): Checkpoint => ({
+  id,
+  sessionId: "s",
+  seq,
+  kind,
+  toolCallId: null,
+  createdAt: id,
+  prunedAt: null,
+});
 const file = (path: string, status: CheckpointFileDiff["status"], before: string | null, after: string | null): CheckpointFileDiff => ({
   path,
   status,
@@ -29,7 +37,12 @@ describe("checkpoint changes", () => {
 
   it("shows a rename as a rename, a deletion as a deletion, and counts lines", () => {
     const out = toChangedFiles(
-      [file("old.ts", "deleted", "same\n", null), file("new.ts", "added", null, "same\n"), file("gone.txt", "deleted", "a\nb\n", null), file("m.txt", "modified", "1\n2\n", "1\nTWO\n3\n")],
+      [
+        file("old.ts", "deleted", "same\n", null),
+        file("new.ts", "added", null, "same\n"),
+        file("gone.txt", "deleted", "a\nb\n", null),
+        file("m.txt", "modified", "1\n2\n", "1\nTWO\n3\n"),
+      ],
       10,
     );
     expect(out.files.map((f) => [f.path, f.status, f.oldPath, f.added, f.removed])).toEqual([

@@ -9,7 +9,10 @@ export function user(seq: number, text: string): StoredEntry {
   return { seq, entry: { type: "message", message: { role: "user", content: [{ type: "text", text }], timestamp: seq } } };
 }
 
-export function assistant(seq: number, parts: { text?: string; calls?: ToolCall[]; tokens?: number; cost?: number; stop?: AssistantMessage["stopReason"] }): StoredEntry {
+export function assistant(
+  seq: number,
+  parts: { text?: string; calls?: ToolCall[]; tokens?: number; cost?: number; stop?: AssistantMessage["stopReason"] },
+): StoredEntry {
   const usage = emptyUsage();
   usage.totalTokens = parts.tokens ?? 0;
   usage.cost.total = parts.cost ?? 0;
@@ -38,7 +41,15 @@ export function result(seq: number, toolCallId: string, opts: Partial<ToolResult
     seq,
     entry: {
       type: "message",
-      message: { role: "toolResult", toolCallId, toolName: opts.toolName ?? "read", isError: opts.isError ?? false, content: opts.content ?? [{ type: "text", text: "ok" }], details: opts.details, timestamp: seq },
+      message: {
+        role: "toolResult",
+        toolCallId,
+        toolName: opts.toolName ?? "read",
+        isError: opts.isError ?? false,
+        content: opts.content ?? [{ type: "text", text: "ok" }],
+        details: opts.details,
+        timestamp: seq,
+      },
     },
   };
 }

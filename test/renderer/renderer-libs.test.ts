@@ -7,7 +7,15 @@ import { toolStatusOf } from "../../renderer/src/lib/tool-status";
 import { errorPreview, toolSummary } from "../../renderer/src/lib/tool-summary";
 import type { ToolResultMessage } from "../../shared/protocol";
 
-const res = (details: unknown, isError = false): ToolResultMessage => ({ role: "toolResult", toolCallId: "c", toolName: "edit", isError, content: [], details, timestamp: 0 });
+const res = (details: unknown, isError = false): ToolResultMessage => ({
+  role: "toolResult",
+  toolCallId: "c",
+  toolName: "edit",
+  isError,
+  content: [],
+  details,
+  timestamp: 0,
+});
 
 describe("search snippets", () => {
   it("splits the \\u0002…\\u0003 markers into highlighted parts", () => {
@@ -43,7 +51,9 @@ describe("inline diffs", () => {
 
 describe("tool details", () => {
   it("reads a nested diff, exit code and truncation, and drops fields of the wrong type", () => {
-    const d = readToolDetails(res({ diff: { path: "a.ts", unifiedDiff: "u", added: 1, removed: 2 }, exitCode: 3, truncated: true, durationMs: "slow" }));
+    const d = readToolDetails(
+      res({ diff: { path: "a.ts", unifiedDiff: "u", added: 1, removed: 2 }, exitCode: 3, truncated: true, durationMs: "slow" }),
+    );
     expect(d.diff).toMatchObject({ path: "a.ts", unifiedDiff: "u", added: 1, removed: 2 });
     expect(d.exitCode).toBe(3);
     expect(d.truncated).toBe(true);
@@ -57,7 +67,9 @@ describe("tool details", () => {
 describe("tool status", () => {
   const base = { details: readToolDetails(null), approval: null, live: null, awaitingApproval: false };
   it("is denied when the stored result says DENIED", () => {
-    expect(toolStatusOf({ ...base, result: res({ errorCode: "DENIED" }, true), details: readToolDetails(res({ errorCode: "DENIED" }, true)) })).toBe("denied");
+    expect(
+      toolStatusOf({ ...base, result: res({ errorCode: "DENIED" }, true), details: readToolDetails(res({ errorCode: "DENIED" }, true)) }),
+    ).toBe("denied");
   });
   it("is aborted for a synthesized aborted result", () => {
     const r = res({ errorCode: "ABORTED", synthesized: true }, true);

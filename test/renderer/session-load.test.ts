@@ -2,7 +2,19 @@ import { describe, expect, it } from "vitest";
 import { parseEnvelope, validateInChunks, validateRange } from "../../renderer/src/lib/session-load";
 import { assistant, user } from "./fixtures";
 
-const summary = { id: "s", workspaceId: "w", title: "t", createdAt: 1, updatedAt: 1, model: null, parentSessionId: null, parentSeq: null, entryCount: 2, totalCost: 0, totalTokens: 0 };
+const summary = {
+  id: "s",
+  workspaceId: "w",
+  title: "t",
+  createdAt: 1,
+  updatedAt: 1,
+  model: null,
+  parentSessionId: null,
+  parentSeq: null,
+  entryCount: 2,
+  totalCost: 0,
+  totalTokens: 0,
+};
 const turn = { sessionId: "s", status: "idle", queued: [], pendingApproval: null };
 
 describe("loading a session in steps", () => {

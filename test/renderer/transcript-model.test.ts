@@ -4,7 +4,12 @@ import { anthropic, assistant, call, openai, result, user } from "./fixtures";
 
 describe("transcript model", () => {
   it("attaches tool results to the card of their call instead of adding rows", () => {
-    const m = buildTranscript([user(1, "fix it"), assistant(2, { calls: [call("c1", "read", { path: "a.ts" })] }), result(3, "c1"), assistant(4, { text: "done" })]);
+    const m = buildTranscript([
+      user(1, "fix it"),
+      assistant(2, { calls: [call("c1", "read", { path: "a.ts" })] }),
+      result(3, "c1"),
+      assistant(4, { text: "done" }),
+    ]);
     expect(m.rows.map((r) => r.kind)).toEqual(["user", "assistant", "assistant"]);
     expect(m.results.get("c1")?.seq).toBe(3);
     expect(rowForSeq(m, 3)).toBe(1);
@@ -40,21 +45,29 @@ describe("transcript model", () => {
   it("knows how full the context is: the last answer's input, cache and output; unknown again after a compaction", () => {
     const withUsage = (seq: number, input: number, cacheRead: number, output: number) => {
       const e = assistant(seq, { text: "x" });
-      if (e.entry.type === "message" && e.entry.message.role === "assistant") Object.assign(e.entry.message.usage, { input, cacheRead, output });
+      if (e.entry.type === "message" && e.entry.message.role === "assistant")
+        Object.assign(e.entry.message.usage, { input, cacheRead, output });
       return e;
     };
     const m = buildTranscript([user(1, "a"), withUsage(2, 1000, 200, 50)]);
     expect(m.context).toBe(1250);
     // An answer without usage (a failed request) says nothing about the context.
     expect(appendEntries(m, [assistant(3, { text: "", stop: "error" })]).context).toBe(1250);
-    const compacted = appendEntries(m, [{ seq: 3, entry: { type: "compaction", summary: "s", firstKeptSeq: 2, tokensBefore: 1250, model: anthropic, timestamp: 3 } }]);
+    const compacted = appendEntries(m, [
+      { seq: 3, entry: { type: "compaction", summary: "s", firstKeptSeq: 2, tokensBefore: 1250, model: anthropic, timestamp: 3 } },
+    ]);
     expect(compacted.context).toBeNull();
     expect(appendEntries(compacted, [withUsage(4, 300, 0, 20)]).context).toBe(320);
     expect(buildTranscript([user(1, "a")]).context).toBeNull();
   });
 
   it("sums tokens and cost of assistant messages and remembers the last user text for retry", () => {
-    const m = buildTranscript([user(1, "first"), assistant(2, { text: "x", tokens: 100, cost: 0.5 }), user(3, "second"), assistant(4, { text: "y", tokens: 50, cost: 0.25 })]);
+    const m = buildTranscript([
+      user(1, "first"),
+      assistant(2, { text: "x", tokens: 100, cost: 0.5 }),
+      user(3, "second"),
+      assistant(4, { text: "y", tokens: 50, cost: 0.25 }),
+    ]);
     expect(m.totals).toEqual({ tokens: 150, cost: 0.75 });
     expect(m.lastUserText).toBe("second");
   });

@@ -5,7 +5,15 @@ import { reduceView, type SessionView } from "../../renderer/src/stores/transcri
 import { assistant, user } from "./fixtures";
 
 function view(): SessionView {
-  return { sessionId: "s1", status: "ready", complete: true, error: null, model: buildTranscript([user(1, "hi")]), partial: null, toolStatus: {} };
+  return {
+    sessionId: "s1",
+    status: "ready",
+    complete: true,
+    error: null,
+    model: buildTranscript([user(1, "hi")]),
+    partial: null,
+    toolStatus: {},
+  };
 }
 
 const partial = (text: string): AssistantMessage => {

@@ -30,7 +30,8 @@ describe("UI glyphs", () => {
     const found: string[] = [];
     for (const file of files()) {
       for (const [i, line] of readFileSync(file, "utf8").split("\n").entries()) {
-        for (const m of line.matchAll(RISKY)) found.push(`${relative(repo, file)}:${i + 1} U+${m[0].codePointAt(0)!.toString(16).toUpperCase()}`);
+        for (const m of line.matchAll(RISKY))
+          found.push(`${relative(repo, file)}:${i + 1} U+${m[0].codePointAt(0)!.toString(16).toUpperCase()}`);
       }
     }
     expect(found).toEqual([]);

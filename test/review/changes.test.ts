@@ -4,7 +4,10 @@ import type { StoredEntry } from "../../shared/protocol";
 import { changeDiff, changesBetween } from "../../electron/core/review/changes";
 
 let seq = 0;
-const user = (text: string): StoredEntry => ({ seq: ++seq, entry: { type: "message", message: { role: "user", content: [{ type: "text", text }], timestamp: seq } } });
+const user = (text: string): StoredEntry => ({
+  seq: ++seq,
+  entry: { type: "message", message: { role: "user", content: [{ type: "text", text }], timestamp: seq } },
+});
 function change(tool: "write" | "edit", path: string, before: string | null, after: string): StoredEntry {
   return {
     seq: ++seq,

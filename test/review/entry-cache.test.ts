@@ -26,7 +26,10 @@ describe("the review entry cache", () => {
     expect(cache.entries(f.sessionId)).toEqual(f.store.loadEntries(f.sessionId));
     const last = f.store.loadEntries(f.sessionId).at(-1)?.seq ?? 0;
 
-    f.store.appendEntry(f.sessionId, { type: "message", message: { role: "user", content: [{ type: "text", text: "One more thing." }], timestamp: T0 + 999_000 } });
+    f.store.appendEntry(f.sessionId, {
+      type: "message",
+      message: { role: "user", content: [{ type: "text", text: "One more thing." }], timestamp: T0 + 999_000 },
+    });
     const after = cache.entries(f.sessionId);
     expect(after).toEqual(f.store.loadEntries(f.sessionId));
     expect(after.at(-1)?.seq).toBe(last + 1);

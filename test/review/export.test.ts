@@ -37,7 +37,10 @@ function envelopeOf(store: SessionStore, sessionId: string): SessionExport {
 
 /** Store-assigned ids (session uuid, note and audit row ids) replaced by placeholders. */
 function normaliseIds(json: string, sessionId: string): string {
-  return json.split(sessionId).join("<session>").replace(/"id": \d+,/g, '"id": 0,');
+  return json
+    .split(sessionId)
+    .join("<session>")
+    .replace(/"id": \d+,/g, '"id": 0,');
 }
 
 function dataBlock(html: string): unknown {
@@ -90,7 +93,12 @@ describe("JSON export", () => {
     const imported = importEnvelope(other, ws, parsed.value);
     if (!imported.ok) throw new Error(imported.error.message);
     expect(imported.value.id).not.toBe(f.sessionId);
-    expect(imported.value).toMatchObject({ workspaceId: ws, title: "Rename greet", entryCount: 22, model: f.store.getSession(f.sessionId)?.model });
+    expect(imported.value).toMatchObject({
+      workspaceId: ws,
+      title: "Rename greet",
+      entryCount: 22,
+      model: f.store.getSession(f.sessionId)?.model,
+    });
 
     const second = exportText(other, imported.value.id, "json");
     expect(second).not.toBe(first);
@@ -112,7 +120,12 @@ describe("JSON export", () => {
     const id = imported.value.id;
     expect(f.store.listNotes(id).map((n) => [n.seq, n.text])).toEqual(f.store.listNotes(f.sessionId).map((n) => [n.seq, n.text]));
     expect(f.store.loadEntriesChecked(id).problems).toEqual([]);
-    const view = modelViewAt(f.store.loadEntries(id), 22, { workspaceRoot: WORKSPACE, platform: "linux", toolSpecs: TOOL_SPECS, resolve: resolveModel });
+    const view = modelViewAt(f.store.loadEntries(id), 22, {
+      workspaceRoot: WORKSPACE,
+      platform: "linux",
+      toolSpecs: TOOL_SPECS,
+      resolve: resolveModel,
+    });
     expect(view.ok).toBe(true);
   });
 
@@ -128,7 +141,10 @@ describe("JSON export", () => {
     const badEntry = { ...good, entries: [{ seq: 1, entry: { type: "message", message: { role: "user", content: "x" } } }] };
     expect(parseEnvelope(JSON.stringify(badEntry))).toMatchObject({ ok: false, error: { code: "INVALID_REQUEST" } });
     const unordered = { ...good, entries: [good.entries[1], good.entries[0]] };
-    expect(parseEnvelope(JSON.stringify(unordered))).toMatchObject({ ok: false, error: { message: "entry seqs must increase (found #1 after #2)" } });
+    expect(parseEnvelope(JSON.stringify(unordered))).toMatchObject({
+      ok: false,
+      error: { message: "entry seqs must increase (found #1 after #2)" },
+    });
     expect(parseEnvelope(JSON.stringify({ ...good, extra: true }))).toMatchObject({ ok: false });
     expect(importEnvelope(f.store, "no-such-workspace", good)).toMatchObject({ ok: false, error: { code: "NOT_FOUND" } });
     expect(f.store.listSessions(f.workspaceId).sessions).toHaveLength(1);
@@ -185,7 +201,14 @@ describe("Markdown export", () => {
     const f = buildSession();
     f.store.appendEntry(f.sessionId, {
       type: "message",
-      message: { role: "toolResult", toolCallId: "t", toolName: "read", isError: false, content: [{ type: "text", text: "```\n# not a heading\n```" }], timestamp: T0 + 50_000 },
+      message: {
+        role: "toolResult",
+        toolCallId: "t",
+        toolName: "read",
+        isError: false,
+        content: [{ type: "text", text: "```\n# not a heading\n```" }],
+        timestamp: T0 + 50_000,
+      },
     });
     const md = exportText(f.store, f.sessionId, "markdown");
     expect(md).toContain("````text\n```\n# not a heading\n```\n````");
@@ -194,8 +217,14 @@ describe("Markdown export", () => {
   it("closes a code fence that a message leaves open, so the entries after it are not swallowed as code", () => {
     const f = buildSession();
     const cut = "Here is the fix:\n\n```ts\nexport const a = 1;";
-    f.store.appendEntry(f.sessionId, { type: "message", message: { role: "user", content: [{ type: "text", text: cut }], timestamp: T0 + 50_000 } });
-    f.store.appendEntry(f.sessionId, { type: "message", message: { role: "user", content: [{ type: "text", text: "Next question." }], timestamp: T0 + 51_000 } });
+    f.store.appendEntry(f.sessionId, {
+      type: "message",
+      message: { role: "user", content: [{ type: "text", text: cut }], timestamp: T0 + 50_000 },
+    });
+    f.store.appendEntry(f.sessionId, {
+      type: "message",
+      message: { role: "user", content: [{ type: "text", text: "Next question." }], timestamp: T0 + 51_000 },
+    });
     const md = exportText(f.store, f.sessionId, "markdown");
     expect(md).toContain("```ts\nexport const a = 1;\n```\n\n---\n\n## #24 · User");
     // A closed fence, or a longer one around a shorter run, is left as it is.
@@ -212,7 +241,9 @@ describe("HTML export", () => {
     expect(r.value.mimeType).toBe("text/html; charset=utf-8");
     const html = r.value.content;
     expect(html.startsWith("<!doctype html>")).toBe(true);
-    expect(html).toContain(`content="default-src 'none'; style-src 'unsafe-inline'; script-src '${scriptHash(REPLAY_SCRIPT)}'; img-src data:; base-uri 'none'; form-action 'none'"`);
+    expect(html).toContain(
+      `content="default-src 'none'; style-src 'unsafe-inline'; script-src '${scriptHash(REPLAY_SCRIPT)}'; img-src data:; base-uri 'none'; form-action 'none'"`,
+    );
     const outsideData = html.replace(/<script type="application\/json" id="session-data">[\s\S]*?<\/script>/, "");
     expect(outsideData).not.toMatch(/https?:\/\//);
     expect(outsideData).not.toMatch(/<(link|iframe|object|embed)\b/i);
@@ -233,7 +264,10 @@ describe("HTML export", () => {
   it("cannot be broken out of by session content: </script> and <!-- stay inside the data", () => {
     const f = buildSession();
     const evil = '</script><script>alert(1)</script><!-- \u2028 & "quotes"';
-    f.store.appendEntry(f.sessionId, { type: "message", message: { role: "user", content: [{ type: "text", text: evil }], timestamp: T0 + 50_000 } });
+    f.store.appendEntry(f.sessionId, {
+      type: "message",
+      message: { role: "user", content: [{ type: "text", text: evil }], timestamp: T0 + 50_000 },
+    });
     f.store.renameSession(f.sessionId, "<b>bold</b> & </title>");
     const html = exportText(f.store, f.sessionId, "html");
     expect(html.match(/<\/script>/g)).toHaveLength(2);

@@ -51,8 +51,29 @@ describe("workspace files at a replay step", () => {
   it("lists a bash run that did execute, with its command", () => {
     const all: StoredEntry[] = [
       ...entries(),
-      { seq: 23, entry: msg({ role: "assistant", content: [{ type: "toolCall", id: "t1", name: "bash", arguments: { command: "npm run fmt" } }], stopReason: "toolUse", model: { provider: "anthropic", api: "anthropic-messages", id: "claude-sonnet-4-5" }, usage: zero(), timestamp: T0 + 30_000 }) },
-      { seq: 24, entry: msg({ role: "toolResult", toolCallId: "t1", toolName: "bash", isError: false, content: [{ type: "text", text: "ok" }], details: { exitCode: 0 }, timestamp: T0 + 30_500 }) },
+      {
+        seq: 23,
+        entry: msg({
+          role: "assistant",
+          content: [{ type: "toolCall", id: "t1", name: "bash", arguments: { command: "npm run fmt" } }],
+          stopReason: "toolUse",
+          model: { provider: "anthropic", api: "anthropic-messages", id: "claude-sonnet-4-5" },
+          usage: zero(),
+          timestamp: T0 + 30_000,
+        }),
+      },
+      {
+        seq: 24,
+        entry: msg({
+          role: "toolResult",
+          toolCallId: "t1",
+          toolName: "bash",
+          isError: false,
+          content: [{ type: "text", text: "ok" }],
+          details: { exitCode: 0 },
+          timestamp: T0 + 30_500,
+        }),
+      },
     ];
     expect(fileStatesAt(all, 24).untracked).toEqual([{ seq: 24, toolCallId: "t1", command: "npm run fmt" }]);
     expect(fileStatesAt(all, 23).untracked).toEqual([]);
@@ -63,18 +84,49 @@ describe("workspace files at a replay step", () => {
     const v2 = "line 1\nline two\nline 3\n";
     const v3 = "line 0\nline 1\nline two\nline 3\n";
     const all: StoredEntry[] = [
-      { seq: 1, entry: result("a", "write", { path: "big.txt", created: true, bytes: 21, diff: fileDiff("big.txt", null, v1), before: null, after: v1 }) },
-      { seq: 2, entry: result("b", "edit", { path: "big.txt", created: false, bytes: 23, diff: fileDiff("big.txt", v1, v2), contentOmitted: true }) },
-      { seq: 3, entry: result("c", "edit", { path: "big.txt", created: false, bytes: 30, diff: fileDiff("big.txt", v2, v3), contentOmitted: true }) },
+      {
+        seq: 1,
+        entry: result("a", "write", {
+          path: "big.txt",
+          created: true,
+          bytes: 21,
+          diff: fileDiff("big.txt", null, v1),
+          before: null,
+          after: v1,
+        }),
+      },
+      {
+        seq: 2,
+        entry: result("b", "edit", { path: "big.txt", created: false, bytes: 23, diff: fileDiff("big.txt", v1, v2), contentOmitted: true }),
+      },
+      {
+        seq: 3,
+        entry: result("c", "edit", { path: "big.txt", created: false, bytes: 30, diff: fileDiff("big.txt", v2, v3), contentOmitted: true }),
+      },
     ];
     expect(fileStatesAt(all, 3).files[0]).toMatchObject({ before: null, after: v3, afterKnown: true, beforeKnown: true });
   });
 
   it("reports the content as unknown when the first change it saw omitted the text", () => {
     const all: StoredEntry[] = [
-      { seq: 1, entry: result("b", "edit", { path: "huge.txt", created: false, bytes: 9, diff: fileDiff("huge.txt", "a\n", "b\n"), contentOmitted: true }) },
+      {
+        seq: 1,
+        entry: result("b", "edit", {
+          path: "huge.txt",
+          created: false,
+          bytes: 9,
+          diff: fileDiff("huge.txt", "a\n", "b\n"),
+          contentOmitted: true,
+        }),
+      },
     ];
-    expect(fileStatesAt(all, 1).files[0]).toMatchObject({ path: "huge.txt", beforeKnown: false, afterKnown: false, before: null, after: null });
+    expect(fileStatesAt(all, 1).files[0]).toMatchObject({
+      path: "huge.txt",
+      beforeKnown: false,
+      afterKnown: false,
+      before: null,
+      after: null,
+    });
   });
 
   it("ignores failed writes and results whose details are not a file change", () => {
@@ -91,7 +143,14 @@ function msg(message: Extract<SessionEntry, { type: "message" }>["message"]): Se
 }
 
 function zero() {
-  return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+  return {
+    input: 0,
+    output: 0,
+    cacheRead: 0,
+    cacheWrite: 0,
+    totalTokens: 0,
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+  };
 }
 
 function result(id: string, toolName: string, details: unknown, isError = false): SessionEntry {

@@ -86,8 +86,14 @@ describe("review requests", () => {
     expect(ok("review.notes.list", { sessionId: f.sessionId, verdict: "none" }).map((n) => n.text)).toEqual(["question"]);
     expect(ok("review.notes.list", { sessionId: f.sessionId, author: "rita", seq: 16 }).map((n) => n.text)).toEqual(["question"]);
 
-    expect(call("review.notes.add", { sessionId: f.sessionId, seq: 99, author: "rita", verdict: null, text: "x" })).toMatchObject({ ok: false, error: { code: "INVALID_REQUEST" } });
-    expect(call("review.notes.add", { sessionId: f.sessionId, seq: 1, author: "  ", verdict: null, text: "x" })).toMatchObject({ ok: false, error: { code: "INVALID_REQUEST" } });
+    expect(call("review.notes.add", { sessionId: f.sessionId, seq: 99, author: "rita", verdict: null, text: "x" })).toMatchObject({
+      ok: false,
+      error: { code: "INVALID_REQUEST" },
+    });
+    expect(call("review.notes.add", { sessionId: f.sessionId, seq: 1, author: "  ", verdict: null, text: "x" })).toMatchObject({
+      ok: false,
+      error: { code: "INVALID_REQUEST" },
+    });
 
     const other = f.store.forkSession(f.sessionId, 3);
     expect(call("review.notes.delete", { sessionId: other.id, noteId: a.id })).toMatchObject({ ok: false, error: { code: "NOT_FOUND" } });
@@ -106,13 +112,28 @@ describe("review requests", () => {
 
     const reopened = SessionStore.open(file);
     const notes = api(reopened).ok("review.notes.list", { sessionId: f.sessionId });
-    expect(notes).toEqual([{ id: notes[0].id, sessionId: f.sessionId, seq: 7, author: "rita", verdict: "ok", text: "Edit is right.", createdAt: T0 + 77_000, path: null, line: null }]);
+    expect(notes).toEqual([
+      {
+        id: notes[0].id,
+        sessionId: f.sessionId,
+        seq: 7,
+        author: "rita",
+        verdict: "ok",
+        text: "Edit is right.",
+        createdAt: T0 + 77_000,
+        path: null,
+        line: null,
+      },
+    ]);
     reopened.close();
   });
 
   it("review.export names the file and redacts the configured keys; review.import creates a new session", () => {
     const f = buildSession();
-    f.store.appendEntry(f.sessionId, { type: "message", message: { role: "user", content: [{ type: "text", text: "my gateway key is gw-1234567890abcdef" }], timestamp: T0 + 60_000 } });
+    f.store.appendEntry(f.sessionId, {
+      type: "message",
+      message: { role: "user", content: [{ type: "text", text: "my gateway key is gw-1234567890abcdef" }], timestamp: T0 + 60_000 },
+    });
     const { ok, call, changed } = api(f.store, { knownSecrets: () => ["gw-1234567890abcdef"] });
     const file = ok("review.export", { sessionId: f.sessionId, format: "json" });
     expect(file.filename).toBe(`rename-greet-${f.sessionId.slice(0, 8)}.json`);
@@ -124,7 +145,10 @@ describe("review requests", () => {
     expect(imported.id).not.toBe(f.sessionId);
     expect(imported.entryCount).toBe(23);
     expect(changed.map((s) => s.id)).toEqual([imported.id]);
-    expect(call("review.import", { workspaceId: f.workspaceId, content: "not json" })).toMatchObject({ ok: false, error: { code: "INVALID_REQUEST" } });
+    expect(call("review.import", { workspaceId: f.workspaceId, content: "not json" })).toMatchObject({
+      ok: false,
+      error: { code: "INVALID_REQUEST" },
+    });
     expect(call("review.export", { sessionId: "nope", format: "json" })).toMatchObject({ ok: false, error: { code: "NOT_FOUND" } });
   });
 
@@ -143,11 +167,16 @@ describe("review requests", () => {
     const timeline = ok("review.timeline", { sessionId: fork.id });
     expect(timeline.items.at(-1)).toMatchObject({ kind: "modelSwitch", model: SONNET });
 
-    expect(call("review.fork", { sessionId: f.sessionId, atSeq: 8, model: { provider: "nobody", api: "openai-completions", id: "x" } })).toMatchObject({
+    expect(
+      call("review.fork", { sessionId: f.sessionId, atSeq: 8, model: { provider: "nobody", api: "openai-completions", id: "x" } }),
+    ).toMatchObject({
       ok: false,
       error: { code: "NOT_FOUND", message: "unknown model nobody/x" },
     });
-    expect(call("review.fork", { sessionId: f.sessionId, atSeq: 99, model: GPT41 })).toMatchObject({ ok: false, error: { code: "INVALID_REQUEST" } });
+    expect(call("review.fork", { sessionId: f.sessionId, atSeq: 99, model: GPT41 })).toMatchObject({
+      ok: false,
+      error: { code: "INVALID_REQUEST" },
+    });
   });
 
   it("review.fork in the middle of a tool batch closes the open calls before switching", () => {
@@ -155,7 +184,14 @@ describe("review requests", () => {
     const { ok } = api(f.store);
     // At #12 the write and bash calls have no results yet.
     const fork = ok("review.fork", { sessionId: f.sessionId, atSeq: 12, model: GPT41 });
-    const tail = f.store.loadEntries(fork.id).slice(12).map((e) => (e.entry.type === "message" ? `${e.entry.message.role}:${e.entry.message.role === "toolResult" ? e.entry.message.toolCallId : ""}` : e.entry.type));
+    const tail = f.store
+      .loadEntries(fork.id)
+      .slice(12)
+      .map((e) =>
+        e.entry.type === "message"
+          ? `${e.entry.message.role}:${e.entry.message.role === "toolResult" ? e.entry.message.toolCallId : ""}`
+          : e.entry.type,
+      );
     expect(tail).toEqual(["fork", "toolResult:toolu_01W", "toolResult:toolu_01X", "modelSwitch"]);
   });
 

@@ -38,7 +38,11 @@ describe.skipIf(!executablePath)("HTML replay in Chromium, offline (skipped when
         role: "user",
         content: [
           { type: "text", text: '<img src="https://example.com/x.png"> </script><script>window.pwned = 1</script>' },
-          { type: "image", mimeType: "image/png", data: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=" },
+          {
+            type: "image",
+            mimeType: "image/png",
+            data: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=",
+          },
         ],
         timestamp: T0 + 45_000,
       },

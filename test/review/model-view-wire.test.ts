@@ -42,7 +42,8 @@ function agentFor(fixture: ReturnType<typeof buildSession>, model: ModelRef): Se
       const baseUrl = r.provider.key === "anthropic" ? faux.baseUrls.anthropic : faux.baseUrls.openai;
       return { model: r.model, provider: { ...r.provider, baseUrl }, apiKey: "test-key-not-secret" };
     },
-    stream: (resolved, context, options) => streamModel(resolved.model, resolved.provider, context, { ...options, apiKey: resolved.apiKey ?? "none" }),
+    stream: (resolved, context, options) =>
+      streamModel(resolved.model, resolved.provider, context, { ...options, apiKey: resolved.apiKey ?? "none" }),
     computeCost: (_model, message) => message,
     emit: () => undefined,
     audit: () => undefined,
@@ -73,12 +74,18 @@ describe("what the model saw, checked against the wire", () => {
       expect(requests).toHaveLength(2);
       expect(faux.requests).toHaveLength(2);
       for (const [i, stored] of requests.entries()) {
-        const view = modelViewAt(entries, stored.seq, { workspaceRoot: workspace, platform: "linux", toolSpecs: defaultToolSpecs(), resolve: resolveModel });
+        const view = modelViewAt(entries, stored.seq, {
+          workspaceRoot: workspace,
+          platform: "linux",
+          toolSpecs: defaultToolSpecs(),
+          resolve: resolveModel,
+        });
         if (!view.ok) throw new Error(view.error.message);
         expect(view.value.body).toEqual(faux.requests[i].body);
         // Every stored call of the history went over the wire and comes back through the map.
         const stored_ = new Set(Object.values(view.value.idMap));
-        for (const id of ["call_abc|fc_1", "call_zzz|fc_9", "call_def|fc_2", "toolu_01W", "toolu_01X", "toolu_01Y"]) expect(stored_.has(id)).toBe(true);
+        for (const id of ["call_abc|fc_1", "call_zzz|fc_9", "call_def|fc_2", "toolu_01W", "toolu_01X", "toolu_01Y"])
+          expect(stored_.has(id)).toBe(true);
       }
       expect(faux.requests.map((r) => r.rejection?.message ?? "accepted")).toEqual(["accepted", "accepted"]);
     }

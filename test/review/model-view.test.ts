@@ -86,8 +86,24 @@ describe("what the model saw", () => {
     const summary = "Earlier: greet was renamed to hello and a README was added.";
     const withCompaction = [
       ...all,
-      { seq: 23, entry: { type: "compaction" as const, summary, firstKeptSeq: 18, tokensBefore: 9_000, model: SONNET, timestamp: T0 + 23_000 } },
-      { seq: 24, entry: { type: "message" as const, message: { role: "assistant" as const, content: [{ type: "text" as const, text: "Ok." }], stopReason: "stop" as const, model: SONNET, usage: usage(10, 1, 0), timestamp: T0 + 24_000 } } },
+      {
+        seq: 23,
+        entry: { type: "compaction" as const, summary, firstKeptSeq: 18, tokensBefore: 9_000, model: SONNET, timestamp: T0 + 23_000 },
+      },
+      {
+        seq: 24,
+        entry: {
+          type: "message" as const,
+          message: {
+            role: "assistant" as const,
+            content: [{ type: "text" as const, text: "Ok." }],
+            stopReason: "stop" as const,
+            model: SONNET,
+            usage: usage(10, 1, 0),
+            timestamp: T0 + 24_000,
+          },
+        },
+      },
     ];
     const view = modelViewAt(withCompaction, 24, input);
     if (!view.ok) throw new Error(view.error.message);
@@ -108,7 +124,10 @@ describe("what the model saw", () => {
 
   it("refuses entries that are not assistant messages, unknown steps and models no longer in the catalog", () => {
     const all = entries();
-    expect(modelViewAt(all, 1, input)).toMatchObject({ ok: false, error: { code: "INVALID_REQUEST", message: "entry #1 is a user entry, not an assistant message" } });
+    expect(modelViewAt(all, 1, input)).toMatchObject({
+      ok: false,
+      error: { code: "INVALID_REQUEST", message: "entry #1 is a user entry, not an assistant message" },
+    });
     expect(modelViewAt(all, 99, input)).toMatchObject({ ok: false, error: { code: "NOT_FOUND" } });
     const gone: ModelViewInput = { ...input, resolve: (ref: ModelRef) => (ref.provider === "anthropic" ? undefined : resolveModel(ref)) };
     expect(modelViewAt(all, 12, gone)).toMatchObject({ ok: false, error: { code: "UNSUPPORTED" } });

@@ -45,18 +45,37 @@ function plantedSession() {
     message: {
       role: "assistant",
       content: [
-        { type: "thinking", thinking: `The user's password=${SECRETS.password} should not be echoed.`, signature: `sig-${SECRETS.anthropic}` },
+        {
+          type: "thinking",
+          thinking: `The user's password=${SECRETS.password} should not be echoed.`,
+          signature: `sig-${SECRETS.anthropic}`,
+        },
         {
           type: "toolCall",
           id: "toolu_S1",
           name: "bash",
-          arguments: { command: `curl -H "Authorization: Bearer ${SECRETS.bearer}" -H 'X-Token: ${SECRETS.jwt}' https://api.example.com`, env: { OPENAI_API_KEY: SECRETS.openai } },
+          arguments: {
+            command: `curl -H "Authorization: Bearer ${SECRETS.bearer}" -H 'X-Token: ${SECRETS.jwt}' https://api.example.com`,
+            env: { OPENAI_API_KEY: SECRETS.openai },
+          },
         },
-        { type: "toolCall", id: "toolu_S2", name: "write", arguments: { path: ".env", content: `SLACK=${SECRETS.slack}\napi_token=${SECRETS.token}\n`, clientSecret: SECRETS.secretField } },
+        {
+          type: "toolCall",
+          id: "toolu_S2",
+          name: "write",
+          arguments: { path: ".env", content: `SLACK=${SECRETS.slack}\napi_token=${SECRETS.token}\n`, clientSecret: SECRETS.secretField },
+        },
       ],
       stopReason: "toolUse",
       model: SONNET,
-      usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+      usage: {
+        input: 1,
+        output: 1,
+        cacheRead: 0,
+        cacheWrite: 0,
+        totalTokens: 2,
+        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+      },
       timestamp: at(2),
     },
   });
@@ -80,7 +99,13 @@ function plantedSession() {
       toolName: "write",
       isError: false,
       content: [{ type: "text", text: "Created .env (2 lines)." }],
-      details: { path: ".env", created: true, before: null, after: `SLACK=${SECRETS.slack}\n`, diff: { unifiedDiff: `+SLACK=${SECRETS.slack}`, added: 1, removed: 0 } },
+      details: {
+        path: ".env",
+        created: true,
+        before: null,
+        after: `SLACK=${SECRETS.slack}\n`,
+        diff: { unifiedDiff: `+SLACK=${SECRETS.slack}`, added: 1, removed: 0 },
+      },
       timestamp: at(4),
     },
   });
@@ -91,12 +116,25 @@ function plantedSession() {
       content: [],
       stopReason: "error",
       model: SONNET,
-      usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+      usage: {
+        input: 0,
+        output: 0,
+        cacheRead: 0,
+        cacheWrite: 0,
+        totalTokens: 0,
+        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+      },
       errorMessage: `401 Incorrect API key provided: ${SECRETS.openai}. Gateway said ${SECRETS.known}`,
       timestamp: at(5),
     },
   });
-  store.recordToolCall({ sessionId, toolCallId: "toolu_S1", toolName: "bash", args: { command: `export TOKEN=${SECRETS.bearer}`, apiKey: SECRETS.openai }, status: "done" });
+  store.recordToolCall({
+    sessionId,
+    toolCallId: "toolu_S1",
+    toolName: "bash",
+    args: { command: `export TOKEN=${SECRETS.bearer}`, apiKey: SECRETS.openai },
+    status: "done",
+  });
   store.addNote({ sessionId, seq: 24, author: "rita", verdict: "problem", text: `Leaked ${SECRETS.known} and ${SECRETS.aws}` });
   return f;
 }
@@ -134,7 +172,10 @@ describe("secret redaction in exports", () => {
     expect(call?.type === "message" && call.message.role === "assistant" && call.message.content[1]).toMatchObject({
       type: "toolCall",
       id: "toolu_S1",
-      arguments: { command: `curl -H "Authorization: Bearer ${REDACTED}" -H 'X-Token: ${REDACTED}' https://api.example.com`, env: { OPENAI_API_KEY: REDACTED } },
+      arguments: {
+        command: `curl -H "Authorization: Bearer ${REDACTED}" -H 'X-Token: ${REDACTED}' https://api.example.com`,
+        env: { OPENAI_API_KEY: REDACTED },
+      },
     });
     expect(importEnvelope(store, workspaceId, parsed.value)).toMatchObject({ ok: true });
   });

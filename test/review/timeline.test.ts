@@ -16,14 +16,33 @@ describe("replay timeline", () => {
     const { items } = timeline();
     expect(items.map((i) => `${i.seq}:${i.kind}`)).toEqual([
       "1:user",
-      "2:assistant", "2:toolCall", "2:toolCall",
-      "3:toolResult", "4:toolResult",
-      "5:assistant", "5:toolCall",
-      "6:approval", "7:toolResult", "8:assistant",
-      "9:modelSwitch", "10:user", "11:error",
-      "12:assistant", "12:toolCall", "12:toolCall",
-      "13:approval", "14:toolResult", "15:approval", "16:toolResult", "17:assistant",
-      "18:user", "19:assistant", "19:toolCall", "20:approval", "21:toolResult", "22:assistant",
+      "2:assistant",
+      "2:toolCall",
+      "2:toolCall",
+      "3:toolResult",
+      "4:toolResult",
+      "5:assistant",
+      "5:toolCall",
+      "6:approval",
+      "7:toolResult",
+      "8:assistant",
+      "9:modelSwitch",
+      "10:user",
+      "11:error",
+      "12:assistant",
+      "12:toolCall",
+      "12:toolCall",
+      "13:approval",
+      "14:toolResult",
+      "15:approval",
+      "16:toolResult",
+      "17:assistant",
+      "18:user",
+      "19:assistant",
+      "19:toolCall",
+      "20:approval",
+      "21:toolResult",
+      "22:assistant",
     ]);
     expect(items.map((i) => i.index)).toEqual(items.map((_, n) => n));
   });
@@ -56,15 +75,48 @@ describe("replay timeline", () => {
 
   it("links tool calls to their results: outcome, error code, audit duration and latency", () => {
     const { items } = timeline();
-    expect(items[2]).toMatchObject({ kind: "toolCall", toolName: "read", toolCallId: "call_abc|fc_1", outcome: "ok", durationMs: 4, sideEffect: false, summary: "read src/app.ts" });
+    expect(items[2]).toMatchObject({
+      kind: "toolCall",
+      toolName: "read",
+      toolCallId: "call_abc|fc_1",
+      outcome: "ok",
+      durationMs: 4,
+      sideEffect: false,
+      summary: "read src/app.ts",
+    });
     expect(items[3]).toMatchObject({ kind: "toolCall", outcome: "error", errorCode: "NOT_FOUND", isError: true });
-    expect(items[4]).toMatchObject({ kind: "toolResult", toolCallId: "call_abc|fc_1", outcome: "ok", latencyMs: 100, durationMs: 4, model: GPT5 });
+    expect(items[4]).toMatchObject({
+      kind: "toolResult",
+      toolCallId: "call_abc|fc_1",
+      outcome: "ok",
+      latencyMs: 100,
+      durationMs: 4,
+      model: GPT5,
+    });
     expect(items[5]).toMatchObject({ kind: "toolResult", outcome: "error", errorCode: "NOT_FOUND", isError: true, durationMs: 2 });
-    expect(items[16]).toMatchObject({ kind: "toolCall", toolName: "bash", outcome: "denied", errorCode: "DENIED", isError: false, sideEffect: true });
+    expect(items[16]).toMatchObject({
+      kind: "toolCall",
+      toolName: "bash",
+      outcome: "denied",
+      errorCode: "DENIED",
+      isError: false,
+      sideEffect: true,
+    });
     expect(items[20]).toMatchObject({ kind: "toolResult", toolName: "bash", outcome: "denied", isError: false });
-    expect(items[8]).toMatchObject({ kind: "approval", outcome: "approved", toolName: "edit", latencyMs: 700, sideEffect: true, model: GPT5 });
+    expect(items[8]).toMatchObject({
+      kind: "approval",
+      outcome: "approved",
+      toolName: "edit",
+      latencyMs: 700,
+      sideEffect: true,
+      model: GPT5,
+    });
     expect(items[19]).toMatchObject({ kind: "approval", outcome: "denied", summary: "denied bash (by user): no tests in this repo" });
-    expect(items[11]).toMatchObject({ kind: "modelSwitch", model: SONNET, summary: "Model switched from openai/gpt-5 to anthropic/claude-sonnet-4-5" });
+    expect(items[11]).toMatchObject({
+      kind: "modelSwitch",
+      model: SONNET,
+      summary: "Model switched from openai/gpt-5 to anthropic/claude-sonnet-4-5",
+    });
   });
 
   it("marks a call that never got a result as missing", () => {
@@ -107,7 +159,14 @@ describe("replay timeline", () => {
 
   it("shows compaction, rename and fork entries with their own summaries", () => {
     const f = buildSession();
-    f.store.appendEntry(f.sessionId, { type: "compaction", summary: "Renamed greet; added README.", firstKeptSeq: 18, tokensBefore: 12_000, model: SONNET, timestamp: T0 + 23_000 });
+    f.store.appendEntry(f.sessionId, {
+      type: "compaction",
+      summary: "Renamed greet; added README.",
+      firstKeptSeq: 18,
+      tokensBefore: 12_000,
+      model: SONNET,
+      timestamp: T0 + 23_000,
+    });
     f.store.renameSession(f.sessionId, "Greeter clean-up");
     const fork = f.store.forkSession(f.sessionId, 24);
     const entries = f.store.loadEntries(fork.id);
@@ -122,7 +181,22 @@ describe("replay timeline", () => {
 
   it("does not count the loop's own continue prompt as a turn", () => {
     const { entries } = timeline();
-    const cont = { seq: 23, entry: { type: "message" as const, message: { role: "user" as const, content: [{ type: "text" as const, text: "[Agent Workbench] Your last response was cut off at the output token limit. Continue from where you stopped, or wrap up briefly." }], timestamp: T0 + 23_000 } } };
+    const cont = {
+      seq: 23,
+      entry: {
+        type: "message" as const,
+        message: {
+          role: "user" as const,
+          content: [
+            {
+              type: "text" as const,
+              text: "[Agent Workbench] Your last response was cut off at the output token limit. Continue from where you stopped, or wrap up briefly.",
+            },
+          ],
+          timestamp: T0 + 23_000,
+        },
+      },
+    };
     const all = [...entries, cont];
     expect(sessionStats(all, buildTimeline(all)).turns).toBe(3);
   });
@@ -151,9 +225,18 @@ describe("timeline filters", () => {
   it("side effects only keeps write, edit and bash with their approvals", () => {
     const { items } = timeline();
     expect(sideEffectsOnly(items).map((i) => `${i.seq}:${i.kind}:${i.toolName}`)).toEqual([
-      "5:toolCall:edit", "6:approval:edit", "7:toolResult:edit",
-      "12:toolCall:write", "12:toolCall:bash", "13:approval:write", "14:toolResult:write", "15:approval:bash", "16:toolResult:bash",
-      "19:toolCall:edit", "20:approval:edit", "21:toolResult:edit",
+      "5:toolCall:edit",
+      "6:approval:edit",
+      "7:toolResult:edit",
+      "12:toolCall:write",
+      "12:toolCall:bash",
+      "13:approval:write",
+      "14:toolResult:write",
+      "15:approval:bash",
+      "16:toolResult:bash",
+      "19:toolCall:edit",
+      "20:approval:edit",
+      "21:toolResult:edit",
     ]);
   });
 
@@ -182,7 +265,9 @@ describe("model names in the timeline", () => {
       },
     ];
     const names: Record<string, string> = { demo: "Demo (offline)", "claude-sonnet-4-6": "Claude Sonnet 4.6" };
-    expect(buildTimeline(entries, [], { modelName: (ref) => names[ref.id] })[0].summary).toBe("Model switched from Demo (offline) to Claude Sonnet 4.6");
+    expect(buildTimeline(entries, [], { modelName: (ref) => names[ref.id] })[0].summary).toBe(
+      "Model switched from Demo (offline) to Claude Sonnet 4.6",
+    );
     expect(buildTimeline(entries)[0].summary).toBe("Model switched from demo/demo to anthropic/claude-sonnet-4-6");
   });
 });

@@ -12,7 +12,13 @@ function withSession() {
 describe("tool-call audit", () => {
   it("records a call's lifecycle from proposal through approval to its outcome", () => {
     const { store, s, clock } = withSession();
-    const created = store.recordToolCall({ sessionId: s.id, toolCallId: "call_x|fc_y", toolName: "bash", args: { command: "ls" }, status: "proposed" });
+    const created = store.recordToolCall({
+      sessionId: s.id,
+      toolCallId: "call_x|fc_y",
+      toolName: "bash",
+      args: { command: "ls" },
+      status: "proposed",
+    });
     clock.tick(5);
     store.updateToolCall(s.id, "call_x|fc_y", { status: "approved", approvalDecision: "approved", decidedBy: "user", decidedAt: 1005 });
     clock.tick(5);
@@ -67,19 +73,44 @@ describe("tool-call audit", () => {
 
   it("the loop's write-only calls store the same rows and refuse the same mistakes", () => {
     const { store, s, clock } = withSession();
-    store.addToolCall({ sessionId: s.id, toolCallId: "c1", toolName: "read", args: { path: "a.txt" }, status: "done", durationMs: 3, outputBytes: 10 });
+    store.addToolCall({
+      sessionId: s.id,
+      toolCallId: "c1",
+      toolName: "read",
+      args: { path: "a.txt" },
+      status: "done",
+      durationMs: 3,
+      outputBytes: 10,
+    });
     store.addToolCall({ sessionId: s.id, toolCallId: "c2", toolName: "bash", args: { command: "ls" }, status: "proposed" });
     clock.tick(5);
     store.patchToolCall(s.id, "c2", { status: "approved", approvalDecision: "autoApproved", decidedBy: "policy", decidedAt: 1005 });
     store.patchToolCall(s.id, "c2", { status: "error", errorCode: "TIMEOUT" });
     const [c1, c2] = store.listToolCalls(s.id);
-    expect(c1).toMatchObject({ toolCallId: "c1", args: { path: "a.txt" }, status: "done", durationMs: 3, outputBytes: 10, createdAt: 1000, updatedAt: 1000 });
-    expect(c2).toMatchObject({ status: "error", errorCode: "TIMEOUT", approvalDecision: "autoApproved", decidedBy: "policy", decidedAt: 1005, updatedAt: 1005 });
+    expect(c1).toMatchObject({
+      toolCallId: "c1",
+      args: { path: "a.txt" },
+      status: "done",
+      durationMs: 3,
+      outputBytes: 10,
+      createdAt: 1000,
+      updatedAt: 1000,
+    });
+    expect(c2).toMatchObject({
+      status: "error",
+      errorCode: "TIMEOUT",
+      approvalDecision: "autoApproved",
+      decidedBy: "policy",
+      decidedAt: 1005,
+      updatedAt: 1005,
+    });
 
     expect(() => store.addToolCall({ sessionId: s.id, toolCallId: "a", toolName: "x", args: {}, status: "bogus" as "done" })).toThrow(
       expect.objectContaining({ code: "INVALID_ARGUMENT" }),
     );
-    expect(() => store.patchToolCall(s.id, "c1", { approvalDecision: "maybe" as "approved" })).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));
+    expect(() => store.patchToolCall(s.id, "c1", { approvalDecision: "maybe" as "approved" })).toThrow(
+      expect.objectContaining({ code: "INVALID_ARGUMENT" }),
+    );
     expect(() => store.patchToolCall(s.id, "missing", { status: "done" })).toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
     expect(() => store.addToolCall({ sessionId: "nope", toolCallId: "a", toolName: "x", args: {}, status: "done" })).toThrow(
       expect.objectContaining({ code: "NOT_FOUND" }),
@@ -90,7 +121,8 @@ describe("tool-call audit", () => {
 
   it("writes an entry and what runs alongside it in one transaction: both or neither", () => {
     const { store, s } = withSession();
-    const audit = (toolCallId: string) => () => store.addToolCall({ sessionId: s.id, toolCallId, toolName: "read", args: {}, status: "done" });
+    const audit = (toolCallId: string) => () =>
+      store.addToolCall({ sessionId: s.id, toolCallId, toolName: "read", args: {}, status: "done" });
     expect(store.appendEntry(s.id, user("one"), audit("c1"))).toBe(1);
     expect(() =>
       store.appendEntry(s.id, user("two"), () => {

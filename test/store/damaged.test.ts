@@ -70,7 +70,9 @@ describe("damaged database file", () => {
       writeFileSync(path, `garbage ${i} `.repeat(100));
       SessionStore.openOrRecover(path, { now: () => AT }).store.close();
     }
-    const kept = readdirSync(dir.path).filter((f) => f.includes(".damaged-")).sort();
+    const kept = readdirSync(dir.path)
+      .filter((f) => f.includes(".damaged-"))
+      .sort();
     expect(kept).toEqual([`sessions.db.damaged-${STAMP}`, `sessions.db.damaged-${STAMP}-2`]);
   });
 

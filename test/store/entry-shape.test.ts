@@ -25,9 +25,19 @@ const usage = fc.record({
 });
 const text = fc.record({ type: fc.constant("text"), text: str });
 const image = fc.record({ type: fc.constant("image"), data: str, mimeType: str });
-const thinking = fc.record({ type: fc.constant("thinking"), thinking: str, signature: opt(str), redacted: opt(fc.boolean()) }, { requiredKeys: ["type", "thinking"] });
+const thinking = fc.record(
+  { type: fc.constant("thinking"), thinking: str, signature: opt(str), redacted: opt(fc.boolean()) },
+  { requiredKeys: ["type", "thinking"] },
+);
 const toolCall = fc.record(
-  { type: fc.constant("toolCall"), id: str, name: str, arguments: fc.dictionary(str, fc.jsonValue()), rawArguments: opt(str), argumentsError: opt(str) },
+  {
+    type: fc.constant("toolCall"),
+    id: str,
+    name: str,
+    arguments: fc.dictionary(str, fc.jsonValue()),
+    rawArguments: opt(str),
+    argumentsError: opt(str),
+  },
   { requiredKeys: ["type", "id", "name", "arguments"] },
 );
 const userContent = fc.array(fc.oneof(text, image), { maxLength: 3 });
@@ -49,7 +59,15 @@ const message = fc.oneof(
     { requiredKeys: ["role", "content", "stopReason", "model", "usage", "timestamp"] },
   ),
   fc.record(
-    { role: fc.constant("toolResult"), toolCallId: str, toolName: str, isError: fc.boolean(), content: userContent, details: opt(fc.jsonValue()), timestamp },
+    {
+      role: fc.constant("toolResult"),
+      toolCallId: str,
+      toolName: str,
+      isError: fc.boolean(),
+      content: userContent,
+      details: opt(fc.jsonValue()),
+      timestamp,
+    },
     { requiredKeys: ["role", "toolCallId", "toolName", "isError", "content", "timestamp"] },
   ),
 );
@@ -83,7 +101,19 @@ const entry = fc.oneof(
 /** Values that break some rule somewhere (or happen to satisfy it: both answers must agree either way). */
 const breaker = fc.oneof(
   fc.constantFrom<unknown>(NaN, Infinity, -Infinity, -1, 1.5, 2 ** 53, null, undefined, "", "x", true, 0, [], {}, [1], { type: "text" }),
-  fc.constantFrom<unknown>("user", "assistant", "toolResult", "text", "image", "thinking", "toolCall", "message", "stop", "anthropic-messages", "approved"),
+  fc.constantFrom<unknown>(
+    "user",
+    "assistant",
+    "toolResult",
+    "text",
+    "image",
+    "thinking",
+    "toolCall",
+    "message",
+    "stop",
+    "anthropic-messages",
+    "approved",
+  ),
   fc.constant(new Date(0)),
   fc.constant(Object.create(null) as unknown),
   fc.jsonValue(),
@@ -139,7 +169,10 @@ describe("the append path's entry check", () => {
   });
 
   it("agrees with the schema on arbitrary values and on unknown extra keys", () => {
-    fc.assert(fc.property(fc.anything(), (value) => agrees(value)), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.anything(), (value) => agrees(value)),
+      { numRuns: 500 },
+    );
     fc.assert(
       fc.property(entry, str, fc.jsonValue(), (e, key, value) => {
         agrees({ ...e, [`extra_${key}`]: value });
@@ -152,7 +185,17 @@ describe("the append path's entry check", () => {
     class Args {
       path = "a.txt";
     }
-    const candidates: unknown[] = [{ path: "a.txt" }, Object.create(null), new Args(), new Date(0), new Map(), [], null, "x", { constructor: 1 }];
+    const candidates: unknown[] = [
+      { path: "a.txt" },
+      Object.create(null),
+      new Args(),
+      new Date(0),
+      new Map(),
+      [],
+      null,
+      "x",
+      { constructor: 1 },
+    ];
     for (const args of candidates) {
       agrees({
         type: "message",
@@ -161,7 +204,14 @@ describe("the append path's entry check", () => {
           content: [{ type: "toolCall", id: "t", name: "read", arguments: args }],
           stopReason: "toolUse",
           model: { provider: "p", api: "anthropic-messages", id: "m" },
-          usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+          usage: {
+            input: 0,
+            output: 0,
+            cacheRead: 0,
+            cacheWrite: 0,
+            totalTokens: 0,
+            cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+          },
           timestamp: 1,
         },
       });
@@ -173,7 +223,10 @@ describe("the append path's entry check", () => {
     const s = store.createSession({ workspaceId: store.addWorkspace("/w").id });
     const bad = { type: "message", message: { role: "user", content: [{ type: "text", text: "hi" }], timestamp: Number.NaN } };
     expect(() => store.appendEntry(s.id, bad as never)).toThrow(
-      expect.objectContaining({ code: "INVALID_ENTRY", message: expect.stringContaining("message.timestamp: Invalid input: expected number, received NaN") }),
+      expect.objectContaining({
+        code: "INVALID_ENTRY",
+        message: expect.stringContaining("message.timestamp: Invalid input: expected number, received NaN"),
+      }),
     );
     expect(store.loadEntries(s.id)).toEqual([]);
     store.close();

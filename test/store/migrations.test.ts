@@ -10,7 +10,10 @@ afterEach(() => dir?.remove());
 
 function tableNames(path: string): string[] {
   const db = new Database(path, { readonly: true });
-  const names = db.prepare(`SELECT name FROM sqlite_master WHERE type IN ('table', 'index', 'trigger') ORDER BY name`).pluck().all() as string[];
+  const names = db
+    .prepare(`SELECT name FROM sqlite_master WHERE type IN ('table', 'index', 'trigger') ORDER BY name`)
+    .pluck()
+    .all() as string[];
   db.close();
   return names;
 }
@@ -103,12 +106,17 @@ describe("migrations", () => {
     store.appendEntry(s.id, { type: "reasoningChange", from: "default", to: "high", timestamp: 5 });
     expect(store.setSessionReasoning(s.id, "high").reasoning).toBe("high");
     // The rebuilt table keeps its triggers: deleting the session deletes its entries.
-    expect(store.loadEntries(s.id).at(-1)).toEqual({ seq: 3, entry: { type: "reasoningChange", from: "default", to: "high", timestamp: 5 } });
+    expect(store.loadEntries(s.id).at(-1)).toEqual({
+      seq: 3,
+      entry: { type: "reasoningChange", from: "default", to: "high", timestamp: 5 },
+    });
     expect(store.deleteSession(s.id)).toBe(true);
     store.close();
     const raw = new Database(path, { readonly: true });
     expect(raw.prepare(`SELECT count(*) FROM entries`).pluck().get()).toBe(0);
-    expect(tableNames(path)).toEqual(expect.arrayContaining(["entries_assistant_by_time", "sessions_delete_entries", "entries_delete_search"]));
+    expect(tableNames(path)).toEqual(
+      expect.arrayContaining(["entries_assistant_by_time", "sessions_delete_entries", "entries_delete_search"]),
+    );
     expect(tableNames(path)).not.toContain("entries_v1");
     raw.close();
   });

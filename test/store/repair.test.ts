@@ -29,7 +29,15 @@ describe("repair on open", () => {
     const store = SessionStore.open(path);
     const s = store.createSession({ workspaceId: store.addWorkspace("/w").id });
     store.appendEntry(s.id, user("go"));
-    store.appendEntry(s.id, assistant([{ type: "text", text: "working" }, toolCall("functions.read:0", "read"), toolCall("call_x|fc_y", "bash"), toolCall("", "grep")]));
+    store.appendEntry(
+      s.id,
+      assistant([
+        { type: "text", text: "working" },
+        toolCall("functions.read:0", "read"),
+        toolCall("call_x|fc_y", "bash"),
+        toolCall("", "grep"),
+      ]),
+    );
     store.appendEntry(s.id, toolResult("call_x|fc_y", "done", "bash"));
     store.recordToolCall({ sessionId: s.id, toolCallId: "", toolName: "grep", args: { pattern: "x" }, status: "running" });
     store.close(); // the app "dies" here

@@ -24,8 +24,12 @@ describe("review comments", () => {
 
   it("refuses a comment with a path but no line, or a line below 1", () => {
     const { store, s } = withSession();
-    expect(() => store.addNote({ sessionId: s.id, seq: 1, author: "ana", verdict: null, text: "x", path: "a.ts", line: null })).toThrow(StoreError);
-    expect(() => store.addNote({ sessionId: s.id, seq: 1, author: "ana", verdict: null, text: "x", path: "a.ts", line: 0 })).toThrow(StoreError);
+    expect(() => store.addNote({ sessionId: s.id, seq: 1, author: "ana", verdict: null, text: "x", path: "a.ts", line: null })).toThrow(
+      StoreError,
+    );
+    expect(() => store.addNote({ sessionId: s.id, seq: 1, author: "ana", verdict: null, text: "x", path: "a.ts", line: 0 })).toThrow(
+      StoreError,
+    );
     expect(store.listNotes(s.id)).toEqual([]);
     store.close();
   });
@@ -35,7 +39,12 @@ describe("per-hunk decisions in the audit", () => {
   it("are kept on the tool call's audit row", () => {
     const { store, s } = withSession();
     store.recordToolCall({ sessionId: s.id, toolCallId: "c1", toolName: "edit", args: {}, status: "proposed" });
-    const row = store.updateToolCall(s.id, "c1", { status: "approved", approvalDecision: "approved", decidedBy: "user", hunkDecisions: ["accepted", "rejected", "accepted"] });
+    const row = store.updateToolCall(s.id, "c1", {
+      status: "approved",
+      approvalDecision: "approved",
+      decidedBy: "user",
+      hunkDecisions: ["accepted", "rejected", "accepted"],
+    });
     expect(row.hunkDecisions).toEqual(["accepted", "rejected", "accepted"]);
     store.updateToolCall(s.id, "c1", { status: "done" });
     expect(store.listToolCalls(s.id)[0].hunkDecisions).toEqual(["accepted", "rejected", "accepted"]);

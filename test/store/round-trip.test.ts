@@ -4,7 +4,14 @@ import type { SessionEntry } from "../../shared/protocol";
 import { SessionStore, StoreError } from "../../electron/core/store";
 import { GPT, MISTRAL, SONNET, assistant, tempDir, toolCall, toolResult, usage, user, type TempDir } from "./helpers";
 
-const WEIRD_IDS = ["functions.Bash:0", "call_x|fc_y", "x".repeat(450), "", "toolu_01A09q90qw90lq917835lq9", "id with spaces \"quotes\" \\ / ünï©ødé 🙂"];
+const WEIRD_IDS = [
+  "functions.Bash:0",
+  "call_x|fc_y",
+  "x".repeat(450),
+  "",
+  "toolu_01A09q90qw90lq917835lq9",
+  'id with spaces "quotes" \\ / ünï©ødé 🙂',
+];
 
 /** One of every message kind and every non-message entry, with the awkward corners filled in. */
 function everyKind(): SessionEntry[] {
@@ -15,7 +22,11 @@ function everyKind(): SessionEntry[] {
         role: "user",
         content: [
           { type: "text", text: "Fix the bug in 📁 src/ — «ünïcödé», עברית, 中文, e\u0301, lone \ud800 surrogate" },
-          { type: "image", data: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", mimeType: "image/png" },
+          {
+            type: "image",
+            data: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+            mimeType: "image/png",
+          },
         ],
         timestamp: 1_700_000_000_001,
       },
@@ -44,7 +55,10 @@ function everyKind(): SessionEntry[] {
         toolCallId: id,
         toolName: i % 2 === 0 ? "read" : "bash",
         isError: i === 1,
-        content: [{ type: "text", text: `result ${i} ✓` }, { type: "image", data: "R0lGODlhAQABAAAAACw=", mimeType: "image/gif" }],
+        content: [
+          { type: "text", text: `result ${i} ✓` },
+          { type: "image", data: "R0lGODlhAQABAAAAACw=", mimeType: "image/gif" },
+        ],
         details: { exitCode: i, durationMs: 12.5, diff: { hunks: [{ added: ["+a"], removed: [] }] }, ok: true, none: null, tag: "ünï" },
         timestamp: 1_700_000_000_003 + i,
       },
@@ -61,7 +75,14 @@ function everyKind(): SessionEntry[] {
       decidedBy: "user",
       timestamp: 1_700_000_000_012,
     },
-    { type: "approval", toolCallId: "", toolName: "write", decision: "approvedForSession", decidedBy: "policy", timestamp: 1_700_000_000_013 },
+    {
+      type: "approval",
+      toolCallId: "",
+      toolName: "write",
+      decision: "approvedForSession",
+      decidedBy: "policy",
+      timestamp: 1_700_000_000_013,
+    },
     assistant([{ type: "text", text: "partial answer" }], {
       model: GPT,
       stopReason: "error",
@@ -81,7 +102,14 @@ function everyKind(): SessionEntry[] {
         timestamp: 1_700_000_000_015,
       },
     },
-    { type: "compaction", summary: "The user asked to fix a bug; we read f0.ts.", firstKeptSeq: 3, tokensBefore: 120_000, model: GPT, timestamp: 1_700_000_000_016 },
+    {
+      type: "compaction",
+      summary: "The user asked to fix a bug; we read f0.ts.",
+      firstKeptSeq: 3,
+      tokensBefore: 120_000,
+      model: GPT,
+      timestamp: 1_700_000_000_016,
+    },
     { type: "rename", title: "Fix the bug 🐛", timestamp: 1_700_000_000_017 },
     { type: "fork", sourceSessionId: "5f0c…", sourceSeq: 4, timestamp: 1_700_000_000_018 },
   ];
@@ -114,9 +142,7 @@ describe("entries round-trip", () => {
     for (const e of everyKind()) store.appendEntry(s.id, e);
     const ids = store
       .loadEntries(s.id)
-      .flatMap(({ entry }) =>
-        entry.type === "message" && entry.message.role === "toolResult" ? [entry.message.toolCallId] : [],
-      );
+      .flatMap(({ entry }) => (entry.type === "message" && entry.message.role === "toolResult" ? [entry.message.toolCallId] : []));
     expect(ids).toEqual([...WEIRD_IDS, "call_bad_args"]);
     store.close();
   });
@@ -135,9 +161,7 @@ describe("entries round-trip", () => {
     const s = store.createSession({ workspaceId: store.addWorkspace("/w").id });
     expect(store.appendEntry(s.id, user("one"))).toBe(1);
     const bad = { type: "message", message: { role: "user", content: "not an array", timestamp: 1 } };
-    expect(() => store.appendEntry(s.id, bad as unknown as SessionEntry)).toThrow(
-      expect.objectContaining({ code: "INVALID_ENTRY" }),
-    );
+    expect(() => store.appendEntry(s.id, bad as unknown as SessionEntry)).toThrow(expect.objectContaining({ code: "INVALID_ENTRY" }));
     const nan = assistant([], { usage: { ...usage(1, 1, 0), input: Number.NaN } });
     expect(() => store.appendEntry(s.id, nan)).toThrow(StoreError);
     expect(store.appendEntry(s.id, user("two"))).toBe(2);
@@ -174,21 +198,100 @@ describe("queryable columns", () => {
       )
       .all(s.id);
     expect(rows).toEqual([
-      { seq: 1, kind: "user", timestamp: 1000, provider: null, api: null, model_id: null, stop_reason: null, tool_call_id: null, input_tokens: null, output_tokens: null, cache_read_tokens: null, cache_write_tokens: null, total_tokens: null, cost_total: null },
-      { seq: 2, kind: "assistant", timestamp: 2000, provider: "anthropic", api: "anthropic-messages", model_id: "claude-sonnet-4-5", stop_reason: "toolUse", tool_call_id: null, input_tokens: 100, output_tokens: 50, cache_read_tokens: 30, cache_write_tokens: 5, total_tokens: 185, cost_total: 0.25 },
-      { seq: 3, kind: "toolResult", timestamp: 3000, provider: null, api: null, model_id: null, stop_reason: null, tool_call_id: "c1", input_tokens: null, output_tokens: null, cache_read_tokens: null, cache_write_tokens: null, total_tokens: null, cost_total: null },
-      { seq: 4, kind: "modelSwitch", timestamp: 4000, provider: "openai", api: "openai-responses", model_id: "gpt-5", stop_reason: null, tool_call_id: null, input_tokens: null, output_tokens: null, cache_read_tokens: null, cache_write_tokens: null, total_tokens: null, cost_total: null },
-      { seq: 5, kind: "assistant", timestamp: 5000, provider: "openai", api: "openai-responses", model_id: "gpt-5", stop_reason: "stop", tool_call_id: null, input_tokens: 200, output_tokens: 10, cache_read_tokens: 0, cache_write_tokens: 0, total_tokens: 210, cost_total: 0.5 },
+      {
+        seq: 1,
+        kind: "user",
+        timestamp: 1000,
+        provider: null,
+        api: null,
+        model_id: null,
+        stop_reason: null,
+        tool_call_id: null,
+        input_tokens: null,
+        output_tokens: null,
+        cache_read_tokens: null,
+        cache_write_tokens: null,
+        total_tokens: null,
+        cost_total: null,
+      },
+      {
+        seq: 2,
+        kind: "assistant",
+        timestamp: 2000,
+        provider: "anthropic",
+        api: "anthropic-messages",
+        model_id: "claude-sonnet-4-5",
+        stop_reason: "toolUse",
+        tool_call_id: null,
+        input_tokens: 100,
+        output_tokens: 50,
+        cache_read_tokens: 30,
+        cache_write_tokens: 5,
+        total_tokens: 185,
+        cost_total: 0.25,
+      },
+      {
+        seq: 3,
+        kind: "toolResult",
+        timestamp: 3000,
+        provider: null,
+        api: null,
+        model_id: null,
+        stop_reason: null,
+        tool_call_id: "c1",
+        input_tokens: null,
+        output_tokens: null,
+        cache_read_tokens: null,
+        cache_write_tokens: null,
+        total_tokens: null,
+        cost_total: null,
+      },
+      {
+        seq: 4,
+        kind: "modelSwitch",
+        timestamp: 4000,
+        provider: "openai",
+        api: "openai-responses",
+        model_id: "gpt-5",
+        stop_reason: null,
+        tool_call_id: null,
+        input_tokens: null,
+        output_tokens: null,
+        cache_read_tokens: null,
+        cache_write_tokens: null,
+        total_tokens: null,
+        cost_total: null,
+      },
+      {
+        seq: 5,
+        kind: "assistant",
+        timestamp: 5000,
+        provider: "openai",
+        api: "openai-responses",
+        model_id: "gpt-5",
+        stop_reason: "stop",
+        tool_call_id: null,
+        input_tokens: 200,
+        output_tokens: 10,
+        cache_read_tokens: 0,
+        cache_write_tokens: 0,
+        total_tokens: 210,
+        cost_total: 0.5,
+      },
     ]);
     const byModel = db
-      .prepare(`SELECT model_id, sum(cost_total) AS cost FROM entries WHERE kind = 'assistant' AND timestamp BETWEEN 1500 AND 6000 GROUP BY model_id ORDER BY model_id`)
+      .prepare(
+        `SELECT model_id, sum(cost_total) AS cost FROM entries WHERE kind = 'assistant' AND timestamp BETWEEN 1500 AND 6000 GROUP BY model_id ORDER BY model_id`,
+      )
       .all();
     expect(byModel).toEqual([
       { model_id: "claude-sonnet-4-5", cost: 0.25 },
       { model_id: "gpt-5", cost: 0.5 },
     ]);
     const plan = db
-      .prepare(`EXPLAIN QUERY PLAN SELECT model_id, sum(cost_total) FROM entries WHERE kind = 'assistant' AND timestamp BETWEEN 1500 AND 6000 GROUP BY model_id`)
+      .prepare(
+        `EXPLAIN QUERY PLAN SELECT model_id, sum(cost_total) FROM entries WHERE kind = 'assistant' AND timestamp BETWEEN 1500 AND 6000 GROUP BY model_id`,
+      )
       .all() as Array<{ detail: string }>;
     expect(plan.map((p) => p.detail).join(" ")).toContain("entries_assistant_by_time");
     db.close();

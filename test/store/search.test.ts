@@ -83,7 +83,34 @@ describe("full-text search", () => {
 
   it("never throws on hostile query strings", () => {
     const { store } = seeded();
-    const hostile = ['"', '"unbalanced', "-tokenizer", "tokenizer -crash", "*", "a:b", "text:tokenizer", "(", ")", "((tokenizer", "AND", "OR NOT", "NEAR(a b", "^tokenizer", "{text}: x", "'", "\u0000", "🯰\u0000", "", "   ", "🙂", "tokenizer\"OR\"x", "\\", "NOT tokenizer", "+", "x".repeat(500)];
+    const hostile = [
+      '"',
+      '"unbalanced',
+      "-tokenizer",
+      "tokenizer -crash",
+      "*",
+      "a:b",
+      "text:tokenizer",
+      "(",
+      ")",
+      "((tokenizer",
+      "AND",
+      "OR NOT",
+      "NEAR(a b",
+      "^tokenizer",
+      "{text}: x",
+      "'",
+      "\u0000",
+      "🯰\u0000",
+      "",
+      "   ",
+      "🙂",
+      'tokenizer"OR"x',
+      "\\",
+      "NOT tokenizer",
+      "+",
+      "x".repeat(500),
+    ];
     for (const q of hostile) expect(() => store.search(q), q).not.toThrow();
     expect(store.search("-tokenizer")).toHaveLength(4);
     expect(store.search("NOT tokenizer")).toEqual([]); // NOT is a plain word here, and no text holds it

@@ -139,28 +139,32 @@ describe("listing sessions", () => {
 
   it("never skips or repeats a session across pages, even when many share an updatedAt", () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 0, maxLength: 30 }), fc.integer({ min: 1, max: 6 }), (times, limit) => {
-        let t = 0;
-        const store = SessionStore.open(":memory:", { now: () => t });
-        const ws = store.addWorkspace("/w");
-        const ids = times.map((time) => {
-          t = time;
-          return store.createSession({ workspaceId: ws.id }).id;
-        });
-        const seen: string[] = [];
-        const stamps: number[] = [];
-        let before: number | undefined;
-        for (let guard = 0; guard < 100; guard++) {
-          const page = store.listSessions(ws.id, { limit, before });
-          seen.push(...page.sessions.map((s) => s.id));
-          stamps.push(...page.sessions.map((s) => s.updatedAt));
-          if (!page.hasMore) break;
-          before = page.sessions.at(-1)?.updatedAt;
-        }
-        store.close();
-        expect([...seen].sort()).toEqual([...ids].sort());
-        expect(stamps).toEqual([...stamps].sort((a, b) => b - a));
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 0, maxLength: 30 }),
+        fc.integer({ min: 1, max: 6 }),
+        (times, limit) => {
+          let t = 0;
+          const store = SessionStore.open(":memory:", { now: () => t });
+          const ws = store.addWorkspace("/w");
+          const ids = times.map((time) => {
+            t = time;
+            return store.createSession({ workspaceId: ws.id }).id;
+          });
+          const seen: string[] = [];
+          const stamps: number[] = [];
+          let before: number | undefined;
+          for (let guard = 0; guard < 100; guard++) {
+            const page = store.listSessions(ws.id, { limit, before });
+            seen.push(...page.sessions.map((s) => s.id));
+            stamps.push(...page.sessions.map((s) => s.updatedAt));
+            if (!page.hasMore) break;
+            before = page.sessions.at(-1)?.updatedAt;
+          }
+          store.close();
+          expect([...seen].sort()).toEqual([...ids].sort());
+          expect(stamps).toEqual([...stamps].sort((a, b) => b - a));
+        },
+      ),
       { numRuns: 100 },
     );
   });
@@ -186,7 +190,12 @@ describe("deleting a session", () => {
     expect(store.deleteSession(s.id)).toBe(true);
     expect(store.deleteSession(s.id)).toBe(false);
     expect(store.getSession(s.id)).toBeUndefined();
-    expect(store.search("zebra").map((h) => h.sessionId).sort()).toEqual([fork.id, keep.id].sort());
+    expect(
+      store
+        .search("zebra")
+        .map((h) => h.sessionId)
+        .sort(),
+    ).toEqual([fork.id, keep.id].sort());
     expect(store.getSession(fork.id)).toMatchObject({ parentSessionId: null, parentSeq: 1, entryCount: 2 });
     store.close();
 
@@ -232,7 +241,12 @@ describe("forking", () => {
       { seq: 5, entry: { type: "fork", sourceSessionId: src.id, sourceSeq: 4, timestamp: 99 } },
     ]);
     expect(store.getSession(src.id)?.entryCount).toBe(5);
-    expect(store.search("walrus").map((h) => h.sessionId).sort()).toEqual([src.id, src.id, fork.id, fork.id].sort());
+    expect(
+      store
+        .search("walrus")
+        .map((h) => h.sessionId)
+        .sort(),
+    ).toEqual([src.id, src.id, fork.id, fork.id].sort());
     expect(store.search("narwhal").map((h) => h.sessionId)).toEqual([src.id]);
     expect(store.appendEntry(fork.id, user("continue"))).toBe(6);
     store.close();

@@ -16,10 +16,16 @@ import { makeFixture, type Fixture } from "./helpers";
 const RUNS = 10_000;
 
 const OutcomeSchema = z.union([
-  z.object({ ok: z.literal(true), content: z.array(z.object({ type: z.enum(["text", "image"]) }).passthrough()), details: z.record(z.string(), z.unknown()).optional() }),
+  z.object({
+    ok: z.literal(true),
+    content: z.array(z.object({ type: z.enum(["text", "image"]) }).passthrough()),
+    details: z.record(z.string(), z.unknown()).optional(),
+  }),
   z.object({
     ok: z.literal(false),
-    error: z.object({ errorCode: z.enum(TOOL_ERROR_CODES), retryable: z.boolean(), message: z.string().min(1), hint: z.string().optional() }).strict(),
+    error: z
+      .object({ errorCode: z.enum(TOOL_ERROR_CODES), retryable: z.boolean(), message: z.string().min(1), hint: z.string().optional() })
+      .strict(),
     details: z.record(z.string(), z.unknown()).optional(),
   }),
 ]);
@@ -42,11 +48,21 @@ const value = fc.oneof(
   { weight: 3, arbitrary: fc.jsonValue({ maxDepth: 2 }) },
   { weight: 2, arbitrary: pathish },
   { weight: 1, arbitrary: fc.integer({ min: -5, max: 3000 }) },
-  { weight: 1, arbitrary: fc.array(fc.record({ oldText: pathish, newText: fc.string({ maxLength: 8 }), replaceAll: fc.boolean() }, { requiredKeys: [] }), { maxLength: 3 }) },
+  {
+    weight: 1,
+    arbitrary: fc.array(
+      fc.record({ oldText: pathish, newText: fc.string({ maxLength: 8 }), replaceAll: fc.boolean() }, { requiredKeys: [] }),
+      { maxLength: 3 },
+    ),
+  },
 );
 
 const word = fc.constantFrom("alpha", "beta", "export", "const b", "\n", "a", "", "  ", "\\n", "(", "[", "*", "é", "\u0000");
-const text = fc.oneof(word, fc.string({ maxLength: 20 }), fc.array(word, { maxLength: 4 }).map((w) => w.join("\n")));
+const text = fc.oneof(
+  word,
+  fc.string({ maxLength: 20 }),
+  fc.array(word, { maxLength: 4 }).map((w) => w.join("\n")),
+);
 const opt = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
 const drop = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 
@@ -55,10 +71,26 @@ const NEAR_VALID: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
   read: fc.record({ path: pathish, offset: opt(fc.integer({ min: 1, max: 50 })), limit: opt(fc.integer({ min: 1, max: 100 })) }).map(drop),
   write: fc.record({ path: pathish, content: text }).map(drop),
   edit: fc
-    .record({ path: pathish, edits: fc.array(fc.record({ oldText: text, newText: text, replaceAll: opt(fc.boolean()) }).map(drop), { minLength: 1, maxLength: 3 }) })
+    .record({
+      path: pathish,
+      edits: fc.array(fc.record({ oldText: text, newText: text, replaceAll: opt(fc.boolean()) }).map(drop), { minLength: 1, maxLength: 3 }),
+    })
     .map(drop),
-  list: fc.record({ path: opt(pathish), depth: opt(fc.integer({ min: 1, max: 5 })), includeIgnored: opt(fc.boolean()), cursor: opt(fc.constantFrom("0", "1", "500", "x")) }).map(drop),
-  glob: fc.record({ pattern: fc.oneof(fc.constantFrom("*", "**/*.ts", "src/*", "[", "{a,b", "!(x)", "/abs", "../*"), text), path: opt(pathish), cursor: opt(fc.constantFrom("0", "3", "-1")) }).map(drop),
+  list: fc
+    .record({
+      path: opt(pathish),
+      depth: opt(fc.integer({ min: 1, max: 5 })),
+      includeIgnored: opt(fc.boolean()),
+      cursor: opt(fc.constantFrom("0", "1", "500", "x")),
+    })
+    .map(drop),
+  glob: fc
+    .record({
+      pattern: fc.oneof(fc.constantFrom("*", "**/*.ts", "src/*", "[", "{a,b", "!(x)", "/abs", "../*"), text),
+      path: opt(pathish),
+      cursor: opt(fc.constantFrom("0", "3", "-1")),
+    })
+    .map(drop),
   grep: fc
     .record({
       pattern: fc.oneof(fc.constantFrom("alpha", "a.*", "(", "[a-", "\\b", "x{2,", "(?i)a", "\\p{L}"), text),
@@ -69,14 +101,25 @@ const NEAR_VALID: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
       context: opt(fc.integer({ min: 0, max: 10 })),
     })
     .map(drop),
-  bash: fc.record({ command: text, timeout: opt(fc.integer({ min: 1, max: 600 })), workdir: opt(pathish), description: opt(fc.string({ maxLength: 30 })) }).map(drop),
+  bash: fc
+    .record({
+      command: text,
+      timeout: opt(fc.integer({ min: 1, max: 600 })),
+      workdir: opt(pathish),
+      description: opt(fc.string({ maxLength: 30 })),
+    })
+    .map(drop),
 };
 
 /** Near-valid objects, random objects shaped like the arguments, and fully random JSON. */
 function argumentsFor(tool: string): fc.Arbitrary<unknown> {
   const keys = [...FIELDS[tool], "extra", "PATH"];
   const shaped = fc.dictionary(fc.constantFrom(...keys), value, { maxKeys: 5 });
-  return fc.oneof({ weight: 3, arbitrary: NEAR_VALID[tool] }, { weight: 2, arbitrary: shaped }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) });
+  return fc.oneof(
+    { weight: 3, arbitrary: NEAR_VALID[tool] },
+    { weight: 2, arbitrary: shaped },
+    { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
+  );
 }
 
 function check(runtime: ToolRuntime, name: string, outcome: ToolOutcome): void {

@@ -31,26 +31,29 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-describe.skipIf(info.kind === "none")(info.kind === "none" ? `keys out of reach of bash — skipped: ${info.reason ?? "no sandbox"}` : "keys out of reach of bash", () => {
-  it("an approved bash command cannot read a planted key from /proc/$PPID/environ nor from its own environment", () => {
-    const dir = mkdtempSync(join(tmpdir(), "awb-keys-"));
-    dirs.push(dir);
-    const script = join(dir, "core.mts");
-    writeFileSync(script, CORE);
-    const ws = join(dir, "ws");
-    execFileSync("mkdir", [ws]);
-    const out = execFileSync(join(repo, "node_modules", ".bin", "tsx"), [script, ws, join(dir, "out")], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ANTHROPIC_API_KEY: PLANTED },
-      encoding: "utf8",
-      timeout: 60_000,
-    });
-    const outcome = JSON.parse(out) as { ok: boolean; content?: { text: string }[] };
-    expect(outcome.ok).toBe(true);
-    const seen = outcome.content?.map((c) => c.text).join("\n") ?? "";
-    // The command really read its parent's start-up environment and its own.
-    expect(seen).toMatch(/parent:\n(.+\n)*PATH=/);
-    expect(seen).toMatch(/own:\n(.+\n)*PATH=/);
-    expect(seen).toContain("var=[]");
-    expect(seen).not.toContain("PLANTED");
-  }, 90_000);
-});
+describe.skipIf(info.kind === "none")(
+  info.kind === "none" ? `keys out of reach of bash — skipped: ${info.reason ?? "no sandbox"}` : "keys out of reach of bash",
+  () => {
+    it("an approved bash command cannot read a planted key from /proc/$PPID/environ nor from its own environment", () => {
+      const dir = mkdtempSync(join(tmpdir(), "awb-keys-"));
+      dirs.push(dir);
+      const script = join(dir, "core.mts");
+      writeFileSync(script, CORE);
+      const ws = join(dir, "ws");
+      execFileSync("mkdir", [ws]);
+      const out = execFileSync(join(repo, "node_modules", ".bin", "tsx"), [script, ws, join(dir, "out")], {
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, ANTHROPIC_API_KEY: PLANTED },
+        encoding: "utf8",
+        timeout: 60_000,
+      });
+      const outcome = JSON.parse(out) as { ok: boolean; content?: { text: string }[] };
+      expect(outcome.ok).toBe(true);
+      const seen = outcome.content?.map((c) => c.text).join("\n") ?? "";
+      // The command really read its parent's start-up environment and its own.
+      expect(seen).toMatch(/parent:\n(.+\n)*PATH=/);
+      expect(seen).toMatch(/own:\n(.+\n)*PATH=/);
+      expect(seen).toContain("var=[]");
+      expect(seen).not.toContain("PLANTED");
+    }, 90_000);
+  },
+);

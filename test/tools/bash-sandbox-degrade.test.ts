@@ -21,7 +21,10 @@ afterAll(() => {
 function brokenBwrap(): string {
   const bin = mkdtempSync(join(tmpdir(), "awb-fake-bwrap-"));
   dirs.push(bin);
-  writeFileSync(join(bin, "bwrap"), "#!/bin/sh\necho 'bwrap: No permissions to creating new namespace, likely because the kernel does not allow non-privileged user namespaces.' >&2\nexit 1\n");
+  writeFileSync(
+    join(bin, "bwrap"),
+    "#!/bin/sh\necho 'bwrap: No permissions to creating new namespace, likely because the kernel does not allow non-privileged user namespaces.' >&2\nexit 1\n",
+  );
   chmodSync(join(bin, "bwrap"), 0o755);
   return bin;
 }
@@ -30,19 +33,27 @@ describe.skipIf(process.platform !== "linux")("bash without a working sandbox (L
   it("bwrap not installed: no sandbox, and the reason says how to get one", () => {
     const empty = mkdtempSync(join(tmpdir(), "awb-empty-path-"));
     dirs.push(empty);
-    expect(probeBashSandbox(empty)).toEqual({ kind: "none", reason: expect.stringMatching(/bubblewrap \(bwrap\) is not installed; install the bubblewrap package/) });
+    expect(probeBashSandbox(empty)).toEqual({
+      kind: "none",
+      reason: expect.stringMatching(/bubblewrap \(bwrap\) is not installed; install the bubblewrap package/),
+    });
   });
 
   it("bwrap that cannot create its namespaces: no sandbox, and the reason quotes bwrap", () => {
     expect(probeBashSandbox(brokenBwrap())).toEqual({
       kind: "none",
-      reason: expect.stringMatching(/^bubblewrap cannot create its namespaces here \(bwrap: No permissions to creating new namespace.*\); user namespaces may be disabled$/),
+      reason: expect.stringMatching(
+        /^bubblewrap cannot create its namespaces here \(bwrap: No permissions to creating new namespace.*\); user namespaces may be disabled$/,
+      ),
     });
   });
 });
 
 describe("bash degrades visibly per Settings → Bash sandbox", () => {
-  const none: BashSandboxInfo = { kind: "none", reason: "bubblewrap cannot create its namespaces here (bwrap: No permissions to creating new namespace)" };
+  const none: BashSandboxInfo = {
+    kind: "none",
+    reason: "bubblewrap cannot create its namespaces here (bwrap: No permissions to creating new namespace)",
+  };
 
   it('"auto": the card says plainly that the command is not sandboxed and why, and the approved command runs', async () => {
     const fx = makeFixture({ bashSandbox: "auto", bashSandboxInfo: none });
@@ -50,7 +61,9 @@ describe("bash degrades visibly per Settings → Bash sandbox", () => {
       const proposed = await fx.runtime.propose({ id: "d1", name: "bash", arguments: { command: "echo ran > ran.txt" } });
       expect("proposal" in proposed && proposed.proposal.preview).toMatchObject({
         sandboxed: false,
-        sandbox: expect.stringMatching(/^Not sandboxed: bubblewrap cannot create its namespaces here .*The command can read and change anything your user can\.$/),
+        sandbox: expect.stringMatching(
+          /^Not sandboxed: bubblewrap cannot create its namespaces here .*The command can read and change anything your user can\.$/,
+        ),
       });
       const outcome = await approved(fx.runtime, "bash", { command: "echo ran > ran.txt; echo ok" });
       expect(text(fx.runtime, outcome)).toContain("ok");
@@ -67,10 +80,18 @@ describe("bash degrades visibly per Settings → Bash sandbox", () => {
       const proposed = await fx.runtime.propose({ id: "d2", name: "bash", arguments: { command: "echo ran > ran.txt" } });
       expect("outcome" in proposed && proposed.outcome).toMatchObject({
         ok: false,
-        error: { errorCode: "SANDBOX_UNAVAILABLE", retryable: false, message: expect.stringContaining("No permissions to creating new namespace"), hint: expect.stringContaining("Settings → Bash sandbox") },
+        error: {
+          errorCode: "SANDBOX_UNAVAILABLE",
+          retryable: false,
+          message: expect.stringContaining("No permissions to creating new namespace"),
+          hint: expect.stringContaining("Settings → Bash sandbox"),
+        },
       });
       let asked = false;
-      const outcome = await fx.runtime.run({ id: "d3", name: "bash", arguments: { command: "echo ran > ran.txt" } }, { ask: async () => ((asked = true), { approved: true }) });
+      const outcome = await fx.runtime.run(
+        { id: "d3", name: "bash", arguments: { command: "echo ran > ran.txt" } },
+        { ask: async () => ((asked = true), { approved: true }) },
+      );
       expect(outcome).toMatchObject({ ok: false, error: { errorCode: "SANDBOX_UNAVAILABLE" } });
       expect(asked).toBe(false);
       expect(existsSync(join(fx.ws, "ran.txt"))).toBe(false);
@@ -83,7 +104,10 @@ describe("bash degrades visibly per Settings → Bash sandbox", () => {
     const fx = makeFixture({ bashSandbox: "required", bashSandboxInfo: { kind: "bwrap", binary: "/usr/bin/bwrap" } });
     try {
       const proposed = await fx.runtime.propose({ id: "d4", name: "bash", arguments: { command: "true" } });
-      expect("proposal" in proposed && proposed.proposal.preview).toMatchObject({ sandboxed: true, sandbox: expect.stringMatching(/^Sandboxed \(bubblewrap\)/) });
+      expect("proposal" in proposed && proposed.proposal.preview).toMatchObject({
+        sandboxed: true,
+        sandbox: expect.stringMatching(/^Sandboxed \(bubblewrap\)/),
+      });
     } finally {
       fx.cleanup();
     }

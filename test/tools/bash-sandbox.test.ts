@@ -48,7 +48,9 @@ describe.skipIf(!sandboxed)(title, () => {
   });
 
   it("a write outside the workspace is refused and lands nowhere", async () => {
-    const outcome = await approved(fx.runtime, "bash", { command: `echo pwned > ${home}/pwned.txt; echo pwned > ${fx.outside}/pwned.txt; echo done` });
+    const outcome = await approved(fx.runtime, "bash", {
+      command: `echo pwned > ${home}/pwned.txt; echo pwned > ${fx.outside}/pwned.txt; echo done`,
+    });
     const seen = text(fx.runtime, outcome);
     expect(seen).toMatch(/Read-only file system|Operation not permitted|Permission denied/);
     expect(existsSync(join(home, "pwned.txt"))).toBe(false);
@@ -56,7 +58,9 @@ describe.skipIf(!sandboxed)(title, () => {
   });
 
   it("~/.ssh and ~/.aws are unreadable, the rest of home is readable", async () => {
-    const outcome = await approved(fx.runtime, "bash", { command: "cat ~/.ssh/id_ed25519 ~/.aws/credentials; ls -a ~/.ssh; cat ~/notes.txt" });
+    const outcome = await approved(fx.runtime, "bash", {
+      command: "cat ~/.ssh/id_ed25519 ~/.aws/credentials; ls -a ~/.ssh; cat ~/notes.txt",
+    });
     const seen = text(fx.runtime, outcome);
     expect(seen).not.toContain("PLANTED");
     expect(seen).not.toContain("id_ed25519\n");
@@ -64,8 +68,14 @@ describe.skipIf(!sandboxed)(title, () => {
   });
 
   it("with the home folder opened as the workspace, ~/.ssh stays hidden and the rest is writable", async () => {
-    const runtime = createToolRuntime({ workspaceRoot: home, env: { PATH: process.env.PATH, HOME: home, LANG: "C.UTF-8" }, outputDir: join(fx.outside, "out") });
-    const outcome = await approved(runtime, "bash", { command: "cat ~/.ssh/id_ed25519 ~/.aws/credentials; echo made > ~/made.txt; cat ~/notes.txt" });
+    const runtime = createToolRuntime({
+      workspaceRoot: home,
+      env: { PATH: process.env.PATH, HOME: home, LANG: "C.UTF-8" },
+      outputDir: join(fx.outside, "out"),
+    });
+    const outcome = await approved(runtime, "bash", {
+      command: "cat ~/.ssh/id_ed25519 ~/.aws/credentials; echo made > ~/made.txt; cat ~/notes.txt",
+    });
     const seen = text(runtime, outcome);
     expect(seen).not.toContain("PLANTED");
     expect(seen).toContain("readable");
@@ -106,7 +116,9 @@ describe.skipIf(!sandboxed)(title, () => {
     expect("proposal" in proposed && proposed.proposal.preview).toMatchObject({
       kind: "command",
       sandboxed: true,
-      sandbox: expect.stringMatching(/^Sandboxed \((bubblewrap|sandbox-exec)\): workspace writable, everything else read-only, .*no network\.$/),
+      sandbox: expect.stringMatching(
+        /^Sandboxed \((bubblewrap|sandbox-exec)\): workspace writable, everything else read-only, .*no network\.$/,
+      ),
     });
   });
 
@@ -114,7 +126,10 @@ describe.skipIf(!sandboxed)(title, () => {
     const off = makeFixture({ bashSandbox: "off" });
     try {
       const proposed = await off.runtime.propose({ id: "sb2", name: "bash", arguments: { command: "true" } });
-      expect("proposal" in proposed && proposed.proposal.preview).toMatchObject({ sandboxed: false, sandbox: expect.stringMatching(/^Not sandboxed: the sandbox is turned off/) });
+      expect("proposal" in proposed && proposed.proposal.preview).toMatchObject({
+        sandboxed: false,
+        sandbox: expect.stringMatching(/^Not sandboxed: the sandbox is turned off/),
+      });
     } finally {
       off.cleanup();
     }

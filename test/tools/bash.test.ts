@@ -172,7 +172,18 @@ describe("bash", () => {
   it("passes an allow-listed environment: API keys and other secrets never reach the command", async () => {
     const outcome = await approved(fx.runtime, "bash", { command: "env" });
     const seen = text(fx.runtime, outcome);
-    for (const secret of ["sk-ant-api03", "sk-proj", "tok-123", "hunter2", "hunter3", "ghp_", "rk_live", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "DB_PASSWORD"]) {
+    for (const secret of [
+      "sk-ant-api03",
+      "sk-proj",
+      "tok-123",
+      "hunter2",
+      "hunter3",
+      "ghp_",
+      "rk_live",
+      "ANTHROPIC_API_KEY",
+      "OPENAI_API_KEY",
+      "DB_PASSWORD",
+    ]) {
       expect(seen).not.toContain(secret);
     }
     expect(seen).toContain("HOME=/home/someone");

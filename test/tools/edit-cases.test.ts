@@ -158,7 +158,9 @@ const cases: EditCase[] = [
   {
     name: "a block whose middle drifted in quotes is not found (only whitespace and escapes are forgiven)",
     file: "function go() {\n  const speed = 10;\n  move(speed);\n  log('moved');\n}\n",
-    edits: [{ oldText: "function go() {\n  const speed = 12;\n  move(speed);\n  log(\"moved\");\n}", newText: "function go() {\n  move(10);\n}" }],
+    edits: [
+      { oldText: 'function go() {\n  const speed = 12;\n  move(speed);\n  log("moved");\n}', newText: "function go() {\n  move(10);\n}" },
+    ],
     expected: "function go() {\n  const speed = 10;\n  move(speed);\n  log('moved');\n}\n",
     error: "NO_MATCH",
   },
@@ -181,7 +183,9 @@ const cases: EditCase[] = [
   {
     name: "a block quoted with spaces in a tab-indented file is applied with tabs",
     file: "class A {\n\tgo() {\n\t\treturn 1;\n\t}\n}\n",
-    edits: [{ oldText: "    go() {\n        return 1;\n    }", newText: "    go() {\n        if (x) {\n            return 2;\n        }\n    }" }],
+    edits: [
+      { oldText: "    go() {\n        return 1;\n    }", newText: "    go() {\n        if (x) {\n            return 2;\n        }\n    }" },
+    ],
     expected: "class A {\n\tgo() {\n\t\tif (x) {\n\t\t\treturn 2;\n\t\t}\n\t}\n}\n",
   },
   {
@@ -268,7 +272,10 @@ describe("edit tool: exact resulting bytes", () => {
     writeFileSync(join(fx.ws, "data.ts"), `export const blob = "${"ab".repeat(1500)}";\nexport const y = 1;\n`);
     const seen = text(fx.runtime, await readOnly(fx.runtime, "read", { path: "data.ts" }));
     const copied = seen.split("\n")[0].replace(/^1\t/, "");
-    const outcome = await approved(fx.runtime, "edit", { path: "data.ts", edits: [{ oldText: copied, newText: "export const blob = \"\";" }] });
+    const outcome = await approved(fx.runtime, "edit", {
+      path: "data.ts",
+      edits: [{ oldText: copied, newText: 'export const blob = "";' }],
+    });
     expect(outcome.ok).toBe(false);
     const said = text(fx.runtime, outcome);
     expect(said).toContain("which read adds to a line it shortened");

@@ -14,10 +14,34 @@ import { locate, unescapeText } from "../../electron/core/tools/edit-match";
 import { detectEol } from "../../electron/core/tools/text-file";
 import { approved, makeFixture, type Fixture } from "./helpers";
 
-const word = fc.constantFrom("a", "b", "foo", "bar", "x1", "return", "{", "}", "(", ")", ";", "\"s\"", "'q'", "😀", "é", "\\n", "=", "1", "2");
+const word = fc.constantFrom(
+  "a",
+  "b",
+  "foo",
+  "bar",
+  "x1",
+  "return",
+  "{",
+  "}",
+  "(",
+  ")",
+  ";",
+  '"s"',
+  "'q'",
+  "😀",
+  "é",
+  "\\n",
+  "=",
+  "1",
+  "2",
+);
 const indent = fc.constantFrom("", "  ", "    ", "\t", "\t\t", " \t");
-const line = fc.tuple(indent, fc.array(word, { minLength: 0, maxLength: 5 }), fc.constantFrom("", " ", "\t")).map(([i, ws, trail]) => i + ws.join(" ") + trail);
-const fileText = fc.tuple(fc.array(line, { minLength: 1, maxLength: 14 }), fc.constantFrom("\n", "\r\n"), fc.boolean()).map(([ls, eol, final]) => ls.join(eol) + (final ? eol : ""));
+const line = fc
+  .tuple(indent, fc.array(word, { minLength: 0, maxLength: 5 }), fc.constantFrom("", " ", "\t"))
+  .map(([i, ws, trail]) => i + ws.join(" ") + trail);
+const fileText = fc
+  .tuple(fc.array(line, { minLength: 1, maxLength: 14 }), fc.constantFrom("\n", "\r\n"), fc.boolean())
+  .map(([ls, eol, final]) => ls.join(eol) + (final ? eol : ""));
 
 /** What a fuzzy match may ignore: all whitespace. */
 const squash = (s: string) => s.replace(/\s+/g, "");

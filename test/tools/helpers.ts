@@ -51,7 +51,12 @@ export function text(runtime: ToolRuntime, outcome: ToolOutcome): string {
 }
 
 /** Runs a side-effect call with the user approving. */
-export async function approved(runtime: ToolRuntime, name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolOutcome> {
+export async function approved(
+  runtime: ToolRuntime,
+  name: string,
+  args: Record<string, unknown>,
+  signal?: AbortSignal,
+): Promise<ToolOutcome> {
   return runtime.run(call(name, args), { signal, ask: async () => ({ approved: true }) });
 }
 

@@ -40,7 +40,10 @@ async function review(name: string, args: Record<string, unknown>, r: ChangeRevi
   return fx.runtime.execute(proposal);
 }
 
-const hunksReview = (...d: ("a" | "r")[]): ChangeReview => ({ kind: "hunks", decisions: d.map((x): HunkDecision => (x === "a" ? "accepted" : "rejected")) });
+const hunksReview = (...d: ("a" | "r")[]): ChangeReview => ({
+  kind: "hunks",
+  decisions: d.map((x): HunkDecision => (x === "a" ? "accepted" : "rejected")),
+});
 
 function writeBytes(name: string, bytes: Buffer | string): string {
   const file = join(fx.ws, name);
@@ -106,7 +109,9 @@ describe("applying a subset of hunks", () => {
   it("all accepted writes the whole proposal", async () => {
     const file = writeBytes("a.txt", lines(20));
     const out = await review("edit", { path: "a.txt", edits: THREE }, hunksReview("a", "a", "a"));
-    expect(readFileSync(file, "utf8")).toBe(lines(20).replace("line 2\n", "LINE TWO\n").replace("line 10\n", "LINE TEN\n").replace("line 18\n", "LINE EIGHTEEN\n"));
+    expect(readFileSync(file, "utf8")).toBe(
+      lines(20).replace("line 2\n", "LINE TWO\n").replace("line 10\n", "LINE TEN\n").replace("line 18\n", "LINE EIGHTEEN\n"),
+    );
     expect(text(fx.runtime, out)).toContain("The user reviewed and accepted all 3 hunks.");
   });
 
@@ -175,7 +180,11 @@ describe("applying a subset of hunks", () => {
 describe("editing the proposal before approving", () => {
   it("writes the user's text and tells the model how it differs from its proposal", async () => {
     const file = writeBytes("a.txt", lines(5));
-    const out = await review("edit", { path: "a.txt", edits: [{ oldText: "line 3\n", newText: "LINE 3\n" }] }, { kind: "edited", after: lines(5).replace("line 3\n", "Line Three\n") });
+    const out = await review(
+      "edit",
+      { path: "a.txt", edits: [{ oldText: "line 3\n", newText: "LINE 3\n" }] },
+      { kind: "edited", after: lines(5).replace("line 3\n", "Line Three\n") },
+    );
     expect(readFileSync(file, "utf8")).toBe(lines(5).replace("line 3\n", "Line Three\n"));
     expect(text(fx.runtime, out)).toContain(
       "The user edited your proposed change to a.txt before approving it, so the file differs from your proposal. Your proposal → what was written:\n@@ -3,1 +3,1 @@\n-LINE 3\n+Line Three",
@@ -184,7 +193,11 @@ describe("editing the proposal before approving", () => {
 
   it("keeps CRLF when the editor hands back LF text", async () => {
     const file = writeBytes("c.txt", lines(3, "\r\n"));
-    await review("edit", { path: "c.txt", edits: [{ oldText: "line 2", newText: "LINE 2" }] }, { kind: "edited", after: "line 1\nEdited\nline 3\n" });
+    await review(
+      "edit",
+      { path: "c.txt", edits: [{ oldText: "line 2", newText: "LINE 2" }] },
+      { kind: "edited", after: "line 1\nEdited\nline 3\n" },
+    );
     expect(readFileSync(file, "utf8")).toBe("line 1\r\nEdited\r\nline 3\r\n");
   });
 });
@@ -199,8 +212,20 @@ describe("hunks", () => {
     ];
     for (const [before, after] of cases) {
       const hunks = computeHunks(before, after);
-      expect(applyHunks(before, hunks, hunks.map(() => true))).toBe(after);
-      expect(applyHunks(before, hunks, hunks.map(() => false))).toBe(before);
+      expect(
+        applyHunks(
+          before,
+          hunks,
+          hunks.map(() => true),
+        ),
+      ).toBe(after);
+      expect(
+        applyHunks(
+          before,
+          hunks,
+          hunks.map(() => false),
+        ),
+      ).toBe(before);
     }
   });
 

@@ -91,7 +91,10 @@ describe("golden error strings", () => {
       ["invalid JSON arguments", () => rt.runReadOnly({ ...call("read", {}), argumentsError: "Unexpected end of JSON input" })],
       ["wrong types and an unknown field", () => readOnly(rt, "read", { path: "a", offset: "10", extra: true })],
       ["missing required field", () => readOnly(rt, "grep", {})],
-      ["edit with an empty edits array", () => rt.propose(call("edit", { path: "a", edits: [] })).then((r) => ("outcome" in r ? r.outcome : { ok: true, content: [] }))],
+      [
+        "edit with an empty edits array",
+        () => rt.propose(call("edit", { path: "a", edits: [] })).then((r) => ("outcome" in r ? r.outcome : { ok: true, content: [] })),
+      ],
       ["unknown tool", () => readOnly(rt, "cat", { path: "a" })],
       ["read: missing file with close matches", () => readOnly(rt, "read", { path: "src/indx.ts" })],
       ["read: a directory", () => readOnly(rt, "read", { path: "src" })],
@@ -113,14 +116,38 @@ describe("golden error strings", () => {
       ["glob: pattern with ..", () => readOnly(rt, "glob", { pattern: "../*" })],
       ["grep: invalid regex (built-in engine)", () => readOnly(builtin, "grep", { pattern: "a(b" })],
       ["grep: newline in pattern", () => readOnly(rt, "grep", { pattern: "a\\nb" })],
-      ["edit: no match, nearest region", () => approved(rt, "edit", { path: "src/index.ts", edits: [{ oldText: "export const b = 3;\nexport const c = 1;", newText: "x" }] })],
+      [
+        "edit: no match, nearest region",
+        () =>
+          approved(rt, "edit", { path: "src/index.ts", edits: [{ oldText: "export const b = 3;\nexport const c = 1;", newText: "x" }] }),
+      ],
       ["edit: ambiguous", () => approved(rt, "edit", { path: "src/dup.ts", edits: [{ oldText: "x();", newText: "y();" }] })],
       ["edit: identical", () => approved(rt, "edit", { path: "src/index.ts", edits: [{ oldText: "a", newText: "a" }] })],
-      ["edit: oldText copied from a cut line", () => approved(rt, "edit", { path: "src/index.ts", edits: [{ oldText: "export const a = 1;… [line cut at 2000 characters]", newText: "x" }] })],
+      [
+        "edit: oldText copied from a cut line",
+        () =>
+          approved(rt, "edit", {
+            path: "src/index.ts",
+            edits: [{ oldText: "export const a = 1;… [line cut at 2000 characters]", newText: "x" }],
+          }),
+      ],
       ["edit: not UTF-8", () => approved(rt, "edit", { path: "latin1.txt", edits: [{ oldText: "caf", newText: "bar" }] })],
-      ["edit: overlap", () => approved(rt, "edit", { path: "src/index.ts", edits: [{ oldText: "export const a = 1;", newText: "1" }, { oldText: "const a = 1;\nexport", newText: "2" }] })],
+      [
+        "edit: overlap",
+        () =>
+          approved(rt, "edit", {
+            path: "src/index.ts",
+            edits: [
+              { oldText: "export const a = 1;", newText: "1" },
+              { oldText: "const a = 1;\nexport", newText: "2" },
+            ],
+          }),
+      ],
       ["write: same content", () => approved(rt, "write", { path: "src/dup.ts", content: "x();\nx();\n" })],
-      ["write: denied by the user", () => rt.run(call("write", { path: "n.txt", content: "n" }), { ask: async () => ({ approved: false, reason: "not now" }) })],
+      [
+        "write: denied by the user",
+        () => rt.run(call("write", { path: "n.txt", content: "n" }), { ask: async () => ({ approved: false, reason: "not now" }) }),
+      ],
       ["bash: timeout", () => approved(rt, "bash", { command: "echo started; sleep 30", timeout: 1 })],
       ["bash: missing workdir", () => approved(rt, "bash", { command: "true", workdir: "nope" })],
     ];
@@ -130,11 +157,17 @@ describe("golden error strings", () => {
       lines.push(`### ${name}`, outcome.ok ? "(no error)" : errorText(outcome.error), "");
     }
     // Errors that need a specific runtime state.
-    const tight = createToolRuntime({ workspaceRoot: fx.ws, budget: { maxToolCalls: 1, maxOutputBytes: 1e9, maxDurationMs: 1e9, maxSideEffects: 1 } });
+    const tight = createToolRuntime({
+      workspaceRoot: fx.ws,
+      budget: { maxToolCalls: 1, maxOutputBytes: 1e9, maxDurationMs: 1e9, maxSideEffects: 1 },
+    });
     await tight.runReadOnly(call("list", {}));
     const over = await tight.runReadOnly(call("list", {}));
     lines.push("### budget exceeded", over.ok ? "(no error)" : errorText(over.error), "");
-    const denyAll = createToolRuntime({ workspaceRoot: fx.ws, policy: { write: "deny", edit: "ask", bash: "ask", bashAllow: [], bashDeny: [] } });
+    const denyAll = createToolRuntime({
+      workspaceRoot: fx.ws,
+      policy: { write: "deny", edit: "ask", bash: "ask", bashAllow: [], bashDeny: [] },
+    });
     const denied = await denyAll.run(call("write", { path: "x", content: "y" }));
     lines.push("### denied by policy", denied.ok ? "(no error)" : errorText(denied.error), "");
     const proposed = await rt.propose(call("write", { path: "conflict.txt", content: "mine" }));

@@ -7,7 +7,14 @@ import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ToolResultMessageSchema } from "../../shared/protocol";
 import { ProposalPreviewSchema } from "../../shared/api";
-import { createToolRuntime, ensureShellParser, evaluatePolicy, type PolicyRule, type Proposal, type ToolPolicy } from "../../electron/core/tools";
+import {
+  createToolRuntime,
+  ensureShellParser,
+  evaluatePolicy,
+  type PolicyRule,
+  type Proposal,
+  type ToolPolicy,
+} from "../../electron/core/tools";
 import { approved, call, makeFixture, readOnly, text, type Fixture } from "./helpers";
 
 let fx: Fixture;
@@ -123,7 +130,9 @@ describe("policy", () => {
   const cmd = (command: string) => ({ kind: "command" as const, command, cwd: "/w", timeoutMs: 1000 });
   const diff = (path: string) => ({ kind: "diff" as const, path, before: null, after: "", unifiedDiff: "", added: 0, removed: 0 });
   const none: PolicyRule[] = [];
-  const session = (tool: "bash" | "write" | "edit", pattern: string): PolicyRule[] => [{ tool, action: "allow", pattern, source: "session" }];
+  const session = (tool: "bash" | "write" | "edit", pattern: string): PolicyRule[] => [
+    { tool, action: "allow", pattern, source: "session" },
+  ];
   beforeAll(() => ensureShellParser());
 
   it("asks by default for write, edit and bash", () => {
@@ -243,7 +252,12 @@ describe("audit", () => {
     });
     const outcome = await strict.run(call("bash", { command: "curl http://example.com" }), { ask: async () => ({ approved: true }) });
     expect(outcome.ok).toBe(false);
-    expect(fx.audit.map((e) => (e.type === "approval" ? `approval:${e.decision}` : e.type))).toEqual(["proposal", "policy", "approval:autoDenied", "outcome"]);
+    expect(fx.audit.map((e) => (e.type === "approval" ? `approval:${e.decision}` : e.type))).toEqual([
+      "proposal",
+      "policy",
+      "approval:autoDenied",
+      "outcome",
+    ]);
     expect(fx.audit[3]).toMatchObject({ ok: false, errorCode: "DENIED" });
   });
 
@@ -256,7 +270,10 @@ describe("audit", () => {
 
 describe("run budget", () => {
   const tight = (over: Partial<{ maxToolCalls: number; maxOutputBytes: number; maxDurationMs: number; maxSideEffects: number }>) =>
-    createToolRuntime({ workspaceRoot: fx.ws, budget: { maxToolCalls: 100, maxOutputBytes: 1e9, maxDurationMs: 1e9, maxSideEffects: 100, ...over } });
+    createToolRuntime({
+      workspaceRoot: fx.ws,
+      budget: { maxToolCalls: 100, maxOutputBytes: 1e9, maxDurationMs: 1e9, maxSideEffects: 100, ...over },
+    });
 
   it("past maxToolCalls a call gets TOOL_BUDGET_EXCEEDED, not retryable, until the next turn", async () => {
     const rt = tight({ maxToolCalls: 2 });

@@ -31,16 +31,20 @@ async function ticking<T>(work: () => Promise<T>): Promise<{ value: T; ticks: nu
 const CATASTROPHIC = ["(a+)+$", "(a|aa)+$", "(a*)*b", "^(\\w+\\s?)*$"];
 
 describe("catastrophic regexes", () => {
-  it.each(CATASTROPHIC)("built-in grep stops %s with a typed TIMEOUT and the main thread keeps running", async (pattern) => {
-    fx = makeFixture({ rgPath: null });
-    writeFileSync(join(fx.ws, "a.txt"), `${"a".repeat(41)}!\n${"word ".repeat(30)}!\n`);
-    const { value: outcome, ticks } = await ticking(() => readOnly(fx!.runtime, "grep", { pattern }));
-    expect(outcome.ok).toBe(false);
-    if (!outcome.ok) expect(outcome.error.errorCode).toBe("TIMEOUT");
-    expect(text(fx.runtime, outcome)).toContain("backtracks catastrophically");
-    // The worker ran the regex; the main thread went on serving timers meanwhile.
-    expect(ticks).toBeGreaterThan(REGEX_JOB_TIMEOUT_MS / 50 / 4);
-  }, 30_000);
+  it.each(CATASTROPHIC)(
+    "built-in grep stops %s with a typed TIMEOUT and the main thread keeps running",
+    async (pattern) => {
+      fx = makeFixture({ rgPath: null });
+      writeFileSync(join(fx.ws, "a.txt"), `${"a".repeat(41)}!\n${"word ".repeat(30)}!\n`);
+      const { value: outcome, ticks } = await ticking(() => readOnly(fx!.runtime, "grep", { pattern }));
+      expect(outcome.ok).toBe(false);
+      if (!outcome.ok) expect(outcome.error.errorCode).toBe("TIMEOUT");
+      expect(text(fx.runtime, outcome)).toContain("backtracks catastrophically");
+      // The worker ran the regex; the main thread went on serving timers meanwhile.
+      expect(ticks).toBeGreaterThan(REGEX_JOB_TIMEOUT_MS / 50 / 4);
+    },
+    30_000,
+  );
 
   it("a harmless grep still works after a worker was killed", async () => {
     fx = makeFixture({ rgPath: null });
@@ -92,7 +96,9 @@ describe("catastrophic regexes", () => {
       if (!outcome.ok) expect(outcome.error.errorCode).toBe("TIMEOUT");
       const pid = Number(readFileSync(pidFile, "utf8"));
       // Killed with SIGKILL on the timeout: gone (or a zombie being reaped) shortly after.
-      await expect.poll(() => !existsSync(`/proc/${pid}`) || /State:\s+Z/.test(readFileSync(`/proc/${pid}/status`, "utf8")), { timeout: 5000 }).toBe(true);
+      await expect
+        .poll(() => !existsSync(`/proc/${pid}`) || /State:\s+Z/.test(readFileSync(`/proc/${pid}/status`, "utf8")), { timeout: 5000 })
+        .toBe(true);
     } finally {
       stuck.cleanup();
     }

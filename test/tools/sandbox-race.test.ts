@@ -102,7 +102,11 @@ describe("tools under a live swap race", () => {
     fx = setUp();
     const f = fx;
     const before = tree(f.outside);
-    const builtin = createToolRuntime({ workspaceRoot: f.ws, rgPath: null, budget: { maxToolCalls: 1e9, maxOutputBytes: 1e12, maxDurationMs: 1e12, maxSideEffects: 1e9 } });
+    const builtin = createToolRuntime({
+      workspaceRoot: f.ws,
+      rgPath: null,
+      budget: { maxToolCalls: 1e9, maxOutputBytes: 1e12, maxDurationMs: 1e12, maxSideEffects: 1e9 },
+    });
     const rg = findOnPath("rg");
     const swaps = await startSwapper(f);
     const calls: { tool: string; run: () => Promise<ToolOutcome>; runtime: ToolRuntime }[] = [
@@ -112,9 +116,21 @@ describe("tools under a live swap race", () => {
       { tool: "grep (built-in)", runtime: builtin, run: () => readOnly(builtin, "grep", { pattern: "needle" }) },
       { tool: "read file", runtime: f.runtime, run: () => readOnly(f.runtime, "read", { path: "f.txt" }) },
       { tool: "read in folder", runtime: f.runtime, run: () => readOnly(f.runtime, "read", { path: "d/inside-1.txt" }) },
-      { tool: "write new folders", runtime: f.runtime, run: () => approved(f.runtime, "write", { path: `d/new-${Math.random().toString(36).slice(2)}/x/y.txt`, content: "w\n" }) },
-      { tool: "write in folder", runtime: f.runtime, run: () => approved(f.runtime, "write", { path: "d/inside-2.txt", content: `inside needle ${Math.random()}\n` }) },
-      { tool: "edit file", runtime: f.runtime, run: () => approved(f.runtime, "edit", { path: "f.txt", edits: [{ oldText: "needle", newText: "needle" + "!" }] }) },
+      {
+        tool: "write new folders",
+        runtime: f.runtime,
+        run: () => approved(f.runtime, "write", { path: `d/new-${Math.random().toString(36).slice(2)}/x/y.txt`, content: "w\n" }),
+      },
+      {
+        tool: "write in folder",
+        runtime: f.runtime,
+        run: () => approved(f.runtime, "write", { path: "d/inside-2.txt", content: `inside needle ${Math.random()}\n` }),
+      },
+      {
+        tool: "edit file",
+        runtime: f.runtime,
+        run: () => approved(f.runtime, "edit", { path: "f.txt", edits: [{ oldText: "needle", newText: "needle" + "!" }] }),
+      },
     ];
     if (rg) calls.push({ tool: "grep (rg)", runtime: f.runtime, run: () => readOnly(f.runtime, "grep", { pattern: "needle" }) });
 

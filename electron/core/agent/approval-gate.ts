@@ -15,8 +15,7 @@ import { errorText, type SessionJournal } from "./session-journal";
 export type UserDecision = "approve" | "approveForSession" | "approveAlways" | "deny" | "denyAlways";
 
 export type ApprovalAnswer =
-  | { decision: UserDecision; reason?: string; rule?: string; byPolicy?: boolean; review?: ChangeReview }
-  | { decision: "aborted" };
+  { decision: UserDecision; reason?: string; rule?: string; byPolicy?: boolean; review?: ChangeReview } | { decision: "aborted" };
 
 /** The answer was refused: nothing is pending for that call, or the rule does not cover it. */
 export type AnswerRefusal = { code: "CONFLICT" | "INVALID_REQUEST"; message: string };
@@ -66,18 +65,25 @@ export class ApprovalGate {
    */
   answer(toolCallId: string, decision: UserDecision, reason?: string, rule?: string, review?: ChangeReview): AnswerRefusal | null {
     const waiting = this.waiting;
-    if (!waiting || waiting.info.toolCallId !== toolCallId) return { code: "CONFLICT", message: "no approval is pending for that tool call" };
+    if (!waiting || waiting.info.toolCallId !== toolCallId)
+      return { code: "CONFLICT", message: "no approval is pending for that tool call" };
     if (review) {
       const preview = waiting.info.preview;
-      if (decision === "deny" || decision === "denyAlways") return { code: "INVALID_REQUEST", message: "a per-hunk review goes with an approval, not a denial" };
+      if (decision === "deny" || decision === "denyAlways")
+        return { code: "INVALID_REQUEST", message: "a per-hunk review goes with an approval, not a denial" };
       if (preview.kind !== "diff") return { code: "INVALID_REQUEST", message: "a per-hunk review applies only to a write or edit" };
       if (review.kind === "hunks" && review.decisions.length !== (preview.hunks?.length ?? -1)) {
-        return { code: "INVALID_REQUEST", message: `the review has ${review.decisions.length} hunk decisions; the proposal has ${preview.hunks?.length ?? 0} hunks` };
+        return {
+          code: "INVALID_REQUEST",
+          message: `the review has ${review.decisions.length} hunk decisions; the proposal has ${preview.hunks?.length ?? 0} hunks`,
+        };
       }
     }
     const scoped = decision === "approveForSession" || decision === "approveAlways" || decision === "denyAlways";
-    if (rule !== undefined && !scoped) return { code: "INVALID_REQUEST", message: `a rule goes with approveForSession, approveAlways or denyAlways, not ${decision}` };
-    if ((decision === "approveAlways" || decision === "denyAlways") && !rule?.trim()) return { code: "INVALID_REQUEST", message: `${decision} needs the rule to save` };
+    if (rule !== undefined && !scoped)
+      return { code: "INVALID_REQUEST", message: `a rule goes with approveForSession, approveAlways or denyAlways, not ${decision}` };
+    if ((decision === "approveAlways" || decision === "denyAlways") && !rule?.trim())
+      return { code: "INVALID_REQUEST", message: `${decision} needs the rule to save` };
     if (rule !== undefined) {
       const problem = this.deps.tools.checkRule(waiting.proposal, rule, decision === "denyAlways" ? "deny" : "allow");
       if (problem) return { code: "INVALID_REQUEST", message: problem };

@@ -20,10 +20,7 @@ export interface CompactionInput {
   now(): number;
 }
 
-export type CompactionResult =
-  | { kind: "compacted"; entry: CompactionEntry }
-  | { kind: "nothing" }
-  | { kind: "failed"; error: string };
+export type CompactionResult = { kind: "compacted"; entry: CompactionEntry } | { kind: "nothing" } | { kind: "failed"; error: string };
 
 export async function compactHistory(input: CompactionInput): Promise<CompactionResult> {
   const { entries, resolved } = input;
@@ -32,15 +29,19 @@ export async function compactHistory(input: CompactionInput): Promise<Compaction
   if (firstKeptSeq === null) return { kind: "nothing" };
   const older = historyForModel(entries.filter((e) => e.seq < firstKeptSeq));
   const tokensBefore = estimateTokens(historyForModel(entries));
-  const messages: Message[] = [
-    ...older,
-    { role: "user", content: [{ type: "text", text: COMPACTION_REQUEST }], timestamp: input.now() },
-  ];
+  const messages: Message[] = [...older, { role: "user", content: [{ type: "text", text: COMPACTION_REQUEST }], timestamp: input.now() }];
   let summary = "";
   let error: string | null = null;
-  for await (const event of input.stream(resolved, { systemPrompt: COMPACTION_SYSTEM_PROMPT, messages, tools: [] }, { signal: input.signal })) {
+  for await (const event of input.stream(
+    resolved,
+    { systemPrompt: COMPACTION_SYSTEM_PROMPT, messages, tools: [] },
+    { signal: input.signal },
+  )) {
     if (event.type === "done") {
-      summary = event.message.content.map((b) => (b.type === "text" ? b.text : "")).join("").trim();
+      summary = event.message.content
+        .map((b) => (b.type === "text" ? b.text : ""))
+        .join("")
+        .trim();
     } else if (event.type === "error") {
       error = event.message.errorMessage ?? "the provider returned an error";
     }

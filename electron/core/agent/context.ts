@@ -78,9 +78,7 @@ export function estimateTokens(messages: readonly Message[]): number {
  */
 export function compactionCut(entries: readonly StoredEntry[], keepTokens: number): number | null {
   const compaction = latestCompaction(entries);
-  const candidates = entries.filter(
-    (e) => e.entry.type === "message" && (!compaction || e.seq >= compaction.firstKeptSeq),
-  );
+  const candidates = entries.filter((e) => e.entry.type === "message" && (!compaction || e.seq >= compaction.firstKeptSeq));
   const userStarts = candidates.filter((e) => e.entry.type === "message" && e.entry.message.role === "user");
   if (userStarts.length < 2) return null;
   let kept = 0;

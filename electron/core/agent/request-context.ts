@@ -58,7 +58,14 @@ export class RequestContextBuilder {
     const { instructions, mode } = input;
     const p = this.prompt;
     if (p !== null && p.date === date && p.tools === tools && p.instructions === instructions && p.mode === mode) return p.text;
-    const text = buildSystemPrompt({ workspaceRoot: this.env.workspaceRoot, platform: this.env.platform, now: input.now, tools, instructions, mode });
+    const text = buildSystemPrompt({
+      workspaceRoot: this.env.workspaceRoot,
+      platform: this.env.platform,
+      now: input.now,
+      tools,
+      instructions,
+      mode,
+    });
     this.prompt = { date, tools, instructions, mode, text };
     return text;
   }

@@ -96,7 +96,11 @@ async function streamOnce(host: RequestHost, resolved: ResolvedModel, signal: Ab
         else timer = setTimeout(flush, wait);
       }
     }
-    return { kind: "error", message: failedRequest(resolved, "the provider stream ended without a final message", deps.now()), retryable: true };
+    return {
+      kind: "error",
+      message: failedRequest(resolved, "the provider stream ended without a final message", deps.now()),
+      retryable: true,
+    };
   } catch (err) {
     // Adapters must not throw; if one does, it is still an error message, not a crash.
     return { kind: "error", message: failedRequest(resolved, errorText(err), deps.now()), retryable: false };

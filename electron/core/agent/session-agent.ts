@@ -10,7 +10,14 @@
 import { COMPACT_AT_SHARE } from "../../../shared/models";
 import type { SessionMode, TurnState } from "../../../shared/api";
 import type { ChangeReview } from "../../../shared/hunks";
-import { emptyUsage, type ImageContent, type ModelRef, type ReasoningLevel, type ToolCall, type UserMessage } from "../../../shared/protocol";
+import {
+  emptyUsage,
+  type ImageContent,
+  type ModelRef,
+  type ReasoningLevel,
+  type ToolCall,
+  type UserMessage,
+} from "../../../shared/protocol";
 import type { LlmContext, ToolSpec } from "../providers/types";
 import { ApprovalGate, type AnswerRefusal, type UserDecision } from "./approval-gate";
 import { compactHistory } from "./compaction";

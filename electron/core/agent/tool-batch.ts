@@ -118,7 +118,11 @@ export async function runToolBatch(host: ToolBatchHost, calls: ToolCall[], signa
     if (!answer.byPolicy) {
       const sessionRule = answer.rule && answer.decision === "approveForSession" ? { rule: answer.rule } : {};
       // The review (accepted hunks / the user's edit) goes with any approval scope; the rule only decides later calls.
-      deps.tools.approve(proposal, { forSession: answer.decision === "approveForSession", ...sessionRule, ...(answer.review ? { review: answer.review } : {}) });
+      deps.tools.approve(proposal, {
+        forSession: answer.decision === "approveForSession",
+        ...sessionRule,
+        ...(answer.review ? { review: answer.review } : {}),
+      });
     }
     deps.emit("tool.status", { sessionId, toolCallId: call.id, toolName: call.name, status: "running" });
     try {

@@ -105,7 +105,11 @@ export interface CoreContext {
 export async function createWorkbench(options: WorkbenchOptions): Promise<Workbench> {
   const now = options.now ?? Date.now;
   // Open without the integrity scan (its cost grows with the whole history); it runs off-thread below.
-  const { store, recovered } = SessionStore.openOrRecover(options.dbPath, { now, nativeBinding: options.nativeBinding, integrityCheck: "background" });
+  const { store, recovered } = SessionStore.openOrRecover(options.dbPath, {
+    now,
+    nativeBinding: options.nativeBinding,
+    integrityCheck: "background",
+  });
   const notices = [...(options.host.notices ?? [])];
   if (recovered) notices.push(`The session database was damaged; it was moved to ${recovered.movedTo} and a fresh one was started.`);
   const repaired = store.openReport.repaired ?? [];
@@ -120,7 +124,12 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
   const providerFetch = options.providerFetch ?? nodeProviderFetch(options.env ?? process.env);
   const checkpoints = new CheckpointService({
     store,
-    root: options.checkpointDir !== undefined ? options.checkpointDir : options.dbPath === ":memory:" ? null : join(dirname(options.dbPath), "checkpoints"),
+    root:
+      options.checkpointDir !== undefined
+        ? options.checkpointDir
+        : options.dbPath === ":memory:"
+          ? null
+          : join(dirname(options.dbPath), "checkpoints"),
     settings: () => settings.checkpoints,
   });
   const catalog = new ModelCatalog({
@@ -160,7 +169,8 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     const mcp = services.mcp(workspace.id);
     const tools = createSessionTools({
       workspaceRoot: workspace.path,
-      settings: () => (options.approvalPolicy ? { ...settings, approvalPolicy: options.approvalPolicy(settings.approvalPolicy) } : settings),
+      settings: () =>
+        options.approvalPolicy ? { ...settings, approvalPolicy: options.approvalPolicy(settings.approvalPolicy) } : settings,
       env,
       rules: () => store.listRules(workspace.id),
       externalTools: mcp ? () => mcp.toolSet() : undefined,
@@ -258,49 +268,57 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     },
   };
   const review = createReviewHandlers({
-      store,
-      platform: platform(),
-      now,
-      resolveModel: (ref) => {
-        const model = catalog.find(ref);
-        const provider = model && catalog.provider(model.provider);
-        return model && provider ? { model, provider } : undefined;
-      },
-      knownSecrets: () => catalog.providers().flatMap((p) => keys.get(p) ?? []),
-      toolSpecs: (sessionId) => {
-        const session = store.getSession(sessionId);
-        const mcp = session ? services.mcp(session.workspaceId) : null;
-        return [...defaultToolSpecs(), ...(mcp?.toolSet().specs ?? [])];
-      },
-      modelViewExtras: (sessionId) => {
-        const session = store.getSession(sessionId);
-        const mcp = session ? services.mcp(session.workspaceId) : null;
-        const changes = services.modeChanges(sessionId);
-        return {
-          instructions: (before) =>
-            loadInstructionsSync({ workspaceRoot: ctx.workspaceRootOf(sessionId), userDir: configDir, touched: touchedPaths(before) }).text,
-          modeAt: (before) => {
-            const last = before.at(-1)?.seq ?? 0;
-            return changes.filter((c) => c.afterSeq <= last).at(-1)?.mode ?? "agent";
-          },
-          isSideEffect: (name) => (TOOL_TIERS.get(name) ?? mcp?.toolSet().defs.find((d) => d.name === name)?.tier) === "sideEffect",
-        };
-      },
-      demoteOtherReasoning: () => settings.demoteOtherReasoning,
-      onSessionChanged: (s) => emit("session.updated", s),
-    });
+    store,
+    platform: platform(),
+    now,
+    resolveModel: (ref) => {
+      const model = catalog.find(ref);
+      const provider = model && catalog.provider(model.provider);
+      return model && provider ? { model, provider } : undefined;
+    },
+    knownSecrets: () => catalog.providers().flatMap((p) => keys.get(p) ?? []),
+    toolSpecs: (sessionId) => {
+      const session = store.getSession(sessionId);
+      const mcp = session ? services.mcp(session.workspaceId) : null;
+      return [...defaultToolSpecs(), ...(mcp?.toolSet().specs ?? [])];
+    },
+    modelViewExtras: (sessionId) => {
+      const session = store.getSession(sessionId);
+      const mcp = session ? services.mcp(session.workspaceId) : null;
+      const changes = services.modeChanges(sessionId);
+      return {
+        instructions: (before) =>
+          loadInstructionsSync({ workspaceRoot: ctx.workspaceRootOf(sessionId), userDir: configDir, touched: touchedPaths(before) }).text,
+        modeAt: (before) => {
+          const last = before.at(-1)?.seq ?? 0;
+          return changes.filter((c) => c.afterSeq <= last).at(-1)?.mode ?? "agent";
+        },
+        isSideEffect: (name) => (TOOL_TIERS.get(name) ?? mcp?.toolSet().defs.find((d) => d.name === name)?.tier) === "sideEffect",
+      };
+    },
+    demoteOtherReasoning: () => settings.demoteOtherReasoning,
+    onSessionChanged: (s) => emit("session.updated", s),
+  });
   const table: HandlerTable = {
     ...createHandlers(ctx),
     ...createEcosystemHandlers(ctx),
     ...review,
     // Files at a step and exports read the checkpoints, so what bash changed shows too (docs/checkpoints.md).
-    "review.fileStates": async (p: { sessionId: string; seq: number }) => fileStatesFromCheckpoints(checkpoints, p.sessionId, p.seq, review["review.fileStates"](p)),
+    "review.fileStates": async (p: { sessionId: string; seq: number }) =>
+      fileStatesFromCheckpoints(checkpoints, p.sessionId, p.seq, review["review.fileStates"](p)),
     "review.export": async (p: { sessionId: string; format: ExportFormat; includeWorkspaceDiff?: boolean }) => {
       await ensureIntact();
       const file = review["review.export"](p);
       if (!p.includeWorkspaceDiff) return file;
       const diff = await sessionWorkspaceDiff(checkpoints, p.sessionId);
-      return withWorkspaceDiff(file, p.format, redactText(diff ?? "", catalog.providers().flatMap((pr) => keys.get(pr) ?? [])));
+      return withWorkspaceDiff(
+        file,
+        p.format,
+        redactText(
+          diff ?? "",
+          catalog.providers().flatMap((pr) => keys.get(pr) ?? []),
+        ),
+      );
     },
     ...createCheckpointHandlers({
       store,
@@ -330,4 +348,3 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
 }
 
 const TOOL_TIERS = new Map(TOOL_DEFS.map((d) => [d.name, d.tier]));
-

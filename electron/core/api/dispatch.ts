@@ -15,7 +15,10 @@ export type CheckpointMethod = Extract<RequestMethod, `checkpoint.${string}` | `
 export type CoreHandlerTable = Omit<HandlerTable, ReviewMethod | CheckpointMethod>;
 
 export class ApiFailure extends Error {
-  constructor(readonly code: ApiError["code"], message: string) {
+  constructor(
+    readonly code: ApiError["code"],
+    message: string,
+  ) {
     super(message);
     this.name = "ApiFailure";
   }
@@ -26,7 +29,8 @@ function isMethod(method: string): method is RequestMethod {
 }
 
 export async function dispatch(table: Partial<HandlerTable>, method: string, params: unknown): Promise<ApiResponse<unknown>> {
-  if (!isMethod(method)) return { ok: false, error: { code: "UNKNOWN_METHOD", message: `unknown method: ${String(method).slice(0, 100)}` } };
+  if (!isMethod(method))
+    return { ok: false, error: { code: "UNKNOWN_METHOD", message: `unknown method: ${String(method).slice(0, 100)}` } };
   const parsed = requests[method].params.safeParse(params ?? {});
   if (!parsed.success) {
     return {

@@ -170,7 +170,10 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
       const existing = store.listRules(p.workspaceId).find((r) => r.id === p.id);
       if (!existing) throw new NotFound(`no rule ${p.id} in this workspace`);
       checkRulePattern(existing.tool, p.action ?? existing.action, p.pattern ?? existing.pattern);
-      return store.updateRule(p.workspaceId, p.id, { ...(p.action ? { action: p.action } : {}), ...(p.pattern ? { pattern: p.pattern } : {}) });
+      return store.updateRule(p.workspaceId, p.id, {
+        ...(p.action ? { action: p.action } : {}),
+        ...(p.pattern ? { pattern: p.pattern } : {}),
+      });
     },
     "rules.remove": (p: P<"rules.remove">) => {
       requireWorkspace(p.workspaceId);

@@ -17,7 +17,13 @@ export type KeySource = "keychain" | "env" | "none" | "notNeeded" | "awsChain" |
  * files. Only presence is checked; the credentials themselves stay with the SDK.
  */
 export function awsCredentialsFound(env: Record<string, string | undefined>, home: string = homedir()): boolean {
-  const vars = ["AWS_ACCESS_KEY_ID", "AWS_PROFILE", "AWS_WEB_IDENTITY_TOKEN_FILE", "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI", "AWS_CONTAINER_CREDENTIALS_FULL_URI"];
+  const vars = [
+    "AWS_ACCESS_KEY_ID",
+    "AWS_PROFILE",
+    "AWS_WEB_IDENTITY_TOKEN_FILE",
+    "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
+    "AWS_CONTAINER_CREDENTIALS_FULL_URI",
+  ];
   if (vars.some((v) => Boolean(env[v]))) return true;
   const files = [env.AWS_SHARED_CREDENTIALS_FILE ?? join(home, ".aws", "credentials"), env.AWS_CONFIG_FILE ?? join(home, ".aws", "config")];
   return files.some((f) => existsSync(f));

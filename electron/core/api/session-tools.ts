@@ -7,7 +7,14 @@
  */
 import type { Settings } from "../../../shared/api";
 import type { ToolRuntimePort } from "../agent/ports";
-import { createToolRuntime, suggestRules, type PolicyRule, type SideEffectToolName, type ToolRuntime, type ToolRuntimeOptions } from "../tools";
+import {
+  createToolRuntime,
+  suggestRules,
+  type PolicyRule,
+  type SideEffectToolName,
+  type ToolRuntime,
+  type ToolRuntimeOptions,
+} from "../tools";
 
 export interface SessionToolsOptions {
   workspaceRoot: string;
@@ -68,7 +75,8 @@ export function createSessionTools(options: SessionToolsOptions): ToolRuntimePor
       return rules && action !== "ask" ? { action, rules } : { action };
     },
     // Only rules that would in fact cover this call (`sh *` never does).
-    suggestRules: (proposal) => suggestRules(proposal.toolName as SideEffectToolName, proposal.preview).filter((r) => turnRuntime.checkRule(proposal, r) === null),
+    suggestRules: (proposal) =>
+      suggestRules(proposal.toolName as SideEffectToolName, proposal.preview).filter((r) => turnRuntime.checkRule(proposal, r) === null),
     checkRule: (proposal, pattern, action) => turnRuntime.checkRule(proposal, pattern, action),
     approve: (proposal, { forSession, rule, review }) => {
       if (forSession && !["bash", "write", "edit"].includes(proposal.toolName)) allowedForSession.add(proposal.toolName);

@@ -87,11 +87,17 @@ export function git(target: GitTarget, args: readonly string[], options: GitRunO
         windowsHide: true,
       },
       (err, stdout, stderr) => {
-        const code = err ? (typeof (err as { code?: unknown }).code === "number" ? ((err as { code: number }).code) : null) : 0;
+        const code = err ? (typeof (err as { code?: unknown }).code === "number" ? (err as { code: number }).code : null) : 0;
         const ok = options.okCodes ?? [0];
         if (code !== null && ok.includes(code)) return resolve(stdout);
         const text = stderr.toString("utf8").trim();
-        reject(new GitError(`git ${args[0]} failed${text ? `: ${text.split("\n").slice(-3).join(" / ")}` : err ? `: ${err.message}` : ""}`, code, text));
+        reject(
+          new GitError(
+            `git ${args[0]} failed${text ? `: ${text.split("\n").slice(-3).join(" / ")}` : err ? `: ${err.message}` : ""}`,
+            code,
+            text,
+          ),
+        );
       },
     );
     if (options.input !== undefined) child.stdin?.end(options.input);
@@ -134,7 +140,15 @@ let versionCheck: Promise<string | null> | null = null;
 /** git's version string, or null when git cannot be run (checkpoints are then off). */
 export function gitVersion(): Promise<string | null> {
   versionCheck ??= new Promise((resolve) => {
-    execFile("git", ["--version"], { windowsHide: true }, (err, stdout) => resolve(err ? null : String(stdout).trim().replace(/^git version /, "")));
+    execFile("git", ["--version"], { windowsHide: true }, (err, stdout) =>
+      resolve(
+        err
+          ? null
+          : String(stdout)
+              .trim()
+              .replace(/^git version /, ""),
+      ),
+    );
   });
   return versionCheck;
 }

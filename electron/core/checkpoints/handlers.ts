@@ -54,7 +54,11 @@ export function createCheckpointHandlers(ctx: CheckpointHandlerContext): Checkpo
         if (!file) return null;
         const text = file.content.includes(0) ? null : new TextDecoder("utf-8", { fatal: false }).decode(file.content);
         const utf8 = text !== null && Buffer.from(text, "utf8").equals(file.content);
-        return { mode: file.mode, encoding: utf8 ? ("utf8" as const) : ("base64" as const), content: utf8 && text !== null ? text : file.content.toString("base64") };
+        return {
+          mode: file.mode,
+          encoding: utf8 ? ("utf8" as const) : ("base64" as const),
+          content: utf8 && text !== null ? text : file.content.toString("base64"),
+        };
       }),
     "checkpoint.status": (p) => {
       if (!store.getWorkspace(p.workspaceId)) throw new ApiFailure("NOT_FOUND", `no workspace ${p.workspaceId}`);
@@ -67,10 +71,17 @@ export function createCheckpointHandlers(ctx: CheckpointHandlerContext): Checkpo
         const forkAtSeq = forkSeqOf(session, p.target);
         const reason = await service.unavailableReason();
         const target = resolveTarget(service, p.sessionId, p.target);
-        if (reason && !("checkpointId" in p.target)) return { checkpoint: null, files: [], conflicts: 0, forkAtSeq, filesUnavailable: reason };
+        if (reason && !("checkpointId" in p.target))
+          return { checkpoint: null, files: [], conflicts: 0, forkAtSeq, filesUnavailable: reason };
         if (!target) return { checkpoint: null, files: [], conflicts: 0, forkAtSeq, filesUnavailable: null };
         if (target.prunedAt !== null) {
-          return { checkpoint: CheckpointService.toApi(target), files: [], conflicts: 0, forkAtSeq, filesUnavailable: "the checkpoint of that step was pruned to keep the store under its size cap" };
+          return {
+            checkpoint: CheckpointService.toApi(target),
+            files: [],
+            conflicts: 0,
+            forkAtSeq,
+            filesUnavailable: "the checkpoint of that step was pruned to keep the store under its size cap",
+          };
         }
         const plan = await previewRestore(service, p.sessionId, target);
         return {

@@ -14,7 +14,12 @@ import type { CheckpointService } from "./service";
  * taken from the checkpoints: the state at the session's first checkpoint and
  * at the step. Files only bash touched are added.
  */
-export async function fileStatesFromCheckpoints(service: CheckpointService, sessionId: string, seq: number, fromTools: FileStates): Promise<FileStates> {
+export async function fileStatesFromCheckpoints(
+  service: CheckpointService,
+  sessionId: string,
+  seq: number,
+  fromTools: FileStates,
+): Promise<FileStates> {
   const list = service.list(sessionId).filter((r) => r.prunedAt === null);
   const first = list.find((r) => r.kind === "turnStart" || r.kind === "afterTool");
   const at = checkpointForStep(list, seq);

@@ -56,7 +56,8 @@ export interface FilesPlan {
 
 /** Snapshots the workspace and works out what restoring `target` would change (run inside `exclusive`). */
 async function plan(service: CheckpointService, repo: ShadowRepo, sessionId: string, target: CheckpointRecord): Promise<FilesPlan> {
-  if (target.prunedAt !== null) throw new CheckpointUnavailable(`the checkpoint of that step was pruned to keep the store under its size cap`);
+  if (target.prunedAt !== null)
+    throw new CheckpointUnavailable(`the checkpoint of that step was pruned to keep the store under its size cap`);
   const currentTree = await repo.snapshot();
   const changes = await repo.diff(currentTree, target.tree);
   const outside = await changedOutside(repo, service.list(sessionId), target, currentTree);
@@ -109,7 +110,13 @@ export async function restoreFiles(
     if (conflicts.length > 0 && !options.confirmConflicts) throw new RewindConflict(conflicts);
     const store = service.storeRef;
     await repo.keep(p.currentTree);
-    const undo = store.addCheckpoint({ workspaceId: target.workspaceId, sessionId, seq: options.atSeq, kind: "beforeRestore", tree: p.currentTree });
+    const undo = store.addCheckpoint({
+      workspaceId: target.workspaceId,
+      sessionId,
+      seq: options.atSeq,
+      kind: "beforeRestore",
+      tree: p.currentTree,
+    });
     if (p.files.length > 0) await repo.restore(target.tree);
     store.addCheckpoint({ workspaceId: target.workspaceId, sessionId, seq: options.atSeq, kind: "restored", tree: target.tree });
     return { files: p.files, undo };

@@ -133,7 +133,15 @@ export class CheckpointService {
   }
 
   static toApi(r: CheckpointRecord): Checkpoint {
-    return { id: r.id, sessionId: r.sessionId, seq: r.seq, kind: r.kind, toolCallId: r.toolCallId, createdAt: r.createdAt, prunedAt: r.prunedAt };
+    return {
+      id: r.id,
+      sessionId: r.sessionId,
+      seq: r.seq,
+      kind: r.kind,
+      toolCallId: r.toolCallId,
+      createdAt: r.createdAt,
+      prunedAt: r.prunedAt,
+    };
   }
 
   /** The files that differ between a checkpoint and another one or the workspace as it is now. */

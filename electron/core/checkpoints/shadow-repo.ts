@@ -136,8 +136,7 @@ export class ShadowRepo {
       const [oldMode, newMode, oldId, newId, letter] = meta.slice(1).split(" ");
       if (oldMode === "160000" || newMode === "160000") continue;
       const absent = (mode: string) => mode === "000000";
-      const status: ChangeStatus =
-        letter === "A" ? "added" : letter === "D" ? "deleted" : letter === "T" ? "typeChanged" : "modified";
+      const status: ChangeStatus = letter === "A" ? "added" : letter === "D" ? "deleted" : letter === "T" ? "typeChanged" : "modified";
       changes.push({
         path,
         status,

@@ -9,7 +9,8 @@ export type DemoIntent = "greet" | "explain" | "change" | "explore";
 
 const TEXT_EXTENSIONS = /\.(md|markdown|txt|ts|tsx|js|jsx|mjs|cjs|json|py|rb|go|rs|java|c|h|cpp|css|html|yml|yaml|toml|sh|d\.ts)$/i;
 const CHANGE = /\b(add|adds|edit|change|fix|comment|annotate|insert|modify|update|write|tidy|clean|improve|refactor|rename|note)\b/i;
-const EXPLAIN = /\b(explain|describe|summari[sz]e|what does|what's in|how does|read|show|look|tell me|review|understand|walk me through)\b/i;
+const EXPLAIN =
+  /\b(explain|describe|summari[sz]e|what does|what's in|how does|read|show|look|tell me|review|understand|walk me through)\b/i;
 const GREETING = /^\s*(hi|hello|hey|yo|hiya|howdy|good (morning|afternoon|evening)|thanks|thank you|ok|okay)\b[\s!.,?]*\S{0,20}[\s!.?]*$/i;
 
 /** What the latest user message asks for. A change wins over an explanation ("add a note after reviewing"). */
@@ -22,7 +23,10 @@ export function intentOf(userText: string): DemoIntent {
 
 /** A file name the user typed (an @-mention or a bare path), without a leading "./" or "@". */
 export function namedFile(userText: string): string | null {
-  const named = userText.match(/@?[\w./-]+\.[A-Za-z0-9]+/g)?.map((t) => t.replace(/^@/, "").replace(/^\.\//, "")).find((t) => TEXT_EXTENSIONS.test(t));
+  const named = userText
+    .match(/@?[\w./-]+\.[A-Za-z0-9]+/g)
+    ?.map((t) => t.replace(/^@/, "").replace(/^\.\//, ""))
+    .find((t) => TEXT_EXTENSIONS.test(t));
   return named ?? null;
 }
 
@@ -111,7 +115,9 @@ export function describeFile(path: string, lines: readonly string[]): string {
   const exportsDefault = lines.some((l) => /^\s*(export\s+default|module\.exports\s*=)/.test(l));
   if (names.size > 0) parts.push(`It defines ${listOf([...names], 10)}.`);
   if (exportsDefault) parts.push("It has a default export (the module's main entry).");
-  const imports = lines.filter((l) => /^\s*(import\s.+\sfrom\s|import\s+['"]|const\s+\w+\s*=\s*require\(|from\s+\S+\s+import\s)/.test(l)).length;
+  const imports = lines.filter((l) =>
+    /^\s*(import\s.+\sfrom\s|import\s+['"]|const\s+\w+\s*=\s*require\(|from\s+\S+\s+import\s)/.test(l),
+  ).length;
   if (imports > 0) parts.push(`It imports from ${imports} module${imports === 1 ? "" : "s"}.`);
   const doc = lines.find((l) => /^\s*(\/\/|\/?\*{1,2}|#)\s*\w/.test(l) && !l.startsWith("#!"));
   if (doc) parts.push(`A comment near the top says: "${clip(doc.replace(/^\s*(\/\/|\/?\*{1,2}|#)\s*/, "").trim(), 140)}".`);
@@ -126,7 +132,13 @@ export function describeListing(listing: string): string {
   const folders = [...new Set(files.filter((f) => f.includes("/")).map((f) => f.split("/")[0]))];
   const parts = [`The workspace shows ${files.length} file${files.length === 1 ? "" : "s"} at the first levels.`];
   if (top.length > 0) parts.push(`At the top: ${listOf(top, 10)}.`);
-  if (folders.length > 0) parts.push(`Folders: ${listOf(folders.map((f) => `${f}/`), 10)}.`);
+  if (folders.length > 0)
+    parts.push(
+      `Folders: ${listOf(
+        folders.map((f) => `${f}/`),
+        10,
+      )}.`,
+    );
   parts.push("Ask me to explain a file, or to add a comment to one.");
   return parts.join(" ");
 }

@@ -27,7 +27,7 @@ export function createDemoResponder(options: { pace?: { chunkSize: number; chunk
       if (intent === "greet") {
         return say(
           "Hello! I am the offline demo model: I can look around this workspace, explain a file, or make a small edit you approve. " +
-            "Try \"explain README.md\" or \"add a comment to <file>\".",
+            'Try "explain README.md" or "add a comment to <file>".',
         );
       }
       if (has("list")) {
@@ -59,7 +59,9 @@ export function createDemoResponder(options: { pace?: { chunkSize: number; chunk
       if (note === "") return say(`${describeFile(path, lines)} This kind of file has no comment syntax, so I left it as it is.`);
       const target = uniqueAnchor(lines);
       if (target === null || !has("edit")) {
-        return say(`I read \`${path}\` (${lines.length} lines) but found no line that occurs only once to anchor an edit on; I have changed nothing.`);
+        return say(
+          `I read \`${path}\` (${lines.length} lines) but found no line that occurs only once to anchor an edit on; I have changed nothing.`,
+        );
       }
       return say([
         thinking(`A small, safe change: add a note above "${clip(target, 40)}", a line that occurs once in the file.`),
@@ -69,7 +71,9 @@ export function createDemoResponder(options: { pace?: { chunkSize: number; chunk
     }
     if (tool === "edit" || tool === "write") {
       const path = argument(call?.arguments, "path") ?? "the file";
-      return say(`Done: I added a review note to \`${path}\`. You can see the diff in the tool card above; undo it with your editor or git if you prefer.`);
+      return say(
+        `Done: I added a review note to \`${path}\`. You can see the diff in the tool card above; undo it with your editor or git if you prefer.`,
+      );
     }
     return say(`The ${tool || "tool"} call returned ${countLines(last.text)} lines. That is all I needed.`);
   };
@@ -114,4 +118,3 @@ function countLines(text: string): number {
 function firstLine(text: string): string {
   return clip(text.split("\n")[0] ?? "", 200);
 }
-

@@ -64,7 +64,8 @@ export function encodeAnthropic(input: EncodeInput): Encoded {
   events.push(sse({ type: "ping" }, "ping"));
 
   reply.content.forEach((block, index) => {
-    const start = (content_block: unknown) => events.push(sse({ type: "content_block_start", index, content_block }, "content_block_start"));
+    const start = (content_block: unknown) =>
+      events.push(sse({ type: "content_block_start", index, content_block }, "content_block_start"));
     const delta = (d: unknown) => events.push(sse({ type: "content_block_delta", index, delta: d }, "content_block_delta"));
     const stop = () => events.push(sse({ type: "content_block_stop", index }, "content_block_stop"));
     switch (block.type) {
@@ -103,10 +104,7 @@ export function encodeAnthropic(input: EncodeInput): Encoded {
   });
 
   events.push(
-    sse(
-      { type: "message_delta", delta: { stop_reason: stopReason, stop_sequence: null }, usage: { ...wireUsage } },
-      "message_delta",
-    ),
+    sse({ type: "message_delta", delta: { stop_reason: stopReason, stop_sequence: null }, usage: { ...wireUsage } }, "message_delta"),
   );
   events.push(sse({ type: "message_stop" }, "message_stop"));
 

@@ -9,7 +9,18 @@
 import { EventStreamCodec } from "@smithy/core/event-streams";
 import type { FauxStopReason } from "./types";
 import { newIds } from "./ids";
-import { argumentObject, argumentText, chunks, chunkSizeOf, sse, stopReasonOf, usageOf, type EncodeInput, type Encoded, type SseEvent } from "./encode-common";
+import {
+  argumentObject,
+  argumentText,
+  chunks,
+  chunkSizeOf,
+  sse,
+  stopReasonOf,
+  usageOf,
+  type EncodeInput,
+  type Encoded,
+  type SseEvent,
+} from "./encode-common";
 
 const STOP: Record<FauxStopReason, string> = {
   stop: "end_turn",
@@ -31,7 +42,11 @@ export function bedrockFrame(event: SseEvent): Uint8Array {
   const exception = name.startsWith("exception:");
   const str = (value: string) => ({ type: "string" as const, value });
   const headers: Record<string, ReturnType<typeof str>> = exception
-    ? { ":exception-type": str(name.slice("exception:".length)), ":content-type": str("application/json"), ":message-type": str("exception") }
+    ? {
+        ":exception-type": str(name.slice("exception:".length)),
+        ":content-type": str("application/json"),
+        ":message-type": str("exception"),
+      }
     : { ":event-type": str(name), ":content-type": str("application/json"), ":message-type": str("event") };
   return codec.encode({ headers, body: new TextEncoder().encode(event.data) });
 }

@@ -7,7 +7,17 @@
  */
 import type { FauxStopReason } from "./types";
 import { base62 } from "./ids";
-import { argumentObject, chunks, chunkSizeOf, sse, stopReasonOf, usageOf, type EncodeInput, type Encoded, type SseEvent } from "./encode-common";
+import {
+  argumentObject,
+  chunks,
+  chunkSizeOf,
+  sse,
+  stopReasonOf,
+  usageOf,
+  type EncodeInput,
+  type Encoded,
+  type SseEvent,
+} from "./encode-common";
 
 const FINISH: Record<FauxStopReason, string> = {
   stop: "STOP",
@@ -30,16 +40,26 @@ export function encodeGemini(input: EncodeInput): Encoded {
     candidatesTokenCount: usage.output,
     totalTokenCount: usage.input + usage.cacheRead + usage.output,
     ...(usage.cacheRead > 0 ? { cachedContentTokenCount: usage.cacheRead } : {}),
-    ...(thoughts.length > 0 ? { thoughtsTokenCount: Math.max(1, Math.ceil(thoughts.reduce((n, b) => n + (b.type === "thinking" ? b.thinking.length : 0), 0) / 4)) } : {}),
+    ...(thoughts.length > 0
+      ? {
+          thoughtsTokenCount: Math.max(1, Math.ceil(thoughts.reduce((n, b) => n + (b.type === "thinking" ? b.thinking.length : 0), 0) / 4)),
+        }
+      : {}),
   };
   const finishReason = FINISH[stopReasonOf(reply)];
   const chunk = (parts: unknown[], last = false) =>
-    sse({ candidates: [{ content: { role: "model", parts }, index: 0, ...(last ? { finishReason } : {}) }], usageMetadata, modelVersion: model, responseId });
+    sse({
+      candidates: [{ content: { role: "model", parts }, index: 0, ...(last ? { finishReason } : {}) }],
+      usageMetadata,
+      modelVersion: model,
+      responseId,
+    });
 
   const partsPerEvent: unknown[][] = [];
   const all: unknown[] = [];
   // The signature of the turn's thinking rides on the first function call (or, without calls, the last text part).
-  const signature = thoughts.length > 0 ? signatures.issue(model, thoughts.map((b) => (b.type === "thinking" ? b.thinking : "")).join("\n")) : undefined;
+  const signature =
+    thoughts.length > 0 ? signatures.issue(model, thoughts.map((b) => (b.type === "thinking" ? b.thinking : "")).join("\n")) : undefined;
   const firstCall = reply.content.findIndex((b) => b.type === "toolCall");
   const lastText = reply.content.map((b) => b.type).lastIndexOf("text");
   const signedIndex = firstCall >= 0 ? firstCall : lastText;
@@ -53,7 +73,10 @@ export function encodeGemini(input: EncodeInput): Encoded {
       pieces.forEach((piece, i) => partsPerEvent.push([{ text: piece, ...(i === pieces.length - 1 ? signed : {}) }]));
       all.push({ text: block.text, ...signed });
     } else {
-      const part = { functionCall: { ...(block.id !== undefined ? { id: block.id } : {}), name: block.name, args: argumentObject(block) }, ...signed };
+      const part = {
+        functionCall: { ...(block.id !== undefined ? { id: block.id } : {}), name: block.name, args: argumentObject(block) },
+        ...signed,
+      };
       partsPerEvent.push([part]);
       all.push(part);
     }
@@ -61,6 +84,11 @@ export function encodeGemini(input: EncodeInput): Encoded {
   // The last event carries the finish reason, as Gemini sends it with the last parts.
   if (partsPerEvent.length === 0) partsPerEvent.push([{ text: "" }]);
   const events: SseEvent[] = partsPerEvent.map((parts, i) => chunk(parts, i === partsPerEvent.length - 1));
-  const json = { candidates: [{ content: { role: "model", parts: all }, finishReason, index: 0 }], usageMetadata, modelVersion: model, responseId };
+  const json = {
+    candidates: [{ content: { role: "model", parts: all }, finishReason, index: 0 }],
+    usageMetadata,
+    modelVersion: model,
+    responseId,
+  };
   return { events, json };
 }

@@ -6,7 +6,17 @@
  */
 import type { FauxStopReason } from "./types";
 import { newIds } from "./ids";
-import { argumentText, chunks, chunkSizeOf, nowSeconds, stopReasonOf, usageOf, type EncodeInput, type Encoded, type SseEvent } from "./encode-common";
+import {
+  argumentText,
+  chunks,
+  chunkSizeOf,
+  nowSeconds,
+  stopReasonOf,
+  usageOf,
+  type EncodeInput,
+  type Encoded,
+  type SseEvent,
+} from "./encode-common";
 
 const FINISH: Record<FauxStopReason, string> = {
   stop: "stop",

@@ -5,7 +5,17 @@
  * Reasoning items carry `encrypted_content` issued for the request's model.
  */
 import { newIds } from "./ids";
-import { argumentText, chunks, chunkSizeOf, nowSeconds, stopReasonOf, usageOf, type EncodeInput, type Encoded, type SseEvent } from "./encode-common";
+import {
+  argumentText,
+  chunks,
+  chunkSizeOf,
+  nowSeconds,
+  stopReasonOf,
+  usageOf,
+  type EncodeInput,
+  type Encoded,
+  type SseEvent,
+} from "./encode-common";
 
 /** `call_x|fc_y` → call_id and item id; a plain id is the call_id and gets a fresh item id. */
 export function splitResponsesId(id: string | undefined): { callId: string; itemId: string } {
@@ -15,7 +25,10 @@ export function splitResponsesId(id: string | undefined): { callId: string; item
   return { callId: id.slice(0, bar), itemId: id.slice(bar + 1) };
 }
 
-export function encodeOpenAIResponses(input: EncodeInput, options: { encryptedReasoning: boolean } = { encryptedReasoning: true }): Encoded {
+export function encodeOpenAIResponses(
+  input: EncodeInput,
+  options: { encryptedReasoning: boolean } = { encryptedReasoning: true },
+): Encoded {
   const { reply, model, signatures } = input;
   const size = chunkSizeOf(reply);
   const usage = usageOf(input);
@@ -89,7 +102,12 @@ export function encodeOpenAIResponses(input: EncodeInput, options: { encryptedRe
         output_index,
         item: { id: item_id, type: "message", status: "in_progress", content: [], role: "assistant" },
       });
-      emit("response.content_part.added", { item_id, output_index, content_index: 0, part: { type: "output_text", annotations: [], text: "" } });
+      emit("response.content_part.added", {
+        item_id,
+        output_index,
+        content_index: 0,
+        part: { type: "output_text", annotations: [], text: "" },
+      });
       for (const delta of chunks(block.text, size)) {
         emit("response.output_text.delta", { item_id, output_index, content_index: 0, delta, logprobs: [] });
       }

@@ -14,7 +14,11 @@ function gemini(status: number, statusText: string, message: string, headers: Re
 }
 
 function bedrock(status: number, type: string, message: string, headers: Record<string, string> = {}): HttpAnswer {
-  return { status, headers: { "x-amzn-errortype": `${type}:http://internal.amazon.com/coral/com.amazon.bedrock/`, ...headers }, body: { message } };
+  return {
+    status,
+    headers: { "x-amzn-errortype": `${type}:http://internal.amazon.com/coral/com.amazon.bedrock/`, ...headers },
+    body: { message },
+  };
 }
 
 /** The body of a refusal for the Gemini and Bedrock routes (undefined for the others). */
@@ -35,9 +39,18 @@ export function googleAwsFaultAnswer(route: FauxRoute, fault: HttpFault, ctx: { 
       case "http":
         return { status: fault.status, headers: fault.headers ?? {}, body: fault.body };
       case "rateLimit":
-        return gemini(429, "RESOURCE_EXHAUSTED", "You exceeded your current quota, please check your plan and billing details.", retryHeaders);
+        return gemini(
+          429,
+          "RESOURCE_EXHAUSTED",
+          "You exceeded your current quota, please check your plan and billing details.",
+          retryHeaders,
+        );
       case "serverError":
-        return gemini(500, "INTERNAL", "An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting");
+        return gemini(
+          500,
+          "INTERNAL",
+          "An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting",
+        );
       case "overloaded":
         return gemini(503, "UNAVAILABLE", "The model is overloaded. Please try again later.");
       case "contextOverflow":
@@ -66,11 +79,20 @@ export function googleAwsFaultAnswer(route: FauxRoute, fault: HttpFault, ctx: { 
 /** The error a stream carries after it started (Gemini: an error object as an SSE event; Bedrock: an exception frame). */
 export function googleAwsStreamError(route: FauxRoute, kind: "overloaded" | "server"): SseEvent | undefined {
   if (route === "gemini") {
-    return sse({ error: { code: kind === "overloaded" ? 503 : 500, message: kind === "overloaded" ? "The model is overloaded. Please try again later." : "An internal error has occurred.", status: kind === "overloaded" ? "UNAVAILABLE" : "INTERNAL" } });
+    return sse({
+      error: {
+        code: kind === "overloaded" ? 503 : 500,
+        message: kind === "overloaded" ? "The model is overloaded. Please try again later." : "An internal error has occurred.",
+        status: kind === "overloaded" ? "UNAVAILABLE" : "INTERNAL",
+      },
+    });
   }
   if (route === "bedrock") {
     return kind === "overloaded"
-      ? sse({ message: "The system encountered an unexpected error during processing. Try your request again." }, "exception:modelStreamErrorException")
+      ? sse(
+          { message: "The system encountered an unexpected error during processing. Try your request again." },
+          "exception:modelStreamErrorException",
+        )
       : sse({ message: "The server encountered an internal error." }, "exception:internalServerException");
   }
   return undefined;

@@ -56,7 +56,11 @@ export function faultAnswer(route: FauxRoute, fault: HttpFault, ctx: { model: st
       return { status: 503, headers: {}, body: openaiError("The engine is currently overloaded, please try again later.", "server_error") };
     case "contextOverflow":
       if (route === "anthropic") {
-        return { status: 400, headers: {}, body: anthropicError("invalid_request_error", "prompt is too long: 213462 tokens > 200000 maximum") };
+        return {
+          status: 400,
+          headers: {},
+          body: anthropicError("invalid_request_error", "prompt is too long: 213462 tokens > 200000 maximum"),
+        };
       }
       if (route === "mistral") {
         return {
@@ -93,7 +97,8 @@ export function faultAnswer(route: FauxRoute, fault: HttpFault, ctx: { model: st
       };
     case "authError":
       // Deliberately echoes the whole key: the adapters must redact it.
-      if (route === "anthropic") return { status: 401, headers: {}, body: anthropicError("authentication_error", `invalid x-api-key: ${ctx.apiKey}`) };
+      if (route === "anthropic")
+        return { status: 401, headers: {}, body: anthropicError("authentication_error", `invalid x-api-key: ${ctx.apiKey}`) };
       if (route === "mistral") return { status: 401, headers: {}, body: mistralError(`Unauthorized: ${ctx.apiKey}`, "invalid_api_key") };
       if (openaiLike) {
         return {
@@ -120,15 +125,28 @@ export function streamErrorEvent(route: FauxRoute, kind: "overloaded" | "server"
       : sse(anthropicError("api_error", "Internal server error"), "error");
   }
   if (route === "openai-responses") {
-    const message = kind === "overloaded" ? "The server is overloaded. Please try again later." : "An error occurred while processing your request.";
+    const message =
+      kind === "overloaded" ? "The server is overloaded. Please try again later." : "An error occurred while processing your request.";
     return sse(
       {
         type: "response.failed",
         sequence_number: sequence,
-        response: { id: "resp_failed", object: "response", status: "failed", error: { code: "server_error", message }, output: [], usage: null },
+        response: {
+          id: "resp_failed",
+          object: "response",
+          status: "failed",
+          error: { code: "server_error", message },
+          output: [],
+          usage: null,
+        },
       },
       "response.failed",
     );
   }
-  return sse(openaiError(kind === "overloaded" ? "The server is overloaded." : "The server had an error while processing your request.", "server_error"));
+  return sse(
+    openaiError(
+      kind === "overloaded" ? "The server is overloaded." : "The server had an error while processing your request.",
+      "server_error",
+    ),
+  );
 }

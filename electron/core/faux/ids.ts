@@ -16,7 +16,9 @@ export function base62(length: number): string {
 }
 
 export function hex(length: number): string {
-  return randomBytes(Math.ceil(length / 2)).toString("hex").slice(0, length);
+  return randomBytes(Math.ceil(length / 2))
+    .toString("hex")
+    .slice(0, length);
 }
 
 export const newIds = {

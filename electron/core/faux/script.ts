@@ -31,7 +31,11 @@ export const faults = {
   overloaded: (): FauxFault => ({ type: "overloaded" }),
   contextOverflow: (): FauxFault => ({ type: "contextOverflow" }),
   authError: (): FauxFault => ({ type: "authError" }),
-  streamError: (afterEvents = 3, errorType: "overloaded" | "server" = "overloaded"): FauxFault => ({ type: "streamError", afterEvents, errorType }),
+  streamError: (afterEvents = 3, errorType: "overloaded" | "server" = "overloaded"): FauxFault => ({
+    type: "streamError",
+    afterEvents,
+    errorType,
+  }),
   /** The socket is destroyed after `afterEvents` SSE events. */
   dropConnection: (partial: FauxReply, afterEvents: number): FauxReply => ({ ...partial, cut: { afterEvents, how: "drop" } }),
   /** The HTTP response ends cleanly after `afterEvents` events, without the final ones. */

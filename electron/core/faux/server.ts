@@ -107,7 +107,11 @@ function fitToRequest(route: FauxRoute, reply: FauxReply, head: BodyHead | undef
   if (route === "anthropic" && head?.thinking?.type !== "enabled") return withoutThinking;
   // Gemini sends thought parts only with `includeThoughts`; Bedrock reasoning only when it was requested.
   if (route === "gemini" && !hasPath(body, ["generationConfig", "thinkingConfig", "includeThoughts"], true)) return withoutThinking;
-  if (route === "bedrock" && !hasPath(body, ["additionalModelRequestFields", "thinking", "type"], "enabled") && !hasPath(body, ["additionalModelRequestFields", "reasoningConfig", "type"], "enabled")) {
+  if (
+    route === "bedrock" &&
+    !hasPath(body, ["additionalModelRequestFields", "thinking", "type"], "enabled") &&
+    !hasPath(body, ["additionalModelRequestFields", "reasoningConfig", "type"], "enabled")
+  ) {
     return withoutThinking;
   }
   return reply;
@@ -219,7 +223,13 @@ export async function startFauxProvider(options: FauxProviderOptions = {}): Prom
     if (step === undefined) {
       record.outcome = "unscripted";
       const message = `faux provider: nothing scripted for request #${record.seq} (${route})`;
-      sendJson(res, 400, {}, errorBody(route, message) ?? (route === "anthropic" ? anthropicError("invalid_request_error", message) : openaiError(message, "invalid_request_error")));
+      sendJson(
+        res,
+        400,
+        {},
+        errorBody(route, message) ??
+          (route === "anthropic" ? anthropicError("invalid_request_error", message) : openaiError(message, "invalid_request_error")),
+      );
       return record;
     }
     let answer: FauxReply | FauxFault;
@@ -339,7 +349,13 @@ export async function startFauxProvider(options: FauxProviderOptions = {}): Prom
   const origin = `${options.tls ? "https" : "http"}://127.0.0.1:${port}`;
 
   return {
-    baseUrls: { anthropic: `${origin}/anthropic`, openai: `${origin}/openai/v1`, mistral: `${origin}/mistral/v1`, gemini: `${origin}/gemini`, bedrock: `${origin}/bedrock` },
+    baseUrls: {
+      anthropic: `${origin}/anthropic`,
+      openai: `${origin}/openai/v1`,
+      mistral: `${origin}/mistral/v1`,
+      gemini: `${origin}/gemini`,
+      bedrock: `${origin}/bedrock`,
+    },
     script(steps) {
       if (Array.isArray(steps)) queue.push(...(steps as readonly FauxStep[]));
       else queue.push(steps as FauxStep);

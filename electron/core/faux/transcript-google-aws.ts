@@ -12,13 +12,21 @@ const GeminiPart = z.looseObject({
   text: z.string().optional(),
   thought: z.boolean().optional(),
   functionCall: z.looseObject({ id: z.string().optional(), name: z.string(), args: z.unknown().optional() }).optional(),
-  functionResponse: z.looseObject({ id: z.string().optional(), name: z.string(), response: z.record(z.string(), z.unknown()).optional() }).optional(),
+  functionResponse: z
+    .looseObject({ id: z.string().optional(), name: z.string(), response: z.record(z.string(), z.unknown()).optional() })
+    .optional(),
 });
 const GeminiBody = z.looseObject({
   systemInstruction: z.looseObject({ parts: z.array(GeminiPart).default([]) }).optional(),
   contents: z.array(z.looseObject({ role: z.string().optional(), parts: z.array(GeminiPart).default([]) })).default([]),
   tools: z
-    .array(z.looseObject({ functionDeclarations: z.array(z.looseObject({ name: z.string(), description: z.string().optional(), parameters: Schema.optional() })).optional() }))
+    .array(
+      z.looseObject({
+        functionDeclarations: z
+          .array(z.looseObject({ name: z.string(), description: z.string().optional(), parameters: Schema.optional() }))
+          .optional(),
+      }),
+    )
     .optional(),
 });
 
@@ -41,17 +49,24 @@ export function readGemini(body: unknown): { turns: FauxTurn[]; tools: FauxToolI
         role: "assistant",
         text: content.parts.map((p) => (p.thought ? "" : (p.text ?? ""))).join(""),
         thinking: content.parts.map((p) => (p.thought ? (p.text ?? "") : "")).join(""),
-        toolCalls: content.parts.flatMap((p) => (p.functionCall ? [{ id: p.functionCall.id ?? "", name: p.functionCall.name, arguments: JSON.stringify(p.functionCall.args ?? {}) }] : [])),
+        toolCalls: content.parts.flatMap((p) =>
+          p.functionCall
+            ? [{ id: p.functionCall.id ?? "", name: p.functionCall.name, arguments: JSON.stringify(p.functionCall.args ?? {}) }]
+            : [],
+        ),
       });
       continue;
     }
     for (const p of content.parts) {
-      if (p.functionResponse) turns.push({ role: "toolResult", toolCallId: p.functionResponse.id ?? "", ...responseText(p.functionResponse.response) });
+      if (p.functionResponse)
+        turns.push({ role: "toolResult", toolCallId: p.functionResponse.id ?? "", ...responseText(p.functionResponse.response) });
     }
     const text = content.parts.map((p) => p.text ?? "").join("");
     if (text !== "" || !content.parts.some((p) => p.functionResponse)) turns.push({ role: "user", text });
   }
-  const tools = (parsed.data.tools ?? []).flatMap((t) => t.functionDeclarations ?? []).map((d) => ({ name: d.name, description: d.description ?? "", parameters: d.parameters ?? {} }));
+  const tools = (parsed.data.tools ?? [])
+    .flatMap((t) => t.functionDeclarations ?? [])
+    .map((d) => ({ name: d.name, description: d.description ?? "", parameters: d.parameters ?? {} }));
   return { turns, tools };
 }
 
@@ -65,7 +80,21 @@ const BedrockBlock = z.looseObject({
 const BedrockBody = z.looseObject({
   system: z.array(BedrockText).optional(),
   messages: z.array(z.looseObject({ role: z.string(), content: z.array(BedrockBlock).default([]) })).default([]),
-  toolConfig: z.looseObject({ tools: z.array(z.looseObject({ toolSpec: z.looseObject({ name: z.string(), description: z.string().optional(), inputSchema: z.looseObject({ json: Schema.optional() }).optional() }).optional() })) }).optional(),
+  toolConfig: z
+    .looseObject({
+      tools: z.array(
+        z.looseObject({
+          toolSpec: z
+            .looseObject({
+              name: z.string(),
+              description: z.string().optional(),
+              inputSchema: z.looseObject({ json: Schema.optional() }).optional(),
+            })
+            .optional(),
+        }),
+      ),
+    })
+    .optional(),
 });
 
 export function readBedrock(body: unknown): { turns: FauxTurn[]; tools: FauxToolInfo[] } {
@@ -81,20 +110,29 @@ export function readBedrock(body: unknown): { turns: FauxTurn[]; tools: FauxTool
         role: "assistant",
         text: blocks.map((b) => b.text ?? "").join(""),
         thinking: blocks.map((b) => b.reasoningContent?.reasoningText?.text ?? "").join(""),
-        toolCalls: blocks.flatMap((b) => (b.toolUse ? [{ id: b.toolUse.toolUseId, name: b.toolUse.name, arguments: JSON.stringify(b.toolUse.input ?? {}) }] : [])),
+        toolCalls: blocks.flatMap((b) =>
+          b.toolUse ? [{ id: b.toolUse.toolUseId, name: b.toolUse.name, arguments: JSON.stringify(b.toolUse.input ?? {}) }] : [],
+        ),
       });
       continue;
     }
     for (const b of blocks) {
       if (b.toolResult) {
-        turns.push({ role: "toolResult", toolCallId: b.toolResult.toolUseId, text: b.toolResult.content.map((c) => c.text ?? "").join("\n"), isError: b.toolResult.status === "error" });
+        turns.push({
+          role: "toolResult",
+          toolCallId: b.toolResult.toolUseId,
+          text: b.toolResult.content.map((c) => c.text ?? "").join("\n"),
+          isError: b.toolResult.status === "error",
+        });
       }
     }
     const text = blocks.map((b) => b.text ?? "").join("");
     if (text !== "" || !blocks.some((b) => b.toolResult)) turns.push({ role: "user", text });
   }
   const tools = (parsed.data.toolConfig?.tools ?? []).flatMap((t) =>
-    t.toolSpec ? [{ name: t.toolSpec.name, description: t.toolSpec.description ?? "", parameters: t.toolSpec.inputSchema?.json ?? {} }] : [],
+    t.toolSpec
+      ? [{ name: t.toolSpec.name, description: t.toolSpec.description ?? "", parameters: t.toolSpec.inputSchema?.json ?? {} }]
+      : [],
   );
   return { turns, tools };
 }

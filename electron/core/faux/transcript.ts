@@ -68,7 +68,11 @@ function readAnthropic(body: unknown): { turns: FauxTurn[]; tools: FauxToolInfo[
     const text = blocks.map((b) => (b.type === "text" ? (b.text ?? "") : "")).join("");
     if (text !== "" || !blocks.some((b) => b.type === "tool_result")) turns.push({ role: "user", text });
   }
-  const tools = (parsed.data.tools ?? []).map((t) => ({ name: t.name, description: t.description ?? "", parameters: t.input_schema ?? {} }));
+  const tools = (parsed.data.tools ?? []).map((t) => ({
+    name: t.name,
+    description: t.description ?? "",
+    parameters: t.input_schema ?? {},
+  }));
   return { turns, tools };
 }
 
@@ -89,7 +93,9 @@ const ChatBody = z.looseObject({
     )
     .default([]),
   tools: z
-    .array(z.looseObject({ function: z.looseObject({ name: z.string(), description: z.string().optional(), parameters: Schema.optional() }) }))
+    .array(
+      z.looseObject({ function: z.looseObject({ name: z.string(), description: z.string().optional(), parameters: Schema.optional() }) }),
+    )
     .optional(),
 });
 
@@ -130,7 +136,9 @@ const ResponsesBody = z.looseObject({
   instructions: z.string().nullish(),
   input: z.union([z.string(), z.array(ResponsesItem)]).default([]),
   tools: z
-    .array(z.looseObject({ type: z.string(), name: z.string().optional(), description: z.string().nullish(), parameters: Schema.nullish() }))
+    .array(
+      z.looseObject({ type: z.string(), name: z.string().optional(), description: z.string().nullish(), parameters: Schema.nullish() }),
+    )
     .optional(),
 });
 

@@ -10,7 +10,15 @@
  * call the saved policy does not deny; "read-only" and "none" deny each one
  * with a reason the model reads. Nothing is approved silently.
  */
-import type { EventName, EventPayload, ModelOption, RequestMethod, RequestParams, RequestResult, SessionSummary } from "../../../shared/api";
+import type {
+  EventName,
+  EventPayload,
+  ModelOption,
+  RequestMethod,
+  RequestParams,
+  RequestResult,
+  SessionSummary,
+} from "../../../shared/api";
 import { WorkbenchApiError } from "../../../shared/api";
 import type { ReasoningLevel } from "../../../shared/models";
 import type { AssistantMessage, ModelRef } from "../../../shared/protocol";
@@ -60,7 +68,11 @@ function findModel(models: readonly ModelOption[], ref: string): ModelRef {
   return { provider: pick.provider, api: pick.api, id: pick.id };
 }
 
-export async function chooseSession(workbench: Workbench, workspaceId: string, options: Pick<HeadlessRunOptions, "session">): Promise<SessionSummary> {
+export async function chooseSession(
+  workbench: Workbench,
+  workspaceId: string,
+  options: Pick<HeadlessRunOptions, "session">,
+): Promise<SessionSummary> {
   const session = options.session;
   if (session === undefined) return call(workbench, "session.create", { workspaceId });
   if (typeof session === "object") {
@@ -91,7 +103,9 @@ export async function runHeadless(workbench: Workbench, options: HeadlessRunOpti
     const model = session.model;
     if (model === null) throw new UsageError("no model: pass --model <provider>/<model> or configure an API key");
     if (options.reasoning !== undefined) session = await call(workbench, "chat.setReasoning", { sessionId, level: options.reasoning });
-    io.err(`session ${sessionId} · ${model.provider}/${model.id}${session.reasoning !== "default" ? ` · reasoning ${session.reasoning}` : ""}`);
+    io.err(
+      `session ${sessionId} · ${model.provider}/${model.id}${session.reasoning !== "default" ? ` · reasoning ${session.reasoning}` : ""}`,
+    );
   } catch (e) {
     io.err(`agent run: ${e instanceof Error ? e.message : String(e)}`);
     return 2;
@@ -132,7 +146,12 @@ export async function runHeadless(workbench: Workbench, options: HeadlessRunOpti
         const params =
           options.approve === "all"
             ? { sessionId, toolCallId: pending.toolCallId, decision: "approve" as const }
-            : { sessionId, toolCallId: pending.toolCallId, decision: "deny" as const, reason: options.approve === "read-only" ? READ_ONLY_REASON : NOT_APPROVED_REASON };
+            : {
+                sessionId,
+                toolCallId: pending.toolCallId,
+                decision: "deny" as const,
+                reason: options.approve === "read-only" ? READ_ONLY_REASON : NOT_APPROVED_REASON,
+              };
         void call(workbench, "approval.answer", params).catch((e: unknown) => io.err(`could not answer the approval: ${String(e)}`));
       }
     }
@@ -152,7 +171,9 @@ export async function runHeadless(workbench: Workbench, options: HeadlessRunOpti
 
   const last = lastAssistant as AssistantMessage | null;
   if (turnError !== null || last === null || last.stopReason === "error" || last.stopReason === "aborted") {
-    io.err(`agent run failed: ${turnError ?? last?.errorMessage ?? (last?.stopReason === "aborted" ? "the turn was stopped" : "no answer")}`);
+    io.err(
+      `agent run failed: ${turnError ?? last?.errorMessage ?? (last?.stopReason === "aborted" ? "the turn was stopped" : "no answer")}`,
+    );
     return 1;
   }
   if (!options.json) io.out(textOf(last));

@@ -53,9 +53,21 @@ export async function undoHeadless(workbench: Workbench, options: HeadlessUndoOp
       io.err("Nothing was restored. Run again with --force to restore over them (their current content is checkpointed first).");
       return 1;
     }
-    const result = await call(workbench, "rewind.apply", { sessionId: session.id, target, mode: "both", confirmConflicts: options.force || undefined });
+    const result = await call(workbench, "rewind.apply", {
+      sessionId: session.id,
+      target,
+      mode: "both",
+      confirmConflicts: options.force || undefined,
+    });
     if (options.json) {
-      io.out(JSON.stringify({ restoredFiles: result.restoredFiles, session: result.forked?.id ?? null, prompt: result.draft, undoCheckpointId: result.undoCheckpointId }));
+      io.out(
+        JSON.stringify({
+          restoredFiles: result.restoredFiles,
+          session: result.forked?.id ?? null,
+          prompt: result.draft,
+          undoCheckpointId: result.undoCheckpointId,
+        }),
+      );
     } else {
       for (const path of result.restoredFiles) io.out(`restored ${path}`);
       if (result.forked) io.out(`conversation continues in session ${result.forked.id} (the original session ${session.id} is kept)`);

@@ -65,9 +65,21 @@ export const BUNDLED_PROVIDERS: readonly ProviderConfig[] = [
     baseUrl: "http://127.0.0.1:1234/v1",
     compat: { maxTokensField: "max_tokens", reasoningField: "reasoning_content" },
   },
-  { key: "google", label: "Google Gemini", api: "google-generative-ai", baseUrl: "https://generativelanguage.googleapis.com", apiKeyEnv: "GEMINI_API_KEY" },
+  {
+    key: "google",
+    label: "Google Gemini",
+    api: "google-generative-ai",
+    baseUrl: "https://generativelanguage.googleapis.com",
+    apiKeyEnv: "GEMINI_API_KEY",
+  },
   // Credentials come from the standard AWS chain (environment, profile, SSO), never from us; the region from Settings.
-  { key: "bedrock", label: "Amazon Bedrock", api: "bedrock-converse-stream", baseUrl: "https://bedrock-runtime.us-east-1.amazonaws.com", awsCredentials: true },
+  {
+    key: "bedrock",
+    label: "Amazon Bedrock",
+    api: "bedrock-converse-stream",
+    baseUrl: "https://bedrock-runtime.us-east-1.amazonaws.com",
+    awsCredentials: true,
+  },
   { key: "demo", label: "Demo (offline, no key)", api: "anthropic-messages", baseUrl: DEMO_BASE_URL_PLACEHOLDER },
 ];
 
@@ -79,7 +91,17 @@ const TEXT_IMAGE: ModelInfo["input"] = ["text", "image"];
 
 /** `adaptive`: the model takes adaptive thinking with an effort instead of a token budget. */
 function claude(id: string, name: string, maxOutput: number, p: Price, thinking: "budget" | "adaptive" = "budget"): ModelInfo {
-  const model: ModelInfo = { id, name, provider: "anthropic", api: "anthropic-messages", contextWindow: 200_000, maxOutput, input: TEXT_IMAGE, reasoning: true, price: p };
+  const model: ModelInfo = {
+    id,
+    name,
+    provider: "anthropic",
+    api: "anthropic-messages",
+    contextWindow: 200_000,
+    maxOutput,
+    input: TEXT_IMAGE,
+    reasoning: true,
+    price: p,
+  };
   return thinking === "adaptive" ? { ...model, compat: { anthropicThinking: "adaptive" } } : model;
 }
 
@@ -87,7 +109,15 @@ function claude(id: string, name: string, maxOutput: number, p: Price, thinking:
  * OpenAI models are listed on both wire APIs: Responses (default) and Chat Completions.
  * `off`: the effort that turns reasoning off, for models that have one (GPT-5 "minimal").
  */
-function openai(id: string, name: string, contextWindow: number, maxOutput: number, reasoning: boolean, p: Price, off?: "minimal"): ModelInfo[] {
+function openai(
+  id: string,
+  name: string,
+  contextWindow: number,
+  maxOutput: number,
+  reasoning: boolean,
+  p: Price,
+  off?: "minimal",
+): ModelInfo[] {
   const base = { id, provider: "openai", contextWindow, maxOutput, input: TEXT_IMAGE, reasoning, price: p };
   const offCompat = off ? { reasoningOff: off } : {};
   const chatCompat = reasoning ? { systemRole: "developer" as const, reasoningEffort: true, ...offCompat } : undefined;
@@ -108,16 +138,57 @@ function compatible(
   p: Price,
   compat?: ModelInfo["compat"],
 ): ModelInfo {
-  return { id, name, provider, api: "openai-completions", contextWindow, maxOutput, input, reasoning, price: p, ...(compat ? { compat } : {}) };
+  return {
+    id,
+    name,
+    provider,
+    api: "openai-completions",
+    contextWindow,
+    maxOutput,
+    input,
+    reasoning,
+    price: p,
+    ...(compat ? { compat } : {}),
+  };
 }
 
 function gemini(id: string, name: string, contextWindow: number, p: Price, compat?: ModelInfo["compat"]): ModelInfo {
-  return { id, name, provider: "google", api: "google-generative-ai", contextWindow, maxOutput: 65_536, input: TEXT_IMAGE, reasoning: true, price: p, ...(compat ? { compat } : {}) };
+  return {
+    id,
+    name,
+    provider: "google",
+    api: "google-generative-ai",
+    contextWindow,
+    maxOutput: 65_536,
+    input: TEXT_IMAGE,
+    reasoning: true,
+    price: p,
+    ...(compat ? { compat } : {}),
+  };
 }
 
-function bedrock(id: string, name: string, contextWindow: number, maxOutput: number, input: ModelInfo["input"], p: Price, reasoning: ModelInfo["compat"] = {}): ModelInfo {
+function bedrock(
+  id: string,
+  name: string,
+  contextWindow: number,
+  maxOutput: number,
+  input: ModelInfo["input"],
+  p: Price,
+  reasoning: ModelInfo["compat"] = {},
+): ModelInfo {
   const reasons = reasoning.bedrockReasoning !== undefined && reasoning.bedrockReasoning !== "none";
-  return { id, name, provider: "bedrock", api: "bedrock-converse-stream", contextWindow, maxOutput, input, reasoning: reasons, price: p, ...(reasons ? { compat: reasoning } : {}) };
+  return {
+    id,
+    name,
+    provider: "bedrock",
+    api: "bedrock-converse-stream",
+    contextWindow,
+    maxOutput,
+    input,
+    reasoning: reasons,
+    price: p,
+    ...(reasons ? { compat: reasoning } : {}),
+  };
 }
 
 export const BUNDLED_MODELS: readonly ModelInfo[] = [
@@ -140,12 +211,30 @@ export const BUNDLED_MODELS: readonly ModelInfo[] = [
   gemini("gemini-2.5-pro", "Gemini 2.5 Pro", 1_048_576, price(1.25, 10, 0.125), { thinkingRequired: true }),
   gemini("gemini-2.5-flash", "Gemini 2.5 Flash", 1_048_576, price(0.3, 2.5, 0.03)),
 
-  bedrock("us.anthropic.claude-sonnet-4-5-20250929-v1:0", "Claude Sonnet 4.5 (Bedrock)", 200_000, 64_000, TEXT_IMAGE, price(3, 15, 0.3, 3.75), { bedrockReasoning: "anthropic-thinking" }),
-  bedrock("us.anthropic.claude-haiku-4-5-20251001-v1:0", "Claude Haiku 4.5 (Bedrock)", 200_000, 64_000, TEXT_IMAGE, price(1, 5, 0.1, 1.25), { bedrockReasoning: "anthropic-thinking" }),
+  bedrock(
+    "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+    "Claude Sonnet 4.5 (Bedrock)",
+    200_000,
+    64_000,
+    TEXT_IMAGE,
+    price(3, 15, 0.3, 3.75),
+    { bedrockReasoning: "anthropic-thinking" },
+  ),
+  bedrock(
+    "us.anthropic.claude-haiku-4-5-20251001-v1:0",
+    "Claude Haiku 4.5 (Bedrock)",
+    200_000,
+    64_000,
+    TEXT_IMAGE,
+    price(1, 5, 0.1, 1.25),
+    { bedrockReasoning: "anthropic-thinking" },
+  ),
   bedrock("us.meta.llama3-3-70b-instruct-v1:0", "Llama 3.3 70B (Bedrock)", 128_000, 8_192, TEXT, price(0.72, 0.72)),
   bedrock("mistral.mistral-large-2407-v1:0", "Mistral Large 2 (Bedrock)", 128_000, 8_192, TEXT, price(2, 6)),
   bedrock("us.amazon.nova-pro-v1:0", "Amazon Nova Pro (Bedrock)", 300_000, 10_000, TEXT_IMAGE, price(0.8, 3.2, 0.2)),
-  bedrock("us.amazon.nova-premier-v1:0", "Amazon Nova Premier (Bedrock)", 1_000_000, 32_000, TEXT_IMAGE, price(2.5, 12.5), { bedrockReasoning: "nova" }),
+  bedrock("us.amazon.nova-premier-v1:0", "Amazon Nova Premier (Bedrock)", 1_000_000, 32_000, TEXT_IMAGE, price(2.5, 12.5), {
+    bedrockReasoning: "nova",
+  }),
 
   compatible("mistral", "mistral-large-latest", "Mistral Large", 131_072, 32_768, TEXT_IMAGE, false, price(2, 6)),
   compatible("mistral", "mistral-medium-latest", "Mistral Medium", 131_072, 32_768, TEXT_IMAGE, false, price(0.4, 2)),
@@ -153,7 +242,9 @@ export const BUNDLED_MODELS: readonly ModelInfo[] = [
   compatible("mistral", "codestral-latest", "Codestral", 256_000, 32_768, TEXT, false, price(0.3, 0.9)),
 
   compatible("groq", "llama-3.3-70b-versatile", "Llama 3.3 70B (Groq)", 131_072, 32_768, TEXT, false, price(0.59, 0.79)),
-  compatible("groq", "openai/gpt-oss-120b", "gpt-oss-120b (Groq)", 131_072, 65_536, TEXT, true, price(0.15, 0.75), { reasoningEffort: true }),
+  compatible("groq", "openai/gpt-oss-120b", "gpt-oss-120b (Groq)", 131_072, 65_536, TEXT, true, price(0.15, 0.75), {
+    reasoningEffort: true,
+  }),
   compatible("groq", "moonshotai/kimi-k2-instruct-0905", "Kimi K2 (Groq)", 262_144, 16_384, TEXT, false, price(1, 3)),
 
   compatible("deepseek", "deepseek-chat", "DeepSeek V3.2", 128_000, 8_192, TEXT, false, price(0.28, 0.42, 0.028)),
@@ -161,7 +252,16 @@ export const BUNDLED_MODELS: readonly ModelInfo[] = [
     reasoningContentOnToolCalls: true,
   }),
 
-  compatible("openrouter", "anthropic/claude-sonnet-4.5", "Claude Sonnet 4.5 (OpenRouter)", 200_000, 64_000, TEXT_IMAGE, true, price(3, 15, 0.3, 3.75)),
+  compatible(
+    "openrouter",
+    "anthropic/claude-sonnet-4.5",
+    "Claude Sonnet 4.5 (OpenRouter)",
+    200_000,
+    64_000,
+    TEXT_IMAGE,
+    true,
+    price(3, 15, 0.3, 3.75),
+  ),
   compatible("openrouter", "openai/gpt-5", "GPT-5 (OpenRouter)", 400_000, 128_000, TEXT_IMAGE, true, price(1.25, 10, 0.125)),
   compatible("openrouter", "moonshotai/kimi-k2", "Kimi K2 (OpenRouter)", 131_072, 16_384, TEXT, false, price(0.5, 2)),
   compatible("openrouter", "qwen/qwen3-coder", "Qwen3 Coder (OpenRouter)", 262_144, 65_536, TEXT, false, price(0.22, 0.95)),

@@ -5,7 +5,14 @@
  */
 import { z } from "zod";
 import type { Api, Cost, ModelRef, Usage } from "../../../shared/protocol";
-import { CompatSchema, ModelInfoSchema, ProviderConfigSchema, type Compat, type ModelInfo, type ProviderConfig } from "../../../shared/models";
+import {
+  CompatSchema,
+  ModelInfoSchema,
+  ProviderConfigSchema,
+  type Compat,
+  type ModelInfo,
+  type ProviderConfig,
+} from "../../../shared/models";
 import { BUNDLED_MODELS, BUNDLED_PROVIDERS } from "./registry-data";
 
 export type RegistryResult<T> = { ok: true; value: T } | { ok: false; error: string };

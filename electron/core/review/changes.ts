@@ -18,7 +18,11 @@ interface Sides {
   lastSeq: number;
 }
 
-function sidesBetween(entries: readonly StoredEntry[], fromSeq: number, toSeq: number): { files: Map<string, Sides>; untracked: ChangeSet["untracked"] } {
+function sidesBetween(
+  entries: readonly StoredEntry[],
+  fromSeq: number,
+  toSeq: number,
+): { files: Map<string, Sides>; untracked: ChangeSet["untracked"] } {
   const at = fileStatesAt(entries, toSeq);
   const earlier = fromSeq > 0 ? fileStatesAt(entries, fromSeq) : null;
   const files = new Map<string, Sides>();
@@ -28,7 +32,12 @@ function sidesBetween(entries: readonly StoredEntry[], fromSeq: number, toSeq: n
     const prev = earlier?.files.find((e) => e.path === f.path);
     const before = prev ? prev.after : f.before;
     const beforeKnown = prev ? prev.afterKnown : f.beforeKnown;
-    files.set(f.path, { before, after: f.after, known: beforeKnown && f.afterKnown, lastSeq: changedInRange[changedInRange.length - 1].seq });
+    files.set(f.path, {
+      before,
+      after: f.after,
+      known: beforeKnown && f.afterKnown,
+      lastSeq: changedInRange[changedInRange.length - 1].seq,
+    });
   }
   return { files, untracked: at.untracked.filter((u) => u.seq > fromSeq) };
 }

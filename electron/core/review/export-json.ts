@@ -124,9 +124,11 @@ export function parseEnvelope(content: string): ReviewResult<SessionExport> {
     return fail("INVALID_REQUEST", `the file is not JSON: ${e instanceof Error ? e.message : String(e)}`);
   }
   const format = (raw as { format?: unknown } | null)?.format;
-  if (format !== EXPORT_FORMAT) return fail("INVALID_REQUEST", `not an Agent Workbench session export (format ${JSON.stringify(format ?? null)})`);
+  if (format !== EXPORT_FORMAT)
+    return fail("INVALID_REQUEST", `not an Agent Workbench session export (format ${JSON.stringify(format ?? null)})`);
   const version = (raw as { version?: unknown }).version;
-  if (version !== EXPORT_VERSION) return fail("UNSUPPORTED", `export version ${JSON.stringify(version)} is not supported (this app reads version ${EXPORT_VERSION})`);
+  if (version !== EXPORT_VERSION)
+    return fail("UNSUPPORTED", `export version ${JSON.stringify(version)} is not supported (this app reads version ${EXPORT_VERSION})`);
   const parsed = SessionExportSchema.safeParse(raw);
   if (!parsed.success) {
     const issues = parsed.error.issues
@@ -158,7 +160,15 @@ export function importEnvelope(store: ReviewStorePort, workspaceId: string, enve
     for (const n of envelope.notes) {
       const seq = seqs.get(n.seq);
       if (seq === undefined) continue; // its entry was unreadable at export time
-      const note = store.addNote({ sessionId: session.id, seq, author: n.author, verdict: n.verdict, text: n.text, path: n.path ?? null, line: n.line ?? null });
+      const note = store.addNote({
+        sessionId: session.id,
+        seq,
+        author: n.author,
+        verdict: n.verdict,
+        text: n.text,
+        path: n.path ?? null,
+        line: n.line ?? null,
+      });
       times.notes[String(note.id)] = n.createdAt;
     }
     for (const r of envelope.toolCalls) {

@@ -66,7 +66,11 @@ function entryBlock(seq: number, entry: SessionEntry): string[] {
     }
     case "approval": {
       const reason = entry.reason ? ` — reason: ${oneLine(entry.reason)}` : "";
-      return [`## #${seq} · Approval · ${formatTime(entry.timestamp)}`, "", `**${entry.decision}** \`${entry.toolName}\` call \`${entry.toolCallId}\` (by ${entry.decidedBy})${reason}`];
+      return [
+        `## #${seq} · Approval · ${formatTime(entry.timestamp)}`,
+        "",
+        `**${entry.decision}** \`${entry.toolName}\` call \`${entry.toolCallId}\` (by ${entry.decidedBy})${reason}`,
+      ];
     }
     case "modelSwitch":
       return [
@@ -109,7 +113,8 @@ function assistantBlock(seq: number, m: AssistantMessage): string[] {
   if (m.errorMessage) out.push(`> **Error:** ${oneLine(m.errorMessage)}`, "");
   for (const b of m.content) {
     if (b.type === "text") out.push(closeFences(b.text), "");
-    else if (b.type === "thinking") out.push(b.redacted ? "> _Thinking (redacted by the provider)_" : `> _Thinking:_\n${quote(b.thinking)}`, "");
+    else if (b.type === "thinking")
+      out.push(b.redacted ? "> _Thinking (redacted by the provider)_" : `> _Thinking:_\n${quote(b.thinking)}`, "");
     else {
       out.push(`**Tool call** \`${b.name}\` · \`${b.id}\``, "");
       if (b.argumentsError) out.push(`Invalid arguments: ${oneLine(b.argumentsError)}`, "", fence(b.rawArguments ?? "", "text"), "");
@@ -135,7 +140,11 @@ function resultBlock(seq: number, m: ToolResultMessage): string[] {
 function noteBlock(n: ExportedNote): string[] {
   const verdict = n.verdict ? ` · **${n.verdict}**` : "";
   const where = n.path !== undefined && n.line !== undefined ? ` on \`${oneLine(n.path)}:${n.line}\`` : "";
-  return [`> 📝 **Review ${where ? "comment" : "note"}**${where} by ${oneLine(n.author)}${verdict} · ${formatTime(n.createdAt)}`, ">", quote(n.text)];
+  return [
+    `> 📝 **Review ${where ? "comment" : "note"}**${where} by ${oneLine(n.author)}${verdict} · ${formatTime(n.createdAt)}`,
+    ">",
+    quote(n.text),
+  ];
 }
 
 function unifiedDiffOf(details: unknown): string | null {

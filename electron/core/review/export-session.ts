@@ -33,8 +33,13 @@ export function renderExport(envelope: SessionExport, format: ExportFormat, mode
   if (format === "json") return { filename: `${stem}.json`, mimeType: "application/json", content: serializeEnvelope(envelope) };
   const items = buildTimeline(envelope.entries, envelope.toolCalls, { modelName });
   const stats = sessionStats(envelope.entries, items);
-  if (format === "markdown") return { filename: `${stem}.md`, mimeType: "text/markdown; charset=utf-8", content: renderMarkdown(envelope, stats) };
-  return { filename: `${stem}.html`, mimeType: "text/html; charset=utf-8", content: renderHtml({ envelope, items, stats, modelNames: modelNames(envelope, modelName) }) };
+  if (format === "markdown")
+    return { filename: `${stem}.md`, mimeType: "text/markdown; charset=utf-8", content: renderMarkdown(envelope, stats) };
+  return {
+    filename: `${stem}.html`,
+    mimeType: "text/html; charset=utf-8",
+    content: renderHtml({ envelope, items, stats, modelNames: modelNames(envelope, modelName) }),
+  };
 }
 
 /** "provider/api/id" → name, for every model the session used (the HTML replay shows names, not ids). */

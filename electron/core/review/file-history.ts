@@ -83,7 +83,8 @@ export function fileStatesAt(entries: readonly StoredEntry[], seq: number): File
 
 function afterOf(state: FileState, d: z.infer<typeof FileChangeDetailsSchema>): string | null {
   if (typeof d.after === "string") return d.after;
-  const base = state.changes.length === 0 ? (d.created ? "" : state.beforeKnown ? state.before : null) : state.afterKnown ? state.after : null;
+  const base =
+    state.changes.length === 0 ? (d.created ? "" : state.beforeKnown ? state.before : null) : state.afterKnown ? state.after : null;
   if (base === null) return null;
   return applyUnified(base, d.diff.unifiedDiff);
 }

@@ -17,8 +17,7 @@ export interface TimelineFilter {
 
 export const errorsOnly = (items: readonly TimelineItem[]): TimelineItem[] => items.filter((i) => i.isError);
 
-export const byTool = (items: readonly TimelineItem[], toolName: string): TimelineItem[] =>
-  items.filter((i) => i.toolName === toolName);
+export const byTool = (items: readonly TimelineItem[], toolName: string): TimelineItem[] => items.filter((i) => i.toolName === toolName);
 
 export const byModel = (items: readonly TimelineItem[], model: ModelRef): TimelineItem[] =>
   items.filter((i) => i.model !== null && sameModel(i.model, model));

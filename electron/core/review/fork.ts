@@ -19,7 +19,8 @@ export function forkAt(
 ): ReviewResult<SessionSummary> {
   const source = store.getSession(sessionId);
   if (!source) return fail("NOT_FOUND", `no session ${sessionId}`);
-  if (atSeq > source.entryCount) return fail("INVALID_REQUEST", `step ${atSeq} is past the end of the session (${source.entryCount} entries)`);
+  if (atSeq > source.entryCount)
+    return fail("INVALID_REQUEST", `step ${atSeq} is past the end of the session (${source.entryCount} entries)`);
   const fork = store.forkSession(sessionId, atSeq);
   // Repaired before the switch, so the new model never sees a call without its result.
   store.repairSession(fork.id);

@@ -2,7 +2,10 @@
 
 /** `2025-03-01 09:30:05 UTC` */
 export function formatTime(ms: number): string {
-  return new Date(ms).toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC");
+  return new Date(ms)
+    .toISOString()
+    .replace("T", " ")
+    .replace(/\.\d+Z$/, " UTC");
 }
 
 /** `3m 12s`, `1h 02m`, `850 ms` */

@@ -127,8 +127,17 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
     },
     "review.notes.add": (p) => {
       requireSession(p.sessionId);
-      if ((p.path === undefined) !== (p.line === undefined)) throw new ApiFailure("INVALID_REQUEST", "a line comment needs both path and line");
-      return store.addNote({ sessionId: p.sessionId, seq: p.seq, author: p.author, verdict: p.verdict, text: p.text, path: p.path ?? null, line: p.line ?? null });
+      if ((p.path === undefined) !== (p.line === undefined))
+        throw new ApiFailure("INVALID_REQUEST", "a line comment needs both path and line");
+      return store.addNote({
+        sessionId: p.sessionId,
+        seq: p.seq,
+        author: p.author,
+        verdict: p.verdict,
+        text: p.text,
+        path: p.path ?? null,
+        line: p.line ?? null,
+      });
     },
     "review.notes.delete": (p) => {
       requireSession(p.sessionId);

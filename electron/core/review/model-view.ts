@@ -82,7 +82,15 @@ export function modelViewAt(entries: readonly StoredEntry[], seq: number, input:
     const repairs = built.repairs.map((r) => ({ ...r, seq: r.messageIndex === null ? null : (seqs[r.messageIndex] ?? null) }));
     return {
       ok: true,
-      value: { seq, model: message.model, body: built.body, idMap: Object.fromEntries(built.idMap), toolNames: built.toolNames, requestTime, repairs },
+      value: {
+        seq,
+        model: message.model,
+        body: built.body,
+        idMap: Object.fromEntries(built.idMap),
+        toolNames: built.toolNames,
+        requestTime,
+        repairs,
+      },
     };
   } catch (e) {
     // The builders are pure and should not throw; if one does, report it rather than crash the request.

@@ -8,4 +8,7 @@ export interface ReviewError {
 
 export type ReviewResult<T> = { ok: true; value: T } | { ok: false; error: ReviewError };
 
-export const fail = (code: ReviewErrorCode, message: string): { ok: false; error: ReviewError } => ({ ok: false, error: { code, message } });
+export const fail = (code: ReviewErrorCode, message: string): { ok: false; error: ReviewError } => ({
+  ok: false,
+  error: { code, message },
+});

@@ -65,7 +65,13 @@ export function sessionStats(entries: readonly StoredEntry[], items: readonly Ti
       let s = tools.get(item.toolName);
       if (!s) tools.set(item.toolName, (s = { toolName: item.toolName, total: 0, ok: 0, error: 0, denied: 0, aborted: 0, missing: 0 }));
       s.total++;
-      if (item.outcome === "ok" || item.outcome === "error" || item.outcome === "denied" || item.outcome === "aborted" || item.outcome === "missing") {
+      if (
+        item.outcome === "ok" ||
+        item.outcome === "error" ||
+        item.outcome === "denied" ||
+        item.outcome === "aborted" ||
+        item.outcome === "missing"
+      ) {
         s[item.outcome]++;
       }
     }

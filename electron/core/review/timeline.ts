@@ -142,7 +142,12 @@ export function buildTimeline(
         });
         break;
       case "reasoningChange":
-        push({ ...base, kind: "reasoningChange", timestamp: entry.timestamp, summary: `Reasoning level changed from ${entry.from} to ${entry.to}` });
+        push({
+          ...base,
+          kind: "reasoningChange",
+          timestamp: entry.timestamp,
+          summary: `Reasoning level changed from ${entry.from} to ${entry.to}`,
+        });
         break;
       case "compaction":
         push({

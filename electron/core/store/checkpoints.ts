@@ -68,9 +68,9 @@ export function getCheckpoint(ctx: StoreContext, id: number): CheckpointRecord |
 
 /** A workspace's live (unpruned) rows, oldest first. */
 export function listWorkspaceCheckpoints(ctx: StoreContext, workspaceId: string): CheckpointRecord[] {
-  return (
-    ctx.stmt(`SELECT * FROM checkpoints WHERE workspace_id = ? AND pruned_at IS NULL ORDER BY id`).all(workspaceId) as Row[]
-  ).map(toRecord);
+  return (ctx.stmt(`SELECT * FROM checkpoints WHERE workspace_id = ? AND pruned_at IS NULL ORDER BY id`).all(workspaceId) as Row[]).map(
+    toRecord,
+  );
 }
 
 export function markCheckpointsPruned(ctx: StoreContext, ids: readonly number[]): void {
@@ -81,6 +81,8 @@ export function markCheckpointsPruned(ctx: StoreContext, ids: readonly number[])
 }
 
 export function countPrunedCheckpoints(ctx: StoreContext, workspaceId: string): number {
-  const row = ctx.stmt(`SELECT count(*) AS n FROM checkpoints WHERE workspace_id = ? AND pruned_at IS NOT NULL`).get(workspaceId) as { n: number };
+  const row = ctx.stmt(`SELECT count(*) AS n FROM checkpoints WHERE workspace_id = ? AND pruned_at IS NOT NULL`).get(workspaceId) as {
+    n: number;
+  };
   return row.n;
 }

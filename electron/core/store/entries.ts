@@ -8,11 +8,7 @@
  * in batches, off the append path (search-index.ts).
  */
 import { z } from "zod";
-import {
-  SessionEntrySchema,
-  type SessionEntry,
-  type StoredEntry,
-} from "../../../shared/protocol";
+import { SessionEntrySchema, type SessionEntry, type StoredEntry } from "../../../shared/protocol";
 import type { StoreContext } from "./db";
 import { isSessionEntryShape } from "./entry-shape";
 import { StoreError } from "./errors";
@@ -191,7 +187,13 @@ function isPrimaryKeyConflict(e: unknown): boolean {
  * top its workspace's list or was bumped over a second ago: the list order
  * stays exact and the shown time lags by less than a second.
  */
-function insertValidated(ctx: StoreContext, sessionId: string, entry: SessionEntry, json: string, alongside: (() => void) | undefined): number {
+function insertValidated(
+  ctx: StoreContext,
+  sessionId: string,
+  entry: SessionEntry,
+  json: string,
+  alongside: (() => void) | undefined,
+): number {
   const tail = ctx.cache.tails.get(sessionId) ?? readTail(ctx, sessionId);
   const c = columnsOf(entry);
   const seq = tail.lastSeq + 1;
@@ -262,7 +264,12 @@ type EntryRow = [
   content: string,
 ];
 
-function insertRow(ctx: StoreContext, row: EntryRow, touch: { sessionId: string; now: number } | null, alongside: (() => void) | undefined): void {
+function insertRow(
+  ctx: StoreContext,
+  row: EntryRow,
+  touch: { sessionId: string; now: number } | null,
+  alongside: (() => void) | undefined,
+): void {
   ctx
     .stmt(
       `INSERT INTO entries (id, session_id, kind, timestamp, provider, api, model_id, stop_reason, tool_call_id,
@@ -278,8 +285,7 @@ function insertRow(ctx: StoreContext, row: EntryRow, touch: { sessionId: string;
 /** The session's rowid number and workspace, or undefined when it does not exist. */
 export function sessionHead(ctx: StoreContext, sessionId: string): { num: number; workspace_id: string } | undefined {
   return ctx.stmt(`SELECT num, workspace_id FROM sessions WHERE id = ?`).get(sessionId) as
-    | { num: number; workspace_id: string }
-    | undefined;
+    { num: number; workspace_id: string } | undefined;
 }
 
 interface LastEntryRow {

@@ -98,7 +98,13 @@ function message(m: unknown): boolean {
       );
     case "toolResult":
       // `details` is z.unknown().optional(): anything.
-      return isString(m.toolCallId) && isString(m.toolName) && typeof m.isError === "boolean" && every(m.content, userBlock) && isNumber(m.timestamp);
+      return (
+        isString(m.toolCallId) &&
+        isString(m.toolName) &&
+        typeof m.isError === "boolean" &&
+        every(m.content, userBlock) &&
+        isNumber(m.timestamp)
+      );
     default:
       return false;
   }
@@ -114,7 +120,14 @@ export function isSessionEntryShape(input: unknown): boolean {
     case "modelSwitch":
       return (e.from === null || modelRef(e.from)) && modelRef(e.to) && isNumber(e.timestamp);
     case "approval":
-      return isString(e.toolCallId) && isString(e.toolName) && DECISIONS.has(e.decision) && optString(e.reason) && isString(e.decidedBy) && isNumber(e.timestamp);
+      return (
+        isString(e.toolCallId) &&
+        isString(e.toolName) &&
+        DECISIONS.has(e.decision) &&
+        optString(e.reason) &&
+        isString(e.decidedBy) &&
+        isNumber(e.timestamp)
+      );
     case "compaction":
       return isString(e.summary) && isInt(e.firstKeptSeq) && isCount(e.tokensBefore) && modelRef(e.model) && isNumber(e.timestamp);
     case "rename":

@@ -5,13 +5,7 @@ export type { CheckedEntries, EntryProblem, EntryRange } from "./entries";
 export type { CreateSessionInput, ForkOptions, ListSessionsOptions, SessionPage } from "./sessions";
 export type { SearchOptions } from "./search";
 export { toFtsQuery } from "./search";
-export {
-  ToolAuditStatusSchema,
-  type ToolAuditStatus,
-  type ToolCallInput,
-  type ToolCallPatch,
-  type ToolCallRecord,
-} from "./audit";
+export { ToolAuditStatusSchema, type ToolAuditStatus, type ToolCallInput, type ToolCallPatch, type ToolCallRecord } from "./audit";
 export type { Note, NoteInput, NoteVerdict } from "./notes";
 export { ABORTED_RESULT_TEXT, synthesizedAbortResult, type RepairReport } from "./repair";
 export type { CheckpointInput, CheckpointKind, CheckpointRecord } from "./checkpoints";

@@ -56,10 +56,18 @@ export function checkIntegrityOffThread(path: string, nativeBinding?: string): P
       if (!reply.success) return settle({ ok: false, damaged: false, message: "the integrity check sent an unreadable reply" });
       if (reply.data.kind === "done") {
         const problems = reply.data.problems;
-        return settle(problems.length === 0 ? { ok: true } : { ok: false, damaged: true, message: `integrity check failed: ${problems.slice(0, 5).join("; ")}` });
+        return settle(
+          problems.length === 0
+            ? { ok: true }
+            : { ok: false, damaged: true, message: `integrity check failed: ${problems.slice(0, 5).join("; ")}` },
+        );
       }
       const damaged = reply.data.code !== null && /^SQLITE_(CORRUPT|NOTADB)/.test(reply.data.code);
-      settle({ ok: false, damaged, message: damaged ? `integrity check failed: ${reply.data.message}` : `the integrity check could not run: ${reply.data.message}` });
+      settle({
+        ok: false,
+        damaged,
+        message: damaged ? `integrity check failed: ${reply.data.message}` : `the integrity check could not run: ${reply.data.message}`,
+      });
     });
     worker.on("error", (e) => settle({ ok: false, damaged: false, message: `the integrity check could not run: ${e.message}` }));
     worker.on("exit", () => settle({ ok: false, damaged: false, message: "the integrity check stopped before it finished" }));

@@ -38,7 +38,17 @@ interface NoteRow {
 }
 
 function toNote(r: NoteRow): Note {
-  return { id: r.id, sessionId: r.session_id, seq: r.seq, author: r.author, verdict: r.verdict, text: r.text, createdAt: r.created_at, path: r.path, line: r.line };
+  return {
+    id: r.id,
+    sessionId: r.session_id,
+    seq: r.seq,
+    author: r.author,
+    verdict: r.verdict,
+    text: r.text,
+    createdAt: r.created_at,
+    path: r.path,
+    line: r.line,
+  };
 }
 
 export function addNote(ctx: StoreContext, input: NoteInput): Note {

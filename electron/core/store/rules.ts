@@ -22,10 +22,19 @@ interface RuleRow {
   created_at: number;
 }
 
-const toRule = (r: RuleRow): ApprovalRule => ({ id: r.id, tool: r.tool, action: r.action, pattern: r.pattern, source: "workspace", createdAt: r.created_at });
+const toRule = (r: RuleRow): ApprovalRule => ({
+  id: r.id,
+  tool: r.tool,
+  action: r.action,
+  pattern: r.pattern,
+  source: "workspace",
+  createdAt: r.created_at,
+});
 
 export function listRules(ctx: StoreContext, workspaceId: string): ApprovalRule[] {
-  const rows = ctx.stmt(`SELECT id, tool, action, pattern, created_at FROM approval_rules WHERE workspace_id = ? ORDER BY created_at, id`).all(workspaceId) as RuleRow[];
+  const rows = ctx
+    .stmt(`SELECT id, tool, action, pattern, created_at FROM approval_rules WHERE workspace_id = ? ORDER BY created_at, id`)
+    .all(workspaceId) as RuleRow[];
   return rows.map(toRule);
 }
 
@@ -39,23 +48,34 @@ function clean(pattern: string): string {
 export function addRule(ctx: StoreContext, input: RuleInput): ApprovalRule {
   const pattern = clean(input.pattern);
   const existing = ctx
-    .stmt(`SELECT id, tool, action, pattern, created_at FROM approval_rules WHERE workspace_id = ? AND tool = ? AND action = ? AND pattern = ?`)
+    .stmt(
+      `SELECT id, tool, action, pattern, created_at FROM approval_rules WHERE workspace_id = ? AND tool = ? AND action = ? AND pattern = ?`,
+    )
     .get(input.workspaceId, input.tool, input.action, pattern) as RuleRow | undefined;
   if (existing) return toRule(existing);
   if (ctx.stmt(`SELECT 1 FROM workspaces WHERE id = ?`).get(input.workspaceId) === undefined) {
     throw new StoreError("NOT_FOUND", `no workspace ${input.workspaceId}`);
   }
   const row = ctx
-    .stmt(`INSERT INTO approval_rules (id, workspace_id, tool, action, pattern, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id, tool, action, pattern, created_at`)
+    .stmt(
+      `INSERT INTO approval_rules (id, workspace_id, tool, action, pattern, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id, tool, action, pattern, created_at`,
+    )
     .get(randomUUID(), input.workspaceId, input.tool, input.action, pattern, ctx.now()) as RuleRow;
   return toRule(row);
 }
 
-export function updateRule(ctx: StoreContext, workspaceId: string, id: string, patch: { action?: ApprovalRule["action"]; pattern?: string }): ApprovalRule {
+export function updateRule(
+  ctx: StoreContext,
+  workspaceId: string,
+  id: string,
+  patch: { action?: ApprovalRule["action"]; pattern?: string },
+): ApprovalRule {
   const pattern = patch.pattern === undefined ? null : clean(patch.pattern);
   try {
     const row = ctx
-      .stmt(`UPDATE approval_rules SET action = coalesce(?, action), pattern = coalesce(?, pattern) WHERE workspace_id = ? AND id = ? RETURNING id, tool, action, pattern, created_at`)
+      .stmt(
+        `UPDATE approval_rules SET action = coalesce(?, action), pattern = coalesce(?, pattern) WHERE workspace_id = ? AND id = ? RETURNING id, tool, action, pattern, created_at`,
+      )
       .get(patch.action ?? null, pattern, workspaceId, id) as RuleRow | undefined;
     if (!row) throw new StoreError("NOT_FOUND", `no rule ${id} in this workspace`);
     return toRule(row);

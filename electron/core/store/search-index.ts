@@ -57,8 +57,7 @@ export function indexSlice(ctx: StoreContext, sessionIds: Iterable<string> | "al
             .all() as Array<[string, number, number]>)
         : [...sessionIds].flatMap((id) => {
             const row = ctx.stmt(`SELECT id, num, fts_indexed_seq FROM sessions WHERE id = ?`).raw().get(id) as
-              | [string, number, number]
-              | undefined;
+              [string, number, number] | undefined;
             return row === undefined ? [] : [row];
           });
     const rowsOf = ctx.stmt(`SELECT id, kind, content FROM entries WHERE id BETWEEN ? AND ? ORDER BY id LIMIT ${STEP_ROWS}`);

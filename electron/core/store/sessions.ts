@@ -179,9 +179,7 @@ export function renameSession(ctx: StoreContext, id: string, title: string): Ses
 export function setSessionModel(ctx: StoreContext, id: string, model: ModelRef | null): SessionSummary {
   const now = ctx.now();
   const r = ctx
-    .stmt(
-      `UPDATE sessions SET model_provider = ?, model_api = ?, model_id = ?, updated_at = max(updated_at, ?) WHERE id = ?`,
-    )
+    .stmt(`UPDATE sessions SET model_provider = ?, model_api = ?, model_id = ?, updated_at = max(updated_at, ?) WHERE id = ?`)
     .run(model?.provider ?? null, model?.api ?? null, model?.id ?? null, now, id);
   if (r.changes === 0) throw new StoreError("NOT_FOUND", `no session ${id}`);
   const summary = requireSession(ctx, id);

@@ -23,7 +23,8 @@ export function getSetting(ctx: StoreContext, key: string): unknown {
 
 export function setSetting(ctx: StoreContext, key: string, value: unknown): void {
   if (key.length === 0) throw new StoreError("INVALID_ARGUMENT", "setting key is empty");
-  if (SECRET_LIKE.test(key)) throw new StoreError("INVALID_ARGUMENT", `setting "${key}" looks like a secret; secrets never go into the database`);
+  if (SECRET_LIKE.test(key))
+    throw new StoreError("INVALID_ARGUMENT", `setting "${key}" looks like a secret; secrets never go into the database`);
   let json: string | undefined;
   try {
     json = JSON.stringify(value);
@@ -32,7 +33,9 @@ export function setSetting(ctx: StoreContext, key: string, value: unknown): void
   }
   if (json === undefined) throw new StoreError("INVALID_ARGUMENT", `setting "${key}" has no JSON value`);
   ctx
-    .stmt(`INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`)
+    .stmt(
+      `INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+    )
     .run(key, json, ctx.now());
 }
 

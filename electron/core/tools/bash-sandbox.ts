@@ -80,15 +80,21 @@ export function probeBashSandbox(pathVar: string): BashSandboxInfo {
     const bin = "/usr/bin/sandbox-exec";
     if (!existsSync(bin)) return { kind: "none", reason: "sandbox-exec is missing from this Mac" };
     const run = spawnSync(bin, ["-p", "(version 1)(allow default)", "/usr/bin/true"], { timeout: 10_000 });
-    return run.status === 0 ? { kind: "sandbox-exec", binary: bin } : { kind: "none", reason: `sandbox-exec does not run here: ${String(run.stderr ?? "").trim() || `exit ${run.status}`}` };
+    return run.status === 0
+      ? { kind: "sandbox-exec", binary: bin }
+      : { kind: "none", reason: `sandbox-exec does not run here: ${String(run.stderr ?? "").trim() || `exit ${run.status}`}` };
   }
   if (process.platform !== "linux") return { kind: "none", reason: `no sandbox is available on ${process.platform}` };
   const bin = findBinary("bwrap", pathVar);
   if (!bin) return { kind: "none", reason: "bubblewrap (bwrap) is not installed; install the bubblewrap package" };
-  const run = spawnSync(bin, ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-net", "--unshare-pid", "--die-with-parent", "true"], {
-    timeout: 10_000,
-    encoding: "utf8",
-  });
+  const run = spawnSync(
+    bin,
+    ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-net", "--unshare-pid", "--die-with-parent", "true"],
+    {
+      timeout: 10_000,
+      encoding: "utf8",
+    },
+  );
   if (run.status === 0) return { kind: "bwrap", binary: bin };
   const why = (run.stderr ?? "").trim().split("\n")[0] || run.error?.message || `exit ${run.status}`;
   return { kind: "none", reason: `bubblewrap cannot create its namespaces here (${why}); user namespaces may be disabled` };
@@ -110,13 +116,31 @@ const isDir = (p: string) => {
 };
 
 /** The command line that runs `shell -c command` inside the sandbox. */
-export function sandboxedCommand(info: BashSandboxInfo, shell: string, command: string, profile: SandboxProfile): { file: string; args: string[] } {
+export function sandboxedCommand(
+  info: BashSandboxInfo,
+  shell: string,
+  command: string,
+  profile: SandboxProfile,
+): { file: string; args: string[] } {
   const hidden = [...HOME_SECRETS.map((s) => join(profile.home, s)), ...profile.hidden].filter((p) => isAbsolute(p) && p !== "/");
   if (info.kind === "bwrap" && info.binary) {
     // The workspace is bound before the secrets are covered: a later bind of a
     // workspace that contains them (the home folder opened as workspace) would
     // show them again. A secret folder that contains the workspace is left as is.
-    const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--bind", profile.workspace, profile.workspace];
+    const args = [
+      "--ro-bind",
+      "/",
+      "/",
+      "--dev",
+      "/dev",
+      "--proc",
+      "/proc",
+      "--tmpfs",
+      "/tmp",
+      "--bind",
+      profile.workspace,
+      profile.workspace,
+    ];
     for (const p of hidden) {
       if (profile.workspace === p || profile.workspace.startsWith(p + sep)) continue;
       const dir = isDir(p);

@@ -104,7 +104,8 @@ export async function runBash(args: BashArgs, ctx: ToolContext): Promise<ToolOut
   const workdir = await resolveWorkdir(args, ctx);
   if (!workdir.ok) return failure(workdir.error);
   // Also checked at proposal time; here so that no path runs it unconfined when the sandbox is required.
-  if (ctx.bash.required && ctx.bash.sandbox.kind === "none") return failure(errors.sandboxUnavailable(ctx.bash.sandbox.reason ?? "no sandbox"));
+  if (ctx.bash.required && ctx.bash.sandbox.kind === "none")
+    return failure(errors.sandboxUnavailable(ctx.bash.sandbox.reason ?? "no sandbox"));
   const timeoutMs = bashTimeoutMs(args);
   const started = Date.now();
   if (ctx.signal.aborted) return failure(errors.aborted());

@@ -35,7 +35,8 @@ export class TurnBudget {
   /** The exhausted limit, described for the model, or null when there is room for one more call. */
   exhausted(kind: "call" | "sideEffect" | "execute"): string | null {
     const { limits, used } = this;
-    if (kind === "call" && used.toolCalls >= limits.maxToolCalls) return `${limits.maxToolCalls} tool call${limits.maxToolCalls === 1 ? "" : "s"}`;
+    if (kind === "call" && used.toolCalls >= limits.maxToolCalls)
+      return `${limits.maxToolCalls} tool call${limits.maxToolCalls === 1 ? "" : "s"}`;
     if (used.outputBytes >= limits.maxOutputBytes) return `${limits.maxOutputBytes} bytes of tool output`;
     if (used.durationMs >= limits.maxDurationMs) return `${Math.round(limits.maxDurationMs / 1000)} s of tool time`;
     if ((kind === "sideEffect" || kind === "execute") && used.sideEffects >= limits.maxSideEffects) {

@@ -57,7 +57,11 @@ export function applyReview(plan: FileChangePlan, review: ChangeReview): Result<
     const hunks = computeHunks(before, plan.after);
     if (review.decisions.length !== hunks.length) {
       return fail(
-        toolError("CONFLICT", `The review answered ${review.decisions.length} hunks but the change to ${rel} has ${hunks.length}; nothing was written.`, "Propose the change again."),
+        toolError(
+          "CONFLICT",
+          `The review answered ${review.decisions.length} hunks but the change to ${rel} has ${hunks.length}; nothing was written.`,
+          "Propose the change again.",
+        ),
       );
     }
     const accepted = review.decisions.map((d) => d === "accepted");
@@ -81,7 +85,11 @@ export function applyReview(plan: FileChangePlan, review: ChangeReview): Result<
   const after = crlf ? toEol(review.after, "\r\n") : review.after;
   if (after === before && plan.before !== null) {
     return fail(
-      toolError("DENIED", `The user edited your proposed change to ${rel} back to the file's current content; nothing was written.`, "None of this change landed. Ask the user what they want."),
+      toolError(
+        "DENIED",
+        `The user edited your proposed change to ${rel} back to the file's current content; nothing was written.`,
+        "None of this change landed. Ask the user what they want.",
+      ),
     );
   }
   if (after === plan.after) return { ok: true, value: plan };

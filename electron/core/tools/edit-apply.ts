@@ -33,7 +33,8 @@ export function planEdits(rel: string, content: string, eol: Eol, edits: readonl
     const found = locate(content, eol, edit.oldText, edit.newText, edit.replaceAll ?? false);
     if (found.kind === "ambiguous") return fail(errors.editAmbiguous(rel, label(i, edits.length), found.lines));
     // Copied from a read that shortened a long line: re-reading shows the same cut, so say what to do instead.
-    if (found.kind === "notFound" && edit.oldText.includes(CUT_MARKER)) return fail(errors.editCutLine(rel, label(i, edits.length), CUT_MARKER));
+    if (found.kind === "notFound" && edit.oldText.includes(CUT_MARKER))
+      return fail(errors.editCutLine(rel, label(i, edits.length), CUT_MARKER));
     if (found.kind === "notFound") return fail(errors.editNotFound(rel, label(i, edits.length), found.nearest));
     matchers.push(found.matcher);
     for (const range of found.ranges) placed.push({ range, replacement: found.replacement, index: i });

@@ -77,7 +77,13 @@ function render(levels: number, extra: number, unit: IndentUnit): string {
  * unit `oldUnit`) onto the file's block (`fileIndent`, `fileUnit`): each
  * line keeps its depth relative to the block, written in the file's style.
  */
-export function reindent(newText: string, oldIndent: string, fileIndent: string, oldUnit: IndentUnit | null, fileUnit: IndentUnit | null): string {
+export function reindent(
+  newText: string,
+  oldIndent: string,
+  fileIndent: string,
+  oldUnit: IndentUnit | null,
+  fileUnit: IndentUnit | null,
+): string {
   const from = known(oldUnit ?? fileUnit, fileUnit);
   const to = known(fileUnit ?? oldUnit, oldUnit);
   const sameStyle = from === null || to === null || (from.kind === to.kind && unitWidth(from) === unitWidth(to));
@@ -93,7 +99,10 @@ export function reindent(newText: string, oldIndent: string, fileIndent: string,
       const body = line.slice(own.length);
       if (sameStyle || to === null) {
         // Same style: keep the line's own relative whitespace as written.
-        const keep = own.length >= oldIndent.length && own.startsWith(oldIndent) ? own.slice(oldIndent.length) : render(Math.floor(rel / fromWidth), rel % fromWidth, to ?? { kind: "space", width: fromWidth });
+        const keep =
+          own.length >= oldIndent.length && own.startsWith(oldIndent)
+            ? own.slice(oldIndent.length)
+            : render(Math.floor(rel / fromWidth), rel % fromWidth, to ?? { kind: "space", width: fromWidth });
         return fileIndent + keep + body;
       }
       return fileIndent + render(Math.floor(rel / fromWidth), rel % fromWidth, to) + body;

@@ -16,12 +16,7 @@ import { detectUnit, indentOf, reindent, type IndentUnit } from "./edit-indent";
 import type { Eol } from "./text-file";
 import { toEol } from "./text-file";
 
-export type MatcherName =
-  | "exact"
-  | "indentation-flexible"
-  | "line-trimmed"
-  | "whitespace-normalized"
-  | "escape-normalized";
+export type MatcherName = "exact" | "indentation-flexible" | "line-trimmed" | "whitespace-normalized" | "escape-normalized";
 
 export interface Range {
   start: number;
@@ -166,7 +161,12 @@ export function locate(content: string, eol: Eol, oldText: string, newText: stri
   const oldN = oldText.replace(/\r\n/g, "\n");
   const newN = newText.replace(/\r\n/g, "\n");
   const lines = splitLines(content);
-  const finish = (a: Attempt): LocateResult => ({ kind: "found", matcher: a.matcher, ranges: a.ranges, replacement: toEol(a.replacement, eol) });
+  const finish = (a: Attempt): LocateResult => ({
+    kind: "found",
+    matcher: a.matcher,
+    ranges: a.ranges,
+    replacement: toEol(a.replacement, eol),
+  });
 
   // 1. Exact (in the file's own line endings). Ambiguity here is final.
   for (const needle of eol === "\r\n" ? [oldText, toEol(oldN, "\r\n")] : [oldText, oldN]) {

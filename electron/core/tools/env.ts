@@ -8,16 +8,52 @@
 
 /** Always passed down, whatever their names look like. */
 const KEEP = new Set([
-  "PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "TERM", "TZ", "TMPDIR", "TEMP", "TMP", "PWD",
-  "SSH_AUTH_SOCK", "XAUTHORITY", "DISPLAY", "COLORTERM", "EDITOR", "VISUAL", "NODE_PATH",
+  "PATH",
+  "HOME",
+  "USER",
+  "LOGNAME",
+  "SHELL",
+  "LANG",
+  "LANGUAGE",
+  "TERM",
+  "TZ",
+  "TMPDIR",
+  "TEMP",
+  "TMP",
+  "PWD",
+  "SSH_AUTH_SOCK",
+  "XAUTHORITY",
+  "DISPLAY",
+  "COLORTERM",
+  "EDITOR",
+  "VISUAL",
+  "NODE_PATH",
 ]);
 
 /** Known secret variables (also caught by the name pattern; listed so the intent is explicit). */
 export const KNOWN_SECRETS = [
-  "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY", "MISTRAL_API_KEY", "GROQ_API_KEY",
-  "OPENROUTER_API_KEY", "DEEPSEEK_API_KEY", "XAI_API_KEY", "AZURE_OPENAI_API_KEY", "COHERE_API_KEY",
-  "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "GITHUB_TOKEN", "GH_TOKEN", "NPM_TOKEN",
-  "HF_TOKEN", "HUGGING_FACE_HUB_TOKEN", "DATABASE_URL", "SLACK_BOT_TOKEN", "STRIPE_SECRET_KEY",
+  "ANTHROPIC_API_KEY",
+  "OPENAI_API_KEY",
+  "GEMINI_API_KEY",
+  "GOOGLE_API_KEY",
+  "MISTRAL_API_KEY",
+  "GROQ_API_KEY",
+  "OPENROUTER_API_KEY",
+  "DEEPSEEK_API_KEY",
+  "XAI_API_KEY",
+  "AZURE_OPENAI_API_KEY",
+  "COHERE_API_KEY",
+  "AWS_ACCESS_KEY_ID",
+  "AWS_SECRET_ACCESS_KEY",
+  "AWS_SESSION_TOKEN",
+  "GITHUB_TOKEN",
+  "GH_TOKEN",
+  "NPM_TOKEN",
+  "HF_TOKEN",
+  "HUGGING_FACE_HUB_TOKEN",
+  "DATABASE_URL",
+  "SLACK_BOT_TOKEN",
+  "STRIPE_SECRET_KEY",
 ] as const;
 
 /** Name parts that mark a secret anywhere in the name (GITHUBTOKEN, DB_PASSWORD, MY_API_KEY). */
@@ -25,26 +61,77 @@ const SECRET_SUBSTRING = /(TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|APIKEY|API_KE
 /** Whole name segments that mark a secret (STRIPE_KEY, DB_PASS, BASIC_AUTH), but not GIT_AUTHOR_NAME. */
 const SECRET_SEGMENTS = new Set(["KEY", "KEYS", "PASS", "AUTH", "PAT", "SESSION", "PRIVATE"]);
 /** Values that are credentials whatever the variable is called. */
-const SECRET_VALUE = /^(sk-|sk-ant-|ghp_|gho_|ghu_|ghs_|github_pat_|glpat-|xox[abpr]-|AKIA[0-9A-Z]{12}|AIza[0-9A-Za-z_-]{20}|hf_[A-Za-z0-9]{20}|npm_[A-Za-z0-9]{20})/;
+const SECRET_VALUE =
+  /^(sk-|sk-ant-|ghp_|gho_|ghu_|ghs_|github_pat_|glpat-|xox[abpr]-|AKIA[0-9A-Z]{12}|AIza[0-9A-Za-z_-]{20}|hf_[A-Za-z0-9]{20}|npm_[A-Za-z0-9]{20})/;
 /** URLs with a password in them (postgres://user:pass@host). */
 const URL_WITH_PASSWORD = /^[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:[^/\s@]+@/i;
 
 export function isSecretVariable(name: string, value: string): boolean {
   if (KEEP.has(name) || name.startsWith("LC_")) return false;
   if ((KNOWN_SECRETS as readonly string[]).includes(name)) return true;
-  if (SECRET_SUBSTRING.test(name) || name.toUpperCase().split("_").some((part) => SECRET_SEGMENTS.has(part))) return true;
+  if (
+    SECRET_SUBSTRING.test(name) ||
+    name
+      .toUpperCase()
+      .split("_")
+      .some((part) => SECRET_SEGMENTS.has(part))
+  )
+    return true;
   return SECRET_VALUE.test(value) || URL_WITH_PASSWORD.test(value);
 }
 
 /** Passed to commands (with LC_* and XDG_*), unless the value looks like a credential. */
 export const ALLOWED_ENV = new Set([
-  "PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "TERM", "TZ", "TMPDIR", "TEMP", "TMP", "COLORTERM",
-  "EDITOR", "VISUAL", "PAGER", "NODE_PATH", "NODE_OPTIONS", "NODE_ENV", "NVM_DIR", "NVM_BIN",
-  "JAVA_HOME", "GOPATH", "GOROOT", "GOFLAGS", "CARGO_HOME", "RUSTUP_HOME", "PYENV_ROOT", "VIRTUAL_ENV", "CONDA_PREFIX",
-  "PYTHONPATH", "GEM_HOME", "GEM_PATH", "BUN_INSTALL", "DENO_DIR", "PNPM_HOME", "ANDROID_HOME",
-  "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL",
-  "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy",
-  "CI", "FORCE_COLOR", "NO_COLOR",
+  "PATH",
+  "HOME",
+  "USER",
+  "LOGNAME",
+  "SHELL",
+  "LANG",
+  "LANGUAGE",
+  "TERM",
+  "TZ",
+  "TMPDIR",
+  "TEMP",
+  "TMP",
+  "COLORTERM",
+  "EDITOR",
+  "VISUAL",
+  "PAGER",
+  "NODE_PATH",
+  "NODE_OPTIONS",
+  "NODE_ENV",
+  "NVM_DIR",
+  "NVM_BIN",
+  "JAVA_HOME",
+  "GOPATH",
+  "GOROOT",
+  "GOFLAGS",
+  "CARGO_HOME",
+  "RUSTUP_HOME",
+  "PYENV_ROOT",
+  "VIRTUAL_ENV",
+  "CONDA_PREFIX",
+  "PYTHONPATH",
+  "GEM_HOME",
+  "GEM_PATH",
+  "BUN_INSTALL",
+  "DENO_DIR",
+  "PNPM_HOME",
+  "ANDROID_HOME",
+  "GIT_AUTHOR_NAME",
+  "GIT_AUTHOR_EMAIL",
+  "GIT_COMMITTER_NAME",
+  "GIT_COMMITTER_EMAIL",
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "NO_PROXY",
+  "http_proxy",
+  "https_proxy",
+  "no_proxy",
+  "CI",
+  "FORCE_COLOR",
+  "NO_COLOR",
 ]);
 
 export function childEnvironment(source: Record<string, string | undefined>, extraAllowed: readonly string[] = []): Record<string, string> {

@@ -59,18 +59,36 @@ export async function takeSnapshot(ctx: Pick<ToolContext, "sandbox">, path: stri
   }
   const size = r.stats?.size ?? 0;
   if (size > EDIT_MAX_FILE_BYTES) {
-    return fail(errors.tooLarge(r.rel, size, EDIT_MAX_FILE_BYTES, "Change files this large with bash (e.g. a script), not with write or edit."));
+    return fail(
+      errors.tooLarge(r.rel, size, EDIT_MAX_FILE_BYTES, "Change files this large with bash (e.g. a script), not with write or edit."),
+    );
   }
   const buf = await ctx.sandbox.readFile(r);
   if (!buf.ok) return buf;
   if (looksBinary(buf.value)) return fail(errors.binaryFile(r.rel));
-  return { ok: true, value: { resolved: r, bytes: buf.value, mode: (r.stats?.mode ?? 0o644) & 0o7777, fingerprint: fingerprintOf(buf.value) } };
+  return {
+    ok: true,
+    value: { resolved: r, bytes: buf.value, mode: (r.stats?.mode ?? 0o644) & 0o7777, fingerprint: fingerprintOf(buf.value) },
+  };
 }
 
 const lf = (s: string) => s.replace(/\r\n/g, "\n");
 
-function finishPlan(snapshot: Snapshot, before: string | null, after: string, afterBytes: Buffer, extra: Partial<FileChangePlan> = {}): FileChangePlan {
-  return { snapshot, before, after, afterBytes, diff: fileDiff(snapshot.resolved.rel, before === null ? null : lf(before), lf(after)), ...extra };
+function finishPlan(
+  snapshot: Snapshot,
+  before: string | null,
+  after: string,
+  afterBytes: Buffer,
+  extra: Partial<FileChangePlan> = {},
+): FileChangePlan {
+  return {
+    snapshot,
+    before,
+    after,
+    afterBytes,
+    diff: fileDiff(snapshot.resolved.rel, before === null ? null : lf(before), lf(after)),
+    ...extra,
+  };
 }
 
 export function planWrite(args: WriteArgs, snapshot: Snapshot): Result<FileChangePlan> {
@@ -99,7 +117,10 @@ export function planEdit(args: EditArgs, snapshot: Snapshot): Result<FileChangeP
   const afterBytes = encodeText(plan.value.after, old.bom);
   return {
     ok: true,
-    value: finishPlan(snapshot, old.text, plan.value.after, afterBytes, { matchers: plan.value.matchers, replacements: plan.value.replacements }),
+    value: finishPlan(snapshot, old.text, plan.value.after, afterBytes, {
+      matchers: plan.value.matchers,
+      replacements: plan.value.replacements,
+    }),
   };
 }
 
@@ -120,7 +141,12 @@ export function previewOf(plan: FileChangePlan): ProposalPreview {
  * Writes a plan if the file still matches `expected` (the proposal's
  * fingerprint), re-checked again right before the rename.
  */
-export async function commitPlan(tool: "write" | "edit", plan: FileChangePlan, ctx: Pick<ToolContext, "sandbox">, expected: string): Promise<ToolOutcome> {
+export async function commitPlan(
+  tool: "write" | "edit",
+  plan: FileChangePlan,
+  ctx: Pick<ToolContext, "sandbox">,
+  expected: string,
+): Promise<ToolOutcome> {
   const rel = plan.snapshot.resolved.rel;
   if (plan.snapshot.fingerprint !== expected) return failure(errors.conflict(rel), { path: rel });
   const precondition = async (): Promise<ToolError | null> => {
@@ -139,7 +165,9 @@ export async function commitPlan(tool: "write" | "edit", plan: FileChangePlan, c
     const n = plan.replacements ?? 1;
     // Narrowed by the review: the proposal's replacement count no longer says what landed.
     const narrowedByReview = plan.review && (plan.review.kind === "edited" || plan.review.rejected.length > 0);
-    text = narrowedByReview ? `Edited ${rel} (+${added} -${removed} lines).` : `Edited ${rel}: ${n} replacement${n === 1 ? "" : "s"} (+${added} -${removed} lines).`;
+    text = narrowedByReview
+      ? `Edited ${rel} (+${added} -${removed} lines).`
+      : `Edited ${rel}: ${n} replacement${n === 1 ? "" : "s"} (+${added} -${removed} lines).`;
     const loose = (plan.matchers ?? []).map((m, i) => ({ m, i })).filter((x) => x.m !== "exact");
     if (loose.length > 0) {
       text += `\nNote: ${loose.map((x) => `edits[${x.i}] matched with ${x.m}`).join(", ")} (the text differed from the file); read the file before editing this region again.`;

@@ -19,7 +19,11 @@ export async function runGlob(args: GlobArgs, ctx: ToolContext): Promise<ToolOut
   if (offset === null) return failure(errors.badCursor(args.cursor ?? ""));
   if (args.pattern.startsWith("/") || args.pattern.split("/").includes("..")) {
     return failure(
-      toolError("INVALID_ARGUMENTS", `The pattern "${args.pattern}" must be relative and must not contain "..".`, "Give a pattern relative to `path` (default: the workspace root), e.g. src/**/*.ts."),
+      toolError(
+        "INVALID_ARGUMENTS",
+        `The pattern "${args.pattern}" must be relative and must not contain "..".`,
+        "Give a pattern relative to `path` (default: the workspace root), e.g. src/**/*.ts.",
+      ),
     );
   }
   const resolved = await ctx.sandbox.resolve(args.path ?? ".");
@@ -50,10 +54,18 @@ export async function runGlob(args: GlobArgs, ctx: ToolContext): Promise<ToolOut
   if (found.length === 0) text = `No files match "${args.pattern}" in ${dir.rel === "." ? "the workspace" : dir.rel}.`;
   else if (page.length === 0) text = `No more files: all ${found.length} were shown.`;
   else text = page.map((f) => f.rel).join("\n");
-  if (truncated) text += `\n\n[Showing ${offset + 1}-${end} of ${found.length} files, newest first. Call glob again with cursor="${end}" to continue.]`;
+  if (truncated)
+    text += `\n\n[Showing ${offset + 1}-${end} of ${found.length} files, newest first. Call glob again with cursor="${end}" to continue.]`;
   return {
     ok: true,
     content: [{ type: "text", text }],
-    details: { pattern: args.pattern, path: dir.rel, total: found.length, shown: page.length, truncated, nextCursor: truncated ? String(end) : null },
+    details: {
+      pattern: args.pattern,
+      path: dir.rel,
+      total: found.length,
+      shown: page.length,
+      truncated,
+      nextCursor: truncated ? String(end) : null,
+    },
   };
 }

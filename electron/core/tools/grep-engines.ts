@@ -72,7 +72,11 @@ export async function grepBuiltin(sandbox: Sandbox, target: ResolvedPath, q: Gre
     }
     if (signal.aborted) return { ok: false, error: errors.aborted() };
     if (q.include) {
-      const keep = await filterByGlob(q.include, candidates.map((c) => c.file.rel), signal);
+      const keep = await filterByGlob(
+        q.include,
+        candidates.map((c) => c.file.rel),
+        signal,
+      );
       if (!keep.ok) return keep;
       candidates = candidates.filter((_, i) => keep.value[i]);
     }
@@ -101,7 +105,10 @@ export async function grepBuiltin(sandbox: Sandbox, target: ResolvedPath, q: Gre
   // next batch is read while the worker searches the previous one.
   type Batch = { items: { rel: string; text: string }[]; bytes: number };
   let batch: Batch = { items: [], bytes: 0 };
-  let inflight: { items: Batch["items"]; job: ReturnType<typeof runRegexJob<{ op: "lines"; source: string; flags: string; texts: string[] }>> } | null = null;
+  let inflight: {
+    items: Batch["items"];
+    job: ReturnType<typeof runRegexJob<{ op: "lines"; source: string; flags: string; texts: string[] }>>;
+  } | null = null;
   const settle = async (): Promise<Result<null>> => {
     if (!inflight) return ok(null);
     const { items, job } = inflight;
@@ -126,7 +133,10 @@ export async function grepBuiltin(sandbox: Sandbox, target: ResolvedPath, q: Gre
     if (!settled.ok || batch.items.length === 0) return settled;
     const items = batch.items;
     batch = { items: [], bytes: 0 };
-    inflight = { items, job: runRegexJob({ op: "lines", source: re.value.source, flags: re.value.flags, texts: items.map((i) => i.text) }, { signal }) };
+    inflight = {
+      items,
+      job: runRegexJob({ op: "lines", source: re.value.source, flags: re.value.flags, texts: items.map((i) => i.text) }, { signal }),
+    };
     return ok(null);
   };
 
@@ -226,7 +236,7 @@ export function grepRg(root: string, searchRel: string, q: GrepQuery, options: R
     signal.addEventListener("abort", onAbort, { once: true });
 
     const handleLine = (line: string) => {
-      if (incomplete || !line.startsWith('{"type":"match"') && !line.startsWith('{"type":"context"')) return;
+      if (incomplete || (!line.startsWith('{"type":"match"') && !line.startsWith('{"type":"context"'))) return;
       let json: unknown;
       try {
         json = JSON.parse(line);

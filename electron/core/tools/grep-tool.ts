@@ -19,7 +19,11 @@ export type GrepEngine = "rg" | "builtin";
 export async function runGrep(args: GrepArgs, ctx: ToolContext, engine?: GrepEngine): Promise<ToolOutcome> {
   if (args.pattern.includes("\n") || (!args.literal && /(^|[^\\])\\n/.test(args.pattern))) {
     return failure(
-      toolError("INVALID_ARGUMENTS", "grep matches one line at a time; the pattern cannot contain a newline.", "Search for one line of the text, then read the file around the match."),
+      toolError(
+        "INVALID_ARGUMENTS",
+        "grep matches one line at a time; the pattern cannot contain a newline.",
+        "Search for one line of the text, then read the file around the match.",
+      ),
     );
   }
   const resolved = await ctx.sandbox.resolve(args.path ?? ".");
@@ -40,7 +44,8 @@ export async function runGrep(args: GrepArgs, ctx: ToolContext, engine?: GrepEng
   };
   const use: GrepEngine = engine ?? (ctx.rgPath ? "rg" : "builtin");
   const started = Date.now();
-  const raw = use === "rg" && ctx.rgPath ? await viaRg(ctx, target, query, ctx.rgPath) : await grepBuiltin(ctx.sandbox, target, query, ctx.signal);
+  const raw =
+    use === "rg" && ctx.rgPath ? await viaRg(ctx, target, query, ctx.rgPath) : await grepBuiltin(ctx.sandbox, target, query, ctx.signal);
   if (!raw.ok) return failure(raw.error);
   if (ctx.signal.aborted) return failure(errors.aborted());
   // The searched folder must still be the checked one (no swap for a link during the search).
@@ -78,7 +83,11 @@ async function viaRg(ctx: ToolContext, target: ResolvedPath, q: GrepQuery, rgPat
     let found = raw.value.files;
     // rg's type filter matched file names only; a pattern with "/" is checked on the whole path.
     if (target.kind === "directory" && q.include?.includes("/")) {
-      const keep = await filterByGlob(q.include, found.map((f) => f.path), ctx.signal);
+      const keep = await filterByGlob(
+        q.include,
+        found.map((f) => f.path),
+        ctx.signal,
+      );
       if (!keep.ok) return keep;
       found = found.filter((_, i) => keep.value[i]);
     }

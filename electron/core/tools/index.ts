@@ -4,7 +4,16 @@
  */
 export { createToolRuntime, errorText, type ToolCallInput, type ToolRuntime, type ToolRuntimeOptions, type UserAnswer } from "./runtime";
 export { defaultToolSpecs, TOOL_NAMES, type ToolName } from "./registry";
-export { DEFAULT_TOOL_POLICY, evaluatePolicy, settingsRules, suggestRules, type PolicyRule, type PolicyVerdict, type SideEffectToolName, type ToolPolicy } from "./policy";
+export {
+  DEFAULT_TOOL_POLICY,
+  evaluatePolicy,
+  settingsRules,
+  suggestRules,
+  type PolicyRule,
+  type PolicyVerdict,
+  type SideEffectToolName,
+  type ToolPolicy,
+} from "./policy";
 export { ensureShellParser } from "./shell-parse";
 export { DEFAULT_RUN_BUDGET, type BudgetUsage } from "./budget";
 export type { AuditEvent, AuditSink } from "./audit";

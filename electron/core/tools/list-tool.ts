@@ -41,7 +41,10 @@ export async function runList(args: ListArgs, ctx: ToolContext): Promise<ToolOut
   for (const e of page) lines.push(`${"  ".repeat(e.depth)}${label(e, maxDepth)}`);
   if (page.length === 0) lines.push(offset > 0 ? "  (no more entries)" : "  (empty)");
   if (more) {
-    lines.push("", `[Showing entries ${offset + 1}-${offset + page.length}; more exist. Call list again with cursor="${offset + page.length}" to continue, or list a subfolder.]`);
+    lines.push(
+      "",
+      `[Showing entries ${offset + 1}-${offset + page.length}; more exist. Call list again with cursor="${offset + page.length}" to continue, or list a subfolder.]`,
+    );
   }
   return {
     ok: true,

@@ -121,7 +121,11 @@ export function evaluatePolicy(
 function ruled(action: "allow" | "deny", rules: PolicyRule[]): PolicyVerdict {
   const names = rules.map((r) => `\`${r.pattern}\``).join(", ");
   const from = rules[0].source === "session" ? " (this session)" : rules[0].source === "workspace" ? " (this workspace)" : " (settings)";
-  return { action, rule: `${action === "allow" ? "allowed" : "denied"} by rule ${names}${from}`, rules: rules.map(({ tool, action: a, pattern, source }) => ({ tool, action: a, pattern, source })) };
+  return {
+    action,
+    rule: `${action === "allow" ? "allowed" : "denied"} by rule ${names}${from}`,
+    rules: rules.map(({ tool, action: a, pattern, source }) => ({ tool, action: a, pattern, source })),
+  };
 }
 
 function isBuiltIn(name: string): name is SideEffectToolName {

@@ -24,9 +24,13 @@ export async function runRead(args: ReadArgs, ctx: ToolContext): Promise<ToolOut
     size = bytes;
     mime = sniffImage(head);
     if (mime) {
-      return bytes > IMAGE_MAX_BYTES ? errors.tooLarge(file.rel, bytes, IMAGE_MAX_BYTES, "Images this large cannot be shown; ask the user for a smaller version.") : null;
+      return bytes > IMAGE_MAX_BYTES
+        ? errors.tooLarge(file.rel, bytes, IMAGE_MAX_BYTES, "Images this large cannot be shown; ask the user for a smaller version.")
+        : null;
     }
-    return bytes > READ_MAX_FILE_BYTES ? errors.tooLarge(file.rel, bytes, READ_MAX_FILE_BYTES, "Use grep to find the lines you need in it.") : null;
+    return bytes > READ_MAX_FILE_BYTES
+      ? errors.tooLarge(file.rel, bytes, READ_MAX_FILE_BYTES, "Use grep to find the lines you need in it.")
+      : null;
   });
   if (!buf.ok) return failure(buf.error);
   if (mime) return imageOutcome(file, mime, buf.value);
@@ -39,7 +43,11 @@ export async function runRead(args: ReadArgs, ctx: ToolContext): Promise<ToolOut
   const offset = args.offset ?? 1;
   if (offset > 1 && offset > total) return failure(errors.offsetPastEnd(file.rel, offset, total));
   if (total === 0) {
-    return { ok: true, content: [{ type: "text", text: `(${file.rel} is empty)` }], details: { path: file.rel, bytes: size, totalLines: 0 } };
+    return {
+      ok: true,
+      content: [{ type: "text", text: `(${file.rel} is empty)` }],
+      details: { path: file.rel, bytes: size, totalLines: 0 },
+    };
   }
   const limit = args.limit ?? READ_MAX_LINES;
   const window = lines.slice(offset - 1, offset - 1 + limit);
@@ -53,7 +61,10 @@ export async function runRead(args: ReadArgs, ctx: ToolContext): Promise<ToolOut
   const notes: string[] = [];
   if (end < total) notes.push(`[Showing lines ${offset}-${end} of ${total}. Use offset=${end + 1} to continue.]`);
   if (cutLines > 0) notes.push(`[${cutLines} line(s) longer than ${READ_MAX_LINE_CHARS} characters were cut.]`);
-  if (!utf8) notes.push(`[${file.rel} is not valid UTF-8: the bytes shown as "\uFFFD" are in another encoding (e.g. Latin-1). edit refuses this file; change it with bash.]`);
+  if (!utf8)
+    notes.push(
+      `[${file.rel} is not valid UTF-8: the bytes shown as "\uFFFD" are in another encoding (e.g. Latin-1). edit refuses this file; change it with bash.]`,
+    );
   const body = kept.join("\n") + (notes.length > 0 ? `\n\n${notes.join("\n")}` : "");
   return {
     ok: true,

@@ -159,10 +159,20 @@ export const TOOL_DEFS: readonly ToolDef[] = [
     propose: async (args, ctx) => {
       const dir = await resolveWorkdir(args, ctx);
       if (!dir.ok) return dir;
-      if (ctx.bash.required && ctx.bash.sandbox.kind === "none") return { ok: false, error: errors.sandboxUnavailable(ctx.bash.sandbox.reason ?? "no sandbox") };
+      if (ctx.bash.required && ctx.bash.sandbox.kind === "none")
+        return { ok: false, error: errors.sandboxUnavailable(ctx.bash.sandbox.reason ?? "no sandbox") };
       return {
         ok: true,
-        value: { preview: { kind: "command", command: args.command, cwd: dir.value.real, timeoutMs: bashTimeoutMs(args), sandbox: sandboxLine(ctx), sandboxed: ctx.bash.sandbox.kind !== "none" } },
+        value: {
+          preview: {
+            kind: "command",
+            command: args.command,
+            cwd: dir.value.real,
+            timeoutMs: bashTimeoutMs(args),
+            sandbox: sandboxLine(ctx),
+            sandboxed: ctx.bash.sandbox.kind !== "none",
+          },
+        },
       };
     },
     execute: (args, ctx) => runBash(args, ctx),

@@ -29,7 +29,14 @@ import type { BashSettings, ToolContext } from "./context";
 import { childEnvironment } from "./env";
 import { errors, failure, toolError } from "./errors";
 import { READONLY_TIMEOUT_MS } from "./limits";
-import { DEFAULT_TOOL_POLICY, evaluatePolicy, type PolicyRule, type PolicyVerdict, type SideEffectToolName, type ToolPolicy } from "./policy";
+import {
+  DEFAULT_TOOL_POLICY,
+  evaluatePolicy,
+  type PolicyRule,
+  type PolicyVerdict,
+  type SideEffectToolName,
+  type ToolPolicy,
+} from "./policy";
 import { ensureShellParser, plainCommands } from "./shell-parse";
 import { defaultToolSpecs, findTool as findBuiltIn, TOOL_NAMES, type Planned, type SideEffectDef, type ToolDef } from "./registry";
 import { Sandbox } from "./sandbox";
@@ -80,7 +87,8 @@ export interface ToolRuntimeOptions {
   bashHidden?: readonly string[];
 }
 
-export type UserAnswer = { approved: true; forSession?: boolean; rule?: string; review?: ChangeReview } | { approved: false; reason?: string };
+export type UserAnswer =
+  { approved: true; forSession?: boolean; rule?: string; review?: ChangeReview } | { approved: false; reason?: string };
 
 export interface ToolRuntime {
   readonly workspaceRoot: string;
@@ -155,7 +163,10 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   const outputDir = options.outputDir ?? join(tmpdir(), "agent-workbench-tool-output");
   const sessionRules: PolicyRule[] = [];
   const bash: BashSettings = {
-    sandbox: options.bashSandbox === "off" ? { kind: "none", reason: "the sandbox is turned off in the settings" } : (options.bashSandboxInfo ?? detectBashSandbox()),
+    sandbox:
+      options.bashSandbox === "off"
+        ? { kind: "none", reason: "the sandbox is turned off in the settings" }
+        : (options.bashSandboxInfo ?? detectBashSandbox()),
     required: options.bashSandbox === "required",
     network: options.bashNetwork ?? false,
     // Where cut output is saved is the app's, not the command's.
@@ -385,7 +396,15 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       const entry = pending.get(proposal.toolCallId);
       if (entry && verdict.action === "allow") {
         entry.state = "approved";
-        audit({ type: "approval", toolCallId: proposal.toolCallId, toolName: proposal.toolName, decision: "autoApproved", decidedBy: "policy", reason: verdict.rule, timestamp: clock() });
+        audit({
+          type: "approval",
+          toolCallId: proposal.toolCallId,
+          toolName: proposal.toolName,
+          decision: "autoApproved",
+          decidedBy: "policy",
+          reason: verdict.rule,
+          timestamp: clock(),
+        });
       } else if (entry && verdict.action === "deny") {
         entry.state = "policyDenied";
         entry.rule = verdict.rule;
@@ -403,7 +422,8 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     },
 
     addSessionRule(rule) {
-      if (!sessionRules.some((r) => r.tool === rule.tool && r.action === rule.action && r.pattern === rule.pattern)) sessionRules.push(rule);
+      if (!sessionRules.some((r) => r.tool === rule.tool && r.action === rule.action && r.pattern === rule.pattern))
+        sessionRules.push(rule);
       audit({ type: "sessionAllow", toolName: rule.tool, rule: rule.pattern, timestamp: clock() });
     },
 

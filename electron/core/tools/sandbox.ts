@@ -23,7 +23,21 @@
  *   before the rename. Nothing is ever created through a link.
  * - Nothing here throws: failures come back as `Result` errors.
  */
-import { closeSync, constants as C, fstatSync, lstatSync, mkdirSync, openSync, read as readCallback, readlinkSync, readSync, realpathSync, rmdirSync, statSync, type Stats } from "node:fs";
+import {
+  closeSync,
+  constants as C,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  read as readCallback,
+  readlinkSync,
+  readSync,
+  realpathSync,
+  rmdirSync,
+  statSync,
+  type Stats,
+} from "node:fs";
 import { lstat, open, readlink, realpath, rename, stat, unlink, type FileHandle } from "node:fs/promises";
 import { promisify } from "node:util";
 import { randomBytes } from "node:crypto";
@@ -144,7 +158,12 @@ export class Sandbox {
       rest = input.split("/");
     }
     // Then the walk, with `..` taken physically as the kernel does (after a link, `..` is the link target's parent).
-    const walked = this.walkFrom(this.root, rest.filter((s) => s !== "" && s !== "."), input, 0);
+    const walked = this.walkFrom(
+      this.root,
+      rest.filter((s) => s !== "" && s !== "."),
+      input,
+      0,
+    );
     if (!walked.ok) return walked;
     const { real, exists } = walked.value;
     if (!isInside(this.root, real)) return fail(errors.symlinkOutside(input));
@@ -170,7 +189,12 @@ export class Sandbox {
    * Returns where the path really lands, with the lstat of that last component
    * when the walk made one; a missing tail is appended as is.
    */
-  private walkFrom(start: string, segments: string[], input: string, hops: number): Result<{ real: string; exists: boolean; stats?: Stats }> {
+  private walkFrom(
+    start: string,
+    segments: string[],
+    input: string,
+    hops: number,
+  ): Result<{ real: string; exists: boolean; stats?: Stats }> {
     let cur = start;
     let last: Stats | undefined;
     for (let i = 0; i < segments.length; i++) {
@@ -279,7 +303,8 @@ export class Sandbox {
     if (!opened.ok) return opened;
     const { fd, stats } = opened.value;
     try {
-      if (stats.size > maxBytes) return fail(errors.tooLarge(resolved.rel, stats.size, maxBytes, "Use grep to find the lines you need in it."));
+      if (stats.size > maxBytes)
+        return fail(errors.tooLarge(resolved.rel, stats.size, maxBytes, "Use grep to find the lines you need in it."));
       return ok(readAllSync(fd, stats.size));
     } catch (err) {
       return fail(errors.io(resolved.rel, errnoCode(err)));
@@ -413,7 +438,8 @@ export class Sandbox {
    * caller must close it.
    */
   openDir(resolved: ResolvedPath): Result<DirHandle> {
-    if (resolved.kind !== "directory") return fail(resolved.kind === "missing" ? errors.dirNotFound(resolved.rel) : errors.notADirectory(resolved.rel));
+    if (resolved.kind !== "directory")
+      return fail(resolved.kind === "missing" ? errors.dirNotFound(resolved.rel) : errors.notADirectory(resolved.rel));
     if (!isInside(this.root, resolved.real)) return fail(errors.outsideWorkspace(resolved.rel));
     try {
       return ok(DirHandle.open(resolved.real));
@@ -465,7 +491,9 @@ export class Sandbox {
    * parent moved away is removed again.
    */
   private ensureParent(resolved: ResolvedPath): Result<DirHandle> {
-    const segments = relative(this.root, dirname(resolved.real)).split(sep).filter((s) => s !== "");
+    const segments = relative(this.root, dirname(resolved.real))
+      .split(sep)
+      .filter((s) => s !== "");
     let cur: DirHandle;
     try {
       cur = DirHandle.open(this.root);

@@ -47,16 +47,15 @@ export const EditArgsSchema = z.strictObject({
 export const ListArgsSchema = z.strictObject({
   path: path("Folder to list").optional().describe("Folder to list, relative to the workspace root. Default: the workspace root."),
   depth: z.int().min(1).max(20).optional().describe("How many folder levels to descend. Default 3."),
-  includeIgnored: z
-    .boolean()
-    .optional()
-    .describe("Also list .git, node_modules and .gitignored paths. Default false."),
+  includeIgnored: z.boolean().optional().describe("Also list .git, node_modules and .gitignored paths. Default false."),
   cursor,
 });
 
 export const GlobArgsSchema = z.strictObject({
   pattern: z.string().min(1).describe('Glob pattern, e.g. "**/*.ts" or "src/**/test-*.js".'),
-  path: path("Folder to search in").optional().describe("Folder to search in, relative to the workspace root. Default: the workspace root."),
+  path: path("Folder to search in")
+    .optional()
+    .describe("Folder to search in, relative to the workspace root. Default: the workspace root."),
   cursor,
 });
 
@@ -66,7 +65,12 @@ export const GrepArgsSchema = z.strictObject({
   include: z.string().min(1).optional().describe('Only search files whose path matches this glob, e.g. "*.ts" or "src/**/*.{ts,tsx}".'),
   literal: z.boolean().optional().describe("Treat pattern as plain text, not a regular expression. Default false."),
   ignoreCase: z.boolean().optional().describe("Case-insensitive search. Default false."),
-  context: z.int().min(0).max(GREP_MAX_CONTEXT).optional().describe(`Lines of context before and after each match (0-${GREP_MAX_CONTEXT}). Default 0.`),
+  context: z
+    .int()
+    .min(0)
+    .max(GREP_MAX_CONTEXT)
+    .optional()
+    .describe(`Lines of context before and after each match (0-${GREP_MAX_CONTEXT}). Default 0.`),
 });
 
 export const BashArgsSchema = z.strictObject({
@@ -118,7 +122,13 @@ function clean(node: unknown): unknown {
 export function formatIssues(error: z.ZodError): string {
   return error.issues
     .map((issue) => {
-      const where = issue.path.length === 0 ? "(root)" : issue.path.map((p) => (typeof p === "number" ? `[${p}]` : String(p))).join(".").replace(/\.\[/g, "[");
+      const where =
+        issue.path.length === 0
+          ? "(root)"
+          : issue.path
+              .map((p) => (typeof p === "number" ? `[${p}]` : String(p)))
+              .join(".")
+              .replace(/\.\[/g, "[");
       return `- ${where}: ${issue.message}`;
     })
     .join("\n");

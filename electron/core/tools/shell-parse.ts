@@ -45,7 +45,8 @@ export type PlainCommands = { ok: true; commands: string[][] } | { ok: false; re
 
 /** Characters that make what the user reads differ from what bash runs: controls (\r, ESC…), bidi and zero-width marks. */
 // eslint-disable-next-line no-control-regex, no-misleading-character-class -- invisible and control characters are what this detects, one code unit at a time
-const DECEPTIVE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff]/u;
+const DECEPTIVE =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff]/u;
 /** Unquoted characters with a meaning to bash beyond literal text (globs, expansions, escapes, history). */
 const SPECIAL_IN_WORD = /[\\$`*?[\]{}~()<>!;&|'"\s]/;
 /** Inside double quotes: expansions, escapes, history. */
@@ -200,8 +201,31 @@ function describe(node: Node): string {
 
 /** Programs that run the rest of their words as another command. */
 const WRAPPERS = new Set([
-  "env", "command", "builtin", "exec", "nohup", "nice", "ionice", "time", "timeout", "sudo", "doas", "xargs", "stdbuf",
-  "setsid", "chrt", "taskset", "unbuffer", "chroot", "flock", "caffeinate", "strace", "ltrace", "busybox", "then", "do",
+  "env",
+  "command",
+  "builtin",
+  "exec",
+  "nohup",
+  "nice",
+  "ionice",
+  "time",
+  "timeout",
+  "sudo",
+  "doas",
+  "xargs",
+  "stdbuf",
+  "setsid",
+  "chrt",
+  "taskset",
+  "unbuffer",
+  "chroot",
+  "flock",
+  "caffeinate",
+  "strace",
+  "ltrace",
+  "busybox",
+  "then",
+  "do",
 ]);
 const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "fish", "eval", "su"]);
 const FIND_EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
@@ -279,7 +303,10 @@ function valueOf(node: Node): string {
     return inner ? valueOf(inner) : node.text;
   }
   if (node.type === "raw_string") return node.text.slice(1, -1);
-  if (node.type === "string") return named(node).map((c) => (c.type === "string_content" ? c.text : c.text)).join("");
+  if (node.type === "string")
+    return named(node)
+      .map((c) => (c.type === "string_content" ? c.text : c.text))
+      .join("");
   if (node.type === "ansi_c_string") return unquote(node.text);
   if (node.type === "concatenation") return named(node).map(valueOf).join("");
   if (node.type === "word") return node.text.replace(/\\(.)/gs, "$1");

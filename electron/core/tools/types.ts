@@ -58,7 +58,16 @@ export type Result<T> = { ok: true; value: T } | { ok: false; error: ToolError }
 
 /** What the user sees before approving a side-effect call; computed without touching disk. */
 export type ProposalPreview =
-  | { kind: "diff"; path: string; before: string | null; after: string; unifiedDiff: string; added: number; removed: number; hunks?: ProposalHunk[] }
+  | {
+      kind: "diff";
+      path: string;
+      before: string | null;
+      after: string;
+      unifiedDiff: string;
+      added: number;
+      removed: number;
+      hunks?: ProposalHunk[];
+    }
   | {
       kind: "command";
       command: string;

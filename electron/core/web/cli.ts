@@ -13,7 +13,6 @@ import { startWebHost } from "./server";
 
 const USAGE = "usage: npm run web -- [--workspace <dir>] [--port <n>] [--db <file>] [--demo] [--static <dir>]";
 
-
 async function main(): Promise<void> {
   let args;
   try {

@@ -151,7 +151,11 @@ function attachClient(ws: WebSocket, workbench: Workbench): void {
     }
     const frame = ClientFrameSchema.safeParse(parsed);
     if (!frame.success) {
-      send({ kind: "response", id: -1, response: { ok: false, error: { code: "INVALID_REQUEST", message: "frame must be { id, method, params }" } } });
+      send({
+        kind: "response",
+        id: -1,
+        response: { ok: false, error: { code: "INVALID_REQUEST", message: "frame must be { id, method, params }" } },
+      });
       return;
     }
     const response = await workbench.handle(frame.data.method, frame.data.params);
@@ -160,7 +164,11 @@ function attachClient(ws: WebSocket, workbench: Workbench): void {
   ws.on("message", (data) => {
     // `handle` answers every failure as a response; a rejection here would be a bug in the host, reported, not thrown.
     onFrame(data).catch((err: unknown) => {
-      send({ kind: "response", id: -1, response: { ok: false, error: { code: "INTERNAL", message: err instanceof Error ? err.message : String(err) } } });
+      send({
+        kind: "response",
+        id: -1,
+        response: { ok: false, error: { code: "INTERNAL", message: err instanceof Error ? err.message : String(err) } },
+      });
     });
   });
 }

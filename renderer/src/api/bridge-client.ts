@@ -3,18 +3,10 @@
  * returns the same ApiResponse objects as the WebSocket. Results and events are
  * parsed here exactly as in web mode.
  */
-import type {
-  EventName,
-  EventPayload,
-  RequestMethod,
-  RequestParams,
-  RequestResult,
-  WorkbenchClient,
-} from "../../../shared/api";
+import type { EventName, EventPayload, RequestMethod, RequestParams, RequestResult, WorkbenchClient } from "../../../shared/api";
 import type { WorkbenchBridge } from "../../../shared/bridge";
 import type { ConnectionAware, ConnectionInfo, UnvalidatedCalls } from "./connection";
 import { EventHub, toApiError, unwrapResponse, unwrapUnvalidated } from "./transport";
-
 
 declare global {
   interface Window {

@@ -32,9 +32,7 @@ export function unwrapUnvalidated(method: string, raw: unknown): unknown {
   }
   if (raw.ok !== true) {
     const err = ApiErrorSchema.safeParse("error" in raw ? raw.error : undefined);
-    throw new WorkbenchApiError(
-      err.success ? err.data : { code: "INTERNAL", message: `Malformed error response to ${method}` },
-    );
+    throw new WorkbenchApiError(err.success ? err.data : { code: "INTERNAL", message: `Malformed error response to ${method}` });
   }
   return "result" in raw ? raw.result : undefined;
 }

@@ -107,7 +107,9 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
       const inCard = cardRef.current?.contains(e.target as Node) ?? false;
       const modifier = e.ctrlKey || e.metaKey;
       const k = e.key.toLowerCase();
-      const isDecision = (modifier && k === "enter" && !e.altKey) || (inCard && !modifier && !e.altKey && !isTextField(e.target) && ["y", "s", "n"].includes(k));
+      const isDecision =
+        (modifier && k === "enter" && !e.altKey) ||
+        (inCard && !modifier && !e.altKey && !isTextField(e.target) && ["y", "s", "n"].includes(k));
       if (!armed) {
         // The first keystroke only arms the card: it was typed before the user could have read it.
         if (!["shift", "control", "meta", "alt"].includes(k)) setArmed(true);
@@ -177,7 +179,14 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
                   type="button"
                   className="link-button"
                   onClick={() =>
-                    openDiff({ key: diffSource.key, path: preview.path, before: preview.before ?? "", after: preview.after, origin: "proposal", review: { toolCallId: approval.toolCallId, hunks } })
+                    openDiff({
+                      key: diffSource.key,
+                      path: preview.path,
+                      before: preview.before ?? "",
+                      after: preview.after,
+                      origin: "proposal",
+                      review: { toolCallId: approval.toolCallId, hunks },
+                    })
                   }
                 >
                   Open in diff view
@@ -186,12 +195,20 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
               <HunkList reviewKey={approval.toolCallId} hunks={hunks} disabled={answering || review?.edited != null} />
             </>
           ) : (
-            <DiffSummaryView source={diffSource} maxRows={40} onOpen={(sel) => openDiff({ ...sel, review: { toolCallId: approval.toolCallId, hunks } })} />
+            <DiffSummaryView
+              source={diffSource}
+              maxRows={40}
+              onOpen={(sel) => openDiff({ ...sel, review: { toolCallId: approval.toolCallId, hunks } })}
+            />
           )}
           {review?.edited != null && (
             <p className="notice" role="status">
               You are editing the proposal in the diff view: Approve writes your text.{" "}
-              <button type="button" className="link-button" onClick={() => useHunkReviewStore.getState().setEdited(approval.toolCallId, null)}>
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => useHunkReviewStore.getState().setEdited(approval.toolCallId, null)}
+              >
                 Discard my edit
               </button>
             </p>
@@ -235,11 +252,13 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
                 onChange={(e) => setRule(e.target.value)}
                 spellCheck={false}
               />
-              {suggestions.filter((s) => s !== ruleText).map((s) => (
-                <button key={s} type="button" className="link-button" onClick={() => setRule(s)}>
-                  use <code>{s}</code>
-                </button>
-              ))}
+              {suggestions
+                .filter((s) => s !== ruleText)
+                .map((s) => (
+                  <button key={s} type="button" className="link-button" onClick={() => setRule(s)}>
+                    use <code>{s}</code>
+                  </button>
+                ))}
             </div>
             <p className="muted" aria-live="polite" data-testid="scope-words">
               {ruleText
@@ -249,7 +268,8 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
           </>
         ) : (
           <p className="muted" data-testid="scope-words">
-            No rule can cover this command (it uses shell features such as redirections, variables, substitutions or wrappers): it can only be approved once.
+            No rule can cover this command (it uses shell features such as redirections, variables, substitutions or wrappers): it can only
+            be approved once.
           </p>
         )}
       </div>
@@ -272,13 +292,34 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
         </label>
       )}
       <div className="approval-actions">
-        <button type="button" className="primary" disabled={answering} onClick={() => decide("approve")} aria-keyshortcuts="Control+Enter Y">
-          {review?.edited != null ? "Approve once (your edit)" : perHunk && acceptedCount < hunks.length ? `Approve once (${acceptedCount} of ${hunks.length} hunks)` : "Approve once"} <kbd>{MOD}+Enter</kbd>
+        <button
+          type="button"
+          className="primary"
+          disabled={answering}
+          onClick={() => decide("approve")}
+          aria-keyshortcuts="Control+Enter Y"
+        >
+          {review?.edited != null
+            ? "Approve once (your edit)"
+            : perHunk && acceptedCount < hunks.length
+              ? `Approve once (${acceptedCount} of ${hunks.length} hunks)`
+              : "Approve once"}{" "}
+          <kbd>{MOD}+Enter</kbd>
         </button>
-        <button type="button" disabled={answering || (!wholeTool && (!scoped || !ruleText))} onClick={() => decide("approveForSession")} aria-keyshortcuts="Control+Shift+Enter S">
+        <button
+          type="button"
+          disabled={answering || (!wholeTool && (!scoped || !ruleText))}
+          onClick={() => decide("approveForSession")}
+          aria-keyshortcuts="Control+Shift+Enter S"
+        >
           Approve for this session <kbd>{MOD}+Shift+Enter</kbd>
         </button>
-        <button type="button" disabled={answering || !scoped || !ruleText} onClick={() => decide("approveAlways")} title="Save the rule for this workspace (Settings lists it)">
+        <button
+          type="button"
+          disabled={answering || !scoped || !ruleText}
+          onClick={() => decide("approveAlways")}
+          title="Save the rule for this workspace (Settings lists it)"
+        >
           Always allow
         </button>
         {denying ? (

@@ -247,7 +247,12 @@ export function Composer({
           {images.map((img, i) => (
             <div key={i} role="listitem" className="attachment">
               <img alt={`Attached image ${i + 1}`} src={`data:${img.mimeType};base64,${img.data}`} />
-              <button type="button" className="icon" aria-label={`Remove image ${i + 1}`} onClick={() => setImages(images.filter((_, j) => j !== i))}>
+              <button
+                type="button"
+                className="icon"
+                aria-label={`Remove image ${i + 1}`}
+                onClick={() => setImages(images.filter((_, j) => j !== i))}
+              >
                 <CloseIcon />
               </button>
             </div>

@@ -14,7 +14,11 @@ import { AskModeToggle, InstructionsChip } from "./header-context";
 import { useRewindStore } from "./rewind/rewind-store";
 import { useTurn } from "../stores/turn-store";
 
-export function Header({ draftModel, onDraftModel, onSwitchModel }: {
+export function Header({
+  draftModel,
+  onDraftModel,
+  onSwitchModel,
+}: {
   draftModel: ModelRef | null;
   onDraftModel: (m: ModelRef) => void;
   onSwitchModel: (sessionId: string, m: ModelRef) => void;
@@ -80,7 +84,9 @@ export function Header({ draftModel, onDraftModel, onSwitchModel }: {
             {formatTokens(tokens)} tokens · {formatCost(cost)}
           </span>
         )}
-        {session && context !== null && currentInfo && <ContextMeter tokens={context} window={currentInfo.contextWindow} modelName={currentInfo.name} />}
+        {session && context !== null && currentInfo && (
+          <ContextMeter tokens={context} window={currentInfo.contextWindow} modelName={currentInfo.name} />
+        )}
         {session && (
           <button
             type="button"
@@ -88,7 +94,9 @@ export function Header({ draftModel, onDraftModel, onSwitchModel }: {
             title={running ? "Stop the turn first" : "Restore the files and the conversation to before your last message"}
             onClick={() =>
               lastUserSeq !== null &&
-              void useRewindStore.getState().undoLastTurn({ sessionId: session.id, target: { seq: lastUserSeq - 1 }, label: "the last turn" })
+              void useRewindStore
+                .getState()
+                .undoLastTurn({ sessionId: session.id, target: { seq: lastUserSeq - 1 }, label: "the last turn" })
             }
           >
             Undo last turn

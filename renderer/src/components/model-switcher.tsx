@@ -47,7 +47,10 @@ export function ModelSwitcher({ current, onSelect }: { current: ModelRef | null;
     return pickerGroups(list);
   }, [models, filter]);
   const flat = useMemo(() => groups.flatMap((g) => g.models), [groups]);
-  const active = Math.max(0, flat.findIndex((m) => optionId(m) === activeId));
+  const active = Math.max(
+    0,
+    flat.findIndex((m) => optionId(m) === activeId),
+  );
   const setActive = (update: number | ((i: number) => number)) => {
     const next = typeof update === "number" ? update : update(active);
     setActiveId(flat[next] ? optionId(flat[next]) : null);
@@ -66,7 +69,9 @@ export function ModelSwitcher({ current, onSelect }: { current: ModelRef | null;
     setActiveId(currentOption ? optionId(currentOption) : null);
     filterRef.current?.focus();
     // The current model in the middle of the list, the filter above it in view.
-    const frame = requestAnimationFrame(() => listRef.current?.querySelector(".model-option.selected")?.scrollIntoView({ block: "center" }));
+    const frame = requestAnimationFrame(() =>
+      listRef.current?.querySelector(".model-option.selected")?.scrollIntoView({ block: "center" }),
+    );
     void refresh();
     const onDown = (e: MouseEvent) => {
       const t = e.target as Node;
@@ -135,8 +140,8 @@ export function ModelSwitcher({ current, onSelect }: { current: ModelRef | null;
           {confirming && (
             <div className="model-confirm" role="alertdialog" aria-label="Model not ready" aria-describedby="model-confirm-text">
               <p id="model-confirm-text">
-                <strong>{confirming.name}</strong> cannot run now: {notReadyReason(confirming)}. A message sent with it will fail until that is
-                fixed{confirming.configured ? "" : " in Settings"}.
+                <strong>{confirming.name}</strong> cannot run now: {notReadyReason(confirming)}. A message sent with it will fail until that
+                is fixed{confirming.configured ? "" : " in Settings"}.
               </p>
               <div className="model-confirm-actions">
                 <button ref={confirmRef} type="button" onClick={() => apply(confirming)}>

@@ -81,7 +81,19 @@ export function SessionPane({ sessionId }: { sessionId: string }) {
     if (!result) return;
     const diff = readToolDetails(result.message, shown.path).diff;
     if (!diff || result.message.isError) return;
-    openDiff(selectionFor({ key: result.message.toolCallId, path: diff.path, unifiedDiff: diff.unifiedDiff, before: diff.before, after: diff.after, origin: "result" }, diff.unifiedDiff ? hunksFromUnified(diff.unifiedDiff) : hunksFromTexts(diff.path, diff.before ?? "", diff.after ?? "")));
+    openDiff(
+      selectionFor(
+        {
+          key: result.message.toolCallId,
+          path: diff.path,
+          unifiedDiff: diff.unifiedDiff,
+          before: diff.before,
+          after: diff.after,
+          origin: "result",
+        },
+        diff.unifiedDiff ? hunksFromUnified(diff.unifiedDiff) : hunksFromTexts(diff.path, diff.before ?? "", diff.after ?? ""),
+      ),
+    );
   }, [results, openDiff]);
 
   const running = turn !== null && turn.status !== "idle";
@@ -141,7 +153,12 @@ export function SessionPane({ sessionId }: { sessionId: string }) {
   return (
     <div className="session-pane">
       {changesOpen && (
-        <ChangesView sessionId={sessionId} lastSeq={view.model.lastSeq} lastUserSeq={lastUserSeq} onClose={() => useUiStore.getState().setChangesOpen(false)} />
+        <ChangesView
+          sessionId={sessionId}
+          lastSeq={view.model.lastSeq}
+          lastUserSeq={lastUserSeq}
+          onClose={() => useUiStore.getState().setChangesOpen(false)}
+        />
       )}
       {!changesOpen && (
         <TranscriptView

@@ -10,7 +10,11 @@ function subscribe(cb: () => void): () => void {
 }
 
 export function useSystemDark(): boolean {
-  return useSyncExternalStore(subscribe, () => query?.matches ?? false, () => false);
+  return useSyncExternalStore(
+    subscribe,
+    () => query?.matches ?? false,
+    () => false,
+  );
 }
 
 export function useDarkMode(): boolean {

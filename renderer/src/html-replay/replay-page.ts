@@ -63,7 +63,9 @@ if (stats.startedAt !== null) facts.unshift(`Started: ${time(stats.startedAt)}`)
 const factList = byId("facts");
 for (const f of facts) factList.appendChild(el("li", null, f));
 for (const m of stats.byModel) {
-  factList.appendChild(el("li", "model-line", `${model(m.model)}: ${m.messages} messages, ${count(m.totalTokens)} tokens, ${cost(m.cost)}`));
+  factList.appendChild(
+    el("li", "model-line", `${model(m.model)}: ${m.messages} messages, ${count(m.totalTokens)} tokens, ${cost(m.cost)}`),
+  );
 }
 
 // ------------------------------------------------------------ transcript
@@ -84,7 +86,13 @@ function diffBlock(text: string): HTMLElement {
   const pre = el("pre", "diff");
   for (const line of text.split("\n")) {
     const cls =
-      line.startsWith("+") && !line.startsWith("+++") ? "add" : line.startsWith("-") && !line.startsWith("---") ? "del" : line.startsWith("@@") ? "hunk" : null;
+      line.startsWith("+") && !line.startsWith("+++")
+        ? "add"
+        : line.startsWith("-") && !line.startsWith("---")
+          ? "del"
+          : line.startsWith("@@")
+            ? "hunk"
+            : null;
     pre.appendChild(el("span", cls, `${line}\n`));
   }
   return pre;
@@ -237,7 +245,8 @@ function applyFilters(): void {
   const tool = toolSelect.value;
   const mdl = modelSelect.value;
   visible = items.filter(
-    (it) => (!errorsOnly || it.isError) && (!sideOnly || it.sideEffect) && (!tool || it.toolName === tool) && (!mdl || model(it.model) === mdl),
+    (it) =>
+      (!errorsOnly || it.isError) && (!sideOnly || it.sideEffect) && (!tool || it.toolName === tool) && (!mdl || model(it.model) === mdl),
   );
   list.textContent = "";
   for (const it of visible) list.appendChild(rows[it.index]);

@@ -53,7 +53,9 @@ export function toChangedFiles(diffs: readonly CheckpointFileDiff[], lastSeq: nu
   const renamedFrom = new Map<string, string>();
   for (const d of diffs) {
     if (d.status !== "added" || !d.textShown) continue;
-    const source = deleted.find((x) => x.textShown && x.before === d.after && !renamedFrom.has(x.path) && ![...renamedFrom.values()].includes(x.path));
+    const source = deleted.find(
+      (x) => x.textShown && x.before === d.after && !renamedFrom.has(x.path) && ![...renamedFrom.values()].includes(x.path),
+    );
     if (source) renamedFrom.set(d.path, source.path);
   }
   const gone = new Set(renamedFrom.values());

@@ -29,16 +29,28 @@ function refusedKeyHint(p: ProviderFacts | undefined): ErrorHint {
   if (!p) return { text: "The provider refused the API key. Check the key in Settings.", opensSettings: true };
   switch (p.keySource) {
     case "env":
-      return { text: `${p.label} refused the key in ${p.apiKeyEnv ?? "its environment variable"}. Check its value, then restart the app.`, opensSettings: false };
+      return {
+        text: `${p.label} refused the key in ${p.apiKeyEnv ?? "its environment variable"}. Check its value, then restart the app.`,
+        opensSettings: false,
+      };
     case "keychain":
-      return { text: `${p.label} refused the saved key${p.keyHint ? ` (ending ${p.keyHint})` : ""}. Replace it in Settings.`, opensSettings: true };
+      return {
+        text: `${p.label} refused the saved key${p.keyHint ? ` (ending ${p.keyHint})` : ""}. Replace it in Settings.`,
+        opensSettings: true,
+      };
     case "none":
       return { text: `No API key is set for ${p.label}. Add one in Settings.`, opensSettings: true };
     case "notNeeded":
-      return { text: `${p.label} at ${p.baseUrl} asked for a key this app does not send. Check the server's settings.`, opensSettings: false };
+      return {
+        text: `${p.label} at ${p.baseUrl} asked for a key this app does not send. Check the server's settings.`,
+        opensSettings: false,
+      };
     case "awsChain":
     case "awsMissing":
-      return { text: `${p.label} refused the AWS credentials. Check AWS_PROFILE or your AWS keys (or run aws sso login), then restart the app.`, opensSettings: false };
+      return {
+        text: `${p.label} refused the AWS credentials. Check AWS_PROFILE or your AWS keys (or run aws sso login), then restart the app.`,
+        opensSettings: false,
+      };
   }
 }
 
@@ -52,20 +64,32 @@ export function errorHint(errorText: string, modelId: string, provider: Provider
       return { text: `Nothing is listening at ${provider.baseUrl}. Is ${provider.label} running?${start}`, opensSettings: false };
     }
     if (/ENOTFOUND|EAI_AGAIN/.test(errorText)) {
-      return { text: `The provider's host name could not be resolved. Check the network connection, or the base URL in Settings.`, opensSettings: true };
+      return {
+        text: `The provider's host name could not be resolved. Check the network connection, or the base URL in Settings.`,
+        opensSettings: true,
+      };
     }
     return { text: `The connection to ${label} failed, also when retried. Check the network, then Retry.`, opensSettings: false };
   }
   if (status === 401 || (status !== 403 && AUTH.test(errorText))) return refusedKeyHint(provider);
   if (status === 403) {
-    return { text: `${label} accepted the key but does not let it use ${modelId}. Pick another model, or check the account's access.`, opensSettings: false };
+    return {
+      text: `${label} accepted the key but does not let it use ${modelId}. Pick another model, or check the account's access.`,
+      opensSettings: false,
+    };
   }
   if (status === 404 && MODEL_MISSING.test(errorText)) {
-    if (provider?.key === "ollama") return { text: `Ollama does not have ${modelId} yet. Install it with: ollama pull ${modelId}`, opensSettings: false };
+    if (provider?.key === "ollama")
+      return { text: `Ollama does not have ${modelId} yet. Install it with: ollama pull ${modelId}`, opensSettings: false };
     return { text: `${label} does not know the model ${modelId}. Pick another model.`, opensSettings: false };
   }
-  if (QUOTA.test(errorText)) return { text: `The ${provider?.label ?? "provider"} account is out of credit or over its spending limit.`, opensSettings: false };
-  if (status === 429) return { text: `${label} is limiting the request rate, also after automatic retries. Wait a minute, then Retry.`, opensSettings: false };
+  if (QUOTA.test(errorText))
+    return { text: `The ${provider?.label ?? "provider"} account is out of credit or over its spending limit.`, opensSettings: false };
+  if (status === 429)
+    return {
+      text: `${label} is limiting the request rate, also after automatic retries. Wait a minute, then Retry.`,
+      opensSettings: false,
+    };
   if ((status !== null && status >= 500) || /overloaded/i.test(errorText)) {
     return { text: `${label} had a problem on its side, also when retried. Retry in a moment.`, opensSettings: false };
   }

@@ -52,7 +52,12 @@ function yieldToMain(): Promise<void> {
   });
 }
 
-export async function validateInChunks(raw: readonly unknown[], from: number, to: number, cancelled: () => boolean): Promise<ValidatedEntries | null> {
+export async function validateInChunks(
+  raw: readonly unknown[],
+  from: number,
+  to: number,
+  cancelled: () => boolean,
+): Promise<ValidatedEntries | null> {
   const entries: StoredEntry[] = [];
   let invalid = 0;
   for (let start = from; start < to; start += CHUNK) {

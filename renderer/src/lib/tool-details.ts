@@ -24,7 +24,10 @@ const DetailsSchema = DiffSchema.extend({
   exitCode: z.number().nullable().optional().catch(undefined),
   signal: z.string().nullable().optional().catch(undefined),
   durationMs: num,
-  truncated: z.union([z.boolean(), z.object({}).loose()]).optional().catch(undefined),
+  truncated: z
+    .union([z.boolean(), z.object({}).loose()])
+    .optional()
+    .catch(undefined),
   errorCode: str,
   error: z.object({ errorCode: str }).optional().catch(undefined),
   timedOut: z.boolean().optional().catch(undefined),

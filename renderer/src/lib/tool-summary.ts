@@ -22,7 +22,8 @@ export function toolSummary(name: string, args: Record<string, unknown>): string
     case "read": {
       const offset = typeof args.offset === "number" ? args.offset : null;
       const limit = typeof args.limit === "number" ? args.limit : null;
-      const range = offset !== null || limit !== null ? ` (lines ${offset ?? 1}${limit !== null ? `–${(offset ?? 1) + limit - 1}` : "+"})` : "";
+      const range =
+        offset !== null || limit !== null ? ` (lines ${offset ?? 1}${limit !== null ? `–${(offset ?? 1) + limit - 1}` : "+"})` : "";
       return `${path ?? "?"}${range}`;
     }
     case "write": {
@@ -48,7 +49,7 @@ export function toolSummary(name: string, args: Record<string, unknown>): string
     default: {
       const parts = Object.entries(args)
         .slice(0, 3)
-        .map(([k, v]) => `${k}: ${clip(typeof v === "string" ? v : JSON.stringify(v) ?? "", 40)}`);
+        .map(([k, v]) => `${k}: ${clip(typeof v === "string" ? v : (JSON.stringify(v) ?? ""), 40)}`);
       return parts.join(", ");
     }
   }

@@ -46,7 +46,14 @@ export function ExportButtons({ sessionId }: { sessionId: string }) {
   return (
     <div className="segmented" role="group" aria-label="Export">
       {FORMATS.map((f) => (
-        <button key={f.format} type="button" title={f.title} disabled={busy !== null} aria-label={`Export ${f.label}`} onClick={() => void run(f.format)}>
+        <button
+          key={f.format}
+          type="button"
+          title={f.title}
+          disabled={busy !== null}
+          aria-label={`Export ${f.label}`}
+          onClick={() => void run(f.format)}
+        >
           {busy === f.format ? "Exporting…" : `Export ${f.label}`}
         </button>
       ))}

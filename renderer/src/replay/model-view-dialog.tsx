@@ -32,7 +32,12 @@ export function idPattern(idMap: Readonly<Record<string, string>>): RegExp | nul
 }
 
 /** The JSON text split around every occurrence of a wire id (as a JSON string), each marked with its stored id. */
-export function highlightIds(text: string, idMap: Readonly<Record<string, string>>, focus: string | null, pattern = idPattern(idMap)): ReactNode[] {
+export function highlightIds(
+  text: string,
+  idMap: Readonly<Record<string, string>>,
+  focus: string | null,
+  pattern = idPattern(idMap),
+): ReactNode[] {
   if (pattern === null) return [text];
   pattern.lastIndex = 0;
   const out: ReactNode[] = [];
@@ -138,8 +143,8 @@ export function ModelViewDialog() {
       {view && (
         <>
           <p>
-            The request behind entry #{view.seq}, as <strong>{modelLabel(models, view.model)}</strong> received it ({view.model.api}), rebuilt
-            from the stored history with the boundary transform. System prompt dated {formatDateTime(view.requestTime)}.
+            The request behind entry #{view.seq}, as <strong>{modelLabel(models, view.model)}</strong> received it ({view.model.api}),
+            rebuilt from the stored history with the boundary transform. System prompt dated {formatDateTime(view.requestTime)}.
           </p>
           <h3>Left out or changed</h3>
           {view.repairs.length === 0 ? (

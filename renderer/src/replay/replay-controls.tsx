@@ -37,10 +37,7 @@ function StepCounter() {
         Step {cursor + 1} of {total}
       </strong>
       {filtering && (
-        <span className="muted small">
-          {" "}
-          · {pos >= 0 ? `match ${pos + 1} of ${visible.length}` : `${visible.length} matching`}
-        </span>
+        <span className="muted small"> · {pos >= 0 ? `match ${pos + 1} of ${visible.length}` : `${visible.length} matching`}</span>
       )}
       <span className="muted small" aria-label="Usage so far">
         {" "}
@@ -61,7 +58,14 @@ function Transport() {
       <button type="button" className="icon-text" aria-label="First step" title="First step (Home)" disabled={atStart} onClick={first}>
         |◀
       </button>
-      <button type="button" className="icon-text" aria-label="Previous step" title="Previous step (← or k)" disabled={atStart} onClick={() => step(-1)}>
+      <button
+        type="button"
+        className="icon-text"
+        aria-label="Previous step"
+        title="Previous step (← or k)"
+        disabled={atStart}
+        onClick={() => step(-1)}
+      >
         ◀
       </button>
       <button
@@ -74,7 +78,14 @@ function Transport() {
       >
         {playing ? "Pause" : "Play"}
       </button>
-      <button type="button" className="icon-text" aria-label="Next step" title="Next step (→ or j)" disabled={atEnd} onClick={() => step(1)}>
+      <button
+        type="button"
+        className="icon-text"
+        aria-label="Next step"
+        title="Next step (→ or j)"
+        disabled={atEnd}
+        onClick={() => step(1)}
+      >
         ▶
       </button>
       <button type="button" className="icon-text" aria-label="Last step" title="Last step (End)" disabled={atEnd} onClick={last}>

@@ -62,7 +62,24 @@ export function approvalsSummary(a: SessionStats["approvals"]): string {
     if (given.length === 1) return given[0][1] === plain ? `${total} ${verb}` : `${total} ${verb} ${given[0][1]}`;
     return `${total} ${verb} (${given.map(([n, how]) => `${n} ${how}`).join(", ")})`;
   };
-  const approved = part(a.granted, "approved", [[d.approved, "once"], [d.approvedForSession, "for the session"], [d.autoApproved, "by a rule"]], "once");
-  const denied = part(a.denied, "denied", [[d.denied, "by the user"], [d.autoDenied, "by a rule"]], "by the user");
+  const approved = part(
+    a.granted,
+    "approved",
+    [
+      [d.approved, "once"],
+      [d.approvedForSession, "for the session"],
+      [d.autoApproved, "by a rule"],
+    ],
+    "once",
+  );
+  const denied = part(
+    a.denied,
+    "denied",
+    [
+      [d.denied, "by the user"],
+      [d.autoDenied, "by a rule"],
+    ],
+    "by the user",
+  );
   return `${approved}, ${denied}`;
 }

@@ -342,7 +342,8 @@ export const useReplayStore = create<ReplayState>((set, get) => {
         const states = await client().call("review.fileStates", { sessionId, seq: key });
         if (get().sessionId === sessionId && get().files?.key === key) set({ files: { key, status: "ready", states, error: null } });
       } catch (err) {
-        if (get().sessionId === sessionId && get().files?.key === key) set({ files: { key, status: "error", states: null, error: errorText(err) } });
+        if (get().sessionId === sessionId && get().files?.key === key)
+          set({ files: { key, status: "error", states: null, error: errorText(err) } });
       }
     },
   };

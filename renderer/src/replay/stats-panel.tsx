@@ -26,9 +26,7 @@ export function StatsView({ stats }: { stats: SessionStats }) {
         <dt>Compactions</dt>
         <dd>{stats.compactions}</dd>
         <dt>Approvals</dt>
-        <dd>
-          {approvalsSummary(stats.approvals)}
-        </dd>
+        <dd>{approvalsSummary(stats.approvals)}</dd>
         <dt>Errors</dt>
         <dd>
           {stats.errors.requests} failed request{stats.errors.requests === 1 ? "" : "s"}, {stats.errors.retries} retr

@@ -99,7 +99,9 @@ const StepDetails = memo(function StepDetails({ item }: { item: TimelineItem }) 
         {sessionId && (
           <button
             type="button"
-            onClick={() => void useRewindStore.getState().open({ sessionId, target: { seq: item.seq }, label: `to step ${item.index + 1}` })}
+            onClick={() =>
+              void useRewindStore.getState().open({ sessionId, target: { seq: item.seq }, label: `to step ${item.index + 1}` })
+            }
             title="Restore the workspace files and/or the conversation as they were at this step"
           >
             Rewind to this step…

@@ -23,7 +23,9 @@ const INDEX = buildStepIndex(ENTRIES);
 
 /** What a model shows: row keys, and the result and decision each tool card would find. */
 function shown(model: TranscriptModel) {
-  const callIds = model.rows.flatMap((r) => (r.kind === "assistant" ? r.message.content.flatMap((b) => (b.type === "toolCall" ? [b.id] : [])) : []));
+  const callIds = model.rows.flatMap((r) =>
+    r.kind === "assistant" ? r.message.content.flatMap((b) => (b.type === "toolCall" ? [b.id] : [])) : [],
+  );
   return {
     rows: model.rows.map((r) => r.key),
     results: callIds.map((id) => model.results.get(id)?.seq ?? null),
@@ -76,7 +78,9 @@ describe("the session at a replay step", () => {
   });
 
   it("keys the workspace files by the last write, edit or bash result at or before the step", () => {
-    const firstEdit = ENTRIES.find((e) => e.entry.type === "message" && e.entry.message.role === "toolResult" && e.entry.message.toolName === "edit");
+    const firstEdit = ENTRIES.find(
+      (e) => e.entry.type === "message" && e.entry.message.role === "toolResult" && e.entry.message.toolName === "edit",
+    );
     if (!firstEdit) throw new Error("the bench session has edits");
     expect(fileStateKey(INDEX, 1)).toBe(0);
     expect(fileStateKey(INDEX, firstEdit.seq - 1)).toBe(0);
@@ -129,7 +133,11 @@ describe("stepping through filtered steps", () => {
   });
 
   it("sums tokens and cost up to each step", () => {
-    const withUsage = [item(0, 1), item(1, 2, { tokens: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0, total: 3 }, cost: 0.5 }), item(2, 3)];
+    const withUsage = [
+      item(0, 1),
+      item(1, 2, { tokens: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0, total: 3 }, cost: 0.5 }),
+      item(2, 3),
+    ];
     const totals = runningTotals(withUsage);
     expect([...totals.tokens]).toEqual([0, 3, 3]);
     expect([...totals.cost]).toEqual([0, 0.5, 0.5]);

@@ -200,7 +200,10 @@ export function filterItems(items: readonly TimelineItem[], f: ReplayFilter, not
 }
 
 /** The distinct tools and models of a timeline, for the filter menus. */
-export function filterChoices(items: readonly TimelineItem[]): { tools: string[]; models: { key: string; ref: NonNullable<TimelineItem["model"]> }[] } {
+export function filterChoices(items: readonly TimelineItem[]): {
+  tools: string[];
+  models: { key: string; ref: NonNullable<TimelineItem["model"]> }[];
+} {
   const tools = new Set<string>();
   const models = new Map<string, NonNullable<TimelineItem["model"]>>();
   for (const i of items) {

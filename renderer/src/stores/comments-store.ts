@@ -64,7 +64,13 @@ export const useCommentsStore = create<CommentsState>((set, get) => ({
       });
       set((s) => ({
         target: null,
-        pending: { ...s.pending, [target.sessionId]: [...(s.pending[target.sessionId] ?? []), { noteId: note.id, path: target.path, line: target.line, text: body }] },
+        pending: {
+          ...s.pending,
+          [target.sessionId]: [
+            ...(s.pending[target.sessionId] ?? []),
+            { noteId: note.id, path: target.path, line: target.line, text: body },
+          ],
+        },
       }));
       return true;
     } catch (err) {

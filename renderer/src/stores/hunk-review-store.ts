@@ -35,7 +35,11 @@ const update = (s: HunkReviewState, key: string, fn: (r: HunkReview) => HunkRevi
 export const useHunkReviewStore = create<HunkReviewState>((set) => ({
   reviews: {},
   start(key, count) {
-    set((s) => (s.reviews[key] ? {} : { reviews: { ...s.reviews, [key]: { decisions: Array<HunkDecision>(count).fill("accepted"), current: 0, edited: null } } }));
+    set((s) =>
+      s.reviews[key]
+        ? {}
+        : { reviews: { ...s.reviews, [key]: { decisions: Array<HunkDecision>(count).fill("accepted"), current: 0, edited: null } } },
+    );
   },
   decide(key, index, decision) {
     set((s) =>

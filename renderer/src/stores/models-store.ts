@@ -115,7 +115,10 @@ export function modelLabel(models: readonly ModelOption[], ref: ModelRef | null 
 }
 
 /** What the composer needs to know of the model a message goes to. */
-export function composerModel(models: readonly ModelOption[], ref: ModelRef | null | undefined): { name: string; acceptsImages: boolean } | null {
+export function composerModel(
+  models: readonly ModelOption[],
+  ref: ModelRef | null | undefined,
+): { name: string; acceptsImages: boolean } | null {
   const m = ref ? models.find((o) => sameModel(o, ref)) : undefined;
   return m ? { name: m.name, acceptsImages: m.input.includes("image") } : null;
 }

@@ -121,7 +121,10 @@ export function prefetchSession(sessionId: string): void {
 }
 
 function reportUnreadable(count: number): void {
-  if (count > 0) useAppStore.getState().notify("error", `${count} stored entr${count === 1 ? "y" : "ies"} of this session could not be read and are not shown.`);
+  if (count > 0)
+    useAppStore
+      .getState()
+      .notify("error", `${count} stored entr${count === 1 ? "y" : "ies"} of this session could not be read and are not shown.`);
 }
 
 export const useTranscriptStore = create<TranscriptState>((set, get) => ({
@@ -191,7 +194,10 @@ export const useTranscriptStore = create<TranscriptState>((set, get) => ({
         useWorkspaceStore.getState().selectSession(null);
         return;
       }
-      set({ view: { sessionId, status: "error", complete: true, error: errorText(err), model: EMPTY_TRANSCRIPT, partial: null, toolStatus: {} }, buffered: [] });
+      set({
+        view: { sessionId, status: "error", complete: true, error: errorText(err), model: EMPTY_TRANSCRIPT, partial: null, toolStatus: {} },
+        buffered: [],
+      });
     }
   },
 
@@ -211,6 +217,7 @@ export const useTranscriptStore = create<TranscriptState>((set, get) => ({
     // While older entries are validated, remember new entries to re-apply onto the full model.
     const entries = view.complete ? [] : mine.filter((op) => op.type === "entry");
     const next = reduceView(view, ops);
-    if (next !== view || entries.length > 0) set({ view: next, buffered: entries.length > 0 ? [...get().buffered, ...entries] : get().buffered });
+    if (next !== view || entries.length > 0)
+      set({ view: next, buffered: entries.length > 0 ? [...get().buffered, ...entries] : get().buffered });
   },
 }));

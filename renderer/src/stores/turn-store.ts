@@ -13,7 +13,6 @@ export interface RetryInfo {
   at: number;
 }
 
-
 export type ApprovalDecision = RequestParams<"approval.answer">["decision"];
 interface TurnStoreState {
   turns: Record<string, TurnState>;
@@ -35,7 +34,12 @@ interface TurnStoreState {
    * `rule`: what approveForSession / approveAlways / denyAlways allow or deny from now on (docs/approvals.md).
    * `review`: per-hunk decisions or the user's edit of a write/edit proposal (docs/change-review.md).
    */
-  answer(sessionId: string, toolCallId: string, decision: ApprovalDecision, options?: { reason?: string; rule?: string; review?: ChangeReview }): Promise<void>;
+  answer(
+    sessionId: string,
+    toolCallId: string,
+    decision: ApprovalDecision,
+    options?: { reason?: string; rule?: string; review?: ChangeReview },
+  ): Promise<void>;
 }
 
 export function idleTurn(sessionId: string): TurnState {

@@ -132,7 +132,6 @@ export const useWorkspaceStore = create<WorkspaceState>((set, get) => ({
       const page = await client().call("session.list", { workspaceId: ws.id, limit: PAGE });
       if (get().workspace?.id !== ws.id) return;
       set({ sessions: newestFirst(page.sessions), hasMore: page.hasMore });
-
     } catch (err) {
       useAppStore.getState().reportError("Could not list sessions", err);
     }

@@ -11,7 +11,15 @@ import Anthropic from "@anthropic-ai/sdk";
 import type { StopReason } from "../../../../shared/protocol";
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "../types";
-import { baseUrlOf, defineAdapter, runStream, TruncatedStreamError, type AdapterConfig, type ResponseReader, type RunContext } from "./common";
+import {
+  baseUrlOf,
+  defineAdapter,
+  runStream,
+  TruncatedStreamError,
+  type AdapterConfig,
+  type ResponseReader,
+  type RunContext,
+} from "./common";
 import { appToolName, buildAnthropicRequest, computeCost } from "./deps";
 import type { StreamState, TokenCounts } from "./stream-state";
 import { isAnthropicBlock, isAnthropicDelta, isAnthropicEvent, type AnthropicUsage } from "./anthropic-events";

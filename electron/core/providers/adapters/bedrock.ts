@@ -11,13 +11,26 @@
  * gives the stop reason and metadata the usage. Exceptions inside the stream
  * (throttling, model stream errors) end the turn as retryable errors.
  */
-import { BedrockRuntimeClient, ConverseStreamCommand, type ConverseStreamCommandInput, type ConverseStreamOutput } from "@aws-sdk/client-bedrock-runtime";
+import {
+  BedrockRuntimeClient,
+  ConverseStreamCommand,
+  type ConverseStreamCommandInput,
+  type ConverseStreamOutput,
+} from "@aws-sdk/client-bedrock-runtime";
 import { FetchHttpHandler } from "@smithy/fetch-http-handler";
 import type { StopReason } from "../../../../shared/protocol";
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { BedrockRequestBody } from "../requests/bedrock";
 import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "../types";
-import { baseUrlOf, defineAdapter, runStream, TruncatedStreamError, type AdapterConfig, type ResponseReader, type RunContext } from "./common";
+import {
+  baseUrlOf,
+  defineAdapter,
+  runStream,
+  TruncatedStreamError,
+  type AdapterConfig,
+  type ResponseReader,
+  type RunContext,
+} from "./common";
 import { appToolName, buildBedrockRequest, computeCost } from "./deps";
 import type { StreamState } from "./stream-state";
 
@@ -139,7 +152,10 @@ class BedrockReader implements ResponseReader {
     if (event.contentBlockStart) {
       const { contentBlockIndex, start } = event.contentBlockStart;
       if (contentBlockIndex !== undefined && start?.toolUse) {
-        const { index, event: started } = state.startToolCall(start.toolUse.toolUseId ?? "", appToolName(this.toolNames, start.toolUse.name ?? ""));
+        const { index, event: started } = state.startToolCall(
+          start.toolUse.toolUseId ?? "",
+          appToolName(this.toolNames, start.toolUse.name ?? ""),
+        );
         out.push(started);
         this.indexOf.set(contentBlockIndex, index);
       }
@@ -163,7 +179,9 @@ class BedrockReader implements ResponseReader {
         const reasoning = delta.reasoningContent;
         if (index === undefined) {
           const redacted = reasoning.redactedContent !== undefined;
-          const started = state.startThinking(redacted ? { redacted: true, signature: Buffer.from(reasoning.redactedContent ?? []).toString("base64") } : {});
+          const started = state.startThinking(
+            redacted ? { redacted: true, signature: Buffer.from(reasoning.redactedContent ?? []).toString("base64") } : {},
+          );
           out.push(started.event);
           index = started.index;
           this.indexOf.set(contentBlockIndex, index);
@@ -174,7 +192,8 @@ class BedrockReader implements ResponseReader {
       return;
     }
     if (event.contentBlockStop) {
-      const index = event.contentBlockStop.contentBlockIndex === undefined ? undefined : this.indexOf.get(event.contentBlockStop.contentBlockIndex);
+      const index =
+        event.contentBlockStop.contentBlockIndex === undefined ? undefined : this.indexOf.get(event.contentBlockStop.contentBlockIndex);
       const ended = index === undefined ? null : state.endBlock(index);
       if (ended) out.push(ended);
       return;
@@ -185,14 +204,27 @@ class BedrockReader implements ResponseReader {
     }
     if (event.metadata?.usage) {
       const u = event.metadata.usage;
-      state.setUsage({ input: u.inputTokens ?? 0, output: u.outputTokens ?? 0, cacheRead: u.cacheReadInputTokens ?? 0, cacheWrite: u.cacheWriteInputTokens ?? 0 });
+      state.setUsage({
+        input: u.inputTokens ?? 0,
+        output: u.outputTokens ?? 0,
+        cacheRead: u.cacheReadInputTokens ?? 0,
+        cacheWrite: u.cacheWriteInputTokens ?? 0,
+      });
       return;
     }
-    const exception = event.throttlingException ?? event.modelStreamErrorException ?? event.internalServerException ?? event.serviceUnavailableException ?? event.validationException;
+    const exception =
+      event.throttlingException ??
+      event.modelStreamErrorException ??
+      event.internalServerException ??
+      event.serviceUnavailableException ??
+      event.validationException;
     if (exception) {
       const name = Object.keys(event).find((k) => k.endsWith("Exception")) ?? "internalServerException";
       const type = name[0].toUpperCase() + name.slice(1);
-      throw Object.assign(new Error(exception.message ?? type), { status: EXCEPTION_STATUS[type] ?? 500, error: { type, message: exception.message ?? type } });
+      throw Object.assign(new Error(exception.message ?? type), {
+        status: EXCEPTION_STATUS[type] ?? 500,
+        error: { type, message: exception.message ?? type },
+      });
     }
   }
 

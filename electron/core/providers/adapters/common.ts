@@ -72,7 +72,13 @@ export const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60 * 1000;
 export function defineAdapter(
   api: ProviderAdapter["api"],
   config: AdapterConfig,
-  stream: (config: AdapterConfig, model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: StreamOptions) => AsyncIterable<StreamEvent>,
+  stream: (
+    config: AdapterConfig,
+    model: ModelInfo,
+    provider: ProviderConfig,
+    context: LlmContext,
+    options: StreamOptions,
+  ) => AsyncIterable<StreamEvent>,
   build: (model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: Partial<StreamOptions>) => { body: unknown },
 ): ProviderAdapter {
   return {

@@ -6,7 +6,13 @@
 import OpenAI from "openai";
 import type { ClientSettings } from "./common";
 
-export { buildAnthropicRequest, buildBedrockRequest, buildGeminiRequest, buildOpenAICompletionsRequest, buildOpenAIResponsesRequest } from "../requests";
+export {
+  buildAnthropicRequest,
+  buildBedrockRequest,
+  buildGeminiRequest,
+  buildOpenAICompletionsRequest,
+  buildOpenAIResponsesRequest,
+} from "../requests";
 export { computeCost } from "../registry";
 export { encodeResponsesToolCallId } from "../transform/responses-ids";
 

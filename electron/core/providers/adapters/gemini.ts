@@ -16,13 +16,24 @@ import { GoogleGenAI, type GenerateContentResponse, type Part } from "@google/ge
 import type { StopReason } from "../../../../shared/protocol";
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "../types";
-import { baseUrlOf, defineAdapter, runStream, TruncatedStreamError, type AdapterConfig, type ResponseReader, type RunContext } from "./common";
+import {
+  baseUrlOf,
+  defineAdapter,
+  runStream,
+  TruncatedStreamError,
+  type AdapterConfig,
+  type ResponseReader,
+  type RunContext,
+} from "./common";
 import { appToolName, buildGeminiRequest, computeCost } from "./deps";
 import type { StreamState } from "./stream-state";
 import { SchemaNotExpressible } from "../requests/gemini-schema";
 
 /** Gemini's finish reasons, mapped; the blocked ones are errors the user must see. */
-export function mapGeminiFinishReason(reason: string | undefined, hasToolCalls: boolean): { stopReason: StopReason; errorMessage?: string } {
+export function mapGeminiFinishReason(
+  reason: string | undefined,
+  hasToolCalls: boolean,
+): { stopReason: StopReason; errorMessage?: string } {
   switch (reason) {
     case "STOP":
     case undefined:
@@ -34,7 +45,10 @@ export function mapGeminiFinishReason(reason: string | undefined, hasToolCalls: 
     case "BLOCKLIST":
     case "SPII":
     case "IMAGE_SAFETY":
-      return { stopReason: "error", errorMessage: `blocked by Gemini's safety filters (finishReason: ${reason}); rephrase the request or switch models` };
+      return {
+        stopReason: "error",
+        errorMessage: `blocked by Gemini's safety filters (finishReason: ${reason}); rephrase the request or switch models`,
+      };
     case "RECITATION":
       return { stopReason: "error", errorMessage: "blocked: the answer would recite copyrighted material (finishReason: RECITATION)" };
     case "MALFORMED_FUNCTION_CALL":
@@ -82,7 +96,8 @@ function streamGemini(config: AdapterConfig, model: ModelInfo, provider: Provide
       built = buildGeminiRequest(model, provider, context, options);
     } catch (err) {
       // A tool schema Gemini cannot express: a clear, permanent error, not a crash.
-      if (err instanceof SchemaNotExpressible) throw Object.assign(new Error(err.message), { status: 400, error: { type: "INVALID_ARGUMENT", message: err.message } });
+      if (err instanceof SchemaNotExpressible)
+        throw Object.assign(new Error(err.message), { status: 400, error: { type: "INVALID_ARGUMENT", message: err.message } });
       throw err;
     }
     const { body, toolNames } = built;
@@ -194,7 +209,10 @@ class GeminiReader implements ResponseReader {
 
   finish(): StreamEvent[] {
     if (this.blockReason !== undefined && this.finishReason === undefined) {
-      return this.state.finish("error", `the prompt was blocked by Gemini (blockReason: ${this.blockReason}); rephrase it or switch models`);
+      return this.state.finish(
+        "error",
+        `the prompt was blocked by Gemini (blockReason: ${this.blockReason}); rephrase it or switch models`,
+      );
     }
     if (!this.sawChunk || this.finishReason === undefined) throw new TruncatedStreamError("its finishReason");
     const { stopReason, errorMessage } = mapGeminiFinishReason(this.finishReason, this.state.hasToolCalls());

@@ -8,7 +8,15 @@ import { randomUUID } from "node:crypto";
 import type { Compat, ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { StopReason } from "../../../../shared/protocol";
 import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "../types";
-import { baseUrlOf, defineAdapter, runStream, TruncatedStreamError, type AdapterConfig, type ResponseReader, type RunContext } from "./common";
+import {
+  baseUrlOf,
+  defineAdapter,
+  runStream,
+  TruncatedStreamError,
+  type AdapterConfig,
+  type ResponseReader,
+  type RunContext,
+} from "./common";
 import { appToolName, buildOpenAICompletionsRequest, computeCost, openaiClient } from "./deps";
 import type { StreamState, TokenCounts } from "./stream-state";
 import { isCompletionsChunk, type CompletionsToolCallDelta, type CompletionsUsage } from "./openai-completions-chunks";

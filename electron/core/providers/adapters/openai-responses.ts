@@ -10,7 +10,15 @@
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { StopReason } from "../../../../shared/protocol";
 import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "../types";
-import { baseUrlOf, defineAdapter, runStream, TruncatedStreamError, type AdapterConfig, type ResponseReader, type RunContext } from "./common";
+import {
+  baseUrlOf,
+  defineAdapter,
+  runStream,
+  TruncatedStreamError,
+  type AdapterConfig,
+  type ResponseReader,
+  type RunContext,
+} from "./common";
 import { appToolName, buildOpenAIResponsesRequest, computeCost, encodeResponsesToolCallId, openaiClient } from "./deps";
 import type { StreamState, TokenCounts } from "./stream-state";
 import { isResponsesEvent, type ResponsesItem, type ResponsesResponse, type ResponsesUsage } from "./openai-responses-events";

@@ -11,15 +11,7 @@
  * far in `rawArguments`; the final block carries parsed `arguments`, and
  * `rawArguments` + `argumentsError` only when the text is unusable.
  */
-import type {
-  AssistantContent,
-  AssistantMessage,
-  Cost,
-  StopReason,
-  ThinkingContent,
-  ToolCall,
-  Usage,
-} from "../../../../shared/protocol";
+import type { AssistantContent, AssistantMessage, Cost, StopReason, ThinkingContent, ToolCall, Usage } from "../../../../shared/protocol";
 import type { ModelInfo } from "../../../../shared/models";
 import type { StreamEvent } from "../types";
 import type { ProviderFailure } from "./errors";
@@ -250,7 +242,14 @@ export class StreamState {
 
   private usageNow(): Usage {
     const { input, output, cacheRead, cacheWrite } = this.tokens;
-    return { input, output, cacheRead, cacheWrite, totalTokens: input + output + cacheRead + cacheWrite, cost: this.costOf(this.model, this.tokens) };
+    return {
+      input,
+      output,
+      cacheRead,
+      cacheWrite,
+      totalTokens: input + output + cacheRead + cacheWrite,
+      cost: this.costOf(this.model, this.tokens),
+    };
   }
 
   private push(block: AssistantContent, open: OpenToolCall | null): number {

@@ -65,7 +65,8 @@ function assistantBlocks(message: Extract<WireMessage, { role: "assistant" }>): 
     if (block.type === "text") out.push({ text: block.text });
     else if (block.type === "toolCall") out.push({ toolUse: { toolUseId: block.id, name: block.name, input: block.arguments } });
     else if (block.redacted) out.push({ reasoningContent: { redactedContent: block.signature ?? "" } });
-    else if (block.signature !== undefined) out.push({ reasoningContent: { reasoningText: { text: block.thinking, signature: block.signature } } });
+    else if (block.signature !== undefined)
+      out.push({ reasoningContent: { reasoningText: { text: block.thinking, signature: block.signature } } });
   }
   return out;
 }
@@ -104,7 +105,12 @@ function toolChoice(choice: ToolChoice): NonNullable<BedrockRequestBody["toolCon
   return { tool: { name: choice.name } };
 }
 
-function reasoningFields(model: ModelInfo, family: string, maxTokens: number, options: Partial<StreamOptions> | undefined): Record<string, unknown> | undefined {
+function reasoningFields(
+  model: ModelInfo,
+  family: string,
+  maxTokens: number,
+  options: Partial<StreamOptions> | undefined,
+): Record<string, unknown> | undefined {
   const level = options?.reasoning;
   if (!model.reasoning || level === undefined || level === "off") return undefined;
   if (family === "anthropic-thinking") {
@@ -127,7 +133,9 @@ export function buildBedrockRequest(
   if (context.systemPrompt.trim() !== "") body.system = [{ text: context.systemPrompt }];
   if (prepared.tools.length > 0) {
     body.toolConfig = {
-      tools: prepared.tools.map((t) => ({ toolSpec: { name: t.name, description: t.description, inputSchema: { json: objectSchema(t.parameters) } } })),
+      tools: prepared.tools.map((t) => ({
+        toolSpec: { name: t.name, description: t.description, inputSchema: { json: objectSchema(t.parameters) } },
+      })),
     };
     // Converse has no "none": the tools stay offered (history calls stay structured) and the model decides.
     if (prepared.toolChoice !== undefined && prepared.toolChoice !== "auto") body.toolConfig.toolChoice = toolChoice(prepared.toolChoice);

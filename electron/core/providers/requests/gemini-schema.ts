@@ -22,8 +22,34 @@ export class SchemaNotExpressible extends Error {
 }
 
 /** Keys of Gemini's Schema message that carry over unchanged. */
-const PASSED = ["description", "format", "title", "minItems", "maxItems", "minLength", "maxLength", "pattern", "minimum", "maximum", "minProperties", "maxProperties", "default", "example"];
-const REFUSED = ["not", "if", "then", "else", "dependentSchemas", "dependentRequired", "patternProperties", "prefixItems", "contains", "$dynamicRef"];
+const PASSED = [
+  "description",
+  "format",
+  "title",
+  "minItems",
+  "maxItems",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "minimum",
+  "maximum",
+  "minProperties",
+  "maxProperties",
+  "default",
+  "example",
+];
+const REFUSED = [
+  "not",
+  "if",
+  "then",
+  "else",
+  "dependentSchemas",
+  "dependentRequired",
+  "patternProperties",
+  "prefixItems",
+  "contains",
+  "$dynamicRef",
+];
 const TYPES = new Set(["string", "number", "integer", "boolean", "array", "object", "null"]);
 const MAX_DEPTH = 32;
 
@@ -132,7 +158,11 @@ export function toGeminiSchema(toolName: string, schema: Record<string, unknown>
     }
     if (out.type === "OBJECT" && out.properties === undefined && depth > 0) {
       // A free-form object has no Gemini form; the model sends it as JSON text.
-      return { type: "STRING", description: [out.description, "A JSON object, as text."].filter(Boolean).join(" "), ...(out.nullable ? { nullable: true } : {}) };
+      return {
+        type: "STRING",
+        description: [out.description, "A JSON object, as text."].filter(Boolean).join(" "),
+        ...(out.nullable ? { nullable: true } : {}),
+      };
     }
     return out;
   };

@@ -141,11 +141,16 @@ function toolConfig(choice: ToolChoice): ToolConfig {
   return { functionCallingConfig: { mode: FunctionCallingConfigMode.ANY, allowedFunctionNames: [choice.name] } };
 }
 
-function thinkingConfig(model: ModelInfo, required: boolean, options: Partial<StreamOptions> | undefined): GeminiRequestBody["generationConfig"]["thinkingConfig"] {
+function thinkingConfig(
+  model: ModelInfo,
+  required: boolean,
+  options: Partial<StreamOptions> | undefined,
+): GeminiRequestBody["generationConfig"]["thinkingConfig"] {
   if (!model.reasoning) return undefined;
   const level = options?.reasoning;
   if (level === undefined) return { includeThoughts: true };
-  if (level === "off") return required ? { includeThoughts: false, thinkingBudget: MIN_REQUIRED_BUDGET } : { includeThoughts: false, thinkingBudget: 0 };
+  if (level === "off")
+    return required ? { includeThoughts: false, thinkingBudget: MIN_REQUIRED_BUDGET } : { includeThoughts: false, thinkingBudget: 0 };
   return { includeThoughts: true, thinkingBudget: THINKING_BUDGET[level] };
 }
 

@@ -18,19 +18,21 @@
  * - no blank text, no empty message, no two user or two assistant entries in a
  *   row; the first entry is a user message and so is the last (or toolResults).
  */
-import type { AssistantMessage, Message, ModelRef, ThinkingContent, ToolCall, ToolResultMessage, UserContent, UserMessage } from "../../../../shared/protocol";
+import type {
+  AssistantMessage,
+  Message,
+  ModelRef,
+  ThinkingContent,
+  ToolCall,
+  ToolResultMessage,
+  UserContent,
+  UserMessage,
+} from "../../../../shared/protocol";
 import type { RequestRepair } from "../../../../shared/review";
 import { decodeResponsesToolCallId } from "./responses-ids";
 import { IdAllocator } from "./ids";
 import { isBlank, sanitizeArguments, sanitizeSurrogates } from "./text";
-import type {
-  TransformResult,
-  TransformTarget,
-  WireAssistantBlock,
-  WireMessage,
-  WireToolResult,
-  WireUserBlock,
-} from "./wire-types";
+import type { TransformResult, TransformTarget, WireAssistantBlock, WireMessage, WireToolResult, WireUserBlock } from "./wire-types";
 
 export const SYNTHESIZED_RESULT_TEXT = "No result was recorded for this tool call (it was interrupted). Do not assume it ran.";
 export const EMPTY_RESULT_TEXT = "(no output)";
@@ -81,7 +83,9 @@ const IMAGE_OMITTED_BLOCK: WireUserBlock = Object.freeze({ type: "text", text: I
 const SEE_ATTACHED_IMAGE_BLOCK: WireUserBlock = Object.freeze({ type: "text", text: SEE_ATTACHED_IMAGE_TEXT });
 const MISTRAL_BRIDGE: readonly WireAssistantBlock[] = Object.freeze([Object.freeze({ type: "text" as const, text: MISTRAL_BRIDGE_TEXT })]);
 const EMPTY_RESULT_CONTENT: readonly WireUserBlock[] = Object.freeze([Object.freeze({ type: "text" as const, text: EMPTY_RESULT_TEXT })]);
-const SYNTHESIZED_CONTENT: readonly WireUserBlock[] = Object.freeze([Object.freeze({ type: "text" as const, text: SYNTHESIZED_RESULT_TEXT })]);
+const SYNTHESIZED_CONTENT: readonly WireUserBlock[] = Object.freeze([
+  Object.freeze({ type: "text" as const, text: SYNTHESIZED_RESULT_TEXT }),
+]);
 
 /**
  * User or result content for the wire. Blocks that need no change are shared
@@ -237,9 +241,14 @@ export class HistoryPass {
           if (block.signature) {
             if (policy.signed === "keep" && sanitizeSurrogates(block.thinking) !== block.thinking) {
               // Cleaning it would void the signature; sending it is refused ("no low surrogate in string").
-              note?.("surrogatesReplaced", "a signed reasoning block with lone UTF-16 surrogates left out: it cannot be cleaned without voiding its signature");
+              note?.(
+                "surrogatesReplaced",
+                "a signed reasoning block with lone UTF-16 surrogates left out: it cannot be cleaned without voiding its signature",
+              );
             } else if (policy.signed === "keep") {
-              next = isWireThinking(block) ? block : { type: "thinking", thinking: block.thinking, signature: block.signature, redacted: block.redacted === true };
+              next = isWireThinking(block)
+                ? block
+                : { type: "thinking", thinking: block.thinking, signature: block.signature, redacted: block.redacted === true };
             }
           } else if (!block.redacted && !isBlank(block.thinking) && policy.unsigned !== "drop") {
             const text = sanitizeSurrogates(block.thinking);
@@ -258,7 +267,8 @@ export class HistoryPass {
         calls ??= [];
         if (!target.toolsOffered) {
           const args = sanitizeArguments(block.arguments);
-          if (args !== block.arguments) note?.("surrogatesReplaced", "lone UTF-16 surrogates in a tool call's arguments replaced with U+FFFD");
+          if (args !== block.arguments)
+            note?.("surrogatesReplaced", "lone UTF-16 surrogates in a tool call's arguments replaced with U+FFFD");
           next = { type: "text", text: callAsText(target.toolName(block.name), args) };
           calls.push({ storedId: block.id, storedName: block.name, wireId: "", result: undefined });
         } else {
@@ -270,7 +280,8 @@ export class HistoryPass {
     }
     if (otherThinking > 0 && note !== undefined) {
       const what = `${otherThinking} reasoning block${otherThinking === 1 ? "" : "s"} by ${this.label(message.model)}`;
-      if (target.otherThinking === "text") note("otherReasoningDemoted", `${what} sent as plain text (the demotion setting is on); signatures left out`);
+      if (target.otherThinking === "text")
+        note("otherReasoningDemoted", `${what} sent as plain text (the demotion setting is on); signatures left out`);
       else note("otherReasoningDropped", `${what} left out: only ${this.label(target.model)}'s own reasoning is sent back to it`);
     }
     // Every block went out as stored: so does the array (the builders only read it).
@@ -288,7 +299,12 @@ export class HistoryPass {
       const decoded = decodeResponsesToolCallId(block.id);
       wireId = this.ids.allocate(block.id, decoded.callId);
       // Replay the `fc_…` item id only when the call id survived unchanged and the item id is unique.
-      if (decoded.itemId !== undefined && wireId === decoded.callId && RESPONSES_ITEM_ID.test(decoded.itemId) && !this.usedItemIds.has(decoded.itemId)) {
+      if (
+        decoded.itemId !== undefined &&
+        wireId === decoded.callId &&
+        RESPONSES_ITEM_ID.test(decoded.itemId) &&
+        !this.usedItemIds.has(decoded.itemId)
+      ) {
         itemId = decoded.itemId;
         this.usedItemIds.add(itemId);
       }
@@ -299,7 +315,8 @@ export class HistoryPass {
     // Histories from an import or another tool may hold lone surrogates in arguments:
     // Anthropic refuses the whole body ("no low surrogate in string").
     const args = sanitizeArguments(block.arguments);
-    if (args !== block.arguments) this.note?.("surrogatesReplaced", `lone UTF-16 surrogates in the arguments of a ${name} call replaced with U+FFFD`);
+    if (args !== block.arguments)
+      this.note?.("surrogatesReplaced", `lone UTF-16 surrogates in the arguments of a ${name} call replaced with U+FFFD`);
     calls.push({ storedId: block.id, storedName: block.name, wireId, result: undefined });
     if (itemId !== undefined) return { type: "toolCall", id: wireId, itemId, name, arguments: args };
     // The stored block has the wire shape: shared when nothing about it changes (the usual case)

@@ -13,8 +13,25 @@ const IMAGE_TYPES = new Set(["image/jpeg", "image/png", "image/gif", "image/webp
 const NON_WHITESPACE = /[^\s\x1c-\x1f\x85]/;
 
 const TOP_LEVEL_KEYS = new Set([
-  "model", "max_tokens", "messages", "system", "tools", "tool_choice", "thinking", "stream", "temperature", "top_p", "top_k",
-  "stop_sequences", "metadata", "service_tier", "output_config", "container", "cache_control", "inference_geo", "speed",
+  "model",
+  "max_tokens",
+  "messages",
+  "system",
+  "tools",
+  "tool_choice",
+  "thinking",
+  "stream",
+  "temperature",
+  "top_p",
+  "top_k",
+  "stop_sequences",
+  "metadata",
+  "service_tier",
+  "output_config",
+  "container",
+  "cache_control",
+  "inference_geo",
+  "speed",
 ]);
 const BLOCK_KEYS: Record<string, ReadonlySet<string>> = {
   text: new Set(["type", "text", "cache_control", "citations"]),
@@ -48,7 +65,9 @@ function textProblem(text: unknown, path: string): Problem {
 function imageProblem(block: Record<string, unknown>, path: string): Problem {
   const source = block.source;
   if (!isRecord(source) || source.type !== "base64" || typeof source.data !== "string") {
-    return anthropicError(`${path}.image.source: Input tag '${isRecord(source) ? String(source.type) : "None"}' found using 'type' does not match any of the expected tags: 'base64', 'url', 'file'`);
+    return anthropicError(
+      `${path}.image.source: Input tag '${isRecord(source) ? String(source.type) : "None"}' found using 'type' does not match any of the expected tags: 'base64', 'url', 'file'`,
+    );
   }
   if (typeof source.media_type !== "string" || !IMAGE_TYPES.has(source.media_type)) {
     return anthropicError(`${path}.image.source.base64.media_type: Input should be 'image/jpeg', 'image/png', 'image/gif' or 'image/webp'`);
@@ -70,7 +89,8 @@ function toolsProblem(tools: unknown): { problem: Problem; names: Set<string> } 
     names.add(tool.name);
     const schema = tool.input_schema;
     if (!isRecord(schema)) return { problem: anthropicError(`tools.${i}.custom.input_schema: Field required`), names };
-    if (schema.type !== "object") return { problem: anthropicError(`tools.${i}.custom.input_schema.type: Input should be 'object'`), names };
+    if (schema.type !== "object")
+      return { problem: anthropicError(`tools.${i}.custom.input_schema.type: Input should be 'object'`), names };
     for (const key of Object.keys(tool)) {
       if (!["name", "description", "input_schema", "cache_control", "type", "strict"].includes(key)) {
         return { problem: anthropicError(`tools.${i}.custom.${key}: Extra inputs are not permitted`), names };
@@ -109,7 +129,9 @@ export function validateAnthropicRequest(body: unknown, ctx: ValidateContext = {
   let forcedTool = false;
   if (choice !== undefined) {
     if (!isRecord(choice) || !["auto", "any", "tool", "none"].includes(String(choice.type))) {
-      return anthropicError("tool_choice: Input tag found using 'type' does not match any of the expected tags: 'auto', 'any', 'tool', 'none'");
+      return anthropicError(
+        "tool_choice: Input tag found using 'type' does not match any of the expected tags: 'auto', 'any', 'tool', 'none'",
+      );
     }
     if (toolNames.size === 0 && choice.type !== "none") return anthropicError("tool_choice may only be specified while providing tools.");
     if (choice.type === "tool") {
@@ -124,7 +146,9 @@ export function validateAnthropicRequest(body: unknown, ctx: ValidateContext = {
   const thinking = body.thinking;
   if (thinking !== undefined) {
     if (!isRecord(thinking) || !["enabled", "disabled", "adaptive"].includes(String(thinking.type))) {
-      return anthropicError("thinking: Input tag found using 'type' does not match any of the expected tags: 'enabled', 'disabled', 'adaptive'");
+      return anthropicError(
+        "thinking: Input tag found using 'type' does not match any of the expected tags: 'enabled', 'disabled', 'adaptive'",
+      );
     }
     if (thinking.type === "enabled") {
       const budget = thinking.budget_tokens;
@@ -139,7 +163,9 @@ export function validateAnthropicRequest(body: unknown, ctx: ValidateContext = {
     thinkingEnabled = thinking.type !== "disabled";
     if (thinkingEnabled && forcedTool) return anthropicError("Thinking may not be enabled when tool_choice forces tool use.");
     if (thinkingEnabled && body.temperature !== undefined && body.temperature !== 1) {
-      return anthropicError("`temperature` may only be set to 1 when thinking is enabled. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking#feature-compatibility");
+      return anthropicError(
+        "`temperature` may only be set to 1 when thinking is enabled. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking#feature-compatibility",
+      );
     }
   }
 
@@ -176,7 +202,9 @@ export function validateAnthropicRequest(body: unknown, ctx: ValidateContext = {
       const block: unknown = blocks[j];
       const bpath = `${path}.content.${j}`;
       if (!isRecord(block) || typeof block.type !== "string" || !(block.type in BLOCK_KEYS)) {
-        return anthropicError(`${bpath}: Input tag '${isRecord(block) ? String(block.type) : "None"}' found using 'type' does not match any of the expected tags`);
+        return anthropicError(
+          `${bpath}: Input tag '${isRecord(block) ? String(block.type) : "None"}' found using 'type' does not match any of the expected tags`,
+        );
       }
       const type = block.type;
       const allowedHere = role === "user" ? USER_BLOCKS : ASSISTANT_BLOCKS;
@@ -223,7 +251,8 @@ export function validateAnthropicRequest(body: unknown, ctx: ValidateContext = {
             if (!isRecord(item) || (item.type !== "text" && item.type !== "image")) {
               return anthropicError(`${ipath}: Input tag found using 'type' does not match any of the expected tags: 'text', 'image'`);
             }
-            const problem = item.type === "text" ? textProblem(item.text, ipath) ?? extraKey(item, "text", ipath) : imageProblem(item, ipath);
+            const problem =
+              item.type === "text" ? (textProblem(item.text, ipath) ?? extraKey(item, "text", ipath)) : imageProblem(item, ipath);
             if (problem) return problem;
           }
         }
@@ -236,7 +265,8 @@ export function validateAnthropicRequest(body: unknown, ctx: ValidateContext = {
           return anthropicError(`${bpath}: Invalid \`signature\` in \`thinking\` block`);
         }
       } else if (type === "redacted_thinking") {
-        if (typeof block.data !== "string" || block.data.length === 0) return anthropicError(`${bpath}.redacted_thinking.data: Field required`);
+        if (typeof block.data !== "string" || block.data.length === 0)
+          return anthropicError(`${bpath}.redacted_thinking.data: Field required`);
         if (ctx.signatureOwner && ctx.signatureOwner(block.data) !== modelId) {
           return anthropicError(`${bpath}: Invalid \`data\` in \`redacted_thinking\` block`);
         }
@@ -269,7 +299,8 @@ export function validateAnthropicRequest(body: unknown, ctx: ValidateContext = {
       `messages.${pending.index}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${pending.ids.join(", ")}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`,
     );
   }
-  if (usesToolBlocks && toolNames.size === 0) return anthropicError("Requests which include `tool_use` or `tool_result` blocks must define tools.");
+  if (usesToolBlocks && toolNames.size === 0)
+    return anthropicError("Requests which include `tool_use` or `tool_result` blocks must define tools.");
 
   if (thinkingEnabled && lastAssistant >= 0) {
     const last = messages[lastAssistant] as Record<string, unknown>;

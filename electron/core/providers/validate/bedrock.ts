@@ -12,8 +12,17 @@ export function bedrockError(message: string, status = 400, type = "ValidationEx
 }
 
 const TOP_LEVEL_KEYS = new Set([
-  "messages", "system", "inferenceConfig", "toolConfig", "guardrailConfig", "additionalModelRequestFields", "promptVariables",
-  "additionalModelResponseFieldPaths", "requestMetadata", "performanceConfig", "serviceTier",
+  "messages",
+  "system",
+  "inferenceConfig",
+  "toolConfig",
+  "guardrailConfig",
+  "additionalModelRequestFields",
+  "promptVariables",
+  "additionalModelResponseFieldPaths",
+  "requestMetadata",
+  "performanceConfig",
+  "serviceTier",
 ]);
 const USER_BLOCKS = new Set(["text", "image", "document", "video", "toolResult", "cachePoint", "guardContent"]);
 const ASSISTANT_BLOCKS = new Set(["text", "toolUse", "reasoningContent", "cachePoint"]);
@@ -36,13 +45,16 @@ function hasLoneSurrogate(value: unknown): boolean {
 
 function textProblem(text: unknown, path: string): Problem {
   if (typeof text !== "string") return bedrockError(`The text field in the ContentBlock object at ${path} is not a string.`);
-  if (text.trim() === "") return bedrockError(`The text field in the ContentBlock object at ${path} is blank. Add text to the text field, and try again.`);
+  if (text.trim() === "")
+    return bedrockError(`The text field in the ContentBlock object at ${path} is blank. Add text to the text field, and try again.`);
   return null;
 }
 
 function imageProblem(image: unknown, path: string): Problem {
   if (!isRecord(image) || typeof image.format !== "string" || !IMAGE_FORMATS.has(image.format)) {
-    return bedrockError(`1 validation error detected: Value at '${path}.image.format' failed to satisfy constraint: Member must satisfy enum value set: [gif, jpeg, png, webp]`);
+    return bedrockError(
+      `1 validation error detected: Value at '${path}.image.format' failed to satisfy constraint: Member must satisfy enum value set: [gif, jpeg, png, webp]`,
+    );
   }
   const source = image.source;
   if (!isRecord(source) || typeof source.bytes !== "string" || !BASE64.test(source.bytes) || source.bytes.length === 0) {
@@ -55,15 +67,22 @@ function toolsProblem(toolConfig: unknown): { problem: Problem; names: Set<strin
   const names = new Set<string>();
   if (toolConfig === undefined) return { problem: null, names };
   if (!isRecord(toolConfig) || !Array.isArray(toolConfig.tools) || toolConfig.tools.length === 0) {
-    return { problem: bedrockError("1 validation error detected: Value at 'toolConfig.tools' failed to satisfy constraint: Member must have length greater than or equal to 1"), names };
+    return {
+      problem: bedrockError(
+        "1 validation error detected: Value at 'toolConfig.tools' failed to satisfy constraint: Member must have length greater than or equal to 1",
+      ),
+      names,
+    };
   }
   for (let i = 0; i < toolConfig.tools.length; i++) {
     const spec = isRecord(toolConfig.tools[i]) ? (toolConfig.tools[i] as Record<string, unknown>).toolSpec : undefined;
     const at = `toolConfig.tools.${i + 1}.member.toolSpec`;
     if (!isRecord(spec)) return { problem: bedrockError(`The tool at ${at} has no toolSpec.`), names };
     const name = typeof spec.name === "string" ? spec.name : "";
-    if (name.length < 1 || name.length > 64) return { problem: constraint(name, `${at}.name`, "Member must have length between 1 and 64"), names };
-    if (!NAME_PATTERN.test(name)) return { problem: constraint(name, `${at}.name`, "Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+"), names };
+    if (name.length < 1 || name.length > 64)
+      return { problem: constraint(name, `${at}.name`, "Member must have length between 1 and 64"), names };
+    if (!NAME_PATTERN.test(name))
+      return { problem: constraint(name, `${at}.name`, "Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+"), names };
     if (names.has(name)) return { problem: bedrockError(`The toolConfig field contains duplicate tool names: ${name}.`), names };
     names.add(name);
     const schema = isRecord(spec.inputSchema) ? spec.inputSchema.json : undefined;
@@ -91,28 +110,38 @@ export function validateBedrockRequest(body: unknown, ctx: ValidateContext = {})
   }
   const inference = body.inferenceConfig;
   if (isRecord(inference) && inference.maxTokens !== undefined && (typeof inference.maxTokens !== "number" || inference.maxTokens < 1)) {
-    return bedrockError("1 validation error detected: Value at 'inferenceConfig.maxTokens' failed to satisfy constraint: Member must have value greater than or equal to 1");
+    return bedrockError(
+      "1 validation error detected: Value at 'inferenceConfig.maxTokens' failed to satisfy constraint: Member must have value greater than or equal to 1",
+    );
   }
   const { problem: toolProblem, names } = toolsProblem(body.toolConfig);
   if (toolProblem) return toolProblem;
   const messages = body.messages;
-  if (!Array.isArray(messages) || messages.length === 0) return bedrockError("A conversation must start with a user message. Try again with a conversation that starts with a user message.");
+  if (!Array.isArray(messages) || messages.length === 0)
+    return bedrockError("A conversation must start with a user message. Try again with a conversation that starts with a user message.");
 
   let openCalls: string[] = [];
   let usesTools = false;
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i] as unknown;
     if (!isRecord(message) || (message.role !== "user" && message.role !== "assistant")) {
-      return bedrockError(`1 validation error detected: Value at 'messages.${i + 1}.member.role' failed to satisfy constraint: Member must satisfy enum value set: [user, assistant]`);
+      return bedrockError(
+        `1 validation error detected: Value at 'messages.${i + 1}.member.role' failed to satisfy constraint: Member must satisfy enum value set: [user, assistant]`,
+      );
     }
     const role = message.role;
-    if (i === 0 && role !== "user") return bedrockError("A conversation must start with a user message. Try again with a conversation that starts with a user message.");
+    if (i === 0 && role !== "user")
+      return bedrockError("A conversation must start with a user message. Try again with a conversation that starts with a user message.");
     if (i > 0 && (messages[i - 1] as Record<string, unknown>).role === role) {
-      return bedrockError("A conversation must alternate between user and assistant roles. Make sure the conversation alternates between user and assistant roles and try again.");
+      return bedrockError(
+        "A conversation must alternate between user and assistant roles. Make sure the conversation alternates between user and assistant roles and try again.",
+      );
     }
     const content = message.content;
     if (!Array.isArray(content) || content.length === 0) {
-      return bedrockError(`The content field in the Message object at messages.${i} is empty. Add a ContentBlock object to the content field and try again.`);
+      return bedrockError(
+        `The content field in the Message object at messages.${i} is empty. Add a ContentBlock object to the content field and try again.`,
+      );
     }
     const results: string[] = [];
     const calls: string[] = [];
@@ -120,9 +149,11 @@ export function validateBedrockRequest(body: unknown, ctx: ValidateContext = {})
       const block = content[j] as unknown;
       const path = `messages.${i}.content.${j}`;
       const at = `messages.${i + 1}.member.content.${j + 1}.member`;
-      if (!isRecord(block) || Object.keys(block).length !== 1) return bedrockError(`The ContentBlock object at ${path} must hold exactly one member.`);
+      if (!isRecord(block) || Object.keys(block).length !== 1)
+        return bedrockError(`The ContentBlock object at ${path} must hold exactly one member.`);
       const kind = Object.keys(block)[0];
-      if (!(role === "user" ? USER_BLOCKS : ASSISTANT_BLOCKS).has(kind)) return bedrockError(`The ${kind} content block at ${path} is not allowed in a ${role} message.`);
+      if (!(role === "user" ? USER_BLOCKS : ASSISTANT_BLOCKS).has(kind))
+        return bedrockError(`The ${kind} content block at ${path} is not allowed in a ${role} message.`);
       if (kind === "text") {
         const problem = textProblem(block.text, path);
         if (problem) return problem;
@@ -134,10 +165,12 @@ export function validateBedrockRequest(body: unknown, ctx: ValidateContext = {})
         const inner = block[kind];
         const id = isRecord(inner) && typeof inner.toolUseId === "string" ? inner.toolUseId : "";
         if (id.length < 1 || id.length > 64) return constraint(id, `${at}.${kind}.toolUseId`, "Member must have length between 1 and 64");
-        if (!ID_PATTERN.test(id)) return constraint(id, `${at}.${kind}.toolUseId`, "Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+");
+        if (!ID_PATTERN.test(id))
+          return constraint(id, `${at}.${kind}.toolUseId`, "Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+");
         if (kind === "toolUse") {
           const use = inner as Record<string, unknown>;
-          if (typeof use.name !== "string" || !NAME_PATTERN.test(use.name)) return constraint(String(use.name), `${at}.toolUse.name`, "Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+");
+          if (typeof use.name !== "string" || !NAME_PATTERN.test(use.name))
+            return constraint(String(use.name), `${at}.toolUse.name`, "Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+");
           if (!isRecord(use.input)) return bedrockError(`The toolUse input at ${path} must be a JSON object.`);
           if (calls.includes(id)) return bedrockError(`Duplicate toolUseId ${id} at messages.${i}.content.`);
           calls.push(id);
@@ -156,7 +189,9 @@ export function validateBedrockRequest(body: unknown, ctx: ValidateContext = {})
             } else if (part.json === undefined) return bedrockError(`The toolResult content block at ${path}.content.${k} is empty.`);
           }
           if (result.status !== undefined && result.status !== "success" && result.status !== "error") {
-            return bedrockError(`1 validation error detected: Value '${quoted(result.status)}' at '${at}.toolResult.status' failed to satisfy constraint: Member must satisfy enum value set: [success, error]`);
+            return bedrockError(
+              `1 validation error detected: Value '${quoted(result.status)}' at '${at}.toolResult.status' failed to satisfy constraint: Member must satisfy enum value set: [success, error]`,
+            );
           }
           results.push(id);
         }
@@ -165,7 +200,8 @@ export function validateBedrockRequest(body: unknown, ctx: ValidateContext = {})
         const signature = isRecord(reasoning) && isRecord(reasoning.reasoningText) ? reasoning.reasoningText.signature : undefined;
         const redacted = isRecord(reasoning) ? reasoning.redactedContent : undefined;
         const proof = typeof signature === "string" ? signature : typeof redacted === "string" ? redacted : undefined;
-        if (proof === undefined) return bedrockError(`The model returned the following errors: ${path}.reasoningContent.reasoningText.signature: Field required`);
+        if (proof === undefined)
+          return bedrockError(`The model returned the following errors: ${path}.reasoningContent.reasoningText.signature: Field required`);
         if (ctx.signatureOwner !== undefined && ctx.modelId !== undefined && ctx.signatureOwner(proof) !== ctx.modelId) {
           return bedrockError(`The model returned the following errors: ${path}: Invalid \`signature\` in \`thinking\` block`);
         }
@@ -173,15 +209,19 @@ export function validateBedrockRequest(body: unknown, ctx: ValidateContext = {})
     }
     if (role === "user") {
       if (results.length > openCalls.length) {
-        return bedrockError(`The number of toolResult blocks at messages.${i}.content exceeds the number of toolUse blocks of previous turn.`);
+        return bedrockError(
+          `The number of toolResult blocks at messages.${i}.content exceeds the number of toolUse blocks of previous turn.`,
+        );
       }
       const missing = openCalls.filter((id) => !results.includes(id));
-      if (missing.length > 0) return bedrockError(`Expected toolResult blocks at messages.${i}.content for the following Ids: ${missing.join(", ")}`);
+      if (missing.length > 0)
+        return bedrockError(`Expected toolResult blocks at messages.${i}.content for the following Ids: ${missing.join(", ")}`);
       openCalls = [];
     } else {
       openCalls = calls;
     }
   }
-  if (usesTools && names.size === 0) return bedrockError("The toolConfig field must be defined when using toolUse and toolResult content blocks.");
+  if (usesTools && names.size === 0)
+    return bedrockError("The toolConfig field must be defined when using toolUse and toolResult content blocks.");
   return null;
 }

@@ -48,7 +48,8 @@ export function mistralError(message: string, type: string, code: string, status
 
 /** OpenAI's function name rule (Chat tools, Responses tools, history calls). */
 export function openaiNameProblem(name: unknown, param: string): ProviderRejection | null {
-  if (typeof name !== "string") return openaiError(`Invalid type for '${param}': expected a string, but got ${typeof name} instead.`, param, "invalid_type");
+  if (typeof name !== "string")
+    return openaiError(`Invalid type for '${param}': expected a string, but got ${typeof name} instead.`, param, "invalid_type");
   if (name.length > 64) {
     return openaiError(
       `Invalid '${param}': string too long. Expected a string with maximum length 64, but got a string with length ${name.length} instead.`,
@@ -87,9 +88,18 @@ function contextText(path: readonly string[]): string {
  */
 export function openaiSchemaProblem(name: string, schema: unknown, strict: boolean, param: string): ProviderRejection | null {
   const prefix = `Invalid schema for function '${name}':`;
-  if (!isRecord(schema)) return openaiError(`${prefix} schema must be a JSON Schema of 'type: "object"', got 'type: "None"'.`, param, "invalid_function_parameters");
+  if (!isRecord(schema))
+    return openaiError(
+      `${prefix} schema must be a JSON Schema of 'type: "object"', got 'type: "None"'.`,
+      param,
+      "invalid_function_parameters",
+    );
   if (schema.type !== "object") {
-    return openaiError(`${prefix} schema must be a JSON Schema of 'type: "object"', got 'type: "${String(schema.type)}"'.`, param, "invalid_function_parameters");
+    return openaiError(
+      `${prefix} schema must be a JSON Schema of 'type: "object"', got 'type: "${String(schema.type)}"'.`,
+      param,
+      "invalid_function_parameters",
+    );
   }
   if (!strict) return null;
   const visit = (node: unknown, path: string[]): string | null => {

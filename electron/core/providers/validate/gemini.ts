@@ -8,19 +8,50 @@ import { isRecord, quoted, type ProviderRejection, type ValidateContext } from "
 type Problem = ProviderRejection | null;
 
 export function geminiError(message: string, status = 400): ProviderRejection {
-  const statusText = status === 400 ? "INVALID_ARGUMENT" : status === 429 ? "RESOURCE_EXHAUSTED" : status === 401 ? "UNAUTHENTICATED" : "INTERNAL";
+  const statusText =
+    status === 400 ? "INVALID_ARGUMENT" : status === 429 ? "RESOURCE_EXHAUSTED" : status === 401 ? "UNAUTHENTICATED" : "INTERNAL";
   return { status, message, body: { error: { code: status, message, status: statusText } } };
 }
 
-const TOP_LEVEL_KEYS = new Set(["contents", "systemInstruction", "tools", "toolConfig", "generationConfig", "safetySettings", "cachedContent", "labels", "model"]);
+const TOP_LEVEL_KEYS = new Set([
+  "contents",
+  "systemInstruction",
+  "tools",
+  "toolConfig",
+  "generationConfig",
+  "safetySettings",
+  "cachedContent",
+  "labels",
+  "model",
+]);
 const PART_DATA = ["text", "inlineData", "fileData", "functionCall", "functionResponse", "executableCode", "codeExecutionResult"];
 const PART_KEYS = new Set([...PART_DATA, "thought", "thoughtSignature", "videoMetadata", "mediaResolution", "partMetadata"]);
 const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/webp", "image/heic", "image/heif"]);
 // "Invalid function name. Must start with a letter or an underscore. Must be a-z, A-Z, 0-9, or contain underscores, dots, colons and dashes, with a maximum length of 64."
 const FUNCTION_NAME = /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$/;
 const SCHEMA_KEYS = new Set([
-  "type", "format", "title", "description", "nullable", "enum", "maxItems", "minItems", "properties", "required", "minProperties",
-  "maxProperties", "minLength", "maxLength", "pattern", "example", "anyOf", "propertyOrdering", "default", "items", "minimum", "maximum",
+  "type",
+  "format",
+  "title",
+  "description",
+  "nullable",
+  "enum",
+  "maxItems",
+  "minItems",
+  "properties",
+  "required",
+  "minProperties",
+  "maxProperties",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "example",
+  "anyOf",
+  "propertyOrdering",
+  "default",
+  "items",
+  "minimum",
+  "maximum",
 ]);
 const SCHEMA_TYPES = new Set(["TYPE_UNSPECIFIED", "STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT", "NULL"]);
 export const SKIP_SIGNATURE = "skip_thought_signature_validator";
@@ -56,7 +87,9 @@ function schemaProblem(schema: unknown, path: string): Problem {
   }
   const type = typeof schema.type === "string" ? schema.type.toUpperCase() : undefined;
   if (schema.type !== undefined && (type === undefined || !SCHEMA_TYPES.has(type))) {
-    return geminiError(`Invalid JSON payload received. Invalid value at '${path}.type' (type.googleapis.com/google.ai.generativelanguage.v1beta.Type), ${JSON.stringify(schema.type)}`);
+    return geminiError(
+      `Invalid JSON payload received. Invalid value at '${path}.type' (type.googleapis.com/google.ai.generativelanguage.v1beta.Type), ${JSON.stringify(schema.type)}`,
+    );
   }
   if (type === "OBJECT" && (!isRecord(schema.properties) || Object.keys(schema.properties).length === 0)) {
     return geminiError(`* GenerateContentRequest.${path}.properties: should be non-empty for OBJECT type`);
@@ -72,7 +105,8 @@ function schemaProblem(schema: unknown, path: string): Problem {
     }
     if (Array.isArray(schema.required)) {
       const missing = (schema.required as unknown[]).find((r) => typeof r !== "string" || !(r in (schema.properties as object)));
-      if (missing !== undefined) return geminiError(`* GenerateContentRequest.${path}.required[${quoted(missing)}]: property is not defined`);
+      if (missing !== undefined)
+        return geminiError(`* GenerateContentRequest.${path}.required[${quoted(missing)}]: property is not defined`);
     }
   }
   if (schema.items !== undefined) {
@@ -91,7 +125,8 @@ function schemaProblem(schema: unknown, path: string): Problem {
 function toolsProblem(tools: unknown): { problem: Problem; names: Set<string> } {
   const names = new Set<string>();
   if (tools === undefined) return { problem: null, names };
-  if (!Array.isArray(tools)) return { problem: geminiError("Invalid JSON payload received. Invalid value at 'tools', expected a list."), names };
+  if (!Array.isArray(tools))
+    return { problem: geminiError("Invalid JSON payload received. Invalid value at 'tools', expected a list."), names };
   for (let t = 0; t < tools.length; t++) {
     const tool = tools[t] as unknown;
     if (!isRecord(tool)) return { problem: geminiError(`Invalid JSON payload received. Invalid value at 'tools[${t}]'.`), names };
@@ -108,7 +143,8 @@ function toolsProblem(tools: unknown): { problem: Problem; names: Set<string> } 
           names,
         };
       }
-      if (names.has(decl.name)) return { problem: geminiError(`* GenerateContentRequest.${path}.name: Duplicate function declaration name: ${decl.name}`), names };
+      if (names.has(decl.name))
+        return { problem: geminiError(`* GenerateContentRequest.${path}.name: Duplicate function declaration name: ${decl.name}`), names };
       names.add(decl.name);
       if (decl.parameters !== undefined) {
         const problem = schemaProblem(decl.parameters, `${path}.parameters`);
@@ -125,9 +161,11 @@ function partProblem(part: unknown, path: string, role: string, modelId: string 
     if (!PART_KEYS.has(key)) return geminiError(`Invalid JSON payload received. Unknown name "${key}" at '${path}': Cannot find field.`);
   }
   const data = PART_DATA.filter((k) => part[k] !== undefined);
-  if (data.length !== 1) return geminiError(`* GenerateContentRequest.${path}.data: required oneof field 'data' must have one initialized field`);
+  if (data.length !== 1)
+    return geminiError(`* GenerateContentRequest.${path}.data: required oneof field 'data' must have one initialized field`);
   const kind = data[0];
-  if (kind === "text" && typeof part.text !== "string") return geminiError(`Invalid JSON payload received. Invalid value at '${path}.text'.`);
+  if (kind === "text" && typeof part.text !== "string")
+    return geminiError(`Invalid JSON payload received. Invalid value at '${path}.text'.`);
   if (kind === "inlineData") {
     const inline = part.inlineData;
     if (!isRecord(inline) || typeof inline.data !== "string" || typeof inline.mimeType !== "string") {
@@ -135,12 +173,18 @@ function partProblem(part: unknown, path: string, role: string, modelId: string 
     }
     if (!IMAGE_TYPES.has(inline.mimeType)) return geminiError(`Unsupported MIME type: ${inline.mimeType}`);
   }
-  if (kind === "functionCall" && role !== "model") return geminiError(`Please ensure that function call parts are in a model turn (${path}).`);
-  if (kind === "functionResponse" && role !== "user") return geminiError(`Please ensure that function response parts are in a user turn (${path}).`);
+  if (kind === "functionCall" && role !== "model")
+    return geminiError(`Please ensure that function call parts are in a model turn (${path}).`);
+  if (kind === "functionResponse" && role !== "user")
+    return geminiError(`Please ensure that function response parts are in a user turn (${path}).`);
   if (kind === "functionCall" || kind === "functionResponse") {
     const call = part[kind];
-    if (!isRecord(call) || typeof call.name !== "string" || call.name.length === 0) return geminiError(`* GenerateContentRequest.${path}.${kind === "functionCall" ? "function_call" : "function_response"}.name: Name cannot be empty.`);
-    if (kind === "functionResponse" && !isRecord(call.response)) return geminiError(`* GenerateContentRequest.${path}.function_response.response: missing field.`);
+    if (!isRecord(call) || typeof call.name !== "string" || call.name.length === 0)
+      return geminiError(
+        `* GenerateContentRequest.${path}.${kind === "functionCall" ? "function_call" : "function_response"}.name: Name cannot be empty.`,
+      );
+    if (kind === "functionResponse" && !isRecord(call.response))
+      return geminiError(`* GenerateContentRequest.${path}.function_response.response: missing field.`);
   }
   if (part.thoughtSignature !== undefined) {
     if (role !== "model") return geminiError(`Thought signatures are only allowed in model turns (${path}).`);
@@ -167,7 +211,8 @@ export function validateGeminiRequest(body: unknown, ctx: ValidateContext = {}):
   const contents = body.contents;
   if (!Array.isArray(contents) || contents.length === 0) return geminiError("* GenerateContentRequest.contents: contents is not specified");
 
-  const thinking = isRecord(body.generationConfig) && isRecord(body.generationConfig.thinkingConfig) ? body.generationConfig.thinkingConfig : undefined;
+  const thinking =
+    isRecord(body.generationConfig) && isRecord(body.generationConfig.thinkingConfig) ? body.generationConfig.thinkingConfig : undefined;
   if (thinking?.thinkingBudget === 0 && modelId !== undefined && /-pro\b/.test(modelId)) {
     return geminiError("Budget 0 is invalid. This model only works in thinking mode.");
   }
@@ -175,7 +220,13 @@ export function validateGeminiRequest(body: unknown, ctx: ValidateContext = {}):
   // The current turn starts after the last user content that is not only function responses.
   let currentTurnStart = 0;
   contents.forEach((c: unknown, i) => {
-    if (isRecord(c) && c.role === "user" && Array.isArray(c.parts) && c.parts.some((p: unknown) => !isRecord(p) || p.functionResponse === undefined)) currentTurnStart = i + 1;
+    if (
+      isRecord(c) &&
+      c.role === "user" &&
+      Array.isArray(c.parts) &&
+      c.parts.some((p: unknown) => !isRecord(p) || p.functionResponse === undefined)
+    )
+      currentTurnStart = i + 1;
   });
 
   let previousCalls: string[] | null = null;
@@ -186,7 +237,8 @@ export function validateGeminiRequest(body: unknown, ctx: ValidateContext = {}):
     if (!isRecord(content)) return geminiError(`Invalid JSON payload received. Invalid value at '${path}'.`);
     const role = content.role;
     if (role !== "user" && role !== "model") return geminiError("Please use a valid role: user, model.");
-    if (!Array.isArray(content.parts) || content.parts.length === 0) return geminiError(`* GenerateContentRequest.${path}.parts: contents.parts must not be empty.`);
+    if (!Array.isArray(content.parts) || content.parts.length === 0)
+      return geminiError(`* GenerateContentRequest.${path}.parts: contents.parts must not be empty.`);
     const calls: string[] = [];
     const responses: string[] = [];
     let firstCall: Record<string, unknown> | undefined;
@@ -213,7 +265,9 @@ export function validateGeminiRequest(body: unknown, ctx: ValidateContext = {}):
     }
     if (responses.length > 0 || (previousCalls !== null && previousCalls.length > 0)) {
       if (previousCalls === null || responses.length !== previousCalls.length) {
-        return geminiError("Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.");
+        return geminiError(
+          "Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.",
+        );
       }
       const expected = [...previousCalls].sort().join("\u0000");
       if ([...responses].sort().join("\u0000") !== expected) {

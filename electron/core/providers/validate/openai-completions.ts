@@ -33,16 +33,26 @@ function mistralIdProblem(id: string): ProviderRejection {
 
 function contentProblem(content: unknown, param: string, textOnly: boolean): ProviderRejection | null {
   if (typeof content === "string") return null;
-  if (!Array.isArray(content)) return openaiError(`Invalid type for '${param}': expected one of a string or array of objects, but got ${content === null ? "null" : typeof content} instead.`, param, "invalid_type");
+  if (!Array.isArray(content))
+    return openaiError(
+      `Invalid type for '${param}': expected one of a string or array of objects, but got ${content === null ? "null" : typeof content} instead.`,
+      param,
+      "invalid_type",
+    );
   if (content.length === 0) {
-    return openaiError(`Invalid '${param}': empty array. Expected an array with minimum length 1, but got an empty array instead.`, param, "empty_array");
+    return openaiError(
+      `Invalid '${param}': empty array. Expected an array with minimum length 1, but got an empty array instead.`,
+      param,
+      "empty_array",
+    );
   }
   for (let k = 0; k < content.length; k++) {
     const part: unknown = content[k];
     const ppath = `${param}[${k}]`;
     if (!isRecord(part)) return openaiError(`Invalid type for '${ppath}': expected an object.`, ppath, "invalid_type");
     if (part.type === "text") {
-      if (typeof part.text !== "string") return openaiError(`Missing required parameter: '${ppath}.text'.`, `${ppath}.text`, "missing_required_parameter");
+      if (typeof part.text !== "string")
+        return openaiError(`Missing required parameter: '${ppath}.text'.`, `${ppath}.text`, "missing_required_parameter");
     } else if (part.type === "image_url" && !textOnly) {
       if (!isRecord(part.image_url) || typeof part.image_url.url !== "string") {
         return openaiError(`Missing required parameter: '${ppath}.image_url.url'.`, `${ppath}.image_url.url`, "missing_required_parameter");
@@ -58,14 +68,26 @@ function contentProblem(content: unknown, param: string, textOnly: boolean): Pro
 function toolsProblem(tools: unknown): { problem: ProviderRejection | null; names: Set<string> } {
   const names = new Set<string>();
   if (tools === undefined) return { problem: null, names };
-  if (!Array.isArray(tools)) return { problem: openaiError("Invalid type for 'tools': expected an array.", "tools", "invalid_type"), names };
+  if (!Array.isArray(tools))
+    return { problem: openaiError("Invalid type for 'tools': expected an array.", "tools", "invalid_type"), names };
   if (tools.length === 0) {
     // "Invalid 'tools': empty array" (continue #3403): tools toggled off must mean no `tools` key.
-    return { problem: openaiError("Invalid 'tools': empty array. Expected an array with minimum length 1, but got an empty array instead.", "tools", "empty_array"), names };
+    return {
+      problem: openaiError(
+        "Invalid 'tools': empty array. Expected an array with minimum length 1, but got an empty array instead.",
+        "tools",
+        "empty_array",
+      ),
+      names,
+    };
   }
   if (tools.length > 128) {
     return {
-      problem: openaiError(`Invalid 'tools': array too long. Expected an array with maximum length 128, but got an array with length ${tools.length} instead.`, "tools", "array_above_max_length"),
+      problem: openaiError(
+        `Invalid 'tools': array too long. Expected an array with maximum length 128, but got an array with length ${tools.length} instead.`,
+        "tools",
+        "array_above_max_length",
+      ),
       names,
     };
   }
@@ -73,7 +95,10 @@ function toolsProblem(tools: unknown): { problem: ProviderRejection | null; name
     const tool: unknown = tools[i];
     const param = `tools[${i}]`;
     if (!isRecord(tool) || tool.type !== "function" || !isRecord(tool.function)) {
-      return { problem: openaiError(`Missing required parameter: '${param}.function'.`, `${param}.function`, "missing_required_parameter"), names };
+      return {
+        problem: openaiError(`Missing required parameter: '${param}.function'.`, `${param}.function`, "missing_required_parameter"),
+        names,
+      };
     }
     const fn = tool.function;
     const nameProblem = openaiNameProblem(fn.name, `${param}.function.name`);
@@ -106,7 +131,11 @@ export function validateOpenAICompletionsRequest(body: unknown, ctx: ValidateCon
     }
     if (typeof choice === "string") {
       if (!["none", "auto", "required"].includes(choice)) {
-        return openaiError(`Invalid value: '${choice}'. Supported values are: 'none', 'auto', and 'required'.`, "tool_choice", "invalid_value");
+        return openaiError(
+          `Invalid value: '${choice}'. Supported values are: 'none', 'auto', and 'required'.`,
+          "tool_choice",
+          "invalid_value",
+        );
       }
     } else if (!isRecord(choice) || choice.type !== "function" || !isRecord(choice.function) || typeof choice.function.name !== "string") {
       return openaiError("Missing required parameter: 'tool_choice.function'.", "tool_choice.function", "missing_required_parameter");
@@ -119,7 +148,11 @@ export function validateOpenAICompletionsRequest(body: unknown, ctx: ValidateCon
   if (messages === undefined) return openaiError("Missing required parameter: 'messages'.", "messages", "missing_required_parameter");
   if (!Array.isArray(messages)) return openaiError("Invalid type for 'messages': expected an array.", "messages", "invalid_type");
   if (messages.length === 0) {
-    return openaiError("Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.", "messages", "empty_array");
+    return openaiError(
+      "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.",
+      "messages",
+      "empty_array",
+    );
   }
 
   let pending: { index: number; ids: Set<string> } | undefined;
@@ -143,12 +176,21 @@ export function validateOpenAICompletionsRequest(body: unknown, ctx: ValidateCon
     if (role === "tool") {
       const id = message.tool_call_id;
       if (pending === undefined) {
-        return openaiError("Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.", `messages.[${i}].role`, null);
+        return openaiError(
+          "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
+          `messages.[${i}].role`,
+          null,
+        );
       }
-      if (typeof id !== "string") return openaiError(`Missing required parameter: '${param}.tool_call_id'.`, `${param}.tool_call_id`, "missing_required_parameter");
+      if (typeof id !== "string")
+        return openaiError(`Missing required parameter: '${param}.tool_call_id'.`, `${param}.tool_call_id`, "missing_required_parameter");
       if (ctx.mistral && !MISTRAL_ID.test(id)) return mistralIdProblem(id);
       if (!pending.ids.has(id)) {
-        return openaiError(`Invalid parameter: 'tool_call_id' of '${id}' not found in 'tool_calls' of previous message.`, `messages.[${i}].tool_call_id`, null);
+        return openaiError(
+          `Invalid parameter: 'tool_call_id' of '${id}' not found in 'tool_calls' of previous message.`,
+          `messages.[${i}].tool_call_id`,
+          null,
+        );
       }
       pending.ids.delete(id);
       const problem = contentProblem(message.content, `${param}.content`, true);
@@ -177,9 +219,14 @@ export function validateOpenAICompletionsRequest(body: unknown, ctx: ValidateCon
         if (problem) return problem;
       }
       if (calls !== undefined) {
-        if (!Array.isArray(calls)) return openaiError(`Invalid type for '${param}.tool_calls': expected an array.`, `${param}.tool_calls`, "invalid_type");
+        if (!Array.isArray(calls))
+          return openaiError(`Invalid type for '${param}.tool_calls': expected an array.`, `${param}.tool_calls`, "invalid_type");
         if (calls.length === 0) {
-          return openaiError(`Invalid '${param}.tool_calls': empty array. Expected an array with minimum length 1, but got an empty array instead.`, `${param}.tool_calls`, "empty_array");
+          return openaiError(
+            `Invalid '${param}.tool_calls': empty array. Expected an array with minimum length 1, but got an empty array instead.`,
+            `${param}.tool_calls`,
+            "empty_array",
+          );
         }
         const ids = new Set<string>();
         for (let j = 0; j < calls.length; j++) {
@@ -188,14 +235,19 @@ export function validateOpenAICompletionsRequest(body: unknown, ctx: ValidateCon
           if (!isRecord(call) || call.type !== "function" || !isRecord(call.function)) {
             return openaiError(`Missing required parameter: '${cparam}.function'.`, `${cparam}.function`, "missing_required_parameter");
           }
-          if (typeof call.id !== "string") return openaiError(`Missing required parameter: '${cparam}.id'.`, `${cparam}.id`, "missing_required_parameter");
+          if (typeof call.id !== "string")
+            return openaiError(`Missing required parameter: '${cparam}.id'.`, `${cparam}.id`, "missing_required_parameter");
           // "Invalid 'messages[i].tool_calls[j].id': string too long. Expected a string with maximum length 40 …"
           if (call.id.length > 40) return tooLong(`${cparam}.id`, 40, call.id.length);
           if (ctx.mistral && !MISTRAL_ID.test(call.id)) return mistralIdProblem(call.id);
           const nameProblem = openaiNameProblem(call.function.name, `${cparam}.function.name`);
           if (nameProblem) return nameProblem;
           if (typeof call.function.arguments !== "string") {
-            return openaiError(`Missing required parameter: '${cparam}.function.arguments'.`, `${cparam}.function.arguments`, "missing_required_parameter");
+            return openaiError(
+              `Missing required parameter: '${cparam}.function.arguments'.`,
+              `${cparam}.function.arguments`,
+              "missing_required_parameter",
+            );
           }
           ids.add(call.id);
         }
@@ -246,7 +298,11 @@ function reasoningContentProblem(messages: readonly unknown[]): ProviderRejectio
     const m = messages[i];
     if (!isRecord(m) || m.role !== "assistant" || !Array.isArray(m.tool_calls) || m.tool_calls.length === 0) continue;
     if (typeof m.reasoning_content !== "string") {
-      return openaiError(`Missing \`reasoning_content\` field in the assistant message at message index ${i}`, null, "invalid_request_error");
+      return openaiError(
+        `Missing \`reasoning_content\` field in the assistant message at message index ${i}`,
+        null,
+        "invalid_request_error",
+      );
     }
   }
   return null;

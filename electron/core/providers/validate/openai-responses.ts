@@ -20,12 +20,20 @@ const MESSAGE_ROLES = new Set(["user", "assistant", "system", "developer"]);
 function toolsProblem(tools: unknown): { problem: ProviderRejection | null; names: Set<string> } {
   const names = new Set<string>();
   if (tools === undefined) return { problem: null, names };
-  if (!Array.isArray(tools)) return { problem: openaiError("Invalid type for 'tools': expected an array.", "tools", "invalid_type"), names };
+  if (!Array.isArray(tools))
+    return { problem: openaiError("Invalid type for 'tools': expected an array.", "tools", "invalid_type"), names };
   for (let i = 0; i < tools.length; i++) {
     const tool: unknown = tools[i];
     const param = `tools[${i}]`;
     if (!isRecord(tool) || tool.type !== "function") {
-      return { problem: openaiError(`Invalid value: '${isRecord(tool) ? String(tool.type) : "None"}'. Supported values are: 'function', 'file_search', 'web_search', 'computer_use_preview', 'mcp', 'code_interpreter', 'image_generation', 'local_shell', 'custom'.`, `${param}.type`, "invalid_value"), names };
+      return {
+        problem: openaiError(
+          `Invalid value: '${isRecord(tool) ? String(tool.type) : "None"}'. Supported values are: 'function', 'file_search', 'web_search', 'computer_use_preview', 'mcp', 'code_interpreter', 'image_generation', 'local_shell', 'custom'.`,
+          `${param}.type`,
+          "invalid_value",
+        ),
+        names,
+      };
     }
     const nameProblem = openaiNameProblem(tool.name, `${param}.name`);
     if (nameProblem) return { problem: nameProblem, names };
@@ -41,18 +49,27 @@ function toolsProblem(tools: unknown): { problem: ProviderRejection | null; name
 function messageProblem(item: Record<string, unknown>, param: string): ProviderRejection | null {
   const role = item.role;
   if (typeof role !== "string" || !MESSAGE_ROLES.has(role)) {
-    return openaiError(`Invalid value: '${String(role)}'. Supported values are: 'user', 'assistant', 'system', and 'developer'.`, `${param}.role`, "invalid_value");
+    return openaiError(
+      `Invalid value: '${String(role)}'. Supported values are: 'user', 'assistant', 'system', and 'developer'.`,
+      `${param}.role`,
+      "invalid_value",
+    );
   }
   const content = item.content;
   if (typeof content === "string") return null;
-  if (!Array.isArray(content)) return openaiError(`Missing required parameter: '${param}.content'.`, `${param}.content`, "missing_required_parameter");
+  if (!Array.isArray(content))
+    return openaiError(`Missing required parameter: '${param}.content'.`, `${param}.content`, "missing_required_parameter");
   for (let k = 0; k < content.length; k++) {
     const part: unknown = content[k];
     const ppath = `${param}.content[${k}]`;
     const type = isRecord(part) ? part.type : undefined;
     const allowed = role === "assistant" ? ["output_text", "refusal"] : ["input_text", "input_image", "input_file"];
     if (!isRecord(part) || typeof type !== "string" || !allowed.includes(type)) {
-      return openaiError(`Invalid value: '${String(type)}'. Supported values are: ${allowed.map((a) => `'${a}'`).join(", ")}.`, `${ppath}.type`, "invalid_value");
+      return openaiError(
+        `Invalid value: '${String(type)}'. Supported values are: ${allowed.map((a) => `'${a}'`).join(", ")}.`,
+        `${ppath}.type`,
+        "invalid_value",
+      );
     }
     if ((type === "input_text" || type === "output_text") && typeof part.text !== "string") {
       return openaiError(`Missing required parameter: '${ppath}.text'.`, `${ppath}.text`, "missing_required_parameter");
@@ -68,7 +85,8 @@ export function validateOpenAIResponsesRequest(body: unknown, ctx: ValidateConte
   if (!isRecord(body)) return openaiError("We could not parse the JSON body of your request.", null, null);
   const unparsable = openaiSurrogateProblem(body) ?? openaiImageTypeProblem(body);
   if (unparsable) return unparsable;
-  if (typeof body.model !== "string" || body.model.length === 0) return openaiError("Missing required parameter: 'model'.", "model", "missing_required_parameter");
+  if (typeof body.model !== "string" || body.model.length === 0)
+    return openaiError("Missing required parameter: 'model'.", "model", "missing_required_parameter");
   const modelId = ctx.modelId ?? body.model;
 
   const { problem: toolProblem, names } = toolsProblem(body.tools);
@@ -84,13 +102,18 @@ export function validateOpenAIResponsesRequest(body: unknown, ctx: ValidateConte
       }
       if (!names.has(choice.name)) return openaiError(`Tool choice '${choice.name}' not found in 'tools' parameter.`, "tool_choice", null);
     } else if (choice !== "required") {
-      return openaiError(`Invalid value: '${quoted(choice)}'. Supported values are: 'none', 'auto', and 'required'.`, "tool_choice", "invalid_value");
+      return openaiError(
+        `Invalid value: '${quoted(choice)}'. Supported values are: 'none', 'auto', and 'required'.`,
+        "tool_choice",
+        "invalid_value",
+      );
     }
   }
 
   const input = body.input;
   if (input === undefined || typeof input === "string") return null;
-  if (!Array.isArray(input)) return openaiError("Invalid type for 'input': expected one of a string or array of input items.", "input", "invalid_type");
+  if (!Array.isArray(input))
+    return openaiError("Invalid type for 'input': expected one of a string or array of input items.", "input", "invalid_type");
 
   const calls = new Set<string>();
   const answered = new Set<string>();
@@ -117,7 +140,11 @@ export function validateOpenAIResponsesRequest(body: unknown, ctx: ValidateConte
       }
       if (callId.length > 64) return tooLong(`${param}.call_id`, 64, callId.length);
       if (item.id !== undefined && (typeof item.id !== "string" || !item.id.startsWith("fc"))) {
-        return openaiError(`Invalid '${param}.id': '${quoted(item.id)}'. Expected an ID that begins with 'fc'.`, `${param}.id`, "invalid_value");
+        return openaiError(
+          `Invalid '${param}.id': '${quoted(item.id)}'. Expected an ID that begins with 'fc'.`,
+          `${param}.id`,
+          "invalid_value",
+        );
       }
       const nameProblem = openaiNameProblem(item.name, `${param}.name`);
       if (nameProblem) return nameProblem;
@@ -127,7 +154,8 @@ export function validateOpenAIResponsesRequest(body: unknown, ctx: ValidateConte
       calls.add(callId);
     } else if (type === "function_call_output") {
       const callId = item.call_id;
-      if (typeof callId !== "string") return openaiError(`Missing required parameter: '${param}.call_id'.`, `${param}.call_id`, "missing_required_parameter");
+      if (typeof callId !== "string")
+        return openaiError(`Missing required parameter: '${param}.call_id'.`, `${param}.call_id`, "missing_required_parameter");
       if (callId.length > 64) return tooLong(`${param}.call_id`, 64, callId.length);
       // "No tool call found for function call output with call_id …" (continue #9927)
       if (!calls.has(callId)) return openaiError(`No tool call found for function call output with call_id ${callId}.`, "input", null);
@@ -141,7 +169,8 @@ export function validateOpenAIResponsesRequest(body: unknown, ctx: ValidateConte
       if (typeof id !== "string" || !id.startsWith("rs")) {
         return openaiError(`Invalid '${param}.id': '${String(id)}'. Expected an ID that begins with 'rs'.`, `${param}.id`, "invalid_value");
       }
-      if (!Array.isArray(item.summary)) return openaiError(`Missing required parameter: '${param}.summary'.`, `${param}.summary`, "missing_required_parameter");
+      if (!Array.isArray(item.summary))
+        return openaiError(`Missing required parameter: '${param}.summary'.`, `${param}.summary`, "missing_required_parameter");
       const encrypted = item.encrypted_content;
       if (body.store === false && (typeof encrypted !== "string" || encrypted.length === 0)) {
         // Nothing is kept server-side with store: false, so an item is only usable with its encrypted content.
@@ -156,14 +185,19 @@ export function validateOpenAIResponsesRequest(body: unknown, ctx: ValidateConte
         return openaiError(`The encrypted content for item ${id} could not be verified.`, null, "invalid_encrypted_content");
       }
       const next: unknown = input[i + 1];
-      const nextType = isRecord(next) ? next.type ?? "message" : undefined;
+      const nextType = isRecord(next) ? (next.type ?? "message") : undefined;
       const followed =
-        isRecord(next) && (nextType === "function_call" || nextType === "reasoning" || (nextType === "message" && next.role === "assistant"));
+        isRecord(next) &&
+        (nextType === "function_call" || nextType === "reasoning" || (nextType === "message" && next.role === "assistant"));
       if (!followed) {
         return openaiError(`Item '${id}' of type 'reasoning' was provided without its required following item.`, "input", null);
       }
     } else {
-      return openaiError(`Invalid value: '${quoted(type)}'. Supported values are: 'message', 'function_call', 'function_call_output', 'reasoning', and others.`, `${param}.type`, "invalid_value");
+      return openaiError(
+        `Invalid value: '${quoted(type)}'. Supported values are: 'message', 'function_call', 'function_call_output', 'reasoning', and others.`,
+        `${param}.type`,
+        "invalid_value",
+      );
     }
   }
   for (const callId of calls) {

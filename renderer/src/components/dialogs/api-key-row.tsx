@@ -27,7 +27,9 @@ export function ApiKeyRow({ provider, editable }: { provider: ProviderStatus; ed
     <li className="key-row">
       <div>
         <strong>{provider.label}</strong>{" "}
-        <span className={`badge ${provider.keySource === "none" || provider.keySource === "awsMissing" ? "warn" : "ok"}`}>{SOURCE_LABEL[provider.keySource]}</span>
+        <span className={`badge ${provider.keySource === "none" || provider.keySource === "awsMissing" ? "warn" : "ok"}`}>
+          {SOURCE_LABEL[provider.keySource]}
+        </span>
         {provider.keyHint && <span className="muted"> ••••{provider.keyHint}</span>}
         {provider.apiKeyEnv && provider.keySource !== "keychain" && <span className="muted small"> ({provider.apiKeyEnv})</span>}
       </div>

@@ -47,8 +47,8 @@ export function BashSandboxSection({
         </select>
       </label>
       <label className="field">
-        <input type="checkbox" checked={value.network} onChange={(e) => onChange({ ...value, network: e.target.checked })} /> Allow network inside
-        the sandbox
+        <input type="checkbox" checked={value.network} onChange={(e) => onChange({ ...value, network: e.target.checked })} /> Allow network
+        inside the sandbox
       </label>
     </section>
   );

@@ -46,8 +46,8 @@ export function CheckpointSettingsSection({
     <section aria-labelledby={headingId}>
       <h3 id={headingId}>Checkpoints</h3>
       <p className="muted">
-        Before a turn's first change and after every write, edit and bash call, the workspace is recorded in a private git store next to
-        the sessions (never in your repository), so any step can be rewound.
+        Before a turn's first change and after every write, edit and bash call, the workspace is recorded in a private git store next to the
+        sessions (never in your repository), so any step can be rewound.
       </p>
       <label className="field inline">
         <input type="checkbox" checked={value.enabled} onChange={(e) => onChange({ ...value, enabled: e.target.checked })} />

@@ -30,7 +30,11 @@ export function commands(actions: { newSession(): void }): Command[] {
     { label: "Search sessions", keys: `${MOD}+K`, run: () => document.getElementById("session-search")?.focus() },
     { label: "Change model", keys: "", run: ws.activeSessionId || ws.workspace ? () => ui.setModelMenuOpen(true) : undefined },
     { label: "Settings", keys: "", run: () => ui.setSettingsOpen(true) },
-    { label: ui.diffOpen ? "Close the diff panel" : "Open the diff panel", keys: "", run: ui.diff ? () => (ui.diffOpen ? ui.closeDiff() : ui.openDiff(ui.diff!)) : undefined },
+    {
+      label: ui.diffOpen ? "Close the diff panel" : "Open the diff panel",
+      keys: "",
+      run: ui.diff ? () => (ui.diffOpen ? ui.closeDiff() : ui.openDiff(ui.diff!)) : undefined,
+    },
     { label: "Replay this session", keys: "", run: ws.activeSessionId ? () => openReplay(ws.activeSessionId as string) : undefined },
     { label: "Command palette", keys: `${MOD}+Shift+P` },
     { label: "Keyboard shortcuts", keys: "?" },
@@ -72,7 +76,13 @@ export function CommandPalette({ newSession }: { newSession(): void }) {
     return () => window.removeEventListener("keydown", onKey);
   }, []);
   if (!open) return null;
-  return <PaletteDialog title={open === "help" ? "Keyboard shortcuts" : "Command palette"} newSession={newSession} onClose={() => setOpen(null)} />;
+  return (
+    <PaletteDialog
+      title={open === "help" ? "Keyboard shortcuts" : "Command palette"}
+      newSession={newSession}
+      onClose={() => setOpen(null)}
+    />
+  );
 }
 
 function PaletteDialog({ title, newSession, onClose }: { title: string; newSession(): void; onClose(): void }) {

@@ -35,7 +35,10 @@ const BUDGET_FIELDS: { key: keyof Settings["budget"]; label: string }[] = [
 ];
 
 function lines(text: string): string[] {
-  return text.split("\n").map((l) => l.trim()).filter(Boolean);
+  return text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
 }
 
 export function SettingsDialog() {
@@ -91,7 +94,13 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
 
   return (
     <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="modal settings" role="dialog" aria-modal="true" aria-labelledby={`${id}-t`} onKeyDown={(e) => e.key === "Escape" && onClose()}>
+      <div
+        className="modal settings"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={`${id}-t`}
+        onKeyDown={(e) => e.key === "Escape" && onClose()}
+      >
         <h2 id={`${id}-t`} ref={firstRef} tabIndex={-1}>
           Settings
         </h2>
@@ -114,7 +123,9 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
               ). They are never stored or shown.
             </p>
           ) : (
-            <p className="muted">Keys are kept in the operating system's keychain by the app. They are never shown again, only their last characters.</p>
+            <p className="muted">
+              Keys are kept in the operating system's keychain by the app. They are never shown again, only their last characters.
+            </p>
           )}
           <ul className="key-list">
             {providers.map((p) => (
@@ -185,11 +196,23 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
           </div>
           <label className="field">
             <span>Commands always allowed, every workspace (one rule per line; add * for further arguments: npm test *)</span>
-            <textarea aria-label="Commands always allowed" rows={3} value={allowText} onChange={(e) => setAllowText(e.target.value)} spellCheck={false} />
+            <textarea
+              aria-label="Commands always allowed"
+              rows={3}
+              value={allowText}
+              onChange={(e) => setAllowText(e.target.value)}
+              spellCheck={false}
+            />
           </label>
           <label className="field">
             <span>Commands always denied (wins over allowed)</span>
-            <textarea aria-label="Commands always denied" rows={3} value={denyText} onChange={(e) => setDenyText(e.target.value)} spellCheck={false} />
+            <textarea
+              aria-label="Commands always denied"
+              rows={3}
+              value={denyText}
+              onChange={(e) => setDenyText(e.target.value)}
+              spellCheck={false}
+            />
           </label>
         </section>
 
@@ -216,14 +239,12 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
         <section aria-labelledby={`${id}-reasoning`}>
           <h3 id={`${id}-reasoning`}>Reasoning after a model switch</h3>
           <label className="field">
-            <input
-              type="checkbox"
-              checked={draft.demoteOtherReasoning}
-              onChange={(e) => set({ demoteOtherReasoning: e.target.checked })}
-            />{" "}
+            <input type="checkbox" checked={draft.demoteOtherReasoning} onChange={(e) => set({ demoteOtherReasoning: e.target.checked })} />{" "}
             Send other models&apos; reasoning as plain text (never to Anthropic models, which refuse it)
           </label>
-          <p className="muted small">Off by default: each model sees only its own reasoning, plus the text and tool calls every model wrote.</p>
+          <p className="muted small">
+            Off by default: each model sees only its own reasoning, plus the text and tool calls every model wrote.
+          </p>
         </section>
 
         <BashSandboxSection headingId={`${id}-sandbox`} value={draft.bashSandbox} onChange={(bashSandbox) => set({ bashSandbox })} />
@@ -246,7 +267,11 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
         </section>
 
         <McpServersSection headingId={`${id}-mcp`} />
-        <CheckpointSettingsSection headingId={`${id}-checkpoints`} value={draft.checkpoints} onChange={(checkpoints) => set({ checkpoints })} />
+        <CheckpointSettingsSection
+          headingId={`${id}-checkpoints`}
+          value={draft.checkpoints}
+          onChange={(checkpoints) => set({ checkpoints })}
+        />
 
         <section aria-labelledby={`${id}-theme`}>
           <h3 id={`${id}-theme`}>Appearance</h3>

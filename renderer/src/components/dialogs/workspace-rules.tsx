@@ -74,9 +74,9 @@ export function WorkspaceRules({ headingId }: { headingId: string }) {
     <section aria-labelledby={headingId}>
       <h3 id={headingId}>Rules for this workspace</h3>
       <p className="muted">
-        Saved from an approval card (“Always allow”) or here, for <code>{workspace.name}</code> only, in the app's database (not in the folder).
-        Deny wins. bash: <code>npm test</code> is exactly that command, <code>npm test *</code> adds any further arguments; write/edit: a path
-        or glob such as <code>docs/**</code>.
+        Saved from an approval card (“Always allow”) or here, for <code>{workspace.name}</code> only, in the app's database (not in the
+        folder). Deny wins. bash: <code>npm test</code> is exactly that command, <code>npm test *</code> adds any further arguments;
+        write/edit: a path or glob such as <code>docs/**</code>.
       </p>
       {rules && rules.length === 0 && <p className="muted">No saved rules.</p>}
       <ul className="rule-list" aria-label="Saved rules">
@@ -94,7 +94,13 @@ export function WorkspaceRules({ headingId }: { headingId: string }) {
           <option value="allow">always allow</option>
           <option value="deny">always deny</option>
         </select>
-        <input aria-label="New rule pattern" value={pattern} placeholder={tool === "bash" ? "npm test *" : "docs/**"} onChange={(e) => setPattern(e.target.value)} spellCheck={false} />
+        <input
+          aria-label="New rule pattern"
+          value={pattern}
+          placeholder={tool === "bash" ? "npm test *" : "docs/**"}
+          onChange={(e) => setPattern(e.target.value)}
+          spellCheck={false}
+        />
         <button type="button" disabled={pattern.trim() === ""} onClick={() => void add()}>
           Add rule
         </button>
@@ -103,7 +109,15 @@ export function WorkspaceRules({ headingId }: { headingId: string }) {
   );
 }
 
-function RuleRow({ rule, onUpdate, onRemove }: { rule: ApprovalRule; onUpdate(patch: { action?: Action; pattern?: string }): void; onRemove(): void }) {
+function RuleRow({
+  rule,
+  onUpdate,
+  onRemove,
+}: {
+  rule: ApprovalRule;
+  onUpdate(patch: { action?: Action; pattern?: string }): void;
+  onRemove(): void;
+}) {
   const [text, setText] = useState(rule.pattern);
   // eslint-disable-next-line react-hooks/set-state-in-effect -- resets local editing state when the item it edits changes; the component is reused across items
   useEffect(() => setText(rule.pattern), [rule.pattern]);

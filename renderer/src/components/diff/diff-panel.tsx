@@ -49,7 +49,10 @@ export function DiffPanel() {
         loadingRef.current = false;
         if (!containerRef.current || hostRef.current) return;
         const s = useUiStore.getState();
-        hostRef.current = createDiffHost(containerRef.current, { inline: effectiveDiffMode(s.diffMode, asideRef.current?.clientWidth ?? 0) === "inline", dark });
+        hostRef.current = createDiffHost(containerRef.current, {
+          inline: effectiveDiffMode(s.diffMode, asideRef.current?.clientWidth ?? 0) === "inline",
+          dark,
+        });
         setStatus("ready");
       })
       .catch((err: unknown) => {
@@ -108,7 +111,13 @@ export function DiffPanel() {
     host.onLineClick((click) => {
       const shown = useUiStore.getState().diff;
       const session = useWorkspaceStore.getState().activeSessionId;
-      if (!shown || !session || click.side !== "modified" || useHunkReviewStore.getState().reviews[shown.review?.toolCallId ?? ""]?.edited != null) return;
+      if (
+        !shown ||
+        !session ||
+        click.side !== "modified" ||
+        useHunkReviewStore.getState().reviews[shown.review?.toolCallId ?? ""]?.edited != null
+      )
+        return;
       const view = useTranscriptStore.getState().view;
       const seq = shown.seq ?? (view?.sessionId === session ? view.model.lastSeq : 0);
       if (seq < 1) return;
@@ -125,7 +134,12 @@ export function DiffPanel() {
   const startEditing = () => {
     if (!diff?.review || !review) return;
     // Start from what would be applied now (accepted hunks only).
-    const base = applyHunks(diff.before, diff.review.hunks, review.decisions.map((d) => d === "accepted")) ?? diff.after;
+    const base =
+      applyHunks(
+        diff.before,
+        diff.review.hunks,
+        review.decisions.map((d) => d === "accepted"),
+      ) ?? diff.after;
     useHunkReviewStore.getState().setEdited(diff.review.toolCallId, base);
     hostRef.current?.show({ ...diff, after: base });
   };
@@ -189,9 +203,17 @@ export function DiffPanel() {
         </button>
       </header>
       {diff?.review && review && (
-        <HunkToolbar reviewKey={diff.review.toolCallId} hunks={diff.review.hunks} review={review} onEdit={startEditing} onStopEditing={stopEditing} />
+        <HunkToolbar
+          reviewKey={diff.review.toolCallId}
+          hunks={diff.review.hunks}
+          review={review}
+          onEdit={startEditing}
+          onStopEditing={stopEditing}
+        />
       )}
-      {commentTarget && diff && commentTarget.path === diff.path && commentTarget.sessionId === sessionId && <CommentForm target={commentTarget} />}
+      {commentTarget && diff && commentTarget.path === diff.path && commentTarget.sessionId === sessionId && (
+        <CommentForm target={commentTarget} />
+      )}
       {status === "loading" && <p className="muted pad">Loading the diff editor…</p>}
       {status === "error" && (
         <p className="error-text pad" role="alert">

@@ -36,7 +36,13 @@ export function HunkToolbar({
         <>
           {hunks.length > 1 && (
             <>
-              <button type="button" className="icon" aria-label="Previous hunk" title="Previous hunk (K)" onClick={() => s().move(reviewKey, -1)}>
+              <button
+                type="button"
+                className="icon"
+                aria-label="Previous hunk"
+                title="Previous hunk (K)"
+                onClick={() => s().move(reviewKey, -1)}
+              >
                 ↑
               </button>
               <span className="muted" aria-live="polite">
@@ -45,10 +51,19 @@ export function HunkToolbar({
               <button type="button" className="icon" aria-label="Next hunk" title="Next hunk (J)" onClick={() => s().move(reviewKey, 1)}>
                 ↓
               </button>
-              <button type="button" aria-pressed={decision === "accepted"} onClick={() => s().decide(reviewKey, review.current, "accepted")}>
+              <button
+                type="button"
+                aria-pressed={decision === "accepted"}
+                onClick={() => s().decide(reviewKey, review.current, "accepted")}
+              >
                 Accept hunk
               </button>
-              <button type="button" className="danger" aria-pressed={decision === "rejected"} onClick={() => s().decide(reviewKey, review.current, "rejected")}>
+              <button
+                type="button"
+                className="danger"
+                aria-pressed={decision === "rejected"}
+                onClick={() => s().decide(reviewKey, review.current, "rejected")}
+              >
                 Reject hunk
               </button>
             </>

@@ -120,7 +120,11 @@ export function createDiffHost(container: HTMLElement, opts: { inline: boolean; 
         const current = i === marks.current;
         if (!rejected && !current) return;
         const cls = `${rejected ? "hunk-rejected" : ""}${current ? " hunk-current" : ""}`.trim();
-        const options = { isWholeLine: true, className: cls, linesDecorationsClassName: rejected ? "hunk-rejected-gutter" : "hunk-current-gutter" };
+        const options = {
+          isWholeLine: true,
+          className: cls,
+          linesDecorationsClassName: rejected ? "hunk-rejected-gutter" : "hunk-current-gutter",
+        };
         if (h.newLines > 0) mod.push({ range: range(h.newStart, h.newLines), options });
         if (h.oldLines > 0) orig.push({ range: range(h.oldStart, h.oldLines), options });
       });
@@ -135,7 +139,12 @@ export function createDiffHost(container: HTMLElement, opts: { inline: boolean; 
       if (onChange && model) editSub = model.onDidChangeContent(() => onChange(model.getValue()));
     },
     setLineMarks(lines) {
-      commentMarks.set(lines.map((line) => ({ range: range(line, 1), options: { isWholeLine: false, glyphMarginClassName: "comment-glyph", glyphMarginHoverMessage: { value: "Review comment" } } })));
+      commentMarks.set(
+        lines.map((line) => ({
+          range: range(line, 1),
+          options: { isWholeLine: false, glyphMarginClassName: "comment-glyph", glyphMarginHoverMessage: { value: "Review comment" } },
+        })),
+      );
     },
     onLineClick(listener) {
       lineClick = listener;

@@ -17,8 +17,17 @@ import { useUiStore } from "../../stores/ui-store";
 export type ChangesRange = { kind: "start" } | { kind: "turn" } | { kind: "step"; seq: number };
 
 const ROW_PX = 28;
-const STATUS_LABEL: Record<ChangedFile["status"], string> = { added: "added", modified: "modified", deleted: "deleted", renamed: "renamed" };
-const KIND_LABEL: Record<ChangedFile["kind"], string | null> = { change: null, whitespace: "whitespace only", lineEnding: "line endings only" };
+const STATUS_LABEL: Record<ChangedFile["status"], string> = {
+  added: "added",
+  modified: "modified",
+  deleted: "deleted",
+  renamed: "renamed",
+};
+const KIND_LABEL: Record<ChangedFile["kind"], string | null> = {
+  change: null,
+  whitespace: "whitespace only",
+  lineEnding: "line endings only",
+};
 
 export function fromSeqOf(range: ChangesRange, lastUserSeq: number | null): number {
   if (range.kind === "start") return 0;
@@ -26,7 +35,17 @@ export function fromSeqOf(range: ChangesRange, lastUserSeq: number | null): numb
   return Math.max(0, range.seq);
 }
 
-export function ChangesView({ sessionId, lastSeq, lastUserSeq, onClose }: { sessionId: string; lastSeq: number; lastUserSeq: number | null; onClose(): void }) {
+export function ChangesView({
+  sessionId,
+  lastSeq,
+  lastUserSeq,
+  onClose,
+}: {
+  sessionId: string;
+  lastSeq: number;
+  lastUserSeq: number | null;
+  onClose(): void;
+}) {
   const [range, setRange] = useState<ChangesRange>({ kind: "start" });
   const [stepInput, setStepInput] = useState("");
   const [set, setSet] = useState<ChangeSet | null>(null);
@@ -40,12 +59,19 @@ export function ChangesView({ sessionId, lastSeq, lastUserSeq, onClose }: { sess
     // eslint-disable-next-line react-hooks/set-state-in-effect -- a new range clears the previous error before its async load
     setError(null);
     const toSeq = Math.max(1, lastSeq);
-    Promise.all([client().call("review.changes", { sessionId, fromSeq, toSeq }), checkpointChanges(sessionId, fromSeq, toSeq).catch(() => null)])
+    Promise.all([
+      client().call("review.changes", { sessionId, fromSeq, toSeq }),
+      checkpointChanges(sessionId, fromSeq, toSeq).catch(() => null),
+    ])
       .then(([details, checkpoints]) => {
         if (!live) return;
         setFromCheckpoints(checkpoints);
         // Checkpoints see everything (bash too); the details only write/edit.
-        setSet(checkpoints ? { ...details, files: checkpoints.files, added: checkpoints.added, removed: checkpoints.removed, untracked: [] } : details);
+        setSet(
+          checkpoints
+            ? { ...details, files: checkpoints.files, added: checkpoints.added, removed: checkpoints.removed, untracked: [] }
+            : details,
+        );
       })
       .catch((err: unknown) => live && setError(err instanceof Error ? err.message : String(err)));
     return () => {
@@ -57,12 +83,26 @@ export function ChangesView({ sessionId, lastSeq, lastUserSeq, onClose }: { sess
     setSelected(file.path);
     const known = fromCheckpoints?.texts.get(file.path);
     if (known) {
-      useUiStore.getState().openDiff({ key: `changes:${fromSeq}:${file.path}`, path: file.path, before: known.before ?? "", after: known.after ?? "", origin: "result", seq: file.lastSeq });
+      useUiStore.getState().openDiff({
+        key: `changes:${fromSeq}:${file.path}`,
+        path: file.path,
+        before: known.before ?? "",
+        after: known.after ?? "",
+        origin: "result",
+        seq: file.lastSeq,
+      });
       return;
     }
     try {
       const d = await client().call("review.changeDiff", { sessionId, fromSeq, toSeq: Math.max(1, lastSeq), path: file.path });
-      useUiStore.getState().openDiff({ key: `changes:${fromSeq}:${file.path}`, path: file.path, before: d.before ?? "", after: d.after ?? "", origin: "result", seq: file.lastSeq });
+      useUiStore.getState().openDiff({
+        key: `changes:${fromSeq}:${file.path}`,
+        path: file.path,
+        before: d.before ?? "",
+        after: d.after ?? "",
+        origin: "result",
+        seq: file.lastSeq,
+      });
     } catch (err) {
       useAppStore.getState().reportError(`Could not open the diff of ${file.path}`, err);
     }
@@ -76,7 +116,12 @@ export function ChangesView({ sessionId, lastSeq, lastUserSeq, onClose }: { sess
           <button type="button" aria-pressed={range.kind === "start"} onClick={() => setRange({ kind: "start" })}>
             Since start
           </button>
-          <button type="button" aria-pressed={range.kind === "turn"} onClick={() => setRange({ kind: "turn" })} disabled={lastUserSeq === null}>
+          <button
+            type="button"
+            aria-pressed={range.kind === "turn"}
+            onClick={() => setRange({ kind: "turn" })}
+            disabled={lastUserSeq === null}
+          >
             This turn
           </button>
         </div>
@@ -89,7 +134,15 @@ export function ChangesView({ sessionId, lastSeq, lastUserSeq, onClose }: { sess
           }}
         >
           <label>
-            Since step <input type="number" min={0} max={lastSeq} value={stepInput} onChange={(e) => setStepInput(e.target.value)} aria-label="Since step" />
+            Since step{" "}
+            <input
+              type="number"
+              min={0}
+              max={lastSeq}
+              value={stepInput}
+              onChange={(e) => setStepInput(e.target.value)}
+              aria-label="Since step"
+            />
           </label>
           <button type="submit" aria-pressed={range.kind === "step"}>
             Show
@@ -97,7 +150,8 @@ export function ChangesView({ sessionId, lastSeq, lastUserSeq, onClose }: { sess
         </form>
         {set && (
           <span className="diff-counts" aria-label={`${set.files.length} files, ${set.added} lines added, ${set.removed} lines removed`}>
-            {set.files.length} file{set.files.length === 1 ? "" : "s"} · <span className="added">+{set.added}</span> <span className="removed">−{set.removed}</span>
+            {set.files.length} file{set.files.length === 1 ? "" : "s"} · <span className="added">+{set.added}</span>{" "}
+            <span className="removed">−{set.removed}</span>
           </span>
         )}
         <button type="button" className="icon" aria-label="Close changes" onClick={onClose}>
@@ -111,7 +165,8 @@ export function ChangesView({ sessionId, lastSeq, lastUserSeq, onClose }: { sess
       )}
       {set && set.untracked.length > 0 && (
         <p className="muted pad small" role="note">
-          {set.untracked.length} bash command{set.untracked.length === 1 ? "" : "s"} ran in this range; files they changed are not listed (no checkpoint of the workspace).
+          {set.untracked.length} bash command{set.untracked.length === 1 ? "" : "s"} ran in this range; files they changed are not listed
+          (no checkpoint of the workspace).
         </p>
       )}
       {set && set.files.length === 0 && <p className="muted pad">No file changed in this range.</p>}
@@ -122,7 +177,12 @@ export function ChangesView({ sessionId, lastSeq, lastUserSeq, onClose }: { sess
 
 function ChangedFileList({ files, selected, onOpen }: { files: ChangedFile[]; selected: string | null; onOpen(file: ChangedFile): void }) {
   const parentRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: files.length, getScrollElement: () => parentRef.current, estimateSize: () => ROW_PX, overscan: 12 });
+  const virtualizer = useVirtualizer({
+    count: files.length,
+    getScrollElement: () => parentRef.current,
+    estimateSize: () => ROW_PX,
+    overscan: 12,
+  });
   const items = virtualizer.getVirtualItems();
   const total = virtualizer.getTotalSize();
   const byIndex = useMemo(() => files, [files]);
@@ -139,7 +199,12 @@ function ChangedFileList({ files, selected, onOpen }: { files: ChangedFile[]; se
               className={`changes-row${selected === f.path ? " selected" : ""}`}
               style={{ position: "absolute", top: 0, left: 0, right: 0, height: ROW_PX, transform: `translateY(${v.start}px)` }}
             >
-              <button type="button" className="changes-file" onClick={() => onOpen(f)} aria-label={`${f.path}, ${STATUS_LABEL[f.status]}, ${f.added} added, ${f.removed} removed`}>
+              <button
+                type="button"
+                className="changes-file"
+                onClick={() => onOpen(f)}
+                aria-label={`${f.path}, ${STATUS_LABEL[f.status]}, ${f.added} added, ${f.removed} removed`}
+              >
                 <span className={`badge change-${f.status}`}>{STATUS_LABEL[f.status]}</span>
                 <span className="changes-path" title={f.oldPath ? `${f.oldPath} → ${f.path}` : f.path}>
                   {f.oldPath ? `${f.oldPath} → ` : ""}

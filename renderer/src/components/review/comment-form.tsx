@@ -29,7 +29,10 @@ export function CommentForm({ target }: { target: CommentTarget }) {
       }}
     >
       <label>
-        Comment on <code>{target.path}:{target.line}</code>
+        Comment on{" "}
+        <code>
+          {target.path}:{target.line}
+        </code>
         <textarea
           ref={ref}
           rows={2}

@@ -24,7 +24,11 @@ function hunkRows(h: ProposalHunk): { kind: "add" | "del"; text: string }[] {
   return rows;
 }
 
-const KIND_LABEL: Record<ProposalHunk["kind"], string | null> = { change: null, whitespace: "whitespace only", lineEnding: "line endings only" };
+const KIND_LABEL: Record<ProposalHunk["kind"], string | null> = {
+  change: null,
+  whitespace: "whitespace only",
+  lineEnding: "line endings only",
+};
 
 const HunkRow = memo(function HunkRow({
   hunk,
@@ -58,10 +62,21 @@ const HunkRow = memo(function HunkRow({
         </span>
         {kind && <span className="badge">{kind}</span>}
         <span className="hunk-buttons">
-          <button type="button" aria-pressed={decision === "accepted"} onClick={() => onDecide(index, "accepted")} title="Accept this hunk (A)">
+          <button
+            type="button"
+            aria-pressed={decision === "accepted"}
+            onClick={() => onDecide(index, "accepted")}
+            title="Accept this hunk (A)"
+          >
             Accept
           </button>
-          <button type="button" className="danger" aria-pressed={decision === "rejected"} onClick={() => onDecide(index, "rejected")} title="Reject this hunk (R)">
+          <button
+            type="button"
+            className="danger"
+            aria-pressed={decision === "rejected"}
+            onClick={() => onDecide(index, "rejected")}
+            title="Reject this hunk (R)"
+          >
             Reject
           </button>
         </span>
@@ -108,7 +123,8 @@ export function HunkList({ reviewKey, hunks, disabled }: { reviewKey: string; hu
   return (
     <div className="hunk-review">
       <p className="muted hunk-review-summary" aria-live="polite">
-        {accepted} of {hunks.length} hunks accepted · <kbd>J</kbd>/<kbd>K</kbd> move, <kbd>A</kbd> accept, <kbd>R</kbd> reject (or Alt+↓ ↑ A R)
+        {accepted} of {hunks.length} hunks accepted · <kbd>J</kbd>/<kbd>K</kbd> move, <kbd>A</kbd> accept, <kbd>R</kbd> reject (or Alt+↓ ↑ A
+        R)
       </p>
       <ol
         ref={listRef}
@@ -126,7 +142,15 @@ export function HunkList({ reviewKey, hunks, disabled }: { reviewKey: string; hu
         }}
       >
         {hunks.map((h, i) => (
-          <HunkRow key={i} hunk={h} index={i} total={hunks.length} decision={review.decisions[i] ?? "accepted"} current={i === review.current} onDecide={onDecide} />
+          <HunkRow
+            key={i}
+            hunk={h}
+            index={i}
+            total={hunks.length}
+            decision={review.decisions[i] ?? "accepted"}
+            current={i === review.current}
+            onDecide={onDecide}
+          />
         ))}
       </ol>
     </div>

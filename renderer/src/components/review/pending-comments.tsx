@@ -25,7 +25,12 @@ export function PendingComments({ sessionId, disabled }: { sessionId: string; di
               {c.path}:{c.line}
             </code>{" "}
             — {c.text}
-            <button type="button" className="icon" aria-label={`Remove comment on ${c.path}:${c.line}`} onClick={() => void remove(sessionId, c.noteId)}>
+            <button
+              type="button"
+              className="icon"
+              aria-label={`Remove comment on ${c.path}:${c.line}`}
+              onClick={() => void remove(sessionId, c.noteId)}
+            >
               ✕
             </button>
           </li>

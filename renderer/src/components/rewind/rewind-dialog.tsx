@@ -115,7 +115,10 @@ export function RewindDialog() {
                             onClick={() => s.select(f.path)}
                           >
                             <span className="rewind-path">{f.path}</span>
-                            <span className={`badge rewind-${f.status}`}>{STATUS_TEXT[f.status]}{modeNote(f.newMode)}</span>
+                            <span className={`badge rewind-${f.status}`}>
+                              {STATUS_TEXT[f.status]}
+                              {modeNote(f.newMode)}
+                            </span>
                             {f.conflict && <span className="badge warn">changed outside the agent</span>}
                           </button>
                         </li>
@@ -127,16 +130,14 @@ export function RewindDialog() {
                 {needsConfirm && (
                   <label className="rewind-confirm">
                     <input type="checkbox" checked={s.confirmConflicts} onChange={(e) => s.setConfirm(e.target.checked)} />
-                    Overwrite {preview.conflicts} file{preview.conflicts === 1 ? "" : "s"} changed outside the agent (their current
-                    content is checkpointed first, so this can be undone)
+                    Overwrite {preview.conflicts} file{preview.conflicts === 1 ? "" : "s"} changed outside the agent (their current content
+                    is checkpointed first, so this can be undone)
                   </label>
                 )}
               </section>
             )}
             {conversationChosen && (
-              <p className="muted small">
-                The conversation is forked at this step into a new session; this session stays as it is.
-              </p>
+              <p className="muted small">The conversation is forked at this step into a new session; this session stays as it is.</p>
             )}
             <div className="modal-actions">
               <button type="button" onClick={s.close}>

@@ -107,7 +107,12 @@ export const useRewindStore = create<RewindState>((set, get) => ({
       }
       set({
         status: "done",
-        done: { restoredFiles: result.restoredFiles, undoCheckpointId: result.undoCheckpointId, forkedTitle: result.forked?.title ?? null, undone: false },
+        done: {
+          restoredFiles: result.restoredFiles,
+          undoCheckpointId: result.undoCheckpointId,
+          forkedTitle: result.forked?.title ?? null,
+          undone: false,
+        },
       });
       const parts = [
         mode !== "conversation" ? `${result.restoredFiles.length} file${result.restoredFiles.length === 1 ? "" : "s"} restored` : null,

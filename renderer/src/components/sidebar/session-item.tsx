@@ -34,7 +34,15 @@ export const SessionItem = memo(function SessionItem({ session, active }: { sess
   return (
     <li className={`session-item${active ? " active" : ""}`}>
       {renaming ? (
-        <input aria-label="Session title" value={title} autoFocus onChange={(e) => setTitle(e.target.value)} onKeyDown={onKey} onBlur={commit} maxLength={200} />
+        <input
+          aria-label="Session title"
+          value={title}
+          autoFocus
+          onChange={(e) => setTitle(e.target.value)}
+          onKeyDown={onKey}
+          onBlur={commit}
+          maxLength={200}
+        />
       ) : (
         <button
           type="button"
@@ -78,7 +86,13 @@ export const SessionItem = memo(function SessionItem({ session, active }: { sess
           >
             <ForkIcon />
           </button>
-          <button type="button" className="icon" aria-label={`Delete session ${session.title}`} title="Delete" onClick={() => setConfirming(true)}>
+          <button
+            type="button"
+            className="icon"
+            aria-label={`Delete session ${session.title}`}
+            title="Delete"
+            onClick={() => setConfirming(true)}
+          >
             <CloseIcon />
           </button>
         </span>

@@ -62,7 +62,9 @@ export function SessionsSection({ onNewSession }: { onNewSession: () => void }) 
                     {hit.sessionTitle} <span className="muted small">{formatTime(hit.timestamp)}</span>
                   </span>
                   <span className="hit-snippet">
-                    {splitSnippet(hit.snippet).map((part, i) => (part.match ? <mark key={i}>{part.text}</mark> : <span key={i}>{part.text}</span>))}
+                    {splitSnippet(hit.snippet).map((part, i) =>
+                      part.match ? <mark key={i}>{part.text}</mark> : <span key={i}>{part.text}</span>,
+                    )}
                   </span>
                 </button>
               </li>

@@ -19,8 +19,13 @@ export const ModelSwitchRow = memo(function ModelSwitchRow({ entry }: { entry: M
   return (
     <div className="marker model-switch" role="note" aria-label="Model switched">
       <span>
-        Model switched {entry.from ? <>from <strong>{modelLabel(models, entry.from)}</strong> </> : null}to{" "}
-        <strong>{modelLabel(models, entry.to)}</strong>
+        Model switched{" "}
+        {entry.from ? (
+          <>
+            from <strong>{modelLabel(models, entry.from)}</strong>{" "}
+          </>
+        ) : null}
+        to <strong>{modelLabel(models, entry.to)}</strong>
       </span>
       <time>{formatTime(entry.timestamp)}</time>
     </div>

@@ -40,7 +40,12 @@ export const UserRow = memo(function UserRow({ message, seq }: { message: UserMe
         if (attached) {
           const range = attached.startLine !== undefined ? `:${attached.startLine}-${attached.endLine}` : "";
           return (
-            <span key={i} className="mention-chip" title={attached.body.split("\n").slice(0, 12).join("\n")} aria-label={`Attached file ${attached.path}${range}`}>
+            <span
+              key={i}
+              className="mention-chip"
+              title={attached.body.split("\n").slice(0, 12).join("\n")}
+              aria-label={`Attached file ${attached.path}${range}`}
+            >
               @{attached.path}
               {range}
             </span>
@@ -59,7 +64,12 @@ export const UserRow = memo(function UserRow({ message, seq }: { message: UserMe
 });
 
 function clipText(message: UserMessage): string {
-  const text = message.content.map((c) => (c.type === "text" ? c.text : "")).join(" ").trim().split("\n")[0] ?? "";
+  const text =
+    message.content
+      .map((c) => (c.type === "text" ? c.text : ""))
+      .join(" ")
+      .trim()
+      .split("\n")[0] ?? "";
   return text.length > 40 ? `${text.slice(0, 39)}…` : text || "your message";
 }
 
@@ -89,7 +99,11 @@ export const AssistantRow = memo(function AssistantRow({
   const { models, actions, readOnly, running } = useTranscriptContext();
   const u = message.usage;
   return (
-    <div className={`msg assistant${streaming ? " streaming" : ""}`} aria-label={streaming ? "Assistant message (streaming)" : "Assistant message"} aria-busy={streaming}>
+    <div
+      className={`msg assistant${streaming ? " streaming" : ""}`}
+      aria-label={streaming ? "Assistant message (streaming)" : "Assistant message"}
+      aria-busy={streaming}
+    >
       <div className="msg-meta">
         <span className="who">{modelLabel(models, message.model)}</span>
         <time dateTime={new Date(message.timestamp).toISOString()}>{formatTime(message.timestamp)}</time>
@@ -120,13 +134,25 @@ export const AssistantRow = memo(function AssistantRow({
         return <ToolCard key={block.id || i} call={block} streaming={streaming} />;
       })}
       {streaming && message.content.length === 0 && <p className="muted typing">Waiting for the model…</p>}
-      {message.stopReason === "error" && <RequestError message={message} retry={readOnly ? undefined : actions.retry} running={running} readOnly={readOnly} />}
+      {message.stopReason === "error" && (
+        <RequestError message={message} retry={readOnly ? undefined : actions.retry} running={running} readOnly={readOnly} />
+      )}
     </div>
   );
 });
 
 /** A failed request: the provider's words, what to do about them, and Retry. */
-function RequestError({ message, retry, running, readOnly }: { message: AssistantMessage; retry?: () => void; running: boolean; readOnly: boolean }) {
+function RequestError({
+  message,
+  retry,
+  running,
+  readOnly,
+}: {
+  message: AssistantMessage;
+  retry?: () => void;
+  running: boolean;
+  readOnly: boolean;
+}) {
   const provider = useModelsStore((s) => s.providers.find((p) => p.key === message.model.provider));
   const setSettingsOpen = useUiStore((s) => s.setSettingsOpen);
   const hint = message.errorMessage ? errorHint(message.errorMessage, message.model.id, provider) : null;

@@ -51,7 +51,14 @@ export const ToolCard = memo(function ToolCard({ call, streaming }: { call: Tool
   const diffSource: DiffSource | null = useMemo(
     () =>
       details.diff
-        ? { key: call.id, path: details.diff.path, unifiedDiff: details.diff.unifiedDiff, before: details.diff.before, after: details.diff.after, origin: "result" }
+        ? {
+            key: call.id,
+            path: details.diff.path,
+            unifiedDiff: details.diff.unifiedDiff,
+            before: details.diff.before,
+            after: details.diff.after,
+            origin: "result",
+          }
         : null,
     [details.diff, call.id],
   );
@@ -89,8 +96,12 @@ export const ToolCard = memo(function ToolCard({ call, streaming }: { call: Tool
       </header>
       {approval && (approval.decision !== "autoApproved" || approval.rules) && (
         <p className={`tool-decision decision-${approval.decision}`}>
-          {approval.decidedBy === "policy" && approval.rules ? capitalize(decidedByText(approval.rules)) : (DECISION_LABEL[approval.decision] ?? approval.decision)}
-          {approval.decidedBy === "user" && approval.rules ? ` · ${approval.rules[0].action === "deny" ? "always denied" : approval.rules[0].source === "session" ? "from now on" : "always allowed"}: ${approval.rules.map((r) => `\`${r.pattern}\``).join(", ")}` : ""}
+          {approval.decidedBy === "policy" && approval.rules
+            ? capitalize(decidedByText(approval.rules))
+            : (DECISION_LABEL[approval.decision] ?? approval.decision)}
+          {approval.decidedBy === "user" && approval.rules
+            ? ` · ${approval.rules[0].action === "deny" ? "always denied" : approval.rules[0].source === "session" ? "from now on" : "always allowed"}: ${approval.rules.map((r) => `\`${r.pattern}\``).join(", ")}`
+            : ""}
           {approval.reason && approval.decidedBy === "user" ? `: ${approval.reason}` : ""}
         </p>
       )}

@@ -139,7 +139,7 @@ export function TranscriptView(props: TranscriptViewProps) {
     props.onFocused?.();
     const t = setTimeout(() => setHighlight(null), 2500);
     return () => clearTimeout(t);
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- once per requested seq (and when its rows arrive); new model or virtualizer objects must not re-scroll
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per requested seq (and when its rows arrive); new model or virtualizer objects must not re-scroll
   }, [props.focusSeq, model.rows.length]);
 
   const items = virtualizer.getVirtualItems();
