@@ -4,7 +4,7 @@
  * record), and turned into "compact and retry" on a context overflow.
  * Never throws: an adapter that throws still yields an error message.
  */
-import { emptyUsage, type AssistantMessage, type ReasoningLevel } from "../../../shared/protocol";
+import { emptyUsage, type AssistantMessage, type ModelRef, type ReasoningLevel } from "../../../shared/protocol";
 import type { LlmContext } from "../providers/types";
 import type { AgentDeps, ResolvedModel } from "./ports";
 import { MAX_RETRIES, abortableDelay, retryDelayMs } from "./retry";
@@ -98,24 +98,24 @@ async function streamOnce(host: RequestHost, resolved: ResolvedModel, signal: Ab
     }
     return {
       kind: "error",
-      message: failedRequest(resolved, "the provider stream ended without a final message", deps.now()),
+      message: failedRequest(resolved.model, "the provider stream ended without a final message", deps.now()),
       retryable: true,
     };
   } catch (err) {
     // Adapters must not throw; if one does, it is still an error message, not a crash.
-    return { kind: "error", message: failedRequest(resolved, errorText(err), deps.now()), retryable: false };
+    return { kind: "error", message: failedRequest(resolved.model, errorText(err), deps.now()), retryable: false };
   } finally {
     if (timer !== null) clearTimeout(timer);
   }
 }
 
-/** An assistant message that records a request which failed without a usable response. */
-export function failedRequest(resolved: ResolvedModel, text: string, timestamp: number): AssistantMessage {
+/** An assistant message that records a turn or request which failed without a usable response. */
+export function failedRequest(model: ModelRef, text: string, timestamp: number): AssistantMessage {
   return {
     role: "assistant",
     content: [],
     stopReason: "error",
-    model: { provider: resolved.model.provider, api: resolved.model.api, id: resolved.model.id },
+    model: { provider: model.provider, api: model.api, id: model.id },
     usage: emptyUsage(),
     errorMessage: text,
     timestamp,

@@ -10,21 +10,14 @@
 import { COMPACT_AT_SHARE } from "../../../shared/models";
 import type { SessionMode, TurnState } from "../../../shared/api";
 import type { ChangeReview } from "../../../shared/hunks";
-import {
-  emptyUsage,
-  type ImageContent,
-  type ModelRef,
-  type ReasoningLevel,
-  type ToolCall,
-  type UserMessage,
-} from "../../../shared/protocol";
+import type { ImageContent, ModelRef, ReasoningLevel, ToolCall, UserMessage } from "../../../shared/protocol";
 import type { LlmContext, ToolSpec } from "../providers/types";
 import { ApprovalGate, type AnswerRefusal, type UserDecision } from "./approval-gate";
 import { compactHistory } from "./compaction";
 import { contextTokens } from "./context";
 import { NO_INSTRUCTIONS, touchedPaths, type LoadedInstructions } from "./instructions";
 import type { AgentDeps, ResolvedModel } from "./ports";
-import { requestWithRetries, type RequestHost } from "./request-stream";
+import { failedRequest, requestWithRetries, type RequestHost } from "./request-stream";
 import { SessionJournal, errorText } from "./session-journal";
 import { RequestContextBuilder } from "./request-context";
 import { runToolBatch, type ToolBatchHost } from "./tool-batch";
@@ -317,16 +310,7 @@ export class SessionAgent {
    */
   private failTurn(message: string): void {
     try {
-      const model = this.model ?? NO_MODEL;
-      this.journal.appendMessage({
-        role: "assistant",
-        content: [],
-        stopReason: "error",
-        model: { provider: model.provider, api: model.api, id: model.id },
-        usage: emptyUsage(),
-        errorMessage: message,
-        timestamp: this.deps.now(),
-      });
+      this.journal.appendMessage(failedRequest(this.model ?? NO_MODEL, message, this.deps.now()));
     } catch {
       // The store itself failing: the event below still tells the user.
     }
