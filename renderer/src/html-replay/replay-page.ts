@@ -7,25 +7,13 @@
  */
 import type { ImageContent, ModelRef, StoredEntry } from "../../../shared/protocol";
 import type { ReplayData } from "../../../shared/review";
+import { KIND_LABEL } from "../replay/replay-format";
 
 const data = JSON.parse(byId("session-data").textContent ?? "null") as ReplayData;
 const { envelope: env, items, stats } = data;
 const names = data.modelNames ?? {};
-/** The replay view's labels (renderer/src/replay/replay-format.ts), not the raw kind names. */
-const KINDS: Record<string, string> = {
-  user: "User",
-  assistant: "Assistant",
-  toolCall: "Tool call",
-  toolResult: "Tool result",
-  approval: "Approval",
-  modelSwitch: "Model switch",
-  reasoningChange: "Reasoning level",
-  compaction: "Compaction",
-  error: "Error",
-  rename: "Rename",
-  fork: "Fork",
-};
-const kind = (k: string) => KINDS[k] ?? k;
+/** The replay view's labels, not the raw kind names. */
+const kind = (k: string) => (KIND_LABEL as Record<string, string>)[k] ?? k;
 
 function byId<T extends HTMLElement = HTMLElement>(id: string): T {
   const node = document.getElementById(id);
