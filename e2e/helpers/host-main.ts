@@ -37,7 +37,7 @@ import {
   type FauxRequest,
 } from "../../electron/core/faux";
 import { readTranscript } from "../../electron/core/faux/transcript";
-import { startWebHost } from "../../electron/core/web/server";
+import { runHostMain, serveUntilStopped } from "./host-runtime";
 
 const SLOW_MARK = "[slow]";
 const FAIL_ONCE_MARK = "[fail-once]";
@@ -170,8 +170,6 @@ async function main(): Promise<void> {
     },
     demo: process.env.E2E_DEMO === "1",
   });
-  const host = await startWebHost({ workbench, staticDir });
-
   // What the faux provider received, for assertions on routes and validation.
   const control = createServer((req, res) => {
     if (req.url !== "/requests") {
@@ -194,19 +192,14 @@ async function main(): Promise<void> {
   await new Promise<void>((resolve) => control.listen(0, "127.0.0.1", resolve));
   const controlUrl = `http://127.0.0.1:${(control.address() as AddressInfo).port}`;
 
-  const stop = async () => {
-    control.close();
-    await host.close();
-    await workbench.close();
-    await faux.close();
-    process.exit(0);
-  };
-  process.on("SIGTERM", () => void stop());
-  process.on("SIGINT", () => void stop());
-  console.log(`E2E_HOST ${JSON.stringify({ url: host.url, controlUrl })}`);
+  await serveUntilStopped({
+    workbench,
+    staticDir,
+    readyTag: "E2E_HOST",
+    info: { controlUrl },
+    closeFirst: () => control.close(),
+    closeLast: () => faux.close(),
+  });
 }
 
-main().catch((err: unknown) => {
-  console.error(`e2e host failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-  process.exit(1);
-});
+runHostMain("e2e host", main);

@@ -1,8 +1,6 @@
 /** Starts e2e/helpers/host-main.ts in a child process with a fresh database and workspace. */
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { spawnHost } from "./host-process";
 
 export interface E2EHost {
   url: string;
@@ -40,58 +38,28 @@ export const WORKSPACE_FILES: Record<string, string> = {
  * demo provider is on (as with `--demo`), played by the same faux server.
  */
 export async function startHost(options: { notices?: string[]; files?: Record<string, string>; demo?: boolean } = {}): Promise<E2EHost> {
-  const dir = mkdtempSync(join(tmpdir(), "wb-e2e-"));
-  const workspace = join(dir, "project");
-  for (const [rel, content] of Object.entries(options.files ?? WORKSPACE_FILES)) {
-    const file = join(workspace, rel);
-    mkdirSync(join(file, ".."), { recursive: true });
-    writeFileSync(file, content);
-  }
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "e2e/helpers/host-main.ts"], {
-    cwd: process.cwd(),
-    env: {
-      ...process.env,
-      E2E_DB: join(dir, "workbench.db"),
-      E2E_STATIC: join(process.cwd(), "out", "renderer"),
-      E2E_WORKSPACE: "",
+  const host = await spawnHost<{ url: string; controlUrl: string }>({
+    script: "e2e/helpers/host-main.ts",
+    readyTag: "E2E_HOST",
+    files: options.files ?? WORKSPACE_FILES,
+    // The specs open the workspace through the UI.
+    workspaceEnv: false,
+    env: ({ dir }) => ({
       E2E_CONFIG_DIR: join(dir, "user-config"),
       E2E_NOTICES: JSON.stringify(options.notices ?? []),
       E2E_DEMO: options.demo ? "1" : "",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+    }),
   });
-  let stderr = "";
-  child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
-  const ready = await new Promise<{ url: string; controlUrl: string }>((resolve, reject) => {
-    let out = "";
-    child.stdout?.on("data", (d: Buffer) => {
-      out += d.toString();
-      const line = out.split("\n").find((l) => l.startsWith("E2E_HOST "));
-      if (line) resolve(JSON.parse(line.slice("E2E_HOST ".length)) as { url: string; controlUrl: string });
-    });
-    child.on("exit", (code) => reject(new Error(`e2e host exited with ${code}: ${stderr.trim().split("\n").slice(-5).join(" | ")}`)));
-  });
+  const { url, controlUrl } = host.info;
   return {
-    ...ready,
-    workspace,
-    dir,
+    url,
+    controlUrl,
+    workspace: host.workspace,
+    dir: host.dir,
     async fauxRequests() {
-      const res = await fetch(`${ready.controlUrl}/requests`);
+      const res = await fetch(`${controlUrl}/requests`);
       return (await res.json()) as Awaited<ReturnType<E2EHost["fauxRequests"]>>;
     },
-    async stop() {
-      await stopChild(child);
-      rmSync(dir, { recursive: true, force: true });
-    },
+    stop: () => host.stop(),
   };
-}
-
-/** Asks a host process to shut down; one that does not finish within 10 s is killed, so the suite never hangs. */
-export async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((r) => child.once("exit", () => r()));
-  child.kill("SIGTERM");
-  const force = setTimeout(() => child.kill("SIGKILL"), 10_000);
-  await exited;
-  clearTimeout(force);
 }

@@ -17,7 +17,7 @@ import type { EventPayload, RequestMethod, RequestParams, RequestResult } from "
 import type { ModelRef } from "../../shared/protocol";
 import { createWorkbench } from "../../electron/core/api/create-workbench";
 import { faults, reply, startFauxProvider, text, toolCall } from "../../electron/core/faux";
-import { startWebHost } from "../../electron/core/web/server";
+import { runHostMain, serveUntilStopped } from "./host-runtime";
 import { REPLAY_SEED, type ReplayHostInfo } from "./replay-seed";
 
 const ANTHROPIC: ModelRef = { provider: "anthropic", api: "anthropic-messages", id: "claude-sonnet-4-6" };
@@ -116,20 +116,8 @@ async function main(): Promise<void> {
 
   faux.setDefaultResponder((request) => reply(`${REPLAY_SEED.forkAnswerPrefix} ${request.model ?? "unknown"}.`));
 
-  const host = await startWebHost({ workbench, staticDir });
-  const stop = async () => {
-    await host.close();
-    await workbench.close();
-    await faux.close();
-    process.exit(0);
-  };
-  process.on("SIGTERM", () => void stop());
-  process.on("SIGINT", () => void stop());
-  const info: ReplayHostInfo = { url: host.url, sessionId: session.id, title: REPLAY_SEED.title };
-  console.log(`E2E_REPLAY_HOST ${JSON.stringify(info)}`);
+  const info: Omit<ReplayHostInfo, "url"> = { sessionId: session.id, title: REPLAY_SEED.title };
+  await serveUntilStopped({ workbench, staticDir, readyTag: "E2E_REPLAY_HOST", info, closeLast: () => faux.close() });
 }
 
-main().catch((err: unknown) => {
-  console.error(`e2e replay host failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-  process.exit(1);
-});
+runHostMain("e2e replay host", main);
