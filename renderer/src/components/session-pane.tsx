@@ -22,6 +22,7 @@ import { TranscriptView } from "./transcript/transcript-view";
 export function SessionPane({ sessionId }: { sessionId: string }) {
   const view = useTranscriptStore((s) => (s.view?.sessionId === sessionId ? s.view : null));
   const load = useTranscriptStore((s) => s.load);
+  const modes = useTranscriptStore((s) => s.modes);
   const turn = useTurn(sessionId);
   const turnError = useTurnStore((s) => s.errors[sessionId] ?? null);
   const retry = useTurnStore((s) => s.retries[sessionId] ?? null);
@@ -165,6 +166,7 @@ export function SessionPane({ sessionId }: { sessionId: string }) {
           model={view.model}
           partial={view.partial}
           toolStatus={view.toolStatus}
+          modeChanges={modes?.sessionId === view.sessionId ? modes.changes : undefined}
           models={models}
           pendingApprovalId={turn?.pendingApproval?.toolCallId ?? null}
           running={running}

@@ -5,10 +5,15 @@
  * the transcript uses it; an entry that fails is left out and counted.
  */
 import { z } from "zod";
-import { SessionSummarySchema, StoredEntrySchema, TurnStateSchema, WorkbenchApiError } from "../../../shared/api";
+import { ModeChangeSchema, SessionSummarySchema, StoredEntrySchema, TurnStateSchema, WorkbenchApiError } from "../../../shared/api";
 import type { StoredEntry } from "../../../shared/protocol";
 
-const EnvelopeSchema = z.object({ session: SessionSummarySchema, entries: z.array(z.unknown()), turn: TurnStateSchema });
+const EnvelopeSchema = z.object({
+  session: SessionSummarySchema,
+  entries: z.array(z.unknown()),
+  turn: TurnStateSchema,
+  modeChanges: z.array(ModeChangeSchema).default([]),
+});
 export type LoadEnvelope = z.infer<typeof EnvelopeSchema>;
 
 /** Entries validated synchronously before the first paint. */

@@ -5,7 +5,7 @@
  * animation frame (see wire-events.ts).
  */
 import { create } from "zustand";
-import { WorkbenchApiError, type EventPayload, type ToolStatus } from "../../../shared/api";
+import { WorkbenchApiError, type EventPayload, type ModeChange, type SessionMode, type ToolStatus } from "../../../shared/api";
 import type { AssistantMessage } from "../../../shared/protocol";
 import { client, errorText } from "../api/current";
 import { parseEnvelope, TAIL_ENTRIES, validateInChunks, validateRange } from "../lib/session-load";
@@ -39,8 +39,18 @@ export type TranscriptOp =
   | { type: "toolStatus"; payload: EventPayload<"tool.status">; at: number }
   | { type: "idle"; sessionId: string };
 
+/** Ask mode switched on or off in the open session: markers after the entry that preceded each switch. */
+export interface ModeMarkers {
+  sessionId: string;
+  current: SessionMode;
+  changes: readonly ModeChange[];
+}
+
 interface TranscriptState {
   view: SessionView | null;
+  modes: ModeMarkers | null;
+  /** The open session's mode as a turn state reports it; a change adds a marker after the last entry. */
+  noteMode(sessionId: string, mode: SessionMode): void;
   /** Ops that arrived while the session was loading; applied after the load (dedup by seq). */
   buffered: TranscriptOp[];
   load(sessionId: string): Promise<void>;
@@ -130,6 +140,14 @@ function reportUnreadable(count: number): void {
 export const useTranscriptStore = create<TranscriptState>((set, get) => ({
   view: null,
   buffered: [],
+  modes: null,
+
+  noteMode(sessionId, mode) {
+    const { modes, view } = get();
+    if (!modes || modes.sessionId !== sessionId || modes.current === mode) return;
+    const change: ModeChange = { mode, afterSeq: view?.sessionId === sessionId ? view.model.lastSeq : 0, timestamp: Date.now() };
+    set({ modes: { sessionId, current: mode, changes: [...modes.changes, change] } });
+  },
 
   async load(sessionId) {
     const token = ++loadToken;
@@ -153,6 +171,7 @@ export const useTranscriptStore = create<TranscriptState>((set, get) => ({
       const envelope = parseEnvelope(await fetchSession(sessionId));
       performance.mark("wb:session-load:received");
       if (token !== loadToken) return;
+      set({ modes: { sessionId, current: envelope.turn.mode, changes: envelope.modeChanges } });
       useTurnStore.getState().setTurn(envelope.turn);
       useWorkspaceStore.getState().upsertSession(envelope.session);
       // The core sends the last TAIL_ENTRIES entries first; older ones follow through session.entries.

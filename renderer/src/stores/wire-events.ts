@@ -32,6 +32,7 @@ export function wireEvents(c: AppClient): () => void {
       // Keep transcript ops ahead of the turn change they caused.
       batcher.drain();
       useTurnStore.getState().setTurn(turn);
+      useTranscriptStore.getState().noteMode(turn.sessionId, turn.mode);
       if (turn.status === "idle") batcher.push({ type: "idle", sessionId: turn.sessionId });
     }),
     c.on("turn.retry", (payload) => useTurnStore.getState().setRetry(payload)),

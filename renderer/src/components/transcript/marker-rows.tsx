@@ -1,5 +1,6 @@
-/** Rows for session events that are not messages: model switch, compaction, rename, fork, orphans. */
+/** Rows for session events that are not messages: model switch, compaction, rename, fork, Ask-mode switches, orphans. */
 import { memo, useState } from "react";
+import type { ModeChange } from "../../../../shared/api";
 import type {
   ApprovalEntry,
   CompactionEntry,
@@ -28,6 +29,25 @@ export const ModelSwitchRow = memo(function ModelSwitchRow({ entry }: { entry: M
         to <strong>{modelLabel(models, entry.to)}</strong>
       </span>
       <time>{formatTime(entry.timestamp)}</time>
+    </div>
+  );
+});
+
+export const ModeChangeRow = memo(function ModeChangeRow({ change }: { change: ModeChange }) {
+  return (
+    <div className="marker mode-marker" role="note" aria-label="Mode switched">
+      <span>
+        {change.mode === "ask" ? (
+          <>
+            <strong>Ask mode</strong> on: the agent may only read
+          </>
+        ) : (
+          <>
+            Back to <strong>Agent mode</strong>: the agent may change files again, with approval
+          </>
+        )}
+      </span>{" "}
+      <time>{formatTime(change.timestamp)}</time>
     </div>
   );
 });

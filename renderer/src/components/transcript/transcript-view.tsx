@@ -8,10 +8,20 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import type { AssistantMessage } from "../../../../shared/protocol";
-import type { ModelOption } from "../../../../shared/api";
+import type { ModeChange, ModelOption } from "../../../../shared/api";
+import { modeMarkersByRow } from "../../lib/mode-markers";
 import { rowForSeq, type TranscriptModel, type TranscriptRow } from "../../lib/transcript-model";
 import type { LiveToolStatus } from "../../stores/transcript-store";
-import { CompactionRow, ForkRow, ModelSwitchRow, OrphanApprovalRow, OrphanResultRow, ReasoningChangeRow, RenameRow } from "./marker-rows";
+import {
+  CompactionRow,
+  ForkRow,
+  ModeChangeRow,
+  ModelSwitchRow,
+  OrphanApprovalRow,
+  OrphanResultRow,
+  ReasoningChangeRow,
+  RenameRow,
+} from "./marker-rows";
 import { AssistantRow, UserRow } from "./message-rows";
 import { TranscriptContext, type TranscriptActions, type TranscriptContextValue } from "./transcript-context";
 
@@ -27,6 +37,8 @@ export interface TranscriptViewProps {
   /** Scroll to (and highlight) the row holding this seq. */
   focusSeq?: number | null;
   onFocused?: () => void;
+  /** Ask mode switched on or off: drawn after the row of the entry before each switch. */
+  modeChanges?: readonly ModeChange[];
   /** Rendered after the last row (turn errors, queued messages). */
   footer?: ReactNode;
   emptyText?: string;
@@ -59,7 +71,8 @@ const STICK_THRESHOLD_PX = 48;
 const ESTIMATED_ROW_PX = 160;
 
 export function TranscriptView(props: TranscriptViewProps) {
-  const { model, partial, footer } = props;
+  const { model, partial, footer, modeChanges } = props;
+  const modeMarkers = useMemo(() => modeMarkersByRow(model.rows, modeChanges ?? []), [model.rows, modeChanges]);
   const scrollRef = useRef<HTMLDivElement>(null);
   const stickRef = useRef(true);
   const scrolledOnce = useRef(false);
@@ -152,8 +165,17 @@ export function TranscriptView(props: TranscriptViewProps) {
           {items.map((item) => {
             const i = item.index;
             let content: ReactNode;
-            if (i < model.rows.length) content = <RowView row={model.rows[i]} />;
-            else if (i === model.rows.length && partial) content = <AssistantRow message={partial} seq={null} streaming />;
+            if (i < model.rows.length) {
+              const markers = modeMarkers.get(i);
+              content = (
+                <>
+                  <RowView row={model.rows[i]} />
+                  {markers?.map((m) => (
+                    <ModeChangeRow key={`${m.afterSeq}-${m.timestamp}`} change={m} />
+                  ))}
+                </>
+              );
+            } else if (i === model.rows.length && partial) content = <AssistantRow message={partial} seq={null} streaming />;
             else content = footer;
             return (
               <div
