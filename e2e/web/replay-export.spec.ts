@@ -53,7 +53,7 @@ test("the HTML export opens offline and replays the same transcript", async ({ p
   // The same steps as in the app, and at the last step the same messages.
   await expect(offline.locator("#timeline li")).toHaveCount(total);
   await offline.locator("#last").click();
-  await expect(offline.locator("#step")).toContainText(`Step ${total} / ${total}`);
+  await expect(offline.locator("#step")).toContainText(`Step ${total} of ${total}`);
   const htmlTranscript = offline.getByRole("region", { name: "Transcript" });
   for (const text of MESSAGES) await expect(htmlTranscript).toContainText(text);
   await expect(htmlTranscript).toContainText(REPLAY_SEED.denyReason);
