@@ -6,29 +6,11 @@
  * name: new secrets are out by default.
  */
 
+/** The system basics every command gets (both lists below start from them). */
+const SYSTEM_BASICS = ["PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "TERM", "TZ", "TMPDIR", "TEMP", "TMP"];
+
 /** Always passed down, whatever their names look like. */
-const KEEP = new Set([
-  "PATH",
-  "HOME",
-  "USER",
-  "LOGNAME",
-  "SHELL",
-  "LANG",
-  "LANGUAGE",
-  "TERM",
-  "TZ",
-  "TMPDIR",
-  "TEMP",
-  "TMP",
-  "PWD",
-  "SSH_AUTH_SOCK",
-  "XAUTHORITY",
-  "DISPLAY",
-  "COLORTERM",
-  "EDITOR",
-  "VISUAL",
-  "NODE_PATH",
-]);
+const KEEP = new Set([...SYSTEM_BASICS, "PWD", "SSH_AUTH_SOCK", "XAUTHORITY", "DISPLAY", "COLORTERM", "EDITOR", "VISUAL", "NODE_PATH"]);
 
 /** Known secret variables (also caught by the name pattern; listed so the intent is explicit). */
 export const KNOWN_SECRETS = [
@@ -82,18 +64,7 @@ export function isSecretVariable(name: string, value: string): boolean {
 
 /** Passed to commands (with LC_* and XDG_*), unless the value looks like a credential. */
 export const ALLOWED_ENV = new Set([
-  "PATH",
-  "HOME",
-  "USER",
-  "LOGNAME",
-  "SHELL",
-  "LANG",
-  "LANGUAGE",
-  "TERM",
-  "TZ",
-  "TMPDIR",
-  "TEMP",
-  "TMP",
+  ...SYSTEM_BASICS,
   "COLORTERM",
   "EDITOR",
   "VISUAL",
