@@ -24,7 +24,6 @@ import type { ChangeReview, HunkDecision } from "../../../shared/hunks";
 import type { ToolResultMessage } from "../../../shared/protocol";
 import type { AuditEvent, AuditSink } from "./audit";
 import { DEFAULT_RUN_BUDGET, TurnBudget, type BudgetUsage } from "./budget";
-import { bashSandboxNote } from "./descriptions";
 import { detectBashSandbox, type BashSandboxInfo, type BashSandboxMode } from "./bash-sandbox";
 import type { BashSettings, ToolContext } from "./context";
 import { childEnvironment } from "./env";
@@ -289,10 +288,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     },
 
     specs: () => {
-      // bash's description says where its commands run (sandbox, network), as the approval card does.
-      const builtIn = defaultToolSpecs().map((s) =>
-        s.name === "bash" ? { ...s, description: `${s.description}\n${bashSandboxNote(bash)}` } : s,
-      );
+      const builtIn = defaultToolSpecs();
       const external = options.externalTools?.().specs ?? [];
       return external.length === 0 ? builtIn : [...builtIn, ...external.filter((s) => !findBuiltIn(s.name))];
     },
