@@ -93,6 +93,7 @@ async function viaRg(ctx: ToolContext, target: ResolvedPath, q: GrepQuery, rgPat
     }
     return { ok: true, value: await verifyRgResults(ctx.sandbox, { files: found, incomplete: raw.value.incomplete }, ctx.signal) };
   } finally {
+    // Our own temp folder under the OS temp dir: a failed cleanup loses nothing.
     if (tmp) await rm(tmp, { recursive: true, force: true }).catch(() => undefined);
   }
 }
