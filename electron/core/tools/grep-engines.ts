@@ -269,6 +269,7 @@ export function grepRg(root: string, searchRel: string, q: GrepQuery, options: R
       try {
         json = JSON.parse(line);
       } catch {
+        // rg --json writes one JSON event per line; anything else is not a match to report.
         return;
       }
       const parsed = RgLineEvent.safeParse(json);

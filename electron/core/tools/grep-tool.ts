@@ -95,6 +95,7 @@ async function viaRg(ctx: ToolContext, target: ResolvedPath, q: GrepQuery, rgPat
     }
     return { ok: true, value: { files: found, incomplete: raw.value.incomplete } };
   } finally {
+    // Our own temp folder under the OS temp dir: a failed cleanup loses nothing.
     if (tmp) await rm(tmp, { recursive: true, force: true }).catch(() => undefined);
   }
 }

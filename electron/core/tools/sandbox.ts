@@ -298,6 +298,7 @@ export class Sandbox {
         const pst = statSync(resolved.real);
         where = real === resolved.real && pst.ino === st.ino && pst.dev === st.dev ? real : null;
       } catch {
+        // Cannot be verified: null makes the caller refuse the operation.
         where = null;
       }
     }
@@ -370,6 +371,7 @@ export class Sandbox {
       const [real, st, fst] = await Promise.all([realpath(expected), stat(expected), fh.stat()]);
       return real === expected && st.ino === fst.ino && st.dev === fst.dev ? expected : null;
     } catch {
+      // Cannot be verified: null makes the caller refuse the operation.
       return null;
     }
   }
@@ -492,6 +494,7 @@ export class Sandbox {
       const real = await realpath(resolved.real);
       return real === resolved.real && isInside(this.root, real);
     } catch {
+      // Cannot be resolved any more: not still there, the caller refuses.
       return false;
     }
   }
@@ -593,7 +596,9 @@ export class Sandbox {
     } catch (err) {
       return fail(errors.io(resolved.rel, errnoCode(err)));
     } finally {
+      // Closing after the outcome is decided (an error here was already returned above).
       if (fh) await fh.close().catch(() => undefined);
+      // Our own temp file next to the target: a failed cleanup leaves a stray temp file, never a changed target.
       if (createdTmp && !renamed) await unlink(parent.at(tmpName)).catch(() => undefined);
       parent.close();
     }
