@@ -18,6 +18,7 @@ import {
   READ_MAX_LINE_CHARS,
   READ_MAX_LINES,
 } from "./limits";
+import type { BashSettings } from "./context";
 import { EDIT_MAX_EDITS, LIST_DEFAULT_DEPTH } from "./schemas";
 
 const MB = (bytes: number) => `${bytes / (1024 * 1024)} MB`;
@@ -81,3 +82,17 @@ export const BASH_DESCRIPTION = `Run a shell command (bash -c) in the workspace 
 - The exit code is reported; a non-zero exit code is not an error of the tool, read the output.
 - Commands are not interactive (no stdin). Background processes (&) are killed when the command ends. API keys and other secrets are removed from the environment.
 - Quote paths with spaces. Chain dependent commands with &&.`;
+
+/** Where bash commands run, as the model reads it, so a sandbox refusal is recognised rather than retried. */
+export function bashSandboxNote(bash: Pick<BashSettings, "sandbox" | "required" | "network">): string {
+  if (bash.sandbox.kind === "none") {
+    if (bash.required)
+      return `- Commands are refused here: the user's settings require a sandbox and none is available (${bash.sandbox.reason ?? "no sandbox"}). Do not retry; tell the user.`;
+    return "- Commands run without a sandbox, with all of the user's permissions: they can change files outside the workspace and use the network. Stay inside the workspace unless the user asks otherwise.";
+  }
+  const network = bash.network
+    ? "Network access is allowed."
+    : "There is no network (not even localhost): downloads, package installs, git fetch/push and calls to local servers fail. The user can allow network access in Settings.";
+  return `- Commands run in an OS sandbox (${bash.sandbox.kind === "bwrap" ? "bubblewrap" : "sandbox-exec"}): the workspace is writable; everything else is read-only, with a private empty /tmp; secret folders in the home folder (~/.ssh, ~/.aws, ~/.config/gh …) appear empty; other processes of the machine are not visible. ${network}
+- A failure caused by the sandbox ("Read-only file system" or "Permission denied" outside the workspace, a missing secret, a network error) will not go away when the command is retried in another form: write inside the workspace instead, or tell the user what needs to run outside the sandbox.`;
+}

@@ -24,6 +24,7 @@ import type { ChangeReview, HunkDecision } from "../../../shared/hunks";
 import type { ToolResultMessage } from "../../../shared/protocol";
 import type { AuditEvent, AuditSink } from "./audit";
 import { DEFAULT_RUN_BUDGET, TurnBudget, type BudgetUsage } from "./budget";
+import { bashSandboxNote } from "./descriptions";
 import { detectBashSandbox, type BashSandboxInfo, type BashSandboxMode } from "./bash-sandbox";
 import type { BashSettings, ToolContext } from "./context";
 import { childEnvironment } from "./env";
@@ -288,7 +289,10 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     },
 
     specs: () => {
-      const builtIn = defaultToolSpecs();
+      // bash's description says where its commands run (sandbox, network), as the approval card does.
+      const builtIn = defaultToolSpecs().map((s) =>
+        s.name === "bash" ? { ...s, description: `${s.description}\n${bashSandboxNote(bash)}` } : s,
+      );
       const external = options.externalTools?.().specs ?? [];
       return external.length === 0 ? builtIn : [...builtIn, ...external.filter((s) => !findBuiltIn(s.name))];
     },
