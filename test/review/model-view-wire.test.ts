@@ -16,7 +16,7 @@ import { defaultSettings } from "../../electron/core/api/settings";
 import { reply, startFauxProvider, toolCall, type FauxProvider } from "../../electron/core/faux";
 import { streamModel } from "../../electron/core/providers";
 import { modelViewAt } from "../../electron/core/review/model-view";
-import { defaultToolSpecs } from "../../electron/core/tools";
+import { builtInToolSpecs } from "../../electron/core/tools/runtime";
 import { APP_AFTER, GPT41, GPT5, SONNET, buildSession, resolveModel } from "./fixture";
 
 let faux: FauxProvider;
@@ -77,7 +77,11 @@ describe("what the model saw, checked against the wire", () => {
         const view = modelViewAt(entries, stored.seq, {
           workspaceRoot: workspace,
           platform: "linux",
-          toolSpecs: defaultToolSpecs(),
+          // The specs the session's tools sent (bash's description says where commands run).
+          toolSpecs: builtInToolSpecs({
+            bashSandbox: defaultSettings().bashSandbox.mode,
+            bashNetwork: defaultSettings().bashSandbox.network,
+          }),
           resolve: resolveModel,
         });
         if (!view.ok) throw new Error(view.error.message);

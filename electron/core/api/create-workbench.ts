@@ -11,7 +11,7 @@ import type { ExportFormat } from "../../../shared/review";
 import type { ModelRef } from "../../../shared/protocol";
 import { SessionAgent } from "../agent/session-agent";
 import { loadInstructions, loadInstructionsSync, touchedPaths } from "../agent/instructions";
-import { defaultToolSpecs } from "../tools";
+import { builtInToolSpecs } from "../tools/runtime";
 import { TOOL_DEFS } from "../tools/registry";
 import { userConfigDir } from "../mcp/config";
 import { MCP_TURN_WAIT_MS, WorkspaceServices } from "./workspace-services";
@@ -282,7 +282,8 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     toolSpecs: (sessionId) => {
       const session = store.getSession(sessionId);
       const mcp = session ? services.mcp(session.workspaceId) : null;
-      return [...defaultToolSpecs(), ...(mcp?.toolSet().specs ?? [])];
+      const { mode, network } = settings.bashSandbox;
+      return [...builtInToolSpecs({ bashSandbox: mode, bashNetwork: network }), ...(mcp?.toolSet().specs ?? [])];
     },
     modelViewExtras: (sessionId) => {
       const session = store.getSession(sessionId);

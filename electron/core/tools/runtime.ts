@@ -155,6 +155,30 @@ export function errorText(error: ToolError): string {
   return `Error [${error.errorCode}]: ${error.message}${error.hint ? `\nHint: ${error.hint}` : ""}`;
 }
 
+type BashPlacementOptions = Pick<ToolRuntimeOptions, "bashSandbox" | "bashSandboxInfo" | "bashNetwork">;
+
+/** Where bash commands run for these settings: the sandbox (or why none), required or not, network. */
+function bashPlacement(options: BashPlacementOptions): Omit<BashSettings, "hidden"> {
+  return {
+    sandbox:
+      options.bashSandbox === "off"
+        ? { kind: "none", reason: "the sandbox is turned off in the settings" }
+        : (options.bashSandboxInfo ?? detectBashSandbox()),
+    required: options.bashSandbox === "required",
+    network: options.bashNetwork ?? false,
+  };
+}
+
+/**
+ * The built-in tools as the model gets them for these settings: bash's
+ * description says where its commands run (sandbox, network), as the
+ * approval card does. The review's "what the model saw" uses it too.
+ */
+export function builtInToolSpecs(options: BashPlacementOptions): ToolSpec[] {
+  const note = bashSandboxNote(bashPlacement(options));
+  return defaultToolSpecs().map((s) => (s.name === "bash" ? { ...s, description: `${s.description}\n${note}` } : s));
+}
+
 export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   const policy = options.policy ?? DEFAULT_TOOL_POLICY;
   const budget = new TurnBudget(options.budget ?? DEFAULT_RUN_BUDGET);
@@ -164,12 +188,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   const outputDir = options.outputDir ?? join(tmpdir(), "agent-workbench-tool-output");
   const sessionRules: PolicyRule[] = [];
   const bash: BashSettings = {
-    sandbox:
-      options.bashSandbox === "off"
-        ? { kind: "none", reason: "the sandbox is turned off in the settings" }
-        : (options.bashSandboxInfo ?? detectBashSandbox()),
-    required: options.bashSandbox === "required",
-    network: options.bashNetwork ?? false,
+    ...bashPlacement(options),
     // Where cut output is saved is the app's, not the command's.
     hidden: [...(options.bashHidden ?? []), outputDir],
   };
@@ -289,10 +308,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     },
 
     specs: () => {
-      // bash's description says where its commands run (sandbox, network), as the approval card does.
-      const builtIn = defaultToolSpecs().map((s) =>
-        s.name === "bash" ? { ...s, description: `${s.description}\n${bashSandboxNote(bash)}` } : s,
-      );
+      const builtIn = builtInToolSpecs(options);
       const external = options.externalTools?.().specs ?? [];
       return external.length === 0 ? builtIn : [...builtIn, ...external.filter((s) => !findBuiltIn(s.name))];
     },
