@@ -82,7 +82,11 @@ export async function chooseSession(
     if (!sessions[0]) throw new UsageError("--continue: this workspace has no session yet");
     return sessions[0];
   }
-  const loaded = await call(workbench, "session.load", { sessionId: session, tail: 1 }).catch(() => undefined);
+  // Only "no such session" is a usage error; anything else (a storage failure) is reported as it is.
+  const loaded = await call(workbench, "session.load", { sessionId: session, tail: 1 }).catch((e: unknown) => {
+    if (e instanceof WorkbenchApiError && e.error.code === "NOT_FOUND") return undefined;
+    throw e;
+  });
   if (!loaded) throw new UsageError(`no session ${session}`);
   if (loaded.session.workspaceId !== workspaceId) throw new UsageError(`session ${session} belongs to another workspace`);
   return loaded.session;
@@ -175,6 +179,7 @@ export async function runHeadless(workbench: Workbench, options: HeadlessRunOpti
     }
   };
 
+  // Ctrl-C: the run ends either way; a failed abort changes nothing the user can act on.
   const abort = () => void call(workbench, "chat.abort", { sessionId }).catch(() => undefined);
   process.once("SIGINT", abort);
   try {

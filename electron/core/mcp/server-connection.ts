@@ -145,6 +145,7 @@ export class McpServerConnection {
     } catch (err) {
       if (generation !== this.generation) return;
       this.client = null;
+      // The connection already failed and that failure is reported below; closing is best effort.
       await client.close().catch(() => undefined);
       this.set("failed", `${errorText(err)}${this.exitNote()}`);
     }
@@ -188,6 +189,7 @@ export class McpServerConnection {
   private async closeClient(): Promise<void> {
     const client = this.client;
     this.client = null;
+    // Stopping: a transport that fails to close is gone either way.
     if (client) await client.close().catch(() => undefined);
   }
 
