@@ -261,6 +261,18 @@ export const McpStatusSchema = z.object({
 });
 export type McpStatus = z.infer<typeof McpStatusSchema>;
 
+export const FolderListingSchema = z.object({
+  /** The listed folder, absolute, with links resolved. */
+  path: z.string(),
+  /** Its parent; null at the root. */
+  parent: z.string().nullable(),
+  home: z.string(),
+  folders: z.array(z.object({ name: z.string(), path: z.string(), readable: z.boolean() })),
+  /** More folders than the listing holds (FOLDER_LISTING_MAX). */
+  truncated: z.boolean(),
+});
+export type FolderListing = z.infer<typeof FolderListingSchema>;
+
 /** An instruction file (AGENTS.md / CLAUDE.md) in the system prompt. */
 export const InstructionFileSchema = z.object({
   path: z.string(),
@@ -319,6 +331,14 @@ export const requests = {
   "workspace.open": { params: z.object({ path: z.string().min(1) }).strict(), result: WorkspaceSchema },
   "workspace.pick": { params: Empty, result: WorkspaceSchema.nullable() },
   "workspace.recent": { params: Empty, result: z.array(WorkspaceSchema) },
+  /**
+   * The folders inside `path` (default: the user's home) for web mode's folder browser: sub-folders only, sorted,
+   * hidden ones only with `showHidden`, each marked `readable` (the user may list and enter it).
+   */
+  "workspace.browse": {
+    params: z.object({ path: z.string().min(1).max(4096).optional(), showHidden: z.boolean().optional() }).strict(),
+    result: FolderListingSchema,
+  },
   "session.list": {
     params: z
       .object({ workspaceId: z.string(), limit: z.number().int().min(1).max(500).optional(), before: z.number().optional() })
