@@ -18,7 +18,6 @@ import { StatsPanel } from "./stats-panel";
 import { StepInspector } from "./step-inspector";
 import { TimelineList } from "./timeline-list";
 import { useReplayKeys } from "./use-replay-keys";
-import "./replay.css";
 
 function ForkedFrom() {
   const session = useReplayStore((s) => s.data?.session ?? null);
