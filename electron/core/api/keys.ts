@@ -101,10 +101,9 @@ export function redact(text: string, secrets: readonly string[]): string {
 /**
  * Moves the provider keys out of `env` (process.env at start): the returned
  * copy is what the key ring reads; `env` keeps none of them, so no child
- * process spawned later inherits them. (The kernel's copy of the initial
- * environment in /proc/<pid>/environ cannot be rewritten from Node: sandboxed
- * bash runs in its own PID namespace where that process is not visible;
- * docs/tool-sandbox.md#keys-out-of-reach-of-tools.)
+ * process spawned later inherits them. The start-up environment the kernel
+ * shows in /proc/<pid>/environ is wiped by host/startup-environ.ts
+ * (docs/tool-sandbox.md#keys-out-of-reach-of-tools).
  */
 export function takeKeysFromEnv(env: Record<string, string | undefined>, names: readonly string[]): Record<string, string | undefined> {
   const copy = { ...env };

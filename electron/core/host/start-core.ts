@@ -9,7 +9,7 @@ import { createWorkbench, type WorkbenchOptions } from "../api/create-workbench"
 import type { HostServices, Workbench } from "../api/workbench";
 import { createDemoResponder, startFauxProvider } from "../faux";
 import { listProviders } from "../providers/registry";
-import { takeKeysFromEnv } from "../api/keys";
+import { takeKeysFromProcess } from "./startup-environ";
 
 function providerKeyNames(): string[] {
   return listProviders().flatMap((p) => (p.apiKeyEnv ? [p.apiKeyEnv] : []));
@@ -40,8 +40,8 @@ export interface RunningCore {
 }
 
 export async function startCore(options: StartCoreOptions): Promise<RunningCore> {
-  // Keys are read once and removed from the process environment (docs/tool-sandbox.md).
-  const env = options.env ?? takeKeysFromEnv(process.env, providerKeyNames());
+  // Keys are read once, then removed from process.env and wiped from the start-up environment (docs/tool-sandbox.md).
+  const env = options.env ?? takeKeysFromProcess(providerKeyNames());
   const hasSecrets = options.host.secrets ? (await options.host.secrets.list()).length > 0 : false;
   const anyEnvKey = listProviders().some((p) => p.apiKeyEnv && env[p.apiKeyEnv]);
   const wantDemo = options.demo === "auto" ? !anyEnvKey && !hasSecrets : options.demo;
