@@ -10,6 +10,8 @@
  * - incrementalCheckpointMs: a checkpoint after 10 files changed (median);
  * - gitStatusMs: `git status --porcelain` on the same tree in the same runs
  *   (median), and ratioToGitStatus = incremental / gitStatus;
+ * - unchangedCheckpointMs: a checkpoint after a command that changed nothing
+ *   (median; the index comes out identical, so no tree is written);
  * - restoreMs: a rewind of 100 changed files (snapshot of the current state,
  *   conflict check, restore);
  * - storeGrowthBytes: store growth over 100 checkpoints of 10 changed small
@@ -179,6 +181,15 @@ async function main(): Promise<void> {
       `incremental: ${incremental.map((x) => x.toFixed(0)).join(", ")} ms; git status: ${status.map((x) => x.toFixed(0)).join(", ")} ms`,
     );
 
+    const unchanged: number[] = [];
+    for (let r = 0; r < RUNS; r++) {
+      t0 = performance.now();
+      await record();
+      unchanged.push(performance.now() - t0);
+    }
+    const unchangedCheckpointMs = median(unchanged);
+    console.log(`unchanged: ${unchanged.map((x) => x.toFixed(0)).join(", ")} ms`);
+
     const beforeRestore = await record();
     change([...randomSmall(70), ...Array.from({ length: 30 }, () => largePath(Math.floor(rand() * LARGE)))]);
     await record();
@@ -210,6 +221,7 @@ async function main(): Promise<void> {
       incrementalCheckpointMs: Math.round(incrementalCheckpointMs),
       gitStatusMs: Math.round(gitStatus),
       ratioToGitStatus: Number((incrementalCheckpointMs / gitStatus).toFixed(2)),
+      unchangedCheckpointMs: Math.round(unchangedCheckpointMs),
       restoreFiles: outcome.files.length,
       restoreMs: Math.round(restoreMs),
       changedBytes,

@@ -24,7 +24,7 @@ function tempDir(prefix: string): string {
 }
 
 describe("checkpoint store limits", () => {
-  it("prunes the oldest checkpoints first when the store passes its cap, keeping the newest restorable", async () => {
+  it("prunes the oldest checkpoints first when the store passes its cap, keeping every other one restorable", async () => {
     const workspace = tempDir("wb-cp-ws-");
     const root = tempDir("wb-cp-root-");
     const store = SessionStore.open(":memory:");
@@ -55,11 +55,13 @@ describe("checkpoint store limits", () => {
     expect(status.checkpoints).toBe(8 - pruned.length);
 
     await expect(service.diff(ids[0], "workspace")).rejects.toThrow(/pruned/);
-    // The newest checkpoints still restore.
-    const newest = store.getCheckpoint(ids[7])!;
-    await restoreFiles(service, session.id, newest, { confirmConflicts: true, atSeq: 8 });
-    expect(readFileSync(join(workspace, "counter.txt"), "utf8")).toBe("8");
-    expect(readFileSync(join(workspace, "big8.bin")).length).toBe(256 * 1024);
+    // Every checkpoint that was not pruned still restores (checkpoints are recorded without refs: maintenance must
+    // have kept them all, not only the newest one, which git's index also reaches), oldest survivor last.
+    for (let i = 7; i >= pruned.length; i--) {
+      await restoreFiles(service, session.id, store.getCheckpoint(ids[i])!, { confirmConflicts: true, atSeq: 8 });
+      expect(readFileSync(join(workspace, "counter.txt"), "utf8")).toBe(String(i + 1));
+      expect(readFileSync(join(workspace, `big${i + 1}.bin`)).length).toBe(256 * 1024);
+    }
     store.close();
     // Eight checkpoints and a gc take a while on a loaded machine.
   }, 120_000);

@@ -109,7 +109,6 @@ export async function restoreFiles(
     const conflicts = p.files.filter((f) => f.conflict).map((f) => f.path);
     if (conflicts.length > 0 && !options.confirmConflicts) throw new RewindConflict(conflicts);
     const store = service.storeRef;
-    await repo.keep(p.currentTree);
     const undo = store.addCheckpoint({
       workspaceId: target.workspaceId,
       sessionId,

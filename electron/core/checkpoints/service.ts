@@ -98,7 +98,7 @@ export class CheckpointService {
       if (!session) return null;
       const record = await this.exclusive(session.workspaceId, async (repo) => {
         const tree = await repo.snapshot();
-        await repo.keep(tree);
+        // The row keeps the tree: maintenance writes refs for live rows before packing or pruning.
         return this.options.store.addCheckpoint({ workspaceId: session.workspaceId, sessionId, tree, ...point });
       });
       this.scheduleMaintain(session.workspaceId);
@@ -222,9 +222,17 @@ export class CheckpointService {
   async maintain(workspaceId: string): Promise<number[]> {
     const cap = this.options.settings().capBytes;
     return this.exclusive(workspaceId, async (repo) => {
-      if ((await repo.looseObjectCount()) > LOOSE_OBJECTS_BEFORE_PACK) await repo.pack();
+      // Checkpoints are recorded without refs; every live one gets its ref before git may drop unreferenced objects.
+      const keepLive = () => repo.keep(this.options.store.listWorkspaceCheckpoints(workspaceId).map((r) => r.tree));
+      let kept = false;
+      if ((await repo.looseObjectCount()) > LOOSE_OBJECTS_BEFORE_PACK) {
+        await keepLive();
+        kept = true;
+        await repo.pack();
+      }
       const pruned: number[] = [];
       let used = await repo.diskUsage();
+      if (used > cap && !kept) await keepLive();
       while (used > cap) {
         const live = this.options.store.listWorkspaceCheckpoints(workspaceId);
         if (live.length <= 1) break;

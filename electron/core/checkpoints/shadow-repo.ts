@@ -8,9 +8,14 @@
  *   the private index (`git add -A`: creations, edits, deletions, renames,
  *   modes and symlinks, skipping ignored paths) and writes the tree. The index
  *   is kept between snapshots, so git only rehashes files whose stat changed.
- * - A tree is kept alive by a ref `refs/checkpoints/<tree>` (`keep`); git's
- *   ref updates are atomic (lock file + rename), so a process killed
- *   mid-snapshot leaves every earlier ref and object intact.
+ * - When `git add` left the index byte-identical to the one the last
+ *   `write-tree` saw (same trailing checksum), the tree is the same and
+ *   `write-tree` is skipped: a command that changed nothing costs one process.
+ * - Nothing here deletes objects except `collect`. The caller keeps the trees
+ *   it needs alive by calling `keep` with all of them before `pack` or
+ *   `collect` (refs `refs/checkpoints/<tree>`, written atomically by git), so
+ *   a checkpoint costs no ref update and a process killed mid-snapshot leaves
+ *   every earlier object intact.
  * - `restore(tree)` must follow a `snapshot` of the current state (the index
  *   then matches the work tree): it rewrites only the files that differ and
  *   deletes files the tree does not have. Ignored files are never touched.
@@ -19,7 +24,7 @@
  */
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { lstat } from "node:fs/promises";
+import { lstat, open } from "node:fs/promises";
 import { join } from "node:path";
 import { catFileBatch, git, GitError, type GitTarget } from "./git";
 import { excludeFileText } from "./excludes";
@@ -46,6 +51,9 @@ export function repoDirFor(root: string, workspacePath: string): string {
 }
 
 export class ShadowRepo {
+  /** The index checksum right after the last `write-tree`, and the tree it wrote. */
+  private lastWrite: { checksum: string; tree: string } | null = null;
+
   private constructor(private readonly target: GitTarget) {}
 
   get gitDir(): string {
@@ -91,12 +99,59 @@ export class ShadowRepo {
       this.clearStaleLocks();
       await git(this.target, ["add", "--all", "--ignore-errors", "--", "."], { okCodes: [0, 1] });
     }
-    return (await git(this.target, ["write-tree"])).toString("utf8").trim();
+    const last = this.lastWrite;
+    if (last && last.checksum === (await this.indexChecksum())) return last.tree;
+    this.lastWrite = null;
+    const tree = (await git(this.target, ["write-tree"])).toString("utf8").trim();
+    const checksum = await this.indexChecksum();
+    if (checksum) this.lastWrite = { checksum, tree };
+    return tree;
   }
 
-  /** Makes the tree survive pruning (one ref per distinct tree). */
-  async keep(tree: string): Promise<void> {
-    await git(this.target, ["update-ref", REF_PREFIX + tree, tree]);
+  /**
+   * The index file's trailing checksum (a hash of everything before it), or
+   * null when it cannot say whether the index changed (no index, or git's
+   * `index.skipHash` zeroed it).
+   */
+  private async indexChecksum(): Promise<string | null> {
+    let file;
+    try {
+      file = await open(join(this.gitDir, "index"), "r");
+    } catch {
+      return null;
+    }
+    try {
+      const { size } = await file.stat();
+      // 32 bytes cover SHA-256 repositories; for SHA-1 the last 20 are the checksum and the rest are entries it covers.
+      const tail = Buffer.alloc(Math.min(32, size));
+      await file.read(tail, 0, tail.length, size - tail.length);
+      const hex = tail.toString("hex");
+      return /^0*$/.test(hex.slice(-40)) ? null : `${size}:${hex}`;
+    } finally {
+      await file.close();
+    }
+  }
+
+  /**
+   * Makes sure every tree in `trees` survives `pack` and `collect` (one ref
+   * per distinct tree); trees whose objects are gone are skipped.
+   */
+  async keep(trees: Iterable<string>): Promise<void> {
+    const kept = new Set(await this.keptTrees());
+    const wanted = [...new Set(trees)].filter((t) => !kept.has(t));
+    if (wanted.length === 0) return;
+    const present = await this.existingTrees(wanted);
+    if (present.length === 0) return;
+    await git(this.target, ["update-ref", "--stdin"], { input: present.map((t) => `update ${REF_PREFIX}${t} ${t}\n`).join("") });
+  }
+
+  private async existingTrees(ids: readonly string[]): Promise<string[]> {
+    const out = await git(this.target, ["cat-file", "--batch-check=%(objectname) %(objecttype)"], { input: ids.join("\n") + "\n" });
+    return out
+      .toString("utf8")
+      .split("\n")
+      .filter((l) => l.endsWith(" tree"))
+      .map((l) => l.split(" ")[0]);
   }
 
   async drop(trees: readonly string[]): Promise<void> {
@@ -192,6 +247,8 @@ export class ShadowRepo {
 
   /** Deletes every object no kept tree reaches, and packs the rest. */
   async collect(): Promise<void> {
+    // The last snapshot's tree may have had no checkpoint to keep it.
+    this.lastWrite = null;
     await git(this.target, ["gc", "--prune=now", "--quiet"]);
   }
 

@@ -1,0 +1,89 @@
+/**
+ * A checkpoint after a command that changed nothing reuses the last tree
+ * (git's index came out byte-identical, so `write-tree` is skipped). These
+ * tests pin that the reused state is always the workspace's actual state,
+ * including after a restore rewrote the index, and that every checkpoint
+ * around such reuse restores byte-exact.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { restoreFiles } from "../../electron/core/checkpoints/rewind";
+import { CheckpointService } from "../../electron/core/checkpoints/service";
+import { SessionStore } from "../../electron/core/store";
+import { filesOnly, picture } from "./fs-snapshot";
+
+const cleanup: string[] = [];
+afterEach(() => {
+  for (const d of cleanup.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function tempDir(prefix: string): string {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  cleanup.push(d);
+  return d;
+}
+
+describe("checkpoints when nothing changed", () => {
+  it("record the workspace as it is (also right after a restore) and every checkpoint restores byte-exact", async () => {
+    const workspace = tempDir("wb-cp-ws-");
+    const root = tempDir("wb-cp-root-");
+    writeFileSync(join(workspace, "a.txt"), "one\n");
+    writeFileSync(join(workspace, "b.txt"), "bee\n");
+    const store = SessionStore.open(":memory:");
+    const session = store.createSession({ workspaceId: store.addWorkspace(workspace).id });
+    const service = new CheckpointService({ store, root, settings: () => ({ enabled: true, capBytes: 1e12 }), maintainDelayMs: 1e9 });
+    let seq = 0;
+    const record = async () => {
+      const r = await service.record(session.id, { kind: "afterTool", seq: ++seq, toolCallId: `c${seq}` });
+      expect(r).not.toBeNull();
+      return r!;
+    };
+    const text = async (id: number, path: string) => (await service.fileAt(id, path))?.content.toString() ?? null;
+
+    const first = await record();
+    const firstPicture = filesOnly(picture(workspace));
+    // A command that changed nothing: same state.
+    const unchanged = await record();
+    expect(unchanged.tree).toBe(first.tree);
+
+    writeFileSync(join(workspace, "a.txt"), "two\n");
+    rmSync(join(workspace, "b.txt"));
+    writeFileSync(join(workspace, "c.txt"), "sea\n");
+    const second = await record();
+    const secondPicture = filesOnly(picture(workspace));
+    expect(second.tree).not.toBe(first.tree);
+    expect(await text(second.id, "a.txt")).toBe("two\n");
+
+    // A restore rewrites git's index: the next checkpoint with no change since must be the restored state, not the last one recorded.
+    await restoreFiles(service, session.id, first, { confirmConflicts: true, atSeq: seq });
+    expect(filesOnly(picture(workspace))).toEqual(firstPicture);
+    const afterRestore = await record();
+    expect(afterRestore.tree).toBe(first.tree);
+    expect(await text(afterRestore.id, "a.txt")).toBe("one\n");
+    expect(await text(afterRestore.id, "c.txt")).toBeNull();
+
+    // Back to the second state by hand: a new checkpoint sees it.
+    writeFileSync(join(workspace, "a.txt"), "two\n");
+    rmSync(join(workspace, "b.txt"));
+    writeFileSync(join(workspace, "c.txt"), "sea\n");
+    const byHand = await record();
+    expect(byHand.tree).toBe(second.tree);
+
+    for (const [target, expected] of [
+      [unchanged, firstPicture],
+      [second, secondPicture],
+      [afterRestore, firstPicture],
+      [byHand, secondPicture],
+    ] as const) {
+      await restoreFiles(service, session.id, target, { confirmConflicts: true, atSeq: seq });
+      expect(filesOnly(picture(workspace))).toEqual(expected);
+      // And the state right after the restore is recorded as such.
+      expect((await record()).tree).toBe(target.tree);
+    }
+    await service.close();
+    store.close();
+    // A dozen git snapshots take a while on a loaded machine.
+  }, 120_000);
+});
