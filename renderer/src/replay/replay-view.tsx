@@ -59,7 +59,7 @@ function ReplayHeader() {
         </button>
         {sessionId && ready && <ExportButtons sessionId={sessionId} />}
         <ImportButton />
-        <button type="button" onClick={close} title="Back to the live session view">
+        <button type="button" onClick={() => close()} title="Back to the session you came from">
           Exit replay
         </button>
       </div>

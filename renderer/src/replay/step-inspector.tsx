@@ -117,8 +117,10 @@ export function StepInspector({ index }: { index: StepIndex }) {
   if (!item) return null;
   return (
     <div className="replay-inspector">
-      <StepDetails item={item} />
-      <FilesAtStep index={index} />
+      <div className="replay-inspector-main">
+        <StepDetails item={item} />
+        <FilesAtStep index={index} />
+      </div>
       <StepNotes seq={item.seq} />
     </div>
   );

@@ -82,10 +82,12 @@ export function StepNotes({ seq }: { seq: number }) {
   return (
     <section className="replay-notes" aria-label="Notes on this entry">
       <h3>Notes on entry #{seq}</h3>
-      {here.length === 0 && <p className="muted small">No note yet.</p>}
-      {here.map((n) => (
-        <NoteView key={n.id} note={n} onDelete={() => void deleteNote(n.id)} />
-      ))}
+      <div className="notes-here">
+        {here.length === 0 && <p className="muted small">No note yet.</p>}
+        {here.map((n) => (
+          <NoteView key={n.id} note={n} onDelete={() => void deleteNote(n.id)} />
+        ))}
+      </div>
       <form className="note-form" onSubmit={(e) => void submit(e)} aria-label="Add a note">
         <textarea
           aria-label="Note"
