@@ -34,6 +34,10 @@ for (const [width, height, diffOpen] of [
 
     // Nothing scrolled: the note's text box, its verdict, author and Add button are all in view.
     const notes = page.getByRole("region", { name: "Notes on this entry" });
+    // One numbering: the notes name the step the counter shows.
+    const step = Number((await stepCounter(page).innerText()).match(/^Step (\d+) of/)?.[1]);
+    await expect(notes.getByRole("heading", { level: 3 })).toHaveText(`Notes on step ${step}`);
+    await expect(page.getByRole("region", { name: "Step details" }).getByRole("heading", { level: 3 })).toContainText(`step ${step}`);
     await expectUncovered(notes.getByRole("textbox", { name: "Note" }));
     await expectUncovered(notes.getByRole("radiogroup", { name: "Verdict" }));
     await expectUncovered(notes.getByRole("textbox", { name: "Author" }));

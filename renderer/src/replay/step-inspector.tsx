@@ -121,7 +121,7 @@ export function StepInspector({ index }: { index: StepIndex }) {
         <StepDetails item={item} />
         <FilesAtStep index={index} />
       </div>
-      <StepNotes seq={item.seq} />
+      <StepNotes seq={item.seq} step={item.index + 1} />
     </div>
   );
 }
