@@ -2,7 +2,7 @@
  * The headless agent: one turn in the same core and database as the app.
  *
  *   npm run agent -- run --workspace <dir> [--model <provider>/<model>] [--reasoning <level>]
- *                        [--session <id> | --continue] [--approve all|read-only|none] [--json] [--db <file>] "<prompt>"
+ *                        [--session <id> | --continue] [--approve all|read-only|none] [--trust-mcp] [--json] [--db <file>] "<prompt>"
  *
  * Prints the answer (or, with --json, one JSON event per line: {"event","payload"}) on stdout and
  * progress on stderr. Exit code: 0 answered, 1 the turn failed, 2 bad usage.
@@ -26,7 +26,7 @@ import { startCore } from "../electron/core/host/start-core";
 import { defaultDataDir } from "../electron/core/host/data-dir";
 
 const USAGE = [
-  'usage: npm run agent -- run --workspace <dir> [--model <provider>/<model>] [--reasoning default|off|low|medium|high] [--session <id> | --continue] [--approve all|read-only|none] [--json] [--db <file>] "<prompt>"',
+  'usage: npm run agent -- run --workspace <dir> [--model <provider>/<model>] [--reasoning default|off|low|medium|high] [--session <id> | --continue] [--approve all|read-only|none] [--trust-mcp] [--json] [--db <file>] "<prompt>"',
   "       npm run agent -- undo --workspace <dir> [--session <id>] [--force] [--json] [--db <file>]",
 ].join("\n");
 
@@ -50,6 +50,7 @@ async function main(): Promise<void> {
         json: { type: "boolean", default: false },
         db: { type: "string" },
         force: { type: "boolean", default: false },
+        "trust-mcp": { type: "boolean", default: false },
         help: { type: "boolean", default: false },
       },
       strict: true,
@@ -67,7 +68,7 @@ async function main(): Promise<void> {
   if (!values.workspace) usage("--workspace is required");
   if (command === "undo") {
     if (words.length > 0) usage("undo takes no prompt");
-    if (values.model !== undefined || values.reasoning !== undefined || values.continue)
+    if (values.model !== undefined || values.reasoning !== undefined || values.continue || values["trust-mcp"])
       usage("undo takes --session, --force, --json and --db only");
     process.exitCode = await withCore(values.db, (workbench, io) =>
       undoHeadless(
@@ -100,6 +101,7 @@ async function main(): Promise<void> {
           session: values.continue ? { continue: true } : values.session,
           approve,
           json: values.json,
+          trustMcp: values["trust-mcp"],
         },
         io,
       ),

@@ -237,10 +237,15 @@ export const McpServerStatusSchema = z.object({
   name: z.string(),
   source: z.enum(["workspace", "user"]),
   transport: z.enum(["stdio", "http"]),
-  state: z.enum(["starting", "ready", "failed", "stopped"]),
+  /** "untrusted": a server from the workspace's `.mcp.json` the user has not trusted; it is not started. */
+  state: z.enum(["starting", "ready", "failed", "stopped", "untrusted"]),
   toolCount: z.number().int(),
   error: z.string().nullable(),
   stderrTail: z.string(),
+  /** What starting it runs (command line) or connects to (URL), with the names of the variables it reads. */
+  launch: z.string(),
+  /** Identifies this exact configuration; `mcp.trust` takes it back, so what is trusted is what the user saw. */
+  fingerprint: z.string(),
   /** Tools left out because no provider can take their schema, with the reason. */
   skippedTools: z.array(z.string()),
 });
@@ -255,6 +260,18 @@ export const McpStatusSchema = z.object({
   files: z.object({ workspace: z.string(), user: z.string() }),
 });
 export type McpStatus = z.infer<typeof McpStatusSchema>;
+
+export const FolderListingSchema = z.object({
+  /** The listed folder, absolute, with links resolved. */
+  path: z.string(),
+  /** Its parent; null at the root. */
+  parent: z.string().nullable(),
+  home: z.string(),
+  folders: z.array(z.object({ name: z.string(), path: z.string(), readable: z.boolean() })),
+  /** More folders than the listing holds (FOLDER_LISTING_MAX). */
+  truncated: z.boolean(),
+});
+export type FolderListing = z.infer<typeof FolderListingSchema>;
 
 /** An instruction file (AGENTS.md / CLAUDE.md) in the system prompt. */
 export const InstructionFileSchema = z.object({
@@ -314,6 +331,14 @@ export const requests = {
   "workspace.open": { params: z.object({ path: z.string().min(1) }).strict(), result: WorkspaceSchema },
   "workspace.pick": { params: Empty, result: WorkspaceSchema.nullable() },
   "workspace.recent": { params: Empty, result: z.array(WorkspaceSchema) },
+  /**
+   * The folders inside `path` (default: the user's home) for web mode's folder browser: sub-folders only, sorted,
+   * hidden ones only with `showHidden`, each marked `readable` (the user may list and enter it).
+   */
+  "workspace.browse": {
+    params: z.object({ path: z.string().min(1).max(4096).optional(), showHidden: z.boolean().optional() }).strict(),
+    result: FolderListingSchema,
+  },
   "session.list": {
     params: z
       .object({ workspaceId: z.string(), limit: z.number().int().min(1).max(500).optional(), before: z.number().optional() })
@@ -397,6 +422,23 @@ export const requests = {
   "mcp.status": { params: z.object({ workspaceId: z.string().min(1) }).strict(), result: McpStatusSchema },
   /** Restarts one server; with no `name`, reads the config files again and restarts them all. */
   "mcp.restart": { params: z.object({ workspaceId: z.string().min(1), name: z.string().optional() }).strict(), result: McpStatusSchema },
+  /**
+   * Trusts (or revokes trust in) servers from the workspace's `.mcp.json`, each by the fingerprint `mcp.status`
+   * showed: a trusted server starts, a revoked one stops. A changed configuration is refused (CONFLICT).
+   */
+  "mcp.trust": {
+    params: z
+      .object({
+        workspaceId: z.string().min(1),
+        servers: z
+          .array(z.object({ name: z.string().min(1), fingerprint: z.string().regex(/^[0-9a-f]{64}$/) }).strict())
+          .min(1)
+          .max(100),
+        trusted: z.boolean(),
+      })
+      .strict(),
+    result: McpStatusSchema,
+  },
   "models.list": { params: Empty, result: z.array(ModelOptionSchema) },
   /** `models.list` after asking local servers (Ollama, LM Studio) which models they have installed. */
   "models.refresh": { params: Empty, result: z.array(ModelOptionSchema) },

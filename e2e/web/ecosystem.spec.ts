@@ -1,7 +1,7 @@
 /**
  * A workspace with `.mcp.json` (server-everything over stdio, launched with
- * node from its npm package: no network) and `AGENTS.md`: the agent calls an
- * MCP tool after approval, "what the model saw" shows the AGENTS.md text, an
+ * node from its npm package: no network) and `AGENTS.md`: the server starts
+ * only once trusted in Settings, the agent calls an MCP tool after approval, "what the model saw" shows the AGENTS.md text, an
  * @-mention attaches a file, and a `/` template expands.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -41,11 +41,19 @@ test("MCP tool after approval, AGENTS.md in what the model saw, an @-mention and
   // The header says which instruction file is in effect.
   await expect(page.getByRole("status", { name: "Instructions in effect: AGENTS.md" })).toBeVisible();
 
-  // Settings lists the server as ready with its tools.
-  await page.getByRole("button", { name: "Settings" }).click();
+  // The workspace's .mcp.json came with the folder: nothing starts until the user trusts it in Settings.
+  const notice = page.getByRole("status", { name: "Untrusted MCP servers" });
+  await expect(notice).toContainText("everything");
+  await notice.getByRole("button", { name: "Review in Settings" }).click();
   const server = page.getByRole("listitem", { name: "MCP server everything" });
+  await expect(server.getByRole("status")).toHaveText("not trusted · not started");
+  await expect(server).toContainText(`Runs ${process.execPath} ${EVERYTHING_BIN} stdio`);
+  await server.getByRole("button", { name: "Trust and start" }).click();
+  // Settings then lists the server as ready with its tools.
   await expect(server.getByRole("status")).toHaveText(/ready · \d+ tools/, { timeout: 60_000 });
+  await expect(server.getByRole("button", { name: "Revoke trust" })).toBeVisible();
   await page.keyboard.press("Escape");
+  await expect(notice).toBeHidden();
 
   // The model calls a server-everything tool that is not read-only: approval first.
   await send(page, "[mcp] turn on simulated logging");

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWorkbench } from "../../electron/core/api/create-workbench";
 import { startFauxProvider, type FauxProvider } from "../../electron/core/faux";
 import { NOT_APPROVED_REASON } from "../../electron/core/host/headless-run";
+import { FLAKY_SERVER } from "../mcp/helpers";
 
 let faux: FauxProvider;
 let dir: string;
@@ -44,13 +45,17 @@ interface Run {
   stderr: string;
 }
 
-function runAgent(args: string[]): Promise<Run> {
+function runAgent(args: string[], dirOfWorkspace = workspace): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn("npm", ["run", "--silent", "agent", "--", "run", "--workspace", workspace, "--db", dbPath, "--json", ...args], {
-      cwd: process.cwd(),
-      env: { ...process.env, ANTHROPIC_API_KEY: "sk-ant-run-test", AGENT_WORKBENCH_HOME: join(dir, "home") },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      "npm",
+      ["run", "--silent", "agent", "--", "run", "--workspace", dirOfWorkspace, "--db", dbPath, "--json", ...args],
+      {
+        cwd: process.cwd(),
+        env: { ...process.env, ANTHROPIC_API_KEY: "sk-ant-run-test", AGENT_WORKBENCH_HOME: join(dir, "home") },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -131,4 +136,33 @@ describe("npm run agent -- run", () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("unknown model nope/none");
   }, 60_000);
+
+  it("starts no untrusted MCP server from the workspace's .mcp.json unless --trust-mcp says so, and says which", async () => {
+    const project = join(dir, "mcp-project");
+    mkdirSync(project);
+    writeFileSync(
+      join(project, ".mcp.json"),
+      JSON.stringify({ mcpServers: { flaky: { command: process.execPath, args: [FLAKY_SERVER] } } }),
+    );
+    const offered = () => ((faux.requests.at(-1)?.body as { tools?: { name: string }[] }).tools ?? []).map((t) => t.name);
+    const reply = { type: "reply" as const, content: [{ type: "text" as const, text: "ok" }] };
+
+    faux.script([reply]);
+    const untrusted = await runAgent(["--model", "anthropic/claude-sonnet-4-5", "hello"], project);
+    expect(untrusted.code).toBe(0);
+    expect(untrusted.stderr).toContain("MCP: not starting flaky from .mcp.json (not trusted; trust in Settings or pass --trust-mcp)");
+    expect(offered().some((n) => n.startsWith("mcp__"))).toBe(false);
+
+    faux.script([reply]);
+    const trusted = await runAgent(["--continue", "--trust-mcp", "hello again"], project);
+    expect(trusted.code).toBe(0);
+    expect(trusted.stderr).toContain(`MCP: trusted flaky (--trust-mcp): ${process.execPath} ${FLAKY_SERVER}`);
+    expect(offered().some((n) => n.startsWith("mcp__flaky__"))).toBe(true);
+
+    // Trust is stored like the Settings button's: the next run starts the server without the flag.
+    faux.script([reply]);
+    const again = await runAgent(["--continue", "hello once more"], project);
+    expect(again.stderr).not.toContain("MCP:");
+    expect(offered().some((n) => n.startsWith("mcp__flaky__"))).toBe(true);
+  }, 180_000);
 });

@@ -27,7 +27,12 @@ const MCP_JSON = JSON.stringify({ mcpServers: { [SERVER]: { command: process.exe
 
 async function start(files: Record<string, string>, model: ModelRef = MODELS.anthropic): Promise<Harness> {
   userDir = mkdtempSync(join(tmpdir(), "awb-user-"));
-  return startHarness({ files: { ".mcp.json": MCP_JSON, ...files }, model, workbench: { userConfigDir: userDir } });
+  const harness = await startHarness({ files: { ".mcp.json": MCP_JSON, ...files }, model, workbench: { userConfigDir: userDir } });
+  // The workspace's .mcp.json starts nothing until trusted (mcp-trust.test.ts): trust what mcp.status shows, as Settings does.
+  const { servers } = await harness.call("mcp.status", { workspaceId: harness.workspaceId });
+  const trusted = servers.map(({ name, fingerprint }) => ({ name, fingerprint }));
+  await harness.call("mcp.trust", { workspaceId: harness.workspaceId, trusted: true, servers: trusted });
+  return harness;
 }
 
 /** Calls the offered tool whose wire name ends with `suffix` (the faux provider sees wire names only). */

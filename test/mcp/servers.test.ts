@@ -27,6 +27,8 @@ async function setup(servers: Record<string, unknown>): Promise<Setup> {
     configDir: join(dir, "no-user-config"),
     env: process.env,
     clientVersion: "test",
+    // Trust itself is tested in mcp-trust.test.ts; here every workspace server is trusted.
+    trust: { isTrusted: () => true },
     onStatus: (s) => statuses.push(s),
   });
   await mcp.whenStarted(60_000);

@@ -51,6 +51,7 @@ function readCapped(path: string, max: number): { text: string; bytes: number; t
     if (size > max) text = text.replace(/\uFFFD+$/, "");
     return { text, bytes: size, truncated: size > max };
   } catch {
+    // Unreadable instruction file: treated as absent (the turn goes on without it).
     return null;
   } finally {
     if (fd !== null) closeSync(fd);
@@ -112,6 +113,7 @@ export function loadInstructionsSync(input: InstructionsInput): LoadedInstructio
   try {
     root = realpathSync(input.workspaceRoot);
   } catch {
+    // The workspace folder is gone: no instructions to load (tools report the missing folder themselves).
     return NO_INSTRUCTIONS;
   }
   const candidates: Candidate[] = [];
@@ -131,6 +133,7 @@ export function loadInstructionsSync(input: InstructionsInput): LoadedInstructio
       try {
         real = realpathSync(c.dir);
       } catch {
+        // Vanished folder: skipped below like one outside the workspace.
         real = null;
       }
       if (!real || !(real === root || real.startsWith(root + sep))) continue;

@@ -139,6 +139,7 @@ export class SessionAgent {
     if (!this.deps.instructions) return;
     const key = [...this.touched].join("\u0000");
     if (key === this.instructionsFor) return;
+    // The loader treats unreadable files as absent; only a bug throws here, and it must not stop the turn.
     this.instructions = await this.deps.instructions([...this.touched]).catch(() => NO_INSTRUCTIONS);
     this.instructionsFor = key;
   }

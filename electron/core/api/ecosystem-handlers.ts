@@ -12,15 +12,22 @@ type P<M extends keyof HandlerTable> = RequestParams<M>;
 type R<M extends keyof HandlerTable> = RequestResult<M>;
 
 export type EcosystemMethod =
-  "session.setMode" | "session.compact" | "session.instructions" | "files.search" | "commands.list" | "mcp.status" | "mcp.restart";
+  | "session.setMode"
+  | "session.compact"
+  | "session.instructions"
+  | "files.search"
+  | "commands.list"
+  | "mcp.status"
+  | "mcp.restart"
+  | "mcp.trust";
 
 export function createEcosystemHandlers(ctx: CoreContext): Pick<HandlerTable, EcosystemMethod> {
   const { store, services } = ctx;
   const requireSession = (id: string) => findSession(store, id);
   const requireWorkspace = (id: string) => findWorkspace(store, id);
-  const mcpStatus = (workspaceId: string): R<"mcp.status"> => {
+  const mcpStatus = async (workspaceId: string): Promise<R<"mcp.status">> => {
     requireWorkspace(workspaceId);
-    const status = services.mcpStatus(workspaceId);
+    const status = await services.mcpStatus(workspaceId);
     if (!status) throw new NotFound(`no workspace ${workspaceId}`);
     return status;
   };
@@ -54,8 +61,27 @@ export function createEcosystemHandlers(ctx: CoreContext): Pick<HandlerTable, Ec
       requireWorkspace(p.workspaceId);
       const mcp = services.mcp(p.workspaceId);
       if (!mcp) throw new NotFound(`no workspace ${p.workspaceId}`);
+      await mcp.configured();
+      if (p.name !== undefined && mcp.status().servers.find((s) => s.name === p.name)?.state === "untrusted") {
+        throw new ApiFailure("CONFLICT", `MCP server "${p.name}" comes from the workspace's .mcp.json and is not trusted: trust it first`);
+      }
       if (p.name === undefined) await mcp.reload();
       else if (!(await mcp.restart(p.name))) throw new NotFound(`no MCP server "${p.name}" in this workspace`);
+      return mcpStatus(p.workspaceId);
+    },
+    "mcp.trust": async (p: P<"mcp.trust">) => {
+      const current = (await mcpStatus(p.workspaceId)).servers;
+      for (const wanted of p.servers) {
+        const server = current.find((s) => s.name === wanted.name);
+        if (!server) throw new NotFound(`no MCP server "${wanted.name}" in this workspace`);
+        if (server.source !== "workspace") {
+          throw new ApiFailure("INVALID_REQUEST", `MCP server "${wanted.name}" is from your own mcp.json and needs no trust`);
+        }
+        if (server.fingerprint !== wanted.fingerprint) {
+          throw new ApiFailure("CONFLICT", `the configuration of MCP server "${wanted.name}" changed since it was shown: review it again`);
+        }
+      }
+      await services.setMcpTrust(p.workspaceId, p.servers, p.trusted);
       return mcpStatus(p.workspaceId);
     },
   };

@@ -8,6 +8,7 @@ import { parseSettings } from "./settings";
 import { invalidBashAllow } from "../tools/rule-match";
 import { detectBashSandbox } from "../tools/bash-sandbox";
 import { attachMentions } from "../mentions/attach";
+import { listFolders } from "./folder-browser";
 import type { EcosystemMethod } from "./ecosystem-handlers";
 
 /** A bash allow rule must name its program; any rule needs text. */
@@ -68,6 +69,7 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
       return path ? openWorkspaceFolder(store, path) : null;
     },
     "workspace.recent": () => store.recentWorkspaces(20),
+    "workspace.browse": (p: P<"workspace.browse">) => listFolders(p.path, p.showHidden === true),
 
     "session.list": (p: P<"session.list">) => store.listSessions(p.workspaceId, { limit: p.limit, before: p.before }),
     "session.search": (p: P<"session.search">) => store.search(p.query, { workspaceId: p.workspaceId, limit: p.limit }),

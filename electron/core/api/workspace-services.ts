@@ -7,6 +7,7 @@ import type { McpStatus, ModeChange, SessionMode } from "../../../shared/api";
 import { join } from "node:path";
 import { USER_MCP_FILE, WORKSPACE_MCP_FILE } from "../mcp/config";
 import { McpWorkspace, type McpWorkspaceStatus } from "../mcp/manager";
+import { isTrustedBy, type McpTrustRecord } from "../mcp/trust";
 import { FileIndex } from "../mentions/file-index";
 import type { SessionStore } from "../store";
 
@@ -22,6 +23,7 @@ export interface WorkspaceServicesOptions {
 }
 
 const modeKey = (sessionId: string) => `session.mode.${sessionId}`;
+const mcpTrustKey = (workspaceId: string) => `mcp.trust.${workspaceId}`;
 
 export class WorkspaceServices {
   private readonly mcps = new Map<string, McpWorkspace>();
@@ -44,6 +46,7 @@ export class WorkspaceServices {
       configDir: this.options.configDir,
       env: this.options.env,
       clientVersion: this.options.version,
+      trust: { isTrusted: (entry) => isTrustedBy(this.mcpTrust(workspaceId), entry) },
       onStatus: (s) => this.options.onMcpStatus(this.statusOf(workspaceId, root, s)),
     });
     this.mcps.set(workspaceId, mcp);
@@ -51,10 +54,31 @@ export class WorkspaceServices {
     return mcp;
   }
 
-  mcpStatus(workspaceId: string): McpStatus | null {
+  /** The status once the config files are read (servers may still be starting). */
+  async mcpStatus(workspaceId: string): Promise<McpStatus | null> {
     const mcp = this.mcp(workspaceId);
     const root = this.path(workspaceId);
-    return mcp && root !== null ? this.statusOf(workspaceId, root, mcp.status()) : null;
+    if (!mcp || root === null) return null;
+    await mcp.configured();
+    return this.statusOf(workspaceId, root, mcp.status());
+  }
+
+  /** The fingerprints the user trusted for this workspace's `.mcp.json` servers (docs/mcp-trust.md). */
+  mcpTrust(workspaceId: string): McpTrustRecord {
+    const stored = this.options.store.getSetting(mcpTrustKey(workspaceId));
+    if (!stored || typeof stored !== "object" || Array.isArray(stored)) return {};
+    return Object.fromEntries(Object.entries(stored).filter((e): e is [string, string] => typeof e[1] === "string"));
+  }
+
+  /** Records trust (or its revocation) for the given servers, then starts or stops them. */
+  async setMcpTrust(workspaceId: string, servers: readonly { name: string; fingerprint: string }[], trusted: boolean): Promise<void> {
+    const record = this.mcpTrust(workspaceId);
+    for (const { name, fingerprint } of servers) {
+      if (trusted) record[name] = fingerprint;
+      else delete record[name];
+    }
+    this.options.store.setSetting(mcpTrustKey(workspaceId), record);
+    await this.mcp(workspaceId)?.retrust(servers.map((s) => s.name));
   }
 
   private statusOf(workspaceId: string, root: string, s: McpWorkspaceStatus): McpStatus {

@@ -68,6 +68,7 @@ export class CheckpointService {
       () => this.repo(workspaceId).then(fn),
       () => this.repo(workspaceId).then(fn),
     );
+    // The caller awaits `run` and gets its error; the queue only needs to know it settled.
     const tail = run.catch(() => undefined);
     this.queues.set(workspaceId, tail);
     void tail.then(() => {
@@ -84,6 +85,7 @@ export class CheckpointService {
       if (!this.options.root) return Promise.reject(new CheckpointUnavailable("checkpoints have no storage folder"));
       if (!existsSync(ws.path)) return Promise.reject(new CheckpointUnavailable(`the workspace folder is gone: ${ws.path}`));
       repo = ShadowRepo.open(repoDirFor(this.options.root, ws.path), ws.path);
+      // Callers await `repo` and get its error; a failed open is not cached.
       repo.catch(() => this.repos.delete(workspaceId));
       this.repos.set(workspaceId, repo);
     }
@@ -187,6 +189,7 @@ export class CheckpointService {
     const location = ws && this.options.root ? repoDirFor(this.options.root, ws.path) : null;
     let usedBytes = 0;
     if (location && existsSync(location)) {
+      // A status figure only: a repository that cannot be measured shows 0 bytes (its failures surface on use).
       usedBytes = await this.exclusive(workspaceId, (repo) => repo.diskUsage()).catch(() => 0);
     }
     return {

@@ -174,6 +174,7 @@ export class ShadowRepo {
       const t = (await git(this.target, ["cat-file", "-t", tree])).toString("utf8").trim();
       return t === "tree";
     } catch {
+      // git cannot find it (pruned by the size cap): not there, which callers report as unavailable.
       return false;
     }
   }
@@ -264,6 +265,7 @@ async function sizeOf(path: string): Promise<number> {
   try {
     st = await lstat(path);
   } catch {
+    // Removed while measuring: it takes no space.
     return 0;
   }
   if (!st.isDirectory()) return st.size;
@@ -282,6 +284,7 @@ export function isDirectory(path: string): boolean {
   try {
     return statSync(path).isDirectory();
   } catch {
+    // Missing or unreadable: not a folder we can use.
     return false;
   }
 }

@@ -47,6 +47,7 @@ async function templatesIn(dir: string, source: "workspace" | "user"): Promise<P
   try {
     names = (await readdir(dir)).filter((n) => n.endsWith(".md")).sort();
   } catch {
+    // No such folder (the usual case) or unreadable: it contributes no commands.
     return [];
   }
   const out: PromptCommand[] = [];

@@ -56,6 +56,7 @@ export function argumentObject(block: Extract<FauxBlock, { type: "toolCall" }>):
     const value: unknown = JSON.parse(block.arguments);
     return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
   } catch {
+    // The faux provider's own test data: bad arguments are sent as an empty object.
     return {};
   }
 }

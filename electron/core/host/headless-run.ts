@@ -36,6 +36,8 @@ export interface HeadlessRunOptions {
   session?: string | { continue: true };
   approve: ApproveMode;
   json: boolean;
+  /** Trusts the workspace's `.mcp.json` servers as they are now (as "Trust and start" in Settings does); default: only already trusted ones start. */
+  trustMcp?: boolean;
 }
 
 export interface HeadlessIo {
@@ -80,10 +82,29 @@ export async function chooseSession(
     if (!sessions[0]) throw new UsageError("--continue: this workspace has no session yet");
     return sessions[0];
   }
-  const loaded = await call(workbench, "session.load", { sessionId: session, tail: 1 }).catch(() => undefined);
+  // Only "no such session" is a usage error; anything else (a storage failure) is reported as it is.
+  const loaded = await call(workbench, "session.load", { sessionId: session, tail: 1 }).catch((e: unknown) => {
+    if (e instanceof WorkbenchApiError && e.error.code === "NOT_FOUND") return undefined;
+    throw e;
+  });
   if (!loaded) throw new UsageError(`no session ${session}`);
   if (loaded.session.workspaceId !== workspaceId) throw new UsageError(`session ${session} belongs to another workspace`);
   return loaded.session;
+}
+
+/** Untrusted workspace MCP servers never start silently: trusted on request (--trust-mcp), else named on stderr. */
+async function reportMcpTrust(workbench: Workbench, workspaceId: string, trust: boolean, io: HeadlessIo): Promise<void> {
+  const untrusted = (await call(workbench, "mcp.status", { workspaceId })).servers.filter((s) => s.state === "untrusted");
+  if (untrusted.length === 0) return;
+  if (!trust) {
+    io.err(
+      `MCP: not starting ${untrusted.map((s) => s.name).join(", ")} from .mcp.json (not trusted; trust in Settings or pass --trust-mcp)`,
+    );
+    return;
+  }
+  const servers = untrusted.map(({ name, fingerprint }) => ({ name, fingerprint }));
+  await call(workbench, "mcp.trust", { workspaceId, trusted: true, servers });
+  for (const s of untrusted) io.err(`MCP: trusted ${s.name} (--trust-mcp): ${s.launch}`);
 }
 
 function textOf(message: AssistantMessage): string {
@@ -94,6 +115,7 @@ export async function runHeadless(workbench: Workbench, options: HeadlessRunOpti
   let sessionId: string;
   try {
     const workspace = await call(workbench, "workspace.open", { path: options.workspace });
+    await reportMcpTrust(workbench, workspace.id, options.trustMcp === true, io);
     let session = await chooseSession(workbench, workspace.id, options);
     sessionId = session.id;
     if (options.model !== undefined) {
@@ -157,6 +179,7 @@ export async function runHeadless(workbench: Workbench, options: HeadlessRunOpti
     }
   };
 
+  // Ctrl-C: the run ends either way; a failed abort changes nothing the user can act on.
   const abort = () => void call(workbench, "chat.abort", { sessionId }).catch(() => undefined);
   process.once("SIGINT", abort);
   try {

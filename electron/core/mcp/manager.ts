@@ -10,6 +10,7 @@
 import { loadMcpConfig, type McpConfigLoad } from "./config";
 import { McpServerConnection, type McpServerStatus } from "./server-connection";
 import { mcpToolSet, type McpToolSet } from "./tool-defs";
+import { needsTrust, type McpTrust } from "./trust";
 
 export interface McpWorkspaceStatus {
   servers: (McpServerStatus & { skippedTools: string[] })[];
@@ -22,6 +23,8 @@ export interface McpManagerOptions {
   configDir: string;
   env: Record<string, string | undefined>;
   clientVersion: string;
+  /** Decides whether a workspace server may start (docs/mcp-trust.md); asked again at every start. */
+  trust: McpTrust;
   onStatus(status: McpWorkspaceStatus): void;
 }
 
@@ -29,6 +32,7 @@ export class McpWorkspace {
   private connections = new Map<string, McpServerConnection>();
   private problems: string[] = [];
   private loaded: Promise<void> | null = null;
+  private configRead: Promise<void> | null = null;
   private tools: McpToolSet | null = null;
   private closed = false;
 
@@ -44,6 +48,12 @@ export class McpWorkspace {
     await this.stopAll();
     this.loaded = this.load();
     return this.loaded;
+  }
+
+  /** Resolves once the config files are read (the status lists every server), without waiting for servers to start. */
+  async configured(): Promise<void> {
+    void this.start();
+    await this.configRead;
   }
 
   /** Resolves once the config is read and every server has started or failed, or after `maxMs`. */
@@ -99,6 +109,20 @@ export class McpWorkspace {
     return true;
   }
 
+  /**
+   * Applies a change of trust to the named servers: a newly trusted one starts,
+   * one whose trust was revoked stops and stays untrusted. The configuration is
+   * not read again, so what starts is exactly the entry the user looked at.
+   */
+  async retrust(names: readonly string[]): Promise<void> {
+    await Promise.all(
+      names.flatMap((name) => {
+        const conn = this.connections.get(name);
+        return conn && needsTrust(conn.entry) ? [conn.start()] : [];
+      }),
+    );
+  }
+
   async stop(name: string): Promise<boolean> {
     const conn = this.connections.get(name);
     if (!conn) return false;
@@ -118,6 +142,13 @@ export class McpWorkspace {
   }
 
   private async load(): Promise<void> {
+    this.configRead = this.readConfig();
+    await this.configRead;
+    if (this.closed) return;
+    await Promise.all([...this.connections.values()].map((c) => c.start()));
+  }
+
+  private async readConfig(): Promise<void> {
     let config: McpConfigLoad;
     try {
       config = await loadMcpConfig(this.options.workspaceRoot, this.options.configDir);
@@ -134,12 +165,12 @@ export class McpWorkspace {
         workspaceRoot: this.options.workspaceRoot,
         env: this.options.env,
         clientVersion: this.options.clientVersion,
+        trusted: () => this.options.trust.isTrusted(entry),
         onChange: () => this.changed(),
       });
       this.connections.set(entry.name, conn);
     }
     this.changed();
-    await Promise.all([...this.connections.values()].map((c) => c.start()));
   }
 
   private changed(): void {

@@ -14,12 +14,16 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { isAbsolute, resolve } from "node:path";
 import type { McpServerEntry } from "./config";
 import { expandEnv } from "./config";
+import { launchSummary, mcpServerFingerprint } from "./trust";
+
+export const UNTRUSTED_REASON = "not started: it comes from the workspace's .mcp.json and has not been trusted in Settings";
 
 export const MCP_START_TIMEOUT_MS = 30_000;
 export const MCP_CALL_TIMEOUT_MS = 120_000;
 const STDERR_TAIL_BYTES = 4096;
 
-export type McpServerState = "starting" | "ready" | "failed" | "stopped";
+/** "untrusted": a workspace server the user has not trusted yet (docs/mcp-trust.md); never started. */
+export type McpServerState = "starting" | "ready" | "failed" | "stopped" | "untrusted";
 
 export interface McpServerStatus {
   name: string;
@@ -30,6 +34,10 @@ export interface McpServerStatus {
   /** Why it failed (or why tools were skipped), for Settings. */
   error: string | null;
   stderrTail: string;
+  /** What starting it runs or connects to, for the user to judge before trusting it. */
+  launch: string;
+  /** Identifies this exact configuration; trusting it stores this value. */
+  fingerprint: string;
 }
 
 export type McpCallResult = { ok: true; result: CallToolResult } | { ok: false; message: string; timedOut: boolean };
@@ -49,9 +57,13 @@ export class McpServerConnection {
       workspaceRoot: string;
       env: Record<string, string | undefined>;
       clientVersion: string;
+      /** Asked at every start: an untrusted server is never spawned or connected to. */
+      trusted: () => boolean;
       onChange: () => void;
     },
-  ) {}
+  ) {
+    if (!options.trusted()) this.state = "untrusted";
+  }
 
   status(): McpServerStatus {
     return {
@@ -62,6 +74,8 @@ export class McpServerConnection {
       toolCount: this.state === "ready" ? this.tools.length : 0,
       error: this.error,
       stderrTail: this.stderr,
+      launch: launchSummary(this.entry),
+      fingerprint: mcpServerFingerprint(this.entry),
     };
   }
 
@@ -86,6 +100,12 @@ export class McpServerConnection {
 
   private async startOnce(generation: number): Promise<void> {
     await this.closeClient();
+    if (!this.options.trusted()) {
+      this.stderr = "";
+      this.tools = [];
+      this.set("untrusted", UNTRUSTED_REASON);
+      return;
+    }
     this.set("starting", null);
     this.stderr = "";
     this.tools = [];
@@ -125,6 +145,7 @@ export class McpServerConnection {
     } catch (err) {
       if (generation !== this.generation) return;
       this.client = null;
+      // The connection already failed and that failure is reported below; closing is best effort.
       await client.close().catch(() => undefined);
       this.set("failed", `${errorText(err)}${this.exitNote()}`);
     }
@@ -161,12 +182,14 @@ export class McpServerConnection {
   async stop(): Promise<void> {
     this.generation++;
     await this.closeClient();
+    if (this.state === "untrusted") return;
     this.set("stopped", null);
   }
 
   private async closeClient(): Promise<void> {
     const client = this.client;
     this.client = null;
+    // Stopping: a transport that fails to close is gone either way.
     if (client) await client.close().catch(() => undefined);
   }
 

@@ -19,6 +19,7 @@ export function chainTrustedBy(chain: readonly string[], caPems: readonly string
     certs = chain.map((pem) => new X509Certificate(pem));
     cas = caPems.map((pem) => new X509Certificate(pem));
   } catch {
+    // A certificate that does not parse cannot be trusted: the connection is refused.
     return false;
   }
   const inPeriod = (cert: X509Certificate) => now >= new Date(cert.validFrom) && now <= new Date(cert.validTo);

@@ -64,6 +64,7 @@ function proxyAddress(uri: string): { host: string; port: string; label: string 
     const host = url.hostname.replace(/^\[|\]$/g, "");
     return { host, port, label: `${url.hostname}:${port}` };
   } catch {
+    // Not a URL: no proxy address to name in the message.
     return undefined;
   }
 }
@@ -183,6 +184,7 @@ function hostOf(url: string): string {
   try {
     return new URL(url).host;
   } catch {
+    // Only used to word an error message: the raw text names it well enough.
     return url;
   }
 }

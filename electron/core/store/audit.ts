@@ -83,6 +83,7 @@ function toRecord(r: ToolCallRow): ToolCallRecord {
   try {
     args = JSON.parse(r.args);
   } catch {
+    // Stored before arguments were always JSON: shown as the text that was stored.
     args = r.args;
   }
   const status = ToolAuditStatusSchema.safeParse(r.status);
@@ -114,6 +115,7 @@ function parseRules(text: string | null): DecidingRule[] | null {
     const parsed = DecidingRuleSchema.array().safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : null;
   } catch {
+    // Unreadable: the audit row is still listed, without the deciding rules.
     return null;
   }
 }
@@ -126,6 +128,7 @@ function parseHunkDecisions(raw: string | null): HunkDecision[] | null {
     const parsed = HunkDecisionsSchema.safeParse(JSON.parse(raw));
     return parsed.success ? parsed.data : null;
   } catch {
+    // Unreadable: the audit row is still listed, without per-hunk decisions.
     return null;
   }
 }

@@ -23,7 +23,7 @@ interface PendingRow {
   content: string;
 }
 
-/** Rows read per session per step; small so a slice can stop close to its deadline. */
+/** Rows read per session per statement (the deadline is checked before each row). */
 const STEP_ROWS = 32;
 const MESSAGE_KINDS = new Set(["user", "assistant", "toolResult"]);
 
@@ -39,12 +39,15 @@ export interface SliceResult {
 /**
  * Indexes entries above the watermark of the given sessions (all sessions when
  * `sessionIds` is "all"), in one transaction, until `deadline`
- * (performance.now() value; Infinity: everything). A session's rows go in seq
- * order and its watermark moves with them, so a slice can stop anywhere and
- * the next one carries on. FTS rowids follow the order rows are indexed in,
- * which is time order within a session (search lists newest first by rowid).
+ * (performance.now() value; Infinity: everything). The deadline is checked
+ * before every row, and `commitMsPerText` reserves time for the commit, which
+ * writes the texts' FTS segment (its cost grows with the texts indexed), so
+ * the whole slice ends close to the deadline. A session's rows go in seq order
+ * and its watermark moves with them, so a slice can stop anywhere and the next
+ * one carries on. FTS rowids follow the order rows are indexed in, which is
+ * time order within a session (search lists newest first by rowid).
  */
-export function indexSlice(ctx: StoreContext, sessionIds: Iterable<string> | "all", deadline = Infinity): SliceResult {
+export function indexSlice(ctx: StoreContext, sessionIds: Iterable<string> | "all", deadline = Infinity, commitMsPerText = 0): SliceResult {
   return ctx.tx(() => {
     const behind =
       sessionIds === "all"
@@ -65,16 +68,20 @@ export function indexSlice(ctx: StoreContext, sessionIds: Iterable<string> | "al
     const insertRow = ctx.stmt(`INSERT INTO search_rows (fts_rowid, entry_id) VALUES (?, ?)`);
     const setWatermark = ctx.stmt(`UPDATE sessions SET fts_indexed_seq = ? WHERE id = ?`);
     const result: SliceResult = { indexed: 0, scanned: 0, behind: [] };
-    // Every slice moves at least one step, however late it starts: the index always catches up.
-    let stepped = false;
+    // Every slice moves at least one row, however late it starts: the index always catches up.
+    const late = (): boolean => result.scanned > 0 && performance.now() + result.indexed * commitMsPerText >= deadline;
     for (const [sessionId, num, indexedSeq] of behind) {
       const [lo, hi] = sessionRange(num);
       let seq = indexedSeq;
       let done = false;
-      while (!stepped || performance.now() < deadline) {
-        stepped = true;
+      let stopped = late();
+      while (!stopped) {
         const rows = rowsOf.all(lo + seq + 1, hi) as PendingRow[];
         for (const row of rows) {
+          if (late()) {
+            stopped = true;
+            break;
+          }
           if (MESSAGE_KINDS.has(row.kind)) {
             const text = searchableText(row.content);
             if (text.length > 0) {
@@ -83,12 +90,10 @@ export function indexSlice(ctx: StoreContext, sessionIds: Iterable<string> | "al
             }
           }
           seq = row.id - lo;
+          result.scanned++;
         }
-        result.scanned += rows.length;
-        if (rows.length < STEP_ROWS) {
-          done = true;
-          break;
-        }
+        if (!stopped && rows.length < STEP_ROWS) done = true;
+        if (done) break;
       }
       if (seq !== indexedSeq) setWatermark.run(seq, sessionId);
       if (!done) result.behind.push(sessionId);
@@ -112,6 +117,39 @@ function searchableText(content: string): string {
   } catch {
     return "";
   }
+}
+
+/** Pages one FTS5 'merge' step writes (4 KB each): well under a millisecond. */
+const MERGE_PAGES = 16;
+
+/**
+ * FTS5 merges its segments inside the commit that writes a new one
+ * ("automerge"): every 64 leaf pages written, 64 pages times the number of
+ * levels, 15–40 ms of one commit once the index holds a few hundred thousand
+ * texts (measured with bench/store-stalls.ts). With automerge off the index
+ * slices merge instead, in steps of MERGE_PAGES until their deadline
+ * (`mergeSlice`). The setting lives in the FTS table's own config row; this
+ * writes it only when it differs, so open stays one cheap read.
+ */
+export function useSlicedMerges(ctx: StoreContext): void {
+  const current = ctx.stmt(`SELECT v FROM entries_fts_config WHERE k = 'automerge'`).pluck().get();
+  if (current !== 0) ctx.stmt(`INSERT INTO entries_fts (entries_fts, rank) VALUES ('automerge', 0)`).run();
+}
+
+/**
+ * Merges index segments in small steps until `deadline` (at least one step).
+ * Returns true when a step still found work (more may remain), false when
+ * FTS5 had nothing left to merge (its "merge" did not change anything).
+ */
+export function mergeSlice(ctx: StoreContext, deadline: number): boolean {
+  const merge = ctx.stmt(`INSERT INTO entries_fts (entries_fts, rank) VALUES ('merge', ${MERGE_PAGES})`);
+  const changes = ctx.stmt(`SELECT total_changes()`).pluck();
+  do {
+    const before = changes.get() as number;
+    merge.run();
+    if ((changes.get() as number) - before < 2) return false;
+  } while (performance.now() < deadline);
+  return true;
 }
 
 export interface IndexerOptions {
@@ -141,10 +179,16 @@ export class SearchIndexer {
   private immediate: ReturnType<typeof setImmediate> | undefined;
   /** The last background slice's error, reported by the next flush if it fails the same way. */
   lastError: unknown = null;
+  /** Measured commit cost per indexed text (ms), a moving average: what a slice reserves for its commit. */
+  private commitMsPerText = 0.05;
+  /** Segment merges may remain (checked once after open, then after every slice that merged). */
+  private merging = true;
 
   constructor(
     private readonly ctx: StoreContext,
     private readonly options: IndexerOptions = DEFAULT_INDEXER_OPTIONS,
+    /** Told how many texts each committed slice or flush wrote (the background checkpointer counts writes). */
+    private readonly written: (texts: number) => void = () => {},
   ) {}
 
   /** Called for every inserted entry row (possibly inside a transaction: only bookkeeping here). */
@@ -158,14 +202,34 @@ export class SearchIndexer {
     return this.backlog >= this.options.maxBacklog;
   }
 
-  /** One slice of at most `sliceMs`; returns true when nothing is pending any more. */
+  /**
+   * One slice of at most `sliceMs`: indexes pending rows, then merges index
+   * segments with the time left. Returns true when nothing is pending any more.
+   */
   slice(): boolean {
-    if (this.pending !== "all" && this.pending.size === 0) return true;
-    const result = indexSlice(this.ctx, this.pending, performance.now() + this.options.sliceMs);
-    this.pending = new Set(result.behind);
-    this.backlog = Math.max(0, this.backlog - result.scanned);
-    if (this.pending.size === 0) this.backlog = 0;
-    return this.pending.size === 0;
+    const indexing = this.pending === "all" || this.pending.size > 0;
+    if (!indexing && !this.merging) return true;
+    const start = performance.now();
+    const deadline = start + this.options.sliceMs;
+    let workedUntil = start;
+    let result: SliceResult = { indexed: 0, scanned: 0, behind: [] };
+    this.ctx.tx(() => {
+      if (indexing) result = indexSlice(this.ctx, this.pending, deadline, this.commitMsPerText);
+      this.merging = mergeSlice(this.ctx, deadline - result.indexed * this.commitMsPerText);
+      workedUntil = performance.now();
+    });
+    // The commit is what follows the last statement (better-sqlite3 commits when the outer tx returns).
+    if (result.indexed > 0) {
+      const perText = (performance.now() - workedUntil) / result.indexed;
+      this.commitMsPerText = 0.7 * this.commitMsPerText + 0.3 * Math.min(perText, 1);
+    }
+    this.written(result.indexed);
+    if (indexing) {
+      this.pending = new Set(result.behind);
+      this.backlog = Math.max(0, this.backlog - result.scanned);
+      if (this.pending.size === 0) this.backlog = 0;
+    }
+    return this.pending !== "all" && this.pending.size === 0 && !this.merging;
   }
 
   /** Brings the index up to date; cheap when nothing is pending. */
@@ -173,6 +237,7 @@ export class SearchIndexer {
     this.cancel();
     if (this.pending !== "all" && this.pending.size === 0) return 0;
     const n = indexPending(this.ctx, this.pending);
+    this.written(n);
     this.pending = new Set();
     this.backlog = 0;
     return n;

@@ -30,12 +30,13 @@ import {
 } from "./checkpoints";
 import { createContext, moveAside, openDatabase, schemaVersion, type StoreContext } from "./db";
 import { checkIntegrityOffThread, type IntegrityReport } from "./integrity";
+import { Checkpointer } from "./checkpointer";
 import { appendEntry, loadEntriesChecked, type CheckedEntries, type EntryRange } from "./entries";
 import { StoreError, toStoreError } from "./errors";
 import { addNote, deleteNote, listNotes, type Note, type NoteInput } from "./notes";
 import { repairAll, repairSession, type RepairReport } from "./repair";
 import { search, type SearchOptions } from "./search";
-import { DEFAULT_INDEXER_OPTIONS, SearchIndexer, type IndexerOptions } from "./search-index";
+import { DEFAULT_INDEXER_OPTIONS, SearchIndexer, useSlicedMerges, type IndexerOptions } from "./search-index";
 import {
   createSession,
   deleteSession,
@@ -66,6 +67,11 @@ export interface StoreOptions {
    * "background": open at the same cost at any size; the caller runs `integrity()` after start.
    */
   integrityCheck?: "atOpen" | "background";
+  /**
+   * "atCommit" (default): SQLite checkpoints the WAL inside the commit that crosses its threshold.
+   * "background": a worker thread checkpoints instead (checkpointer.ts), so no append pays for it (the app).
+   */
+  checkpoints?: "atCommit" | "background";
 }
 
 export interface OpenReport {
@@ -90,6 +96,7 @@ export class SessionStore {
     readonly openReport: OpenReport,
     private readonly path: string,
     private readonly nativeBinding: string | undefined,
+    private readonly checkpointer: Checkpointer | null,
   ) {}
 
   private integrityRun: Promise<IntegrityReport> | null = null;
@@ -130,15 +137,22 @@ export class SessionStore {
     if (atOpen) rmSync(recheckMarker(path), { force: true });
     const events = { appended: (_sessionId: string) => {} };
     const ctx = createContext(db, now, events);
-    const indexer = new SearchIndexer(ctx, { ...DEFAULT_INDEXER_OPTIONS, ...options.indexer });
-    events.appended = (sessionId) => indexer.noteAppend(sessionId);
+    const onFile = path !== ":memory:" && path !== "" && !path.startsWith("file:");
+    const checkpointer = options.checkpoints === "background" && onFile ? new Checkpointer(db, path, options.nativeBinding) : null;
+    const indexer = new SearchIndexer(ctx, { ...DEFAULT_INDEXER_OPTIONS, ...options.indexer }, (n) => checkpointer?.noteWrite(n));
+    events.appended = (sessionId) => {
+      indexer.noteAppend(sessionId);
+      checkpointer?.noteWrite();
+    };
     try {
+      useSlicedMerges(ctx);
       const report = repairAtOpen(ctx);
       // Catch up on rows a previous process left unindexed, once the app is idle.
       indexer.schedule();
-      return new SessionStore(ctx, indexer, report, path, options.nativeBinding);
+      return new SessionStore(ctx, indexer, report, path, options.nativeBinding, checkpointer);
     } catch (e) {
       indexer.cancel();
+      checkpointer?.stop();
       db.close();
       throw toStoreError(e, `cannot open ${path}`);
     }
@@ -167,6 +181,8 @@ export class SessionStore {
     try {
       this.indexer.flush();
     } finally {
+      // The worker closes its own connection; whichever closes last checkpoints and removes the WAL.
+      this.checkpointer?.stop();
       this.ctx.db.close();
     }
   }
@@ -258,6 +274,11 @@ export class SessionStore {
   }
 
   // ------------------------------------------------------------ search, usage
+
+  /** Why background checkpoints stopped (SQLite then checkpoints at commits again); null when they run or were not asked for. */
+  get checkpointerError(): string | null {
+    return this.checkpointer?.lastError ?? null;
+  }
 
   /** Catches the index up with every committed entry, then queries it. */
   search(query: string, options: SearchOptions = {}): SearchHit[] {

@@ -17,6 +17,7 @@ export function getSetting(ctx: StoreContext, key: string): unknown {
   try {
     return JSON.parse(row.value);
   } catch {
+    // Only setSetting writes this column (JSON.stringify): unreadable means a damaged file, and callers fall back to defaults as for an unset key.
     return undefined;
   }
 }

@@ -61,6 +61,7 @@ async function groupAlive(pgid: number): Promise<boolean> {
   try {
     process.kill(-pgid, 0);
   } catch {
+    // ESRCH: no process left in the group.
     return false;
   }
   if (process.platform !== "linux") return true;
@@ -74,12 +75,14 @@ async function groupAlive(pgid: number): Promise<boolean> {
           const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
           return Number(pgrp) === pgid && state !== "Z";
         } catch {
+          // The process exited between listing and reading: not alive.
           return false;
         }
       }),
     );
     return states.some(Boolean);
   } catch {
+    // /proc unreadable: assume alive, so the caller keeps waiting for the group rather than lose output.
     return true;
   }
 }
@@ -110,6 +113,7 @@ export async function runBash(args: BashArgs, ctx: ToolContext): Promise<ToolOut
   const started = Date.now();
   if (ctx.signal.aborted) return failure(errors.aborted());
 
+  // If it cannot be made, creating the output file fails below and the command runs without one.
   await mkdir(ctx.outputDir, { recursive: true, mode: 0o700 }).catch(() => undefined);
   const outputPath = join(ctx.outputDir, `bash-${started}-${randomBytes(4).toString("hex")}.log`);
   let file: WriteStream | null = null;
@@ -119,6 +123,7 @@ export async function runBash(args: BashArgs, ctx: ToolContext): Promise<ToolOut
       file = null;
     });
   } catch {
+    // No full-output file: the result still carries the capped output, only the spill file is missing.
     file = null;
   }
 
@@ -204,6 +209,7 @@ export async function runBash(args: BashArgs, ctx: ToolContext): Promise<ToolOut
       const cut = truncateTail(plainTerminalText(tail), BASH_MAX_LINES, OUTPUT_MAX_BYTES);
       const truncated = cut.truncated || dropped;
       const keepFile = truncated && file !== null;
+      // Our own spill file, not needed: a failed delete loses nothing.
       if (!keepFile) await unlink(outputPath).catch(() => undefined);
       const details: Record<string, unknown> = {
         command: args.command,

@@ -28,6 +28,7 @@ export const PROC_FD: boolean = (() => {
       closeSync(fd);
     }
   } catch {
+    // No /proc (not Linux, or not mounted): the portable checks are used instead.
     return false;
   }
 })();
@@ -45,6 +46,7 @@ export function fdPath(fd: number): string | null {
   try {
     return readlinkSync(`/proc/self/fd/${fd}`);
   } catch {
+    // The descriptor's path cannot be read: callers treat null as "cannot tell" and refuse.
     return null;
   }
 }
@@ -60,6 +62,7 @@ export function fdIsAt(fd: number, real: string, st: Stats = fstatSync(fd)): boo
     const now = statSync(real);
     return now.ino === st.ino && now.dev === st.dev;
   } catch {
+    // Gone or unreadable: not provably the same folder, so the caller refuses.
     return false;
   }
 }

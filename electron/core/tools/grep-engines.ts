@@ -179,7 +179,15 @@ export interface RgOptions {
   ignoreFiles: readonly string[];
   /** Stop when this many matching lines were collected. */
   maxCollected?: number;
+  /**
+   * Checks a file as soon as rg is done with it (its "end" event), while rg
+   * searches the rest; null drops it. Files rg did not finish (a cap, a kill)
+   * are checked when it exits.
+   */
+  verify?: (file: GrepFile) => GrepFile | null;
 }
+
+const RgEndEvent = z.object({ type: z.literal("end"), data: z.object({ path: RgText }) });
 
 /** The ripgrep arguments for a query; exported for the benchmark's "same query". */
 export function rgArgs(q: GrepQuery, searchRel: string, ignoreFiles: readonly string[]): string[] {
@@ -235,12 +243,33 @@ export function grepRg(root: string, searchRel: string, q: GrepQuery, options: R
     const onAbort = () => stop();
     signal.addEventListener("abort", onAbort, { once: true });
 
+    const verify = options.verify ?? ((f: GrepFile) => f);
+    /** Per path: the verified file (or null, dropped) once rg's "end" for it came. */
+    const checked = new Map<string, GrepFile | null>();
+    const check = (path: string) => {
+      const file = byPath.get(path);
+      if (!file || checked.has(path)) return;
+      file.lines.sort((a, b) => a.line - b.line);
+      checked.set(path, verify(file));
+    };
     const handleLine = (line: string) => {
+      if (line.startsWith('{"type":"end"')) {
+        let json: unknown;
+        try {
+          json = JSON.parse(line);
+        } catch {
+          return;
+        }
+        const end = RgEndEvent.safeParse(json);
+        if (end.success) check(rgText(end.data.data.path).replace(/^\.\//, ""));
+        return;
+      }
       if (incomplete || (!line.startsWith('{"type":"match"') && !line.startsWith('{"type":"context"'))) return;
       let json: unknown;
       try {
         json = JSON.parse(line);
       } catch {
+        // rg --json writes one JSON event per line; anything else is not a match to report.
         return;
       }
       const parsed = RgLineEvent.safeParse(json);
@@ -286,8 +315,13 @@ export function grepRg(root: string, searchRel: string, q: GrepQuery, options: R
       if (code === 2 && !incomplete && byPath.size === 0 && /regex|parse error|literal/i.test(stderr)) {
         return finish({ ok: false, error: invalidRegex(q.pattern, stderr.replace(/^rg: /, "")) });
       }
-      for (const f of byPath.values()) f.lines.sort((a, b) => a.line - b.line);
-      finish(ok({ files: [...byPath.values()], incomplete }));
+      const files: GrepFile[] = [];
+      for (const path of byPath.keys()) {
+        check(path);
+        const kept = checked.get(path);
+        if (kept) files.push(kept);
+      }
+      finish(ok({ files, incomplete }));
     });
   });
 }

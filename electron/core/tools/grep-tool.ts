@@ -5,9 +5,9 @@ import { join } from "node:path";
 import type { ToolContext } from "./context";
 import { errors, failure, toolError } from "./errors";
 import { grepBuiltin, grepRg, type GrepQuery } from "./grep-engines";
-import { formatGrep, type GrepRaw } from "./grep-format";
+import { formatGrep, type GrepFile, type GrepRaw } from "./grep-format";
 import { filterByGlob } from "./glob-match";
-import { verifyRgResults } from "./grep-verify";
+import { verifyRgFile } from "./grep-verify";
 import { BINARY_SNIFF_BYTES } from "./limits";
 import type { ResolvedPath, Sandbox } from "./sandbox";
 import type { GrepArgs } from "./schemas";
@@ -78,7 +78,9 @@ async function viaRg(ctx: ToolContext, target: ResolvedPath, q: GrepQuery, rgPat
       await writeFile(file, a.base === "." ? a.text : rebaseGitignore(a.text, a.base));
       files.push(file);
     }
-    const raw = await grepRg(ctx.sandbox.root, target.rel, q, { rgPath, ignoreFiles: files }, ctx.signal);
+    // Each file is verified as soon as rg is done with it, while rg searches the rest.
+    const verify = (f: GrepFile) => verifyRgFile(ctx.sandbox, f);
+    const raw = await grepRg(ctx.sandbox.root, target.rel, q, { rgPath, ignoreFiles: files, verify }, ctx.signal);
     if (!raw.ok) return raw;
     let found = raw.value.files;
     // rg's type filter matched file names only; a pattern with "/" is checked on the whole path.
@@ -91,8 +93,9 @@ async function viaRg(ctx: ToolContext, target: ResolvedPath, q: GrepQuery, rgPat
       if (!keep.ok) return keep;
       found = found.filter((_, i) => keep.value[i]);
     }
-    return { ok: true, value: await verifyRgResults(ctx.sandbox, { files: found, incomplete: raw.value.incomplete }, ctx.signal) };
+    return { ok: true, value: { files: found, incomplete: raw.value.incomplete } };
   } finally {
+    // Our own temp folder under the OS temp dir: a failed cleanup loses nothing.
     if (tmp) await rm(tmp, { recursive: true, force: true }).catch(() => undefined);
   }
 }

@@ -2,40 +2,26 @@
  * ripgrep opens files by path on its own, so what it printed may come from a
  * file that was swapped for a link to outside the workspace mid-search. None
  * of it is shown as is: every reported path is resolved again through the
- * sandbox, the file is re-read through a verified descriptor, and a file is
- * kept only when each reported line equals the verified line at that number;
- * the text shown is the verified one (docs/tool-sandbox.md).
+ * sandbox (its descriptor proven to be exactly `root/path`), the file is
+ * re-read through that descriptor, and a file is kept only when each
+ * reported line equals the verified line at that number; the text shown is
+ * the verified one (docs/tool-sandbox.md).
  */
-import type { GrepFile, GrepRaw } from "./grep-format";
+import type { GrepFile } from "./grep-format";
 import type { Sandbox } from "./sandbox";
-import { decodeText } from "./text-file";
 
-const SLICE_MS = 8;
-
-export async function verifyRgResults(sandbox: Sandbox, raw: GrepRaw, signal: AbortSignal): Promise<GrepRaw> {
-  const files: GrepFile[] = [];
-  let sliceStart = performance.now();
-  for (const f of raw.files) {
-    if (signal.aborted) break;
-    const kept = verifyFile(sandbox, f);
-    if (kept) files.push(kept);
-    if (performance.now() - sliceStart > SLICE_MS) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      sliceStart = performance.now();
-    }
-  }
-  return { files, incomplete: raw.incomplete };
-}
-
-function verifyFile(sandbox: Sandbox, f: GrepFile): GrepFile | null {
+/** The file as verified now, or null when it is not what rg read (grep-engines calls it per file as rg finishes it). */
+export function verifyRgFile(sandbox: Sandbox, f: GrepFile): GrepFile | null {
   if (f.lines.length === 0) return null;
-  const resolved = sandbox.resolveSync(f.path);
-  // A link anywhere in the path now (rg never follows one) or not a file: not what rg read.
-  if (!resolved.ok || resolved.value.kind !== "file" || resolved.value.rel !== f.path) return null;
+  // A link anywhere in the path now (rg never follows one) or not a regular file: not what rg read.
+  const file = sandbox.reportedFile(f.path);
+  if (!file) return null;
   const lastLine = f.lines.reduce((m, l) => Math.max(m, l.line), 0);
-  const prefix = sandbox.readLinesPrefixSync(resolved.value, lastLine);
+  const prefix = sandbox.readLinesPrefixSync(file, lastLine);
   if (!prefix.ok) return null;
-  const lines = decodeText(prefix.value).text.split("\n");
+  // As decodeText reads it (a BOM is not part of line 1), without its encoding checks.
+  const text = prefix.value.toString("utf8");
+  const lines = (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).split("\n");
   const verified = [];
   for (const l of f.lines) {
     const actual = lines[l.line - 1];
@@ -44,5 +30,5 @@ function verifyFile(sandbox: Sandbox, f: GrepFile): GrepFile | null {
     if (text !== l.text) return null;
     verified.push({ line: l.line, text, match: l.match });
   }
-  return { path: resolved.value.rel, lines: verified };
+  return { path: file.rel, lines: verified };
 }

@@ -184,6 +184,18 @@ export class Sandbox {
   }
 
   /**
+   * A path another program (ripgrep) reported, taken only when it is already
+   * in normal form (relative, no `.`, `..` or empty segment): no walk, since
+   * the descriptor check of `readLinesPrefixSync` proves that what was opened
+   * is exactly `root/rel`, and a link anywhere on the path makes that fail.
+   */
+  reportedFile(rel: string): ResolvedPath | null {
+    if (rel === "" || isAbsolute(rel) || lexicalCheck(rel) !== null) return null;
+    if (rel.split("/").some((seg) => seg === "" || seg === "." || seg === "..")) return null;
+    return { real: join(this.root, rel), rel, kind: "file" };
+  }
+
+  /**
    * Walks `segments` from `start` with lstat, following symbolic links (their
    * targets walked from the file system root) and taking `..` physically.
    * Returns where the path really lands, with the lstat of that last component
@@ -286,6 +298,7 @@ export class Sandbox {
         const pst = statSync(resolved.real);
         where = real === resolved.real && pst.ino === st.ino && pst.dev === st.dev ? real : null;
       } catch {
+        // Cannot be verified: null makes the caller refuse the operation.
         where = null;
       }
     }
@@ -321,13 +334,14 @@ export class Sandbox {
   readLinesPrefixSync(resolved: ResolvedPath, lastLine: number): Result<Buffer> {
     const opened = this.openVerifiedSync(resolved);
     if (!opened.ok) return opened;
-    const { fd } = opened.value;
+    const { fd, stats } = opened.value;
     try {
       const chunks: Buffer[] = [];
       let seen = 0;
       let pos = 0;
       for (;;) {
-        const chunk = Buffer.allocUnsafe(64 * 1024);
+        // Sized to the file (most are small); one byte more so the end is seen in the same read.
+        const chunk = Buffer.allocUnsafe(Math.min(64 * 1024, Math.max(stats.size - pos + 1, 4096)));
         const n = readSync(fd, chunk, 0, chunk.length, pos);
         if (n === 0) break;
         pos += n;
@@ -336,7 +350,7 @@ export class Sandbox {
         for (let i = got.indexOf(10); i !== -1; i = got.indexOf(10, i + 1)) seen++;
         if (seen >= lastLine) break;
       }
-      return ok(Buffer.concat(chunks));
+      return ok(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
     } catch (err) {
       return fail(errors.io(resolved.rel, errnoCode(err)));
     } finally {
@@ -357,6 +371,7 @@ export class Sandbox {
       const [real, st, fst] = await Promise.all([realpath(expected), stat(expected), fh.stat()]);
       return real === expected && st.ino === fst.ino && st.dev === fst.dev ? expected : null;
     } catch {
+      // Cannot be verified: null makes the caller refuse the operation.
       return null;
     }
   }
@@ -479,6 +494,7 @@ export class Sandbox {
       const real = await realpath(resolved.real);
       return real === resolved.real && isInside(this.root, real);
     } catch {
+      // Cannot be resolved any more: not still there, the caller refuses.
       return false;
     }
   }
@@ -580,7 +596,9 @@ export class Sandbox {
     } catch (err) {
       return fail(errors.io(resolved.rel, errnoCode(err)));
     } finally {
+      // Closing after the outcome is decided (an error here was already returned above).
       if (fh) await fh.close().catch(() => undefined);
+      // Our own temp file next to the target: a failed cleanup leaves a stray temp file, never a changed target.
       if (createdTmp && !renamed) await unlink(parent.at(tmpName)).catch(() => undefined);
       parent.close();
     }

@@ -99,6 +99,7 @@ export async function* walk(sandbox: Sandbox, start: ResolvedPath, options: Walk
     try {
       listed = dir.list();
     } catch {
+      // An unreadable or vanished folder is skipped, as ripgrep and find do.
       dir.close();
       return null;
     }
@@ -157,6 +158,7 @@ function quietly<T>(read: () => T, fallback: T): T {
   try {
     return read();
   } catch {
+    // Only for optional reads (ignore files): missing or unreadable means none.
     return fallback;
   }
 }

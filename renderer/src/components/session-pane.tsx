@@ -13,6 +13,7 @@ import { useRewindStore } from "./rewind/rewind-store";
 import { Composer, type BuiltinCommand } from "./composer";
 import { client } from "../api/current";
 import { useAppStore } from "../stores/app-store";
+import { McpTrustNotice } from "./mcp-trust-notice";
 import { ChangesView } from "./review/changes-view";
 import { PendingComments } from "./review/pending-comments";
 import { selectionFor } from "./transcript/diff-summary";
@@ -178,6 +179,7 @@ export function SessionPane({ sessionId }: { sessionId: string }) {
         />
       )}
       {turn?.pendingApproval && <ApprovalCard approval={turn.pendingApproval} />}
+      <McpTrustNotice workspaceId={workspaceId} />
       <PendingComments sessionId={sessionId} disabled={view.status !== "ready"} />
       <Composer
         turn={turn}

@@ -228,6 +228,7 @@ function watchedFetch(base: FetchFunction, idle: IdleWatch, record: FetchRecord)
     const response = await base(input, init);
     idle.touch();
     if (!response.ok) {
+      // The body only enriches the error; the status alone still reports it.
       record.errorBody = await response
         .clone()
         .text()
@@ -343,6 +344,7 @@ function hostOf(url: string): string | undefined {
   try {
     return new URL(url).host;
   } catch {
+    // Only used to name the host in an error message.
     return undefined;
   }
 }

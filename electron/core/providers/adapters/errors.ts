@@ -204,6 +204,7 @@ function parseJson(text: string | undefined): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {
+    // A non-JSON error body: the caller words the error from the status and raw text.
     return undefined;
   }
 }

@@ -73,6 +73,7 @@ function normalizeError(err: unknown): unknown {
   try {
     body = json === undefined ? undefined : JSON.parse(json);
   } catch {
+    // No JSON body in the SDK's message: the error is classified from its status alone.
     body = undefined;
   }
   const inner = typeof body === "object" && body !== null ? (body as { error?: { message?: unknown; status?: unknown } }).error : undefined;

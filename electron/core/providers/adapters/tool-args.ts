@@ -62,6 +62,7 @@ export function previewToolArguments(raw: string): Record<string, unknown> {
     const value: unknown = parsePartialJson(raw);
     return isPlainObject(value) ? value : {};
   } catch {
+    // A preview for the UI only; the complete arguments are parsed (and errors reported) when the block ends.
     return {};
   }
 }

@@ -55,6 +55,7 @@ function reasoningItem(signature: string): OpenAI.Responses.ResponseReasoningIte
   try {
     raw = JSON.parse(signature);
   } catch {
+    // Not a signature this adapter wrote: the reasoning item is left out, as for another model's thinking.
     return undefined;
   }
   const parsed = ReasoningItemSchema.safeParse(raw);

@@ -4,6 +4,10 @@
  * with the tail of the server's stderr, stopped — and Restart buttons. The
  * status follows `mcp.status` events. Servers are edited in those files
  * (secrets as `${VAR}` from the environment, never stored by the app).
+ *
+ * A server from the workspace's `.mcp.json` came with the repository: it is
+ * not started until the user reads what it runs and presses "Trust and start"
+ * (docs/mcp-trust.md). Trust covers that exact entry; an edit asks again.
  */
 import { useEffect, useState } from "react";
 import type { McpServerStatus, McpStatus } from "../../../../shared/api";
@@ -21,6 +25,8 @@ function stateText(s: McpServerStatus): string {
       return "failed";
     case "stopped":
       return "stopped";
+    case "untrusted":
+      return "not trusted · not started";
   }
 }
 
@@ -55,6 +61,19 @@ export function McpServersSection({ headingId }: { headingId: string }) {
       .finally(() => setBusy(null));
   };
 
+  const setTrust = (servers: McpServerStatus[], trusted: boolean) => {
+    if (!workspaceId || servers.length === 0) return;
+    setBusy(servers.length === 1 ? servers[0].name : "*");
+    client()
+      .call("mcp.trust", { workspaceId, trusted, servers: servers.map((s) => ({ name: s.name, fingerprint: s.fingerprint })) })
+      .then(setStatus)
+      .catch((err: unknown) =>
+        useAppStore.getState().reportError(trusted ? "Could not trust the MCP server" : "Could not revoke trust", err),
+      )
+      .finally(() => setBusy(null));
+  };
+  const untrusted = status?.servers.filter((s) => s.state === "untrusted") ?? [];
+
   return (
     <section aria-labelledby={headingId}>
       <h3 id={headingId}>MCP servers</h3>
@@ -70,6 +89,13 @@ export function McpServersSection({ headingId }: { headingId: string }) {
               {p}
             </p>
           ))}
+          {untrusted.length > 0 && (
+            <div className="mcp-trust-note" role="note">
+              This workspace&apos;s <code>.mcp.json</code> asks to start{" "}
+              {untrusted.length === 1 ? "a server" : `${untrusted.length} servers`} that came with the folder, not from you. Each one runs
+              the command shown with your user&apos;s rights: start only what you recognise.
+            </div>
+          )}
           {status.servers.length === 0 ? (
             <p className="muted">No MCP servers configured.</p>
           ) : (
@@ -80,13 +106,30 @@ export function McpServersSection({ headingId }: { headingId: string }) {
                   <span className="muted">
                     {s.transport} · {s.source}
                   </span>{" "}
-                  <span className={`badge${s.state === "failed" ? " warn" : ""}`} role="status">
+                  <span className={`badge${s.state === "failed" || s.state === "untrusted" ? " warn" : ""}`} role="status">
                     {stateText(s)}
                   </span>{" "}
-                  <button type="button" disabled={busy !== null} onClick={() => restart(s.name)}>
-                    Restart
-                  </button>
-                  {s.error && <p className="muted">{s.error}</p>}
+                  {s.state === "untrusted" ? (
+                    <button type="button" disabled={busy !== null} onClick={() => setTrust([s], true)}>
+                      Trust and start
+                    </button>
+                  ) : (
+                    <button type="button" disabled={busy !== null} onClick={() => restart(s.name)}>
+                      Restart
+                    </button>
+                  )}
+                  {s.source === "workspace" && s.state !== "untrusted" && (
+                    <>
+                      {" "}
+                      <button type="button" disabled={busy !== null} onClick={() => setTrust([s], false)}>
+                        Revoke trust
+                      </button>
+                    </>
+                  )}
+                  <p className="muted mcp-launch">
+                    {s.transport === "stdio" ? "Runs" : "Connects to"} <code>{s.launch}</code>
+                  </p>
+                  {s.error && s.state !== "untrusted" && <p className="muted">{s.error}</p>}
                   {s.state === "failed" && s.stderrTail && (
                     <pre aria-label={`stderr of ${s.name}`}>{s.stderrTail.trim().split("\n").slice(-8).join("\n")}</pre>
                   )}

@@ -66,6 +66,16 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
     firstRef.current?.focus();
   }, []);
 
+  // A button that is disabled while its call runs (Restart, Trust and start) drops the focus to the page body,
+  // where the dialog's own Escape handler no longer hears keys: Escape must still close it.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape" && (document.activeElement === null || document.activeElement === document.body)) onClose();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [onClose]);
+
   if (!draft) return null;
   const set = (patch: Partial<Settings>) => setDraft({ ...draft, ...patch });
 

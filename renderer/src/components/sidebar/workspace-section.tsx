@@ -1,5 +1,6 @@
-/** Open a workspace: native picker in Electron, a path field in web mode; recent workspaces. */
+/** Open a workspace: native picker in Electron, a path field and a folder browser in web mode; recent workspaces. */
 import { useState, type FormEvent } from "react";
+import { FolderBrowser } from "./folder-browser";
 import { useAppStore } from "../../stores/app-store";
 import { useWorkspaceStore } from "../../stores/workspace-store";
 
@@ -13,17 +14,21 @@ export function WorkspaceSection() {
   const [path, setPath] = useState("");
   const [busy, setBusy] = useState(false);
   const [editing, setEditing] = useState(false);
+  const [browsing, setBrowsing] = useState(false);
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (!path.trim()) return;
+  const open = async (folder: string) => {
     setBusy(true);
-    const ok = await openWorkspace(path.trim());
+    const ok = await openWorkspace(folder);
     setBusy(false);
     if (ok) {
       setPath("");
       setEditing(false);
+      setBrowsing(false);
     }
+  };
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (path.trim()) await open(path.trim());
   };
 
   const others = recent.filter((w) => w.id !== workspace?.id).slice(0, 6);
@@ -69,8 +74,18 @@ export function WorkspaceSection() {
             <button type="submit" disabled={busy || !path.trim()}>
               Open
             </button>
+            <button type="button" disabled={busy} onClick={() => setBrowsing(true)}>
+              Browse…
+            </button>
           </form>
         ))}
+      {browsing && (
+        <FolderBrowser
+          startPath={path.trim() || workspace?.path || null}
+          onOpen={(f) => void open(f)}
+          onCancel={() => setBrowsing(false)}
+        />
+      )}
       {others.length > 0 && (
         <details className="recent" open={!workspace}>
           <summary>Recent workspaces</summary>

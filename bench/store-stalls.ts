@@ -1,0 +1,150 @@
+/**
+ * Where the slowest appends go (`tsx bench/store-stalls.ts`): a diagnostic for
+ * bench:store's appendMaxMs, not a benchmark. Runs the same 10,000 appends as
+ * bench:store and prints the ten slowest with what happened during each: a
+ * search-index slice (and how many rows it indexed), a WAL checkpoint (the WAL
+ * restarted from its first frame), or a garbage collection.
+ */
+import { mkdtempSync, openSync, readSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { PerformanceObserver } from "node:perf_hooks";
+import type { StoreContext } from "../electron/core/store/db";
+import { SessionStore } from "../electron/core/store";
+import { mainThreadSched } from "./sched";
+import { nextEntry } from "./store-entries";
+
+const APPENDS = 10_000;
+
+interface Sample {
+  i: number;
+  ms: number;
+  start: number;
+  indexed: number;
+  /** The main thread's time on a CPU, and waiting for one (Linux schedstat): wall minus queued is what a quiet machine would show. */
+  cpuMs: number;
+  queuedMs: number;
+  sliceMs: number;
+  /** Frames a checkpoint copied during the append (-1: the WAL restarted). */
+  checkpointed: number;
+  frames: number;
+}
+
+async function main(dir: string): Promise<void> {
+  console.log(
+    `load average: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")}`,
+  );
+  const gcs: Array<{ start: number; ms: number; kind: number }> = [];
+  const obs = new PerformanceObserver((list) => {
+    for (const e of list.getEntries())
+      gcs.push({ start: e.startTime, ms: e.duration, kind: (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? -1 });
+  });
+  obs.observe({ entryTypes: ["gc"] });
+
+  const entries = Array.from({ length: APPENDS }, (_, i) => nextEntry(i));
+  // As the app opens it (CHECKPOINTS=atCommit: SQLite's checkpoints inside commits, as before).
+  const store = SessionStore.open(join(dir, "store.db"), {
+    integrityCheck: "background",
+    checkpoints: process.env.CHECKPOINTS === "atCommit" ? "atCommit" : "background",
+  });
+  const inner = store as unknown as { ctx: StoreContext; indexer: { backlog: number; slice(): boolean } };
+  const db = inner.ctx.db;
+  if (process.env.AUTOCHECKPOINT !== undefined) db.pragma(`wal_autocheckpoint = ${Number(process.env.AUTOCHECKPOINT)}`);
+  // The wal-index header in -shm: mxFrame (frames in the WAL) at byte 16, nBackfill (frames checkpointed) at 96.
+  const shm = Buffer.alloc(100);
+  let shmFd: number | null = null;
+  const walState = (): { frames: number; backfilled: number } => {
+    shmFd ??= openSync(join(dir, "store.db-shm"), "r");
+    readSync(shmFd, shm, 0, 100, 0);
+    return { frames: shm.readUInt32LE(16), backfilled: shm.readUInt32LE(96) };
+  };
+  // Time the index slices that appends run.
+  let sliceMs = 0;
+  const slice = inner.indexer.slice.bind(inner.indexer);
+  inner.indexer.slice = () => {
+    const t = performance.now();
+    try {
+      return slice();
+    } finally {
+      sliceMs += performance.now() - t;
+    }
+  };
+  const ws = store.addWorkspace("/bench/workspace");
+  const session = store.createSession({ workspaceId: ws.id, title: "bench" });
+  const warm = store.createSession({ workspaceId: ws.id, title: "warm-up" });
+  for (let i = 0; i < 300; i++) store.appendEntry(warm.id, entries[i]);
+  store.deleteSession(warm.id);
+
+  const samples: Sample[] = [];
+  for (let i = 0; i < APPENDS; i++) {
+    const backlog = inner.indexer.backlog;
+    const w0 = walState();
+    sliceMs = 0;
+    const q0 = mainThreadSched() ?? { cpuMs: 0, queuedMs: 0 };
+    const t0 = performance.now();
+    store.appendEntry(session.id, entries[i]);
+    const ms = performance.now() - t0;
+    const q1 = mainThreadSched() ?? { cpuMs: 0, queuedMs: 0 };
+    const w1 = walState();
+    samples.push({
+      i,
+      ms,
+      cpuMs: q1.cpuMs - q0.cpuMs,
+      queuedMs: q1.queuedMs - q0.queuedMs,
+      start: t0,
+      indexed: backlog + 1 - inner.indexer.backlog,
+      sliceMs,
+      checkpointed: w1.backfilled > w0.backfilled ? w1.backfilled - w0.backfilled : w1.frames < w0.frames ? -1 : 0,
+      frames: w0.frames,
+    });
+  }
+  await new Promise((r) => setTimeout(r, 50));
+  obs.disconnect();
+  const top = [...samples].sort((a, b) => b.ms - a.ms).slice(0, 10);
+  for (const s of top) {
+    const gc = gcs.filter((g) => g.start >= s.start - 0.01 && g.start < s.start + s.ms);
+    const what = [
+      s.indexed > 1 ? `index slice ${s.sliceMs.toFixed(1)} ms (${s.indexed - 1} rows)` : "",
+      s.checkpointed !== 0 ? `checkpoint (${s.checkpointed} frames)` : "",
+      gc.length > 0 ? `gc ${gc.map((g) => `kind ${g.kind} ${g.ms.toFixed(1)} ms`).join(", ")}` : "",
+    ]
+      .filter(Boolean)
+      .join("; ");
+    console.log(
+      `append #${s.i}: ${s.ms.toFixed(2)} ms wall, ${s.cpuMs.toFixed(1)} ms on CPU, ${s.queuedMs.toFixed(1)} ms waiting for one  ${what || "(nothing observed)"}  (wal at ${s.frames} frames)`,
+    );
+  }
+  const sorted = samples.map((s) => s.ms).sort((a, b) => a - b);
+  console.log(
+    `max ${sorted[sorted.length - 1].toFixed(2)} ms, p99 ${sorted[Math.floor(0.99 * sorted.length)].toFixed(3)}, over 16 ms: ${sorted.filter((x) => x > 16).length}`,
+  );
+  const unqueued = samples.map((s) => s.ms - s.queuedMs).sort((a, b) => a - b);
+  console.log(
+    `wall minus waiting for a CPU: max ${unqueued[unqueued.length - 1].toFixed(2)} ms, over 16 ms: ${unqueued.filter((x) => x > 16).length}`,
+  );
+  const top2 = [...samples].sort((a, b) => b.ms - b.queuedMs - (a.ms - a.queuedMs)).slice(0, 5);
+  for (const s of top2)
+    console.log(
+      `  #${s.i}: ${(s.ms - s.queuedMs).toFixed(2)} ms (${s.cpuMs.toFixed(1)} on CPU), slice ${s.sliceMs.toFixed(1)} ms, checkpoint ${s.checkpointed}`,
+    );
+  const ckpt = samples.filter((s) => s.checkpointed !== 0);
+  console.log(`checkpoints during appends: ${ckpt.length}, slowest ${Math.max(0, ...ckpt.map((s) => s.ms)).toFixed(1)} ms`);
+  const slices = samples.filter((s) => s.indexed > 1);
+  console.log(
+    `index slices: ${slices.length}, slowest ${Math.max(0, ...slices.map((s) => s.sliceMs)).toFixed(1)} ms, mean ${(slices.reduce((a, s) => a + s.sliceMs, 0) / Math.max(1, slices.length)).toFixed(2)} ms`,
+  );
+  console.log(
+    `gc total ${gcs.reduce((a, g) => a + g.ms, 0).toFixed(0)} ms in ${gcs.length}; max ${Math.max(0, ...gcs.map((g) => g.ms)).toFixed(1)} ms`,
+  );
+  store.close();
+}
+
+const dir = mkdtempSync(join(tmpdir(), "store-stalls-"));
+main(dir)
+  .catch((e: unknown) => {
+    console.error(e);
+    process.exitCode = 1;
+  })
+  .finally(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,0 +1,131 @@
+/**
+ * No main-process stall, continued: an index slice checks its deadline before
+ * every row and keeps time for its commit, FTS5 segment merges happen in
+ * slices instead of inside whichever commit crosses FTS5's threshold, and WAL
+ * checkpoints run on a worker thread (falling back to SQLite's own when the
+ * worker cannot run).
+ */
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { SessionStore } from "../../electron/core/store";
+import { Checkpointer } from "../../electron/core/store/checkpointer";
+import { createContext, openDatabase } from "../../electron/core/store/db";
+import { appendEntry } from "../../electron/core/store/entries";
+import { indexSlice, mergeSlice, SearchIndexer, useSlicedMerges } from "../../electron/core/store/search-index";
+import { createSession } from "../../electron/core/store/sessions";
+import { addWorkspace } from "../../electron/core/store/workspaces";
+import { tempDir, user, type TempDir } from "./helpers";
+
+let dir: TempDir | null = null;
+afterEach(() => {
+  dir?.remove();
+  dir = null;
+});
+
+function sessionWith(n: number, wordsEach = 0) {
+  const ctx = createContext(openDatabase(":memory:"), Date.now);
+  const s = createSession(ctx, { workspaceId: addWorkspace(ctx, "/w").id });
+  for (let i = 0; i < n; i++) {
+    const extra = Array.from({ length: wordsEach }, (_, j) => `t${i}x${j}`).join(" ");
+    appendEntry(ctx, s.id, user(`message ${i} word${i} ${extra}`));
+  }
+  return { ctx, id: s.id };
+}
+
+describe("index slices stop at their deadline", () => {
+  it("a late slice indexes one row, not a whole batch of rows", () => {
+    const { ctx, id } = sessionWith(100);
+    const r = indexSlice(ctx, [id], performance.now() - 1);
+    expect(r.scanned).toBe(1);
+    expect(r.behind).toEqual([id]);
+    ctx.db.close();
+  });
+
+  it("keeps time for its commit: a commit estimated to fill the slice stops it after one row", () => {
+    const { ctx, id } = sessionWith(100);
+    const r = indexSlice(ctx, [id], performance.now() + 1000, 2000);
+    expect(r.scanned).toBe(1);
+    // Without a commit estimate the same deadline indexes everything.
+    expect(indexSlice(ctx, [id], performance.now() + 1000, 0).scanned).toBe(99);
+    ctx.db.close();
+  });
+});
+
+describe("FTS5 segment merges in slices", () => {
+  it("the store turns FTS5's in-commit automerge off at open", () => {
+    const store = SessionStore.open(":memory:");
+    const db = (store as unknown as { ctx: { db: Database.Database } }).ctx.db;
+    expect(db.prepare(`SELECT v FROM entries_fts_config WHERE k = 'automerge'`).pluck().get()).toBe(0);
+    store.close();
+  });
+
+  it("segments written by many small commits are merged by slices until none are left, and search still finds every text", () => {
+    // Distinct words in every text: segments of many pages, so merging takes many steps.
+    const { ctx, id } = sessionWith(120, 200);
+    useSlicedMerges(ctx);
+    // One row per commit: 120 level-0 segments' worth of writes, none merged inside a commit.
+    let behind: string[] = [id];
+    while (behind.length > 0) behind = indexSlice(ctx, behind, performance.now() - 1).behind;
+    const late = () => performance.now() - 1;
+    expect(mergeSlice(ctx, late())).toBe(true);
+
+    const indexer = new SearchIndexer(ctx, { idleMs: null, maxBacklog: 512, sliceMs: 0 });
+    let slices = 1;
+    while (!indexer.slice()) slices++;
+    expect(slices).toBeGreaterThan(1);
+    // Done: a merge now finds nothing to do.
+    expect(mergeSlice(ctx, late())).toBe(false);
+    expect(() => ctx.db.exec(`INSERT INTO entries_fts (entries_fts) VALUES ('integrity-check')`)).not.toThrow();
+    const hits = (w: string) => ctx.db.prepare(`SELECT count(*) FROM entries_fts WHERE entries_fts MATCH ?`).pluck().get(w);
+    expect(hits("message")).toBe(120);
+    expect(hits("word77")).toBe(1);
+    ctx.db.close();
+  });
+});
+
+describe("WAL checkpoints on a worker thread", () => {
+  it("checkpoints what the main connection wrote, with SQLite's in-commit checkpoints held back", async () => {
+    dir = tempDir();
+    const path = dir.file("c.db");
+    const db = new Database(path);
+    db.pragma("journal_mode = WAL");
+    db.exec(`CREATE TABLE t (x TEXT)`);
+    const cp = new Checkpointer(db, path, undefined, { pollMs: 5, writes: 10, quietMs: 50 });
+    expect(db.pragma("wal_autocheckpoint", { simple: true })).toBeGreaterThan(1000);
+    const insert = db.prepare(`INSERT INTO t VALUES (?)`);
+    for (let i = 0; i < 200; i++) insert.run("x".repeat(2000));
+    cp.noteWrite(200);
+    await vi.waitFor(() => expect(cp.checkpoints).toBeGreaterThan(0), { timeout: 20_000, interval: 20 });
+    // Everything written was copied into the database file: nothing left for a checkpoint here.
+    const [r] = db.pragma("wal_checkpoint(PASSIVE)") as Array<{ log: number; checkpointed: number }>;
+    expect(r.checkpointed).toBe(r.log);
+    expect(cp.lastError).toBeNull();
+    cp.stop();
+    db.close();
+  });
+
+  it("falls back to SQLite's own checkpoints when the worker cannot open the file", async () => {
+    dir = tempDir();
+    const path = dir.file("c.db");
+    const db = new Database(path);
+    db.pragma("journal_mode = WAL");
+    const cp = new Checkpointer(db, dir.file("missing.db"), undefined);
+    await vi.waitFor(() => expect(cp.lastError).toMatch(/background checkpoints failed/), { timeout: 20_000, interval: 20 });
+    expect(db.pragma("wal_autocheckpoint", { simple: true })).toBe(1000);
+    db.close();
+  });
+
+  it("a store with background checkpoints keeps every append across close and reopen", async () => {
+    dir = tempDir();
+    const path = dir.file("s.db");
+    const store = SessionStore.open(path, { checkpoints: "background" });
+    const s = store.createSession({ workspaceId: store.addWorkspace("/w").id });
+    for (let i = 0; i < 300; i++) store.appendEntry(s.id, user(`entry ${i} tag${i}`));
+    expect(store.checkpointerError).toBeNull();
+    store.close();
+    const again = SessionStore.open(path);
+    expect(again.loadEntries(s.id)).toHaveLength(300);
+    expect(again.search("tag299")).toHaveLength(1);
+    again.close();
+  });
+});
