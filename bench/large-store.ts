@@ -10,7 +10,7 @@
  */
 import Database from "better-sqlite3";
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SessionEntry } from "../shared/protocol";
@@ -27,6 +27,11 @@ export function largeStore(seed: SessionEntry[]): { path: string; bytes: number;
     return { path, bytes: statSync(path).size, generatedMs: null };
   }
   mkdirSync(dir, { recursive: true });
+  // Stores of older schema versions are never opened again: 1.4 GB each.
+  for (const name of readdirSync(dir)) {
+    if (/^large-store-v\d+\.db/.test(name) && !name.startsWith(`large-store-v${LATEST_VERSION}.db`))
+      rmSync(join(dir, name), { force: true });
+  }
   const t0 = performance.now();
   const building = `${path}.building`;
   rmSync(building, { force: true });

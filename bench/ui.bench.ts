@@ -10,7 +10,8 @@
  *   before (coreLoadMs), as after a reload of the page.
  * - firstPaintColdMs: the same on another 10,000-entry session the core has not
  *   loaded since it started, in a fresh browser profile (as when the printed
- *   URL of a new launch is opened).
+ *   URL of a new launch is opened); bench/ui-first-paint.ts, which also runs
+ *   alone (`tsx bench/ui-first-paint.ts [--profile|--trace]`).
  * - scrollFpsMedian: scrolling the transcript end to end, one step per frame;
  *   frames counted per 250 ms window, median window as frames per second.
  * - heapMB: JS heap after load, after a forced garbage collection.
@@ -25,7 +26,7 @@
  * Targets: firstPaintMs <= 1000, firstPaintColdMs <= 1200, scrollFpsMedian >= 55, heapMB <= 300,
  * longTasksStreaming = 0, replayStepMs < 50, modelViewOpenMs <= 200, changesViewMs <= 300, hunkToggleMs <= 50.
  */
-import { chromium, type Browser, type Page } from "@playwright/test";
+import { chromium, type Page } from "@playwright/test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -40,6 +41,7 @@ import { topSelfTime, type CpuProfile } from "./cpu-profile";
 import { benchEntries } from "./ui-session";
 import { measureReplayStep } from "./ui-replay";
 import { measureModelView } from "./ui-model-view";
+import { FIRST_PAINT_SCRIPT, measureFirstPaint } from "./ui-first-paint";
 import { changesEntries, CHANGES_FILES, HUNK_FILE, hunkFileText, hunkReply, measureChangesView, measureHunkToggle } from "./ui-changes";
 
 /** `--profile`: print the hottest functions of each phase (scroll, streaming). */
@@ -102,26 +104,6 @@ const SCROLL_SCRIPT = `(async () => {
   return { fps: windows.length ? windows[Math.floor(windows.length / 2)] : 0, frames: frames.length, ms: Math.round(end - start), height: log.scrollHeight };
 })()`;
 
-/**
- * Opens the session at start (as after a reload) and records the end of the first
- * frame painted with its transcript rows in `window.__firstPaint`.
- */
-const FIRST_PAINT_SCRIPT = ([wsId, sessionId]: string[]) => {
-  localStorage.setItem(`workbench.lastSession.${wsId}`, sessionId);
-  localStorage.setItem("workbench.lastOpen", JSON.stringify({ workspaceId: wsId, sessionId }));
-  const w = window as unknown as { __firstPaint?: number };
-  const observer = new MutationObserver(() => {
-    if (w.__firstPaint !== undefined) return;
-    if (document.querySelector('[role="log"] [data-index] .msg')) {
-      w.__firstPaint = -1;
-      performance.mark("bench:rows-in-dom");
-      requestAnimationFrame(() => requestAnimationFrame(() => (w.__firstPaint = performance.now())));
-      observer.disconnect();
-    }
-  });
-  observer.observe(document, { childList: true, subtree: true });
-};
-
 /** Scroll speed: this fraction of the viewport per frame (about 12,000 px/s at 60 fps, a fast drag). */
 const STEP_FACTOR = Number(process.env.BENCH_SCROLL_STEP ?? 0.25);
 
@@ -179,8 +161,9 @@ async function main(): Promise<void> {
 
   try {
     // Cold: a fresh profile opens a session the core has not loaded (first, before anything warms the core).
-    const firstPaintColdMs = await measureFirstPaint(browser, host.url, ws.id, coldSession.id);
-    console.log(`firstPaintColdMs ${firstPaintColdMs}`);
+    const cold = await measureFirstPaint(browser, host.url, ws.id, coldSession.id);
+    const firstPaintColdMs = cold.ms;
+    console.log(`firstPaintColdMs ${firstPaintColdMs} (${cold.timeline.join(", ")})`);
 
     // How much of the first paint is the core's: session.load handled and serialised, without a browser.
     const coreStart = performance.now();
@@ -314,20 +297,6 @@ async function main(): Promise<void> {
     await workbench.close();
     await faux.close();
     rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-/** First paint of a session's transcript in a fresh browser profile (nothing cached, nothing remembered but that session). */
-async function measureFirstPaint(browser: Browser, url: string, workspaceId: string, sessionId: string): Promise<number> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  try {
-    const page = await context.newPage();
-    await page.addInitScript(FIRST_PAINT_SCRIPT, [workspaceId, sessionId]);
-    await page.goto(url);
-    await page.waitForFunction(() => ((window as unknown as { __firstPaint?: number }).__firstPaint ?? -1) > 0, null, { timeout: 60_000 });
-    return Math.round(await page.evaluate(() => (window as unknown as { __firstPaint: number }).__firstPaint));
-  } finally {
-    await context.close();
   }
 }
 

@@ -236,7 +236,7 @@ test("a note with a verdict is added to a step and survives a reload", async ({ 
   await panel.getByLabel("Filter notes by author").selectOption("Sam");
   await expect(panel.getByRole("article")).toHaveCount(1);
   await screenshot(page, "replay-notes");
-  await panel.getByRole("button", { name: /^Step \d+ · entry #\d+$/ }).click();
+  await panel.getByRole("button", { name: /^Step \d+$/ }).click();
   await expect(panel).toHaveCount(0);
   await expect(currentStep(page)).toHaveAttribute("data-kind", "approval");
 

@@ -1,5 +1,5 @@
 /** The workbench layout: sidebar, header, transcript (or start screen), diff panel, dialogs. */
-import { useCallback, useEffect, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useState } from "react";
 import type { ModelRef } from "../../shared/protocol";
 import { client } from "./api/current";
 import { Composer, COMPOSER_ID } from "./components/composer";
@@ -16,10 +16,14 @@ import { useApplyTheme } from "./components/use-theme";
 import { useAppStore } from "./stores/app-store";
 import { composerModel, useModelsStore } from "./stores/models-store";
 import { useDefaultModel, useSettingsStore } from "./stores/settings-store";
-import { prefetchSession, useTranscriptStore } from "./stores/transcript-store";
+import { useTranscriptStore } from "./stores/transcript-store";
+import { startBoot } from "./boot";
 import { useTurnStore } from "./stores/turn-store";
 import { lastOpen, useWorkspaceStore } from "./stores/workspace-store";
-import { ReplayView, useReplayActive } from "./replay";
+import { useReplayActive } from "./replay";
+
+// Replay is its own chunk: a session's first paint does not wait for its code.
+const ReplayView = lazy(() => import("./replay/replay-view").then((m) => ({ default: m.ReplayView })));
 
 export function App() {
   useApplyTheme();
@@ -32,13 +36,9 @@ export function App() {
 
   useEffect(() => {
     void (async () => {
-      // app.info first and alone: the core answers requests in turn, and a large
-      // session.load sent alongside would hold it up.
-      const appInfo = await useAppStore.getState().loadInfo();
-      // The session open last time is the likely one to show: start loading it now.
+      // Asked for in main.tsx before the first render (startBoot); the same requests.
       const last = lastOpen();
-      if (last?.sessionId && (!appInfo?.initialWorkspace || appInfo.initialWorkspace.id === last.workspaceId))
-        prefetchSession(last.sessionId);
+      const appInfo = await startBoot();
       void useModelsStore.getState().load();
       void useTurnStore.getState().loadActive();
       void useSettingsStore.getState().load();
@@ -103,7 +103,9 @@ export function App() {
         <Toasts />
       </nav>
       {replaying ? (
-        <ReplayView />
+        <Suspense fallback={<main className="main replay" aria-busy="true" />}>
+          <ReplayView />
+        </Suspense>
       ) : (
         <main className="main">
           <Header draftModel={draftModel} onDraftModel={setDraftModel} onSwitchModel={(id, m) => void switchModel(id, m)} />

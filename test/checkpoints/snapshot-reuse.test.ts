@@ -5,12 +5,13 @@
  * including after a restore rewrote the index, and that every checkpoint
  * around such reuse restores byte-exact.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { restoreFiles } from "../../electron/core/checkpoints/rewind";
 import { CheckpointService } from "../../electron/core/checkpoints/service";
+import { repoDirFor } from "../../electron/core/checkpoints/shadow-repo";
 import { SessionStore } from "../../electron/core/store";
 import { filesOnly, picture } from "./fs-snapshot";
 
@@ -86,4 +87,33 @@ describe("checkpoints when nothing changed", () => {
     store.close();
     // A dozen git snapshots take a while on a loaded machine.
   }, 120_000);
+});
+
+describe("warming up when a turn starts", () => {
+  it("builds the private index without recording a checkpoint, and the next checkpoint still sees what changed since", async () => {
+    const workspace = tempDir("wb-cp-ws-");
+    const root = tempDir("wb-cp-root-");
+    writeFileSync(join(workspace, "a.txt"), "one\n");
+    const store = SessionStore.open(":memory:");
+    const ws = store.addWorkspace(workspace);
+    const session = store.createSession({ workspaceId: ws.id });
+    const service = new CheckpointService({ store, root, settings: () => ({ enabled: true, capBytes: 1e12 }), maintainDelayMs: 1e9 });
+
+    service.warm(ws.id);
+    service.warm(ws.id); // once per workspace: the second call is a no-op
+    await service.exclusive(ws.id, async () => undefined); // after everything queued before
+    expect(existsSync(join(repoDirFor(root, workspace), "index"))).toBe(true);
+    expect(service.list(session.id)).toEqual([]);
+
+    // A change between the warm-up and the first side effect's checkpoint is in that checkpoint.
+    writeFileSync(join(workspace, "a.txt"), "two\n");
+    writeFileSync(join(workspace, "new.txt"), "fresh\n");
+    const first = await service.record(session.id, { kind: "turnStart", seq: 1, toolCallId: "c1" });
+    expect(first).not.toBeNull();
+    expect((await service.fileAt(first!.id, "a.txt"))?.content.toString()).toBe("two\n");
+    expect((await service.fileAt(first!.id, "new.txt"))?.content.toString()).toBe("fresh\n");
+    expect(service.list(session.id)).toHaveLength(1);
+    await service.close();
+    store.close();
+  }, 60_000);
 });

@@ -207,7 +207,10 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       demoteOtherReasoning: () => settings.demoteOtherReasoning,
       onAppended: (sid, _seq, entry) => summaries.afterAppend(sid, entry),
       sleep: options.sleep,
-      prepareTools: async () => mcp?.whenStarted(MCP_TURN_WAIT_MS),
+      prepareTools: async () => {
+        checkpoints.warm(workspace.id);
+        await mcp?.whenStarted(MCP_TURN_WAIT_MS);
+      },
       instructions: (touched) => loadInstructions({ workspaceRoot: workspace.path, userDir: configDir, touched }),
       onModeChanged: (sid, mode, afterSeq) => services.recordMode(sid, { mode, afterSeq, timestamp: now() }),
       checkpoint: (sid, point) => checkpoints.record(sid, point),

@@ -45,6 +45,7 @@ export class CheckpointService {
   private readonly repos = new Map<string, Promise<ShadowRepo>>();
   private readonly queues = new Map<string, Promise<unknown>>();
   private readonly maintainTimers = new Map<string, NodeJS.Timeout>();
+  private readonly warmed = new Set<string>();
   private lastError: string | null = null;
 
   constructor(private readonly options: CheckpointServiceOptions) {}
@@ -90,6 +91,27 @@ export class CheckpointService {
       this.repos.set(workspaceId, repo);
     }
     return repo;
+  }
+
+  /**
+   * Brings the workspace's private index up to date in the background, once per
+   * workspace and process, without recording a checkpoint: called when a turn
+   * starts, so the cold first scan (all files hashed) overlaps the model's first
+   * answer instead of delaying the turn's first side effect, whose checkpoint
+   * then only looks at what changed. Queued like every other operation on the
+   * repository, so a checkpoint never sees a half-built index. Never throws.
+   */
+  warm(workspaceId: string): void {
+    if (this.warmed.has(workspaceId) || !this.options.root || !this.options.settings().enabled) return;
+    this.warmed.add(workspaceId);
+    // Queued now (not after an await), so it runs before any checkpoint the turn asks for later.
+    this.exclusive(workspaceId, async (repo) => {
+      if (!(await gitVersion())) return;
+      await repo.snapshot();
+    }).catch(() => {
+      // Not recorded anywhere: the next checkpoint does the same work and reports its own failure.
+      this.warmed.delete(workspaceId);
+    });
   }
 
   /** Records the workspace state for a session step. Never throws; null when nothing was recorded. */

@@ -17,6 +17,7 @@ import {
 } from "../../../shared/api";
 import type { ConnectionAware, ConnectionInfo, UnvalidatedCalls } from "./connection";
 import { EventHub, isEventName, unwrapResponse, unwrapUnvalidated } from "./transport";
+import { takeEarlySocket } from "./early-socket";
 
 interface Pending {
   method: RequestMethod;
@@ -86,9 +87,12 @@ export class WebSocketClient implements WorkbenchClient, ConnectionAware, Unvali
   }
 
   private open(): void {
-    const socket = new WebSocket(this.url);
+    // The first connection may already be under way (early-socket.ts).
+    const early = takeEarlySocket(this.url);
+    const socket = early?.socket ?? new WebSocket(this.url);
     this.socket = socket;
     socket.onopen = () => {
+      performance.mark("wb:ws:open");
       this.attempts = 0;
       this.setInfo({ status: "open", generation: this.info.generation + 1 });
       const queued = this.outbox;
@@ -109,6 +113,17 @@ export class WebSocketClient implements WorkbenchClient, ConnectionAware, Unvali
     };
     // Errors are followed by close; the close handler does the work.
     socket.onerror = () => undefined;
+    // Replay what the early socket saw before it was handed over, after the constructor returns.
+    if (early && early.backlog.length > 0) {
+      const backlog = early.backlog.splice(0);
+      queueMicrotask(() => {
+        for (const ev of backlog) {
+          if (ev.type === "open") socket.onopen?.(new Event("open"));
+          else if (ev.type === "message") socket.onmessage?.(new MessageEvent("message", { data: ev.data }));
+          else socket.onclose?.(new CloseEvent("close"));
+        }
+      });
+    }
   }
 
   /** Requests already sent cannot be known to have run; the caller decides whether to retry. */
@@ -151,11 +166,4 @@ export class WebSocketClient implements WorkbenchClient, ConnectionAware, Unvali
   }
 }
 
-/** ws://host/ws?token=… from the page's #token=… fragment. */
-export function webSocketUrlFromLocation(loc: Location): string | null {
-  const hash = new URLSearchParams(loc.hash.replace(/^#/, ""));
-  const token = hash.get("token");
-  if (!token) return null;
-  const scheme = loc.protocol === "https:" ? "wss:" : "ws:";
-  return `${scheme}//${loc.host}/ws?token=${encodeURIComponent(token)}`;
-}
+export { webSocketUrlFromLocation } from "./early-socket";

@@ -3,7 +3,7 @@
  * only its last (growing) block: completed blocks are cached by their source.
  */
 import DOMPurify from "dompurify";
-import hljs from "highlight.js/lib/common";
+import type { HLJSApi } from "highlight.js";
 import { Marked, type Tokens } from "marked";
 
 function escapeHtml(text: string): string {
@@ -13,7 +13,57 @@ function escapeHtml(text: string): string {
 /** Code blocks larger than this are shown without highlighting (keeps frames short). */
 const MAX_HIGHLIGHT_CHARS = 20_000;
 
+/**
+ * highlight.js is a sixth of the app's script: it is loaded on the first code
+ * block, not with the app, so it does not delay the first paint. Code shows
+ * plain until it is in; then the rendered blocks are dropped and views that
+ * read `highlighterVersion` render again, highlighted.
+ */
+let hljs: HLJSApi | null = null;
+let hljsLoading = false;
+let version = 0;
+const listeners = new Set<() => void>();
+
+function loadHighlighter(): void {
+  if (hljsLoading) return;
+  hljsLoading = true;
+  import("highlight.js/lib/common").then(
+    (mod) => {
+      hljs = mod.default;
+      cache.clear();
+      version++;
+      for (const l of listeners) l();
+    },
+    () => undefined, // Code stays readable unhighlighted.
+  );
+}
+
+/** For useSyncExternalStore: changes once, when code highlighting becomes available. */
+export function subscribeHighlighter(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+export function highlighterVersion(): number {
+  return version;
+}
+
+/** Resolves once code highlighting is available (tests, and views that want it before they render). */
+export function highlighterReady(): Promise<void> {
+  if (hljs) return Promise.resolve();
+  loadHighlighter();
+  return new Promise((resolve) => {
+    const off = subscribeHighlighter(() => {
+      off();
+      resolve();
+    });
+  });
+}
+
 export function highlightCode(code: string, lang: string | undefined): string {
+  if (!hljs) {
+    if (lang) loadHighlighter();
+    return escapeHtml(code);
+  }
   const language = lang && hljs.getLanguage(lang) ? lang : null;
   if (!language || code.length > MAX_HIGHLIGHT_CHARS) return escapeHtml(code);
   try {

@@ -16,8 +16,12 @@ const EnvelopeSchema = z.object({
 });
 export type LoadEnvelope = z.infer<typeof EnvelopeSchema>;
 
-/** Entries validated synchronously before the first paint. */
-export const TAIL_ENTRIES = 400;
+/**
+ * The newest entries, asked for first and validated synchronously before the
+ * first paint: more than a tall window shows (a row is at least ~60 px), few
+ * enough that validating and building them stays a small part of that paint.
+ */
+export const TAIL_ENTRIES = 80;
 const CHUNK = 1000;
 
 export function parseEnvelope(raw: unknown): LoadEnvelope {

@@ -23,8 +23,8 @@ export function ForkDialog() {
   return (
     <Dialog title="Fork onto another model" onClose={() => setOpen(false)}>
       <p>
-        A new session with the entries up to step {item.index + 1} (entry #{item.seq}), switched to the model you choose. It opens in the
-        normal view, where you can continue the conversation; it links back to this session.
+        A new session with the entries up to step {item.index + 1}, switched to the model you choose. It opens in the normal view, where you
+        can continue the conversation; it links back to this session.
       </p>
       {item.model && (
         <p className="muted small">

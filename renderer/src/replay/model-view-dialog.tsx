@@ -11,7 +11,7 @@ import type { ModelView, RequestRepairKind } from "../../../shared/review";
 import { modelLabel, useModelsStore } from "../stores/models-store";
 import { Dialog } from "./dialog";
 import { formatDateTime } from "./replay-format";
-import { useReplayStore } from "./replay-store";
+import { firstItemOf, useReplayStore } from "./replay-store";
 
 /** A body of up to this many lines is rendered whole (find in page sees all of it); a longer one renders the lines in view. */
 const WHOLE_BODY_LINES = 1_500;
@@ -125,6 +125,12 @@ export function ModelViewDialog() {
   const state = useReplayStore((s) => s.modelView);
   const close = useReplayStore((s) => s.closeModelView);
   const models = useModelsStore((s) => s.models);
+  const items = useReplayStore((s) => s.data?.items ?? null);
+  // Steps are numbered as the timeline and the step counter number them.
+  const stepOf = (seq: number): string => {
+    const i = items ? firstItemOf(items, seq) : -1;
+    return i >= 0 ? `step ${i + 1}` : "this step";
+  };
   const [focus, setFocus] = useState<string | null>(null);
   if (!state) return null;
   const view = state.view;
@@ -143,7 +149,7 @@ export function ModelViewDialog() {
       {view && (
         <>
           <p>
-            The request behind entry #{view.seq}, as <strong>{modelLabel(models, view.model)}</strong> received it ({view.model.api}),
+            The request behind {stepOf(view.seq)}, as <strong>{modelLabel(models, view.model)}</strong> received it ({view.model.api}),
             rebuilt from the stored history with the boundary transform. System prompt dated {formatDateTime(view.requestTime)}.
           </p>
           <h3>Left out or changed</h3>

@@ -62,7 +62,7 @@ export function NotesPanel() {
                   setPanel(null);
                 }}
               >
-                {at >= 0 ? `Step ${at + 1}` : "Step"} · entry #{n.seq}
+                {at >= 0 ? `Step ${at + 1}` : "A step not in this session's timeline"}
               </button>
               <NoteView note={n} onDelete={() => void deleteNote(n.id)} />
             </li>

@@ -80,7 +80,13 @@ interface ReplayState {
 
   /** Opens a session at a timeline index, or at the last step at or before an entry seq. */
   open(sessionId: string, at?: { step?: number | null; seq?: number | null }): void;
-  close(): void;
+  /**
+   * Leaves replay for the live view of the session the reviewer came from: the
+   * one open when replay opened, else the one open now, else the replayed one
+   * (never an empty view). `keepSession`: leave the live selection alone (the
+   * user just picked a session, or a fork is about to be shown).
+   */
+  close(opts?: { keepSession?: boolean }): void;
   reload(): Promise<void>;
   jump(index: number): void;
   /** Moves by `delta` visible items; false at either end. */
@@ -119,6 +125,8 @@ function notedSeqsOf(notes: readonly ReviewNote[]): Set<number> {
 }
 
 const initialRoute = readReplayRoute();
+/** The live session open when replay was opened (null: none, or replay came from the address). */
+let returnTo: string | null = null;
 
 export const useReplayStore = create<ReplayState>((set, get) => {
   const move = (index: number | null): boolean => {
@@ -150,6 +158,8 @@ export const useReplayStore = create<ReplayState>((set, get) => {
 
     open(sessionId, at = {}) {
       loadToken++;
+      // Going from one replay to another (a fork's parent link) keeps where the reviewer first came from.
+      if (get().sessionId === null) returnTo = useWorkspaceStore.getState().activeSessionId;
       const step = at.step ?? null;
       pendingSeq = at.seq ?? null;
       set({
@@ -171,14 +181,21 @@ export const useReplayStore = create<ReplayState>((set, get) => {
       writeReplayRoute({ sessionId, step });
     },
 
-    close() {
+    close(opts = {}) {
       loadToken++;
       if (routeTimer) clearTimeout(routeTimer);
       routeTimer = null;
+      const replayed = get().sessionId;
+      const back = returnTo;
+      returnTo = null;
       set({ sessionId: null, status: "idle", data: null, playing: false, modelView: null, forkOpen: false, panel: null, files: null });
       writeReplayRoute(null);
       // The diff panel showed replay files; the live view starts without a selection.
       useUiStore.setState({ diff: null, diffOpen: false });
+      if (opts.keepSession) return;
+      const ws = useWorkspaceStore.getState();
+      const target = back ?? ws.activeSessionId ?? replayed;
+      if (ws.workspace && target && target !== ws.activeSessionId) ws.selectSession(target);
     },
 
     async reload() {
@@ -320,7 +337,7 @@ export const useReplayStore = create<ReplayState>((set, get) => {
       if (!sessionId || !item) return null;
       try {
         const summary = await client().call("review.fork", { sessionId, atSeq: item.seq, model });
-        get().close();
+        get().close({ keepSession: true });
         const ws = useWorkspaceStore.getState();
         ws.upsertSession(summary);
         ws.selectSession(summary.id);
@@ -384,7 +401,7 @@ export function useReplayActive(): boolean {
 // that also restores the last session, and the address may ask for a replay).
 useWorkspaceStore.subscribe((next, prev) => {
   if (next.activeSessionId === prev.activeSessionId || next.workspace !== prev.workspace) return;
-  if (next.activeSessionId !== null && useReplayStore.getState().sessionId !== null) useReplayStore.getState().close();
+  if (next.activeSessionId !== null && useReplayStore.getState().sessionId !== null) useReplayStore.getState().close({ keepSession: true });
 });
 
 // Back/forward or an edited address that changes the replay parameters.

@@ -18,7 +18,6 @@ import { StatsPanel } from "./stats-panel";
 import { StepInspector } from "./step-inspector";
 import { TimelineList } from "./timeline-list";
 import { useReplayKeys } from "./use-replay-keys";
-import "./replay.css";
 
 function ForkedFrom() {
   const session = useReplayStore((s) => s.data?.session ?? null);
@@ -60,7 +59,7 @@ function ReplayHeader() {
         </button>
         {sessionId && ready && <ExportButtons sessionId={sessionId} />}
         <ImportButton />
-        <button type="button" onClick={close} title="Back to the live session view">
+        <button type="button" onClick={() => close()} title="Back to the session you came from">
           Exit replay
         </button>
       </div>

@@ -117,9 +117,11 @@ export function StepInspector({ index }: { index: StepIndex }) {
   if (!item) return null;
   return (
     <div className="replay-inspector">
-      <StepDetails item={item} />
-      <FilesAtStep index={index} />
-      <StepNotes seq={item.seq} />
+      <div className="replay-inspector-main">
+        <StepDetails item={item} />
+        <FilesAtStep index={index} />
+      </div>
+      <StepNotes seq={item.seq} step={item.index + 1} />
     </div>
   );
 }

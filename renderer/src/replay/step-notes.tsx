@@ -55,7 +55,8 @@ export function NoteView({ note, onDelete }: { note: ReviewNote; onDelete?: () =
   );
 }
 
-export function StepNotes({ seq }: { seq: number }) {
+/** `step`: the step's number as the timeline and the step counter show it (notes are stored per entry `seq`). */
+export function StepNotes({ seq, step }: { seq: number; step: number }) {
   const notes = useReplayStore((s) => s.notes);
   const addNote = useReplayStore((s) => s.addNote);
   const deleteNote = useReplayStore((s) => s.deleteNote);
@@ -81,11 +82,13 @@ export function StepNotes({ seq }: { seq: number }) {
 
   return (
     <section className="replay-notes" aria-label="Notes on this entry">
-      <h3>Notes on entry #{seq}</h3>
-      {here.length === 0 && <p className="muted small">No note yet.</p>}
-      {here.map((n) => (
-        <NoteView key={n.id} note={n} onDelete={() => void deleteNote(n.id)} />
-      ))}
+      <h3>Notes on step {step}</h3>
+      <div className="notes-here">
+        {here.length === 0 && <p className="muted small">No note yet.</p>}
+        {here.map((n) => (
+          <NoteView key={n.id} note={n} onDelete={() => void deleteNote(n.id)} />
+        ))}
+      </div>
       <form className="note-form" onSubmit={(e) => void submit(e)} aria-label="Add a note">
         <textarea
           aria-label="Note"

@@ -44,6 +44,7 @@ export const useAppStore = create<AppState>((set, get) => ({
   async loadInfo() {
     try {
       const info = await client().call("app.info", {});
+      performance.mark("wb:app-info:received");
       set({ info });
       return info;
     } catch (err) {

@@ -3,6 +3,7 @@ import { create } from "zustand";
 import type { SearchHit, SessionSummary, Workspace } from "../../../shared/api";
 import type { ModelRef } from "../../../shared/protocol";
 import { client } from "../api/current";
+import { readReplayRoute } from "../replay/replay-route";
 import { useAppStore } from "./app-store";
 
 interface WorkspaceState {
@@ -119,9 +120,11 @@ export const useWorkspaceStore = create<WorkspaceState>((set, get) => ({
       search: { query: "", hits: [], loading: false, error: null },
     });
     await get().refreshSessions();
-    // Nothing remembered in this browser (a fresh tab of a new launch): reopen the workspace's latest session.
+    // Nothing remembered in this browser (a fresh tab of a new launch): reopen the workspace's latest session,
+    // unless the address opens a replay (picking a session would leave it; exiting it shows the replayed one).
     const s = get();
-    if (s.workspace?.id === workspace.id && s.activeSessionId === null && s.sessions.length > 0) s.selectSession(s.sessions[0].id);
+    if (s.workspace?.id === workspace.id && s.activeSessionId === null && s.sessions.length > 0 && readReplayRoute() === null)
+      s.selectSession(s.sessions[0].id);
     void get().loadRecent();
   },
 

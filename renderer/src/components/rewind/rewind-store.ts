@@ -100,7 +100,7 @@ export const useRewindStore = create<RewindState>((set, get) => ({
       const ws = useWorkspaceStore.getState();
       if (result.forked) {
         // From replay: the conversation continues in the normal view.
-        if (useReplayStore.getState().sessionId) useReplayStore.getState().close();
+        if (useReplayStore.getState().sessionId) useReplayStore.getState().close({ keepSession: true });
         ws.upsertSession(result.forked);
         if (result.draft) set({ draft: { sessionId: result.forked.id, text: result.draft } });
         ws.selectSession(result.forked.id);

@@ -2,11 +2,14 @@
  * Renders markdown block by block. Each block's HTML is memoised by its source,
  * so while a message streams only its last block changes in the DOM.
  */
-import { memo, useMemo, type MouseEvent } from "react";
-import { renderBlock, splitBlocks } from "../../lib/markdown";
+import { memo, useMemo, useSyncExternalStore, type MouseEvent } from "react";
+import { highlighterVersion, renderBlock, splitBlocks, subscribeHighlighter } from "../../lib/markdown";
 
 const Block = memo(function Block({ source }: { source: string }) {
-  const html = useMemo(() => renderBlock(source), [source]);
+  // Code blocks render plain until highlight.js is loaded, then again highlighted.
+  const highlighter = useSyncExternalStore(subscribeHighlighter, highlighterVersion);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- `highlighter` is the cache's generation: a new one re-renders the block
+  const html = useMemo(() => renderBlock(source), [source, highlighter]);
   return <div className="md-block" dangerouslySetInnerHTML={{ __html: html }} />;
 });
 

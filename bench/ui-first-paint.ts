@@ -1,0 +1,166 @@
+/**
+ * First paint of a session's transcript, for `npm run bench:ui`: a fresh
+ * browser profile opens the app with that session remembered as the last one
+ * open, and the time from navigation start to the end of the first frame
+ * painted with its transcript rows is read in the page.
+ *
+ * Also reports where that time went: the app's User Timing marks (`wb:*`),
+ * when the script and style sheets finished loading, and (with `--profile`)
+ * the hottest functions of the whole load.
+ */
+import type { Browser } from "@playwright/test";
+import { topSelfTime, type CpuProfile } from "./cpu-profile";
+
+/**
+ * Opens the session at start (as after a reload) and records the end of the first
+ * frame painted with its transcript rows in `window.__firstPaint`.
+ */
+export const FIRST_PAINT_SCRIPT = ([wsId, sessionId]: string[]) => {
+  localStorage.setItem(`workbench.lastSession.${wsId}`, sessionId);
+  localStorage.setItem("workbench.lastOpen", JSON.stringify({ workspaceId: wsId, sessionId }));
+  const w = window as unknown as { __firstPaint?: number };
+  const observer = new MutationObserver(() => {
+    if (w.__firstPaint !== undefined) return;
+    if (document.querySelector('[role="log"] [data-index] .msg')) {
+      w.__firstPaint = -1;
+      performance.mark("bench:rows-in-dom");
+      requestAnimationFrame(() => requestAnimationFrame(() => (w.__firstPaint = performance.now())));
+      observer.disconnect();
+    }
+  });
+  observer.observe(document, { childList: true, subtree: true });
+};
+
+export interface FirstPaintResult {
+  ms: number;
+  /** `name@ms` of the app's marks and of the loaded resources, in time order. */
+  timeline: string[];
+}
+
+/** Runs in the page: marks, navigation and resource timings as `name@ms` (kept as source text, see ui-replay.ts). */
+const TIMELINE_SCRIPT = `(() => {
+  const out = [];
+  for (const m of performance.getEntriesByType("mark"))
+    if (m.name.startsWith("wb:") || m.name.startsWith("bench:")) out.push([m.name, m.startTime]);
+  const nav = performance.getEntriesByType("navigation")[0];
+  if (nav) {
+    out.push(["nav:responseEnd", nav.responseEnd]);
+    out.push(["nav:domInteractive", nav.domInteractive]);
+  }
+  for (const r of performance.getEntriesByType("resource"))
+    if (/\\.(js|css)$/.test(r.name)) out.push(["res:" + r.name.split("/").pop() + "(" + Math.round(r.transferSize / 1024) + "KB)", r.responseEnd]);
+  out.sort((a, b) => a[1] - b[1]);
+  return out.map(([n, t]) => n + "@" + Math.round(t));
+})()`;
+
+/** First paint of a session's transcript in a fresh browser profile (nothing cached, nothing remembered but that session). */
+export async function measureFirstPaint(
+  browser: Browser,
+  url: string,
+  workspaceId: string,
+  sessionId: string,
+  opts: { profile?: boolean; tracePath?: string } = {},
+): Promise<FirstPaintResult> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  try {
+    const page = await context.newPage();
+    await page.addInitScript(FIRST_PAINT_SCRIPT, [workspaceId, sessionId]);
+    const cdp = opts.profile ? await context.newCDPSession(page) : null;
+    if (cdp) {
+      await cdp.send("Profiler.enable");
+      await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
+      await cdp.send("Profiler.start");
+    }
+    if (opts.tracePath) await browser.startTracing(page, { path: opts.tracePath, screenshots: false });
+    await page.goto(url);
+    await page.waitForFunction(() => ((window as unknown as { __firstPaint?: number }).__firstPaint ?? -1) > 0, null, { timeout: 60_000 });
+    if (opts.tracePath) await browser.stopTracing();
+    if (cdp) {
+      const { profile } = (await cdp.send("Profiler.stop")) as { profile: CpuProfile };
+      console.log(`--- hottest functions up to the first paint\n${topSelfTime(profile, 30).join("\n")}`);
+      if (process.env.BENCH_PROFILE_OUT) (await import("node:fs")).writeFileSync(process.env.BENCH_PROFILE_OUT, JSON.stringify(profile));
+    }
+    const ms = Math.round(await page.evaluate(() => (window as unknown as { __firstPaint: number }).__firstPaint));
+    const timeline = await page.evaluate<string[]>(TIMELINE_SCRIPT);
+    return { ms, timeline };
+  } finally {
+    await context.close();
+  }
+}
+
+// ---------------------------------------------------------------- standalone run
+
+/**
+ * `tsx bench/ui-first-paint.ts [--profile]`: only the cold first paint (then a
+ * warm one) of a 10,000-entry session, for iterating on it.
+ */
+async function standalone(): Promise<void> {
+  const [
+    { chromium },
+    fs,
+    os,
+    path,
+    { createWorkbench },
+    { SessionStore },
+    { startWebHost },
+    { default: globalSetup },
+    chromiumPath,
+    { benchEntries, BENCH_MODEL },
+  ] = await Promise.all([
+    import("@playwright/test"),
+    import("node:fs"),
+    import("node:os"),
+    import("node:path"),
+    import("../electron/core/api/create-workbench"),
+    import("../electron/core/store"),
+    import("../electron/core/web/server"),
+    import("../e2e/helpers/global-setup"),
+    import("../scripts/chromium-path"),
+    import("./ui-session"),
+  ]);
+  const executablePath = chromiumPath.findChromium();
+  if (!executablePath) throw new Error("no Chromium found (run scripts/ensure-chromium.ts)");
+  await globalSetup();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "wb-bench-first-paint-"));
+  const workspacePath = path.join(dir, "project");
+  fs.mkdirSync(workspacePath);
+  const dbPath = path.join(dir, "workbench.db");
+  const store = SessionStore.open(dbPath);
+  const ws = store.addWorkspace(workspacePath, "project");
+  const session = store.createSession({ workspaceId: ws.id, title: "Benchmark: 10,000 entries", model: BENCH_MODEL });
+  for (const entry of benchEntries(10_000)) store.appendEntry(session.id, entry);
+  store.close();
+  const workbench = await createWorkbench({
+    dbPath,
+    host: { mode: "web", notices: [] },
+    version: "bench",
+    env: {},
+    initialWorkspace: workspacePath,
+    demo: false,
+  });
+  const host = await startWebHost({ workbench, staticDir: path.join(process.cwd(), "out", "renderer") });
+  const browser = await chromium.launch({ executablePath, args: chromiumPath.CHROMIUM_ARGS });
+  const profile = process.argv.includes("--profile");
+  // `--trace`: a Chromium performance trace of the cold load, for the browser's Performance panel.
+  const tracePath = process.argv.includes("--trace") ? path.join(process.cwd(), "bench", ".tmp", "first-paint-trace.json") : undefined;
+  if (tracePath) fs.mkdirSync(path.dirname(tracePath), { recursive: true });
+  try {
+    const cold = await measureFirstPaint(browser, host.url, ws.id, session.id, { profile, tracePath });
+    console.log(`cold ${cold.ms} ms: ${cold.timeline.join(", ")}`);
+    const warm = await measureFirstPaint(browser, host.url, ws.id, session.id);
+    console.log(`warm ${warm.ms} ms: ${warm.timeline.join(", ")}`);
+    console.log(`RESULT ${JSON.stringify({ firstPaintColdMs: cold.ms, firstPaintMs: warm.ms })}`);
+  } finally {
+    await browser.close();
+    await host.close();
+    await workbench.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1]?.endsWith("ui-first-paint.ts")) {
+  standalone().catch((err: unknown) => {
+    console.error(`ui-first-paint failed: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  });
+}
