@@ -395,7 +395,8 @@ export const requests = {
   "approval.answer": {
     params: SessionId.extend({
       toolCallId: z.string(),
-      decision: z.enum(["approve", "approveForSession", "approveAlways", "deny", "denyAlways"]),
+      /** approveUnsandboxed: this one bash call runs outside the OS sandbox (never a rule, never for the session). */
+      decision: z.enum(["approve", "approveForSession", "approveAlways", "approveUnsandboxed", "deny", "denyAlways"]),
       reason: z.string().max(10_000).optional(),
       /** For approveForSession / approveAlways / denyAlways: the rule the card showed (it must cover this call). */
       rule: z.string().min(1).max(2000).optional(),

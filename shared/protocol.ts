@@ -197,6 +197,8 @@ export const ApprovalEntrySchema = z.object({
   hunks: z.array(z.enum(["accepted", "rejected"])).optional(),
   /** The user edited the proposed text before approving. */
   edited: z.boolean().optional(),
+  /** The user chose to run this bash call outside the OS sandbox ("Run unsandboxed"). */
+  unsandboxed: z.boolean().optional(),
   timestamp: z.number(),
 });
 

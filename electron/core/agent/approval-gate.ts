@@ -12,7 +12,7 @@ import type { Proposal } from "../tools/types";
 import type { AgentDeps } from "./ports";
 import { errorText, type SessionJournal } from "./session-journal";
 
-export type UserDecision = "approve" | "approveForSession" | "approveAlways" | "deny" | "denyAlways";
+export type UserDecision = "approve" | "approveForSession" | "approveAlways" | "approveUnsandboxed" | "deny" | "denyAlways";
 
 export type ApprovalAnswer =
   { decision: UserDecision; reason?: string; rule?: string; byPolicy?: boolean; review?: ChangeReview } | { decision: "aborted" };
@@ -78,6 +78,12 @@ export class ApprovalGate {
           message: `the review has ${review.decisions.length} hunk decisions; the proposal has ${preview.hunks?.length ?? 0} hunks`,
         };
       }
+    }
+    if (decision === "approveUnsandboxed") {
+      const preview = waiting.info.preview;
+      if (preview.kind !== "command" || preview.sandboxed !== true)
+        return { code: "INVALID_REQUEST", message: "only a bash command that would run in the sandbox can be run unsandboxed" };
+      if (review) return { code: "INVALID_REQUEST", message: "a per-hunk review applies only to a write or edit" };
     }
     const scoped = decision === "approveForSession" || decision === "approveAlways" || decision === "denyAlways";
     if (rule !== undefined && !scoped)
@@ -153,6 +159,7 @@ export class ApprovalGate {
       ...chosen,
       ...(answer.review?.kind === "hunks" ? { hunks: answer.review.decisions } : {}),
       ...(answer.review?.kind === "edited" ? { edited: true } : {}),
+      ...(answer.decision === "approveUnsandboxed" ? { unsandboxed: true } : {}),
     });
     return answer;
   }
@@ -170,6 +177,7 @@ export class ApprovalGate {
           rules: decision.rules,
           ...(decision.hunks ? { hunks: decision.hunks } : {}),
           ...(decision.edited ? { edited: true } : {}),
+          ...(decision.unsandboxed ? { unsandboxed: true } : {}),
         }),
       );
     } catch (err) {

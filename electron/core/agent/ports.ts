@@ -50,7 +50,8 @@ export interface ToolRuntimePort {
    * The user approved once, or for the session (`rule`, or the exact call when absent).
    * `review`: per-hunk decisions / edited text for an edit or write (only accepted hunks are applied).
    */
-  approve(proposal: Proposal, options: { forSession: boolean; rule?: string; review?: ChangeReview }): void;
+  /** `unsandboxed`: "Run unsandboxed", this one bash call outside the OS sandbox. */
+  approve(proposal: Proposal, options: { forSession: boolean; rule?: string; review?: ChangeReview; unsandboxed?: boolean }): void;
   /** The user (or the policy) refused; the outcome tells the model why. */
   deny(proposal: Proposal, options: { reason?: string }): ToolOutcome;
   /** The turn was aborted while the proposal waited. */
@@ -71,6 +72,7 @@ export type ToolAuditEvent =
       rules?: DecidingRule[];
       hunks?: HunkDecision[];
       edited?: boolean;
+      unsandboxed?: boolean;
     }
   | {
       kind: "finished";

@@ -122,6 +122,7 @@ export async function runToolBatch(host: ToolBatchHost, calls: ToolCall[], signa
         forSession: answer.decision === "approveForSession",
         ...sessionRule,
         ...(answer.review ? { review: answer.review } : {}),
+        ...(answer.decision === "approveUnsandboxed" ? { unsandboxed: true } : {}),
       });
     }
     deps.emit("tool.status", { sessionId, toolCallId: call.id, toolName: call.name, status: "running" });

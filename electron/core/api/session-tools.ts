@@ -78,9 +78,14 @@ export function createSessionTools(options: SessionToolsOptions): ToolRuntimePor
     suggestRules: (proposal) =>
       suggestRules(proposal.toolName as SideEffectToolName, proposal.preview).filter((r) => turnRuntime.checkRule(proposal, r) === null),
     checkRule: (proposal, pattern, action) => turnRuntime.checkRule(proposal, pattern, action),
-    approve: (proposal, { forSession, rule, review }) => {
+    approve: (proposal, { forSession, rule, review, unsandboxed }) => {
       if (forSession && !["bash", "write", "edit"].includes(proposal.toolName)) allowedForSession.add(proposal.toolName);
-      turnRuntime.approve(proposal, { forSession, ...(rule ? { rule } : {}), ...(review ? { review } : {}) });
+      turnRuntime.approve(proposal, {
+        forSession,
+        ...(rule ? { rule } : {}),
+        ...(review ? { review } : {}),
+        ...(unsandboxed ? { unsandboxed } : {}),
+      });
     },
     deny: (proposal, { reason }) => turnRuntime.deny(proposal, { reason }),
     cancel: (proposal) => turnRuntime.cancel(proposal),

@@ -37,6 +37,8 @@ export type AuditEvent =
       hunks?: HunkDecision[];
       /** The user edited the proposed text before approving. */
       edited?: boolean;
+      /** The user chose to run this bash call outside the sandbox. */
+      unsandboxed?: boolean;
       timestamp: number;
     }
   | { type: "sessionAllow"; toolName: string; rule: string; timestamp: number }

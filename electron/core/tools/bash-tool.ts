@@ -223,6 +223,7 @@ export async function runBash(args: BashArgs, ctx: ToolContext): Promise<ToolOut
         timedOut,
         aborted,
         sandbox: ctx.bash.sandbox.kind,
+        ...(ctx.bash.unsandboxedByUser ? { unsandboxedByUser: true } : {}),
       };
       if (spawnError) return resolve(failure(errors.io("bash", spawnError.message), details));
       const output = cut.text === "" ? "(no output)" : cut.text;

@@ -24,4 +24,16 @@ export interface BashSettings {
   network: boolean;
   /** Folders hidden from sandboxed commands besides the home secrets (the app's data folder). */
   hidden: readonly string[];
+  /** The user chose "Run unsandboxed" for this one call (recorded in the result's details). */
+  unsandboxedByUser?: boolean;
+}
+
+/** The settings for one bash call the user approved to run outside the sandbox. */
+export function unsandboxedByUser(bash: BashSettings): BashSettings {
+  return {
+    ...bash,
+    sandbox: { kind: "none", reason: "the user chose to run this command unsandboxed" },
+    required: false,
+    unsandboxedByUser: true,
+  };
 }

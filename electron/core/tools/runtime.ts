@@ -26,7 +26,7 @@ import type { AuditEvent, AuditSink } from "./audit";
 import { DEFAULT_RUN_BUDGET, TurnBudget, type BudgetUsage } from "./budget";
 import { bashSandboxNote } from "./descriptions";
 import { detectBashSandbox, type BashSandboxInfo, type BashSandboxMode } from "./bash-sandbox";
-import type { BashSettings, ToolContext } from "./context";
+import { unsandboxedByUser, type BashSettings, type ToolContext } from "./context";
 import { childEnvironment } from "./env";
 import { errors, failure, toolError } from "./errors";
 import { READONLY_TIMEOUT_MS } from "./limits";
@@ -111,7 +111,8 @@ export interface ToolRuntime {
   checkRule(proposal: Proposal, pattern: string, action?: "allow" | "deny"): string | null;
   /** `forSession` with `rule`: that rule is allowed from now on; without it, the exact call (command or file); an external tool: the tool. */
   /** `review`: the user accepted only some hunks of a write/edit, or edited it; applied by `execute`. */
-  approve(proposal: Proposal, options?: { forSession?: boolean; rule?: string; review?: ChangeReview }): void;
+  /** `unsandboxed`: the user chose to run this one bash call outside the OS sandbox (docs/tool-sandbox.md). */
+  approve(proposal: Proposal, options?: { forSession?: boolean; rule?: string; review?: ChangeReview; unsandboxed?: boolean }): void;
   deny(proposal: Proposal, options?: { reason?: string }): ToolOutcome;
   cancel(proposal: Proposal): ToolOutcome;
   execute(proposal: Proposal, signal?: AbortSignal): Promise<ToolOutcome>;
@@ -127,6 +128,8 @@ interface Pending {
   state: "proposed" | "approved" | "policyDenied";
   rule?: string;
   review?: ChangeReview;
+  /** "Run unsandboxed": this bash call only, outside the OS sandbox. */
+  unsandboxed?: boolean;
 }
 
 const NEVER_ABORTED = new AbortController().signal;
@@ -460,6 +463,8 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       if (!entry || entry.state === "policyDenied") return;
       entry.state = "approved";
       if (opts?.review && proposal.preview.kind === "diff") entry.review = opts.review;
+      // Only a bash call the card showed as sandboxed; never carried by a rule or a session approval.
+      if (opts?.unsandboxed && proposal.toolName === "bash" && !opts.forSession) entry.unsandboxed = true;
       if (opts?.forSession && !isBuiltInSideEffect(proposal.toolName)) {
         runtime.allowForSession(proposal.toolName);
       } else if (opts?.forSession) {
@@ -477,6 +482,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
         decidedBy: "user",
         ...(hunks ? { hunks } : {}),
         ...(entry.review?.kind === "edited" ? { edited: true } : {}),
+        ...(entry.unsandboxed ? { unsandboxed: true } : {}),
         timestamp: clock(),
       });
     },
@@ -527,7 +533,9 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
         null,
         async (s) => {
           const ctx = await context(s);
-          return ctx.ok ? sideDef.execute(entry.proposal.args, ctx.value, entry.proposal.fingerprint, entry.review) : failure(ctx.error);
+          if (!ctx.ok) return failure(ctx.error);
+          const callCtx = entry.unsandboxed ? { ...ctx.value, bash: unsandboxedByUser(ctx.value.bash) } : ctx.value;
+          return sideDef.execute(entry.proposal.args, callCtx, entry.proposal.fingerprint, entry.review);
         },
         (e) => failure(e),
       );

@@ -35,6 +35,8 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
   const answering = useTurnStore((s) => s.answering[approval.sessionId] === approval.toolCallId);
   const openDiff = useUiStore((s) => s.openDiff);
   const [denying, setDenying] = useState(false);
+  // "Run unsandboxed" takes two clicks: the first says what it means.
+  const [unconfining, setUnconfining] = useState(false);
   const [reason, setReason] = useState("");
   const suggestions = approval.suggestedRules ?? [];
   const [rule, setRule] = useState(suggestions[0] ?? "");
@@ -74,6 +76,7 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
     setArmed(false);
     setRule(approval.suggestedRules?.[0] ?? "");
     setDenying(false);
+    setUnconfining(false);
   }, [approval.toolCallId, approval.suggestedRules]);
 
   // Hunks (and an edit of the proposal) start fresh for each proposal.
@@ -291,6 +294,12 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
           />
         </label>
       )}
+      {unconfining && (
+        <p className="sandbox-line unsandboxed" role="note">
+          Unsandboxed, this command runs with your full user rights: it can read and change any of your files (your home folder&apos;s keys
+          included) and use the network. This applies to this one command only.
+        </p>
+      )}
       <div className="approval-actions">
         <button
           type="button"
@@ -322,6 +331,23 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
         >
           Always allow
         </button>
+        {preview.kind === "command" &&
+          preview.sandboxed === true &&
+          (unconfining ? (
+            <button
+              type="button"
+              className="danger"
+              disabled={answering}
+              onClick={() => decide("approveUnsandboxed")}
+              title="This one command only; never remembered"
+            >
+              Run outside the sandbox
+            </button>
+          ) : (
+            <button type="button" disabled={answering} onClick={() => setUnconfining(true)}>
+              Run unsandboxed…
+            </button>
+          ))}
         {denying ? (
           <>
             <button type="button" className="danger" disabled={answering} onClick={() => decide("deny")}>

@@ -103,6 +103,7 @@ export const ToolCard = memo(function ToolCard({ call, streaming }: { call: Tool
             ? ` · ${approval.rules[0].action === "deny" ? "always denied" : approval.rules[0].source === "session" ? "from now on" : "always allowed"}: ${approval.rules.map((r) => `\`${r.pattern}\``).join(", ")}`
             : ""}
           {approval.reason && approval.decidedBy === "user" ? `: ${approval.reason}` : ""}
+          {approval.unsandboxed ? " · run unsandboxed (your choice, this command only)" : ""}
         </p>
       )}
       {call.argumentsError && <p className="tool-error">{argumentsNote(call.argumentsError)}</p>}
