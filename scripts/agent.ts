@@ -11,8 +11,8 @@
  *
  * "Undo last turn": files and conversation back to before the session's last message (default: the
  * workspace's most recent session), the conversation forked there. Exit code: 0 restored, 1 refused, 2 bad usage.
- * Keys come from environment variables (ANTHROPIC_API_KEY, OPENAI_API_KEY, …), base URLs from the
- * app's settings in that database, as in web mode.
+ * Keys come from web mode's key file beside that database (saved in Settings) or environment variables
+ * (ANTHROPIC_API_KEY, OPENAI_API_KEY, …), base URLs from the app's settings in that database, as in web mode.
  */
 import { mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -23,6 +23,7 @@ import type { Workbench } from "../electron/core/api/workbench";
 import { runHeadless, type HeadlessIo } from "../electron/core/host/headless-run";
 import { undoHeadless } from "../electron/core/host/headless-undo";
 import { startCore } from "../electron/core/host/start-core";
+import { createFileSecretStore, keyFileFor } from "../electron/core/host/file-secret-store";
 import { defaultDataDir } from "../electron/core/host/data-dir";
 
 const USAGE = [
@@ -125,9 +126,16 @@ async function withCore(
 ): Promise<number> {
   const dbPath = resolve(db ?? join(defaultDataDir(), "workbench.db"));
   mkdirSync(dirname(dbPath), { recursive: true });
+  const keyFile = keyFileFor(dbPath);
   const core = await startCore({
     dbPath,
-    host: { mode: "web", notices: [] },
+    // Keys saved in web mode's Settings are in the key file beside the database; environment variables work too.
+    host: {
+      mode: "web",
+      secrets: createFileSecretStore({ filePath: keyFile, onProblem: (message) => process.stderr.write(`keys: ${message}\n`) }),
+      secretsWhere: keyFile,
+      notices: [],
+    },
     version: process.env.npm_package_version ?? "0.0.0",
     demo: "auto",
     ...(approvalPolicy ? { approvalPolicy } : {}),

@@ -326,6 +326,8 @@ export const requests = {
       notices: z.array(z.string()),
       /** The model a new session gets (settings, else the first configured; the demo with --demo). */
       defaultModel: ModelRefSchema.nullable(),
+      /** Where keys saved in Settings are kept (the OS keychain, web mode's key file); null: environment variables only. */
+      keyStore: z.string().nullable(),
     }),
   },
   "workspace.open": { params: z.object({ path: z.string().min(1) }).strict(), result: WorkspaceSchema },

@@ -30,6 +30,7 @@ export function createHostServices(input: HostServicesInput): HostServices {
   return {
     mode: "electron",
     secrets,
+    secretsWhere: "the operating system's keychain",
     notices,
     async pickFolder() {
       const parent = input.parentWindow();

@@ -47,6 +47,7 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
       initialWorkspace: ctx.initialWorkspaceId ? (store.getWorkspace(ctx.initialWorkspaceId) ?? null) : null,
       demo: ctx.options.demo ?? false,
       defaultModel: ctx.defaultModel(),
+      keyStore: ctx.options.host.secrets ? (ctx.options.host.secretsWhere ?? "the app's key store") : null,
       notices: [
         ...ctx.notices,
         // Keyless local servers (Ollama, LM Studio) always count as configured: only a provider that needs a key tells.

@@ -14,8 +14,10 @@ export interface HostServices {
   mode: "electron" | "web";
   /** Native folder picker; null when the user cancelled or the host has none. */
   pickFolder?: () => Promise<string | null>;
-  /** Secrets store (Electron safeStorage). Web mode reads environment variables instead. */
+  /** Secrets store (Electron safeStorage; web mode's owner-only key file). Without one, keys come from environment variables only. */
   secrets?: SecretStore;
+  /** Where `secrets` keeps keys, in words for Settings ("the OS keychain", the key file's path). */
+  secretsWhere?: string;
   /** One-line notices shown to the user at start (e.g. "keys are only obfuscated"). */
   notices?: string[];
 }

@@ -8,6 +8,7 @@ import { mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { defaultDataDir } from "../host/data-dir";
+import { createFileSecretStore, keyFileFor } from "../host/file-secret-store";
 import { startCore } from "../host/start-core";
 import { startWebHost } from "./server";
 
@@ -44,9 +45,15 @@ async function main(): Promise<void> {
   mkdirSync(dirname(dbPath), { recursive: true });
   const staticDir = resolve(args.static ?? join(process.cwd(), "out", "renderer"));
 
+  const keyFile = keyFileFor(dbPath);
   const core = await startCore({
     dbPath,
-    host: { mode: "web", notices: ["Web mode: API keys come from environment variables (ANTHROPIC_API_KEY, OPENAI_API_KEY, …)."] },
+    host: {
+      mode: "web",
+      secrets: createFileSecretStore({ filePath: keyFile, onProblem: (message) => console.error(`keys: ${message}`) }),
+      secretsWhere: keyFile,
+      notices: [],
+    },
     version: process.env.npm_package_version ?? "0.0.0",
     demo: args.demo ? true : "auto",
     initialWorkspace: args.workspace ? resolve(args.workspace) : undefined,

@@ -1,4 +1,4 @@
-/** One provider's key: where it comes from and its last characters; a field to replace it (Electron). */
+/** One provider's key: where it comes from and its last characters; a field to replace it where the host can keep keys. */
 import { useState } from "react";
 import { useModelsStore, type ProviderStatus } from "../../stores/models-store";
 
@@ -11,7 +11,16 @@ const SOURCE_LABEL: Record<ProviderStatus["keySource"], string> = {
   awsMissing: "no AWS credentials: set AWS_PROFILE or AWS keys, or run aws sso login",
 };
 
-export function ApiKeyRow({ provider, editable }: { provider: ProviderStatus; editable: boolean }) {
+export function ApiKeyRow({
+  provider,
+  editable,
+  storedLabel = SOURCE_LABEL.keychain,
+}: {
+  provider: ProviderStatus;
+  editable: boolean;
+  /** How a saved key is described ("stored in the keychain", "stored in the key file"). */
+  storedLabel?: string;
+}) {
   const setApiKey = useModelsStore((s) => s.setApiKey);
   const [value, setValue] = useState("");
   const [busy, setBusy] = useState(false);
@@ -28,7 +37,7 @@ export function ApiKeyRow({ provider, editable }: { provider: ProviderStatus; ed
       <div>
         <strong>{provider.label}</strong>{" "}
         <span className={`badge ${provider.keySource === "none" || provider.keySource === "awsMissing" ? "warn" : "ok"}`}>
-          {SOURCE_LABEL[provider.keySource]}
+          {provider.keySource === "keychain" ? storedLabel : SOURCE_LABEL[provider.keySource]}
         </span>
         {provider.keyHint && <span className="muted"> ••••{provider.keyHint}</span>}
         {provider.apiKeyEnv && provider.keySource !== "keychain" && <span className="muted small"> ({provider.apiKeyEnv})</span>}

@@ -51,6 +51,7 @@ export function SettingsDialog() {
 function SettingsForm({ onClose }: { onClose: () => void }) {
   const id = useId();
   const mode = useAppStore((s) => s.info?.mode ?? "web");
+  const keyStore = useAppStore((s) => s.info?.keyStore ?? null);
   const settings = useSettingsStore((s) => s.settings);
   const update = useSettingsStore((s) => s.update);
   const models = useModelsStore((s) => s.models);
@@ -117,7 +118,12 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
 
         <section aria-labelledby={`${id}-keys`}>
           <h3 id={`${id}-keys`}>API keys</h3>
-          {mode === "web" ? (
+          {mode === "web" && keyStore !== null ? (
+            <p className="muted">
+              Keys saved here are kept in <code>{keyStore}</code>, readable only by your user (never in the sessions database). Environment
+              variables set before <code>npm run web</code> work too. Saved keys are never shown again, only their last characters.
+            </p>
+          ) : mode === "web" ? (
             <p className="muted">
               In web mode, keys come from environment variables set before <code>npm run web</code> (for example{" "}
               {providers
@@ -139,7 +145,12 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
           )}
           <ul className="key-list">
             {providers.map((p) => (
-              <ApiKeyRow key={p.key} provider={p} editable={mode === "electron"} />
+              <ApiKeyRow
+                key={p.key}
+                provider={p}
+                editable={keyStore !== null}
+                storedLabel={mode === "web" ? "stored in the key file" : "stored in the keychain"}
+              />
             ))}
           </ul>
         </section>
