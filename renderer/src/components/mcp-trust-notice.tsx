@@ -3,33 +3,12 @@
  * user has not trusted: they are not started (so their tools are missing) until
  * the user reviews them in Settings (docs/mcp-trust.md).
  */
-import { useEffect, useState } from "react";
-import type { McpStatus } from "../../../shared/api";
-import { client } from "../api/current";
 import { useUiStore } from "../stores/ui-store";
+import { useMcpStatus } from "./use-mcp-status";
 
 export function McpTrustNotice({ workspaceId }: { workspaceId: string | null }) {
-  const [status, setStatus] = useState<McpStatus | null>(null);
-
-  useEffect(() => {
-    if (!workspaceId) return;
-    let live = true;
-    client()
-      .call("mcp.status", { workspaceId })
-      .then((s) => live && setStatus(s))
-      // The notice is a hint; Settings reports a failure to read the status.
-      .catch(() => undefined);
-    const off = client().on("mcp.status", (s) => {
-      if (s.workspaceId === workspaceId) setStatus(s);
-    });
-    return () => {
-      live = false;
-      off();
-    };
-  }, [workspaceId]);
-
-  // A status of the previous workspace is ignored until this one's arrives.
-  const current = status && status.workspaceId === workspaceId ? status : null;
+  // The notice is a hint; Settings reports a failure to read the status.
+  const [current] = useMcpStatus(workspaceId);
   const untrusted = current?.servers.filter((s) => s.state === "untrusted") ?? [];
   if (untrusted.length === 0) return null;
   const names = untrusted.map((s) => s.name).join(", ");

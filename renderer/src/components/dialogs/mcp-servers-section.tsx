@@ -9,11 +9,12 @@
  * not started until the user reads what it runs and presses "Trust and start"
  * (docs/mcp-trust.md). Trust covers that exact entry; an edit asks again.
  */
-import { useEffect, useState } from "react";
-import type { McpServerStatus, McpStatus } from "../../../../shared/api";
+import { useState } from "react";
+import type { McpServerStatus } from "../../../../shared/api";
 import { client } from "../../api/current";
 import { useAppStore } from "../../stores/app-store";
 import { useWorkspaceStore } from "../../stores/workspace-store";
+import { useMcpStatus } from "../use-mcp-status";
 
 function stateText(s: McpServerStatus): string {
   switch (s.state) {
@@ -32,24 +33,8 @@ function stateText(s: McpServerStatus): string {
 
 export function McpServersSection({ headingId }: { headingId: string }) {
   const workspaceId = useWorkspaceStore((s) => s.workspace?.id ?? null);
-  const [status, setStatus] = useState<McpStatus | null>(null);
+  const [status, setStatus] = useMcpStatus(workspaceId, (err) => useAppStore.getState().reportError("Could not read the MCP servers", err));
   const [busy, setBusy] = useState<string | null>(null);
-
-  useEffect(() => {
-    if (!workspaceId) return;
-    let live = true;
-    client()
-      .call("mcp.status", { workspaceId })
-      .then((s) => live && setStatus(s))
-      .catch((err: unknown) => useAppStore.getState().reportError("Could not read the MCP servers", err));
-    const off = client().on("mcp.status", (s) => {
-      if (s.workspaceId === workspaceId) setStatus(s);
-    });
-    return () => {
-      live = false;
-      off();
-    };
-  }, [workspaceId]);
 
   const restart = (name?: string) => {
     if (!workspaceId) return;
