@@ -10,6 +10,7 @@
  */
 import type { Browser } from "@playwright/test";
 import { topSelfTime, type CpuProfile } from "./cpu-profile";
+import { runIfMain, startStandaloneHost } from "./ui-standalone";
 
 /**
  * Opens the session at start (as after a reload) and records the end of the first
@@ -95,72 +96,21 @@ export async function measureFirstPaint(
  * warm one) of a 10,000-entry session, for iterating on it.
  */
 async function standalone(): Promise<void> {
-  const [
-    { chromium },
-    fs,
-    os,
-    path,
-    { createWorkbench },
-    { SessionStore },
-    { startWebHost },
-    { default: globalSetup },
-    chromiumPath,
-    { benchEntries, BENCH_MODEL },
-  ] = await Promise.all([
-    import("@playwright/test"),
-    import("node:fs"),
-    import("node:os"),
-    import("node:path"),
-    import("../electron/core/api/create-workbench"),
-    import("../electron/core/store"),
-    import("../electron/core/web/server"),
-    import("../e2e/helpers/global-setup"),
-    import("../scripts/chromium-path"),
-    import("./ui-session"),
-  ]);
-  const executablePath = chromiumPath.findChromium();
-  if (!executablePath) throw new Error("no Chromium found (run scripts/ensure-chromium.ts)");
-  await globalSetup();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "wb-bench-first-paint-"));
-  const workspacePath = path.join(dir, "project");
-  fs.mkdirSync(workspacePath);
-  const dbPath = path.join(dir, "workbench.db");
-  const store = SessionStore.open(dbPath);
-  const ws = store.addWorkspace(workspacePath, "project");
-  const session = store.createSession({ workspaceId: ws.id, title: "Benchmark: 10,000 entries", model: BENCH_MODEL });
-  for (const entry of benchEntries(10_000)) store.appendEntry(session.id, entry);
-  store.close();
-  const workbench = await createWorkbench({
-    dbPath,
-    host: { mode: "web", notices: [] },
-    version: "bench",
-    env: {},
-    initialWorkspace: workspacePath,
-    demo: false,
-  });
-  const host = await startWebHost({ workbench, staticDir: path.join(process.cwd(), "out", "renderer") });
-  const browser = await chromium.launch({ executablePath, args: chromiumPath.CHROMIUM_ARGS });
+  const [fs, path] = await Promise.all([import("node:fs"), import("node:path")]);
+  const bench = await startStandaloneHost({ entries: 10_000, tmpPrefix: "wb-bench-first-paint-" });
   const profile = process.argv.includes("--profile");
   // `--trace`: a Chromium performance trace of the cold load, for the browser's Performance panel.
   const tracePath = process.argv.includes("--trace") ? path.join(process.cwd(), "bench", ".tmp", "first-paint-trace.json") : undefined;
   if (tracePath) fs.mkdirSync(path.dirname(tracePath), { recursive: true });
   try {
-    const cold = await measureFirstPaint(browser, host.url, ws.id, session.id, { profile, tracePath });
+    const cold = await measureFirstPaint(bench.browser, bench.url, bench.workspaceId, bench.session.id, { profile, tracePath });
     console.log(`cold ${cold.ms} ms: ${cold.timeline.join(", ")}`);
-    const warm = await measureFirstPaint(browser, host.url, ws.id, session.id);
+    const warm = await measureFirstPaint(bench.browser, bench.url, bench.workspaceId, bench.session.id);
     console.log(`warm ${warm.ms} ms: ${warm.timeline.join(", ")}`);
     console.log(`RESULT ${JSON.stringify({ firstPaintColdMs: cold.ms, firstPaintMs: warm.ms })}`);
   } finally {
-    await browser.close();
-    await host.close();
-    await workbench.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await bench.close();
   }
 }
 
-if (process.argv[1]?.endsWith("ui-first-paint.ts")) {
-  standalone().catch((err: unknown) => {
-    console.error(`ui-first-paint failed: ${err instanceof Error ? err.message : String(err)}`);
-    process.exit(1);
-  });
-}
+runIfMain("ui-first-paint.ts", standalone);

@@ -9,6 +9,7 @@
  * - modelViewOpenMs: median of those opens (target <= 200 on a 2,000-entry session).
  */
 import type { Page } from "@playwright/test";
+import { profiledAround, runIfMain, startStandaloneHost } from "./ui-standalone";
 
 export interface ModelViewBenchResult {
   modelViewOpenMs: number;
@@ -86,80 +87,17 @@ export async function measureModelView(
 
 /** `tsx bench/ui-model-view.ts [--profile]`: only this measurement, on a 2,000-entry session (for iterating on it). */
 async function standalone(): Promise<void> {
-  const [
-    { chromium },
-    fs,
-    os,
-    path,
-    { createWorkbench },
-    { SessionStore },
-    { startWebHost },
-    { default: globalSetup },
-    chromiumPath,
-    { benchEntries, BENCH_MODEL },
-    { topSelfTime },
-  ] = await Promise.all([
-    import("@playwright/test"),
-    import("node:fs"),
-    import("node:os"),
-    import("node:path"),
-    import("../electron/core/api/create-workbench"),
-    import("../electron/core/store"),
-    import("../electron/core/web/server"),
-    import("../e2e/helpers/global-setup"),
-    import("../scripts/chromium-path"),
-    import("./ui-session"),
-    import("./cpu-profile"),
-  ]);
-  const executablePath = chromiumPath.findChromium();
-  if (!executablePath) throw new Error("no Chromium found (run scripts/ensure-chromium.ts)");
-  await globalSetup();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "wb-bench-model-view-"));
-  const workspacePath = path.join(dir, "project");
-  fs.mkdirSync(workspacePath);
-  const dbPath = path.join(dir, "workbench.db");
-  const store = SessionStore.open(dbPath);
-  const ws = store.addWorkspace(workspacePath, "project");
-  const session = store.createSession({ workspaceId: ws.id, title: "Benchmark: 2,000 entries", model: BENCH_MODEL });
-  for (const entry of benchEntries(2_000)) store.appendEntry(session.id, entry);
-  store.close();
-  const workbench = await createWorkbench({
-    dbPath,
-    host: { mode: "web", notices: [] },
-    version: "bench",
-    env: {},
-    initialWorkspace: workspacePath,
-    demo: false,
-  });
-  const host = await startWebHost({ workbench, staticDir: path.join(process.cwd(), "out", "renderer") });
-  const browser = await chromium.launch({ executablePath, args: chromiumPath.CHROMIUM_ARGS });
+  const bench = await startStandaloneHost({ entries: 2_000, tmpPrefix: "wb-bench-model-view-" });
   try {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await page.goto(host.url);
-    await page.getByRole("button", { name: `Replay session ${session.title}` }).waitFor({ state: "attached", timeout: 60_000 });
-    const cdp = process.argv.includes("--profile") ? await page.context().newCDPSession(page) : null;
-    const around = async <T>(run: () => Promise<T>): Promise<T> => {
-      if (!cdp) return run();
-      await cdp.send("Profiler.enable");
-      await cdp.send("Profiler.start");
-      const out = await run();
-      const { profile } = (await cdp.send("Profiler.stop")) as { profile: Parameters<typeof topSelfTime>[0] };
-      console.log(`--- hottest functions while opening\n${topSelfTime(profile, 25).join("\n")}`);
-      return out;
-    };
-    const result = await measureModelView(page, { sessionId: session.id, around });
+    const page = await bench.browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.goto(bench.url);
+    await page.getByRole("button", { name: `Replay session ${bench.session.title}` }).waitFor({ state: "attached", timeout: 60_000 });
+    const around = await profiledAround(page, "opening");
+    const result = await measureModelView(page, { sessionId: bench.session.id, around });
     console.log(`RESULT ${JSON.stringify(result)}`);
   } finally {
-    await browser.close();
-    await host.close();
-    await workbench.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await bench.close();
   }
 }
 
-if (process.argv[1]?.endsWith("ui-model-view.ts")) {
-  standalone().catch((err: unknown) => {
-    console.error(`ui-model-view failed: ${err instanceof Error ? err.message : String(err)}`);
-    process.exit(1);
-  });
-}
+runIfMain("ui-model-view.ts", standalone);

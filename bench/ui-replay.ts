@@ -18,6 +18,7 @@
  * they are not part of a step; the benchmark waits for them to settle before it starts.
  */
 import type { Page } from "@playwright/test";
+import { profiledAround, runIfMain, startStandaloneHost } from "./ui-standalone";
 
 export interface ReplayBenchResult {
   replayStepMs: number;
@@ -141,87 +142,24 @@ export async function measureReplayStep(page: Page, opts: ReplayBenchOptions): P
  * 10,000-entry session, without the rest of bench:ui (for iterating on it).
  */
 async function standalone(): Promise<void> {
-  const [
-    { chromium },
-    fs,
-    os,
-    path,
-    { createWorkbench },
-    { SessionStore },
-    { startWebHost },
-    { default: globalSetup },
-    chromiumPath,
-    { benchEntries, BENCH_MODEL },
-    { topSelfTime },
-  ] = await Promise.all([
-    import("@playwright/test"),
-    import("node:fs"),
-    import("node:os"),
-    import("node:path"),
-    import("../electron/core/api/create-workbench"),
-    import("../electron/core/store"),
-    import("../electron/core/web/server"),
-    import("../e2e/helpers/global-setup"),
-    import("../scripts/chromium-path"),
-    import("./ui-session"),
-    import("./cpu-profile"),
-  ]);
-  const executablePath = chromiumPath.findChromium();
-  if (!executablePath) throw new Error("no Chromium found (run scripts/ensure-chromium.ts)");
-  await globalSetup();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "wb-bench-replay-"));
-  const workspacePath = path.join(dir, "project");
-  fs.mkdirSync(workspacePath);
-  const dbPath = path.join(dir, "workbench.db");
-  const store = SessionStore.open(dbPath);
-  const ws = store.addWorkspace(workspacePath, "project");
-  const session = store.createSession({ workspaceId: ws.id, title: "Benchmark: 10,000 entries", model: BENCH_MODEL });
-  for (const entry of benchEntries(10_000)) store.appendEntry(session.id, entry);
-  store.close();
-  const workbench = await createWorkbench({
-    dbPath,
-    host: { mode: "web", notices: [] },
-    version: "bench",
-    env: {},
-    initialWorkspace: workspacePath,
-    demo: false,
-  });
-  const host = await startWebHost({ workbench, staticDir: process.env.BENCH_STATIC ?? path.join(process.cwd(), "out", "renderer") });
-  const browser = await chromium.launch({ executablePath, args: chromiumPath.CHROMIUM_ARGS });
+  const bench = await startStandaloneHost({ entries: 10_000, tmpPrefix: "wb-bench-replay-" });
   try {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const page = await bench.browser.newPage({ viewport: { width: 1440, height: 900 } });
     const errors: string[] = [];
     page.on("pageerror", (e) =>
       errors.push(`${e.message} at ${performance.now().toFixed(0)} ms: ${(e.stack ?? "").split("\n").slice(1, 6).join(" / ")}`),
     );
     page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
     page.on("console", (m) => m.text().startsWith("[replay-bench]") && console.log(m.text()));
-    await page.goto(host.url);
-    await page.getByRole("button", { name: `Replay session ${session.title}` }).waitFor({ state: "attached", timeout: 60_000 });
-    const cdp = process.argv.includes("--profile") ? await page.context().newCDPSession(page) : null;
-    const around = async <T>(run: () => Promise<T>): Promise<T> => {
-      if (!cdp) return run();
-      await cdp.send("Profiler.enable");
-      await cdp.send("Profiler.start");
-      const out = await run();
-      const { profile } = (await cdp.send("Profiler.stop")) as { profile: Parameters<typeof topSelfTime>[0] };
-      console.log(`--- hottest functions while stepping\n${topSelfTime(profile, 25).join("\n")}`);
-      return out;
-    };
-    const result = await measureReplayStep(page, { sessionId: session.id, title: session.title, around });
+    await page.goto(bench.url);
+    await page.getByRole("button", { name: `Replay session ${bench.session.title}` }).waitFor({ state: "attached", timeout: 60_000 });
+    const around = await profiledAround(page, "stepping");
+    const result = await measureReplayStep(page, { sessionId: bench.session.id, title: bench.session.title, around });
     if (errors.length) console.log(`browser errors: ${errors.slice(0, 5).join(" | ")}`);
     console.log(`RESULT ${JSON.stringify({ ...result, browserErrors: errors.length })}`);
   } finally {
-    await browser.close();
-    await host.close();
-    await workbench.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await bench.close();
   }
 }
 
-if (process.argv[1]?.endsWith("ui-replay.ts")) {
-  standalone().catch((err: unknown) => {
-    console.error(`ui-replay failed: ${err instanceof Error ? err.message : String(err)}`);
-    process.exit(1);
-  });
-}
+runIfMain("ui-replay.ts", standalone);
