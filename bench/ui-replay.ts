@@ -109,7 +109,8 @@ export async function measureReplayStep(page: Page, opts: ReplayBenchOptions): P
   // The diff panel shows the files as of this step once the step settles: let Monaco load
   // and its worker finish that first diff before stepping (it is not part of a step).
   await page.getByRole("region", { name: "Files at this step" }).getByRole("list").waitFor({ timeout: 60_000 });
-  await page.locator(".diff-panel .modified .view-lines").waitFor({ timeout: 60_000 });
+  // While the panel swaps files two diff editors can be mounted for a moment: any one painted will do.
+  await page.locator(".diff-panel .modified .view-lines").first().waitFor({ timeout: 60_000 });
   await page.waitForTimeout(1_000);
 
   const script = STEP_SCRIPT.replace(/FORWARD/g, String(forward)).replace(/BACK/g, String(back));
