@@ -5,6 +5,7 @@
  * checkpoints run on a worker thread (falling back to SQLite's own when the
  * worker cannot run).
  */
+import { existsSync } from "node:fs";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SessionStore } from "../../electron/core/store";
@@ -100,8 +101,8 @@ describe("WAL checkpoints on a worker thread", () => {
     const [r] = db.pragma("wal_checkpoint(PASSIVE)") as Array<{ log: number; checkpointed: number }>;
     expect(r.checkpointed).toBe(r.log);
     expect(cp.lastError).toBeNull();
-    cp.stop();
     db.close();
+    await cp.stop();
   });
 
   it("falls back to SQLite's own checkpoints when the worker cannot open the file", async () => {
@@ -127,5 +128,31 @@ describe("WAL checkpoints on a worker thread", () => {
     expect(again.loadEntries(s.id)).toHaveLength(300);
     expect(again.search("tag299")).toHaveLength(1);
     again.close();
+  });
+
+  it("stop settles once the worker thread is gone, even when it is still starting", async () => {
+    dir = tempDir();
+    const path = dir.file("c.db");
+    const db = new Database(path);
+    db.pragma("journal_mode = WAL");
+    const cp = new Checkpointer(db, path, undefined);
+    expect(cp.threadAlive).toBe(true);
+    db.close();
+    await cp.stop();
+    expect(cp.threadAlive).toBe(false);
+    expect(cp.lastError).toBeNull();
+  });
+
+  it("once close has settled, no thread holds the file: its folder can be removed (the store's last connection removed the WAL)", async () => {
+    dir = tempDir();
+    const path = dir.file("s.db");
+    const store = SessionStore.open(path, { checkpoints: "background" });
+    const s = store.createSession({ workspaceId: store.addWorkspace("/w").id });
+    store.appendEntry(s.id, user("one"));
+    // The worker thread is still starting or running when the store closes.
+    store.close();
+    await store.whenStopped();
+    // SQLite removes -wal and -shm when the last connection to the file closes.
+    expect([existsSync(`${path}-wal`), existsSync(`${path}-shm`)]).toEqual([false, false]);
   });
 });

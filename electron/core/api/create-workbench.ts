@@ -349,6 +349,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       await services.close();
       listeners.clear();
       store.close();
+      await store.whenStopped();
     },
   };
 }

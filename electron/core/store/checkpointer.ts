@@ -87,10 +87,14 @@ const MessageSchema = z.discriminatedUnion("kind", [
 export class Checkpointer {
   private readonly writes = new Int32Array(new SharedArrayBuffer(4));
   private worker: Worker | null = null;
+  /** Settles once the worker thread is gone (its connection closed): a folder can be removed after it. */
+  private exited: Promise<void> = Promise.resolve();
   /** Why background checkpoints stopped (SQLite's own then run at commits again); null while they work. */
   lastError: string | null = null;
   /** Checkpoints the worker ran (for tests and diagnostics). */
   checkpoints = 0;
+  /** Whether the worker thread exists (started and not yet exited). */
+  threadAlive = false;
 
   constructor(
     private readonly db: Db,
@@ -108,6 +112,14 @@ export class Checkpointer {
       this.fallBack(`background checkpoints could not start: ${e instanceof Error ? e.message : String(e)}`);
       return;
     }
+    const worker = this.worker;
+    this.threadAlive = true;
+    this.exited = new Promise((resolve) =>
+      worker.once("exit", () => {
+        this.threadAlive = false;
+        resolve();
+      }),
+    );
     this.db.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
     this.worker.unref();
     this.worker.on("message", (raw: unknown) => {
@@ -127,18 +139,30 @@ export class Checkpointer {
     if (this.worker !== null) Atomics.add(this.writes, 0, n);
   }
 
-  /** Stops the worker (it closes its connection); call before closing the main connection. */
-  stop(): void {
+  /**
+   * Stops the worker (it closes its connection); call before closing the main
+   * connection. Settles when the thread has exited: a worker still starting
+   * would otherwise open the file (and create its -wal and -shm) after the
+   * store was closed, in a folder its owner is already removing.
+   */
+  stop(): Promise<void> {
     const w = this.worker;
     this.worker = null;
     w?.postMessage("stop");
+    return this.exited;
   }
 
   private fallBack(reason: string): void {
     this.lastError = reason;
-    this.worker?.removeAllListeners();
-    void this.worker?.terminate();
+    const w = this.worker;
     this.worker = null;
+    if (w) {
+      w.removeAllListeners();
+      const gone = () => {
+        this.threadAlive = false;
+      };
+      this.exited = w.terminate().then(gone, gone);
+    }
     // Checkpoints must still happen: SQLite's own, at the commit that crosses its threshold.
     if (this.db.open) this.db.pragma(`wal_autocheckpoint = ${SQLITE_DEFAULT_PAGES}`);
   }

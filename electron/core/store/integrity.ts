@@ -32,44 +32,47 @@ const ReplySchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("failed"), code: z.string().nullable(), message: z.string() }),
 ]);
 
-/** Runs quick_check on `path` in a worker thread. Never rejects: failures to run are reported, not thrown. */
+/**
+ * Runs quick_check on `path` in a worker thread. Never rejects: failures to run
+ * are reported, not thrown. Settles when the thread has exited (its read-only
+ * connection closed), so the caller may then move or remove the file.
+ */
 export function checkIntegrityOffThread(path: string, nativeBinding?: string): Promise<IntegrityReport> {
   if (path === ":memory:" || path === "" || path.startsWith("file:")) return Promise.resolve({ ok: true });
   return new Promise((resolve) => {
-    let settled = false;
-    const settle = (report: IntegrityReport) => {
-      if (settled) return;
-      settled = true;
-      resolve(report);
-    };
     let worker: Worker;
     try {
       const modulePath = createRequire(import.meta.url).resolve("better-sqlite3");
       worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, modulePath, nativeBinding: nativeBinding ?? null } });
     } catch (e) {
-      settle({ ok: false, damaged: false, message: `the integrity check could not start: ${e instanceof Error ? e.message : String(e)}` });
+      resolve({ ok: false, damaged: false, message: `the integrity check could not start: ${e instanceof Error ? e.message : String(e)}` });
       return;
     }
+    // The first answer wins; it is handed over when the thread is gone.
+    let report: IntegrityReport | null = null;
+    const answer = (r: IntegrityReport) => {
+      report ??= r;
+    };
     worker.unref();
     worker.on("message", (raw: unknown) => {
       const reply = ReplySchema.safeParse(raw);
-      if (!reply.success) return settle({ ok: false, damaged: false, message: "the integrity check sent an unreadable reply" });
+      if (!reply.success) return answer({ ok: false, damaged: false, message: "the integrity check sent an unreadable reply" });
       if (reply.data.kind === "done") {
         const problems = reply.data.problems;
-        return settle(
+        return answer(
           problems.length === 0
             ? { ok: true }
             : { ok: false, damaged: true, message: `integrity check failed: ${problems.slice(0, 5).join("; ")}` },
         );
       }
       const damaged = reply.data.code !== null && /^SQLITE_(CORRUPT|NOTADB)/.test(reply.data.code);
-      settle({
+      answer({
         ok: false,
         damaged,
         message: damaged ? `integrity check failed: ${reply.data.message}` : `the integrity check could not run: ${reply.data.message}`,
       });
     });
-    worker.on("error", (e) => settle({ ok: false, damaged: false, message: `the integrity check could not run: ${e.message}` }));
-    worker.on("exit", () => settle({ ok: false, damaged: false, message: "the integrity check stopped before it finished" }));
+    worker.on("error", (e) => answer({ ok: false, damaged: false, message: `the integrity check could not run: ${e.message}` }));
+    worker.on("exit", () => resolve(report ?? { ok: false, damaged: false, message: "the integrity check stopped before it finished" }));
   });
 }

@@ -100,6 +100,7 @@ export class SessionStore {
   ) {}
 
   private integrityRun: Promise<IntegrityReport> | null = null;
+  private checkpointerStopped: Promise<void> = Promise.resolve();
 
   /**
    * The integrity check, on a worker thread (integrity.ts): the first call
@@ -152,7 +153,7 @@ export class SessionStore {
       return new SessionStore(ctx, indexer, report, path, options.nativeBinding, checkpointer);
     } catch (e) {
       indexer.cancel();
-      checkpointer?.stop();
+      void checkpointer?.stop();
       db.close();
       throw toStoreError(e, `cannot open ${path}`);
     }
@@ -182,9 +183,18 @@ export class SessionStore {
       this.indexer.flush();
     } finally {
       // The worker closes its own connection; whichever closes last checkpoints and removes the WAL.
-      this.checkpointer?.stop();
+      if (this.checkpointer) this.checkpointerStopped = this.checkpointer.stop();
       this.ctx.db.close();
     }
+  }
+
+  /**
+   * Settles once no thread of this store has the file open any more (the
+   * background checkpointer and a running integrity check): after `close()`,
+   * await this before moving or removing the database's folder.
+   */
+  async whenStopped(): Promise<void> {
+    await Promise.all([this.checkpointerStopped, this.integrityRun]);
   }
 
   /** The applied migration version (PRAGMA user_version). */
