@@ -116,6 +116,18 @@ describe("requests through the SDK clients", () => {
     expect(sent.headers["openai-project"]).toBeUndefined();
   });
 
+  it.each(["anthropic", "openai-completions", "openai-responses"] as const)(
+    "%s: clients are reused per key and headers, and each request still carries its own",
+    async (route) => {
+      await drain(target(route), { "X-Team": "blue" }, "key-one-0123456789");
+      await drain(target(route), { "X-Team": "green" }, "key-two-0123456789");
+      await drain(target(route), { "X-Team": "blue" }, "key-one-0123456789");
+      const keys = captured.map((c) => String(c.headers["x-api-key"] ?? c.headers.authorization));
+      expect(keys.map((k) => k.replace(/^Bearer /, ""))).toEqual(["key-one-0123456789", "key-two-0123456789", "key-one-0123456789"]);
+      expect(captured.map((c) => c.headers["x-team"])).toEqual(["blue", "green", "blue"]);
+    },
+  );
+
   it("OpenAI-compatible servers without a key get a placeholder", async () => {
     await drain(target("openai-completions"), undefined, "");
     expect(captured[0].headers.authorization).toBe("Bearer no-key");
@@ -242,6 +254,8 @@ describe("SSE events, as the SDKs read them", () => {
       if (last.type !== "error") return;
       expect(last.retryable).toBe(false);
       expect(last.message.errorMessage).toMatch(/^malformed stream event from the provider \(data is not JSON\)/);
+      // The event's data is shown (the SDKs throw JSON.parse's error, which does not show it).
+      expect(last.message.errorMessage).toContain(route === "anthropic" ? '"delta":{"type":"text_delta","te' : '{"id":"c1","choi');
       expect(last.message.content).toEqual([{ type: "text", text: "Hel" }]);
     },
   );

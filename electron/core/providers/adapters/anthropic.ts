@@ -55,15 +55,22 @@ function setUsage(state: StreamState, raw: AnthropicUsage | null | undefined): v
 }
 
 function streamAnthropic(config: AdapterConfig, model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: StreamOptions) {
-  return runStream(model, computeCost, options, config, baseUrlOf(provider, options), async ({ state, signal, client }: RunContext) => {
-    const { body, toolNames } = buildAnthropicRequest(model, provider, context, options);
-    options.onRequestBody?.(body);
-    // `authToken: null`: the key given is the only credential (the SDK would otherwise read ANTHROPIC_AUTH_TOKEN).
-    const sdk = new Anthropic({ ...client, authToken: null });
-    // The SDK skips pings and unnamed events and throws an `error` event as an APIError.
-    const events = await sdk.messages.create(body, { signal });
-    return new AnthropicReader(state, events, toolNames);
-  });
+  return runStream(
+    model,
+    computeCost,
+    options,
+    config,
+    baseUrlOf(provider, options),
+    async ({ state, signal, shared, fetchOptions }: RunContext) => {
+      const { body, toolNames } = buildAnthropicRequest(model, provider, context, options);
+      options.onRequestBody?.(body);
+      // `authToken: null`: the key given is the only credential (the SDK would otherwise read ANTHROPIC_AUTH_TOKEN).
+      const sdk = shared("anthropic", (settings) => new Anthropic({ ...settings, authToken: null }));
+      // The SDK skips pings and unnamed events and throws an `error` event as an APIError.
+      const events = await sdk.messages.create(body, { signal, fetchOptions });
+      return new AnthropicReader(state, events, toolNames);
+    },
+  );
 }
 
 class AnthropicReader implements ResponseReader {

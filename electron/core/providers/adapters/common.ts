@@ -3,11 +3,20 @@
  * secrets to redact, the fetch handed to the SDK clients, and the run loop
  * that turns "SDK call + event handler" into a stream that never throws.
  */
-import { performance } from "node:perf_hooks";
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "../types";
 import { describeFailure, redactSecrets } from "./errors";
 import { StreamState, type CostFunction } from "./stream-state";
+import {
+  FetchRecord,
+  IdleWatch,
+  requestFetchOptions,
+  sharedClient,
+  watchedFetch,
+  type FetchFunction,
+  type RequestFetchOptions,
+  type SharedClientSettings,
+} from "./request-watch";
 
 export function baseUrlOf(provider: ProviderConfig, options: Pick<StreamOptions, "baseUrl">): string {
   return (options.baseUrl ?? provider.baseUrl).replace(/\/+$/, "");
@@ -49,7 +58,7 @@ class StreamStoppedError extends Error {
   }
 }
 
-export type FetchFunction = typeof globalThis.fetch;
+export type { FetchFunction } from "./request-watch";
 
 export interface AdapterConfig {
   /**
@@ -88,16 +97,13 @@ export function defineAdapter(
   };
 }
 
-/** What every SDK client gets: no retries of its own (the agent loop owns retries and retry-after), no logging. */
+/** What a client built for one request gets (Gemini, Bedrock): its fetch is this request's, watched. */
 export interface ClientSettings {
   baseURL: string;
   apiKey: string;
   fetch: FetchFunction;
   maxRetries: 0;
   defaultHeaders: Record<string, string> | undefined;
-  /** Errors only, to a logger that keeps the one thing worth keeping (see `sdkLogger`). */
-  logLevel: "error";
-  logger: SdkLogger;
   /** The SDKs' own timeout ends at the response headers; ours (idleTimeoutMs) covers the whole stream. */
   timeout: number;
 }
@@ -106,8 +112,15 @@ export interface RunContext {
   state: StreamState;
   /** Pass to the SDK call: aborts the request (user stop, idle timeout, consumer gone). */
   signal: AbortSignal;
-  /** The settings to build the SDK client with. */
+  /** The settings to build a per-request SDK client with. */
   client: ClientSettings;
+  /**
+   * The reused client of `kind` for this request's settings (request-watch.ts);
+   * the call must pass `fetchOptions` along with `signal`.
+   */
+  shared: <T>(kind: string, make: (settings: SharedClientSettings) => T) => T;
+  /** This request's own parts, for a call on a shared client. */
+  fetchOptions: RequestFetchOptions;
 }
 
 /**
@@ -121,131 +134,6 @@ export interface ResponseReader {
   onEvent(event: unknown, out: StreamEvent[]): void;
   /** The events ended: the final events, or a throw (TruncatedStreamError) when the terminal event never came. */
   finish(): StreamEvent[];
-}
-
-/**
- * Gives up on a provider that sends nothing for `ms` while we wait on it; the
- * time the consumer holds the stream does not count. Every byte of the
- * response is a sign of life (pings included, which the SDKs skip). One
- * timer for the whole stream, re-armed for what is left when it fires early.
- */
-class IdleWatch {
-  /** The timeout fired (and aborted the controller). */
-  fired = false;
-  private timer: ReturnType<typeof setTimeout> | null = null;
-  private waiting = false;
-  /** When the current wait began, or the last byte arrived. */
-  private since = 0;
-
-  constructor(
-    private readonly ms: number,
-    private readonly controller: AbortController,
-  ) {}
-
-  /** We start waiting on the provider. */
-  wait(): void {
-    this.waiting = true;
-    this.since = performance.now();
-    if (this.timer === null) this.timer = IdleWatch.arm(this, this.ms);
-  }
-
-  /** Bytes arrived. */
-  touch(): void {
-    this.since = performance.now();
-  }
-
-  /** The provider answered: what follows is the consumer's time. */
-  pause(): void {
-    this.waiting = false;
-  }
-
-  stop(): void {
-    this.waiting = false;
-    if (this.timer !== null) clearTimeout(this.timer);
-    this.timer = null;
-  }
-
-  /** Unref'd: a pending check must not keep the process alive once the consumer holds (or dropped) the stream. */
-  private static arm(watch: IdleWatch, ms: number): ReturnType<typeof setTimeout> {
-    const timer = setTimeout((w: IdleWatch) => IdleWatch.check(w), ms, watch);
-    timer.unref();
-    return timer;
-  }
-
-  private static check(watch: IdleWatch): void {
-    watch.timer = null;
-    if (!watch.waiting) return;
-    const left = watch.since + watch.ms - performance.now();
-    if (left > 0) {
-      watch.timer = IdleWatch.arm(watch, left);
-      return;
-    }
-    watch.fired = true;
-    watch.controller.abort();
-  }
-}
-
-/** What the SDK client saw: an error response's body text and the data of a malformed event, for the error message. */
-interface FetchRecord {
-  errorBody: string | undefined;
-  malformed: string | undefined;
-}
-
-type LogFunction = (message: string, ...rest: unknown[]) => void;
-interface SdkLogger {
-  error: LogFunction;
-  warn: LogFunction;
-  info: LogFunction;
-  debug: LogFunction;
-}
-
-const ignore: LogFunction = () => {};
-
-/**
- * The SDKs log nothing else we want, but they log the data of an event that
- * is not JSON (and then throw JSON.parse's error, which does not show it):
- * kept for the error message. Nothing reaches the console.
- */
-function sdkLogger(record: FetchRecord): SdkLogger {
-  return {
-    error: (message, data) => {
-      if (message.startsWith("Could not parse message into JSON") && typeof data === "string") record.malformed ??= data;
-    },
-    warn: ignore,
-    info: ignore,
-    debug: ignore,
-  };
-}
-
-/**
- * The SDK's fetch, wrapped: every chunk of a streamed body touches the idle
- * watch, and an error response's body text is kept — the OpenAI SDK keeps only
- * `body.error`, so a compatible server's flat error body (Mistral's
- * `{ object: "error", message, type, code }`) would otherwise be lost.
- */
-function watchedFetch(base: FetchFunction, idle: IdleWatch, record: FetchRecord): FetchFunction {
-  return async (input, init) => {
-    const response = await base(input, init);
-    idle.touch();
-    if (!response.ok) {
-      // The body only enriches the error; the status alone still reports it.
-      record.errorBody = await response
-        .clone()
-        .text()
-        .catch(() => undefined);
-      return response;
-    }
-    if (response.body === null) return response;
-    const touched = response.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, controller) {
-          idle.touch();
-          controller.enqueue(chunk);
-        },
-      }),
-    );
-    return new Response(touched, { status: response.status, statusText: response.statusText, headers: response.headers });
-  };
 }
 
 /**
@@ -267,18 +155,21 @@ export async function* runStream(
   const { controller, unlink } = linkAbort(options.signal);
   const idleMs = config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const idle = new IdleWatch(idleMs, controller);
-  const record: FetchRecord = { errorBody: undefined, malformed: undefined };
+  const record = new FetchRecord();
+  const base = options.fetch ?? config.fetch ?? globalThis.fetch;
+  // Local servers need no key, but the SDKs insist on one.
+  const apiKey = options.apiKey || "no-key";
   const client: ClientSettings = {
     baseURL,
-    // Local servers need no key, but the SDKs insist on one.
-    apiKey: options.apiKey || "no-key",
-    fetch: watchedFetch(options.fetch ?? config.fetch ?? globalThis.fetch, idle, record),
+    apiKey,
+    fetch: watchedFetch(base, idle, record),
     maxRetries: 0,
     defaultHeaders: options.headers,
-    logLevel: "error",
-    logger: sdkLogger(record),
     timeout: idleMs,
   };
+  const shared = <T>(kind: string, make: (settings: SharedClientSettings) => T): T =>
+    sharedClient(kind, { baseURL, apiKey, defaultHeaders: options.headers, timeout: idleMs }, base, make);
+  const fetchOptions = requestFetchOptions(idle, record);
   let finished = false;
   try {
     yield state.start();
@@ -286,7 +177,7 @@ export async function* runStream(
     try {
       // Only time spent waiting on the provider counts, not time the consumer takes.
       idle.wait();
-      const reader = await open({ state, signal: controller.signal, client });
+      const reader = await open({ state, signal: controller.signal, client, shared, fetchOptions });
       const out: StreamEvent[] = [];
       // for await: the SDK's iterator is closed (the request aborted) when onEvent throws or the consumer stops.
       for await (const event of reader.events) {
@@ -331,7 +222,7 @@ function failureOf(err: unknown, options: StreamOptions, record: FetchRecord, ba
   }
   if (err instanceof SyntaxError) {
     // The SDKs parse each event's data with JSON.parse and throw what it throws.
-    const data = record.malformed;
+    const data = record.malformedData();
     const snippet = data === undefined ? err.message : data.length > 120 ? `${data.slice(0, 120)}…` : data;
     const message = redactSecrets(`malformed stream event from the provider (data is not JSON): ${snippet}`, secretsOf(options));
     return { message, retryable: false, contextOverflow: false };

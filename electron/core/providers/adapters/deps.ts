@@ -4,7 +4,7 @@
  * form of Responses tool-call ids; and the OpenAI client both OpenAI wires use.
  */
 import OpenAI from "openai";
-import type { ClientSettings } from "./common";
+import type { SharedClientSettings } from "./request-watch";
 
 export {
   buildAnthropicRequest,
@@ -22,10 +22,10 @@ export function appToolName(toolNames: Record<string, string> | undefined, wireN
 }
 
 /**
- * An `openai` client for one call. `organization`/`project` null: the SDK
+ * An `openai` client (reused across calls: `RunContext.shared`). `organization`/`project` null: the SDK
  * would otherwise add headers from OPENAI_ORG_ID / OPENAI_PROJECT_ID to
  * every server, compatible ones included.
  */
-export function openaiClient(settings: ClientSettings): OpenAI {
+export function openaiClient(settings: SharedClientSettings): OpenAI {
   return new OpenAI({ ...settings, organization: null, project: null, webhookSecret: null });
 }

@@ -47,13 +47,20 @@ function usageOf(raw: CompletionsUsage): Partial<TokenCounts> {
 }
 
 function streamCompletions(config: AdapterConfig, model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: StreamOptions) {
-  return runStream(model, computeCost, options, config, baseUrlOf(provider, options), async ({ state, signal, client }: RunContext) => {
-    const { body, toolNames, compat } = buildOpenAICompletionsRequest(model, provider, context, options);
-    options.onRequestBody?.(body);
-    // The SDK stops at `data: [DONE]` and throws a chunk carrying `error` as an APIError.
-    const events = await openaiClient(client).chat.completions.create(body, { signal });
-    return new CompletionsReader(state, events, toolNames, compat.reasoningField);
-  });
+  return runStream(
+    model,
+    computeCost,
+    options,
+    config,
+    baseUrlOf(provider, options),
+    async ({ state, signal, shared, fetchOptions }: RunContext) => {
+      const { body, toolNames, compat } = buildOpenAICompletionsRequest(model, provider, context, options);
+      options.onRequestBody?.(body);
+      // The SDK stops at `data: [DONE]` and throws a chunk carrying `error` as an APIError.
+      const events = await shared("openai", openaiClient).chat.completions.create(body, { signal, fetchOptions });
+      return new CompletionsReader(state, events, toolNames, compat.reasoningField);
+    },
+  );
 }
 
 class CompletionsReader implements ResponseReader {

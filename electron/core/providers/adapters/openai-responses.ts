@@ -57,13 +57,20 @@ function usageOf(raw: ResponsesUsage | null | undefined): Partial<TokenCounts> {
 }
 
 function streamResponses(config: AdapterConfig, model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: StreamOptions) {
-  return runStream(model, computeCost, options, config, baseUrlOf(provider, options), async ({ state, signal, client }: RunContext) => {
-    const { body, toolNames } = buildOpenAIResponsesRequest(model, provider, context, options);
-    options.onRequestBody?.(body);
-    // The SDK stops at `data: [DONE]` and throws an event carrying `error` as an APIError; `response.failed` and `error` events reach us.
-    const events = await openaiClient(client).responses.create(body, { signal });
-    return new ResponsesReader(state, events, toolNames);
-  });
+  return runStream(
+    model,
+    computeCost,
+    options,
+    config,
+    baseUrlOf(provider, options),
+    async ({ state, signal, shared, fetchOptions }: RunContext) => {
+      const { body, toolNames } = buildOpenAIResponsesRequest(model, provider, context, options);
+      options.onRequestBody?.(body);
+      // The SDK stops at `data: [DONE]` and throws an event carrying `error` as an APIError; `response.failed` and `error` events reach us.
+      const events = await shared("openai", openaiClient).responses.create(body, { signal, fetchOptions });
+      return new ResponsesReader(state, events, toolNames);
+    },
+  );
 }
 
 class ResponsesReader implements ResponseReader {
