@@ -228,6 +228,26 @@ export const ModelViewSchema = z.object({
 });
 export type ModelView = z.infer<typeof ModelViewSchema>;
 
+/**
+ * Lines of the request body pretty-printed (`JSON.stringify(body, null, 2)`,
+ * split at newlines): "what the model saw" fetches a long body in windows as
+ * it scrolls instead of sending a megabyte of JSON at open.
+ */
+export const ModelViewTextSchema = z.object({
+  /** Lines in the whole pretty-printed body. */
+  totalLines: z.number().int().nonnegative(),
+  /** Characters in the whole pretty-printed body. */
+  totalChars: z.number().int().nonnegative(),
+  /** Index of the first line given. */
+  from: z.number().int().nonnegative(),
+  lines: z.array(z.string()),
+});
+export type ModelViewText = z.infer<typeof ModelViewTextSchema>;
+
+/** "What the model saw" without the body object: its first lines as text, the rest fetched by line (review.modelViewText). */
+export const ModelViewHeadSchema = ModelViewSchema.omit({ body: true }).extend({ text: ModelViewTextSchema });
+export type ModelViewHead = z.infer<typeof ModelViewHeadSchema>;
+
 // ---------------------------------------------------------------- notes
 
 export const NoteVerdictSchema = z.enum(["ok", "problem"]);

@@ -20,6 +20,7 @@ import { fileStatesAt } from "./file-history";
 import { forkAt } from "./fork";
 import { modelViewAt, type ModelViewInput } from "./model-view";
 import { createEntryCache } from "./entry-cache";
+import { createModelViewTexts } from "./model-view-text";
 import { createRedactor } from "./redact";
 import type { ReviewResult } from "./result";
 import { sessionStats } from "./stats";
@@ -70,6 +71,20 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
   const modelName = (ref: ModelRef) => ctx.resolveModel(ref)?.model.name;
   // "What the model saw" and the files at a step are asked for again at every step of a replay.
   const cache = createEntryCache((id, range) => store.loadEntries(id, range));
+  const modelViewTexts = createModelViewTexts();
+  const modelView = (sessionId: string, seq: number) => {
+    const session = requireSession(sessionId);
+    return unwrap(
+      modelViewAt(cache.entries(session.id), seq, {
+        workspaceRoot: workspaceRoot(session),
+        platform: ctx.platform,
+        toolSpecs: ctx.toolSpecs?.(session.id) ?? defaultToolSpecs(),
+        resolve: (ref) => ctx.resolveModel(ref),
+        ...ctx.modelViewExtras?.(session.id),
+        demoteOtherReasoning: ctx.demoteOtherReasoning?.() ?? false,
+      }),
+    );
+  };
 
   return {
     "review.timeline": (p) => {
@@ -80,18 +95,11 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
       return { items, stats: sessionStats(entries, items), problems };
     },
 
-    "review.modelView": (p) => {
-      const session = requireSession(p.sessionId);
-      return unwrap(
-        modelViewAt(cache.entries(p.sessionId), p.seq, {
-          workspaceRoot: workspaceRoot(session),
-          platform: ctx.platform,
-          toolSpecs: ctx.toolSpecs?.(session.id) ?? defaultToolSpecs(),
-          resolve: (ref) => ctx.resolveModel(ref),
-          ...ctx.modelViewExtras?.(session.id),
-          demoteOtherReasoning: ctx.demoteOtherReasoning?.() ?? false,
-        }),
-      );
+    "review.modelView": (p) => modelView(p.sessionId, p.seq),
+    "review.modelViewHead": (p) => modelViewTexts.head(p.sessionId, p.seq, () => modelView(p.sessionId, p.seq), p.lines),
+    "review.modelViewText": (p) => {
+      requireSession(p.sessionId);
+      return modelViewTexts.text(p.sessionId, p.seq, () => modelView(p.sessionId, p.seq), p.from, p.count);
     },
 
     "review.fileStates": (p) => {
