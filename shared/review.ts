@@ -142,6 +142,8 @@ export const TimelineSchema = z.object({
   stats: SessionStatsSchema,
   /** Stored rows that could not be read (shown as gaps). */
   problems: z.array(z.object({ seq: z.number().int(), kind: z.string(), code: z.string(), message: z.string() })),
+  /** For a fork: the replay step of the source session it was forked at (null when that session is gone). */
+  forkedFromStep: z.number().int().positive().nullable().optional(),
 });
 export type Timeline = z.infer<typeof TimelineSchema>;
 

@@ -72,6 +72,15 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
   // "What the model saw" and the files at a step are asked for again at every step of a replay.
   const cache = createEntryCache((id, range) => store.loadEntries(id, range));
   const modelViewTexts = createModelViewTexts();
+  // The replay step a fork was made at: the last step of the source session at or before the fork point.
+  const forkSource = (sourceId: string, seq: number): { title: string; step: number } | undefined => {
+    const source = store.getSession(sourceId);
+    if (!source) return undefined;
+    const items = buildTimeline(cache.entries(sourceId), store.listToolCalls(sourceId), { modelName });
+    let step = 0;
+    for (const item of items) if (item.seq <= seq) step = item.index + 1;
+    return step > 0 ? { title: source.title, step } : undefined;
+  };
   const modelView = (sessionId: string, seq: number) => {
     const session = requireSession(sessionId);
     return unwrap(
@@ -88,11 +97,19 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
 
   return {
     "review.timeline": (p) => {
-      requireSession(p.sessionId);
+      const session = requireSession(p.sessionId);
       const { entries, problems } = store.loadEntriesChecked(p.sessionId);
       cache.remember(p.sessionId, entries);
-      const items = buildTimeline(entries, store.listToolCalls(p.sessionId), { modelName });
-      return { items, stats: sessionStats(entries, items), problems };
+      // A fork's source is looked up once, for its fork item and for the header.
+      const sources = new Map<string, ReturnType<typeof forkSource>>();
+      const source = (id: string, seq: number) => {
+        const key = `${id}#${seq}`;
+        if (!sources.has(key)) sources.set(key, forkSource(id, seq));
+        return sources.get(key);
+      };
+      const items = buildTimeline(entries, store.listToolCalls(p.sessionId), { modelName, forkSource: source });
+      const forked = session.parentSessionId && session.parentSeq !== null ? source(session.parentSessionId, session.parentSeq) : undefined;
+      return { items, stats: sessionStats(entries, items), problems, forkedFromStep: forked?.step ?? null };
     },
 
     "review.modelView": (p) => modelView(p.sessionId, p.seq),
@@ -156,7 +173,7 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
       return { ok: true as const };
     },
 
-    "review.export": (p) => unwrap(exportSession(store, p.sessionId, p.format, redactor(), modelName)),
+    "review.export": (p) => unwrap(exportSession(store, p.sessionId, p.format, redactor(), modelName, forkSource)),
 
     "review.import": (p) => {
       const envelope = unwrap(parseEnvelope(p.content));

@@ -33,6 +33,8 @@ export interface ReplayData {
   items: TimelineItem[];
   stats: SessionStats;
   problems: Timeline["problems"];
+  /** For a fork: the step of the source session it was forked at. */
+  forkedFromStep: number | null;
   index: StepIndex;
   totals: RunningTotals;
   choices: ReturnType<typeof filterChoices>;
@@ -224,6 +226,7 @@ export const useReplayStore = create<ReplayState>((set, get) => {
           items: timeline.items,
           stats: timeline.stats,
           problems: timeline.problems,
+          forkedFromStep: timeline.forkedFromStep ?? null,
           index,
           totals: runningTotals(timeline.items),
           choices: filterChoices(timeline.items),
