@@ -33,6 +33,7 @@ test("the HTML export opens offline and replays the same transcript", async ({ p
   const noteStep = (await stepCounter(page).innerText()).replace(/ of \d+$/, "");
   const notes = page.getByRole("region", { name: "Notes on this entry" });
   await notes.getByRole("textbox", { name: "Note", exact: true }).fill("Retried without telling the user.");
+  await notes.getByLabel("Author").fill("Rita");
   await notes.getByRole("button", { name: "Add note" }).click();
   await expect(page.getByRole("button", { name: "Notes (1)" })).toBeVisible();
 
