@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SessionStore } from "../../electron/core/store";
-import { Checkpointer } from "../../electron/core/store/checkpointer";
+import { Checkpointer, DEFAULT_CHECKPOINTER_OPTIONS } from "../../electron/core/store/checkpointer";
 import { createContext, openDatabase } from "../../electron/core/store/db";
 import { appendEntry } from "../../electron/core/store/entries";
 import { indexSlice, mergeSlice, SearchIndexer, useSlicedMerges } from "../../electron/core/store/search-index";
@@ -44,10 +44,10 @@ describe("index slices stop at their deadline", () => {
 
   it("keeps time for its commit: a commit estimated to fill the slice stops it after one row", () => {
     const { ctx, id } = sessionWith(100);
-    const r = indexSlice(ctx, [id], performance.now() + 1000, 2000);
+    const r = indexSlice(ctx, [id], performance.now() + 1000, { insertMsPerChar: 0, commitMsPerChar: 100 });
     expect(r.scanned).toBe(1);
     // Without a commit estimate the same deadline indexes everything.
-    expect(indexSlice(ctx, [id], performance.now() + 1000, 0).scanned).toBe(99);
+    expect(indexSlice(ctx, [id], performance.now() + 1000).scanned).toBe(99);
     ctx.db.close();
   });
 });
@@ -91,7 +91,7 @@ describe("WAL checkpoints on a worker thread", () => {
     const db = new Database(path);
     db.pragma("journal_mode = WAL");
     db.exec(`CREATE TABLE t (x TEXT)`);
-    const cp = new Checkpointer(db, path, undefined, { pollMs: 5, writes: 10, quietMs: 50 });
+    const cp = new Checkpointer(db, path, undefined, { ...DEFAULT_CHECKPOINTER_OPTIONS, pollMs: 5, writes: 10, quietMs: 50 });
     expect(db.pragma("wal_autocheckpoint", { simple: true })).toBeGreaterThan(1000);
     const insert = db.prepare(`INSERT INTO t VALUES (?)`);
     for (let i = 0; i < 200; i++) insert.run("x".repeat(2000));
