@@ -5,7 +5,8 @@
  * checkpoints at commit take over again.
  */
 import { statSync } from "node:fs";
-import type { Worker } from "node:worker_threads";
+import { createRequire } from "node:module";
+import { Worker } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { BACKSTOP_PAGES, Checkpointer, DEFAULT_CHECKPOINTER_OPTIONS } from "../../electron/core/store/checkpointer";
@@ -109,5 +110,31 @@ describe("a bounded WAL with background checkpoints", () => {
     reader.close();
     db.close();
     await cp.stop();
+  });
+
+  it("a store transaction that reads before writing waits for another connection's write lock instead of failing", async () => {
+    dir = tempDir();
+    const path = dir.file("s.db");
+    const store = SessionStore.open(path);
+    const ws = store.addWorkspace("/w");
+    // Another thread holds the writer lock for a moment, as the checkpoint worker does to restart the WAL.
+    const holder = new Worker(
+      `const { parentPort, workerData } = require("node:worker_threads");
+       const db = new (require(workerData.modulePath))(workerData.path);
+       db.exec("BEGIN IMMEDIATE");
+       parentPort.postMessage("locked");
+       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+       db.exec("COMMIT");
+       db.close();`,
+      { eval: true, workerData: { path, modulePath: createRequire(import.meta.url).resolve("better-sqlite3") } },
+    );
+    await new Promise((resolve) => holder.once("message", resolve));
+    // createSession reads (the workspace) before it writes: a deferred transaction would fail with BUSY here.
+    const t0 = performance.now();
+    const s = store.createSession({ workspaceId: ws.id });
+    expect(performance.now() - t0).toBeGreaterThan(50);
+    expect(store.getSession(s.id)?.id).toBe(s.id);
+    await new Promise((resolve) => holder.once("exit", resolve));
+    store.close();
   });
 });

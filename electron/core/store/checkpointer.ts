@@ -11,19 +11,20 @@
  * backstop, and returns to SQLite's default if the worker fails.
  *
  * The WAL restarts from its first frame only when a write begins with every
- * frame checkpointed. A writer that never pauses outruns a PASSIVE checkpoint
- * (it writes while the checkpoint syncs), so the WAL would grow to the
- * backstop, whose checkpoint on the main thread syncs both files inside an
- * append. So while it is behind, the worker checkpoints again every
- * `behindMs` (each PASSIVE copies what the writer added during the last one,
- * so the gap shrinks, and any pause of the writer closes it); once the WAL
- * holds `restartFrames` and at most `restartGap` frames are left, it runs a
- * RESTART checkpoint, which copies those under the writer lock and restarts
- * the WAL: the writer waits that long (a couple of ms), at most once per
- * `restartFrames`. The worker never waits for a lock (busy timeout 0): when
- * the writer or a reader (the integrity check's long read) is in the way, it
- * tries again at its next look. The backstop stays for a worker that cannot
- * keep up (a saturated disk): bounded WAL first, no stall second.
+ * frame checkpointed, and a PASSIVE checkpoint sees the WAL as it was when it
+ * began: a writer that never pauses adds frames during every checkpoint, so
+ * the WAL would grow to the backstop, whose checkpoint on the main thread
+ * syncs both files inside an append. So while writes come in during its
+ * checkpoints, the worker looks again every `behindMs` (any pause of the
+ * writer lets it catch up, and the next append restarts the WAL); once the
+ * WAL holds `restartFrames` and at most `restartGap` writes came in during
+ * the last PASSIVE checkpoint, it runs a RESTART one, which copies those few
+ * frames under the writer lock and restarts the WAL: the writer waits that
+ * long (a couple of ms), at most once per `restartFrames`. A reader holding
+ * old frames (the integrity check's long read) makes the worker neither
+ * retry quickly nor restart. The backstop stays for a worker that cannot keep
+ * up (a saturated disk) or has not started yet: a bounded WAL first.
+ * docs/performance.md, "No main-process stall at any history size".
  */
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
