@@ -75,7 +75,8 @@ async function main(dir: string): Promise<void> {
   };
   const restarts = (): number => inner.checkpointer?.restarts ?? 0;
   const db = inner.ctx.db;
-  if (process.env.CRISIS !== undefined) db.prepare(`INSERT INTO entries_fts (entries_fts, rank) VALUES ('crisismerge', ${Number(process.env.CRISIS)})`).run();
+  if (process.env.CRISIS !== undefined)
+    db.prepare(`INSERT INTO entries_fts (entries_fts, rank) VALUES ('crisismerge', ${Number(process.env.CRISIS)})`).run();
   if (process.env.AUTOCHECKPOINT !== undefined) db.pragma(`wal_autocheckpoint = ${Number(process.env.AUTOCHECKPOINT)}`);
   // The wal-index header in -shm: mxFrame (frames in the WAL) at byte 16, nBackfill (frames checkpointed) at 96.
   const shm = Buffer.alloc(100);
@@ -87,7 +88,7 @@ async function main(dir: string): Promise<void> {
   };
   // Time the index slices that appends run.
   let sliceMs = 0;
-  let stats: SliceStats | null = null;
+  const seen: { stats: SliceStats | null } = { stats: null };
   const slice = inner.indexer.slice.bind(inner.indexer);
   inner.indexer.slice = () => {
     const t = performance.now();
@@ -95,7 +96,7 @@ async function main(dir: string): Promise<void> {
       return slice();
     } finally {
       sliceMs += performance.now() - t;
-      stats = inner.indexer.lastSlice;
+      seen.stats = inner.indexer.lastSlice;
     }
   };
   const ws = store.addWorkspace("/bench/workspace");
@@ -110,7 +111,7 @@ async function main(dir: string): Promise<void> {
     const w0 = walState();
     const r0 = restarts();
     sliceMs = 0;
-    stats = null;
+    seen.stats = null;
     const q0 = mainThreadSched() ?? { cpuMs: 0, queuedMs: 0 };
     const t0 = performance.now();
     store.appendEntry(session.id, entries[i]);
@@ -128,7 +129,7 @@ async function main(dir: string): Promise<void> {
       checkpointed: w1.backfilled > w0.backfilled ? w1.backfilled - w0.backfilled : w1.frames < w0.frames ? -1 : 0,
       frames: w0.frames,
       workerRestart: restarts() > r0,
-      stats,
+      stats: seen.stats,
     });
   }
   await new Promise((r) => setTimeout(r, 50));
@@ -160,9 +161,13 @@ async function main(dir: string): Promise<void> {
   const slowSlices = [...sliceSamples].sort((a, b) => b.ms - b.queuedMs - (a.ms - a.queuedMs)).slice(0, 5);
   console.log("slowest index slices (wall minus waiting for a CPU):");
   for (const s of slowSlices)
-    console.log(`  #${s.i}: ${(s.ms - s.queuedMs).toFixed(2)} ms (${s.cpuMs.toFixed(1)} on CPU, ${blocked(s).toFixed(1)} blocked)${sliceParts(s.stats)}`);
+    console.log(
+      `  #${s.i}: ${(s.ms - s.queuedMs).toFixed(2)} ms (${s.cpuMs.toFixed(1)} on CPU, ${blocked(s).toFixed(1)} blocked)${sliceParts(s.stats)}`,
+    );
   const commits = sliceSamples.map((s) => s.stats?.commitMs ?? 0).sort((a, b) => a - b);
-  console.log(`slice commits: ${commits.length}, median ${commits[commits.length >> 1]?.toFixed(1)} ms, max ${commits[commits.length - 1]?.toFixed(1)} ms, over 8 ms: ${commits.filter((c) => c > 8).length}`);
+  console.log(
+    `slice commits: ${commits.length}, median ${commits[commits.length >> 1]?.toFixed(1)} ms, max ${commits[commits.length - 1]?.toFixed(1)} ms, over 8 ms: ${commits.filter((c) => c > 8).length}`,
+  );
   const top2 = [...samples].sort((a, b) => b.ms - b.queuedMs - (a.ms - a.queuedMs)).slice(0, 5);
   for (const s of top2)
     console.log(

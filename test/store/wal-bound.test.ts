@@ -48,7 +48,8 @@ describe("a bounded WAL with background checkpoints", () => {
     // shared memory). A PASSIVE checkpoint alone never restarts this WAL: frames come in meanwhile.
     const until = Date.now() + 60_000;
     let n = 0;
-    while ((store.checkpointerStats?.restarts ?? 0) < 3 && Date.now() < until) store.appendEntry(s.id, user(`entry ${n++} ${"x".repeat(3000)}`));
+    while ((store.checkpointerStats?.restarts ?? 0) < 3 && Date.now() < until)
+      store.appendEntry(s.id, user(`entry ${n++} ${"x".repeat(3000)}`));
     expect(store.checkpointerStats?.restarts).toBeGreaterThanOrEqual(3);
     expect(store.checkpointerError).toBeNull();
     // The WAL file (reused from its start after each restart) never reached the backstop, where the
@@ -88,7 +89,14 @@ describe("a bounded WAL with background checkpoints", () => {
     const reader = new Database(path, { readonly: true });
     const rows = reader.prepare(`SELECT x FROM t`).iterate();
     rows.next(); // an open read transaction, as the integrity check holds one
-    const cp = new Checkpointer(db, path, undefined, { ...DEFAULT_CHECKPOINTER_OPTIONS, pollMs: 2, writes: 8, behindMs: 1, restartFrames: 64, restartGap: 4096 });
+    const cp = new Checkpointer(db, path, undefined, {
+      ...DEFAULT_CHECKPOINTER_OPTIONS,
+      pollMs: 2,
+      writes: 8,
+      behindMs: 1,
+      restartFrames: 64,
+      restartGap: 4096,
+    });
     // Writes keep coming while the worker looks (it checkpoints after every 8), far past restartFrames.
     let written = 0;
     await vi.waitFor(

@@ -170,7 +170,9 @@ export class Checkpointer {
     this.worker.unref();
     this.worker.on("message", (raw: unknown) => {
       const msg = MessageSchema.safeParse(raw);
-      this.fallBack(msg.success ? `background checkpoints failed: ${msg.data.message}` : "background checkpoints sent an unreadable message");
+      this.fallBack(
+        msg.success ? `background checkpoints failed: ${msg.data.message}` : "background checkpoints sent an unreadable message",
+      );
     });
     this.worker.on("error", (e) => this.fallBack(`background checkpoints failed: ${e.message}`));
     this.worker.on("exit", () => {

@@ -53,7 +53,8 @@ export function createContext(db: Db, now: () => number, events: StoreEvents = {
   // write lock is taken at BEGIN, where SQLite waits for it (busy timeout). A deferred transaction
   // that reads first gets SQLITE_BUSY at once when it upgrades while another connection holds the
   // lock, as the checkpoint worker briefly does to restart the WAL (checkpointer.ts).
-  const run = db.transaction((fn: () => unknown) => fn()).immediate;
+  const wrapped = db.transaction((fn: () => unknown) => fn());
+  const run = (fn: () => unknown): unknown => wrapped.immediate(fn);
   return {
     db,
     now,

@@ -61,7 +61,12 @@ const FREE: SliceCosts = { insertMsPerChar: 0, commitMsPerChar: 0 };
  * the next one carries on. FTS rowids follow the order rows are indexed in,
  * which is time order within a session (search lists newest first by rowid).
  */
-export function indexSlice(ctx: StoreContext, sessionIds: Iterable<string> | "all", deadline = Infinity, costs: SliceCosts = FREE): SliceResult {
+export function indexSlice(
+  ctx: StoreContext,
+  sessionIds: Iterable<string> | "all",
+  deadline = Infinity,
+  costs: SliceCosts = FREE,
+): SliceResult {
   return ctx.tx(() => {
     const behind =
       sessionIds === "all"
