@@ -114,9 +114,14 @@ const tick = () => {
       }
       Atomics.add(shared, ${CHECKPOINTS}, 1);
     } catch (e) {
-      parentPort.postMessage({ kind: "failed", message: String((e && e.message) || e) });
-      db.close();
-      return;
+      // Locked for longer than its short busy timeout (another checkpoint, a recovery): try at the next look.
+      const busy = e && typeof e.code === "string" && e.code.startsWith("SQLITE_BUSY");
+      if (!busy) {
+        parentPort.postMessage({ kind: "failed", message: String((e && e.message) || e) });
+        db.close();
+        return;
+      }
+      behind = false;
     }
   }
   timer = setTimeout(tick, behind ? o.behindMs : o.pollMs);
