@@ -214,6 +214,8 @@ export class Checkpointer {
   stop(): Promise<void> {
     const w = this.worker;
     this.worker = null;
+    // Unref'd while it runs (it must not keep the app alive); a caller awaiting its exit needs the loop kept alive.
+    w?.ref();
     w?.postMessage("stop");
     return this.exited;
   }

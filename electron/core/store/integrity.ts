@@ -37,7 +37,11 @@ const ReplySchema = z.discriminatedUnion("kind", [
  * are reported, not thrown. Settles when the thread has exited (its read-only
  * connection closed), so the caller may then move or remove the file.
  */
-export function checkIntegrityOffThread(path: string, nativeBinding?: string): Promise<IntegrityReport> {
+export function checkIntegrityOffThread(
+  path: string,
+  nativeBinding?: string,
+  onStarted?: (worker: Worker) => void,
+): Promise<IntegrityReport> {
   if (path === ":memory:" || path === "" || path.startsWith("file:")) return Promise.resolve({ ok: true });
   return new Promise((resolve) => {
     let worker: Worker;
@@ -54,6 +58,7 @@ export function checkIntegrityOffThread(path: string, nativeBinding?: string): P
       report ??= r;
     };
     worker.unref();
+    onStarted?.(worker);
     worker.on("message", (raw: unknown) => {
       const reply = ReplySchema.safeParse(raw);
       if (!reply.success) return answer({ ok: false, damaged: false, message: "the integrity check sent an unreadable reply" });

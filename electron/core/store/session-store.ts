@@ -18,6 +18,7 @@ import {
   type ToolCallRecord,
 } from "./audit";
 import { existsSync, rmSync, writeFileSync } from "node:fs";
+import type { Worker } from "node:worker_threads";
 import {
   addCheckpoint,
   countPrunedCheckpoints,
@@ -102,6 +103,7 @@ export class SessionStore {
   ) {}
 
   private integrityRun: Promise<IntegrityReport> | null = null;
+  private readonly integrityWorkers = new Set<Worker>();
   private checkpointerStopped: Promise<void> = Promise.resolve();
 
   /**
@@ -113,7 +115,7 @@ export class SessionStore {
   integrity(options: { fresh?: boolean } = {}): Promise<IntegrityReport> {
     if (!this.integrityRun || options.fresh) {
       const path = this.path;
-      this.integrityRun = checkIntegrityOffThread(path, this.nativeBinding).then((report) => {
+      this.integrityRun = checkIntegrityOffThread(path, this.nativeBinding, (w) => this.track(w)).then((report) => {
         if (!report.ok && report.damaged) {
           try {
             writeFileSync(recheckMarker(path), report.message);
@@ -125,6 +127,11 @@ export class SessionStore {
       });
     }
     return this.integrityRun;
+  }
+
+  private track(worker: Worker): void {
+    this.integrityWorkers.add(worker);
+    worker.once("exit", () => this.integrityWorkers.delete(worker));
   }
 
   /**
@@ -199,6 +206,8 @@ export class SessionStore {
    * await this before moving or removing the database's folder.
    */
   async whenStopped(): Promise<void> {
+    // Unref'd while they run (a check must not keep the app alive); awaited here, they must keep the loop alive.
+    for (const w of this.integrityWorkers) w.ref();
     await Promise.all([this.checkpointerStopped, this.integrityRun]);
   }
 
