@@ -20,7 +20,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createToolRuntime, type ToolRuntime } from "../electron/core/tools";
-import { findOnPath } from "../electron/core/tools/runtime";
+import { findOnPath } from "../electron/core/tools/tool-specs";
 import { detectBashSandbox } from "../electron/core/tools/bash-sandbox";
 import { seededRandom } from "./seeded-random";
 

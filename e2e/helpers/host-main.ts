@@ -43,6 +43,19 @@ const SLOW_MARK = "[slow]";
 const FAIL_ONCE_MARK = "[fail-once]";
 const MCP_MARK = "[mcp]";
 const QUIET_MARK = "[quiet]";
+/** An answer whose markdown carries HTML a sanitizer must defuse (e2e/web/start-up.spec.ts). */
+const UNSAFE_HTML_MARK = "[unsafe-html]";
+const UNSAFE_HTML_ANSWER = [
+  "Here is **bold** text and a [link](https://example.com/docs).",
+  "",
+  '<img src="data:," onerror="window.__xss = 1"> <a href="javascript:window.__xss = 2">click</a>',
+  "",
+  "<style>body { display: none }</style>",
+  "",
+  '<form action="https://example.com"><input name="q"></form>',
+  "",
+  "<script>window.__xss = 3</script>",
+].join("\n");
 const THREE_HUNKS_MARK = "[three-hunks]";
 const THREE_HUNK_EDITS = [
   { oldText: "line 2\n", newText: "LINE TWO\n" },
@@ -112,6 +125,7 @@ async function main(): Promise<void> {
       const attached = [...userText.matchAll(/<attached-file path="([^"]*)"/g)].map((m) => m[1]);
       return reply([text(`Quiet answer; attached: ${attached.join(", ") || "none"}.`)]);
     }
+    if (userText.includes(UNSAFE_HTML_MARK)) return reply([text(UNSAFE_HTML_ANSWER)]);
     if (userText.includes(MCP_MARK)) {
       if (request.lastTurn?.role === "toolResult") return reply([text(`MCP tool answered: ${request.lastTurn.text}`)]);
       const tool = request.tools.find((t) => t.name.endsWith("toggle-simulated-logging"));

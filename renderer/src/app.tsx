@@ -5,8 +5,9 @@ import { client } from "./api/current";
 import { Composer, COMPOSER_ID } from "./components/composer";
 import { DiffPanel } from "./components/diff/diff-panel";
 import { CommandPalette } from "./components/dialogs/command-palette";
-import { SettingsDialog } from "./components/dialogs/settings-dialog";
-import { RewindDialog } from "./components/rewind/rewind-dialog";
+import { useRewindStore } from "./components/rewind/rewind-store";
+import { preloadLazyParts, RewindDialog, SettingsDialog } from "./lazy-parts";
+import { useUiStore } from "./stores/ui-store";
 import { Header } from "./components/header";
 import { SessionPane } from "./components/session-pane";
 import { SessionsSection } from "./components/sidebar/sessions-section";
@@ -15,11 +16,11 @@ import { Toasts } from "./components/toasts";
 import { useApplyTheme } from "./components/use-theme";
 import { useAppStore } from "./stores/app-store";
 import { composerModel, useModelsStore } from "./stores/models-store";
-import { useDefaultModel, useSettingsStore } from "./stores/settings-store";
+import { useDefaultModel } from "./stores/settings-store";
 import { useTranscriptStore } from "./stores/transcript-store";
 import { startBoot } from "./boot";
 import { useTurnStore } from "./stores/turn-store";
-import { lastOpen, useWorkspaceStore } from "./stores/workspace-store";
+import { useWorkspaceStore } from "./stores/workspace-store";
 import { useReplayActive } from "./replay";
 
 // Replay is its own chunk: a session's first paint does not wait for its code.
@@ -33,26 +34,13 @@ export function App() {
   const createSession = useWorkspaceStore((s) => s.createSession);
   const [draftModel, setDraftModel] = useState<ModelRef | null>(null);
   const replaying = useReplayActive();
+  const settingsOpen = useUiStore((s) => s.settingsOpen);
+  const rewindOpen = useRewindStore((s) => s.request !== null);
 
+  // Started in start.tsx before the first render (the same call, once per page).
   useEffect(() => {
-    void (async () => {
-      // Asked for in main.tsx before the first render (startBoot); the same requests.
-      const last = lastOpen();
-      const appInfo = await startBoot();
-      void useModelsStore.getState().load();
-      void useTurnStore.getState().loadActive();
-      void useSettingsStore.getState().load();
-      const ws = useWorkspaceStore.getState();
-      if (appInfo?.initialWorkspace) await ws.setWorkspace(appInfo.initialWorkspace);
-      else {
-        // No workspace on the command line: reopen the one used last (in this browser, else the most recent one).
-        await ws.loadRecent();
-        const recent = useWorkspaceStore.getState().recent;
-        const previous = recent.find((w) => w.id === last?.workspaceId) ?? recent[0];
-        if (previous) await ws.setWorkspace(previous);
-      }
-      for (const notice of appInfo?.notices ?? []) useAppStore.getState().notifyOnce(notice);
-    })();
+    void startBoot();
+    preloadLazyParts();
   }, []);
 
   // Leaving a session drops its transcript; it is reloaded from the store when reopened.
@@ -121,8 +109,16 @@ export function App() {
           </div>
         </main>
       )}
-      <SettingsDialog />
-      <RewindDialog />
+      {settingsOpen && (
+        <Suspense fallback={null}>
+          <SettingsDialog />
+        </Suspense>
+      )}
+      {rewindOpen && (
+        <Suspense fallback={null}>
+          <RewindDialog />
+        </Suspense>
+      )}
       <CommandPalette newSession={newSession} />
     </div>
   );

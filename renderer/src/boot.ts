@@ -1,20 +1,50 @@
-/** The app's first requests, sent from main.tsx before the first render. */
+/**
+ * The app's start: app.info, the session open last time (the likely one to
+ * show; session.load sends only its last entries first, so it is small), then
+ * the workspace, models, settings and running turns. Started from start.tsx
+ * before the first render: the early socket usually has app.info and the
+ * session by then, so the stores are filled before React first renders and the
+ * first paint already shows the session. Once per page.
+ */
 import { useAppStore, type AppInfo } from "./stores/app-store";
-import { prefetchSession } from "./stores/transcript-store";
-import { lastOpen } from "./stores/workspace-store";
+import { useModelsStore } from "./stores/models-store";
+import { useSettingsStore } from "./stores/settings-store";
+import type { Workspace } from "../../shared/api";
+import { prefetchSession, primeSession } from "./stores/transcript-store";
+import { useTurnStore } from "./stores/turn-store";
+import { lastOpen, useWorkspaceStore } from "./stores/workspace-store";
 
 let boot: Promise<AppInfo | null> | null = null;
 
-/**
- * app.info, and the session open last time (the likely one to show) alongside
- * it — session.load sends only its last entries first, so it is small. If
- * app.info names another workspace, that prefetch goes unused. Once per page.
- */
-export function startBoot(): Promise<AppInfo | null> {
-  if (!boot) {
-    const last = lastOpen();
-    if (last?.sessionId) prefetchSession(last.sessionId);
-    boot = useAppStore.getState().loadInfo();
+async function run(): Promise<AppInfo | null> {
+  const last = lastOpen();
+  // If app.info names another workspace, this prefetch goes unused.
+  if (last?.sessionId) prefetchSession(last.sessionId);
+  const appInfo = await useAppStore.getState().loadInfo();
+  void useModelsStore.getState().load();
+  void useTurnStore.getState().loadActive();
+  void useSettingsStore.getState().load();
+  const ws = useWorkspaceStore.getState();
+  const open = async (workspace: Workspace) => {
+    const opening = ws.setWorkspace(workspace);
+    // setWorkspace has picked the session to reopen: load it now rather than when its pane first mounts.
+    const active = useWorkspaceStore.getState().activeSessionId;
+    if (active) primeSession(active);
+    await opening;
+  };
+  if (appInfo?.initialWorkspace) await open(appInfo.initialWorkspace);
+  else {
+    // No workspace on the command line: reopen the one used last (in this browser, else the most recent one).
+    await ws.loadRecent();
+    const recent = useWorkspaceStore.getState().recent;
+    const previous = recent.find((w) => w.id === last?.workspaceId) ?? recent[0];
+    if (previous) await open(previous);
   }
+  for (const notice of appInfo?.notices ?? []) useAppStore.getState().notifyOnce(notice);
+  return appInfo;
+}
+
+export function startBoot(): Promise<AppInfo | null> {
+  boot ??= run();
   return boot;
 }

@@ -16,7 +16,7 @@ import { defaultSettings } from "../../electron/core/api/settings";
 import { reply, startFauxProvider, toolCall, type FauxProvider } from "../../electron/core/faux";
 import { streamModel } from "../../electron/core/providers";
 import { modelViewAt } from "../../electron/core/review/model-view";
-import { builtInToolSpecs } from "../../electron/core/tools/runtime";
+import { builtInToolSpecs } from "../../electron/core/tools/tool-specs";
 import { APP_AFTER, GPT41, GPT5, SONNET, buildSession, resolveModel } from "./fixture";
 
 let faux: FauxProvider;

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createToolRuntime, type ToolRuntime } from "../../electron/core/tools";
 import { IMAGE_MAX_BYTES, READ_MAX_FILE_BYTES } from "../../electron/core/tools/limits";
-import { findOnPath } from "../../electron/core/tools/runtime";
+import { findOnPath } from "../../electron/core/tools/tool-specs";
 import { SYNC_READ_MAX_BYTES } from "../../electron/core/tools/sandbox";
 import { call, makeFixture, readOnly, text, type Fixture } from "./helpers";
 

@@ -7,7 +7,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { findOnPath } from "../../electron/core/tools/runtime";
+import { findOnPath } from "../../electron/core/tools/tool-specs";
 import { REGEX_JOB_TIMEOUT_MS } from "../../electron/core/tools/limits";
 import { makeFixture, readOnly, text, type Fixture } from "./helpers";
 

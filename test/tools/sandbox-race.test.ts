@@ -10,7 +10,7 @@ import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createToolRuntime, type ToolOutcome, type ToolRuntime } from "../../electron/core/tools";
-import { findOnPath } from "../../electron/core/tools/runtime";
+import { findOnPath } from "../../electron/core/tools/tool-specs";
 import { approved, makeFixture, readOnly, text, type Fixture } from "./helpers";
 
 const SECRET = "OUTSIDE-SECRET";

@@ -11,7 +11,7 @@ import type { ExportFormat } from "../../../shared/review";
 import type { ModelRef } from "../../../shared/protocol";
 import { SessionAgent } from "../agent/session-agent";
 import { loadInstructions, loadInstructionsSync, touchedPaths } from "../agent/instructions";
-import { builtInToolSpecs } from "../tools/runtime";
+import { builtInToolSpecs } from "../tools/tool-specs";
 import { TOOL_DEFS } from "../tools/registry";
 import { userConfigDir } from "../mcp/config";
 import { MCP_TURN_WAIT_MS, WorkspaceServices } from "./workspace-services";

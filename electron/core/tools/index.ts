@@ -2,7 +2,9 @@
  * The tool runtime: sandboxed file tools and bash for the agent loop.
  * See runtime.ts for the contract.
  */
-export { createToolRuntime, errorText, type ToolCallInput, type ToolRuntime, type ToolRuntimeOptions, type UserAnswer } from "./runtime";
+export { createToolRuntime } from "./runtime";
+export type { ToolCallInput, ToolRuntime, ToolRuntimeOptions, UserAnswer } from "./runtime-types";
+export { errorText } from "./tool-outcome";
 export { defaultToolSpecs, TOOL_NAMES, type ToolName } from "./registry";
 export {
   DEFAULT_TOOL_POLICY,

@@ -17,111 +17,27 @@
  *   TOOL_BUDGET_EXCEEDED (retryable: false).
  * - Every proposal, policy verdict, approval and outcome goes to `auditSink`.
  */
-import { accessSync, constants } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
 import type { ChangeReview, HunkDecision } from "../../../shared/hunks";
-import type { ToolResultMessage } from "../../../shared/protocol";
-import type { AuditEvent, AuditSink } from "./audit";
-import { DEFAULT_RUN_BUDGET, TurnBudget, type BudgetUsage } from "./budget";
-import { bashSandboxNote } from "./descriptions";
-import { detectBashSandbox, type BashSandboxInfo, type BashSandboxMode } from "./bash-sandbox";
+import type { AuditEvent } from "./audit";
+import { DEFAULT_RUN_BUDGET, TurnBudget } from "./budget";
 import { unsandboxedByUser, type BashSettings, type ToolContext } from "./context";
 import { childEnvironment } from "./env";
 import { errors, failure, toolError } from "./errors";
+import { runGuarded } from "./guarded";
 import { READONLY_TIMEOUT_MS } from "./limits";
-import {
-  DEFAULT_TOOL_POLICY,
-  evaluatePolicy,
-  type PolicyRule,
-  type PolicyVerdict,
-  type SideEffectToolName,
-  type ToolPolicy,
-} from "./policy";
-import { ensureShellParser, plainCommands } from "./shell-parse";
-import { defaultToolSpecs, findTool as findBuiltIn, TOOL_NAMES, type Planned, type SideEffectDef, type ToolDef } from "./registry";
+import { DEFAULT_TOOL_POLICY, evaluatePolicy, type PolicyRule, type SideEffectToolName } from "./policy";
+import { callOf, exactRule, isBuiltInSideEffect, ruleProblem, sameProposal } from "./proposal-rules";
+import { findTool as findBuiltIn, TOOL_NAMES, type Planned, type SideEffectDef, type ToolDef } from "./registry";
+import type { ToolCallInput, ToolRuntime, ToolRuntimeOptions, UserAnswer } from "./runtime-types";
 import { Sandbox } from "./sandbox";
-import type { PolicyAction, Proposal, Result, RunBudget, SideEffectTier, ToolError, ToolOutcome, ToolSpec } from "./types";
+import { ensureShellParser } from "./shell-parse";
+import { bashPlacement, builtInToolSpecs, findOnPath } from "./tool-specs";
+import { outcomeBytes, toResultMessage } from "./tool-outcome";
+import type { Proposal, Result, SideEffectTier, ToolError, ToolOutcome } from "./types";
 
-/** A tool call as the loop has it (the protocol's ToolCall fits). */
-export interface ToolCallInput {
-  id: string;
-  name: string;
-  arguments: Record<string, unknown>;
-  /** Set when the streamed arguments were not valid JSON. */
-  argumentsError?: string;
-}
-
-export interface ToolRuntimeOptions {
-  workspaceRoot: string;
-  policy?: ToolPolicy;
-  budget?: RunBudget;
-  auditSink?: AuditSink;
-  /** Base environment for bash (default process.env); secrets are stripped from it. */
-  env?: Record<string, string | undefined>;
-  /** ripgrep binary; default: `rg` on PATH; null forces the built-in grep. */
-  rgPath?: string | null;
-  /** Where bash keeps full output that was cut (default: <tmp>/agent-workbench-tool-output). */
-  outputDir?: string;
-  /** Clock for audit timestamps. */
-  now?: () => number;
-  /** Saved rules (per workspace), read at every decision so an edit in Settings applies at once. */
-  rules?: () => readonly PolicyRule[];
-  /**
-   * Tools from outside (MCP servers), asked for at each lookup so a restarted
-   * server's tools apply. Their names never shadow the built-in tools.
-   */
-  externalTools?: () => { defs: readonly ToolDef[]; specs: readonly ToolSpec[] };
-  /** Deadline of a read-only call (default READONLY_TIMEOUT_MS). */
-  readOnlyTimeoutMs?: number;
-  /**
-   * "auto" (default): bash runs in the OS sandbox when there is one, unconfined
-   * (and the card says so) when not; "required": no sandbox, no bash
-   * (SANDBOX_UNAVAILABLE); "off": unconfined.
-   */
-  bashSandbox?: BashSandboxMode;
-  /** The sandbox this machine offers (default: probed once, detectBashSandbox). */
-  bashSandboxInfo?: BashSandboxInfo;
-  /** Network inside the bash sandbox (default false). */
-  bashNetwork?: boolean;
-  /** Folders sandboxed bash cannot see besides the home secrets (the app's data folder). */
-  bashHidden?: readonly string[];
-}
-
-export type UserAnswer =
-  { approved: true; forSession?: boolean; rule?: string; review?: ChangeReview } | { approved: false; reason?: string };
-
-export interface ToolRuntime {
-  readonly workspaceRoot: string;
-  specs(): ToolSpec[];
-  /** null for an unknown tool. */
-  tier(name: string): SideEffectTier | null;
-  validate(call: ToolCallInput): { ok: true; args: Record<string, unknown> } | { ok: false; error: ToolError };
-  runReadOnly(call: ToolCallInput, signal?: AbortSignal): Promise<ToolOutcome>;
-  propose(call: ToolCallInput): Promise<{ proposal: Proposal } | { outcome: ToolOutcome }>;
-  decide(proposal: Proposal): PolicyAction;
-  /** The verdict with the rule that produced it; no side effects, no audit. */
-  explain(proposal: Proposal): PolicyVerdict;
-  /** Adds an allow rule for the rest of the session (runtime rebuilds keep it through `sessionRules`). */
-  addSessionRule(rule: PolicyRule): void;
-  sessionRules(): readonly PolicyRule[];
-  /** An external (MCP) tool by its full name, allowed for the rest of the session (built-in tools use rules). */
-  allowForSession(toolName: string): void;
-  /** Why this allow rule would not cover the proposal (it must, to be offered for it), or null. */
-  checkRule(proposal: Proposal, pattern: string, action?: "allow" | "deny"): string | null;
-  /** `forSession` with `rule`: that rule is allowed from now on; without it, the exact call (command or file); an external tool: the tool. */
-  /** `review`: the user accepted only some hunks of a write/edit, or edited it; applied by `execute`. */
-  /** `unsandboxed`: the user chose to run this one bash call outside the OS sandbox (docs/tool-sandbox.md). */
-  approve(proposal: Proposal, options?: { forSession?: boolean; rule?: string; review?: ChangeReview; unsandboxed?: boolean }): void;
-  deny(proposal: Proposal, options?: { reason?: string }): ToolOutcome;
-  cancel(proposal: Proposal): ToolOutcome;
-  execute(proposal: Proposal, signal?: AbortSignal): Promise<ToolOutcome>;
-  /** Drives one call end to end; `ask` answers for the user (none: ask → denied). */
-  run(call: ToolCallInput, options?: { signal?: AbortSignal; ask?: (proposal: Proposal) => Promise<UserAnswer> }): Promise<ToolOutcome>;
-  beginTurn(): void;
-  usage(): BudgetUsage;
-  toResultMessage(call: Pick<ToolCallInput, "id" | "name">, outcome: ToolOutcome, now?: number): ToolResultMessage;
-}
+export type { ToolCallInput, ToolRuntime, ToolRuntimeOptions, UserAnswer } from "./runtime-types";
 
 interface Pending {
   proposal: Proposal;
@@ -130,56 +46,6 @@ interface Pending {
   review?: ChangeReview;
   /** "Run unsandboxed": this bash call only, outside the OS sandbox. */
   unsandboxed?: boolean;
-}
-
-const NEVER_ABORTED = new AbortController().signal;
-
-export function findOnPath(binary: string, pathVar = process.env.PATH ?? ""): string | null {
-  for (const dir of pathVar.split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, binary);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return null;
-}
-
-export function outcomeBytes(outcome: ToolOutcome): number {
-  if (!outcome.ok) return Buffer.byteLength(outcome.error.message) + Buffer.byteLength(outcome.error.hint ?? "");
-  return outcome.content.reduce((n, b) => n + (b.type === "text" ? Buffer.byteLength(b.text) : b.data.length), 0);
-}
-
-/** The text the model sees for an error. */
-export function errorText(error: ToolError): string {
-  return `Error [${error.errorCode}]: ${error.message}${error.hint ? `\nHint: ${error.hint}` : ""}`;
-}
-
-type BashPlacementOptions = Pick<ToolRuntimeOptions, "bashSandbox" | "bashSandboxInfo" | "bashNetwork">;
-
-/** Where bash commands run for these settings: the sandbox (or why none), required or not, network. */
-function bashPlacement(options: BashPlacementOptions): Omit<BashSettings, "hidden"> {
-  return {
-    sandbox:
-      options.bashSandbox === "off"
-        ? { kind: "none", reason: "the sandbox is turned off in the settings" }
-        : (options.bashSandboxInfo ?? detectBashSandbox()),
-    required: options.bashSandbox === "required",
-    network: options.bashNetwork ?? false,
-  };
-}
-
-/**
- * The built-in tools as the model gets them for these settings: bash's
- * description says where its commands run (sandbox, network), as the
- * approval card does. The review's "what the model saw" uses it too.
- */
-export function builtInToolSpecs(options: BashPlacementOptions): ToolSpec[] {
-  const note = bashSandboxNote(bashPlacement(options));
-  return defaultToolSpecs().map((s) => (s.name === "bash" ? { ...s, description: `${s.description}\n${note}` } : s));
 }
 
 export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
@@ -249,60 +115,6 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     return parsed.ok ? { ok: true, args: parsed.value } : { ok: false, error: parsed.error };
   };
 
-  /**
-   * Runs `work` with a deadline and the caller's signal; an exception becomes
-   * IO_ERROR. With `timeoutMs` null the work handles abort itself (bash must
-   * kill its process group before answering). `ownSignal` false: the work
-   * never looks at its signal, so it gets the caller's (or one never aborted)
-   * instead of a new controller's (an AbortSignal costs more to create than a
-   * small read).
-   */
-  const guarded = async <T>(
-    signal: AbortSignal | undefined,
-    timeoutMs: number | null,
-    work: (signal: AbortSignal) => Promise<T>,
-    onError: (error: ToolError) => T,
-    ownSignal = true,
-  ): Promise<T> => {
-    if (signal?.aborted) return onError(errors.aborted());
-    const controller = ownSignal || timeoutMs === null ? new AbortController() : null;
-    const workSignal = controller?.signal ?? signal ?? NEVER_ABORTED;
-    const cleanups: (() => void)[] = [];
-    const stop = new Promise<T>((resolve) => {
-      if (timeoutMs === null) return;
-      const timer = setTimeout(() => {
-        controller?.abort();
-        resolve(onError(errors.timeout("The tool call", timeoutMs)));
-      }, timeoutMs);
-      cleanups.push(() => clearTimeout(timer));
-      const onAbort = () => {
-        controller?.abort();
-        resolve(onError(errors.aborted()));
-      };
-      signal?.addEventListener("abort", onAbort, { once: true });
-      cleanups.push(() => signal?.removeEventListener("abort", onAbort));
-    });
-    if (controller && timeoutMs === null && signal) {
-      const relay = () => controller.abort();
-      signal.addEventListener("abort", relay, { once: true });
-      cleanups.push(() => signal.removeEventListener("abort", relay));
-    }
-    try {
-      const run = work(workSignal).catch((err: unknown) =>
-        onError(
-          toolError(
-            "IO_ERROR",
-            `The tool failed unexpectedly: ${err instanceof Error ? err.message : String(err)}`,
-            "Try again; if it keeps failing, use another approach.",
-          ),
-        ),
-      );
-      return await (timeoutMs === null ? run : Promise.race([run, stop]));
-    } finally {
-      for (const c of cleanups) c();
-    }
-  };
-
   const budgetFailure = (limit: string) => failure(errors.budgetExceeded(limit));
 
   const runtime: ToolRuntime = {
@@ -337,7 +149,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
           started,
         );
       }
-      const outcome = await guarded(
+      const outcome = await runGuarded(
         signal,
         options.readOnlyTimeoutMs ?? READONLY_TIMEOUT_MS,
         async (s) => {
@@ -364,7 +176,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
           outcome: finish(call, tier, failure(toolError("INVALID_ARGUMENTS", `${call.name} is read-only; run it directly.`)), started),
         };
       }
-      const planned = await guarded<Result<Planned>>(
+      const planned = await runGuarded<Result<Planned>>(
         undefined,
         READONLY_TIMEOUT_MS,
         async (s) => {
@@ -395,16 +207,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       return evaluatePolicy(policy, [...sessionRules, ...(options.rules?.() ?? [])], proposal.toolName, proposal.preview, sessionAllowed);
     },
 
-    checkRule(proposal, pattern, action = "allow") {
-      const tool = proposal.toolName;
-      if (!isBuiltInSideEffect(tool)) return `rules apply to bash, write and edit, not ${tool}`;
-      const rule: PolicyRule = { tool, action, pattern: pattern.trim(), source: "session" };
-      const bare = { write: "ask", edit: "ask", bash: "ask", bashAllow: [], bashDeny: [] } as const;
-      const verdict = evaluatePolicy(bare, [rule], tool, proposal.preview);
-      if (verdict.action === action) return null;
-      if (verdict.notCoverable) return `no rule can cover this command: it has ${verdict.notCoverable}; approve it once instead`;
-      return `the rule \`${rule.pattern}\` does not cover this ${tool === "bash" ? "command" : "file"}`;
-    },
+    checkRule: ruleProblem,
 
     decide(proposal) {
       const verdict = runtime.explain(proposal);
@@ -528,7 +331,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       if (limit) return finish(call, "sideEffect", budgetFailure(limit), started);
       budget.chargeSideEffect();
       const sideDef: SideEffectDef = def;
-      const outcome = await guarded(
+      const outcome = await runGuarded(
         signal,
         null,
         async (s) => {
@@ -571,51 +374,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
 
     usage: () => budget.usage(),
 
-    toResultMessage(call, outcome, now = clock()) {
-      if (outcome.ok) {
-        const message: ToolResultMessage = {
-          role: "toolResult",
-          toolCallId: call.id,
-          toolName: call.name,
-          isError: false,
-          content: outcome.content,
-          timestamp: now,
-        };
-        if (outcome.details) message.details = outcome.details;
-        return message;
-      }
-      const { error } = outcome;
-      return {
-        role: "toolResult",
-        toolCallId: call.id,
-        toolName: call.name,
-        isError: true,
-        content: [{ type: "text", text: errorText(error) }],
-        details: { ...(outcome.details ?? {}), errorCode: error.errorCode, retryable: error.retryable },
-        timestamp: now,
-      };
-    },
+    toResultMessage: (call, outcome, now = clock()) => toResultMessage(call, outcome, now),
   };
   return runtime;
-}
-
-/** The rule that covers exactly this call: the command's words, or the file. Null when none can (a command with a redirection, …). */
-export function exactRule(proposal: Proposal): string | null {
-  if (proposal.preview.kind === "diff") return proposal.preview.path;
-  if (proposal.preview.kind !== "command") return null;
-  const words = plainCommands(proposal.preview.command);
-  if (!words.ok || words.commands.length !== 1 || words.commands[0].some((w) => /\s|\*/.test(w))) return null;
-  return words.commands[0].join(" ");
-}
-
-function isBuiltInSideEffect(name: string): name is SideEffectToolName {
-  return name === "write" || name === "edit" || name === "bash";
-}
-
-function callOf(proposal: Proposal): Pick<ToolCallInput, "id" | "name"> {
-  return { id: proposal.toolCallId, name: proposal.toolName };
-}
-
-function sameProposal(a: Proposal, b: Proposal): boolean {
-  return a === b || (a.toolName === b.toolName && a.fingerprint === b.fingerprint && JSON.stringify(a.args) === JSON.stringify(b.args));
 }

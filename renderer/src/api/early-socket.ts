@@ -1,11 +1,14 @@
 /**
- * The web-mode socket, opened before anything else of the app runs: main.tsx
- * imports this module first, so the connection (TCP, the HTTP upgrade, the
- * token check) is made while the browser still evaluates React and the rest of
- * the script, instead of after it. No imports on purpose: a module's imports
- * run before its body. The WebSocketClient adopts the socket; anything that
- * happened to it before (open, frames, close) is kept and replayed there.
+ * The web-mode socket, opened by the entry script before the rest of the app
+ * is even loaded (main.tsx imports only this, then the app as its own chunk).
+ * Once open it sends the start-up requests (boot requests: app.info and the
+ * session open last time), so the core answers them while the browser still
+ * downloads and evaluates React and the rest of the app. The WebSocketClient
+ * adopts the socket: anything that happened to it before (open, frames,
+ * close) is kept and replayed there, and a call matching a request sent here
+ * gets that request's answer instead of being sent again.
  */
+import { bootRequests } from "../lib/last-open";
 
 /** ws://host/ws?token=… from the page's #token=… fragment. */
 export function webSocketUrlFromLocation(loc: Location): string | null {
@@ -16,27 +19,53 @@ export function webSocketUrlFromLocation(loc: Location): string | null {
   return `${scheme}//${loc.host}/ws?token=${encodeURIComponent(token)}`;
 }
 
+/** Identifies a request by method and parameters (a later call with the same ones is the same request). */
+export function requestKey(method: string, params: unknown): string {
+  return `${method} ${JSON.stringify(params ?? {})}`;
+}
+
+export interface EarlyRequest {
+  id: number;
+  method: string;
+  key: string;
+}
+
 export interface EarlySocket {
   url: string;
   socket: WebSocket;
   /** What happened before the client took the socket over, in order. */
   backlog: Array<{ type: "open" } | { type: "message"; data: unknown } | { type: "close" }>;
+  /** Requests already sent on it (ids from 1); their responses are in the backlog or still to come. */
+  sent: EarlyRequest[];
 }
 
 let early: EarlySocket | null = null;
 
-function openEarly(): void {
+/** Opens `url` and sends `requests` as soon as it is open, unless a client has taken the socket over by then. */
+export function openEarlySocket(url: string, requests: ReadonlyArray<{ method: string; params: unknown }>): EarlySocket {
+  const socket = new WebSocket(url);
+  const state: EarlySocket = { url, socket, backlog: [], sent: [] };
+  socket.onopen = () => {
+    state.backlog.push({ type: "open" });
+    for (const r of requests) {
+      const id = state.sent.length + 1;
+      socket.send(JSON.stringify({ id, method: r.method, params: r.params }));
+      state.sent.push({ id, method: r.method, key: requestKey(r.method, r.params) });
+    }
+  };
+  socket.onmessage = (ev: MessageEvent) => state.backlog.push({ type: "message", data: ev.data });
+  socket.onclose = () => state.backlog.push({ type: "close" });
+  socket.onerror = () => undefined;
+  early = state;
+  return state;
+}
+
+function openAtStart(): void {
   // The Electron bridge needs no socket; a page without a token gets the client's own message.
   if (typeof window === "undefined" || "workbench" in window || typeof WebSocket === "undefined") return;
   const url = webSocketUrlFromLocation(window.location);
   if (!url) return;
-  const socket = new WebSocket(url);
-  const backlog: EarlySocket["backlog"] = [];
-  socket.onopen = () => backlog.push({ type: "open" });
-  socket.onmessage = (ev: MessageEvent) => backlog.push({ type: "message", data: ev.data });
-  socket.onclose = () => backlog.push({ type: "close" });
-  socket.onerror = () => undefined;
-  early = { url, socket, backlog };
+  openEarlySocket(url, bootRequests());
   performance.mark("wb:ws:early");
 }
 
@@ -47,4 +76,4 @@ export function takeEarlySocket(url: string): EarlySocket | null {
   return e && e.url === url ? e : null;
 }
 
-openEarly();
+openAtStart();

@@ -16,11 +16,13 @@ import {
   type WorkbenchClient,
 } from "../../../shared/api";
 import type { ConnectionAware, ConnectionInfo, UnvalidatedCalls } from "./connection";
-import { EventHub, isEventName, unwrapResponse, unwrapUnvalidated } from "./transport";
-import { takeEarlySocket } from "./early-socket";
+import { EventHub, isEventName, isRequestMethod, unwrapResponse, unwrapUnvalidated } from "./transport";
+import { requestKey, takeEarlySocket } from "./early-socket";
 
 interface Pending {
   method: RequestMethod;
+  /** Resolve with the raw response (an early request: the caller that claims it unwraps it). */
+  raw?: boolean;
   /** Resolve with the result as received (the caller validates it). */
   unvalidated: boolean;
   resolve: (value: unknown) => void;
@@ -40,6 +42,8 @@ export class WebSocketClient implements WorkbenchClient, ConnectionAware, Unvali
   private readonly connectionListeners = new Set<(info: ConnectionInfo) => void>();
   private attempts = 0;
   private closed = false;
+  /** Requests the early socket sent before this client existed, by requestKey, until a call claims them. */
+  private readonly early = new Map<string, Promise<unknown>>();
 
   constructor(private readonly url: string) {
     this.open();
@@ -54,6 +58,12 @@ export class WebSocketClient implements WorkbenchClient, ConnectionAware, Unvali
   }
 
   private request(method: RequestMethod, params: unknown, unvalidated: boolean): Promise<unknown> {
+    const key = requestKey(method, params);
+    const sent = this.early.get(key);
+    if (sent) {
+      this.early.delete(key);
+      return sent.then((raw) => (unvalidated ? unwrapUnvalidated(method, raw) : unwrapResponse(method, raw)));
+    }
     const id = this.nextId++;
     const frame = JSON.stringify({ id, method, params });
     return new Promise<unknown>((resolve, reject) => {
@@ -91,6 +101,16 @@ export class WebSocketClient implements WorkbenchClient, ConnectionAware, Unvali
     const early = takeEarlySocket(this.url);
     const socket = early?.socket ?? new WebSocket(this.url);
     this.socket = socket;
+    for (const r of early?.sent ?? []) {
+      if (!isRequestMethod(r.method)) continue;
+      const method = r.method;
+      const raw = new Promise<unknown>((resolve, reject) =>
+        this.pending.set(r.id, { method, raw: true, unvalidated: true, resolve, reject }),
+      );
+      raw.catch(() => undefined);
+      this.early.set(r.key, raw);
+      this.nextId = Math.max(this.nextId, r.id + 1);
+    }
     socket.onopen = () => {
       performance.mark("wb:ws:open");
       this.attempts = 0;
@@ -106,6 +126,8 @@ export class WebSocketClient implements WorkbenchClient, ConnectionAware, Unvali
       if (this.socket !== socket) return;
       this.socket = null;
       this.failInFlight();
+      // Unclaimed early requests died with the socket: a later call sends its own.
+      this.early.clear();
       if (this.closed) return;
       this.setInfo({ status: "reconnecting", generation: this.info.generation });
       const delay = Math.min(MAX_BACKOFF_MS, 250 * 2 ** this.attempts++);
@@ -154,7 +176,8 @@ export class WebSocketClient implements WorkbenchClient, ConnectionAware, Unvali
       this.pending.delete(frame.id);
       try {
         const response = "response" in frame ? frame.response : undefined;
-        p.resolve(p.unvalidated ? unwrapUnvalidated(p.method, response) : unwrapResponse(p.method, response));
+        if (p.raw) p.resolve(response);
+        else p.resolve(p.unvalidated ? unwrapUnvalidated(p.method, response) : unwrapResponse(p.method, response));
       } catch (err) {
         p.reject(err instanceof WorkbenchApiError ? err : new WorkbenchApiError({ code: "INTERNAL", message: String(err) }));
       }

@@ -1,5 +1,5 @@
 /** The middle column for the open session: transcript, approval card, composer. */
-import { useCallback, useEffect, useMemo } from "react";
+import { Suspense, useCallback, useEffect, useMemo } from "react";
 import { hunksFromTexts, hunksFromUnified } from "../lib/diff-hunks";
 import { formatDuration } from "../lib/format";
 import { readToolDetails } from "../lib/tool-details";
@@ -14,7 +14,7 @@ import { Composer, type BuiltinCommand } from "./composer";
 import { client } from "../api/current";
 import { useAppStore } from "../stores/app-store";
 import { McpTrustNotice } from "./mcp-trust-notice";
-import { ChangesView } from "./review/changes-view";
+import { ChangesView } from "../lazy-parts";
 import { PendingComments } from "./review/pending-comments";
 import { selectionFor } from "./transcript/diff-summary";
 import type { TranscriptActions } from "./transcript/transcript-context";
@@ -155,12 +155,14 @@ export function SessionPane({ sessionId }: { sessionId: string }) {
   return (
     <div className="session-pane">
       {changesOpen && (
-        <ChangesView
-          sessionId={sessionId}
-          lastSeq={view.model.lastSeq}
-          lastUserSeq={lastUserSeq}
-          onClose={() => useUiStore.getState().setChangesOpen(false)}
-        />
+        <Suspense fallback={<div className="pane-message">Loading…</div>}>
+          <ChangesView
+            sessionId={sessionId}
+            lastSeq={view.model.lastSeq}
+            lastUserSeq={lastUserSeq}
+            onClose={() => useUiStore.getState().setChangesOpen(false)}
+          />
+        </Suspense>
       )}
       {!changesOpen && (
         <TranscriptView

@@ -88,10 +88,12 @@ const marked = new Marked({
   },
 });
 
-let hooked = false;
+let configured = false;
 function sanitize(html: string): string {
-  if (!hooked) {
-    hooked = true;
+  if (!configured) {
+    configured = true;
+    // Set once: a config passed to each sanitize() call is parsed again on every call (a message has several blocks).
+    DOMPurify.setConfig({ USE_PROFILES: { html: true }, FORBID_TAGS: ["style", "form", "input"] });
     // Links leave the app: new window, no referrer, no opener.
     DOMPurify.addHook("afterSanitizeAttributes", (node) => {
       if (node.tagName === "A") {
@@ -100,7 +102,7 @@ function sanitize(html: string): string {
       }
     });
   }
-  return DOMPurify.sanitize(html, { USE_PROFILES: { html: true }, FORBID_TAGS: ["style", "form", "input"] });
+  return DOMPurify.sanitize(html);
 }
 
 const cache = new Map<string, string>();

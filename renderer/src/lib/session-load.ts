@@ -8,6 +8,8 @@ import { z } from "zod";
 import { ModeChangeSchema, SessionSummarySchema, StoredEntrySchema, TurnStateSchema, WorkbenchApiError } from "../../../shared/api";
 import type { StoredEntry } from "../../../shared/protocol";
 
+export { TAIL_ENTRIES } from "./last-open";
+
 const EnvelopeSchema = z.object({
   session: SessionSummarySchema,
   entries: z.array(z.unknown()),
@@ -16,12 +18,6 @@ const EnvelopeSchema = z.object({
 });
 export type LoadEnvelope = z.infer<typeof EnvelopeSchema>;
 
-/**
- * The newest entries, asked for first and validated synchronously before the
- * first paint: more than a tall window shows (a row is at least ~60 px), few
- * enough that validating and building them stays a small part of that paint.
- */
-export const TAIL_ENTRIES = 80;
 const CHUNK = 1000;
 
 export function parseEnvelope(raw: unknown): LoadEnvelope {

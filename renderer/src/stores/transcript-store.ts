@@ -130,6 +130,14 @@ export function prefetchSession(sessionId: string): void {
   prefetched = { sessionId, at: Date.now(), promise };
 }
 
+/** A load started at start-up, before the session's pane mounted: the pane's own first load call takes it over. */
+let primed: { sessionId: string; promise: Promise<void> } | null = null;
+
+/** Starts loading the session the app opens with, so its first render can already show the transcript. */
+export function primeSession(sessionId: string): void {
+  primed = { sessionId, promise: useTranscriptStore.getState().load(sessionId) };
+}
+
 function reportUnreadable(count: number): void {
   if (count > 0)
     useAppStore
@@ -150,6 +158,9 @@ export const useTranscriptStore = create<TranscriptState>((set, get) => ({
   },
 
   async load(sessionId) {
+    const p = primed;
+    primed = null;
+    if (p && p.sessionId === sessionId && get().view?.sessionId === sessionId) return p.promise;
     const token = ++loadToken;
     const prev = get().view;
     const same = prev?.sessionId === sessionId;

@@ -5,6 +5,9 @@ import type { ModelRef } from "../../../shared/protocol";
 import { client } from "../api/current";
 import { readReplayRoute } from "../replay/replay-route";
 import { useAppStore } from "./app-store";
+import { lastOpen, rememberedSession, rememberSession } from "../lib/last-open";
+
+export { lastOpen };
 
 interface WorkspaceState {
   workspace: Workspace | null;
@@ -39,38 +42,6 @@ function newestFirst(list: SessionSummary[]): SessionSummary[] {
 }
 
 let searchToken = 0;
-
-/** The last open session per workspace survives a reload (localStorage is per origin). */
-const LAST_SESSION_KEY = "workbench.lastSession.";
-const LAST_OPEN_KEY = "workbench.lastOpen";
-function rememberSession(workspaceId: string, sessionId: string | null): void {
-  try {
-    if (sessionId) localStorage.setItem(LAST_SESSION_KEY + workspaceId, sessionId);
-    else localStorage.removeItem(LAST_SESSION_KEY + workspaceId);
-    localStorage.setItem(LAST_OPEN_KEY, JSON.stringify({ workspaceId, sessionId }));
-  } catch {
-    // Storage may be unavailable (private mode); remembering is a convenience.
-  }
-}
-/** The workspace and session open when the app last ran (to start loading it before anything else). */
-export function lastOpen(): { workspaceId: string; sessionId: string | null } | null {
-  try {
-    const raw: unknown = JSON.parse(localStorage.getItem(LAST_OPEN_KEY) ?? "null");
-    if (typeof raw !== "object" || raw === null || !("workspaceId" in raw) || typeof raw.workspaceId !== "string") return null;
-    const sessionId = "sessionId" in raw && typeof raw.sessionId === "string" ? raw.sessionId : null;
-    return { workspaceId: raw.workspaceId, sessionId };
-  } catch {
-    return null;
-  }
-}
-
-function rememberedSession(workspaceId: string): string | null {
-  try {
-    return localStorage.getItem(LAST_SESSION_KEY + workspaceId);
-  } catch {
-    return null;
-  }
-}
 
 export const useWorkspaceStore = create<WorkspaceState>((set, get) => ({
   workspace: null,
