@@ -21,7 +21,9 @@ import {
   ExportFileSchema,
   ExportFormatSchema,
   FileStatesSchema,
+  ModelViewHeadSchema,
   ModelViewSchema,
+  ModelViewTextSchema,
   NoteVerdictSchema,
   ReviewNoteSchema,
   TimelineSchema,
@@ -515,6 +517,24 @@ export const requests = {
   "review.timeline": { params: SessionId.strict(), result: TimelineSchema },
   /** The exact request body behind the assistant entry at `seq`, with wire ids mapped back to stored ids. */
   "review.modelView": { params: SessionId.extend({ seq: z.number().int().positive() }).strict(), result: ModelViewSchema },
+  /**
+   * The same request as `review.modelView`, rebuilt afresh, with the body as
+   * its first `lines` pretty-printed lines (the dialog's first screen); the
+   * rest is read with `review.modelViewText`.
+   */
+  "review.modelViewHead": {
+    params: SessionId.extend({ seq: z.number().int().positive(), lines: z.number().int().positive().max(100_000) }).strict(),
+    result: ModelViewHeadSchema,
+  },
+  /** Lines `from` .. `from + count` of that pretty-printed body (of the request last rebuilt for this step). */
+  "review.modelViewText": {
+    params: SessionId.extend({
+      seq: z.number().int().positive(),
+      from: z.number().int().nonnegative(),
+      count: z.number().int().positive(),
+    }).strict(),
+    result: ModelViewTextSchema,
+  },
   /** Each file the session's write/edit calls touched up to `seq`: content before the session and as of `seq`. */
   "review.fileStates": { params: SessionId.extend({ seq: z.number().int().nonnegative() }).strict(), result: FileStatesSchema },
   /**

@@ -142,6 +142,8 @@ export const TimelineSchema = z.object({
   stats: SessionStatsSchema,
   /** Stored rows that could not be read (shown as gaps). */
   problems: z.array(z.object({ seq: z.number().int(), kind: z.string(), code: z.string(), message: z.string() })),
+  /** For a fork: the replay step of the source session it was forked at (null when that session is gone). */
+  forkedFromStep: z.number().int().positive().nullable().optional(),
 });
 export type Timeline = z.infer<typeof TimelineSchema>;
 
@@ -227,6 +229,26 @@ export const ModelViewSchema = z.object({
   repairs: z.array(RequestRepairSchema.extend({ seq: z.number().int().nullable() })),
 });
 export type ModelView = z.infer<typeof ModelViewSchema>;
+
+/**
+ * Lines of the request body pretty-printed (`JSON.stringify(body, null, 2)`,
+ * split at newlines): "what the model saw" fetches a long body in windows as
+ * it scrolls instead of sending a megabyte of JSON at open.
+ */
+export const ModelViewTextSchema = z.object({
+  /** Lines in the whole pretty-printed body. */
+  totalLines: z.number().int().nonnegative(),
+  /** Characters in the whole pretty-printed body. */
+  totalChars: z.number().int().nonnegative(),
+  /** Index of the first line given. */
+  from: z.number().int().nonnegative(),
+  lines: z.array(z.string()),
+});
+export type ModelViewText = z.infer<typeof ModelViewTextSchema>;
+
+/** "What the model saw" without the body object: its first lines as text, the rest fetched by line (review.modelViewText). */
+export const ModelViewHeadSchema = ModelViewSchema.omit({ body: true }).extend({ text: ModelViewTextSchema });
+export type ModelViewHead = z.infer<typeof ModelViewHeadSchema>;
 
 // ---------------------------------------------------------------- notes
 

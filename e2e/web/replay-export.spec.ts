@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { transcriptText } from "../helpers/app";
 import { screenshot } from "../helpers/fixtures";
-import { expect, openReplayFromList, replayView, stepCounter, test } from "../helpers/replay-fixtures";
+import { expect, jumpTo, openReplayFromList, replayView, stepCounter, test } from "../helpers/replay-fixtures";
 import { REPLAY_SEED } from "../helpers/replay-seed";
 
 const MESSAGES = [
@@ -28,6 +28,14 @@ test("the HTML export opens offline and replays the same transcript", async ({ p
   await expect(stepCounter(page)).toHaveText(`Step ${total} of ${total}`);
   const appRows = (await transcriptText(page)).join("\n");
   for (const text of MESSAGES) expect(appRows).toContain(text);
+  // A note on the error step, for the export's "With notes" filter.
+  await jumpTo(page, /Error:/);
+  const noteStep = (await stepCounter(page).innerText()).replace(/ of \d+$/, "");
+  const notes = page.getByRole("region", { name: "Notes on this entry" });
+  await notes.getByRole("textbox", { name: "Note", exact: true }).fill("Retried without telling the user.");
+  await notes.getByLabel("Author").fill("Rita");
+  await notes.getByRole("button", { name: "Add note" }).click();
+  await expect(page.getByRole("button", { name: "Notes (1)" })).toBeVisible();
 
   const downloading = page.waitForEvent("download");
   await replayView(page).getByRole("button", { name: "Export HTML" }).click();
@@ -61,6 +69,27 @@ test("the HTML export opens offline and replays the same transcript", async ({ p
   await offline.locator("#first").click();
   await expect(htmlTranscript).toContainText(REPLAY_SEED.user1);
   await expect(htmlTranscript.getByText(REPLAY_SEED.answer3)).toBeHidden();
+  // Labels as in the app: kind names and model names, steps numbered as the app numbers them.
+  const rows = offline.locator("#timeline li");
+  await expect(rows.first().locator(".seq")).toHaveText("#1");
+  await expect(rows.last().locator(".seq")).toHaveText(`#${total}`);
+  const kinds = await offline.locator("#timeline li .kind").allInnerTexts();
+  expect(kinds).toContain("Tool call");
+  expect(kinds).not.toContain("toolCall");
+  expect(await offline.locator("#filter-model option").allInnerTexts()).toEqual(
+    expect.arrayContaining(["Claude Sonnet 4.6", "GPT-4.1 (Chat Completions)"]),
+  );
+  await expect(htmlTranscript).not.toContainText("anthropic/claude");
+  // "With notes" narrows the timeline to the noted step, which keeps its app step number.
+  await offline.getByLabel("With notes").check();
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first().locator(".seq")).toHaveText(`#${noteStep.replace(/^Step /, "")}`);
+  await expect(rows.first()).toContainText("Error");
+  await expect(offline.locator("#count")).toHaveText(`1 of ${total} steps`);
+  await rows.first().click();
+  await expect(offline.locator("#step")).toContainText(`${noteStep} of ${total}`);
+  await expect(htmlTranscript.locator(".entry.current .head .seq")).toHaveText(noteStep);
+  await expect(htmlTranscript.locator(".entry.current")).toContainText("Retried without telling the user.");
   await offline.screenshot({ path: join(process.cwd(), "e2e", "artifacts", "replay-html-export-offline.png") });
   expect(blocked).toEqual([]);
   expect(offlineErrors).toEqual([]);

@@ -45,8 +45,12 @@ test("a session forked at a step onto another model continues there and links ba
     .getByRole("button", { name: `Replay session ${title}` })
     .click();
   await expect(replayView(page)).toBeVisible();
-  const link = replayView(page).getByRole("button", { name: `“${REPLAY_SEED.title}” at entry #${seq}` });
-  await expect(replayView(page).locator(".forked-from")).toHaveText(`forked from “${REPLAY_SEED.title}” at entry #${seq}`);
+  // Steps are numbered as the source's replay numbers them, not by stored entry.
+  const link = replayView(page).getByRole("button", { name: `“${REPLAY_SEED.title}” at ${step.toLowerCase()}` });
+  await expect(replayView(page).locator(".forked-from")).toHaveText(`forked from “${REPLAY_SEED.title}” at ${step.toLowerCase()}`);
+  await expect(replayView(page).getByLabel("Timeline", { exact: true })).toContainText(
+    `Forked from “${REPLAY_SEED.title}” at ${step.toLowerCase()}`,
+  );
   await link.click();
   await expect(page.getByRole("heading", { level: 1 })).toContainText(REPLAY_SEED.title);
   await expect(page.getByRole("heading", { level: 1 })).not.toContainText("(fork)");

@@ -68,6 +68,55 @@ describe("review requests", () => {
     expect(call("review.modelView", { sessionId: "nope", seq: 1 })).toMatchObject({ ok: false, error: { code: "NOT_FOUND" } });
   });
 
+  it("review.modelViewHead and review.modelViewText give the same body as review.modelView, by line window", () => {
+    const f = buildSession();
+    const { ok, call } = api(f.store);
+    const full = ok("review.modelView", { sessionId: f.sessionId, seq: 12 });
+    const text = JSON.stringify(full.body, null, 2);
+    const lines = text.split("\n");
+    expect(lines.length).toBeGreaterThan(40);
+
+    const head = ok("review.modelViewHead", { sessionId: f.sessionId, seq: 12, lines: 10 });
+    // Everything but the body object, which comes as its first lines and its size.
+    expect(head).not.toHaveProperty("body");
+    expect({ ...head, text: undefined }).toEqual({ ...full, body: undefined, text: undefined });
+    expect(head.text).toEqual({ totalLines: lines.length, totalChars: text.length, from: 0, lines: lines.slice(0, 10) });
+
+    // Windows read while scrolling (the last one runs past the end) put the whole text back together.
+    const read: string[] = [];
+    for (let from = 0; from < lines.length; from += 17) {
+      const w = ok("review.modelViewText", { sessionId: f.sessionId, seq: 12, from, count: 17 });
+      expect(w.from).toBe(from);
+      read.push(...w.lines);
+    }
+    expect(read.join("\n")).toBe(text);
+    expect(ok("review.modelViewText", { sessionId: f.sessionId, seq: 12, from: lines.length + 5, count: 3 }).lines).toEqual([]);
+
+    // A step the dialog did not open is rebuilt on demand; bad steps fail as review.modelView does.
+    const other = ok("review.modelViewText", { sessionId: f.sessionId, seq: 2, from: 0, count: 5 });
+    expect(other.lines[0]).toBe("{");
+    expect(call("review.modelViewText", { sessionId: f.sessionId, seq: 1, from: 0, count: 5 })).toMatchObject({
+      ok: false,
+      error: { code: "INVALID_REQUEST" },
+    });
+    expect(call("review.modelViewHead", { sessionId: "nope", seq: 12, lines: 5 })).toMatchObject({
+      ok: false,
+      error: { code: "NOT_FOUND" },
+    });
+  });
+
+  it("review.modelViewText reads the request the dialog opened on, not a later rebuild", () => {
+    const f = buildSession();
+    let specs = TOOL_SPECS;
+    const { ok } = api(f.store, { toolSpecs: () => specs });
+    const head = ok("review.modelViewHead", { sessionId: f.sessionId, seq: 12, lines: 1 });
+    specs = TOOL_SPECS.slice(1); // the session's tools changed (an MCP server went away)
+    const later = ok("review.modelView", { sessionId: f.sessionId, seq: 12 });
+    const read = ok("review.modelViewText", { sessionId: f.sessionId, seq: 12, from: 0, count: head.text.totalLines });
+    expect(read.totalChars).toBe(head.text.totalChars);
+    expect(read.lines.join("\n")).not.toBe(JSON.stringify(later.body, null, 2));
+  });
+
   it("review.fileStates follows the step", () => {
     const f = buildSession();
     const { ok } = api(f.store);

@@ -171,11 +171,19 @@ describe("replay timeline", () => {
     const fork = f.store.forkSession(f.sessionId, 24);
     const entries = f.store.loadEntries(fork.id);
     const items = buildTimeline(entries);
+    // Steps are numbered as replay numbers them (by item), never by stored entry.
+    const keptStep = items.findIndex((i) => i.seq >= 18) + 1;
+    expect(keptStep).toBeGreaterThan(18);
     expect(items.slice(-3).map((i) => [i.seq, i.kind, i.summary, i.model])).toEqual([
-      [23, "compaction", "Context compacted (12000 tokens before; kept from #18)", SONNET],
+      [23, "compaction", `Context compacted (12000 tokens before; kept from step ${keptStep})`, SONNET],
       [24, "rename", 'Renamed to "Greeter clean-up"', null],
-      [25, "fork", `Forked from session ${f.sessionId} at #24`, null],
+      [25, "fork", `Forked from session ${f.sessionId} (its entry #24)`, null],
     ]);
+    // With its source session at hand, a fork names it and the step it was forked at.
+    const named = buildTimeline(entries, [], {
+      forkSource: (id, seq) => (id === f.sessionId && seq === 24 ? { title: "Greeter clean-up", step: 31 } : undefined),
+    });
+    expect(named.at(-1)?.summary).toBe("Forked from “Greeter clean-up” at step 31");
     expect(sessionStats(entries, items).compactions).toBe(1);
   });
 

@@ -65,6 +65,7 @@ export function renderHtml(data: ReplayData): string {
   <span id="step" aria-live="polite"></span>
   <label><input type="checkbox" id="filter-errors"> Errors only</label>
   <label><input type="checkbox" id="filter-side"> Side effects only</label>
+  <label><input type="checkbox" id="filter-notes"> With notes</label>
   <label>Tool <select id="filter-tool"><option value="">all</option></select></label>
   <label>Model <select id="filter-model"><option value="">all</option></select></label>
   <span id="count"></span>

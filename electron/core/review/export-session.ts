@@ -13,25 +13,34 @@ import type { Redactor } from "./redact";
 import type { ReviewResult } from "./result";
 import { sessionStats } from "./stats";
 import type { ReviewStorePort } from "./store-port";
-import { buildTimeline } from "./timeline";
+import { buildTimeline, type TimelineOptions } from "./timeline";
 
-/** `modelName`: the catalog's name of a model, for the timeline and the HTML replay (else provider/id). */
+/**
+ * `modelName`: the catalog's name of a model, for the timeline and the HTML replay (else provider/id);
+ * `forkSource`: the step a fork was made at, as the replay numbers it.
+ */
 export function exportSession(
   store: ReviewStorePort,
   sessionId: string,
   format: ExportFormat,
   redactor: Redactor,
   modelName?: (ref: ModelRef) => string | undefined,
+  forkSource?: TimelineOptions["forkSource"],
 ): ReviewResult<ExportFile> {
   const source = loadExportSource(store, sessionId);
   if (!source.ok) return source;
-  return { ok: true, value: renderExport(buildEnvelope(source.value, redactor), format, modelName) };
+  return { ok: true, value: renderExport(buildEnvelope(source.value, redactor), format, modelName, forkSource) };
 }
 
-export function renderExport(envelope: SessionExport, format: ExportFormat, modelName?: (ref: ModelRef) => string | undefined): ExportFile {
+export function renderExport(
+  envelope: SessionExport,
+  format: ExportFormat,
+  modelName?: (ref: ModelRef) => string | undefined,
+  forkSource?: TimelineOptions["forkSource"],
+): ExportFile {
   const stem = fileStem(envelope.session.title, envelope.session.id);
   if (format === "json") return { filename: `${stem}.json`, mimeType: "application/json", content: serializeEnvelope(envelope) };
-  const items = buildTimeline(envelope.entries, envelope.toolCalls, { modelName });
+  const items = buildTimeline(envelope.entries, envelope.toolCalls, { modelName, forkSource });
   const stats = sessionStats(envelope.entries, items);
   if (format === "markdown")
     return { filename: `${stem}.md`, mimeType: "text/markdown; charset=utf-8", content: renderMarkdown(envelope, stats) };

@@ -20,6 +20,7 @@ import { fileStatesAt } from "./file-history";
 import { forkAt } from "./fork";
 import { modelViewAt, type ModelViewInput } from "./model-view";
 import { createEntryCache } from "./entry-cache";
+import { createModelViewTexts } from "./model-view-text";
 import { createRedactor } from "./redact";
 import type { ReviewResult } from "./result";
 import { sessionStats } from "./stats";
@@ -70,28 +71,52 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
   const modelName = (ref: ModelRef) => ctx.resolveModel(ref)?.model.name;
   // "What the model saw" and the files at a step are asked for again at every step of a replay.
   const cache = createEntryCache((id, range) => store.loadEntries(id, range));
+  const modelViewTexts = createModelViewTexts();
+  // The replay step a fork was made at: the last step of the source session at or before the fork point.
+  const forkSource = (sourceId: string, seq: number): { title: string; step: number } | undefined => {
+    const source = store.getSession(sourceId);
+    if (!source) return undefined;
+    const items = buildTimeline(cache.entries(sourceId), store.listToolCalls(sourceId), { modelName });
+    let step = 0;
+    for (const item of items) if (item.seq <= seq) step = item.index + 1;
+    return step > 0 ? { title: source.title, step } : undefined;
+  };
+  const modelView = (sessionId: string, seq: number) => {
+    const session = requireSession(sessionId);
+    return unwrap(
+      modelViewAt(cache.entries(session.id), seq, {
+        workspaceRoot: workspaceRoot(session),
+        platform: ctx.platform,
+        toolSpecs: ctx.toolSpecs?.(session.id) ?? defaultToolSpecs(),
+        resolve: (ref) => ctx.resolveModel(ref),
+        ...ctx.modelViewExtras?.(session.id),
+        demoteOtherReasoning: ctx.demoteOtherReasoning?.() ?? false,
+      }),
+    );
+  };
 
   return {
     "review.timeline": (p) => {
-      requireSession(p.sessionId);
+      const session = requireSession(p.sessionId);
       const { entries, problems } = store.loadEntriesChecked(p.sessionId);
       cache.remember(p.sessionId, entries);
-      const items = buildTimeline(entries, store.listToolCalls(p.sessionId), { modelName });
-      return { items, stats: sessionStats(entries, items), problems };
+      // A fork's source is looked up once, for its fork item and for the header.
+      const sources = new Map<string, ReturnType<typeof forkSource>>();
+      const source = (id: string, seq: number) => {
+        const key = `${id}#${seq}`;
+        if (!sources.has(key)) sources.set(key, forkSource(id, seq));
+        return sources.get(key);
+      };
+      const items = buildTimeline(entries, store.listToolCalls(p.sessionId), { modelName, forkSource: source });
+      const forked = session.parentSessionId && session.parentSeq !== null ? source(session.parentSessionId, session.parentSeq) : undefined;
+      return { items, stats: sessionStats(entries, items), problems, forkedFromStep: forked?.step ?? null };
     },
 
-    "review.modelView": (p) => {
-      const session = requireSession(p.sessionId);
-      return unwrap(
-        modelViewAt(cache.entries(p.sessionId), p.seq, {
-          workspaceRoot: workspaceRoot(session),
-          platform: ctx.platform,
-          toolSpecs: ctx.toolSpecs?.(session.id) ?? defaultToolSpecs(),
-          resolve: (ref) => ctx.resolveModel(ref),
-          ...ctx.modelViewExtras?.(session.id),
-          demoteOtherReasoning: ctx.demoteOtherReasoning?.() ?? false,
-        }),
-      );
+    "review.modelView": (p) => modelView(p.sessionId, p.seq),
+    "review.modelViewHead": (p) => modelViewTexts.head(p.sessionId, p.seq, () => modelView(p.sessionId, p.seq), p.lines),
+    "review.modelViewText": (p) => {
+      requireSession(p.sessionId);
+      return modelViewTexts.text(p.sessionId, p.seq, () => modelView(p.sessionId, p.seq), p.from, p.count);
     },
 
     "review.fileStates": (p) => {
@@ -148,7 +173,7 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
       return { ok: true as const };
     },
 
-    "review.export": (p) => unwrap(exportSession(store, p.sessionId, p.format, redactor(), modelName)),
+    "review.export": (p) => unwrap(exportSession(store, p.sessionId, p.format, redactor(), modelName, forkSource)),
 
     "review.import": (p) => {
       const envelope = unwrap(parseEnvelope(p.content));

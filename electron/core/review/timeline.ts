@@ -15,9 +15,22 @@ export interface TimelineOptions {
   /** A model's name as the catalog shows it ("Claude Sonnet 4.6"); without one, provider/id. */
   modelName?(ref: ModelRef): string | undefined;
   sideEffectTools?: readonly string[];
+  /** The source of a fork, for its summary: the source session's title and the replay step forked at (steps as numbered in replay). */
+  forkSource?(sessionId: string, seq: number): { title: string; step: number } | undefined;
 }
 
 const SUMMARY_MAX = 140;
+
+/** "kept from step N": the first step at or after the first entry a compaction kept. */
+function keptFrom(items: readonly TimelineItem[], firstKeptSeq: number): string {
+  const kept = items.find((i) => i.seq >= firstKeptSeq);
+  return kept ? `kept from step ${kept.index + 1}` : "kept nothing before it";
+}
+
+function forkSummary(sessionId: string, seq: number, source: { title: string; step: number } | undefined): string {
+  // Without the source session (deleted, or an imported export) only its entry number is known.
+  return source ? `Forked from “${source.title}” at step ${source.step}` : `Forked from session ${sessionId} (its entry #${seq})`;
+}
 
 const ResultDetailsSchema = z.object({ errorCode: z.string().optional(), synthesized: z.boolean().optional() }).loose();
 
@@ -155,7 +168,7 @@ export function buildTimeline(
           kind: "compaction",
           timestamp: entry.timestamp,
           model: entry.model,
-          summary: `Context compacted (${entry.tokensBefore} tokens before; kept from #${entry.firstKeptSeq})`,
+          summary: `Context compacted (${entry.tokensBefore} tokens before; ${keptFrom(items, entry.firstKeptSeq)})`,
         });
         break;
       case "rename":
@@ -166,7 +179,7 @@ export function buildTimeline(
           ...base,
           kind: "fork",
           timestamp: entry.timestamp,
-          summary: `Forked from session ${entry.sourceSessionId} at #${entry.sourceSeq}`,
+          summary: forkSummary(entry.sourceSessionId, entry.sourceSeq, options.forkSource?.(entry.sourceSessionId, entry.sourceSeq)),
         });
         break;
     }

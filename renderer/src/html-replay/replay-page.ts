@@ -8,6 +8,7 @@
 import type { ImageContent, ModelRef, StoredEntry } from "../../../shared/protocol";
 import type { ReplayData } from "../../../shared/review";
 import { KIND_LABEL } from "../replay/replay-format";
+import { filterChoices, filterItems } from "../replay/replay-filter";
 
 const data = JSON.parse(byId("session-data").textContent ?? "null") as ReplayData;
 const { envelope: env, items, stats } = data;
@@ -86,9 +87,14 @@ function diffBlock(text: string): HTMLElement {
   return pre;
 }
 
+// Steps are numbered as in the app's replay: by timeline item, not by stored entry.
+const stepOfSeq = new Map<number, number>();
+for (const it of items) if (!stepOfSeq.has(it.seq)) stepOfSeq.set(it.seq, it.index + 1);
+
 function heading(card: HTMLElement, label: string, extra?: string): void {
   const h = el("div", "head");
-  h.appendChild(el("span", "seq", `#${card.dataset.seq}`));
+  const step = stepOfSeq.get(Number(card.dataset.seq));
+  if (step !== undefined) h.appendChild(el("span", "seq", `Step ${step}`));
   h.appendChild(el("span", "kind", label));
   if (extra) h.appendChild(el("span", "meta", extra));
   card.appendChild(h);
@@ -162,7 +168,9 @@ function renderEntry(stored: StoredEntry): HTMLElement {
       card.appendChild(textBlock(e.title));
     } else if (e.type === "fork") {
       heading(card, "Fork", time(e.timestamp));
-      card.appendChild(textBlock(`Forked from ${e.sourceSessionId} at #${e.sourceSeq}`));
+      // The timeline's summary names the source session and its step.
+      const item = items.find((i) => i.seq === stored.seq && i.kind === "fork");
+      card.appendChild(textBlock(item?.summary ?? `Forked from session ${e.sourceSessionId}`));
     }
   }
   for (const n of notesBySeq.get(stored.seq) ?? []) {
@@ -204,7 +212,7 @@ let activeCard: HTMLElement | null = null;
 for (const it of items) {
   const li = el("li", `item ${it.kind}${it.isError ? " is-error" : ""}${it.sideEffect ? " side-effect" : ""}`);
   li.tabIndex = -1;
-  li.appendChild(el("span", "seq", `#${it.seq}`));
+  li.appendChild(el("span", "seq", `#${it.index + 1}`));
   li.appendChild(el("span", "kind", kind(it.kind)));
   li.appendChild(el("span", "summary", it.summary));
   li.addEventListener("click", () => go(it.index));
@@ -213,32 +221,27 @@ for (const it of items) {
 
 const toolSelect = byId<HTMLSelectElement>("filter-tool");
 const modelSelect = byId<HTMLSelectElement>("filter-model");
-const seenTools = new Set<string>();
-const seenModels = new Set<string>();
-for (const it of items) {
-  if (it.toolName && !seenTools.has(it.toolName)) {
-    seenTools.add(it.toolName);
-    toolSelect.appendChild(new Option(it.toolName, it.toolName));
-  }
-  const key = model(it.model);
-  if (key && !seenModels.has(key)) {
-    seenModels.add(key);
-    modelSelect.appendChild(new Option(key, key));
-  }
-}
+const choices = filterChoices(items);
+for (const tool of choices.tools) toolSelect.appendChild(new Option(tool, tool));
+for (const m of choices.models) modelSelect.appendChild(new Option(model(m.ref), m.key));
+const notedSeqs = new Set(notesBySeq.keys());
 
 function applyFilters(): void {
-  const errorsOnly = byId<HTMLInputElement>("filter-errors").checked;
-  const sideOnly = byId<HTMLInputElement>("filter-side").checked;
-  const tool = toolSelect.value;
-  const mdl = modelSelect.value;
-  visible = items.filter(
-    (it) =>
-      (!errorsOnly || it.isError) && (!sideOnly || it.sideEffect) && (!tool || it.toolName === tool) && (!mdl || model(it.model) === mdl),
+  const picked = filterItems(
+    items,
+    {
+      errorsOnly: byId<HTMLInputElement>("filter-errors").checked,
+      sideEffectsOnly: byId<HTMLInputElement>("filter-side").checked,
+      tool: toolSelect.value || null,
+      model: modelSelect.value || null,
+      notedOnly: byId<HTMLInputElement>("filter-notes").checked,
+    },
+    notedSeqs,
   );
+  visible = picked.map((i) => items[i]);
   list.textContent = "";
   for (const it of visible) list.appendChild(rows[it.index]);
-  byId("count").textContent = `${visible.length} of ${items.length} items`;
+  byId("count").textContent = `${visible.length} of ${items.length} steps`;
 }
 
 function go(index: number): void {
@@ -291,7 +294,8 @@ byId("prev").addEventListener("click", () => step(-1));
 byId("next").addEventListener("click", () => step(1));
 byId("last").addEventListener("click", last);
 byId("play").addEventListener("click", () => (timer ? stop() : play()));
-for (const id of ["filter-errors", "filter-side", "filter-tool", "filter-model"]) byId(id).addEventListener("change", applyFilters);
+for (const id of ["filter-errors", "filter-side", "filter-notes", "filter-tool", "filter-model"])
+  byId(id).addEventListener("change", applyFilters);
 document.addEventListener("keydown", (ev) => {
   const t = ev.target as HTMLElement | null;
   const tag = t?.tagName;

@@ -9,7 +9,7 @@
 import { create } from "zustand";
 import type { SessionSummary } from "../../../shared/api";
 import type { ModelRef } from "../../../shared/protocol";
-import type { FileStates, ModelView, NoteVerdict, ReviewNote, SessionStats, Timeline, TimelineItem } from "../../../shared/review";
+import type { FileStates, ModelViewHead, NoteVerdict, ReviewNote, SessionStats, Timeline, TimelineItem } from "../../../shared/review";
 import { client, errorText } from "../api/current";
 import { useAppStore } from "../stores/app-store";
 import { useUiStore } from "../stores/ui-store";
@@ -33,6 +33,8 @@ export interface ReplayData {
   items: TimelineItem[];
   stats: SessionStats;
   problems: Timeline["problems"];
+  /** For a fork: the step of the source session it was forked at. */
+  forkedFromStep: number | null;
   index: StepIndex;
   totals: RunningTotals;
   choices: ReturnType<typeof filterChoices>;
@@ -43,9 +45,16 @@ export type ReplayPanel = "stats" | "notes" | null;
 export interface ModelViewState {
   seq: number;
   status: "loading" | "ready" | "error";
-  view: ModelView | null;
+  view: ModelViewHead | null;
   error: string | null;
 }
+
+/**
+ * Lines of the request body sent with "what the model saw" at open: a body up
+ * to this long comes whole (and renders whole); a longer one is read by window
+ * as it scrolls (model-view-lines.ts).
+ */
+export const MODEL_VIEW_HEAD_LINES = 1_500;
 
 export interface FilesState {
   /** fileStateKey of the step the states belong to. */
@@ -217,6 +226,7 @@ export const useReplayStore = create<ReplayState>((set, get) => {
           items: timeline.items,
           stats: timeline.stats,
           problems: timeline.problems,
+          forkedFromStep: timeline.forkedFromStep ?? null,
           index,
           totals: runningTotals(timeline.items),
           choices: filterChoices(timeline.items),
@@ -316,7 +326,7 @@ export const useReplayStore = create<ReplayState>((set, get) => {
       if (!sessionId) return;
       set({ modelView: { seq, status: "loading", view: null, error: null } });
       try {
-        const view = await client().call("review.modelView", { sessionId, seq });
+        const view = await client().call("review.modelViewHead", { sessionId, seq, lines: MODEL_VIEW_HEAD_LINES });
         if (get().modelView?.seq === seq) set({ modelView: { seq, status: "ready", view, error: null } });
       } catch (err) {
         if (get().modelView?.seq === seq) set({ modelView: { seq, status: "error", view: null, error: errorText(err) } });

@@ -21,6 +21,7 @@ import { useReplayKeys } from "./use-replay-keys";
 
 function ForkedFrom() {
   const session = useReplayStore((s) => s.data?.session ?? null);
+  const step = useReplayStore((s) => s.data?.forkedFromStep ?? null);
   const parentTitle = useWorkspaceStore((s) => s.sessions.find((x) => x.id === session?.parentSessionId)?.title ?? null);
   if (!session?.parentSessionId) return null;
   const parentId = session.parentSessionId;
@@ -30,7 +31,7 @@ function ForkedFrom() {
       forked from{" "}
       <button type="button" className="link-button" onClick={() => openReplay(parentId, { seq: at })}>
         {parentTitle ? `“${parentTitle}”` : "another session"}
-        {at !== null ? ` at entry #${at}` : ""}
+        {step !== null ? ` at step ${step}` : ""}
       </button>
     </span>
   );
