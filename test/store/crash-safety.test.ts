@@ -16,13 +16,14 @@ afterEach(() => dir?.remove());
  * SIGKILLs it. Resolves with every seq it acknowledged (including acks that
  * were still in the pipe when it died).
  */
-function appendUntilKilled(dbPath: string, sessionId: string, minAcks: number): Promise<number[]> {
+function appendUntilKilled(dbPath: string, sessionId: string, minAcks: number, mode: Mode): Promise<number[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", CHILD, dbPath, sessionId], {
+    const child = spawn(process.execPath, ["--import", "tsx", CHILD, dbPath, sessionId, mode], {
       cwd: process.cwd(),
       stdio: ["ignore", "pipe", "pipe"],
     });
     const acks: number[] = [];
+    let restarts = 0;
     let partial = "";
     let stderr = "";
     let killed = false;
@@ -31,10 +32,14 @@ function appendUntilKilled(dbPath: string, sessionId: string, minAcks: number): 
       const lines = (partial + d.toString()).split("\n");
       partial = lines.pop() ?? "";
       for (const line of lines) {
-        const m = /^ack (\d+)$/.exec(line);
-        if (m) acks.push(Number(m[1]));
+        const m = /^ack (\d+) (\d+)$/.exec(line);
+        if (m) {
+          acks.push(Number(m[1]));
+          restarts = Number(m[2]);
+        }
       }
-      if (!killed && acks.length >= minAcks) {
+      // With background checkpoints: not before the worker restarted the WAL under the child's feet twice.
+      if (!killed && acks.length >= minAcks && (mode === "atCommit" || restarts >= 2)) {
         killed = true;
         child.kill("SIGKILL");
       }
@@ -48,47 +53,54 @@ function appendUntilKilled(dbPath: string, sessionId: string, minAcks: number): 
   });
 }
 
+type Mode = "atCommit" | "background";
+
 describe("crash safety", () => {
-  it("keeps every acknowledged append and a sound file when the writer is SIGKILLed", async () => {
-    dir = tempDir();
-    const path = dir.file("crash.db");
-    const setup = SessionStore.open(path);
-    const session = setup.createSession({ workspaceId: setup.addWorkspace("/w").id });
-    setup.close();
+  // "background": the app's way, a worker thread checkpointing and restarting the WAL while the child appends.
+  it.each<Mode>(["atCommit", "background"])(
+    "keeps every acknowledged append and a sound file when the writer is SIGKILLed (checkpoints %s)",
+    async (mode) => {
+      dir = tempDir();
+      const path = dir.file("crash.db");
+      const setup = SessionStore.open(path);
+      const session = setup.createSession({ workspaceId: setup.addWorkspace("/w").id });
+      setup.close();
 
-    // seq -> what the child wrote there; repair's synthesized results are tracked apart.
-    const expected = new Map<number, number>();
-    let onDisk = 0;
-    for (let round = 0; round < 2; round++) {
-      const acks = await appendUntilKilled(path, session.id, 300);
-      // The child acknowledges contiguous seqs right after what was on disk.
-      expect(acks).toEqual(acks.map((_, i) => onDisk + i + 1));
-      for (const seq of acks) expected.set(seq, seq - 1);
+      // seq -> what the child wrote there; repair's synthesized results are tracked apart.
+      const expected = new Map<number, number>();
+      let onDisk = 0;
+      for (let round = 0; round < 2; round++) {
+        const acks = await appendUntilKilled(path, session.id, 300, mode);
+        // The child acknowledges contiguous seqs right after what was on disk.
+        expect(acks).toEqual(acks.map((_, i) => onDisk + i + 1));
+        for (const seq of acks) expected.set(seq, seq - 1);
 
-      const raw = new Database(path);
-      expect(raw.pragma("integrity_check", { simple: true })).toBe("ok");
-      raw.close();
+        const raw = new Database(path);
+        expect(raw.pragma("integrity_check", { simple: true })).toBe("ok");
+        raw.close();
 
-      const store = SessionStore.open(path);
-      const { entries, problems } = store.loadEntriesChecked(session.id);
-      expect(problems).toEqual([]);
-      expect(entries.map((e) => e.seq)).toEqual(entries.map((_, i) => i + 1));
-      expect(store.getSession(session.id)?.entryCount).toBe(entries.length);
-      // Beyond the acks: at most the one append that committed as the child died, then repair's results.
-      const added = store.openReport.repaired.reduce((n, r) => n + r.added, 0);
-      const inFlight = entries.length - added - (onDisk + acks.length);
-      expect(inFlight === 0 || inFlight === 1).toBe(true);
-      for (let k = 1; k <= inFlight; k++) expected.set(onDisk + acks.length + k, onDisk + acks.length + k - 1);
-      for (const [seq, i] of expected) expect(entries[seq - 1].entry).toEqual(crashEntry(i));
-      for (const e of entries.slice(entries.length - added)) {
-        expect(e.entry).toMatchObject({ type: "message", message: { role: "toolResult", details: { synthesized: true } } });
+        const store = SessionStore.open(path);
+        const { entries, problems } = store.loadEntriesChecked(session.id);
+        expect(problems).toEqual([]);
+        expect(entries.map((e) => e.seq)).toEqual(entries.map((_, i) => i + 1));
+        expect(store.getSession(session.id)?.entryCount).toBe(entries.length);
+        // Beyond the acks: at most the one append that committed as the child died, then repair's results.
+        const added = store.openReport.repaired.reduce((n, r) => n + r.added, 0);
+        const inFlight = entries.length - added - (onDisk + acks.length);
+        expect(inFlight === 0 || inFlight === 1).toBe(true);
+        for (let k = 1; k <= inFlight; k++) expected.set(onDisk + acks.length + k, onDisk + acks.length + k - 1);
+        for (const [seq, i] of expected) expect(entries[seq - 1].entry).toEqual(crashEntry(i));
+        for (const e of entries.slice(entries.length - added)) {
+          expect(e.entry).toMatchObject({ type: "message", message: { role: "toolResult", details: { synthesized: true } } });
+        }
+        // The index catches up on rows the child committed but never indexed.
+        const lastUserSeq = Math.max(...[...expected.keys()].filter((seq) => (seq - 1) % 3 === 0));
+        expect(store.search(`please look file ${lastUserSeq - 1}`).map((h) => h.seq)).toContain(lastUserSeq);
+        onDisk = entries.length;
+        store.close();
       }
-      // The index catches up on rows the child committed but never indexed.
-      const lastUserSeq = Math.max(...[...expected.keys()].filter((seq) => (seq - 1) % 3 === 0));
-      expect(store.search(`please look file ${lastUserSeq - 1}`).map((h) => h.seq)).toContain(lastUserSeq);
-      onDisk = entries.length;
-      store.close();
-    }
-    // Two child processes under tsx: generous on a loaded machine; no timing is asserted.
-  }, 120_000);
+      // Two child processes under tsx: generous on a loaded machine; no timing is asserted.
+    },
+    120_000,
+  );
 });

@@ -9,10 +9,10 @@ import { existsSync } from "node:fs";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SessionStore } from "../../electron/core/store";
-import { Checkpointer } from "../../electron/core/store/checkpointer";
+import { Checkpointer, DEFAULT_CHECKPOINTER_OPTIONS } from "../../electron/core/store/checkpointer";
 import { createContext, openDatabase } from "../../electron/core/store/db";
 import { appendEntry } from "../../electron/core/store/entries";
-import { indexSlice, mergeSlice, SearchIndexer, useSlicedMerges } from "../../electron/core/store/search-index";
+import { indexSlice, mergeSlice, SearchIndexer, useSlicedMerges, type MergeSteps } from "../../electron/core/store/search-index";
 import { createSession } from "../../electron/core/store/sessions";
 import { addWorkspace } from "../../electron/core/store/workspaces";
 import { tempDir, user, type TempDir } from "./helpers";
@@ -44,15 +44,54 @@ describe("index slices stop at their deadline", () => {
 
   it("keeps time for its commit: a commit estimated to fill the slice stops it after one row", () => {
     const { ctx, id } = sessionWith(100);
-    const r = indexSlice(ctx, [id], performance.now() + 1000, 2000);
+    const r = indexSlice(ctx, [id], performance.now() + 1000, { insertMsPerChar: 0, commitMsPerChar: 100 });
     expect(r.scanned).toBe(1);
     // Without a commit estimate the same deadline indexes everything.
-    expect(indexSlice(ctx, [id], performance.now() + 1000, 0).scanned).toBe(99);
+    expect(indexSlice(ctx, [id], performance.now() + 1000).scanned).toBe(99);
+    ctx.db.close();
+  });
+});
+
+describe("index slices are bounded by text, not rows", () => {
+  it("a row whose text would not fit before the deadline waits for the next slice, which indexes it alone", () => {
+    const ctx = createContext(openDatabase(":memory:"), Date.now);
+    const s = createSession(ctx, { workspaceId: addWorkspace(ctx, "/w").id });
+    for (let i = 0; i < 5; i++) appendEntry(ctx, s.id, user(`short ${i}`));
+    // One tool output can hold as much text as a hundred messages.
+    appendEntry(ctx, s.id, user(`huge ${"word ".repeat(40_000)}`));
+    appendEntry(ctx, s.id, user("after"));
+    const costs = { insertMsPerChar: 0, commitMsPerChar: 0.01 };
+    // 200,000 characters at 0.01 ms each would end 2 s after a deadline 1 s away.
+    const first = indexSlice(ctx, [s.id], performance.now() + 1000, costs);
+    expect(first).toMatchObject({ scanned: 5, indexed: 5, behind: [s.id] });
+    expect(first.chars).toBeLessThan(100);
+    const second = indexSlice(ctx, [s.id], performance.now() + 1000, costs);
+    expect(second.scanned).toBe(1);
+    expect(second.chars).toBeGreaterThan(200_000);
+    expect(indexSlice(ctx, [s.id], performance.now() + 1000, costs)).toMatchObject({ scanned: 1, behind: [] });
     ctx.db.close();
   });
 });
 
 describe("FTS5 segment merges in slices", () => {
+  it("merge steps stop when the next one (estimated by the last) would end past the deadline", () => {
+    const { ctx, id } = sessionWith(120, 200);
+    useSlicedMerges(ctx);
+    let behind: string[] = [id];
+    while (behind.length > 0) behind = indexSlice(ctx, behind, performance.now() - 1).behind;
+    const late: MergeSteps = { count: 0, maxMs: 0 };
+    expect(mergeSlice(ctx, performance.now() - 1, 1, late)).toBe(true);
+    expect(late.count).toBe(1);
+    // Already late and none asked for: no step at all (an index slice that used its time).
+    const none: MergeSteps = { count: 0, maxMs: 0 };
+    expect(mergeSlice(ctx, performance.now() - 1, 0, none)).toBe(true);
+    expect(none.count).toBe(0);
+    const roomy: MergeSteps = { count: 0, maxMs: 0 };
+    mergeSlice(ctx, performance.now() + 10_000, 1, roomy);
+    expect(roomy.count).toBeGreaterThan(1);
+    ctx.db.close();
+  });
+
   it("the store turns FTS5's in-commit automerge off at open", () => {
     const store = SessionStore.open(":memory:");
     const db = (store as unknown as { ctx: { db: Database.Database } }).ctx.db;
@@ -91,7 +130,7 @@ describe("WAL checkpoints on a worker thread", () => {
     const db = new Database(path);
     db.pragma("journal_mode = WAL");
     db.exec(`CREATE TABLE t (x TEXT)`);
-    const cp = new Checkpointer(db, path, undefined, { pollMs: 5, writes: 10, quietMs: 50 });
+    const cp = new Checkpointer(db, path, undefined, { ...DEFAULT_CHECKPOINTER_OPTIONS, pollMs: 5, writes: 10, quietMs: 50 });
     expect(db.pragma("wal_autocheckpoint", { simple: true })).toBeGreaterThan(1000);
     const insert = db.prepare(`INSERT INTO t VALUES (?)`);
     for (let i = 0; i < 200; i++) insert.run("x".repeat(2000));

@@ -11,19 +11,28 @@
  * backstop, and returns to SQLite's default if the worker fails.
  *
  * The WAL restarts from its first frame only when a write begins with every
- * frame checkpointed. A writer that never pauses (10,000 appends in a loop)
- * outruns a PASSIVE checkpoint, so the WAL then grows to the backstop, whose
- * checkpoint on the main thread copies only what the worker has not yet
- * copied (the last few ms of writes) before the WAL restarts. Real sessions
- * pause between turns, and the worker catches up completely there.
+ * frame checkpointed, and a PASSIVE checkpoint sees the WAL as it was when it
+ * began: a writer that never pauses adds frames during every checkpoint, so
+ * the WAL would grow to the backstop, whose checkpoint on the main thread
+ * syncs both files inside an append. So while writes come in during its
+ * checkpoints, the worker looks again every `behindMs` (any pause of the
+ * writer lets it catch up, and the next append restarts the WAL); once the
+ * WAL holds `restartFrames` and at most `restartGap` writes came in during
+ * the last PASSIVE checkpoint, it runs a RESTART one, which copies those few
+ * frames under the writer lock and restarts the WAL: the writer waits that
+ * long (a couple of ms), at most once per `restartFrames`. A reader holding
+ * old frames (the integrity check's long read) makes the worker neither
+ * retry quickly nor restart. The backstop stays for a worker that cannot keep
+ * up (a saturated disk) or has not started yet: a bounded WAL first.
+ * docs/performance.md, "No main-process stall at any history size".
  */
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import { z } from "zod";
 import type { Db } from "./db";
 
-/** Main-connection autocheckpoint while the worker runs: only reached if the worker falls behind. */
-export const BACKSTOP_PAGES = 8192;
+/** Main-connection autocheckpoint while the worker runs: only reached if the worker cannot restart the WAL in time. */
+export const BACKSTOP_PAGES = 16384;
 const SQLITE_DEFAULT_PAGES = 1000;
 
 export interface CheckpointerOptions {
@@ -33,44 +42,91 @@ export interface CheckpointerOptions {
   writes: number;
   /** Any write at all is checkpointed once this long passed since the last checkpoint (ms). */
   quietMs: number;
+  /** How soon the worker looks again when the writer outran its checkpoint (ms). */
+  behindMs: number;
+  /** WAL frames past which the worker restarts the WAL under the writer lock (the writer never paused). */
+  restartFrames: number;
+  /** Most writes that may come in during the PASSIVE checkpoint before a RESTART (they are what the RESTART copies while the writer waits). */
+  restartGap: number;
+  /** How long a RESTART waits for the writer lock (a writer that never pauses still leaves it free between appends). */
+  restartBusyMs: number;
 }
 
-export const DEFAULT_CHECKPOINTER_OPTIONS: CheckpointerOptions = { pollMs: 25, writes: 64, quietMs: 1000 };
+export const DEFAULT_CHECKPOINTER_OPTIONS: CheckpointerOptions = {
+  pollMs: 25,
+  writes: 64,
+  quietMs: 1000,
+  behindMs: 2,
+  restartFrames: 4096,
+  restartGap: 64,
+  restartBusyMs: 5,
+};
+
+/** Slots of the shared counters: what the main thread wrote, and what the worker did (read without a message round trip). */
+const WRITES = 0;
+const CHECKPOINTS = 1;
+const RESTARTS = 2;
+const READY = 3;
+const SLOTS = 4;
 
 // Plain CommonJS, as in integrity.ts: an eval'd worker needs no build step, in Node and in Electron alike.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const Database = require(workerData.modulePath);
-const writes = new Int32Array(workerData.counter);
+const shared = new Int32Array(workerData.counters);
+const o = workerData.options;
 let db;
 try {
-  db = new Database(workerData.path, Object.assign({ fileMustExist: true }, workerData.nativeBinding ? { nativeBinding: workerData.nativeBinding } : {}));
-  db.pragma("busy_timeout = 1000");
+  db = new Database(workerData.path, Object.assign({ fileMustExist: true, timeout: o.restartBusyMs }, workerData.nativeBinding ? { nativeBinding: workerData.nativeBinding } : {}));
 } catch (e) {
   parentPort.postMessage({ kind: "failed", message: String((e && e.message) || e) });
   process.exit(0);
 }
+Atomics.store(shared, ${READY}, 1);
 let done = 0;
 let at = Date.now();
+// A checkpoint reports the WAL as it was when it began: writes counted meanwhile mean frames it did not
+// see. Then it looks again soon (behindMs, at any count of writes), so any pause of the writer lets it
+// catch up; a checkpoint held back by a reader (the integrity check's long read) waits pollMs instead.
+let behind = false;
 const tick = () => {
   const now = Date.now();
-  const total = Atomics.load(writes, 0);
+  const total = Atomics.load(shared, ${WRITES});
   const pending = total - done;
-  if (pending >= workerData.options.writes || (pending > 0 && now - at >= workerData.options.quietMs)) {
+  if (behind || pending >= o.writes || (pending > 0 && now - at >= o.quietMs)) {
     try {
-      const [r] = db.pragma("wal_checkpoint(PASSIVE)");
       done = total;
       at = now;
-      parentPort.postMessage({ kind: "checkpointed", frames: Number(r.checkpointed), log: Number(r.log) });
+      const [p] = db.pragma("wal_checkpoint(PASSIVE)");
+      const log = Number(p.log);
+      const held = Number(p.checkpointed) < log;
+      const meanwhile = Atomics.load(shared, ${WRITES}) - total;
+      behind = meanwhile > 0 && !held;
+      // The writer never paused: once few writes came in during the PASSIVE one (or halfway to the
+      // backstop, which would copy as much on the main thread), a RESTART copies them under the writer
+      // lock and restarts the WAL. busy: the writer or a reader was in the way; the next look tries again.
+      if (behind && log >= o.restartFrames && (meanwhile <= o.restartGap || log >= ${BACKSTOP_PAGES} / 2)) {
+        const [x] = db.pragma("wal_checkpoint(RESTART)");
+        if (Number(x.busy) === 0) {
+          behind = false;
+          Atomics.add(shared, ${RESTARTS}, 1);
+        }
+      }
+      Atomics.add(shared, ${CHECKPOINTS}, 1);
     } catch (e) {
-      parentPort.postMessage({ kind: "failed", message: String((e && e.message) || e) });
-      db.close();
-      return;
+      // Locked for longer than its short busy timeout (another checkpoint, a recovery): try at the next look.
+      const busy = e && typeof e.code === "string" && e.code.startsWith("SQLITE_BUSY");
+      if (!busy) {
+        parentPort.postMessage({ kind: "failed", message: String((e && e.message) || e) });
+        db.close();
+        return;
+      }
+      behind = false;
     }
   }
-  timer = setTimeout(tick, workerData.options.pollMs);
+  timer = setTimeout(tick, behind ? o.behindMs : o.pollMs);
 };
-let timer = setTimeout(tick, workerData.options.pollMs);
+let timer = setTimeout(tick, o.pollMs);
 parentPort.on("message", () => {
   clearTimeout(timer);
   db.close();
@@ -78,21 +134,16 @@ parentPort.on("message", () => {
 });
 `;
 
-const MessageSchema = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("checkpointed"), frames: z.number(), log: z.number() }),
-  z.object({ kind: z.literal("failed"), message: z.string() }),
-]);
+const MessageSchema = z.object({ kind: z.literal("failed"), message: z.string() });
 
 /** One per store opened on a file with `checkpoints: "background"`. */
 export class Checkpointer {
-  private readonly writes = new Int32Array(new SharedArrayBuffer(4));
+  private readonly counters = new Int32Array(new SharedArrayBuffer(SLOTS * 4));
   private worker: Worker | null = null;
   /** Settles once the worker thread is gone (its connection closed): a folder can be removed after it. */
   private exited: Promise<void> = Promise.resolve();
   /** Why background checkpoints stopped (SQLite's own then run at commits again); null while they work. */
   lastError: string | null = null;
-  /** Checkpoints the worker ran (for tests and diagnostics). */
-  checkpoints = 0;
   /** Whether the worker thread exists (started and not yet exited). */
   threadAlive = false;
 
@@ -106,7 +157,7 @@ export class Checkpointer {
       const modulePath = createRequire(import.meta.url).resolve("better-sqlite3");
       this.worker = new Worker(WORKER_SOURCE, {
         eval: true,
-        workerData: { path, modulePath, nativeBinding: nativeBinding ?? null, counter: this.writes.buffer, options },
+        workerData: { path, modulePath, nativeBinding: nativeBinding ?? null, counters: this.counters.buffer, options },
       });
     } catch (e) {
       this.fallBack(`background checkpoints could not start: ${e instanceof Error ? e.message : String(e)}`);
@@ -124,9 +175,9 @@ export class Checkpointer {
     this.worker.unref();
     this.worker.on("message", (raw: unknown) => {
       const msg = MessageSchema.safeParse(raw);
-      if (!msg.success) return this.fallBack("background checkpoints sent an unreadable message");
-      if (msg.data.kind === "checkpointed") this.checkpoints++;
-      else this.fallBack(`background checkpoints failed: ${msg.data.message}`);
+      this.fallBack(
+        msg.success ? `background checkpoints failed: ${msg.data.message}` : "background checkpoints sent an unreadable message",
+      );
     });
     this.worker.on("error", (e) => this.fallBack(`background checkpoints failed: ${e.message}`));
     this.worker.on("exit", () => {
@@ -134,9 +185,24 @@ export class Checkpointer {
     });
   }
 
+  /** Checkpoints the worker ran (for tests and diagnostics; readable while the main thread never yields). */
+  get checkpoints(): number {
+    return Atomics.load(this.counters, CHECKPOINTS);
+  }
+
+  /** Whether the worker has its connection open (it starts in a few hundred ms; until then the backstop bounds the WAL). */
+  get ready(): boolean {
+    return Atomics.load(this.counters, READY) === 1;
+  }
+
+  /** WAL restarts the worker made under the writer lock because the writer never paused. */
+  get restarts(): number {
+    return Atomics.load(this.counters, RESTARTS);
+  }
+
   /** Counts a write (cheap: one atomic add); the worker decides when to checkpoint. */
   noteWrite(n = 1): void {
-    if (this.worker !== null) Atomics.add(this.writes, 0, n);
+    if (this.worker !== null) Atomics.add(this.counters, WRITES, n);
   }
 
   /**

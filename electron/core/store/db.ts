@@ -49,8 +49,12 @@ export interface StoreEvents {
 
 export function createContext(db: Db, now: () => number, events: StoreEvents = { appended() {} }): StoreContext {
   const cache = new Map<string, Statement>();
-  // One wrapper created once: better-sqlite3 turns nested calls into savepoints.
-  const run = db.transaction((fn: () => unknown) => fn());
+  // One wrapper created once: better-sqlite3 turns nested calls into savepoints. IMMEDIATE: the
+  // write lock is taken at BEGIN, where SQLite waits for it (busy timeout). A deferred transaction
+  // that reads first gets SQLITE_BUSY at once when it upgrades while another connection holds the
+  // lock, as the checkpoint worker briefly does to restart the WAL (checkpointer.ts).
+  const wrapped = db.transaction((fn: () => unknown) => fn());
+  const run = (fn: () => unknown): unknown => wrapped.immediate(fn);
   return {
     db,
     now,

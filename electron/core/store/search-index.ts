@@ -30,24 +30,43 @@ const MESSAGE_KINDS = new Set(["user", "assistant", "toolResult"]);
 export interface SliceResult {
   /** Texts added to the index. */
   indexed: number;
+  /** Characters of those texts. */
+  chars: number;
   /** Entry rows read (indexed or skipped as not searchable). */
   scanned: number;
   /** Sessions still behind after this slice (empty: the index is up to date). */
   behind: string[];
 }
 
+/** What indexing costs per character of text (ms), learned from earlier slices: how a slice plans its time. */
+export interface SliceCosts {
+  /** Reading the row and adding its text to FTS5's pending segment. */
+  insertMsPerChar: number;
+  /** Writing that segment at the commit. */
+  commitMsPerChar: number;
+}
+
+const FREE: SliceCosts = { insertMsPerChar: 0, commitMsPerChar: 0 };
+
 /**
  * Indexes entries above the watermark of the given sessions (all sessions when
  * `sessionIds` is "all"), in one transaction, until `deadline`
- * (performance.now() value; Infinity: everything). The deadline is checked
- * before every row, and `commitMsPerText` reserves time for the commit, which
- * writes the texts' FTS segment (its cost grows with the texts indexed), so
- * the whole slice ends close to the deadline. A session's rows go in seq order
- * and its watermark moves with them, so a slice can stop anywhere and the next
- * one carries on. FTS rowids follow the order rows are indexed in, which is
- * time order within a session (search lists newest first by rowid).
+ * (performance.now() value; Infinity: everything). A slice is bounded by the
+ * text it indexes, not by rows: one tool result can hold as much text as a
+ * hundred messages. Before every row it checks that the row's text (its
+ * insert and its share of the commit, per `costs`) still fits before the
+ * deadline, with the commit of what is already indexed kept in reserve, so
+ * the whole slice ends close to the deadline. A session's rows go in seq
+ * order and its watermark moves with them, so a slice can stop anywhere and
+ * the next one carries on. FTS rowids follow the order rows are indexed in,
+ * which is time order within a session (search lists newest first by rowid).
  */
-export function indexSlice(ctx: StoreContext, sessionIds: Iterable<string> | "all", deadline = Infinity, commitMsPerText = 0): SliceResult {
+export function indexSlice(
+  ctx: StoreContext,
+  sessionIds: Iterable<string> | "all",
+  deadline = Infinity,
+  costs: SliceCosts = FREE,
+): SliceResult {
   return ctx.tx(() => {
     const behind =
       sessionIds === "all"
@@ -67,27 +86,28 @@ export function indexSlice(ctx: StoreContext, sessionIds: Iterable<string> | "al
     const insertText = ctx.stmt(`INSERT INTO entries_fts (text) VALUES (?)`);
     const insertRow = ctx.stmt(`INSERT INTO search_rows (fts_rowid, entry_id) VALUES (?, ?)`);
     const setWatermark = ctx.stmt(`UPDATE sessions SET fts_indexed_seq = ? WHERE id = ?`);
-    const result: SliceResult = { indexed: 0, scanned: 0, behind: [] };
+    const result: SliceResult = { indexed: 0, chars: 0, scanned: 0, behind: [] };
+    const perChar = costs.insertMsPerChar + costs.commitMsPerChar;
     // Every slice moves at least one row, however late it starts: the index always catches up.
-    const late = (): boolean => result.scanned > 0 && performance.now() + result.indexed * commitMsPerText >= deadline;
+    const late = (nextChars: number): boolean =>
+      result.scanned > 0 && performance.now() + result.chars * costs.commitMsPerChar + nextChars * perChar >= deadline;
     for (const [sessionId, num, indexedSeq] of behind) {
       const [lo, hi] = sessionRange(num);
       let seq = indexedSeq;
       let done = false;
-      let stopped = late();
+      let stopped = late(0);
       while (!stopped) {
         const rows = rowsOf.all(lo + seq + 1, hi) as PendingRow[];
         for (const row of rows) {
-          if (late()) {
+          const text = MESSAGE_KINDS.has(row.kind) ? searchableText(row.content) : "";
+          if (late(text.length)) {
             stopped = true;
             break;
           }
-          if (MESSAGE_KINDS.has(row.kind)) {
-            const text = searchableText(row.content);
-            if (text.length > 0) {
-              insertRow.run(insertText.run(text).lastInsertRowid, row.id);
-              result.indexed++;
-            }
+          if (text.length > 0) {
+            insertRow.run(insertText.run(text).lastInsertRowid, row.id);
+            result.indexed++;
+            result.chars += text.length;
           }
           seq = row.id - lo;
           result.scanned++;
@@ -137,19 +157,43 @@ export function useSlicedMerges(ctx: StoreContext): void {
 }
 
 /**
- * Merges index segments in small steps until `deadline` (at least one step).
- * Returns true when a step still found work (more may remain), false when
- * FTS5 had nothing left to merge (its "merge" did not change anything).
+ * Merges index segments in small steps while the next step (estimated by the
+ * last one) still ends before `deadline`, and at least `minSteps` steps.
+ * Returns true when a step still found work or none ran (more may remain),
+ * false when FTS5 had nothing left to merge (its "merge" did not change
+ * anything).
  */
-export function mergeSlice(ctx: StoreContext, deadline: number): boolean {
+export function mergeSlice(ctx: StoreContext, deadline: number, minSteps = 1, steps: MergeSteps = { count: 0, maxMs: 0 }): boolean {
   const merge = ctx.stmt(`INSERT INTO entries_fts (entries_fts, rank) VALUES ('merge', ${MERGE_PAGES})`);
   const changes = ctx.stmt(`SELECT total_changes()`).pluck();
-  do {
+  let stepMs = 0;
+  for (let n = 0; n < minSteps || performance.now() + stepMs < deadline; n++) {
+    const t0 = performance.now();
     const before = changes.get() as number;
     merge.run();
-    if ((changes.get() as number) - before < 2) return false;
-  } while (performance.now() < deadline);
+    const worked = (changes.get() as number) - before >= 2;
+    stepMs = performance.now() - t0;
+    steps.count++;
+    steps.maxMs = Math.max(steps.maxMs, stepMs);
+    if (!worked) return false;
+  }
   return true;
+}
+
+/** What a mergeSlice did (for diagnostics). */
+export interface MergeSteps {
+  count: number;
+  maxMs: number;
+}
+
+export interface SliceStats {
+  indexMs: number;
+  mergeMs: number;
+  commitMs: number;
+  texts: number;
+  chars: number;
+  mergeSteps: number;
+  maxMergeStepMs: number;
 }
 
 export interface IndexerOptions {
@@ -179,10 +223,12 @@ export class SearchIndexer {
   private immediate: ReturnType<typeof setImmediate> | undefined;
   /** The last background slice's error, reported by the next flush if it fails the same way. */
   lastError: unknown = null;
-  /** Measured commit cost per indexed text (ms), a moving average: what a slice reserves for its commit. */
-  private commitMsPerText = 0.05;
+  /** Measured costs per character (moving averages): how a slice plans its time. */
+  private readonly costs: SliceCosts = { insertMsPerChar: 1e-4, commitMsPerChar: 2e-5 };
   /** Segment merges may remain (checked once after open, then after every slice that merged). */
   private merging = true;
+  /** Where the last slice's time went (ms), for bench/store-stalls.ts. */
+  lastSlice: SliceStats | null = null;
 
   constructor(
     private readonly ctx: StoreContext,
@@ -212,17 +258,29 @@ export class SearchIndexer {
     const start = performance.now();
     const deadline = start + this.options.sliceMs;
     let workedUntil = start;
-    let result: SliceResult = { indexed: 0, scanned: 0, behind: [] };
+    let result: SliceResult = { indexed: 0, chars: 0, scanned: 0, behind: [] };
+    let indexedAt = start;
+    const steps: MergeSteps = { count: 0, maxMs: 0 };
     this.ctx.tx(() => {
-      if (indexing) result = indexSlice(this.ctx, this.pending, deadline, this.commitMsPerText);
-      this.merging = mergeSlice(this.ctx, deadline - result.indexed * this.commitMsPerText);
+      if (indexing) result = indexSlice(this.ctx, this.pending, deadline, this.costs);
+      indexedAt = performance.now();
+      // Merging uses the time indexing left, and at least one step: without it, the level-0 segments
+      // pile up to FTS5's crisis merge (16 of them merged inside one commit, measured at 40-100 ms).
+      this.merging = mergeSlice(this.ctx, deadline - result.chars * this.costs.commitMsPerChar, 1, steps);
       workedUntil = performance.now();
     });
     // The commit is what follows the last statement (better-sqlite3 commits when the outer tx returns).
-    if (result.indexed > 0) {
-      const perText = (performance.now() - workedUntil) / result.indexed;
-      this.commitMsPerText = 0.7 * this.commitMsPerText + 0.3 * Math.min(perText, 1);
-    }
+    const end = performance.now();
+    if (result.chars > 0) this.learn(indexedAt - start, end - workedUntil, result.chars);
+    this.lastSlice = {
+      indexMs: indexedAt - start,
+      mergeMs: workedUntil - indexedAt,
+      commitMs: end - workedUntil,
+      texts: result.indexed,
+      chars: result.chars,
+      mergeSteps: steps.count,
+      maxMergeStepMs: steps.maxMs,
+    };
     this.written(result.indexed);
     if (indexing) {
       this.pending = new Set(result.behind);
@@ -230,6 +288,17 @@ export class SearchIndexer {
       if (this.pending.size === 0) this.backlog = 0;
     }
     return this.pending !== "all" && this.pending.size === 0 && !this.merging;
+  }
+
+  /**
+   * Updates the cost estimates from one slice. Capped at 1 ms per KB: one
+   * commit that waited on the disk (a WAL restart's sync) must not shrink the
+   * following slices to a row each.
+   */
+  private learn(indexMs: number, commitMs: number, chars: number): void {
+    const cap = 1e-3;
+    this.costs.insertMsPerChar = 0.7 * this.costs.insertMsPerChar + 0.3 * Math.min(indexMs / chars, cap);
+    this.costs.commitMsPerChar = 0.7 * this.costs.commitMsPerChar + 0.3 * Math.min(commitMs / chars, cap);
   }
 
   /** Brings the index up to date; cheap when nothing is pending. */

@@ -31,7 +31,7 @@ import {
 } from "./checkpoints";
 import { createContext, moveAside, openDatabase, schemaVersion, type StoreContext } from "./db";
 import { checkIntegrityOffThread, type IntegrityReport } from "./integrity";
-import { Checkpointer } from "./checkpointer";
+import { Checkpointer, DEFAULT_CHECKPOINTER_OPTIONS, type CheckpointerOptions } from "./checkpointer";
 import { appendEntry, loadEntriesChecked, type CheckedEntries, type EntryRange } from "./entries";
 import { StoreError, toStoreError } from "./errors";
 import { addNote, deleteNote, listNotes, type Note, type NoteInput } from "./notes";
@@ -73,6 +73,8 @@ export interface StoreOptions {
    * "background": a worker thread checkpoints instead (checkpointer.ts), so no append pays for it (the app).
    */
   checkpoints?: "atCommit" | "background";
+  /** Tuning of the background checkpoints (tests); defaults in checkpointer.ts. */
+  checkpointer?: Partial<CheckpointerOptions>;
 }
 
 export interface OpenReport {
@@ -146,7 +148,10 @@ export class SessionStore {
     const events = { appended: (_sessionId: string) => {} };
     const ctx = createContext(db, now, events);
     const onFile = path !== ":memory:" && path !== "" && !path.startsWith("file:");
-    const checkpointer = options.checkpoints === "background" && onFile ? new Checkpointer(db, path, options.nativeBinding) : null;
+    const checkpointer =
+      options.checkpoints === "background" && onFile
+        ? new Checkpointer(db, path, options.nativeBinding, { ...DEFAULT_CHECKPOINTER_OPTIONS, ...options.checkpointer })
+        : null;
     const indexer = new SearchIndexer(ctx, { ...DEFAULT_INDEXER_OPTIONS, ...options.indexer }, (n) => checkpointer?.noteWrite(n));
     events.appended = (sessionId) => {
       indexer.noteAppend(sessionId);
@@ -297,6 +302,12 @@ export class SessionStore {
   /** Why background checkpoints stopped (SQLite then checkpoints at commits again); null when they run or were not asked for. */
   get checkpointerError(): string | null {
     return this.checkpointer?.lastError ?? null;
+  }
+
+  /** What the background checkpoints did (diagnostics, tests); null when they were not asked for. */
+  get checkpointerStats(): { ready: boolean; checkpoints: number; restarts: number } | null {
+    const c = this.checkpointer;
+    return c ? { ready: c.ready, checkpoints: c.checkpoints, restarts: c.restarts } : null;
   }
 
   /** Catches the index up with every committed entry, then queries it. */
