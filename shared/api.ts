@@ -535,6 +535,11 @@ export const requests = {
     }).strict(),
     result: ModelViewTextSchema,
   },
+  /** Where a fork came from, as replay numbers it: the source session's title and the step at the fork point; null when the source is gone. */
+  "review.forkOrigin": {
+    params: z.object({ sourceSessionId: z.string().min(1), sourceSeq: z.number().int().nonnegative() }).strict(),
+    result: z.object({ title: z.string(), step: z.number().int().positive() }).strict().nullable(),
+  },
   /** Each file the session's write/edit calls touched up to `seq`: content before the session and as of `seq`. */
   "review.fileStates": { params: SessionId.extend({ seq: z.number().int().nonnegative() }).strict(), result: FileStatesSchema },
   /**

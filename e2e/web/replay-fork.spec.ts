@@ -30,6 +30,8 @@ test("a session forked at a step onto another model continues there and links ba
   await expect(modelButton(page)).toHaveAccessibleName(`Model: ${model}. Change model`);
   await expect(transcript(page)).toContainText(REPLAY_SEED.answer1);
   await expect(transcript(page)).not.toContainText(REPLAY_SEED.user2);
+  // The chat's fork marker numbers the source as its replay does.
+  await expect(transcript(page)).toContainText(`Forked from “${REPLAY_SEED.title}” at ${step.toLowerCase()}`);
   await expect(transcript(page).getByRole("note", { name: "Model switched" })).toContainText(`to ${model}`);
 
   // Continue: the faux provider answers as the new model.

@@ -165,7 +165,7 @@ describe("JSON export", () => {
 });
 
 describe("Markdown export", () => {
-  it("reads as a transcript with statistics, tool calls, diffs, errors and notes", () => {
+  it("reads as a transcript with statistics, tool calls, diffs, errors and notes, numbered by replay's steps", () => {
     const f = reviewed();
     const r = exportSession(f.store, f.sessionId, "markdown", redactor);
     if (!r.ok) throw new Error(r.error.message);
@@ -179,15 +179,15 @@ describe("Markdown export", () => {
       "- Approvals: 3 granted, 1 denied",
       "- Errors: 1 failed requests (1 retried), 1 failed tool calls, 0 aborted",
       "  - anthropic/claude-sonnet-4-5: 5 messages, 9,595 tokens, $0.0840",
-      "## #1 · User · 2025-03-01 09:30:01 UTC\n\nRename greet to hello in src/app.ts.",
-      "## #2 · Assistant · openai/gpt-5 · 2025-03-01 09:30:01 UTC\n\n_1,000 in · 50 out · $0.0100 · stop: toolUse_",
+      "## Step 1 · User · 2025-03-01 09:30:01 UTC\n\nRename greet to hello in src/app.ts.",
+      "## Step 2 · Assistant · openai/gpt-5 · 2025-03-01 09:30:01 UTC\n\n_1,000 in · 50 out · $0.0100 · stop: toolUse_",
       "> _Thinking:_\n> Read the file first.",
       '**Tool call** `read` · `call_abc|fc_1`\n\n```json\n{\n  "path": "src/app.ts"\n}\n```',
-      "## #6 · Approval · 2025-03-01 09:30:02 UTC\n\n**approved** `edit` call `call_def|fc_2` (by user)",
-      "## #7 · Tool result · `edit` · ok · 2025-03-01 09:30:02 UTC\n\nFor call `call_def|fc_2`\n\n```text\nEdited src/app.ts: 1 replacement (+1 -1 lines).\n```\n\n```diff\n",
+      "## Step 9 · Approval · 2025-03-01 09:30:02 UTC\n\n**approved** `edit` call `call_def|fc_2` (by user)",
+      "## Step 10 · Tool result · `edit` · ok · 2025-03-01 09:30:02 UTC\n\nFor call `call_def|fc_2`\n\n```text\nEdited src/app.ts: 1 replacement (+1 -1 lines).\n```\n\n```diff\n",
       "-export function greet(name: string) {\n+export function hello(name: string) {",
-      "## #9 · Model switch · 2025-03-01 09:30:09 UTC\n\nFrom openai/gpt-5 to **anthropic/claude-sonnet-4-5**",
-      "## #11 · Error · anthropic/claude-sonnet-4-5 · 2025-03-01 09:30:10 UTC",
+      "## Step 12 · Model switch · 2025-03-01 09:30:09 UTC\n\nFrom openai/gpt-5 to **anthropic/claude-sonnet-4-5**",
+      "## Step 14 · Error · anthropic/claude-sonnet-4-5 · 2025-03-01 09:30:10 UTC",
       "> **Error:** 429 rate_limit_error: Number of request tokens has exceeded your per-minute rate limit",
       "> 📝 **Review note** by rita · **problem** · 2025-03-01 09:30:40 UTC\n>\n> Rate limited: retry worked.",
       "**denied** `bash` call `toolu_01X` (by user) — reason: no tests in this repo",
@@ -195,6 +195,18 @@ describe("Markdown export", () => {
       expect(md).toContain(snippet);
     }
     expect(md.endsWith("Done.\n")).toBe(true);
+  });
+
+  it("a fork names its source's step, as replay does, and only the entry when the source is unknown", () => {
+    const f = buildSession();
+    const fork = f.store.forkSession(f.sessionId, 9);
+    const source = (id: string, seq: number) => (id === f.sessionId && seq === 9 ? { title: "Rename greet", step: 12 } : undefined);
+    const known = exportSession(f.store, fork.id, "markdown", redactor, undefined, source);
+    if (!known.ok) throw new Error(known.error.message);
+    expect(known.value.content).toContain(`- Forked from: “Rename greet” (\`${f.sessionId}\`) at step 12`);
+    expect(known.value.content).toMatch(/## Step \d+ · Fork · [^\n]+\n\nForked from “Rename greet” at step 12/);
+    const unknown = exportText(f.store, fork.id, "markdown");
+    expect(unknown).toContain(`- Forked from: \`${f.sessionId}\` (its entry #9)`);
   });
 
   it("fences tool output that contains backticks so it cannot break out", () => {
@@ -226,7 +238,7 @@ describe("Markdown export", () => {
       message: { role: "user", content: [{ type: "text", text: "Next question." }], timestamp: T0 + 51_000 },
     });
     const md = exportText(f.store, f.sessionId, "markdown");
-    expect(md).toContain("```ts\nexport const a = 1;\n```\n\n---\n\n## #24 · User");
+    expect(md).toContain("```ts\nexport const a = 1;\n```\n\n---\n\n## Step 30 · User");
     // A closed fence, or a longer one around a shorter run, is left as it is.
     expect(closeFences("```sh\nls\n```\nDone.")).toBe("```sh\nls\n```\nDone.");
     expect(closeFences("````md\n```\n````")).toBe("````md\n```\n````");

@@ -68,6 +68,17 @@ describe("review requests", () => {
     expect(call("review.modelView", { sessionId: "nope", seq: 1 })).toMatchObject({ ok: false, error: { code: "NOT_FOUND" } });
   });
 
+  it("review.forkOrigin gives the source's title and the replay step at the fork point, null when the source is gone", () => {
+    const f = buildSession();
+    const { ok } = api(f.store);
+    const items = ok("review.timeline", { sessionId: f.sessionId }).items;
+    const title = f.store.getSession(f.sessionId)?.title;
+    // The step is the last one at or before the fork point, as the timeline numbers it.
+    const expected = items.filter((i) => i.seq <= 9).at(-1);
+    expect(ok("review.forkOrigin", { sourceSessionId: f.sessionId, sourceSeq: 9 })).toEqual({ title, step: (expected?.index ?? -1) + 1 });
+    expect(ok("review.forkOrigin", { sourceSessionId: "gone", sourceSeq: 9 })).toBeNull();
+  });
+
   it("review.modelViewHead and review.modelViewText give the same body as review.modelView, by line window", () => {
     const f = buildSession();
     const { ok, call } = api(f.store);

@@ -5,21 +5,38 @@
  * Built from the (already redacted) export envelope.
  */
 import type { AssistantMessage, SessionEntry, ToolResultMessage, UserMessage } from "../../../shared/protocol";
-import type { ExportedNote, SessionExport, SessionStats } from "../../../shared/review";
+import type { ExportedNote, SessionExport, SessionStats, TimelineItem } from "../../../shared/review";
 import { formatCost, formatCount, formatDuration, formatTime } from "./format";
-import { modelLabel } from "./timeline";
+import { modelLabel, type TimelineOptions } from "./timeline";
 
-export function renderMarkdown(envelope: SessionExport, stats: SessionStats): string {
+/**
+ * Entries are headed by the step numbers replay and the HTML export show
+ * (an entry that is several steps, an assistant message with tool calls, by
+ * its first); a fork says the source's step when the source is known.
+ */
+export function renderMarkdown(
+  envelope: SessionExport,
+  stats: SessionStats,
+  items: readonly TimelineItem[],
+  forkSource?: TimelineOptions["forkSource"],
+): string {
+  const stepOfSeq = new Map<number, number>();
+  for (const it of items) if (!stepOfSeq.has(it.seq)) stepOfSeq.set(it.seq, it.index + 1);
+  const forkItems = new Map(items.filter((it) => it.kind === "fork").map((it) => [it.seq, it.summary]));
+  const head = (seq: number) => {
+    const step = stepOfSeq.get(seq);
+    return step === undefined ? "##" : `## Step ${step} ·`;
+  };
   const notesBySeq = new Map<number, ExportedNote[]>();
   for (const n of envelope.notes) {
     const list = notesBySeq.get(n.seq) ?? [];
     list.push(n);
     notesBySeq.set(n.seq, list);
   }
-  const out: string[] = [`# ${oneLine(envelope.session.title)}`, "", ...header(envelope, stats), ""];
+  const out: string[] = [`# ${oneLine(envelope.session.title)}`, "", ...header(envelope, stats, forkSource), ""];
   out.push("> Exported from Agent Workbench. Secrets are redacted and thinking signatures dropped.", "");
   for (const { seq, entry } of envelope.entries) {
-    out.push("---", "", ...entryBlock(seq, entry), "");
+    out.push("---", "", ...entryBlock(head(seq), entry, forkItems.get(seq)), "");
     for (const n of notesBySeq.get(seq) ?? []) out.push(...noteBlock(n), "");
   }
   if (envelope.problems.length > 0) {
@@ -32,12 +49,19 @@ export function renderMarkdown(envelope: SessionExport, stats: SessionStats): st
   return `${lines.join("\n").trimEnd()}\n`;
 }
 
-function header(envelope: SessionExport, stats: SessionStats): string[] {
+function header(envelope: SessionExport, stats: SessionStats, forkSource: TimelineOptions["forkSource"]): string[] {
   const s = envelope.session;
   const lines = [`- Session: \`${s.id}\``];
   if (s.model) lines.push(`- Current model: ${modelLabel(s.model)}`);
   if (stats.startedAt !== null) lines.push(`- Started: ${formatTime(stats.startedAt)} · Duration: ${formatDuration(stats.durationMs)}`);
-  if (s.forkedFrom) lines.push(`- Forked from: \`${s.forkedFrom.sessionId}\` at #${s.forkedFrom.seq}`);
+  if (s.forkedFrom) {
+    const source = forkSource?.(s.forkedFrom.sessionId, s.forkedFrom.seq);
+    lines.push(
+      source
+        ? `- Forked from: “${oneLine(source.title)}” (\`${s.forkedFrom.sessionId}\`) at step ${source.step}`
+        : `- Forked from: \`${s.forkedFrom.sessionId}\` (its entry #${s.forkedFrom.seq})`,
+    );
+  }
   const tools = stats.toolCalls.byTool.map((t) => `${t.toolName} ${t.total}`).join(", ");
   lines.push(
     `- Turns: ${stats.turns} · Assistant messages: ${stats.assistantMessages} · Tool calls: ${stats.toolCalls.total}${tools ? ` (${tools})` : ""}`,
@@ -56,56 +80,61 @@ function header(envelope: SessionExport, stats: SessionStats): string[] {
   return lines;
 }
 
-function entryBlock(seq: number, entry: SessionEntry): string[] {
+/** `head`: the heading's start ("## Step N ·"). */
+function entryBlock(head: string, entry: SessionEntry, forkSummary: string | undefined): string[] {
   switch (entry.type) {
     case "message": {
       const m = entry.message;
-      if (m.role === "user") return userBlock(seq, m);
-      if (m.role === "assistant") return assistantBlock(seq, m);
-      return resultBlock(seq, m);
+      if (m.role === "user") return userBlock(head, m);
+      if (m.role === "assistant") return assistantBlock(head, m);
+      return resultBlock(head, m);
     }
     case "approval": {
       const reason = entry.reason ? ` — reason: ${oneLine(entry.reason)}` : "";
       return [
-        `## #${seq} · Approval · ${formatTime(entry.timestamp)}`,
+        `${head} Approval · ${formatTime(entry.timestamp)}`,
         "",
         `**${entry.decision}** \`${entry.toolName}\` call \`${entry.toolCallId}\` (by ${entry.decidedBy})${reason}`,
       ];
     }
     case "modelSwitch":
       return [
-        `## #${seq} · Model switch · ${formatTime(entry.timestamp)}`,
+        `${head} Model switch · ${formatTime(entry.timestamp)}`,
         "",
         `${entry.from ? `From ${modelLabel(entry.from)} to` : "To"} **${modelLabel(entry.to)}**`,
       ];
     case "reasoningChange":
-      return [`## #${seq} · Reasoning level · ${formatTime(entry.timestamp)}`, "", `From ${entry.from} to **${entry.to}**`];
+      return [`${head} Reasoning level · ${formatTime(entry.timestamp)}`, "", `From ${entry.from} to **${entry.to}**`];
     case "compaction":
       return [
-        `## #${seq} · Compaction · ${modelLabel(entry.model)} · ${formatTime(entry.timestamp)}`,
+        `${head} Compaction · ${modelLabel(entry.model)} · ${formatTime(entry.timestamp)}`,
         "",
         `Older messages were summarised (${formatCount(entry.tokensBefore)} tokens before; kept verbatim from #${entry.firstKeptSeq}):`,
         "",
         quote(entry.summary),
       ];
     case "rename":
-      return [`## #${seq} · Renamed · ${formatTime(entry.timestamp)}`, "", `Title: ${oneLine(entry.title)}`];
+      return [`${head} Renamed · ${formatTime(entry.timestamp)}`, "", `Title: ${oneLine(entry.title)}`];
     case "fork":
-      return [`## #${seq} · Fork · ${formatTime(entry.timestamp)}`, "", `Forked from \`${entry.sourceSessionId}\` at #${entry.sourceSeq}`];
+      return [
+        `${head} Fork · ${formatTime(entry.timestamp)}`,
+        "",
+        forkSummary ?? `Forked from \`${entry.sourceSessionId}\` (its entry #${entry.sourceSeq})`,
+      ];
   }
 }
 
-function userBlock(seq: number, m: UserMessage): string[] {
-  const out = [`## #${seq} · User · ${formatTime(m.timestamp)}`, ""];
+function userBlock(head: string, m: UserMessage): string[] {
+  const out = [`${head} User · ${formatTime(m.timestamp)}`, ""];
   for (const c of m.content) out.push(c.type === "text" ? closeFences(c.text) : `_[image: ${c.mimeType}]_`, "");
   return out;
 }
 
-function assistantBlock(seq: number, m: AssistantMessage): string[] {
+function assistantBlock(head: string, m: AssistantMessage): string[] {
   const kind = m.stopReason === "error" ? "Error" : "Assistant";
   const u = m.usage;
   const out = [
-    `## #${seq} · ${kind} · ${modelLabel(m.model)} · ${formatTime(m.timestamp)}`,
+    `${head} ${kind} · ${modelLabel(m.model)} · ${formatTime(m.timestamp)}`,
     "",
     `_${formatCount(u.input)} in · ${formatCount(u.output)} out${u.cacheRead ? ` · ${formatCount(u.cacheRead)} cache read` : ""} · ${formatCost(u.cost.total)} · stop: ${m.stopReason}_`,
     "",
@@ -124,9 +153,9 @@ function assistantBlock(seq: number, m: AssistantMessage): string[] {
   return out;
 }
 
-function resultBlock(seq: number, m: ToolResultMessage): string[] {
+function resultBlock(head: string, m: ToolResultMessage): string[] {
   const out = [
-    `## #${seq} · Tool result · \`${m.toolName}\` · ${m.isError ? "error" : "ok"} · ${formatTime(m.timestamp)}`,
+    `${head} Tool result · \`${m.toolName}\` · ${m.isError ? "error" : "ok"} · ${formatTime(m.timestamp)}`,
     "",
     `For call \`${m.toolCallId}\``,
     "",

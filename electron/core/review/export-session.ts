@@ -43,7 +43,11 @@ export function renderExport(
   const items = buildTimeline(envelope.entries, envelope.toolCalls, { modelName, forkSource });
   const stats = sessionStats(envelope.entries, items);
   if (format === "markdown")
-    return { filename: `${stem}.md`, mimeType: "text/markdown; charset=utf-8", content: renderMarkdown(envelope, stats) };
+    return {
+      filename: `${stem}.md`,
+      mimeType: "text/markdown; charset=utf-8",
+      content: renderMarkdown(envelope, stats, items, forkSource),
+    };
   return {
     filename: `${stem}.html`,
     mimeType: "text/html; charset=utf-8",

@@ -119,6 +119,8 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
       return modelViewTexts.text(p.sessionId, p.seq, () => modelView(p.sessionId, p.seq), p.from, p.count);
     },
 
+    "review.forkOrigin": (p) => forkSource(p.sourceSessionId, p.sourceSeq) ?? null,
+
     "review.fileStates": (p) => {
       requireSession(p.sessionId);
       return fileStatesAt(cache.entries(p.sessionId), p.seq);

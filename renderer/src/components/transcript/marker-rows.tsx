@@ -1,5 +1,5 @@
 /** Rows for session events that are not messages: model switch, compaction, rename, fork, Ask-mode switches, orphans. */
-import { memo, useState } from "react";
+import { memo, useEffect, useState } from "react";
 import type { ModeChange } from "../../../../shared/api";
 import type {
   ApprovalEntry,
@@ -11,6 +11,7 @@ import type {
   RenameEntry,
   ToolResultMessage,
 } from "../../../../shared/protocol";
+import { client } from "../../api/current";
 import { formatTime, formatTokens } from "../../lib/format";
 import { modelLabel } from "../../stores/models-store";
 import { useTranscriptContext } from "./transcript-context";
@@ -92,10 +93,29 @@ export const RenameRow = memo(function RenameRow({ entry }: { entry: RenameEntry
   );
 });
 
+/** Says the source and its step as replay numbers them (asked once the row shows; the source may be gone). */
 export const ForkRow = memo(function ForkRow({ entry }: { entry: ForkEntry }) {
+  const [origin, setOrigin] = useState<{ title: string; step: number } | null>(null);
+  useEffect(() => {
+    let live = true;
+    client()
+      .call("review.forkOrigin", { sourceSessionId: entry.sourceSessionId, sourceSeq: entry.sourceSeq })
+      .then((o) => live && setOrigin(o))
+      .catch(() => undefined); // The row keeps its generic text.
+    return () => {
+      live = false;
+    };
+  }, [entry.sourceSessionId, entry.sourceSeq]);
   return (
     <div className="marker fork" role="note">
-      Forked from another session at entry {entry.sourceSeq} <time>{formatTime(entry.timestamp)}</time>
+      {origin ? (
+        <>
+          Forked from “<strong>{origin.title}</strong>” at step {origin.step}
+        </>
+      ) : (
+        "Forked from another session"
+      )}{" "}
+      <time>{formatTime(entry.timestamp)}</time>
     </div>
   );
 });
