@@ -27,7 +27,6 @@ export class SessionJournal {
     private readonly sessionId: string,
   ) {
     this.entries = deps.store.loadEntries(sessionId);
-    for (const { entry } of this.entries) if (entry.type === "message") deepFreeze(entry.message);
     this.messages = historyForModel(this.entries);
   }
 
@@ -43,8 +42,6 @@ export class SessionJournal {
   /** Stores the entry (with `alongside` in its transaction); throws, keeping nothing, when the store refuses. */
   append(entry: SessionEntry, alongside?: () => void): void {
     const seq = this.deps.store.appendEntry(this.sessionId, entry, alongside);
-    // Stored is final: frozen, so the request builders may memoise per message (providers/transform/message-plans.ts).
-    if (entry.type === "message") deepFreeze(entry.message);
     this.entries.push({ seq, entry });
     if (entry.type === "message") this.messages.push(entry.message);
     else if (entry.type === "compaction") this.messages = historyForModel(this.entries);
@@ -86,13 +83,6 @@ export class SessionJournal {
       this.deps.emit("turn.error", { sessionId: this.sessionId, message: `The session could not be saved: ${errorText(err)}` });
     }
   }
-}
-
-/** Freezes a stored message and everything in it (a write to it throws instead of going unseen). */
-export function deepFreeze(value: unknown): void {
-  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return;
-  Object.freeze(value);
-  for (const key in value) deepFreeze((value as Record<string, unknown>)[key]);
 }
 
 export function errorText(err: unknown): string {

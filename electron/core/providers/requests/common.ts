@@ -106,29 +106,8 @@ export function prepareRequest(
     imageTypes: model.api === "google-generative-ai" ? GEMINI_IMAGE_TYPES : IMAGE_TYPES,
     toolName: (stored) => names.wire(stored),
   };
-  target.memoKey = memoKeyOf(target, names);
   const { messages, idMap, repairs }: TransformResult = transformHistory(context.messages, target);
   return { messages, idMap, repairs, compat, names, tools, toolChoice };
-}
-
-/** Everything the target decides per message, as one string (`TransformTarget.memoKey`). */
-function memoKeyOf(target: TransformTarget, names: ToolNames): string {
-  const { model, ownThinking } = target;
-  return [
-    model.provider,
-    model.api,
-    model.id,
-    target.idRule,
-    target.toolsOffered,
-    target.acceptsImages,
-    target.toolResultImages,
-    target.assistantAfterToolResult,
-    ownThinking.signed,
-    ownThinking.unsigned,
-    target.otherThinking,
-    [...target.imageTypes].join(","),
-    names.key,
-  ].join("\u0001");
 }
 
 export function maxTokensFor(model: ModelInfo, options: Partial<StreamOptions> | undefined): number {

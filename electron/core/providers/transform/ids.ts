@@ -68,11 +68,6 @@ function firstChoice(stored: string, rule: IdRule): string {
   return wire;
 }
 
-/** The wire id `allocate(…, first)` gives while nothing in the request has taken it yet. */
-export function naturalWireId(first: string, rule: IdRule): string {
-  return isValidWireId(first, rule) ? first : firstChoice(first, rule);
-}
-
 /** Derived id for the `attempt`-th try: readable prefix + hash (or pure hash for Mistral). */
 function derive(stored: string, rule: IdRule, attempt: number): string {
   const seed = attempt === 0 ? stored : `${stored}\u0000${attempt}`;

@@ -18,24 +18,42 @@
  * - no blank text, no empty message, no two user or two assistant entries in a
  *   row; the first entry is a user message and so is the last (or toolResults).
  */
-import type { AssistantMessage, Message, ToolResultMessage, UserMessage } from "../../../../shared/protocol";
+import type {
+  AssistantMessage,
+  Message,
+  ModelRef,
+  ThinkingContent,
+  ToolCall,
+  ToolResultMessage,
+  UserContent,
+  UserMessage,
+} from "../../../../shared/protocol";
 import type { RequestRepair } from "../../../../shared/review";
+import { decodeResponsesToolCallId } from "./responses-ids";
 import { IdAllocator } from "./ids";
-import { assistantPlan, contentPlan, type PlanNote } from "./message-plans";
-import { sanitizeSurrogates } from "./text";
+import { isBlank, sanitizeArguments, sanitizeSurrogates } from "./text";
 import type { TransformResult, TransformTarget, WireAssistantBlock, WireMessage, WireToolResult, WireUserBlock } from "./wire-types";
-
-export { IMAGE_OMITTED_TEXT, imageTypeOmittedText } from "./message-plans";
 
 export const SYNTHESIZED_RESULT_TEXT = "No result was recorded for this tool call (it was interrupted). Do not assume it ran.";
 export const EMPTY_RESULT_TEXT = "(no output)";
+export const IMAGE_OMITTED_TEXT = "(image omitted: this model does not accept images)";
 export const SEE_ATTACHED_IMAGE_TEXT = "(see attached image)";
 export const CONTINUE_TEXT = "Continue.";
 export const LEADING_USER_TEXT = "(The earlier part of this conversation is omitted.)";
 export const MISTRAL_BRIDGE_TEXT = "Done.";
 
+export function imageTypeOmittedText(mimeType: string): string {
+  return `(image omitted: this model does not accept ${mimeType} images)`;
+}
+
+function refLabel(ref: ModelRef): string {
+  return `${ref.provider}/${ref.id}`;
+}
+
 /** Where the repairs of one message go (undefined: nobody asked, as on the streaming path). */
 type Note = ((kind: RequestRepair["kind"], detail: string) => void) | undefined;
+
+const RESPONSES_ITEM_ID = /^fc[a-zA-Z0-9_-]{0,62}$/;
 
 interface OpenCall {
   storedId: string;
@@ -51,12 +69,60 @@ interface OpenTurn {
   deferred: (readonly WireUserBlock[])[] | undefined;
 }
 
+/** A stored thinking block that has the wire shape already (`redacted` set). */
+function isWireThinking(block: ThinkingContent): block is ThinkingContent & { redacted: boolean } {
+  return typeof block.redacted === "boolean";
+}
+
+function sameModel(message: AssistantMessage, target: TransformTarget): boolean {
+  const m = message.model;
+  return m.id === target.model.id && m.api === target.model.api && m.provider === target.model.provider;
+}
+
+const IMAGE_OMITTED_BLOCK: WireUserBlock = Object.freeze({ type: "text", text: IMAGE_OMITTED_TEXT });
 const SEE_ATTACHED_IMAGE_BLOCK: WireUserBlock = Object.freeze({ type: "text", text: SEE_ATTACHED_IMAGE_TEXT });
 const MISTRAL_BRIDGE: readonly WireAssistantBlock[] = Object.freeze([Object.freeze({ type: "text" as const, text: MISTRAL_BRIDGE_TEXT })]);
 const EMPTY_RESULT_CONTENT: readonly WireUserBlock[] = Object.freeze([Object.freeze({ type: "text" as const, text: EMPTY_RESULT_TEXT })]);
 const SYNTHESIZED_CONTENT: readonly WireUserBlock[] = Object.freeze([
   Object.freeze({ type: "text" as const, text: SYNTHESIZED_RESULT_TEXT }),
 ]);
+
+/**
+ * User or result content for the wire. Blocks that need no change are shared
+ * with the stored history (never written to), and so is the array when nothing
+ * changed: the transform allocates only for what it rewrites.
+ */
+function userBlocks(content: readonly UserContent[], target: TransformTarget, note: Note): readonly WireUserBlock[] {
+  let out: WireUserBlock[] | undefined;
+  for (let i = 0; i < content.length; i++) {
+    const block = content[i];
+    let next: WireUserBlock | undefined = block;
+    if (block.type === "text") {
+      if (isBlank(block.text)) next = undefined;
+      else {
+        const text = sanitizeSurrogates(block.text);
+        if (text !== block.text) {
+          next = { type: "text", text };
+          note?.("surrogatesReplaced", "lone UTF-16 surrogates in the text replaced with U+FFFD");
+        }
+      }
+    } else if (!target.acceptsImages) {
+      next = IMAGE_OMITTED_BLOCK;
+    } else if (!target.imageTypes.has(block.mimeType)) {
+      // Anthropic: "image.source.base64.media_type: Input should be 'image/jpeg', 'image/png', 'image/gif' or 'image/webp'";
+      // OpenAI: "You uploaded an unsupported image. Please make sure your image has of one the following formats: ['png', 'jpeg', 'gif', 'webp']."
+      next = { type: "text", text: imageTypeOmittedText(block.mimeType) };
+      note?.("imageOmitted", `a ${block.mimeType} image was left out: this model takes ${[...target.imageTypes].join(", ")}`);
+    }
+    if (next !== block && out === undefined) out = content.slice(0, i);
+    if (out !== undefined && next !== undefined) out.push(next);
+  }
+  return out ?? content;
+}
+
+function callAsText(name: string, args: Record<string, unknown>): string {
+  return `[Tool call: ${name} ${JSON.stringify(args)}]`;
+}
 
 function resultAsText(result: WireToolResult): WireUserBlock[] {
   const header = `[Tool result for ${sanitizeSurrogates(result.name)}${result.isError ? " (error)" : ""}]`;
@@ -69,6 +135,7 @@ function resultAsText(result: WireToolResult): WireUserBlock[] {
 export class HistoryPass {
   private readonly ids: IdAllocator;
   private readonly usedItemIds = new Set<string>();
+  private readonly labels = new Map<string, Map<string, string>>();
   readonly out: WireMessage[] = [];
   private turn: OpenTurn | undefined;
   /** Index of the message being read (repairs name it). */
@@ -142,47 +209,131 @@ export class HistoryPass {
     if (turn.deferred !== undefined) for (const content of turn.deferred) this.pushUser(content);
   }
 
-  /** Reports a plan's repairs against the message being read. */
-  private report(notes: readonly PlanNote[]): void {
-    const note = this.note;
-    if (note !== undefined) for (let i = 0; i < notes.length; i++) note(notes[i].kind, notes[i].detail);
-  }
-
   assistant(message: AssistantMessage): void {
     this.closeTurn();
-    const plan = assistantPlan(message, this.target);
-    this.report(plan.notes);
-    const planned = plan.calls;
-    let blocks = plan.blocks;
-    let copied = false;
-    const calls: OpenCall[] = [];
-    for (let c = 0; c < planned.length; c++) {
-      const call = planned[c];
-      if (call.index < 0) {
-        // No tools offered: the call travels as text, its result too.
-        calls.push({ storedId: call.storedId, storedName: call.storedName, wireId: "", result: undefined });
-        continue;
+    const target = this.target;
+    // An errored or aborted turn keeps only its visible text: its thinking may be
+    // unsigned and its calls never ran, so results that follow it are dropped too.
+    const broken = message.stopReason === "error" || message.stopReason === "aborted";
+    const own = sameModel(message, target);
+    const note = this.note;
+    const content = message.content;
+    // Copy on write, as in `userBlocks`: undefined while every block so far goes out as stored.
+    let blocks: WireAssistantBlock[] | undefined;
+    let calls: OpenCall[] | undefined;
+    let otherThinking = 0;
+    for (let b = 0; b < content.length; b++) {
+      const block = content[b];
+      // What goes out for this block: itself when unchanged, undefined when left out.
+      let next: WireAssistantBlock | undefined;
+      if (block.type === "text") {
+        if (!isBlank(block.text)) {
+          const text = sanitizeSurrogates(block.text);
+          if (text !== block.text) note?.("surrogatesReplaced", "lone UTF-16 surrogates in the text replaced with U+FFFD");
+          next = text === block.text ? block : { type: "text", text };
+        }
+      } else if (block.type === "thinking") {
+        if (broken) {
+          // left out
+        } else if (own) {
+          const policy = target.ownThinking;
+          // Signed thinking goes back byte-for-byte: no sanitizing, no trimming.
+          if (block.signature) {
+            if (policy.signed === "keep" && sanitizeSurrogates(block.thinking) !== block.thinking) {
+              // Cleaning it would void the signature; sending it is refused ("no low surrogate in string").
+              note?.(
+                "surrogatesReplaced",
+                "a signed reasoning block with lone UTF-16 surrogates left out: it cannot be cleaned without voiding its signature",
+              );
+            } else if (policy.signed === "keep") {
+              next = isWireThinking(block)
+                ? block
+                : { type: "thinking", thinking: block.thinking, signature: block.signature, redacted: block.redacted === true };
+            }
+          } else if (!block.redacted && !isBlank(block.thinking) && policy.unsigned !== "drop") {
+            const text = sanitizeSurrogates(block.thinking);
+            next = policy.unsigned === "keep" ? { type: "thinking", thinking: text, redacted: false } : { type: "text", text };
+          }
+        } else {
+          // Another model's reasoning: its signature is meaningless here, and Anthropic refuses
+          // reasoning passed off as text ("Refusal (reasoning_extraction)"); the visible text and
+          // the tool calls carry what the user saw.
+          otherThinking++;
+          if (target.otherThinking === "text" && !block.redacted && !isBlank(block.thinking)) {
+            next = { type: "text", text: sanitizeSurrogates(block.thinking) };
+          }
+        }
+      } else if (!broken) {
+        calls ??= [];
+        if (!target.toolsOffered) {
+          const args = sanitizeArguments(block.arguments);
+          if (args !== block.arguments)
+            note?.("surrogatesReplaced", "lone UTF-16 surrogates in a tool call's arguments replaced with U+FFFD");
+          next = { type: "text", text: callAsText(target.toolName(block.name), args) };
+          calls.push({ storedId: block.id, storedName: block.name, wireId: "", result: undefined });
+        } else {
+          next = this.toolCall(block, own, calls);
+        }
       }
-      const wireId = this.ids.allocate(call.storedId, call.preferred);
-      let itemId: string | undefined;
-      if (call.itemId !== undefined && wireId === call.preferred && !this.usedItemIds.has(call.itemId)) {
-        itemId = call.itemId;
+      if (next !== block && blocks === undefined) blocks = content.slice(0, b) as WireAssistantBlock[];
+      if (blocks !== undefined && next !== undefined) blocks.push(next);
+    }
+    if (otherThinking > 0 && note !== undefined) {
+      const what = `${otherThinking} reasoning block${otherThinking === 1 ? "" : "s"} by ${this.label(message.model)}`;
+      if (target.otherThinking === "text")
+        note("otherReasoningDemoted", `${what} sent as plain text (the demotion setting is on); signatures left out`);
+      else note("otherReasoningDropped", `${what} left out: only ${this.label(target.model)}'s own reasoning is sent back to it`);
+    }
+    // Every block went out as stored: so does the array (the builders only read it).
+    const out = blocks ?? (content as readonly WireAssistantBlock[]);
+    if (out.length > 0) this.pushAssistant(out);
+    if (calls !== undefined) this.turn = { calls, unanswered: calls.length, deferred: undefined };
+  }
+
+  /** A tool call for the wire (tools offered): its id allocated, its name mapped; the stored block when nothing changes. */
+  private toolCall(block: ToolCall, own: boolean, calls: OpenCall[]): WireAssistantBlock {
+    const target = this.target;
+    let wireId: string;
+    let itemId: string | undefined;
+    if (own && target.idRule === "responses") {
+      const decoded = decodeResponsesToolCallId(block.id);
+      wireId = this.ids.allocate(block.id, decoded.callId);
+      // Replay the `fc_…` item id only when the call id survived unchanged and the item id is unique.
+      if (
+        decoded.itemId !== undefined &&
+        wireId === decoded.callId &&
+        RESPONSES_ITEM_ID.test(decoded.itemId) &&
+        !this.usedItemIds.has(decoded.itemId)
+      ) {
+        itemId = decoded.itemId;
         this.usedItemIds.add(itemId);
       }
-      calls.push({ storedId: call.storedId, storedName: call.storedName, wireId, result: undefined });
-      // The planned block carries the natural id: kept unless this request already used that id (or item id).
-      if (wireId === call.naturalId && itemId === call.itemId) continue;
-      if (!copied) {
-        blocks = blocks.slice();
-        copied = true;
-      }
-      (blocks as WireAssistantBlock[])[call.index] =
-        itemId !== undefined
-          ? { type: "toolCall", id: wireId, itemId, name: call.name, arguments: call.args }
-          : { type: "toolCall", id: wireId, name: call.name, arguments: call.args };
+    } else {
+      wireId = this.ids.allocate(block.id);
     }
-    if (blocks.length > 0) this.pushAssistant(blocks);
-    if (planned.length > 0) this.turn = { calls, unanswered: calls.length, deferred: undefined };
+    const name = target.toolName(block.name);
+    // Histories from an import or another tool may hold lone surrogates in arguments:
+    // Anthropic refuses the whole body ("no low surrogate in string").
+    const args = sanitizeArguments(block.arguments);
+    if (args !== block.arguments)
+      this.note?.("surrogatesReplaced", `lone UTF-16 surrogates in the arguments of a ${name} call replaced with U+FFFD`);
+    calls.push({ storedId: block.id, storedName: block.name, wireId, result: undefined });
+    if (itemId !== undefined) return { type: "toolCall", id: wireId, itemId, name, arguments: args };
+    // The stored block has the wire shape: shared when nothing about it changes (the usual case)
+    // and it carries none of the stored-only fields about unparsable arguments.
+    const same = wireId === block.id && name === block.name && args === block.arguments;
+    return same && block.rawArguments === undefined && block.argumentsError === undefined
+      ? block
+      : { type: "toolCall", id: wireId, name, arguments: args };
+  }
+
+  /** `provider/id` of a model, made once per model per pass (one repair line per message names it). */
+  private label(ref: ModelRef): string {
+    let byId = this.labels.get(ref.provider);
+    if (byId === undefined) this.labels.set(ref.provider, (byId = new Map<string, string>()));
+    let label = byId.get(ref.id);
+    if (label === undefined) byId.set(ref.id, (label = refLabel(ref)));
+    return label;
   }
 
   /** Feeds one message. */
@@ -225,9 +376,7 @@ export class HistoryPass {
       match ??= call;
     }
     if (match === undefined) return;
-    const plan = contentPlan(message, this.target);
-    this.report(plan.notes);
-    const content = plan.content;
+    const content = userBlocks(message.content, this.target, this.note);
     match.result = {
       id: match.wireId,
       name: match.storedName,
@@ -238,9 +387,7 @@ export class HistoryPass {
   }
 
   user(message: UserMessage): void {
-    const plan = contentPlan(message, this.target);
-    this.report(plan.notes);
-    const content = plan.content;
+    const content = userBlocks(message.content, this.target, this.note);
     if (content.length === 0) return;
     if (this.turn !== undefined && this.turn.unanswered > 0) {
       (this.turn.deferred ??= []).push(content);

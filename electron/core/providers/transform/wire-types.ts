@@ -55,12 +55,6 @@ export interface TransformTarget {
   imageTypes: ReadonlySet<string>;
   /** Maps a stored tool name to its wire name. */
   toolName: (stored: string) => string;
-  /**
-   * Equal for two targets exactly when they treat every stored message alike
-   * (everything above, `toolName` included); set by the request builders.
-   * With it, the plans of frozen messages are memoised (message-plans.ts).
-   */
-  memoKey?: string;
 }
 
 export interface TransformResult {
