@@ -144,6 +144,8 @@ export const TimelineSchema = z.object({
   problems: z.array(z.object({ seq: z.number().int(), kind: z.string(), code: z.string(), message: z.string() })),
   /** For a fork: the replay step of the source session it was forked at (null when that session is gone). */
   forkedFromStep: z.number().int().positive().nullable().optional(),
+  /** The session came from an imported export (its steps were recorded elsewhere). */
+  imported: z.boolean().optional(),
 });
 export type Timeline = z.infer<typeof TimelineSchema>;
 

@@ -130,6 +130,7 @@ test("a JSON export imports into the workspace as a new session and exports the 
   await expect(page).not.toHaveURL(new RegExp(`replay=${replayHost.sessionId}`));
   await expect(stepCounter(page)).toHaveText(total);
   await expect(page.getByRole("button", { name: "Notes (1)" })).toBeVisible();
+  await expect(replayView(page).locator(".replay-header .badge", { hasText: "imported" })).toBeVisible();
   await screenshot(page, "replay-imported");
 
   const second = await exportJson();

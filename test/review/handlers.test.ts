@@ -205,6 +205,9 @@ describe("review requests", () => {
     expect(imported.id).not.toBe(f.sessionId);
     expect(imported.entryCount).toBe(23);
     expect(changed.map((s) => s.id)).toEqual([imported.id]);
+    // Replay labels the imported copy, not the original.
+    expect(ok("review.timeline", { sessionId: imported.id }).imported).toBe(true);
+    expect(ok("review.timeline", { sessionId: f.sessionId }).imported).toBe(false);
     expect(call("review.import", { workspaceId: f.workspaceId, content: "not json" })).toMatchObject({
       ok: false,
       error: { code: "INVALID_REQUEST" },

@@ -14,6 +14,7 @@ import { ApiFailure } from "../api/dispatch";
 import type { ToolSpec } from "../providers/types";
 import { defaultToolSpecs } from "../tools";
 import { importEnvelope, parseEnvelope } from "./export-json";
+import { loadImportedTimes } from "./import-times";
 import { exportSession } from "./export-session";
 import { changeDiff, changesBetween } from "./changes";
 import { fileStatesAt } from "./file-history";
@@ -109,7 +110,13 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
       };
       const items = buildTimeline(entries, store.listToolCalls(p.sessionId), { modelName, forkSource: source });
       const forked = session.parentSessionId && session.parentSeq !== null ? source(session.parentSessionId, session.parentSeq) : undefined;
-      return { items, stats: sessionStats(entries, items), problems, forkedFromStep: forked?.step ?? null };
+      return {
+        items,
+        stats: sessionStats(entries, items),
+        problems,
+        forkedFromStep: forked?.step ?? null,
+        imported: loadImportedTimes(store, p.sessionId) !== null,
+      };
     },
 
     "review.modelView": (p) => modelView(p.sessionId, p.seq),

@@ -35,6 +35,8 @@ export interface ReplayData {
   problems: Timeline["problems"];
   /** For a fork: the step of the source session it was forked at. */
   forkedFromStep: number | null;
+  /** From an imported export: recorded elsewhere, then imported here. */
+  imported: boolean;
   index: StepIndex;
   totals: RunningTotals;
   choices: ReturnType<typeof filterChoices>;
@@ -227,6 +229,7 @@ export const useReplayStore = create<ReplayState>((set, get) => {
           stats: timeline.stats,
           problems: timeline.problems,
           forkedFromStep: timeline.forkedFromStep ?? null,
+          imported: timeline.imported ?? false,
           index,
           totals: runningTotals(timeline.items),
           choices: filterChoices(timeline.items),

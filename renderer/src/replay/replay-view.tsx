@@ -42,6 +42,7 @@ function ReplayHeader() {
   const title = useReplayStore((s) => s.data?.session.title ?? null);
   const ready = useReplayStore((s) => s.status === "ready");
   const noteCount = useReplayStore((s) => s.notes.length);
+  const imported = useReplayStore((s) => s.data?.imported ?? false);
   const { setPanel, close } = useReplayStore.getState();
   return (
     <header className="app-header replay-header">
@@ -50,6 +51,11 @@ function ReplayHeader() {
         {title ?? "Loading…"}
       </h1>
       <span className="badge">read-only</span>
+      {imported && (
+        <span className="badge" title="Recorded elsewhere and imported from a session export">
+          imported
+        </span>
+      )}
       <ForkedFrom />
       <div className="header-right">
         <button type="button" disabled={!ready} onClick={() => setPanel("stats")}>
