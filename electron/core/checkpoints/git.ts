@@ -26,9 +26,10 @@ const CONFIG: readonly string[] = [
   "core.autocrlf=false",
   "core.safecrlf=false",
   "core.quotePath=false",
-  "core.untrackedCache=true",
   "core.fsmonitor=false",
   "core.preloadIndex=true",
+  // Each write of the index then rewrites only the entries changed since the shared base, not all of them (docs/checkpoints.md).
+  "core.splitIndex=true",
   "core.hooksPath=" + devNull,
   "gc.auto=0",
   "maintenance.auto=false",
