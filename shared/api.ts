@@ -5,6 +5,7 @@
  * payload on arrival (docs/architecture.md#transports-and-the-api-contract).
  */
 import { z } from "zod";
+import { lazyTable } from "./lazy-table";
 import {
   AssistantMessageSchema,
   ImageContentSchema,
@@ -316,8 +317,8 @@ const Ok = z.object({ ok: z.literal(true) });
 
 // ---------------------------------------------------------------- requests
 
-export const requests = {
-  "app.info": {
+export const requests = lazyTable({
+  "app.info": () => ({
     params: Empty,
     result: z.object({
       mode: z.enum(["electron", "web"]),
@@ -331,41 +332,41 @@ export const requests = {
       /** Where keys saved in Settings are kept (the OS keychain, web mode's key file); null: environment variables only. */
       keyStore: z.string().nullable(),
     }),
-  },
-  "workspace.open": { params: z.object({ path: z.string().min(1) }).strict(), result: WorkspaceSchema },
-  "workspace.pick": { params: Empty, result: WorkspaceSchema.nullable() },
-  "workspace.recent": { params: Empty, result: z.array(WorkspaceSchema) },
+  }),
+  "workspace.open": () => ({ params: z.object({ path: z.string().min(1) }).strict(), result: WorkspaceSchema }),
+  "workspace.pick": () => ({ params: Empty, result: WorkspaceSchema.nullable() }),
+  "workspace.recent": () => ({ params: Empty, result: z.array(WorkspaceSchema) }),
   /**
    * The folders inside `path` (default: the user's home) for web mode's folder browser: sub-folders only, sorted,
    * hidden ones only with `showHidden`, each marked `readable` (the user may list and enter it).
    */
-  "workspace.browse": {
+  "workspace.browse": () => ({
     params: z.object({ path: z.string().min(1).max(4096).optional(), showHidden: z.boolean().optional() }).strict(),
     result: FolderListingSchema,
-  },
-  "session.list": {
+  }),
+  "session.list": () => ({
     params: z
       .object({ workspaceId: z.string(), limit: z.number().int().min(1).max(500).optional(), before: z.number().optional() })
       .strict(),
     result: z.object({ sessions: z.array(SessionSummarySchema), hasMore: z.boolean() }),
-  },
-  "session.search": {
+  }),
+  "session.search": () => ({
     params: z
       .object({ query: z.string().min(1).max(500), workspaceId: z.string().optional(), limit: z.number().int().min(1).max(200).optional() })
       .strict(),
     result: z.array(SearchHitSchema),
-  },
-  "session.create": {
+  }),
+  "session.create": () => ({
     params: z.object({ workspaceId: z.string(), model: ModelRefSchema.optional(), title: z.string().max(200).optional() }).strict(),
     result: SessionSummarySchema,
-  },
-  "session.rename": { params: SessionId.extend({ title: z.string().min(1).max(200) }).strict(), result: SessionSummarySchema },
-  "session.delete": { params: SessionId.strict(), result: Ok },
-  "session.fork": {
+  }),
+  "session.rename": () => ({ params: SessionId.extend({ title: z.string().min(1).max(200) }).strict(), result: SessionSummarySchema }),
+  "session.delete": () => ({ params: SessionId.strict(), result: Ok }),
+  "session.fork": () => ({
     params: SessionId.extend({ atSeq: z.number().int().nonnegative(), model: ModelRefSchema.optional() }).strict(),
     result: SessionSummarySchema,
-  },
-  "session.load": {
+  }),
+  "session.load": () => ({
     /** `tail`: only the last N entries (a long session paints first, then loads the rest with session.entries). */
     params: SessionId.extend({ tail: z.number().int().min(1).max(1_000_000).optional() }).strict(),
     result: z.object({
@@ -375,13 +376,13 @@ export const requests = {
       /** Ask mode switched on or off after entry `afterSeq` (shown as markers). */
       modeChanges: z.array(ModeChangeSchema),
     }),
-  },
-  "session.entries": {
+  }),
+  "session.entries": () => ({
     /** Entries with fromSeq <= seq <= toSeq, in order. */
     params: SessionId.extend({ fromSeq: z.number().int().min(1).optional(), toSeq: z.number().int().min(1).optional() }).strict(),
     result: z.object({ entries: z.array(StoredEntrySchema) }),
-  },
-  "chat.send": {
+  }),
+  "chat.send": () => ({
     params: SessionId.extend({
       text: z.string().max(1_000_000),
       images: z.array(ImageContentSchema).max(20).optional(),
@@ -389,14 +390,14 @@ export const requests = {
       mentions: z.array(MentionSchema).max(50).optional(),
     }).strict(),
     result: z.object({ queued: z.boolean() }),
-  },
-  "chat.abort": { params: SessionId.strict(), result: Ok },
+  }),
+  "chat.abort": () => ({ params: SessionId.strict(), result: Ok }),
   /** Sessions whose turn is running or waiting for an approval (badges in the list after a reload). */
-  "chat.activeTurns": { params: Empty, result: z.array(TurnStateSchema) },
-  "chat.switchModel": { params: SessionId.extend({ model: ModelRefSchema }).strict(), result: SessionSummarySchema },
+  "chat.activeTurns": () => ({ params: Empty, result: z.array(TurnStateSchema) }),
+  "chat.switchModel": () => ({ params: SessionId.extend({ model: ModelRefSchema }).strict(), result: SessionSummarySchema }),
   /** Sets the session's reasoning level; during a running turn it applies from the next request. */
-  "chat.setReasoning": { params: SessionId.extend({ level: ReasoningLevelSchema }).strict(), result: SessionSummarySchema },
-  "approval.answer": {
+  "chat.setReasoning": () => ({ params: SessionId.extend({ level: ReasoningLevelSchema }).strict(), result: SessionSummarySchema }),
+  "approval.answer": () => ({
     params: SessionId.extend({
       toolCallId: z.string(),
       /** approveUnsandboxed: this one bash call runs outside the OS sandbox (never a rule, never for the session). */
@@ -408,30 +409,33 @@ export const requests = {
       review: ChangeReviewSchema.optional(),
     }).strict(),
     result: Ok,
-  },
+  }),
   /** Ask mode on or off; switching is recorded as a marker in the transcript. */
-  "session.setMode": { params: SessionId.extend({ mode: SessionModeSchema }).strict(), result: TurnStateSchema },
+  "session.setMode": () => ({ params: SessionId.extend({ mode: SessionModeSchema }).strict(), result: TurnStateSchema }),
   /** Summarises the conversation so far (the `/compact` command); refused while a turn runs. */
-  "session.compact": { params: SessionId.strict(), result: Ok },
+  "session.compact": () => ({ params: SessionId.strict(), result: Ok }),
   /** The instruction files (AGENTS.md …) in the session's system prompt. */
-  "session.instructions": { params: SessionId.strict(), result: z.object({ files: z.array(InstructionFileSchema) }) },
+  "session.instructions": () => ({ params: SessionId.strict(), result: z.object({ files: z.array(InstructionFileSchema) }) }),
   /** Fuzzy search of the workspace's files (gitignore-aware) for @-mentions. */
-  "files.search": {
+  "files.search": () => ({
     params: z
       .object({ workspaceId: z.string().min(1), query: z.string().max(500), limit: z.number().int().min(1).max(200).optional() })
       .strict(),
     result: z.object({ files: z.array(FileMatchSchema), total: z.number().int() }),
-  },
+  }),
   /** Built-in commands and the user's templates (`.agents/commands/*.md` in the workspace and the user's config folder). */
-  "commands.list": { params: z.object({ workspaceId: z.string().min(1) }).strict(), result: z.array(PromptCommandSchema) },
-  "mcp.status": { params: z.object({ workspaceId: z.string().min(1) }).strict(), result: McpStatusSchema },
+  "commands.list": () => ({ params: z.object({ workspaceId: z.string().min(1) }).strict(), result: z.array(PromptCommandSchema) }),
+  "mcp.status": () => ({ params: z.object({ workspaceId: z.string().min(1) }).strict(), result: McpStatusSchema }),
   /** Restarts one server; with no `name`, reads the config files again and restarts them all. */
-  "mcp.restart": { params: z.object({ workspaceId: z.string().min(1), name: z.string().optional() }).strict(), result: McpStatusSchema },
+  "mcp.restart": () => ({
+    params: z.object({ workspaceId: z.string().min(1), name: z.string().optional() }).strict(),
+    result: McpStatusSchema,
+  }),
   /**
    * Trusts (or revokes trust in) servers from the workspace's `.mcp.json`, each by the fingerprint `mcp.status`
    * showed: a trusted server starts, a revoked one stops. A changed configuration is refused (CONFLICT).
    */
-  "mcp.trust": {
+  "mcp.trust": () => ({
     params: z
       .object({
         workspaceId: z.string().min(1),
@@ -443,24 +447,24 @@ export const requests = {
       })
       .strict(),
     result: McpStatusSchema,
-  },
-  "models.list": { params: Empty, result: z.array(ModelOptionSchema) },
+  }),
+  "models.list": () => ({ params: Empty, result: z.array(ModelOptionSchema) }),
   /** `models.list` after asking local servers (Ollama, LM Studio) which models they have installed. */
-  "models.refresh": { params: Empty, result: z.array(ModelOptionSchema) },
-  "providers.list": { params: Empty, result: z.array(ProviderStatusSchema) },
-  "secrets.setApiKey": {
+  "models.refresh": () => ({ params: Empty, result: z.array(ModelOptionSchema) }),
+  "providers.list": () => ({ params: Empty, result: z.array(ProviderStatusSchema) }),
+  "secrets.setApiKey": () => ({
     params: z.object({ provider: z.string().min(1), apiKey: z.string().max(10_000) }).strict(),
     result: ProviderStatusSchema,
-  },
+  }),
   /** Saved approval rules of a workspace (always allow / always deny). */
-  "rules.list": { params: z.object({ workspaceId: z.string() }).strict(), result: z.array(ApprovalRuleSchema) },
-  "rules.add": {
+  "rules.list": () => ({ params: z.object({ workspaceId: z.string() }).strict(), result: z.array(ApprovalRuleSchema) }),
+  "rules.add": () => ({
     params: z
       .object({ workspaceId: z.string(), tool: RuleToolSchema, action: z.enum(["allow", "deny"]), pattern: z.string().min(1).max(2000) })
       .strict(),
     result: ApprovalRuleSchema,
-  },
-  "rules.update": {
+  }),
+  "rules.update": () => ({
     params: z
       .object({
         workspaceId: z.string(),
@@ -470,36 +474,36 @@ export const requests = {
       })
       .strict(),
     result: ApprovalRuleSchema,
-  },
-  "rules.remove": { params: z.object({ workspaceId: z.string(), id: z.string() }).strict(), result: Ok },
-  "settings.get": { params: Empty, result: SettingsSchema },
-  "settings.update": { params: SettingsSchema.partial().strict(), result: SettingsSchema },
+  }),
+  "rules.remove": () => ({ params: z.object({ workspaceId: z.string(), id: z.string() }).strict(), result: Ok }),
+  "settings.get": () => ({ params: Empty, result: SettingsSchema }),
+  "settings.update": () => ({ params: SettingsSchema.partial().strict(), result: SettingsSchema }),
   /** The OS sandbox bash would run in on this machine (probed once). */
-  "tools.sandboxStatus": { params: Empty, result: BashSandboxStatusSchema },
+  "tools.sandboxStatus": () => ({ params: Empty, result: BashSandboxStatusSchema }),
 
   // Checkpoints and rewind (electron/core/checkpoints, docs/checkpoints.md).
   /** The session's checkpoints in the order recorded (a fork's start with its parent's up to the fork point). */
-  "checkpoint.list": { params: SessionId.strict(), result: z.array(CheckpointSchema) },
+  "checkpoint.list": () => ({ params: SessionId.strict(), result: z.array(CheckpointSchema) }),
   /** Files that differ from checkpoint `from` to checkpoint `to`, or to the workspace as it is now. */
-  "checkpoint.diff": {
+  "checkpoint.diff": () => ({
     params: z.object({ from: z.number().int().positive(), to: z.union([z.number().int().positive(), z.literal("workspace")]) }).strict(),
     result: z.array(CheckpointFileDiffSchema),
-  },
+  }),
   /** One file at a checkpoint: text when it is text, else base64; null when the checkpoint has no such file. */
-  "checkpoint.file": {
+  "checkpoint.file": () => ({
     params: z.object({ checkpointId: z.number().int().positive(), path: z.string().min(1).max(4096) }).strict(),
     result: z.object({ mode: z.string(), encoding: z.enum(["utf8", "base64"]), content: z.string() }).nullable(),
-  },
+  }),
   /** Size, cap, location and rules of a workspace's checkpoint store. */
-  "checkpoint.status": { params: z.object({ workspaceId: z.string().min(1) }).strict(), result: CheckpointStatusSchema },
+  "checkpoint.status": () => ({ params: z.object({ workspaceId: z.string().min(1) }).strict(), result: CheckpointStatusSchema }),
   /** What a rewind would do: every file that would change (with texts for the diff) and the conflicts. */
-  "rewind.preview": { params: SessionId.extend({ target: RewindTargetSchema }).strict(), result: RewindPreviewSchema },
+  "rewind.preview": () => ({ params: SessionId.extend({ target: RewindTargetSchema }).strict(), result: RewindPreviewSchema }),
   /**
    * Restores files, the conversation (a fork ending at the step) or both.
    * Refused (CONFLICT) while a turn runs in the workspace, and when files
    * changed outside the agent would be overwritten without `confirmConflicts`.
    */
-  "rewind.apply": {
+  "rewind.apply": () => ({
     params: SessionId.extend({ target: RewindTargetSchema, mode: RewindModeSchema, confirmConflicts: z.boolean().optional() }).strict(),
     result: z.object({
       restoredFiles: z.array(z.string()),
@@ -510,56 +514,56 @@ export const requests = {
       /** The user message the rewind went back before, to edit and send again. */
       draft: z.string().nullable(),
     }),
-  },
+  }),
 
   // Replay and review (handlers in electron/core/review/handlers.ts).
   /** Every entry as timeline items, with the session statistics. */
-  "review.timeline": { params: SessionId.strict(), result: TimelineSchema },
+  "review.timeline": () => ({ params: SessionId.strict(), result: TimelineSchema }),
   /** The exact request body behind the assistant entry at `seq`, with wire ids mapped back to stored ids. */
-  "review.modelView": { params: SessionId.extend({ seq: z.number().int().positive() }).strict(), result: ModelViewSchema },
+  "review.modelView": () => ({ params: SessionId.extend({ seq: z.number().int().positive() }).strict(), result: ModelViewSchema }),
   /**
    * The same request as `review.modelView`, rebuilt afresh, with the body as
    * its first `lines` pretty-printed lines (the dialog's first screen); the
    * rest is read with `review.modelViewText`.
    */
-  "review.modelViewHead": {
+  "review.modelViewHead": () => ({
     params: SessionId.extend({ seq: z.number().int().positive(), lines: z.number().int().positive().max(100_000) }).strict(),
     result: ModelViewHeadSchema,
-  },
+  }),
   /** Lines `from` .. `from + count` of that pretty-printed body (of the request last rebuilt for this step). */
-  "review.modelViewText": {
+  "review.modelViewText": () => ({
     params: SessionId.extend({
       seq: z.number().int().positive(),
       from: z.number().int().nonnegative(),
       count: z.number().int().positive(),
     }).strict(),
     result: ModelViewTextSchema,
-  },
+  }),
   /** Where a fork came from, as replay numbers it: the source session's title and the step at the fork point; null when the source is gone. */
-  "review.forkOrigin": {
+  "review.forkOrigin": () => ({
     params: z.object({ sourceSessionId: z.string().min(1), sourceSeq: z.number().int().nonnegative() }).strict(),
     result: z.object({ title: z.string(), step: z.number().int().positive() }).strict().nullable(),
-  },
+  }),
   /** Each file the session's write/edit calls touched up to `seq`: content before the session and as of `seq`. */
-  "review.fileStates": { params: SessionId.extend({ seq: z.number().int().nonnegative() }).strict(), result: FileStatesSchema },
+  "review.fileStates": () => ({ params: SessionId.extend({ seq: z.number().int().nonnegative() }).strict(), result: FileStatesSchema }),
   /**
    * Every file the session changed after entry `fromSeq` (0: since it started) up to `toSeq`
    * (default: its latest entry), with line counts: the Changes view.
    */
-  "review.changes": {
+  "review.changes": () => ({
     params: SessionId.extend({ fromSeq: z.number().int().nonnegative(), toSeq: z.number().int().positive().optional() }).strict(),
     result: ChangeSetSchema,
-  },
+  }),
   /** One file of `review.changes`: its content at `fromSeq` and at `toSeq`. */
-  "review.changeDiff": {
+  "review.changeDiff": () => ({
     params: SessionId.extend({
       fromSeq: z.number().int().nonnegative(),
       toSeq: z.number().int().positive().optional(),
       path: z.string().min(1).max(4096),
     }).strict(),
     result: ChangeDiffSchema,
-  },
-  "review.notes.list": {
+  }),
+  "review.notes.list": () => ({
     params: SessionId.extend({
       /** "none": notes without a verdict. */
       verdict: z.enum(["ok", "problem", "none"]).optional(),
@@ -567,8 +571,8 @@ export const requests = {
       seq: z.number().int().positive().optional(),
     }).strict(),
     result: z.array(ReviewNoteSchema),
-  },
-  "review.notes.add": {
+  }),
+  "review.notes.add": () => ({
     params: SessionId.extend({
       seq: z.number().int().positive(),
       author: z.string().trim().min(1).max(200),
@@ -579,19 +583,19 @@ export const requests = {
       line: z.number().int().min(1).optional(),
     }).strict(),
     result: ReviewNoteSchema,
-  },
-  "review.notes.delete": { params: SessionId.extend({ noteId: z.number().int().positive() }).strict(), result: Ok },
+  }),
+  "review.notes.delete": () => ({ params: SessionId.extend({ noteId: z.number().int().positive() }).strict(), result: Ok }),
   /** Secrets are redacted in every format. */
-  "review.export": {
+  "review.export": () => ({
     params: SessionId.extend({
       format: ExportFormatSchema,
       /** Append the workspace diff of the whole session, from its checkpoints (docs/checkpoints.md). */
       includeWorkspaceDiff: z.boolean().optional(),
     }).strict(),
     result: ExportFileSchema,
-  },
+  }),
   /** Imports a JSON export as a new session (new ids) in the workspace. */
-  "review.import": {
+  "review.import": () => ({
     params: z
       .object({
         workspaceId: z.string().min(1),
@@ -602,13 +606,13 @@ export const requests = {
       })
       .strict(),
     result: SessionSummarySchema,
-  },
+  }),
   /** A new session holding the entries up to `atSeq`, switched to `model`; it links back to the source. */
-  "review.fork": {
+  "review.fork": () => ({
     params: SessionId.extend({ atSeq: z.number().int().nonnegative(), model: ModelRefSchema }).strict(),
     result: SessionSummarySchema,
-  },
-} as const;
+  }),
+});
 
 export type RequestMethod = keyof typeof requests;
 export type RequestParams<M extends RequestMethod> = z.input<(typeof requests)[M]["params"]>;
@@ -616,29 +620,30 @@ export type RequestResult<M extends RequestMethod> = z.infer<(typeof requests)[M
 
 // ---------------------------------------------------------------- events
 
-export const events = {
+export const events = lazyTable({
   /** An entry was appended to the store (the source of truth for the transcript). */
-  "session.entry": z.object({ sessionId: z.string(), seq: z.number().int(), entry: SessionEntrySchema }),
+  "session.entry": () => z.object({ sessionId: z.string(), seq: z.number().int(), entry: SessionEntrySchema }),
   /** The assistant message being streamed, as it stands (batched by the core). */
-  "stream.partial": z.object({ sessionId: z.string(), message: AssistantMessageSchema }),
+  "stream.partial": () => z.object({ sessionId: z.string(), message: AssistantMessageSchema }),
   /** Streaming ended (the final message arrives as a session.entry). */
-  "stream.end": z.object({ sessionId: z.string() }),
-  "tool.status": z.object({
-    sessionId: z.string(),
-    toolCallId: z.string(),
-    toolName: z.string(),
-    status: ToolStatusSchema,
-    durationMs: z.number().optional(),
-  }),
-  "turn.state": TurnStateSchema,
-  "turn.retry": z.object({ sessionId: z.string(), attempt: z.number().int(), delayMs: z.number(), error: z.string() }),
-  "turn.error": z.object({ sessionId: z.string(), message: z.string() }),
-  "session.updated": SessionSummarySchema,
-  "usage.updated": z.object({ sessionId: z.string(), usage: UsageSchema }),
+  "stream.end": () => z.object({ sessionId: z.string() }),
+  "tool.status": () =>
+    z.object({
+      sessionId: z.string(),
+      toolCallId: z.string(),
+      toolName: z.string(),
+      status: ToolStatusSchema,
+      durationMs: z.number().optional(),
+    }),
+  "turn.state": () => TurnStateSchema,
+  "turn.retry": () => z.object({ sessionId: z.string(), attempt: z.number().int(), delayMs: z.number(), error: z.string() }),
+  "turn.error": () => z.object({ sessionId: z.string(), message: z.string() }),
+  "session.updated": () => SessionSummarySchema,
+  "usage.updated": () => z.object({ sessionId: z.string(), usage: UsageSchema }),
   /** Something the user must know that is not about one session (the database reports damage). Also in app.info's notices. */
-  "app.notice": z.object({ level: z.enum(["warning", "error"]), message: z.string() }),
-  "mcp.status": McpStatusSchema,
-} as const;
+  "app.notice": () => z.object({ level: z.enum(["warning", "error"]), message: z.string() }),
+  "mcp.status": () => McpStatusSchema,
+});
 
 export type EventName = keyof typeof events;
 export type EventPayload<E extends EventName> = z.infer<(typeof events)[E]>;
