@@ -74,4 +74,9 @@ test("restore both to before a turn puts back the files it edited and the file i
   // The original session keeps the whole turn.
   await page.getByRole("list", { name: "Session list" }).getByRole("listitem").filter({ hasNotText: "(rewound)" }).first().click();
   await expect(transcript(page)).toContainText("All three changes are done.");
+
+  // Settings counts what was recorded for this workspace (the turn's checkpoints and the rewind's own).
+  await page.getByRole("button", { name: "Settings" }).click();
+  const storage = page.getByRole("dialog", { name: "Settings" }).getByLabel("Checkpoint storage");
+  await expect(storage).toContainText(/This workspace: .+ used · \d+ checkpoints/);
 });

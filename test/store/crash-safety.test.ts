@@ -1,5 +1,5 @@
 import Database from "better-sqlite3";
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { SessionStore } from "../../electron/core/store";
@@ -9,7 +9,13 @@ import { tempDir, type TempDir } from "./helpers";
 const CHILD = fileURLToPath(new URL("./fixtures/append-child.ts", import.meta.url));
 
 let dir: TempDir;
-afterEach(() => dir?.remove());
+const running = new Set<ChildProcess>();
+afterEach(() => {
+  // A failed assertion or a timeout must not leave a child appending forever.
+  for (const child of running) child.kill("SIGKILL");
+  running.clear();
+  dir?.remove();
+});
 
 /**
  * Runs the appending child until it has acknowledged `minAcks` appends, then
@@ -22,6 +28,7 @@ function appendUntilKilled(dbPath: string, sessionId: string, minAcks: number, m
       cwd: process.cwd(),
       stdio: ["ignore", "pipe", "pipe"],
     });
+    running.add(child);
     const acks: number[] = [];
     let restarts = 0;
     let partial = "";
@@ -47,6 +54,7 @@ function appendUntilKilled(dbPath: string, sessionId: string, minAcks: number, m
     child.on("error", reject);
     // "close" fires after stdout has drained, so every printed ack is counted.
     child.on("close", (code, signal) => {
+      running.delete(child);
       if (signal === "SIGKILL" && killed) resolve(acks);
       else reject(new Error(`child ended on its own (code ${code}, signal ${signal}): ${stderr}`));
     });

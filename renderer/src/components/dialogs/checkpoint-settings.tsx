@@ -3,10 +3,10 @@
  * workspace, and for the open workspace the space used, the number of
  * checkpoints kept and pruned, where they live and what is never recorded.
  */
-import { useEffect, useState } from "react";
-import type { CheckpointSettings, CheckpointStatus } from "../../../../shared/checkpoints";
+import type { CheckpointSettings } from "../../../../shared/checkpoints";
 import { client, errorText } from "../../api/current";
 import { useWorkspaceStore } from "../../stores/workspace-store";
+import { useCoreRead } from "../use-core-read";
 
 const GB = 1024 * 1024 * 1024;
 
@@ -27,20 +27,9 @@ export function CheckpointSettingsSection({
   onChange: (next: CheckpointSettings) => void;
 }) {
   const workspaceId = useWorkspaceStore((s) => s.workspace?.id ?? null);
-  const [status, setStatus] = useState<CheckpointStatus | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    if (!workspaceId) return;
-    let live = true;
-    client()
-      .call("checkpoint.status", { workspaceId })
-      .then((s) => live && setStatus(s))
-      .catch((err: unknown) => live && setError(errorText(err)));
-    return () => {
-      live = false;
-    };
-  }, [workspaceId]);
+  const read = useCoreRead(workspaceId, () => client().call("checkpoint.status", { workspaceId: workspaceId! }));
+  const status = read.value;
+  const error = read.error ? errorText(read.error) : null;
 
   return (
     <section aria-labelledby={headingId}>

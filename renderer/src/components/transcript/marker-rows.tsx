@@ -1,5 +1,5 @@
 /** Rows for session events that are not messages: model switch, compaction, rename, fork, Ask-mode switches, orphans. */
-import { memo, useEffect, useState } from "react";
+import { memo, useState } from "react";
 import type { ModeChange } from "../../../../shared/api";
 import type {
   ApprovalEntry,
@@ -12,6 +12,7 @@ import type {
   ToolResultMessage,
 } from "../../../../shared/protocol";
 import { client } from "../../api/current";
+import { useCoreRead } from "../use-core-read";
 import { formatTime, formatTokens } from "../../lib/format";
 import { modelLabel } from "../../stores/models-store";
 import { useTranscriptContext } from "./transcript-context";
@@ -95,17 +96,10 @@ export const RenameRow = memo(function RenameRow({ entry }: { entry: RenameEntry
 
 /** Says the source and its step as replay numbers them (asked once the row shows; the source may be gone). */
 export const ForkRow = memo(function ForkRow({ entry }: { entry: ForkEntry }) {
-  const [origin, setOrigin] = useState<{ title: string; step: number } | null>(null);
-  useEffect(() => {
-    let live = true;
-    client()
-      .call("review.forkOrigin", { sourceSessionId: entry.sourceSessionId, sourceSeq: entry.sourceSeq })
-      .then((o) => live && setOrigin(o))
-      .catch(() => undefined); // The row keeps its generic text.
-    return () => {
-      live = false;
-    };
-  }, [entry.sourceSessionId, entry.sourceSeq]);
+  // The row keeps its generic text when the source is gone.
+  const { value: origin } = useCoreRead(`${entry.sourceSessionId}:${entry.sourceSeq}`, () =>
+    client().call("review.forkOrigin", { sourceSessionId: entry.sourceSessionId, sourceSeq: entry.sourceSeq }),
+  );
   return (
     <div className="marker fork" role="note">
       {origin ? (
