@@ -9,11 +9,12 @@ import { Worker } from "node:worker_threads";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { GATE_FREE, GATE_MAIN, GATE_WORKER, SharedWriteGate, WORKER_GATE_SOURCE } from "../../electron/core/store/write-gate";
 
+/** The gate's word; the word after it is the worker's request. */
 const WORD = 0;
 /** Set by the test worker: 1 once it holds the gate, 2 once its work under the gate is done. */
-const STATE = 1;
+const STATE = 2;
 /** The test worker's last takeGate result: 1 taken, 2 refused. */
-const TAKEN = 2;
+const TAKEN = 3;
 
 const workers: Worker[] = [];
 afterEach(async () => {
@@ -76,6 +77,21 @@ describe("the write gate", () => {
     w.postMessage({ kind: "try", ms: 1000 });
     await vi.waitFor(() => expect(Atomics.load(cells, TAKEN)).toBe(1), { timeout: 20_000, interval: 1 });
     expect(Atomics.load(cells, WORD)).toBe(GATE_FREE);
+  });
+
+  it("a writer that never pauses still lets the worker in: it holds back its next write while the worker asks", async () => {
+    const cells = cellsOf();
+    const gate = new SharedWriteGate(cells, WORD, 10_000);
+    const w = gateWorker(cells);
+    await new Promise((r) => setTimeout(r, 50)); // the worker thread is up
+    w.postMessage({ kind: "try", ms: 2000 });
+    // Back-to-back writes with no gap at all between them, until the worker got its turn (or 5 s).
+    const until = performance.now() + 5000;
+    while (Atomics.load(cells, TAKEN) === 0 && performance.now() < until) {
+      gate.enter();
+      gate.leave();
+    }
+    expect(Atomics.load(cells, TAKEN)).toBe(1);
   });
 
   it("nested transactions take the gate once and free it at the outermost end", () => {

@@ -69,9 +69,9 @@ const WRITES = 0;
 const CHECKPOINTS = 1;
 const RESTARTS = 2;
 const READY = 3;
-/** The write gate's word (write-gate.ts): the worker restarts the WAL only while it holds it. */
+/** The write gate's word and the worker's request for it (write-gate.ts): the worker restarts the WAL only while it holds the gate. */
 const GATE = 4;
-const SLOTS = 5;
+const SLOTS = 6;
 /** Longest a main-thread write waits on the gate before leaving it to SQLite's busy handler (a stuck disk). */
 const GATE_MAX_WAIT_MS = 2000;
 

@@ -27,7 +27,12 @@ export const GATE_FREE = 0;
 export const GATE_MAIN = 1;
 export const GATE_WORKER = 2;
 
-/** The main thread's side: takes the word for each outermost write, waits precisely while the worker holds it. */
+/**
+ * The main thread's side: takes the word for each outermost write, waits
+ * precisely while the worker holds it, and holds back while the worker asks
+ * for it (the word after the gate's, `slot + 1`): a writer that never pauses
+ * would otherwise take the word again before the worker's next look.
+ */
 export class SharedWriteGate implements WriteGate {
   private depth = 0;
   private held = false;
@@ -43,7 +48,9 @@ export class SharedWriteGate implements WriteGate {
 
   enter(): void {
     if (this.depth++ > 0) return;
-    this.held = Atomics.compareExchange(this.cells, this.slot, GATE_FREE, GATE_MAIN) === GATE_FREE || this.waitTurn();
+    const { cells, slot } = this;
+    this.held =
+      (Atomics.load(cells, slot + 1) === 0 && Atomics.compareExchange(cells, slot, GATE_FREE, GATE_MAIN) === GATE_FREE) || this.waitTurn();
   }
 
   leave(): void {
@@ -51,24 +58,30 @@ export class SharedWriteGate implements WriteGate {
     if (this.held) {
       this.held = false;
       Atomics.store(this.cells, this.slot, GATE_FREE);
+      // The worker asked meanwhile: wake it now rather than at its next look.
+      if (Atomics.load(this.cells, this.slot + 1) !== 0) Atomics.notify(this.cells, this.slot);
     }
   }
 
   /** The worker is gone (it may have died holding the word): writes go straight to SQLite's locks. */
   release(): void {
+    Atomics.store(this.cells, this.slot + 1, 0);
     Atomics.store(this.cells, this.slot, GATE_FREE);
   }
 
   private waitTurn(): boolean {
+    const { cells, slot } = this;
     const until = performance.now() + this.maxWaitMs;
     for (;;) {
-      const seen = Atomics.compareExchange(this.cells, this.slot, GATE_FREE, GATE_MAIN);
-      if (seen === GATE_FREE) return true;
+      const asked = Atomics.load(cells, slot + 1) !== 0;
+      const seen = asked ? Atomics.load(cells, slot) : Atomics.compareExchange(cells, slot, GATE_FREE, GATE_MAIN);
+      if (!asked && seen === GATE_FREE) return true;
       const left = until - performance.now();
       if (left <= 0) return false;
       if (this.canBlock) {
         try {
-          Atomics.wait(this.cells, this.slot, seen, Math.min(left, 50));
+          // Woken by the worker's release (or its giving up); while it only asks, look again soon.
+          Atomics.wait(cells, slot, seen, Math.min(left, asked ? 1 : 50));
         } catch {
           this.canBlock = false;
         }
@@ -79,18 +92,25 @@ export class SharedWriteGate implements WriteGate {
 
 /**
  * The worker's side, as source for the eval'd worker (checkpointer.ts):
- * `takeGate(shared, slot, ms)` waits up to `ms` for the main thread to finish
- * its current write (tens of µs) and takes the word; `releaseGate` frees it
- * and wakes a waiting main thread.
+ * `takeGate(cells, slot, ms)` asks for the word (the main thread then holds
+ * back its next write), waits up to `ms` for the write in progress to end
+ * and takes it; `releaseGate` frees it and wakes a waiting main thread.
  */
 export const WORKER_GATE_SOURCE = `
 const takeGate = (cells, slot, ms) => {
   const until = Date.now() + ms;
-  while (Atomics.compareExchange(cells, slot, ${GATE_FREE}, ${GATE_WORKER}) !== ${GATE_FREE}) {
-    if (Date.now() >= until) return false;
-    Atomics.wait(cells, slot, ${GATE_MAIN}, 0.02);
+  Atomics.store(cells, slot + 1, 1);
+  try {
+    while (Atomics.compareExchange(cells, slot, ${GATE_FREE}, ${GATE_WORKER}) !== ${GATE_FREE}) {
+      if (Date.now() >= until) return false;
+      Atomics.wait(cells, slot, ${GATE_MAIN}, 1);
+    }
+    return true;
+  } finally {
+    Atomics.store(cells, slot + 1, 0);
+    // A main thread held back by the request goes on (when the worker gave up; else at the release).
+    Atomics.notify(cells, slot);
   }
-  return true;
 };
 const releaseGate = (cells, slot) => {
   Atomics.store(cells, slot, ${GATE_FREE});
