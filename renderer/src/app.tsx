@@ -1,5 +1,5 @@
 /** The workbench layout: sidebar, header, transcript (or start screen), diff panel, dialogs. */
-import { lazy, Suspense, useCallback, useEffect, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import type { ModelRef } from "../../shared/protocol";
 import { client } from "./api/current";
 import { Composer, COMPOSER_ID } from "./components/composer";
@@ -44,8 +44,11 @@ export function App() {
   }, []);
 
   // Leaving a session drops its transcript; it is reloaded from the store when reopened.
+  // Not before the first session opens: the session loading at start (boot.ts) may not be active yet.
+  const hadSession = useRef(false);
   useEffect(() => {
-    if (!activeSessionId) useTranscriptStore.getState().close();
+    if (activeSessionId) hadSession.current = true;
+    else if (hadSession.current) useTranscriptStore.getState().close();
   }, [activeSessionId]);
 
   const newSession = useCallback(() => {

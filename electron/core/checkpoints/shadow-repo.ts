@@ -91,18 +91,22 @@ export class ShadowRepo {
 
   /** Stages the work tree and returns its tree id (nothing is kept until `keep`). */
   async snapshot(): Promise<string> {
+    // --ignore-errors: an unreadable file is skipped (exit 1), not a failed checkpoint. No pathspec: `--all` alone is
+    // the whole work tree (git runs in its top folder), and a pathspec costs a match per path (docs/checkpoints.md).
+    const add = ["add", "--all", "--ignore-errors"];
     try {
-      // --ignore-errors: an unreadable file is skipped (exit 1), not a failed checkpoint.
-      await git(this.target, ["add", "--all", "--ignore-errors", "--", "."], { okCodes: [0, 1] });
+      await git(this.target, add, { okCodes: [0, 1] });
     } catch (err) {
       if (!(err instanceof GitError) || !/index\.lock/.test(err.stderr)) throw err;
       this.clearStaleLocks();
-      await git(this.target, ["add", "--all", "--ignore-errors", "--", "."], { okCodes: [0, 1] });
+      await git(this.target, add, { okCodes: [0, 1] });
     }
     const last = this.lastWrite;
     if (last && last.checksum === (await this.indexChecksum())) return last.tree;
     this.lastWrite = null;
-    const tree = (await git(this.target, ["write-tree"])).toString("utf8").trim();
+    // --missing-ok: skips an existence check of every blob in the changed folders; `git add` has just stored them, and
+    // nothing deletes an object the index names (`git gc` keeps them).
+    const tree = (await git(this.target, ["write-tree", "--missing-ok"])).toString("utf8").trim();
     const checksum = await this.indexChecksum();
     if (checksum) this.lastWrite = { checksum, tree };
     return tree;

@@ -100,9 +100,22 @@ export const registerCustomModels = (models: unknown): RegistryResult<ModelInfo[
 export const registerCustomProviders = (providers: unknown): RegistryResult<ProviderConfig[]> =>
   defaultRegistry.registerCustomProviders(providers);
 
-/** Provider flags, overridden by the model's, with every default applied. */
+/**
+ * The last resolution per model object, with the two flag objects it was made
+ * from: every request resolves its model's flags, and a zod parse per request
+ * cost more than the rest of choosing the transform target. Registry objects
+ * are not changed in place (custom models replace them), and a changed flag
+ * object misses the memo.
+ */
+const resolvedCompat = new WeakMap<ModelInfo, { provider: ProviderConfig["compat"]; model: ModelInfo["compat"]; compat: Compat }>();
+
+/** Provider flags, overridden by the model's, with every default applied (frozen: shared between requests). */
 export function resolveCompat(model: ModelInfo, provider: ProviderConfig): Compat {
-  return CompatSchema.parse({ ...provider.compat, ...model.compat });
+  const known = resolvedCompat.get(model);
+  if (known !== undefined && known.provider === provider.compat && known.model === model.compat) return known.compat;
+  const compat = Object.freeze(CompatSchema.parse({ ...provider.compat, ...model.compat }));
+  resolvedCompat.set(model, { provider: provider.compat, model: model.compat, compat });
+  return compat;
 }
 
 /** USD cost of the given token counts at the model's per-million prices. */

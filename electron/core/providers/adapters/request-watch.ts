@@ -159,17 +159,43 @@ export function watchedFetch(base: FetchFunction, idle: IdleWatch, record: Fetch
       return response;
     }
     if (response.body === null) return response;
-    const touched = response.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, controller) {
-          idle.touch();
-          record.keep(chunk);
-          controller.enqueue(chunk);
-        },
-      }),
-    );
-    return new Response(touched, { status: response.status, statusText: response.statusText, headers: response.headers });
+    return new Response(watchedBody(response.body, idle, record), {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   };
+}
+
+/**
+ * The response body, each chunk touching the idle watch and kept in the
+ * record's tail as the SDK reads it. A pull source reading the original body
+ * one chunk per read, not `pipeThrough` a TransformStream: a pipe costs a
+ * writer and several promises per chunk (docs/performance.md#what-the-hot-path-does).
+ * Errors (an abort, a reset connection) reach the reader as the body's own;
+ * cancelling it (the SDK stops early) cancels the body.
+ */
+function watchedBody(body: ReadableStream<Uint8Array>, idle: IdleWatch, record: FetchRecord): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const { done, value } = await reader.read();
+        if (done) {
+          controller.close();
+          return;
+        }
+        idle.touch();
+        record.keep(value);
+        controller.enqueue(value);
+      },
+      cancel(reason) {
+        return reader.cancel(reason);
+      },
+    },
+    // Read from the body only when the SDK reads: chunks wait in the body's own queue, not in a second one.
+    { highWaterMark: 0 },
+  );
 }
 
 /** A fetch for a shared client: each call is watched with the parts its request put in `fetchOptions`. */
