@@ -92,6 +92,29 @@ describe("FTS5 segment merges in slices", () => {
     ctx.db.close();
   });
 
+  it("a slice either indexes or merges, never both: merge steps come in turns with index slices", () => {
+    const { ctx, id } = sessionWith(60, 50);
+    useSlicedMerges(ctx);
+    // Level-0 segments enough for FTS5 to have merges due.
+    let behind: string[] = [id];
+    while (behind.length > 0) behind = indexSlice(ctx, behind, performance.now() - 1).behind;
+    for (let i = 0; i < 40; i++) appendEntry(ctx, id, user(`later ${i}`));
+    const indexer = new SearchIndexer(ctx, { idleMs: null, maxBacklog: 512, sliceMs: 50 });
+    indexer.noteAppend(id);
+    const kinds: string[] = [];
+    for (let done = false, i = 0; !done && i < 20; i++) {
+      done = indexer.slice();
+      const s = indexer.lastSlice!;
+      expect(s.texts > 0 && s.mergeSteps > 0).toBe(false);
+      kinds.push(s.texts > 0 ? "index" : "merge");
+    }
+    // The pending rows are indexed first; merges follow in their own slices.
+    expect(kinds[0]).toBe("index");
+    expect(kinds).toContain("merge");
+    expect(ctx.db.prepare(`SELECT count(*) FROM entries_fts WHERE entries_fts MATCH 'later'`).pluck().get()).toBe(40);
+    ctx.db.close();
+  });
+
   it("the store turns FTS5's in-commit automerge off at open", () => {
     const store = SessionStore.open(":memory:");
     const db = (store as unknown as { ctx: { db: Database.Database } }).ctx.db;

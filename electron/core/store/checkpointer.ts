@@ -20,7 +20,8 @@
  * WAL holds `restartFrames` and at most `restartGap` writes came in during
  * the last PASSIVE checkpoint, it runs a RESTART one, which copies those few
  * frames under the writer lock and restarts the WAL: the writer waits that
- * long (a couple of ms), at most once per `restartFrames`. A reader holding
+ * long (a couple of ms), at most once per `restartFrames`, on the write gate
+ * (write-gate.ts), so it wakes as the restart ends. A reader holding
  * old frames (the integrity check's long read) makes the worker neither
  * retry quickly nor restart. The backstop stays for a worker that cannot keep
  * up (a saturated disk) or has not started yet: a bounded WAL first.
@@ -30,6 +31,7 @@ import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import { z } from "zod";
 import type { Db } from "./db";
+import { OPEN_GATE, SharedWriteGate, WORKER_GATE_SOURCE, type WriteGate } from "./write-gate";
 
 /** Main-connection autocheckpoint while the worker runs: only reached if the worker cannot restart the WAL in time. */
 export const BACKSTOP_PAGES = 16384;
@@ -48,7 +50,7 @@ export interface CheckpointerOptions {
   restartFrames: number;
   /** Most writes that may come in during the PASSIVE checkpoint before a RESTART (they are what the RESTART copies while the writer waits). */
   restartGap: number;
-  /** How long a RESTART waits for the writer lock (a writer that never pauses still leaves it free between appends). */
+  /** How long a RESTART waits for the write gate and the writer lock (a writer that never pauses still leaves them free between appends). */
   restartBusyMs: number;
 }
 
@@ -67,7 +69,11 @@ const WRITES = 0;
 const CHECKPOINTS = 1;
 const RESTARTS = 2;
 const READY = 3;
-const SLOTS = 4;
+/** The write gate's word and the worker's request for it (write-gate.ts): the worker restarts the WAL only while it holds the gate. */
+const GATE = 4;
+const SLOTS = 6;
+/** Longest a main-thread write waits on the gate before leaving it to SQLite's busy handler (a stuck disk). */
+const GATE_MAX_WAIT_MS = 2000;
 
 // Plain CommonJS, as in integrity.ts: an eval'd worker needs no build step, in Node and in Electron alike.
 const WORKER_SOURCE = `
@@ -83,6 +89,7 @@ try {
   process.exit(0);
 }
 Atomics.store(shared, ${READY}, 1);
+${WORKER_GATE_SOURCE}
 let done = 0;
 let at = Date.now();
 // A checkpoint reports the WAL as it was when it began: writes counted meanwhile mean frames it did not
@@ -105,11 +112,17 @@ const tick = () => {
       // The writer never paused: once few writes came in during the PASSIVE one (or halfway to the
       // backstop, which would copy as much on the main thread), a RESTART copies them under the writer
       // lock and restarts the WAL. busy: the writer or a reader was in the way; the next look tries again.
-      if (behind && log >= o.restartFrames && (meanwhile <= o.restartGap || log >= ${BACKSTOP_PAGES} / 2)) {
-        const [x] = db.pragma("wal_checkpoint(RESTART)");
-        if (Number(x.busy) === 0) {
-          behind = false;
-          Atomics.add(shared, ${RESTARTS}, 1);
+      // Under the write gate: an append that comes meanwhile waits on the gate word and wakes as it is
+      // released, not in SQLite's busy handler, whose sleeps (1, 2, 5, 10 ms…) overshoot the restart.
+      if (behind && log >= o.restartFrames && (meanwhile <= o.restartGap || log >= ${BACKSTOP_PAGES} / 2) && takeGate(shared, ${GATE}, o.restartBusyMs)) {
+        try {
+          const [x] = db.pragma("wal_checkpoint(RESTART)");
+          if (Number(x.busy) === 0) {
+            behind = false;
+            Atomics.add(shared, ${RESTARTS}, 1);
+          }
+        } finally {
+          releaseGate(shared, ${GATE});
         }
       }
       Atomics.add(shared, ${CHECKPOINTS}, 1);
@@ -140,6 +153,9 @@ const MessageSchema = z.object({ kind: z.literal("failed"), message: z.string() 
 export class Checkpointer {
   private readonly counters = new Int32Array(new SharedArrayBuffer(SLOTS * 4));
   private worker: Worker | null = null;
+  private readonly sharedGate = new SharedWriteGate(this.counters, GATE, GATE_MAX_WAIT_MS);
+  /** What the main connection's writes take (write-gate.ts); stays free once the worker is gone. */
+  gate: WriteGate = OPEN_GATE;
   /** Settles once the worker thread is gone (its connection closed): a folder can be removed after it. */
   private exited: Promise<void> = Promise.resolve();
   /** Why background checkpoints stopped (SQLite's own then run at commits again); null while they work. */
@@ -164,6 +180,7 @@ export class Checkpointer {
       return;
     }
     const worker = this.worker;
+    this.gate = this.sharedGate;
     this.threadAlive = true;
     this.exited = new Promise((resolve) =>
       worker.once("exit", () => {
@@ -224,6 +241,9 @@ export class Checkpointer {
     this.lastError = reason;
     const w = this.worker;
     this.worker = null;
+    // Its RESTART releases the gate in a finally, so a worker that failed or exited holds none; a thread
+    // killed mid-restart would have left it taken, and nothing will take it again.
+    this.sharedGate.release();
     if (w) {
       w.removeAllListeners();
       const gone = () => {

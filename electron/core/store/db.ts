@@ -6,6 +6,7 @@ import Database from "better-sqlite3";
 import { existsSync, renameSync } from "node:fs";
 import { LATEST_VERSION, MIGRATIONS, type Migration } from "./migrations";
 import { StoreError, isDamageError, toStoreError } from "./errors";
+import { OPEN_GATE, type WriteGate } from "./write-gate";
 
 export type Db = Database.Database;
 export type Statement = Database.Statement;
@@ -22,6 +23,8 @@ export interface StoreContext {
   readonly events: StoreEvents;
   /** The single writer's memory of session tails (see tails.ts). */
   readonly cache: WriterCache;
+  /** Taken around every write transaction: the checkpoint worker restarts the WAL only between them (write-gate.ts). */
+  gate: WriteGate;
 }
 
 /** Session tail state: what the next append needs, kept so an append is one INSERT. */
@@ -55,11 +58,12 @@ export function createContext(db: Db, now: () => number, events: StoreEvents = {
   // lock, as the checkpoint worker briefly does to restart the WAL (checkpointer.ts).
   const wrapped = db.transaction((fn: () => unknown) => fn());
   const run = (fn: () => unknown): unknown => wrapped.immediate(fn);
-  return {
+  const ctx: StoreContext = {
     db,
     now,
     events,
     cache: { tails: new Map(), top: new Map() },
+    gate: OPEN_GATE,
     stmt(sql) {
       let s = cache.get(sql);
       if (s === undefined) {
@@ -69,9 +73,15 @@ export function createContext(db: Db, now: () => number, events: StoreEvents = {
       return s;
     },
     tx<T>(fn: () => T): T {
-      return run(fn) as T;
+      ctx.gate.enter();
+      try {
+        return run(fn) as T;
+      } finally {
+        ctx.gate.leave();
+      }
     },
   };
+  return ctx;
 }
 
 /**

@@ -227,6 +227,8 @@ export class SearchIndexer {
   private readonly costs: SliceCosts = { insertMsPerChar: 1e-4, commitMsPerChar: 2e-5 };
   /** Segment merges may remain (checked once after open, then after every slice that merged). */
   private merging = true;
+  /** The next slice merges if merges remain (slices alternate between indexing and merging). */
+  private mergeNext = false;
   /** Where the last slice's time went (ms), for bench/store-stalls.ts. */
   lastSlice: SliceStats | null = null;
 
@@ -249,12 +251,21 @@ export class SearchIndexer {
   }
 
   /**
-   * One slice of at most `sliceMs`: indexes pending rows, then merges index
-   * segments with the time left. Returns true when nothing is pending any more.
+   * One slice of at most `sliceMs`: indexes pending rows, or merges index
+   * segments (in turns while both are due). Returns true when nothing is
+   * pending any more.
    */
   slice(): boolean {
-    const indexing = this.pending === "all" || this.pending.size > 0;
-    if (!indexing && !this.merging) return true;
+    const wantsIndex = this.pending === "all" || this.pending.size > 0;
+    if (!wantsIndex && !this.merging) return true;
+    // One kind of work per slice. A merge step's length is only known once it ran (FTS5 ends a step at
+    // a term boundary: a few ms, more over a common term), so it never comes on top of an index slice
+    // that used its time. While both are wanted, slices alternate: every segment an index slice writes
+    // is followed by at least one merge step; without them, the level-0 segments pile up to FTS5's
+    // crisis merge (16 of them merged inside one commit, measured at 40-100 ms).
+    const merge = this.merging && (!wantsIndex || this.mergeNext);
+    const indexing = wantsIndex && !merge;
+    this.mergeNext = indexing;
     const start = performance.now();
     const deadline = start + this.options.sliceMs;
     let workedUntil = start;
@@ -264,9 +275,7 @@ export class SearchIndexer {
     this.ctx.tx(() => {
       if (indexing) result = indexSlice(this.ctx, this.pending, deadline, this.costs);
       indexedAt = performance.now();
-      // Merging uses the time indexing left, and at least one step: without it, the level-0 segments
-      // pile up to FTS5's crisis merge (16 of them merged inside one commit, measured at 40-100 ms).
-      this.merging = mergeSlice(this.ctx, deadline - result.chars * this.costs.commitMsPerChar, 1, steps);
+      if (merge) this.merging = mergeSlice(this.ctx, deadline, 1, steps);
       workedUntil = performance.now();
     });
     // The commit is what follows the last statement (better-sqlite3 commits when the outer tx returns).
@@ -281,7 +290,9 @@ export class SearchIndexer {
       mergeSteps: steps.count,
       maxMergeStepMs: steps.maxMs,
     };
-    this.written(result.indexed);
+    this.written(result.indexed + steps.count);
+    // A new segment: merges may be due again.
+    if (result.indexed > 0) this.merging = true;
     if (indexing) {
       this.pending = new Set(result.behind);
       this.backlog = Math.max(0, this.backlog - result.scanned);
@@ -307,6 +318,7 @@ export class SearchIndexer {
     if (this.pending !== "all" && this.pending.size === 0) return 0;
     const n = indexPending(this.ctx, this.pending);
     this.written(n);
+    if (n > 0) this.merging = true;
     this.pending = new Set();
     this.backlog = 0;
     return n;

@@ -152,6 +152,7 @@ export class SessionStore {
       options.checkpoints === "background" && onFile
         ? new Checkpointer(db, path, options.nativeBinding, { ...DEFAULT_CHECKPOINTER_OPTIONS, ...options.checkpointer })
         : null;
+    if (checkpointer) ctx.gate = checkpointer.gate;
     const indexer = new SearchIndexer(ctx, { ...DEFAULT_INDEXER_OPTIONS, ...options.indexer }, (n) => checkpointer?.noteWrite(n));
     events.appended = (sessionId) => {
       indexer.noteAppend(sessionId);
