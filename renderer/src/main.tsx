@@ -1,11 +1,9 @@
 /**
  * Entry: opens the web-mode socket and sends the start-up requests at once
  * (early-socket.ts), then loads the app as its own chunk (start.tsx), so the
- * core answers while the browser evaluates the app's script. index.html
- * preloads that chunk (scripts/vite-preload-app.ts): it downloads alongside
- * this one, and is evaluated once the requests are out.
+ * core answers while the browser downloads and evaluates the app's script.
  */
-import { earlySocketSent } from "./api/early-socket";
+import "./api/early-socket";
 import "./styles/base.css";
 import "./styles/layout.css";
 import "./styles/transcript.css";
@@ -14,4 +12,4 @@ import "./styles/hljs.css";
 // Replay's styles load with the app: some of its classes (modals, notes, diff counts) are used outside replay.
 import "./replay/replay.css";
 
-void earlySocketSent(300).then(() => import("./start"));
+void import("./start");

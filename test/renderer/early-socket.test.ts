@@ -4,7 +4,7 @@
  * answers to the calls that ask the same thing, instead of asking again.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { earlySocketSent, openEarlySocket, requestKey } from "../../renderer/src/api/early-socket";
+import { openEarlySocket, requestKey } from "../../renderer/src/api/early-socket";
 import { WebSocketClient } from "../../renderer/src/api/ws-client";
 import { bootRequests, TAIL_ENTRIES } from "../../renderer/src/lib/last-open";
 
@@ -136,39 +136,6 @@ describe("early start-up requests", () => {
     next.serverOpen();
     expect(next.sent).toEqual([{ id: 3, method: "app.info", params: {} }]);
     client.close();
-  });
-
-  it("let the entry load the app once they are sent, or once the socket failed, or after the wait's bound", async () => {
-    const settled = (p: Promise<void>) => {
-      const state = { done: false };
-      void p.then(() => (state.done = true));
-      return state;
-    };
-    openEarlySocket(URL, requests);
-    const opened = settled(earlySocketSent(10_000));
-    await microtasks();
-    expect(opened.done).toBe(false);
-    FakeSocket.all[0].serverOpen();
-    await microtasks();
-    expect(opened.done).toBe(true);
-    expect(FakeSocket.all[0].sent.map((f) => f.method)).toEqual(["session.load", "app.info"]);
-
-    openEarlySocket(URL, requests);
-    const failed = settled(earlySocketSent(10_000));
-    FakeSocket.all[1].serverClose();
-    await microtasks();
-    expect(failed.done).toBe(true);
-
-    vi.useFakeTimers({ toFake: ["setTimeout"] });
-    openEarlySocket(URL, requests);
-    const slow = settled(earlySocketSent(300));
-    vi.advanceTimersByTime(299);
-    await microtasks();
-    expect(slow.done).toBe(false);
-    vi.advanceTimersByTime(1);
-    await microtasks();
-    await microtasks();
-    expect(slow.done).toBe(true);
   });
 
   it("ask for app.info, and first for the session open last time when there is one", () => {

@@ -37,8 +37,6 @@ export interface EarlySocket {
   backlog: Array<{ type: "open" } | { type: "message"; data: unknown } | { type: "close" }>;
   /** Requests already sent on it (ids from 1); their responses are in the backlog or still to come. */
   sent: EarlyRequest[];
-  /** Settles when the socket has opened (and the requests are sent) or failed. */
-  settled: Promise<void>;
 }
 
 let early: EarlySocket | null = null;
@@ -46,9 +44,7 @@ let early: EarlySocket | null = null;
 /** Opens `url` and sends `requests` as soon as it is open, unless a client has taken the socket over by then. */
 export function openEarlySocket(url: string, requests: ReadonlyArray<{ method: string; params: unknown }>): EarlySocket {
   const socket = new WebSocket(url);
-  let settle: () => void = () => undefined;
-  const settled = new Promise<void>((resolve) => (settle = resolve));
-  const state: EarlySocket = { url, socket, backlog: [], sent: [], settled };
+  const state: EarlySocket = { url, socket, backlog: [], sent: [] };
   socket.onopen = () => {
     state.backlog.push({ type: "open" });
     for (const r of requests) {
@@ -56,14 +52,10 @@ export function openEarlySocket(url: string, requests: ReadonlyArray<{ method: s
       socket.send(JSON.stringify({ id, method: r.method, params: r.params }));
       state.sent.push({ id, method: r.method, key: requestKey(r.method, r.params) });
     }
-    settle();
   };
   socket.onmessage = (ev: MessageEvent) => state.backlog.push({ type: "message", data: ev.data });
-  socket.onclose = () => {
-    state.backlog.push({ type: "close" });
-    settle();
-  };
-  socket.onerror = () => settle();
+  socket.onclose = () => state.backlog.push({ type: "close" });
+  socket.onerror = () => undefined;
   early = state;
   return state;
 }
@@ -75,17 +67,6 @@ function openAtStart(): void {
   if (!url) return;
   openEarlySocket(url, bootRequests());
   performance.mark("wb:ws:early");
-}
-
-/**
- * Resolves once the socket opened at start has sent the start-up requests (or
- * failed), or after `maxWaitMs`; at once when there is none. The entry script
- * waits for it before it loads the app: evaluating the app's script takes the
- * page's thread for a while, and the socket's open event would wait behind it.
- */
-export function earlySocketSent(maxWaitMs: number): Promise<void> {
-  if (!early) return Promise.resolve();
-  return Promise.race([early.settled, new Promise<void>((resolve) => setTimeout(resolve, maxWaitMs))]);
 }
 
 /** The socket opened at start for this URL, once (later connections are the client's own). */
