@@ -11,16 +11,8 @@ import Anthropic from "@anthropic-ai/sdk";
 import type { StopReason } from "../../../../shared/protocol";
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "../types";
-import {
-  baseUrlOf,
-  defineAdapter,
-  runStream,
-  TruncatedStreamError,
-  type AdapterConfig,
-  type ResponseReader,
-  type RunContext,
-} from "./common";
-import { appToolName, buildAnthropicRequest, computeCost } from "./deps";
+import { defineAdapter, runStream, TruncatedStreamError, type AdapterConfig, type ResponseReader, type RunContext } from "./common";
+import { appToolName, buildAnthropicRequest } from "./deps";
 import type { StreamState, TokenCounts } from "./stream-state";
 import { isAnthropicBlock, isAnthropicDelta, isAnthropicEvent, type AnthropicUsage } from "./anthropic-events";
 
@@ -55,22 +47,15 @@ function setUsage(state: StreamState, raw: AnthropicUsage | null | undefined): v
 }
 
 function streamAnthropic(config: AdapterConfig, model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: StreamOptions) {
-  return runStream(
-    model,
-    computeCost,
-    options,
-    config,
-    baseUrlOf(provider, options),
-    async ({ state, signal, shared, fetchOptions }: RunContext) => {
-      const { body, toolNames } = buildAnthropicRequest(model, provider, context, options);
-      options.onRequestBody?.(body);
-      // `authToken: null`: the key given is the only credential (the SDK would otherwise read ANTHROPIC_AUTH_TOKEN).
-      const sdk = shared("anthropic", (settings) => new Anthropic({ ...settings, authToken: null }));
-      // The SDK skips pings and unnamed events and throws an `error` event as an APIError.
-      const events = await sdk.messages.create(body, { signal, fetchOptions });
-      return new AnthropicReader(state, events, toolNames);
-    },
-  );
+  return runStream(config, model, provider, options, async ({ state, signal, shared, fetchOptions }: RunContext) => {
+    const { body, toolNames } = buildAnthropicRequest(model, provider, context, options);
+    options.onRequestBody?.(body);
+    // `authToken: null`: the key given is the only credential (the SDK would otherwise read ANTHROPIC_AUTH_TOKEN).
+    const sdk = shared("anthropic", (settings) => new Anthropic({ ...settings, authToken: null }));
+    // The SDK skips pings and unnamed events and throws an `error` event as an APIError.
+    const events = await sdk.messages.create(body, { signal, fetchOptions });
+    return new AnthropicReader(state, events, toolNames);
+  });
 }
 
 class AnthropicReader implements ResponseReader {

@@ -22,16 +22,8 @@ import type { StopReason } from "../../../../shared/protocol";
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { BedrockRequestBody } from "../requests/bedrock";
 import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "../types";
-import {
-  baseUrlOf,
-  defineAdapter,
-  runStream,
-  TruncatedStreamError,
-  type AdapterConfig,
-  type ResponseReader,
-  type RunContext,
-} from "./common";
-import { appToolName, buildBedrockRequest, computeCost } from "./deps";
+import { defineAdapter, runStream, TruncatedStreamError, type AdapterConfig, type ResponseReader, type RunContext } from "./common";
+import { appToolName, buildBedrockRequest } from "./deps";
 import type { StreamState } from "./stream-state";
 
 export function mapBedrockStopReason(reason: string | undefined): { stopReason: StopReason; errorMessage?: string } {
@@ -112,16 +104,15 @@ async function* events(stream: AsyncIterable<ConverseStreamOutput>): AsyncGenera
 }
 
 function streamBedrock(config: AdapterConfig, model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: StreamOptions) {
-  const baseUrl = baseUrlOf(provider, options);
-  return runStream(model, computeCost, options, config, baseUrl, async ({ state, signal, client: settings }: RunContext) => {
+  return runStream(config, model, provider, options, async ({ state, signal, client: settings }: RunContext) => {
     const { body, toolNames } = buildBedrockRequest(model, provider, context, options);
     options.onRequestBody?.(body);
     // The SDK's fetch handler on our fetch, as the other adapters: the same proxy, CA files and
     // Electron net.fetch (see docs/networks.md), and the idle watch on every byte. ConverseStream
     // needs no HTTP/2 (the Node default handler's), which corporate proxies often break.
     const client = new BedrockRuntimeClient({
-      region: regionOf(baseUrl),
-      endpoint: baseUrl,
+      region: regionOf(settings.baseURL),
+      endpoint: settings.baseURL,
       maxAttempts: 1,
       requestHandler: new FetchHttpHandler({ customFetch: settings.fetch }),
     });

@@ -6,7 +6,8 @@
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "../types";
 import { describeFailure, redactSecrets } from "./errors";
-import { StreamState, type CostFunction } from "./stream-state";
+import { computeCost } from "./deps";
+import { StreamState } from "./stream-state";
 import {
   FetchRecord,
   IdleWatch,
@@ -18,7 +19,7 @@ import {
   type SharedClientSettings,
 } from "./request-watch";
 
-export function baseUrlOf(provider: ProviderConfig, options: Pick<StreamOptions, "baseUrl">): string {
+function baseUrlOf(provider: ProviderConfig, options: Pick<StreamOptions, "baseUrl">): string {
   return (options.baseUrl ?? provider.baseUrl).replace(/\/+$/, "");
 }
 
@@ -144,14 +145,14 @@ export interface ResponseReader {
  * connection.
  */
 export async function* runStream(
-  model: ModelInfo,
-  costOf: CostFunction,
-  options: StreamOptions,
   config: AdapterConfig,
-  baseURL: string,
+  model: ModelInfo,
+  provider: ProviderConfig,
+  options: StreamOptions,
   open: (ctx: RunContext) => Promise<ResponseReader>,
 ): AsyncGenerator<StreamEvent, void, void> {
-  const state = new StreamState(model, costOf);
+  const baseURL = baseUrlOf(provider, options);
+  const state = new StreamState(model, computeCost);
   const { controller, unlink } = linkAbort(options.signal);
   const idleMs = config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const idle = new IdleWatch(idleMs, controller);

@@ -16,16 +16,8 @@ import { GoogleGenAI, type GenerateContentResponse, type Part } from "@google/ge
 import type { StopReason } from "../../../../shared/protocol";
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "../types";
-import {
-  baseUrlOf,
-  defineAdapter,
-  runStream,
-  TruncatedStreamError,
-  type AdapterConfig,
-  type ResponseReader,
-  type RunContext,
-} from "./common";
-import { appToolName, buildGeminiRequest, computeCost } from "./deps";
+import { defineAdapter, runStream, TruncatedStreamError, type AdapterConfig, type ResponseReader, type RunContext } from "./common";
+import { appToolName, buildGeminiRequest } from "./deps";
 import type { StreamState } from "./stream-state";
 import { SchemaNotExpressible } from "../requests/gemini-schema";
 
@@ -91,7 +83,7 @@ async function* normalized(stream: AsyncIterable<GenerateContentResponse>): Asyn
 }
 
 function streamGemini(config: AdapterConfig, model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: StreamOptions) {
-  return runStream(model, computeCost, options, config, baseUrlOf(provider, options), async ({ state, signal, client }: RunContext) => {
+  return runStream(config, model, provider, options, async ({ state, signal, client }: RunContext) => {
     let built;
     try {
       built = buildGeminiRequest(model, provider, context, options);

@@ -8,16 +8,8 @@ import { randomUUID } from "node:crypto";
 import type { Compat, ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { StopReason } from "../../../../shared/protocol";
 import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "../types";
-import {
-  baseUrlOf,
-  defineAdapter,
-  runStream,
-  TruncatedStreamError,
-  type AdapterConfig,
-  type ResponseReader,
-  type RunContext,
-} from "./common";
-import { appToolName, buildOpenAICompletionsRequest, computeCost, openaiClient } from "./deps";
+import { defineAdapter, runStream, TruncatedStreamError, type AdapterConfig, type ResponseReader, type RunContext } from "./common";
+import { appToolName, buildOpenAICompletionsRequest, openaiClient } from "./deps";
 import type { StreamState, TokenCounts } from "./stream-state";
 import { isCompletionsChunk, type CompletionsToolCallDelta, type CompletionsUsage } from "./openai-completions-chunks";
 
@@ -47,20 +39,13 @@ function usageOf(raw: CompletionsUsage): Partial<TokenCounts> {
 }
 
 function streamCompletions(config: AdapterConfig, model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: StreamOptions) {
-  return runStream(
-    model,
-    computeCost,
-    options,
-    config,
-    baseUrlOf(provider, options),
-    async ({ state, signal, shared, fetchOptions }: RunContext) => {
-      const { body, toolNames, compat } = buildOpenAICompletionsRequest(model, provider, context, options);
-      options.onRequestBody?.(body);
-      // The SDK stops at `data: [DONE]` and throws a chunk carrying `error` as an APIError.
-      const events = await shared("openai", openaiClient).chat.completions.create(body, { signal, fetchOptions });
-      return new CompletionsReader(state, events, toolNames, compat.reasoningField);
-    },
-  );
+  return runStream(config, model, provider, options, async ({ state, signal, shared, fetchOptions }: RunContext) => {
+    const { body, toolNames, compat } = buildOpenAICompletionsRequest(model, provider, context, options);
+    options.onRequestBody?.(body);
+    // The SDK stops at `data: [DONE]` and throws a chunk carrying `error` as an APIError.
+    const events = await shared("openai", openaiClient).chat.completions.create(body, { signal, fetchOptions });
+    return new CompletionsReader(state, events, toolNames, compat.reasoningField);
+  });
 }
 
 class CompletionsReader implements ResponseReader {

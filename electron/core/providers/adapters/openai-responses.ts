@@ -10,16 +10,8 @@
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { StopReason } from "../../../../shared/protocol";
 import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "../types";
-import {
-  baseUrlOf,
-  defineAdapter,
-  runStream,
-  TruncatedStreamError,
-  type AdapterConfig,
-  type ResponseReader,
-  type RunContext,
-} from "./common";
-import { appToolName, buildOpenAIResponsesRequest, computeCost, encodeResponsesToolCallId, openaiClient } from "./deps";
+import { defineAdapter, runStream, TruncatedStreamError, type AdapterConfig, type ResponseReader, type RunContext } from "./common";
+import { appToolName, buildOpenAIResponsesRequest, encodeResponsesToolCallId, openaiClient } from "./deps";
 import type { StreamState, TokenCounts } from "./stream-state";
 import { isResponsesEvent, type ResponsesItem, type ResponsesResponse, type ResponsesUsage } from "./openai-responses-events";
 
@@ -57,20 +49,13 @@ function usageOf(raw: ResponsesUsage | null | undefined): Partial<TokenCounts> {
 }
 
 function streamResponses(config: AdapterConfig, model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: StreamOptions) {
-  return runStream(
-    model,
-    computeCost,
-    options,
-    config,
-    baseUrlOf(provider, options),
-    async ({ state, signal, shared, fetchOptions }: RunContext) => {
-      const { body, toolNames } = buildOpenAIResponsesRequest(model, provider, context, options);
-      options.onRequestBody?.(body);
-      // The SDK stops at `data: [DONE]` and throws an event carrying `error` as an APIError; `response.failed` and `error` events reach us.
-      const events = await shared("openai", openaiClient).responses.create(body, { signal, fetchOptions });
-      return new ResponsesReader(state, events, toolNames);
-    },
-  );
+  return runStream(config, model, provider, options, async ({ state, signal, shared, fetchOptions }: RunContext) => {
+    const { body, toolNames } = buildOpenAIResponsesRequest(model, provider, context, options);
+    options.onRequestBody?.(body);
+    // The SDK stops at `data: [DONE]` and throws an event carrying `error` as an APIError; `response.failed` and `error` events reach us.
+    const events = await shared("openai", openaiClient).responses.create(body, { signal, fetchOptions });
+    return new ResponsesReader(state, events, toolNames);
+  });
 }
 
 class ResponsesReader implements ResponseReader {
