@@ -5,6 +5,7 @@
  * worker lets go; the worker never restarts while a write is in progress; and
  * a word left taken never blocks writes for good.
  */
+import { once } from "node:events";
 import { Worker } from "node:worker_threads";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { GATE_FREE, GATE_MAIN, GATE_WORKER, SharedWriteGate, WORKER_GATE_SOURCE } from "../../electron/core/store/write-gate";
@@ -83,7 +84,7 @@ describe("the write gate", () => {
     const cells = cellsOf();
     const gate = new SharedWriteGate(cells, WORD, 10_000);
     const w = gateWorker(cells);
-    await new Promise((r) => setTimeout(r, 50)); // the worker thread is up
+    await once(w, "online"); // the worker thread runs before the busy loop below starts
     w.postMessage({ kind: "try", ms: 2000 });
     // Back-to-back writes with no gap at all between them, until the worker got its turn (or 5 s).
     const until = performance.now() + 5000;
