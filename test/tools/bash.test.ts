@@ -94,7 +94,9 @@ describe("bash", () => {
     const started = firstWrite(fifo);
     const running = approved(fx.runtime, "bash", { command: `sleep ${m} & echo started > ready.fifo; wait` }, controller.signal);
     expect((await started).trim()).toBe("started");
-    expect(hostPids(["sleep", m])).toHaveLength(1);
+    // The background job may not have exec'd `sleep` yet (its argv is still
+    // the forking shell's), so wait for the marker to appear.
+    await expect.poll(() => hostPids(["sleep", m]).length, { timeout: 10_000 }).toBe(1);
     controller.abort();
     const outcome = await running;
     expect(outcome.ok).toBe(false);
