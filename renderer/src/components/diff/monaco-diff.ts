@@ -3,9 +3,15 @@
  * separate chunk). Everything is bundled: the editor worker comes from Vite's
  * `?worker` import, never from a CDN, so the app works offline.
  *
- * One pair of models serves every selection (their text and language are
- * replaced). Disposal order matters (monaco-react#647): detach the models from
- * the widget (`setModel(null)`), dispose the widget, then dispose the models.
+ * Each `show()` gets a fresh pair of models. Replacing the text of the shown
+ * models (`setValue`) let a diff computed for the old text be applied to the
+ * new one ("Illegal value for lineNumber" from the diff editor's view model).
+ * A replaced pair is disposed only once the editor has computed the diff of
+ * the pair that replaced it: the widget disposes its old view model (which
+ * cancels that model's diff request) a task after `setModel`, and a model
+ * disposed while its request is still live makes Monaco throw "no diff result
+ * available". Disposal order matters too (monaco-react#647): detach the models
+ * from the widget (`setModel(null)`), dispose the widget, then the models.
  */
 import "monaco-editor/esm/vs/editor/editor.all.js";
 import "monaco-editor/esm/vs/basic-languages/monaco.contribution.js";
@@ -76,11 +82,36 @@ export function createDiffHost(container: HTMLElement, opts: { inline: boolean; 
     fontSize: 13,
     ariaLabel: "Diff editor",
   });
-  let models: { original: monaco.editor.ITextModel; modified: monaco.editor.ITextModel } | null = null;
+  type ModelPair = { original: monaco.editor.ITextModel; modified: monaco.editor.ITextModel };
+  let models: ModelPair | null = null;
+  let retired: ModelPair[] = [];
+  const disposePair = (pair: ModelPair) => {
+    pair.original.dispose();
+    pair.modified.dispose();
+  };
+  // The shown pair's diff is in: the pairs it replaced are out of every
+  // computation. A task later, so that the widget's own deferred disposal of
+  // the old view model (a 0 ms timer queued at setModel) has run first.
+  const diffSub = editor.onDidUpdateDiff(() => {
+    if (!retired.length || editor.getLineChanges() === null) return;
+    const done = retired;
+    retired = [];
+    setTimeout(() => done.forEach(disposePair), 0);
+  });
   const modifiedMarks = editor.getModifiedEditor().createDecorationsCollection();
   const originalMarks = editor.getOriginalEditor().createDecorationsCollection();
   const commentMarks = editor.getModifiedEditor().createDecorationsCollection();
   let editSub: monaco.IDisposable | null = null;
+  let onEdit: ((text: string) => void) | null = null;
+  let hunkMarks: HunkMarks | null = null;
+  let lineMarks: number[] = [];
+  const subscribeEdits = () => {
+    editSub?.dispose();
+    editSub = null;
+    const model = models?.modified;
+    const listener = onEdit;
+    if (listener && model) editSub = model.onDidChangeContent(() => listener(model.getValue()));
+  };
   let lineClick: ((click: LineClick) => void) | null = null;
   const clickSubs = (["original", "modified"] as const).map((side) =>
     (side === "original" ? editor.getOriginalEditor() : editor.getModifiedEditor()).onMouseDown((e) => {
@@ -91,61 +122,64 @@ export function createDiffHost(container: HTMLElement, opts: { inline: boolean; 
   );
   const range = (start: number, count: number) => new monaco.Range(Math.max(1, start), 1, Math.max(1, start + Math.max(count, 1) - 1), 1);
 
+  const setHunks = (marks: HunkMarks | null) => {
+    hunkMarks = marks;
+    const mod: monaco.editor.IModelDeltaDecoration[] = [];
+    const orig: monaco.editor.IModelDeltaDecoration[] = [];
+    marks?.hunks.forEach((h, i) => {
+      const rejected = marks.decisions[i] === "rejected";
+      const current = i === marks.current;
+      if (!rejected && !current) return;
+      const cls = `${rejected ? "hunk-rejected" : ""}${current ? " hunk-current" : ""}`.trim();
+      const options = {
+        isWholeLine: true,
+        className: cls,
+        linesDecorationsClassName: rejected ? "hunk-rejected-gutter" : "hunk-current-gutter",
+      };
+      if (h.newLines > 0) mod.push({ range: range(h.newStart, h.newLines), options });
+      if (h.oldLines > 0) orig.push({ range: range(h.oldStart, h.oldLines), options });
+    });
+    modifiedMarks.set(mod);
+    originalMarks.set(orig);
+  };
+  const setLineMarks = (lines: number[]) => {
+    lineMarks = lines;
+    commentMarks.set(
+      lines.map((line) => ({
+        range: range(line, 1),
+        options: { isWholeLine: false, glyphMarginClassName: "comment-glyph", glyphMarginHoverMessage: { value: "Review comment" } },
+      })),
+    );
+  };
+
   return {
     show(content) {
       const language = knownLanguage(languageFromPath(content.path));
-      // Reuse the two models: disposing a model while the worker is still
-      // computing its diff makes Monaco throw "no diff result available".
-      if (!models) {
-        models = {
-          original: monaco.editor.createModel(content.before, language),
-          modified: monaco.editor.createModel(content.after, language),
-        };
-        editor.setModel(models);
+      if (
+        models &&
+        models.original.getLanguageId() === language &&
+        models.original.getValue() === content.before &&
+        models.modified.getValue() === content.after
+      )
         return;
-      }
-      for (const [model, text] of [
-        [models.original, content.before],
-        [models.modified, content.after],
-      ] as const) {
-        if (model.getLanguageId() !== language) monaco.editor.setModelLanguage(model, language);
-        if (model.getValue() !== text) model.setValue(text);
-      }
-    },
-    setHunks(marks) {
-      const mod: monaco.editor.IModelDeltaDecoration[] = [];
-      const orig: monaco.editor.IModelDeltaDecoration[] = [];
-      marks?.hunks.forEach((h, i) => {
-        const rejected = marks.decisions[i] === "rejected";
-        const current = i === marks.current;
-        if (!rejected && !current) return;
-        const cls = `${rejected ? "hunk-rejected" : ""}${current ? " hunk-current" : ""}`.trim();
-        const options = {
-          isWholeLine: true,
-          className: cls,
-          linesDecorationsClassName: rejected ? "hunk-rejected-gutter" : "hunk-current-gutter",
-        };
-        if (h.newLines > 0) mod.push({ range: range(h.newStart, h.newLines), options });
-        if (h.oldLines > 0) orig.push({ range: range(h.oldStart, h.oldLines), options });
-      });
-      modifiedMarks.set(mod);
-      originalMarks.set(orig);
+      if (models) retired.push(models);
+      models = {
+        original: monaco.editor.createModel(content.before, language),
+        modified: monaco.editor.createModel(content.after, language),
+      };
+      editor.setModel(models);
+      // Decorations and the edit listener belong to a model: carry them over.
+      setHunks(hunkMarks);
+      setLineMarks(lineMarks);
+      subscribeEdits();
     },
     setEditable(onChange) {
-      editSub?.dispose();
-      editSub = null;
+      onEdit = onChange;
       editor.updateOptions({ readOnly: onChange === null });
-      const model = models?.modified;
-      if (onChange && model) editSub = model.onDidChangeContent(() => onChange(model.getValue()));
+      subscribeEdits();
     },
-    setLineMarks(lines) {
-      commentMarks.set(
-        lines.map((line) => ({
-          range: range(line, 1),
-          options: { isWholeLine: false, glyphMarginClassName: "comment-glyph", glyphMarginHoverMessage: { value: "Review comment" } },
-        })),
-      );
-    },
+    setHunks,
+    setLineMarks,
     onLineClick(listener) {
       lineClick = listener;
     },
@@ -160,12 +194,15 @@ export function createDiffHost(container: HTMLElement, opts: { inline: boolean; 
     },
     dispose() {
       editSub?.dispose();
+      diffSub.dispose();
       for (const sub of clickSubs) sub.dispose();
       editor.setModel(null);
       editor.dispose();
-      models?.original.dispose();
-      models?.modified.dispose();
+      const pairs = models ? [...retired, models] : retired;
       models = null;
+      retired = [];
+      // After the widget's deferred disposal of its view model, as above.
+      setTimeout(() => pairs.forEach(disposePair), 0);
     },
   };
 }
