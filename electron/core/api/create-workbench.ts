@@ -34,6 +34,7 @@ import { SessionSummaries } from "./session-summaries";
 import { ToolAudit } from "./tool-audit";
 import { SETTINGS_KEY, parseSettings } from "./settings";
 import { createSessionTools } from "./session-tools";
+import { scheduleWarmUp } from "./warm-up";
 import type { HostServices, Workbench, WorkbenchEventListener } from "./workbench";
 
 export interface WorkbenchOptions {
@@ -92,7 +93,8 @@ export interface CoreContext {
   activeTurns(): TurnState[];
   dropAgent(sessionId: string): void;
   modelOptions(): ModelOption[];
-  defaultModel(): ModelRef | null;
+  /** `options`: the model options just computed, when the caller has them. */
+  defaultModel(options?: ModelOption[]): ModelRef | null;
   settings(): ReturnType<typeof parseSettings>;
   checkpoints: CheckpointService;
   saveSettings(settings: ReturnType<typeof parseSettings>): void;
@@ -158,7 +160,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
   const models = new ModelPolicy(catalog, keys, () => settings.defaultModel, options.demo ?? false);
   const summaries = new SessionSummaries(store, emit);
   const modelOptions = () => models.options();
-  const defaultModel = () => models.defaultModel();
+  const defaultModel = (options?: ModelOption[]) => models.defaultModel(options);
   const resolveModel: AgentDeps["resolveModel"] = (ref) => models.resolve(ref);
 
   const agentFor = (sessionId: string): SessionAgent => {
@@ -305,6 +307,9 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     demoteOtherReasoning: () => settings.demoteOtherReasoning,
     onSessionChanged: (s) => emit("session.updated", s),
   });
+  // Compiles the first answers' parsers and statements while no window has asked yet.
+  const stopWarmUp = scheduleWarmUp({ store: () => store.warmUp(), models: () => defaultModel(modelOptions()) });
+
   const table: HandlerTable = {
     ...createHandlers(ctx),
     ...createEcosystemHandlers(ctx),
@@ -342,6 +347,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       return () => listeners.delete(listener);
     },
     close: async () => {
+      stopWarmUp();
       for (const agent of agents.values()) agent.abort();
       await Promise.all([...agents.values()].map((a) => a.idle()));
       await checkpoints.close();

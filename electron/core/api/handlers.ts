@@ -41,27 +41,31 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
   };
 
   return {
-    "app.info": (): R<"app.info"> => ({
-      mode: ctx.options.host.mode,
-      version: ctx.options.version,
-      initialWorkspace: ctx.initialWorkspaceId ? (store.getWorkspace(ctx.initialWorkspaceId) ?? null) : null,
-      demo: ctx.options.demo ?? false,
-      defaultModel: ctx.defaultModel(),
-      keyStore: ctx.options.host.secrets ? (ctx.options.host.secretsWhere ?? "the app's key store") : null,
-      notices: [
-        ...ctx.notices,
-        // Keyless local servers (Ollama, LM Studio) always count as configured: only a provider that needs a key tells.
-        ...(ctx.modelOptions().some((m) => m.configured && !m.demo && ctx.catalog.provider(m.provider)?.apiKeyEnv)
-          ? []
-          : ctx.options.demo
-            ? [
-                "No API key is configured: the offline demo model is selected. Add a key in Settings (or an environment variable in web mode) to use real models, or pick a model of a local server (Ollama, LM Studio).",
-              ]
-            : [
-                "No API key is configured. Add a key in Settings (or a provider's environment variable in web mode), or pick a model of a local server (Ollama, LM Studio).",
-              ]),
-      ],
-    }),
+    "app.info": (): R<"app.info"> => {
+      // Computed once: the default model is picked among the same options.
+      const options = ctx.modelOptions();
+      return {
+        mode: ctx.options.host.mode,
+        version: ctx.options.version,
+        initialWorkspace: ctx.initialWorkspaceId ? (store.getWorkspace(ctx.initialWorkspaceId) ?? null) : null,
+        demo: ctx.options.demo ?? false,
+        defaultModel: ctx.defaultModel(options),
+        keyStore: ctx.options.host.secrets ? (ctx.options.host.secretsWhere ?? "the app's key store") : null,
+        notices: [
+          ...ctx.notices,
+          // Keyless local servers (Ollama, LM Studio) always count as configured: only a provider that needs a key tells.
+          ...(options.some((m) => m.configured && !m.demo && ctx.catalog.provider(m.provider)?.apiKeyEnv)
+            ? []
+            : ctx.options.demo
+              ? [
+                  "No API key is configured: the offline demo model is selected. Add a key in Settings (or an environment variable in web mode) to use real models, or pick a model of a local server (Ollama, LM Studio).",
+                ]
+              : [
+                  "No API key is configured. Add a key in Settings (or a provider's environment variable in web mode), or pick a model of a local server (Ollama, LM Studio).",
+                ]),
+        ],
+      };
+    },
 
     "workspace.open": (p: P<"workspace.open">) => openWorkspaceFolder(store, p.path),
     "workspace.pick": async () => {

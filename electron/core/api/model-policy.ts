@@ -36,9 +36,11 @@ export class ModelPolicy {
     });
   }
 
-  /** The saved default when usable; else a configured cloud model, then the demo, then any configured one. */
-  defaultModel(): ModelRef | null {
-    const options = this.options();
+  /**
+   * The saved default when usable; else a configured cloud model, then the demo, then any configured one.
+   * `options`: what `options()` just returned, when the caller has it.
+   */
+  defaultModel(options: ModelOption[] = this.options()): ModelRef | null {
     const wanted = this.savedDefault();
     if (wanted && options.some((m) => m.configured && sameModel(m, wanted))) return wanted;
     const configured = options.filter((m) => m.configured);

@@ -332,6 +332,17 @@ export interface EntryRange {
   toSeq?: number;
 }
 
+/** Rows of the entries with ids in [lo, hi], in order. */
+export function entryRows(ctx: StoreContext, lo: number, hi: number): IterableIterator<[number, string, string]> {
+  return (
+    ctx
+      .stmt(`SELECT id, kind, content FROM entries WHERE id BETWEEN ? AND ? ORDER BY id`)
+      .raw()
+      // Iterate rather than .all(): each row's text can be collected as soon as it is parsed.
+      .iterate(lo, hi) as IterableIterator<[number, string, string]>
+  );
+}
+
 /**
  * Loads entries in seq order. A row whose JSON no longer parses or no longer
  * matches the protocol is not returned as an entry but listed in `problems`;
@@ -343,11 +354,7 @@ export function loadEntriesChecked(ctx: StoreContext, sessionId: string, range: 
   const [lo, hi] = sessionRange(head.num);
   const from = Math.max(1, Math.floor(range.fromSeq ?? 1));
   const to = Math.min(SEQ_SPAN - 1, Math.floor(range.toSeq ?? SEQ_SPAN - 1));
-  const rows = ctx
-    .stmt(`SELECT id, kind, content FROM entries WHERE id BETWEEN ? AND ? ORDER BY id`)
-    .raw()
-    // Iterate rather than .all(): each row's text can be collected as soon as it is parsed.
-    .iterate(lo + from, Math.min(hi, lo + to)) as IterableIterator<[number, string, string]>;
+  const rows = entryRows(ctx, lo + from, Math.min(hi, lo + to));
   const entries: StoredEntry[] = [];
   const problems: EntryProblem[] = [];
   for (const [id, kind, content] of rows) {

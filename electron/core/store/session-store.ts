@@ -55,6 +55,7 @@ import {
 import { addRule, listRules, removeRule, updateRule, type RuleInput } from "./rules";
 import { deleteSetting, getSetting, setSetting } from "./settings";
 import { addWorkspace, getWorkspace, recentWorkspaces } from "./workspaces";
+import { warmReadPaths } from "./warm-up";
 
 export interface StoreOptions {
   /** Clock in Unix ms (tests inject one). */
@@ -292,6 +293,10 @@ export class SessionStore {
   /** Entries in seq order plus a `problems` list naming every row that could not be returned. */
   loadEntriesChecked(sessionId: string, range: EntryRange = {}): CheckedEntries {
     return this.guard("loadEntries", () => loadEntriesChecked(this.ctx, sessionId, range));
+  }
+  /** Prepares the statements of the first reads after start, reading no session (warm-up.ts). */
+  warmUp(): void {
+    this.guard("warmUp", () => warmReadPaths(this.ctx));
   }
   /** Appends a synthesized "aborted" result for each unanswered call of the last assistant message. */
   repairSession(id: string): number {

@@ -7,14 +7,14 @@
  * page's own. Static files carry a strict CSP. Nothing binds another address.
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { createReadStream, existsSync, statSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
-import { extname, join, normalize, resolve, sep } from "node:path";
+import { resolve } from "node:path";
 import { WebSocketServer, type WebSocket } from "ws";
 import { ClientFrameSchema, type ServerFrame } from "../../../shared/api";
 import type { Workbench } from "../api/workbench";
+import { loadStaticAssets, type StaticAsset } from "./static-assets";
 
 export const LOOPBACK = "127.0.0.1";
 /** Largest request frame accepted (images included). */
@@ -34,24 +34,9 @@ export const CONTENT_SECURITY_POLICY = [
   "form-action 'none'",
 ].join("; ");
 
-const MIME: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".mjs": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".json": "application/json",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".ico": "image/x-icon",
-  ".ttf": "font/ttf",
-  ".woff": "font/woff",
-  ".woff2": "font/woff2",
-  ".wasm": "application/wasm",
-};
-
 export interface WebHostOptions {
   workbench: Workbench;
-  /** Folder holding the built renderer (index.html). */
+  /** Folder holding the built renderer (index.html); read into memory at start. */
   staticDir: string;
   /** 0 picks a random free port. */
   port?: number;
@@ -80,9 +65,9 @@ export function tokensEqual(given: string, expected: string): boolean {
 
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const token = options.token ?? generateToken();
-  const staticDir = resolve(options.staticDir);
+  const assets = loadStaticAssets(resolve(options.staticDir));
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
-  const server = createServer((req, res) => serveStatic(staticDir, req, res));
+  const server = createServer((req, res) => serveStatic(assets, req, res));
   let port = 0;
 
   server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -162,12 +147,16 @@ function attachClient(ws: WebSocket, workbench: Workbench): void {
     send({ kind: "response", id: frame.data.id, response });
   };
   ws.on("message", (data) => {
-    // `handle` answers every failure as a response; a rejection here would be a bug in the host, reported, not thrown.
-    onFrame(data).catch((err: unknown) => {
-      send({
-        kind: "response",
-        id: -1,
-        response: { ok: false, error: { code: "INTERNAL", message: err instanceof Error ? err.message : String(err) } },
+    // After the I/O already read in this turn: a script request that arrived with this frame is
+    // answered before the core's work on the frame (docs/performance.md#first-paint-of-a-long-session-cold).
+    setImmediate(() => {
+      // `handle` answers every failure as a response; a rejection here would be a bug in the host, reported, not thrown.
+      onFrame(data).catch((err: unknown) => {
+        send({
+          kind: "response",
+          id: -1,
+          response: { ok: false, error: { code: "INTERNAL", message: err instanceof Error ? err.message : String(err) } },
+        });
       });
     });
   });
@@ -178,7 +167,7 @@ function frameText(data: WebSocket.RawData): string {
   return (Buffer.isBuffer(data) ? data : Buffer.from(new Uint8Array(data))).toString("utf8");
 }
 
-function serveStatic(root: string, req: IncomingMessage, res: ServerResponse): void {
+function serveStatic(assets: Map<string, StaticAsset>, req: IncomingMessage, res: ServerResponse): void {
   const headers = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,
     "X-Content-Type-Options": "nosniff",
@@ -196,28 +185,17 @@ function serveStatic(root: string, req: IncomingMessage, res: ServerResponse): v
     res.writeHead(400, headers).end();
     return;
   }
-  if (pathname.includes("\0")) {
-    res.writeHead(400, headers).end();
-    return;
-  }
-  const rel = pathname === "/" ? "index.html" : normalize(pathname).replace(/^([/\\])+/, "");
-  const file = join(root, rel);
-  if (file !== root && !file.startsWith(root + sep)) {
-    res.writeHead(403, headers).end();
-    return;
-  }
-  if (!existsSync(file) || !statSync(file).isFile()) {
+  // Only the files read at start are served: a path outside the folder is simply not among them.
+  const asset = assets.get(pathname === "/" ? "/index.html" : pathname);
+  if (!asset) {
     res.writeHead(404, { ...headers, "Content-Type": "text/plain" }).end("not found");
     return;
   }
   res.writeHead(200, {
     ...headers,
-    "Content-Type": MIME[extname(file)] ?? "application/octet-stream",
+    "Content-Type": asset.contentType,
+    "Content-Length": asset.body.length,
     "Cache-Control": "no-cache",
   });
-  if (req.method === "HEAD") {
-    res.end();
-    return;
-  }
-  createReadStream(file).pipe(res);
+  res.end(req.method === "HEAD" ? undefined : asset.body);
 }
