@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,6 +21,8 @@ let dir: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "web-host-"));
   writeFileSync(join(dir, "index.html"), "<!doctype html><title>wb</title>");
+  mkdirSync(join(dir, "assets"));
+  writeFileSync(join(dir, "assets", "start-abc.js"), "export const started = true;\n");
   writeFileSync(join(tmpdir(), "outside-secret.txt"), "secret");
   host = await startWebHost({ workbench: echoWorkbench, staticDir: dir });
 });
@@ -114,6 +116,20 @@ describe("web mode security", () => {
       expect(res.body).not.toContain("secret");
       expect([403, 404]).toContain(res.status);
     }
+  });
+
+  it("serves the files it read at start from memory, with their type and length", async () => {
+    // Removed from disk after start: still served, from the copy read before listening.
+    unlinkSync(join(dir, "assets", "start-abc.js"));
+    const script = await get("/assets/start-abc.js");
+    expect(script.status).toBe(200);
+    expect(script.body).toBe("export const started = true;\n");
+    expect(script.headers["content-type"]).toBe("text/javascript; charset=utf-8");
+    expect(script.headers["content-length"]).toBe(String(Buffer.byteLength(script.body)));
+    expect(script.headers["content-security-policy"]).toBe(CONTENT_SECURITY_POLICY);
+    // A file that appears after start is not served.
+    writeFileSync(join(dir, "assets", "late.js"), "late");
+    expect((await get("/assets/late.js")).status).toBe(404);
   });
 
   it("compares tokens by value, not by prefix", () => {
