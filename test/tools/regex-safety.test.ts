@@ -89,7 +89,8 @@ describe("catastrophic regexes", () => {
     const pidFile = join(base.base, "rg.pid");
     writeFileSync(join(bin, "rg"), `#!/bin/sh\necho $$ > ${pidFile}\nexec sleep 600\n`);
     chmodSync(join(bin, "rg"), 0o755);
-    const stuck = makeFixture({ workspaceRoot: base.ws, rgPath: join(bin, "rg"), readOnlyTimeoutMs: 1500 });
+    // 5 s: the stand-in must have started and written its pid before the timeout, even on a loaded machine.
+    const stuck = makeFixture({ workspaceRoot: base.ws, rgPath: join(bin, "rg"), readOnlyTimeoutMs: 5000 });
     try {
       const outcome = await readOnly(stuck.runtime, "grep", { pattern: "x" });
       expect(outcome.ok).toBe(false);
