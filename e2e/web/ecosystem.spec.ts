@@ -32,7 +32,6 @@ function makeWorkspace(base: string): string {
 }
 
 test("MCP tool after approval, AGENTS.md in what the model saw, an @-mention and a / template", async ({ page, host }) => {
-  test.setTimeout(120_000);
   const ws = makeWorkspace(host.dir);
   await page.goto(host.url);
   await openWorkspace(page, ws);

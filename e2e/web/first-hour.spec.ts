@@ -23,6 +23,12 @@ test("the model picker opens on the current model with the filter focused, and E
   await expect(filter).toBeFocused();
   await expect(filter).toBeInViewport({ ratio: 1 });
   const list = page.getByRole("listbox", { name: "Models" });
+  // The highlighted row is the current model's; read it until it settles (local servers answering reorder the list).
+  const selectedOfActive = async () => {
+    const id = await list.getAttribute("aria-activedescendant");
+    return id === null ? null : page.locator(`[id="${id}"]`).getAttribute("aria-selected");
+  };
+  await expect.poll(selectedOfActive).toBe("true");
   const activeId = await list.getAttribute("aria-activedescendant");
   await expect(page.locator(`[id="${activeId}"]`)).toHaveAttribute("aria-selected", "true");
   await expect(page.locator(`[id="${activeId}"]`)).toBeInViewport();
@@ -41,6 +47,8 @@ test("models that cannot run now are listed under the ready ones, marked, and pi
   await modelButton(page).click();
   const list = page.getByRole("listbox", { name: "Models" });
   const groups = list.getByRole("group");
+  // The list fills from the model catalog and local servers' answers: read its groups once they are in.
+  await expect(list.getByRole("group", { name: "OpenRouter (not ready)" })).toBeVisible();
   const names = await groups.evaluateAll((els) => els.map((e) => e.getAttribute("aria-label") ?? ""));
   const firstNotReady = names.findIndex((n) => n.endsWith("(not ready)"));
   expect(firstNotReady).toBeGreaterThan(0);

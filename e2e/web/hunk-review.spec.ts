@@ -10,8 +10,6 @@ import { expect, screenshot, test } from "../helpers/fixtures";
 
 const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}\n`).join("");
 
-test.setTimeout(240_000);
-
 test("accepting hunks 1 and 3 and rejecting hunk 2 writes exactly 1 and 3 and tells the model 2 was rejected", async ({ page, host }) => {
   writeFileSync(join(host.workspace, "hunks.txt"), lines(20));
   await page.goto(host.url);

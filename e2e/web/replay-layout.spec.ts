@@ -58,6 +58,8 @@ test("Exit replay goes back to the session that was open, or to the replayed one
   await expect(list.getByText(replayHost.title)).toBeVisible();
   await page.getByRole("button", { name: "New session", exact: true }).click();
   await expect(list.getByRole("listitem")).toHaveCount(2);
+  // The header switches to the new session after the list shows it: read its title once it did.
+  await expect(header.locator(".session-title")).toHaveText("New session");
   const liveTitle = (await header.locator(".session-title").innerText()).trim();
   expect(liveTitle).not.toBe(replayHost.title);
   await list.getByRole("button", { name: `Replay session ${replayHost.title}` }).click();

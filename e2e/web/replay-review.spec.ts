@@ -183,7 +183,7 @@ test("what the model saw after the model switch shows the rewritten tool-call id
   await expect(body).toContainText('"model": "gpt-4.1"');
   await expect(body).not.toContainText(REPLAY_SEED.longEditId);
   const marks = body.locator(`mark.rewritten[data-stored-id="${REPLAY_SEED.longEditId}"]`);
-  expect(await marks.count()).toBeGreaterThanOrEqual(2); // the call and its result
+  await expect.poll(() => marks.count()).toBeGreaterThanOrEqual(2); // the call and its result
   await expect(marks.first()).toHaveText(wireId);
   await screenshot(page, "replay-model-view");
   await dialog.getByRole("button", { name: "Close what the model saw" }).click();

@@ -22,7 +22,7 @@ async function clickLineNumber(page: Page, line: number): Promise<void> {
     .click();
 }
 
-test.setTimeout(300_000);
+test.setTimeout(600_000);
 
 test("comments on two lines of the Changes view reach the agent with file and line, and show in replay and the HTML export", async ({
   page,

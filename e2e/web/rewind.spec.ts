@@ -17,7 +17,7 @@ test("restore both to before a turn puts back the files it edited and the file i
   host,
 }) => {
   // Every side effect records a checkpoint (git runs); on a loaded machine this takes longer than the default.
-  test.setTimeout(300_000);
+  test.setTimeout(600_000);
   await page.goto(host.url);
   await openWorkspace(page, host.workspace);
   await newSession(page);

@@ -72,6 +72,8 @@ function runAgent(args: string[], dirOfWorkspace = workspace): Promise<Run> {
 const entriesOf = (run: Run) =>
   run.events.filter((e) => e.event === "session.entry").map((e) => e.payload.entry as { type: string; [k: string]: unknown });
 
+// Each test starts the CLI (tsx loading the whole core) once or more: 13-18 s a run at load 10 on 2 cores,
+// three times that at load 19. Generous timeouts; no timing is asserted.
 describe("npm run agent -- run", () => {
   it("with --approve all: reads, edits after an approval it records, answers, and stores the session in the app's database", async () => {
     writeFileSync(join(workspace, "notes.md"), NOTES);
@@ -106,7 +108,7 @@ describe("npm run agent -- run", () => {
     expect(sessions[0]).toMatchObject({ model: { provider: "anthropic", id: "claude-sonnet-4-5" } });
     expect(sessions[0].entryCount).toBeGreaterThanOrEqual(7);
     await workbench.close();
-  }, 120_000);
+  }, 300_000);
 
   it("with --approve none: the edit is refused with its reason, the model is told, and the file is unchanged", async () => {
     writeFileSync(join(workspace, "notes.md"), NOTES);
@@ -129,14 +131,15 @@ describe("npm run agent -- run", () => {
     const next = faux.requests[before + 1];
     expect(JSON.stringify(next.body)).toContain("--approve none");
     expect(run.events.filter((e) => e.event === "tool.status").map((e) => e.payload.status)).toContain("denied");
-  }, 120_000);
+  }, 300_000);
 
   it("exits non-zero with a clear line on bad usage", async () => {
     const run = await runAgent(["--model", "nope/none", "hello"]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("unknown model nope/none");
-  }, 60_000);
+  }, 300_000);
 
+  // Three CLI runs, each starting tsx, the core and an MCP server (56 s at load 10 on 2 cores).
   it("starts no untrusted MCP server from the workspace's .mcp.json unless --trust-mcp says so, and says which", async () => {
     const project = join(dir, "mcp-project");
     mkdirSync(project);
@@ -164,5 +167,5 @@ describe("npm run agent -- run", () => {
     const again = await runAgent(["--continue", "hello once more"], project);
     expect(again.stderr).not.toContain("MCP:");
     expect(offered().some((n) => n.startsWith("mcp__flaky__"))).toBe(true);
-  }, 180_000);
+  }, 300_000);
 });

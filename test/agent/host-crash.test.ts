@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,7 +8,11 @@ import { startHarness, type Harness } from "./harness";
 
 const dirs: string[] = [];
 let h: Harness | null = null;
+const running = new Set<ChildProcess>();
 afterEach(async () => {
+  // A timeout before READY must not leave the child host (and its faux server) running forever.
+  for (const child of running) child.kill("SIGKILL");
+  running.clear();
   await h?.close();
   h = null;
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
@@ -19,6 +23,8 @@ function runChildUntilReady(dbPath: string, workspace: string): Promise<{ sessio
   const child = spawn(process.execPath, ["--import", "tsx", join(__dirname, "fixtures", "host-child.ts"), dbPath, workspace], {
     stdio: ["ignore", "pipe", "pipe"],
   });
+  running.add(child);
+  child.once("exit", () => running.delete(child));
   let stderr = "";
   child.stderr.on("data", (d) => (stderr += d));
   return new Promise((resolve, reject) => {
@@ -73,5 +79,7 @@ describe("host process killed mid-turn", () => {
     const last = after.entries.at(-1)?.entry;
     expect(last).toMatchObject({ type: "message", message: { role: "assistant", stopReason: "stop" } });
     expect(h.faux.requests.every((r) => r.accepted)).toBe(true);
-  });
+    // The child host loads the whole core under tsx (~18 s to READY at load 10 on 2 cores), then the
+    // harness starts another: generous for a loaded machine; no timing is asserted.
+  }, 120_000);
 });

@@ -80,7 +80,7 @@ describe.skipIf(sandbox.kind === "none")(`Run unsandboxed (needs an OS sandbox; 
     expect(details("t1")).toMatchObject({ sandbox: sandbox.kind });
     expect(details("t1")).not.toHaveProperty("unsandboxedByUser");
     expect(details("t2")).toMatchObject({ sandbox: "none", unsandboxedByUser: true });
-  }, 60_000);
+  }, 180_000);
 
   it("is refused for a write and for bash when the sandbox is off (nothing to leave)", async () => {
     h = await startHarness();
@@ -99,5 +99,5 @@ describe.skipIf(sandbox.kind === "none")(`Run unsandboxed (needs an OS sandbox; 
     );
     await h.call("approval.answer", { sessionId: h.sessionId, toolCallId: "b1", decision: "deny" });
     await h.waitIdle(from);
-  }, 60_000);
+  }, 180_000);
 });

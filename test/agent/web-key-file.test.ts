@@ -101,5 +101,5 @@ describe("web mode with the key file", () => {
     } finally {
       await second.close();
     }
-  }, 60_000);
+  }, 180_000);
 });

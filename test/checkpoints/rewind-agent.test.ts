@@ -65,7 +65,9 @@ function seedWorkspace(root: string): void {
   symlinkSync("a.txt", join(root, "link.txt"));
 }
 
-describe("checkpoints recorded by turns, and rewind", () => {
+// Each side effect records a checkpoint (two git processes): 12-15 s a test on a quiet CI run, 31 s at
+// load 16 on 2 cores. Generous; no timing is asserted.
+describe("checkpoints recorded by turns, and rewind", { timeout: 180_000 }, () => {
   it("restores write, edit and bash changes (create, modify, delete, rename, chmod, binary, symlink) byte-exact, in a folder that is not a git repository", async () => {
     h = await start({
       "a.txt": "alpha\n",

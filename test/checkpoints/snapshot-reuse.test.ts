@@ -116,7 +116,7 @@ describe("warming up when a turn starts", () => {
     expect(service.list(session.id)).toHaveLength(1);
     await service.close();
     store.close();
-  }, 60_000);
+  }, 180_000);
 });
 
 describe("the private index's format", () => {
@@ -169,5 +169,5 @@ describe("the private index's format", () => {
     expect(filesOnly(picture(workspace))).toEqual(secondPicture);
     await service.close();
     store.close();
-  }, 60_000);
+  }, 180_000);
 });

@@ -67,7 +67,7 @@ describe("MCP tools in the agent loop", () => {
       expectEveryCallAnswered(entries);
       const result = resultsOf(entries)[0];
       expect(result).toMatchObject({ toolName: `mcp__${SERVER}__ping`, isError: false, content: [{ type: "text", text: "pong" }] });
-    }, 60_000);
+    }, 180_000);
   }
 
   it("a tool without readOnlyHint waits for approval with an MCP preview, then runs", async () => {
@@ -85,7 +85,7 @@ describe("MCP tools in the agent loop", () => {
     const { entries } = await h.call("session.load", { sessionId: h.sessionId });
     expect(resultsOf(entries)[0]).toMatchObject({ isError: false, details: { structuredContent: { stored: "remember this" } } });
     expect(entries.some((e) => e.entry.type === "approval" && e.entry.decision === "approved")).toBe(true);
-  }, 60_000);
+  }, 180_000);
 
   it("a server killed mid-call gives an error result and the session continues; restart brings the tools back", async () => {
     h = await start({});
@@ -116,7 +116,7 @@ describe("MCP tools in the agent loop", () => {
     ({ entries } = await h.call("session.load", { sessionId: h.sessionId }));
     expect(resultsOf(entries).at(-1)).toMatchObject({ isError: false, content: [{ type: "text", text: "pong" }] });
     expectAllAccepted(h);
-  }, 60_000);
+  }, 180_000);
 });
 
 describe("AGENTS.md in the system prompt", () => {
@@ -158,7 +158,7 @@ describe("AGENTS.md in the system prompt", () => {
     const first = await h.call("review.modelView", { sessionId: h.sessionId, seq: assistants[0].seq });
     expect(JSON.stringify(first.body)).toContain("Root rule: answer in French.");
     expect(JSON.stringify(first.body)).not.toContain("Nested rule");
-  }, 60_000);
+  }, 180_000);
 
   it("a file over the cap is cut with a visible note", async () => {
     h = await start({ "AGENTS.md": `${"x".repeat(40 * 1024)}\nTAIL-MARKER` });
@@ -174,7 +174,7 @@ describe("AGENTS.md in the system prompt", () => {
     expect(prompt).toMatch(/\[Cut: only the first 32768 of \d+ bytes of AGENTS\.md are included\.\]/);
     const { files } = await h.call("session.instructions", { sessionId: h.sessionId });
     expect(files[0]).toMatchObject({ path: "AGENTS.md", truncated: true });
-  }, 60_000);
+  }, 180_000);
 });
 
 describe("@-mentions and Ask mode", () => {
@@ -197,7 +197,7 @@ describe("@-mentions and Ask mode", () => {
     expect(lastUser).toContain('<attached-file path="src/a.ts" lines="2-3">\nline2\nline3\n</attached-file>');
     const bad = await h.workbench.handle("chat.send", { sessionId: h.sessionId, text: "x", mentions: [{ path: "../outside.txt" }] });
     expect(bad).toMatchObject({ ok: false, error: { code: "INVALID_REQUEST" } });
-  }, 60_000);
+  }, 180_000);
 
   it("Ask mode offers read-only tools only, refuses a side-effect call with READ_ONLY_MODE, and is recorded", async () => {
     h = await start({ "a.txt": "alpha\n" });
@@ -229,7 +229,7 @@ describe("@-mentions and Ask mode", () => {
     expect(modeChanges.map((c) => c.mode)).toEqual(["ask"]);
     await h.call("session.setMode", { sessionId: h.sessionId, mode: "agent" });
     expect((await h.call("session.load", { sessionId: h.sessionId })).modeChanges.map((c) => c.mode)).toEqual(["ask", "agent"]);
-  }, 60_000);
+  }, 180_000);
 
   it("lists built-in commands and templates of the workspace and the user, the workspace winning", async () => {
     h = await start({
@@ -245,5 +245,5 @@ describe("@-mentions and Ask mode", () => {
     expect(byName.review).toMatchObject({ source: "workspace", description: "Review a file", template: "Review $ARGUMENTS carefully." });
     expect(byName.test).toMatchObject({ description: "Write tests" });
     expect(byName.mine).toMatchObject({ source: "user", description: "My command" });
-  }, 60_000);
+  }, 180_000);
 });

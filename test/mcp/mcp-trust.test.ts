@@ -103,7 +103,7 @@ describe("trusting a workspace's .mcp.json", () => {
     expect(after.servers.find((s) => s.name === "marker")).toMatchObject({ state: "untrusted" });
     expect((await offeredTools(h)).some((n) => n.startsWith("mcp__flaky__"))).toBe(true);
     expect(existsSync(join(h.workspace, "spawned.txt"))).toBe(false);
-  }, 60_000);
+  }, 180_000);
 
   it("a stale fingerprint is refused, an edited entry is untrusted again, and revoking stops the server", async () => {
     h = await startWith({ flaky: FLAKY });
@@ -130,7 +130,7 @@ describe("trusting a workspace's .mcp.json", () => {
     const revoked = await h.call("mcp.trust", { workspaceId: h.workspaceId, trusted: false, servers: [pick(edited)] });
     expect(revoked.servers[0]).toMatchObject({ state: "untrusted", toolCount: 0 });
     expect((await offeredTools(h)).filter((n) => n.startsWith("mcp"))).toEqual([]);
-  }, 60_000);
+  }, 180_000);
 
   it("servers from the user's own mcp.json start without a trust step and cannot be 'trusted'", async () => {
     h = await startWith({}, { mine: FLAKY });
@@ -140,7 +140,7 @@ describe("trusting a workspace's .mcp.json", () => {
     await expect(h.call("mcp.trust", { workspaceId: h.workspaceId, trusted: true, servers: [pick(mine)] })).rejects.toThrow(
       /INVALID_REQUEST .*needs no trust/,
     );
-  }, 60_000);
+  }, 180_000);
 
   it("trust is remembered for the workspace across restarts of the app", async () => {
     const dir = mkdtempSync(join(tmpdir(), "awb-trust-"));
@@ -179,5 +179,5 @@ describe("trusting a workspace's .mcp.json", () => {
     } finally {
       await second.close();
     }
-  }, 60_000);
+  }, 180_000);
 });

@@ -31,7 +31,7 @@ async function setup(servers: Record<string, unknown>): Promise<Setup> {
     trust: { isTrusted: () => true },
     onStatus: (s) => statuses.push(s),
   });
-  await mcp.whenStarted(60_000);
+  await mcp.whenStarted(150_000);
   const runtime = createToolRuntime({ workspaceRoot: dir, externalTools: () => mcp.toolSet() });
   return { dir, mcp, runtime, statuses };
 }
@@ -50,7 +50,7 @@ describe("MCP: server-everything over stdio", () => {
   let s: Setup;
   beforeAll(async () => {
     s = await setup({ everything: { command: process.execPath, args: [EVERYTHING_BIN, "stdio"] } });
-  }, 90_000);
+  }, 180_000);
   afterAll(async () => {
     await s.mcp.close();
     rmSync(s.dir, { recursive: true, force: true });
@@ -111,7 +111,7 @@ describe("MCP: server-everything over streamable HTTP", () => {
   beforeAll(async () => {
     http = await startEverythingHttp();
     s = await setup({ web: { type: "http", url: http.url, headers: { "X-Test": "${AWB_TEST_HEADER:-none}" } } });
-  }, 90_000);
+  }, 180_000);
   afterAll(async () => {
     await s.mcp.close();
     http.stop();
@@ -132,7 +132,7 @@ describe("MCP: server-filesystem scoped to a temp folder", () => {
     scope = realpathSync(mkdtempSync(join(tmpdir(), "awb-mcp-fs-")));
     writeFileSync(join(scope, "hello.txt"), "hello from the scoped folder\n");
     s = await setup({ fs: { command: process.execPath, args: [FILESYSTEM_BIN, scope] } });
-  }, 90_000);
+  }, 180_000);
   afterAll(async () => {
     await s.mcp.close();
     rmSync(s.dir, { recursive: true, force: true });
@@ -167,7 +167,7 @@ describe("MCP: a server that crashes, hangs or sends garbage costs only its own 
       broken: { command: process.execPath, args: [FLAKY_SERVER, "--fail-start"] },
       everything: { command: process.execPath, args: [EVERYTHING_BIN, "stdio"] },
     });
-  }, 90_000);
+  }, 180_000);
   afterAll(async () => {
     await s.mcp.close();
     rmSync(s.dir, { recursive: true, force: true });

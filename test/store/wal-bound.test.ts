@@ -126,19 +126,26 @@ describe("a bounded WAL with background checkpoints", () => {
     const store = SessionStore.open(path);
     const ws = store.addWorkspace("/w");
     // Another thread holds the writer lock for a moment, as the checkpoint worker does to restart the WAL.
+    // It keeps it 300 ms from when the main thread is about to write (the flag), not from when it took it:
+    // on a loaded machine its "locked" message can arrive after a fixed hold has already ended.
+    const flag = new Int32Array(new SharedArrayBuffer(4));
     const holder = new Worker(
       `const { parentPort, workerData } = require("node:worker_threads");
        const db = new (require(workerData.modulePath))(workerData.path);
+       const flag = new Int32Array(workerData.flag);
        db.exec("BEGIN IMMEDIATE");
        parentPort.postMessage("locked");
+       Atomics.wait(flag, 0, 0);
        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
        db.exec("COMMIT");
        db.close();`,
-      { eval: true, workerData: { path, modulePath: createRequire(import.meta.url).resolve("better-sqlite3") } },
+      { eval: true, workerData: { path, flag: flag.buffer, modulePath: createRequire(import.meta.url).resolve("better-sqlite3") } },
     );
     await new Promise((resolve) => holder.once("message", resolve));
     // createSession reads (the workspace) before it writes: a deferred transaction would fail with BUSY here.
     const t0 = performance.now();
+    Atomics.store(flag, 0, 1);
+    Atomics.notify(flag, 0);
     const s = store.createSession({ workspaceId: ws.id });
     expect(performance.now() - t0).toBeGreaterThan(50);
     expect(store.getSession(s.id)?.id).toBe(s.id);

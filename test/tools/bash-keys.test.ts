@@ -46,7 +46,7 @@ function runCore(mode: "auto" | "off") {
     cwd: repo,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ANTHROPIC_API_KEY: PLANTED, OPENAI_API_KEY: PLANTED_OPENAI },
     encoding: "utf8",
-    timeout: 60_000,
+    timeout: 150_000,
   });
   return JSON.parse(out) as {
     outcome: { ok: boolean; content?: { text: string }[]; details?: { sandbox?: string } };
@@ -75,7 +75,7 @@ describe("keys out of reach of bash", () => {
       ? `sandboxed — skipped: ${info.reason ?? "no sandbox"}`
       : "sandboxed: an approved command cannot read a planted key from /proc/$PPID/environ nor from its own environment",
     () => expectNoKey(runCore("auto"), info.kind),
-    90_000,
+    180_000,
   );
 
   it.skipIf(process.platform !== "linux")(
@@ -83,6 +83,6 @@ describe("keys out of reach of bash", () => {
       ? "unsandboxed — skipped: /proc/<pid>/environ is Linux's"
       : "unsandboxed (sandbox off): the core's start-up environment holds no key, so /proc/$PPID/environ and the command's own environment show none",
     () => expectNoKey(runCore("off"), "none"),
-    90_000,
+    180_000,
   );
 });

@@ -62,11 +62,13 @@ describe("bash", () => {
 
   // Processes are found by a unique `sleep` argument and checked with host
   // pids: in the sandbox's own PID namespace `$!` is not a host pid.
+  // The timeout must leave the shell time to start its children first: 1 s
+  // can pass before the sandboxed shell even runs on a loaded machine.
   it("a timeout kills the whole process group, grandchildren included", async () => {
     const m = uniqueSleep();
     const outcome = await approved(fx.runtime, "bash", {
       command: `sh -c 'sleep ${m} & echo started > grandchild.started; wait' ; echo unreachable`,
-      timeout: 1,
+      timeout: 5,
     });
     expect(outcome.ok).toBe(false);
     if (!outcome.ok) expect(outcome.error.errorCode).toBe("TIMEOUT");
@@ -79,7 +81,7 @@ describe("bash", () => {
     const m = uniqueSleep();
     const outcome = await approved(fx.runtime, "bash", {
       command: `sh -c 'trap "" TERM; sleep ${m} & echo started > stubborn.started; wait'`,
-      timeout: 1,
+      timeout: 5,
     });
     expect(outcome.ok).toBe(false);
     expect(existsSync(join(fx.ws, "stubborn.started"))).toBe(true);

@@ -148,7 +148,8 @@ describe("golden error strings", () => {
         "write: denied by the user",
         () => rt.run(call("write", { path: "n.txt", content: "n" }), { ask: async () => ({ approved: false, reason: "not now" }) }),
       ],
-      ["bash: timeout", () => approved(rt, "bash", { command: "echo started; sleep 30", timeout: 1 })],
+      // 5 s, not 1: the output so far must hold "started" even when the shell starts slowly on a loaded machine.
+      ["bash: timeout", () => approved(rt, "bash", { command: "echo started; sleep 30", timeout: 5 })],
       ["bash: missing workdir", () => approved(rt, "bash", { command: "true", workdir: "nope" })],
     ];
     const lines: string[] = [];

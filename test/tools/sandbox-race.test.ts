@@ -15,8 +15,13 @@ import { approved, makeFixture, readOnly, text, type Fixture } from "./helpers";
 
 const SECRET = "OUTSIDE-SECRET";
 const LEAK_NAME = "LEAKNAME";
-/** Calls per tool; the loops also stop after RUN_BUDGET_MS so the test stays bounded. */
+/**
+ * Calls per tool; the loops also stop after RUN_BUDGET_MS so the test stays bounded, but never
+ * before MIN_ROUNDS: on a loaded machine the slow tools (writes sync to disk) must still be raced
+ * enough times, however long that takes.
+ */
 const ROUNDS = 300;
+const MIN_ROUNDS = 20;
 const RUN_BUDGET_MS = 35_000;
 
 // Swaps ws/d <-> link to outside/d and ws/f.txt <-> link to outside/secret.txt until killed.
@@ -142,7 +147,8 @@ describe("tools under a live swap race", () => {
         calls.map(async (c) => {
           const n = { ok: 0, failed: 0 };
           counts.set(c.tool, n);
-          while (n.ok + n.failed < ROUNDS && Date.now() - started < RUN_BUDGET_MS) {
+          const more = () => n.ok + n.failed < MIN_ROUNDS || (n.ok + n.failed < ROUNDS && Date.now() - started < RUN_BUDGET_MS);
+          while (more()) {
             const outcome = await c.run();
             assertClean(c.runtime, c.tool, outcome);
             if (outcome.ok) n.ok++;
@@ -159,12 +165,13 @@ describe("tools under a live swap race", () => {
     // (Writes sync to disk and most reads of a swapped path are refused, so those run fewer times or mostly fail.)
     for (const c of calls) {
       const n = counts.get(c.tool) ?? { ok: 0, failed: 0 };
-      expect(n.ok + n.failed, c.tool).toBeGreaterThanOrEqual(20);
+      expect(n.ok + n.failed, c.tool).toBeGreaterThanOrEqual(MIN_ROUNDS);
       // Tools on stable paths must keep working under the race. A list of the swapped folder itself may lose
       // every round on a loaded machine (each of its reads meets the link), so it is only required to answer.
       if (/^(list|glob|grep)/.test(c.tool) && c.tool !== "list d") expect(n.ok, c.tool).toBeGreaterThan(0);
     }
     // Nothing was created or renamed outside the workspace.
     expect(tree(f.outside)).toEqual(before);
-  }, 90_000);
+    // The budget plus the slow tools' minimum rounds on a loaded machine; no timing is asserted.
+  }, 180_000);
 });

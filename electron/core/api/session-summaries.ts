@@ -9,15 +9,21 @@ import type { SessionStore } from "../store";
 
 export const DEFAULT_TITLE = "New session";
 
+/**
+ * How long a changed summary waits before it is announced. A timer, not an
+ * immediate: the work from a response's end to the next request (store, tool,
+ * build, the SDK) runs in one event-loop turn, and an immediate queued during
+ * it runs in that turn's check phase before undici writes the request (its
+ * idle-socket check is an immediate too), i.e. on the path the user waits on.
+ * A timer runs at the start of a later turn: while the request is out. The
+ * round trips of a tool loop within the delay share one announcement.
+ */
+export const SUMMARY_DELAY_MS = 50;
+
 export class SessionSummaries {
-  /**
-   * Sessions whose summary changed since it was last announced. The
-   * announcement waits for the current burst of work to end (setImmediate):
-   * in a tool loop that is after the next request went out, off the path the
-   * user waits on.
-   */
+  /** Sessions whose summary changed since it was last announced (announced after `SUMMARY_DELAY_MS`). */
   private readonly stale = new Set<string>();
-  private timer: NodeJS.Immediate | null = null;
+  private timer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly store: SessionStore,
@@ -50,7 +56,7 @@ export class SessionSummaries {
       }
     }
     this.stale.add(sessionId);
-    this.timer ??= setImmediate(() => this.announceAll());
+    this.timer ??= setTimeout(() => this.announceAll(), SUMMARY_DELAY_MS);
   }
 
   /** A turn's last summary is announced before the turn says it ended. */
@@ -62,7 +68,7 @@ export class SessionSummaries {
 
   /** Announces what is pending now (at close, before the store goes). */
   flush(): void {
-    if (this.timer !== null) clearImmediate(this.timer);
+    if (this.timer !== null) clearTimeout(this.timer);
     this.announceAll();
   }
 

@@ -16,7 +16,12 @@ export const DISCOVERED_CONTEXT_WINDOW = 32_768;
 export const DISCOVERED_MAX_OUTPUT = 8_192;
 /** A listing is cut here: the switcher is for picking, not browsing a hub. */
 export const MAX_DISCOVERED_MODELS = 200;
-export const DISCOVERY_TIMEOUT_MS = 1_500;
+/**
+ * Generous: the switcher shows its list at once and adds what a server lists when it answers, so waiting
+ * costs nothing, while giving up too early marks a slow server (busy, or a loaded machine: 1.5 s was
+ * passed at load 20) as not running and hides its models until the switcher is opened again.
+ */
+export const DISCOVERY_TIMEOUT_MS = 10_000;
 /** A list of even a few hundred models is far smaller; past this the server is not what it claims. */
 export const MAX_LIST_BYTES = 2 * 1024 * 1024;
 

@@ -210,7 +210,7 @@ export const DEFAULT_INDEXER_OPTIONS: IndexerOptions = { idleMs: 200, maxBacklog
 /**
  * Decides when to index. One per store; assumes the store is the only writer.
  * Background work runs in slices of at most `sliceMs`, each its own
- * transaction, with the event loop free between them (setImmediate), so IPC
+ * transaction, with the event loop free between them (a timer), so IPC
  * and the window never wait on the index for more than one slice. `flush`
  * (before every search, and at close) indexes everything, so search is never
  * stale.
@@ -220,7 +220,15 @@ export class SearchIndexer {
   /** Sessions with unindexed rows; "all" at open, as a previous process may have died mid-backlog. */
   private pending: Set<string> | "all" = "all";
   private timer: ReturnType<typeof setTimeout> | undefined;
-  private immediate: ReturnType<typeof setImmediate> | undefined;
+  /**
+   * The next slice of a catch-up. A timer (the next event-loop turn), not an
+   * immediate: an immediate queued while a tool loop runs lands in the check
+   * phase of the turn that builds and sends the next request, before undici
+   * writes it (its idle-socket check is an immediate too), i.e. on the path
+   * the user waits on; a timer runs at the start of a turn, while the request
+   * is out.
+   */
+  private nextSlice: ReturnType<typeof setTimeout> | undefined;
   /** The last background slice's error, reported by the next flush if it fails the same way. */
   lastError: unknown = null;
   /** Measured costs per character (moving averages): how a slice plans its time. */
@@ -325,7 +333,7 @@ export class SearchIndexer {
   }
 
   schedule(): void {
-    if (this.timer !== undefined || this.immediate !== undefined || this.options.idleMs === null) return;
+    if (this.timer !== undefined || this.nextSlice !== undefined || this.options.idleMs === null) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.runSlices();
@@ -341,17 +349,17 @@ export class SearchIndexer {
       this.lastError = e;
       return;
     }
-    this.immediate = setImmediate(() => {
-      this.immediate = undefined;
+    this.nextSlice = setTimeout(() => {
+      this.nextSlice = undefined;
       this.runSlices();
-    });
-    this.immediate.unref?.();
+    }, 0);
+    this.nextSlice.unref?.();
   }
 
   cancel(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
-    if (this.immediate !== undefined) clearImmediate(this.immediate);
+    if (this.nextSlice !== undefined) clearTimeout(this.nextSlice);
     this.timer = undefined;
-    this.immediate = undefined;
+    this.nextSlice = undefined;
   }
 }

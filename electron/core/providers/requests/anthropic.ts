@@ -14,7 +14,7 @@ import type Anthropic from "@anthropic-ai/sdk";
 import type { Compat, ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { LlmContext, StreamOptions, ToolChoice } from "../types";
 import { isBlank, sanitizeSurrogates } from "../transform/text";
-import type { WireMessage, WireUserBlock } from "../transform/wire-types";
+import type { WireAssistantBlock, WireMessage, WireToolResult, WireUserBlock } from "../transform/wire-types";
 import { maxTokensFor, objectSchema, prepareRequest, type BuiltRequest, type PreparedRequest } from "./common";
 
 export type AnthropicRequestBody = Anthropic.MessageCreateParamsStreaming;
@@ -34,39 +34,38 @@ function userBlock(block: WireUserBlock): Anthropic.TextBlockParam | Anthropic.I
   return { type: "image", source: { type: "base64", media_type: block.mimeType as ImageMediaType, data: block.data } };
 }
 
-/** One wire entry's blocks (tool results open a user turn; a user message that follows joins it). */
-function entryBlocks(message: WireMessage): ContentBlock[] {
-  if (message.role === "assistant") {
-    const content: ContentBlock[] = [];
-    for (const block of message.content) {
-      if (block.type === "text") content.push({ type: "text", text: block.text });
-      else if (block.type === "toolCall") content.push({ type: "tool_use", id: block.id, name: block.name, input: block.arguments });
-      else if (block.redacted) content.push({ type: "redacted_thinking", data: block.signature ?? "" });
-      else content.push({ type: "thinking", thinking: block.thinking, signature: block.signature ?? "" });
-    }
-    return content;
-  }
-  if (message.role === "user") return message.content.map(userBlock);
-  return message.results.map((r) => {
-    // Set after the literal rather than spread into it: this runs per result per request.
-    const block: Anthropic.ToolResultBlockParam = { type: "tool_result", tool_use_id: r.id, content: r.content.map(userBlock) };
-    if (r.isError) block.is_error = true;
-    return block;
-  });
+function assistantBlock(block: WireAssistantBlock): ContentBlock {
+  if (block.type === "text") return { type: "text", text: block.text };
+  if (block.type === "toolCall") return { type: "tool_use", id: block.id, name: block.name, input: block.arguments };
+  if (block.redacted) return { type: "redacted_thinking", data: block.signature ?? "" };
+  return { type: "thinking", thinking: block.thinking, signature: block.signature ?? "" };
 }
 
+function resultBlock(r: WireToolResult): ContentBlock {
+  // Set after the literal rather than spread into it: this runs per result per request.
+  const block: Anthropic.ToolResultBlockParam = { type: "tool_result", tool_use_id: r.id, content: r.content.map(userBlock) };
+  if (r.isError) block.is_error = true;
+  return block;
+}
+
+/**
+ * The turns: tool results open a user turn, a user message that follows joins
+ * it. Arrays come from `map` (exactly the size needed); this runs per message
+ * per request, and an empty array's first push reserves room for 16 entries.
+ */
 function toMessages(wire: readonly WireMessage[]): Turn[] {
   const out: Turn[] = [];
   let userContent: ContentBlock[] | undefined;
-  for (const message of wire) {
-    const blocks = entryBlocks(message);
+  for (let i = 0; i < wire.length; i++) {
+    const message = wire[i];
     if (message.role === "assistant") {
       userContent = undefined;
-      out.push({ role: "assistant", content: blocks });
+      out.push({ role: "assistant", content: message.content.map(assistantBlock) });
     } else if (userContent !== undefined) {
-      userContent.push(...blocks);
+      if (message.role === "user") for (const block of message.content) userContent.push(userBlock(block));
+      else for (const r of message.results) userContent.push(resultBlock(r));
     } else {
-      userContent = blocks;
+      userContent = message.role === "user" ? message.content.map(userBlock) : message.results.map(resultBlock);
       out.push({ role: "user", content: userContent });
     }
   }
@@ -126,15 +125,17 @@ function withBreakpoint(block: ContentBlock): ContentBlock {
   return { ...block, cache_control: EPHEMERAL };
 }
 
-/** Marks the last cacheable block of the last message as a prompt-cache breakpoint (returns a copy). */
+/**
+ * Marks the last cacheable block of the last message as a prompt-cache
+ * breakpoint, in place: every turn and content array `toMessages` made is
+ * this request's own (the block itself is replaced, never written to).
+ */
 function withCacheBreakpoint(messages: Turn[]): Turn[] {
   const last = messages[messages.length - 1];
   if (last === undefined || last.content.length === 0) return messages;
-  const blocks = last.content.slice();
+  const blocks = last.content;
   blocks[blocks.length - 1] = withBreakpoint(blocks[blocks.length - 1]);
-  const out = messages.slice();
-  out[out.length - 1] = { role: last.role, content: blocks };
-  return out;
+  return messages;
 }
 
 /** The body around the turns. */

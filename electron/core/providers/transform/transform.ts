@@ -55,20 +55,6 @@ type Note = ((kind: RequestRepair["kind"], detail: string) => void) | undefined;
 
 const RESPONSES_ITEM_ID = /^fc[a-zA-Z0-9_-]{0,62}$/;
 
-interface OpenCall {
-  storedId: string;
-  storedName: string;
-  wireId: string;
-  result: WireToolResult | undefined;
-}
-
-interface OpenTurn {
-  calls: OpenCall[];
-  unanswered: number;
-  /** User messages that arrived while results were still missing; sent after the results (made when needed). */
-  deferred: (readonly WireUserBlock[])[] | undefined;
-}
-
 /** A stored thinking block that has the wire shape already (`redacted` set). */
 function isWireThinking(block: ThinkingContent): block is ThinkingContent & { redacted: boolean } {
   return typeof block.redacted === "boolean";
@@ -137,7 +123,19 @@ export class HistoryPass {
   private readonly usedItemIds = new Set<string>();
   private readonly labels = new Map<string, Map<string, string>>();
   readonly out: WireMessage[] = [];
-  private turn: OpenTurn | undefined;
+  /**
+   * The open turn: the assistant message whose calls wait for results, and
+   * one result per call in call order (the j-th result answers the message's
+   * j-th tool call). A result is the synthesized one until answered: its
+   * content is `SYNTHESIZED_CONTENT` exactly while it waits. Fields of the
+   * pass, not an object per turn, and no per-call record: a request re-reads
+   * the whole history, so what is made per message is made thousands of times.
+   */
+  private turnMessage: AssistantMessage | undefined;
+  private turnResults: WireToolResult[] | undefined;
+  private unanswered = 0;
+  /** User messages that arrived while results were still missing; sent after the results (made when needed). */
+  private deferred: (readonly WireUserBlock[])[] | undefined;
   /** Index of the message being read (repairs name it). */
   private reading = 0;
   /** Reports a repair of the message being read; undefined when nobody collects repairs (made once per pass, not per message). */
@@ -189,13 +187,13 @@ export class HistoryPass {
   }
 
   closeTurn(): void {
-    const turn = this.turn;
-    if (turn === undefined) return;
-    this.turn = undefined;
-    const results: WireToolResult[] = [];
-    for (const call of turn.calls) {
-      results.push(call.result ?? { id: call.wireId, name: call.storedName, isError: true, content: SYNTHESIZED_CONTENT });
-    }
+    const results = this.turnResults;
+    if (results === undefined) return;
+    const deferred = this.deferred;
+    this.turnMessage = undefined;
+    this.turnResults = undefined;
+    this.unanswered = 0;
+    this.deferred = undefined;
     if (!this.target.toolsOffered) {
       for (const result of results) this.pushUser(resultAsText(result));
     } else if (this.target.toolResultImages) {
@@ -206,7 +204,7 @@ export class HistoryPass {
       this.out.push({ role: "toolResults", results });
       if (images.length > 0) this.pushUser(images);
     }
-    if (turn.deferred !== undefined) for (const content of turn.deferred) this.pushUser(content);
+    if (deferred !== undefined) for (const content of deferred) this.pushUser(content);
   }
 
   assistant(message: AssistantMessage): void {
@@ -220,7 +218,8 @@ export class HistoryPass {
     const content = message.content;
     // Copy on write, as in `userBlocks`: undefined while every block so far goes out as stored.
     let blocks: WireAssistantBlock[] | undefined;
-    let calls: OpenCall[] | undefined;
+    // One result per call, synthesized until a stored result answers it (see `turnResults`).
+    let results: WireToolResult[] | undefined;
     let otherThinking = 0;
     for (let b = 0; b < content.length; b++) {
       const block = content[b];
@@ -264,16 +263,21 @@ export class HistoryPass {
           }
         }
       } else if (!broken) {
-        calls ??= [];
+        let wireId = "";
         if (!target.toolsOffered) {
           const args = sanitizeArguments(block.arguments);
           if (args !== block.arguments)
             note?.("surrogatesReplaced", "lone UTF-16 surrogates in a tool call's arguments replaced with U+FFFD");
           next = { type: "text", text: callAsText(target.toolName(block.name), args) };
-          calls.push({ storedId: block.id, storedName: block.name, wireId: "", result: undefined });
         } else {
-          next = this.toolCall(block, own, calls);
+          const wire = this.toolCall(block, own);
+          wireId = wire.id;
+          next = wire;
         }
+        const result: WireToolResult = { id: wireId, name: block.name, isError: true, content: SYNTHESIZED_CONTENT };
+        // A literal for the first call: an empty array's first push reserves room for 16.
+        if (results === undefined) results = [result];
+        else results.push(result);
       }
       if (next !== block && blocks === undefined) blocks = content.slice(0, b) as WireAssistantBlock[];
       if (blocks !== undefined && next !== undefined) blocks.push(next);
@@ -287,11 +291,15 @@ export class HistoryPass {
     // Every block went out as stored: so does the array (the builders only read it).
     const out = blocks ?? (content as readonly WireAssistantBlock[]);
     if (out.length > 0) this.pushAssistant(out);
-    if (calls !== undefined) this.turn = { calls, unanswered: calls.length, deferred: undefined };
+    if (results !== undefined) {
+      this.turnMessage = message;
+      this.turnResults = results;
+      this.unanswered = results.length;
+    }
   }
 
   /** A tool call for the wire (tools offered): its id allocated, its name mapped; the stored block when nothing changes. */
-  private toolCall(block: ToolCall, own: boolean, calls: OpenCall[]): WireAssistantBlock {
+  private toolCall(block: ToolCall, own: boolean): WireAssistantBlock & { type: "toolCall" } {
     const target = this.target;
     let wireId: string;
     let itemId: string | undefined;
@@ -317,7 +325,6 @@ export class HistoryPass {
     const args = sanitizeArguments(block.arguments);
     if (args !== block.arguments)
       this.note?.("surrogatesReplaced", `lone UTF-16 surrogates in the arguments of a ${name} call replaced with U+FFFD`);
-    calls.push({ storedId: block.id, storedName: block.name, wireId, result: undefined });
     if (itemId !== undefined) return { type: "toolCall", id: wireId, itemId, name, arguments: args };
     // The stored block has the wire shape: shared when nothing about it changes (the usual case)
     // and it carries none of the stored-only fields about unparsable arguments.
@@ -364,33 +371,34 @@ export class HistoryPass {
   toolResult(message: ToolResultMessage): void {
     // A result answers the first unanswered call with its id in the open turn
     // (same tool name preferred); anything else is an orphan and is dropped.
-    const turn = this.turn;
-    if (turn === undefined || turn.unanswered === 0) return;
-    let match: OpenCall | undefined;
-    for (const call of turn.calls) {
-      if (call.result !== undefined || call.storedId !== message.toolCallId) continue;
-      if (call.storedName === message.toolName) {
-        match = call;
+    const results = this.turnResults;
+    const calls = this.turnMessage?.content;
+    if (results === undefined || calls === undefined || this.unanswered === 0) return;
+    let match: WireToolResult | undefined;
+    // The j-th result belongs to the j-th tool call of the message.
+    for (let b = 0, j = 0; b < calls.length && j < results.length; b++) {
+      const call = calls[b];
+      if (call.type !== "toolCall") continue;
+      const result = results[j++];
+      if (result.content !== SYNTHESIZED_CONTENT || call.id !== message.toolCallId) continue;
+      if (call.name === message.toolName) {
+        match = result;
         break;
       }
-      match ??= call;
+      match ??= result;
     }
     if (match === undefined) return;
     const content = userBlocks(message.content, this.target, this.note);
-    match.result = {
-      id: match.wireId,
-      name: match.storedName,
-      isError: message.isError,
-      content: content.length > 0 ? content : EMPTY_RESULT_CONTENT,
-    };
-    turn.unanswered--;
+    match.isError = message.isError;
+    match.content = content.length > 0 ? content : EMPTY_RESULT_CONTENT;
+    this.unanswered--;
   }
 
   user(message: UserMessage): void {
     const content = userBlocks(message.content, this.target, this.note);
     if (content.length === 0) return;
-    if (this.turn !== undefined && this.turn.unanswered > 0) {
-      (this.turn.deferred ??= []).push(content);
+    if (this.turnResults !== undefined && this.unanswered > 0) {
+      (this.deferred ??= []).push(content);
       return;
     }
     this.closeTurn();

@@ -69,6 +69,19 @@ function RowView({ row }: { row: TranscriptRow }) {
 
 const STICK_THRESHOLD_PX = 48;
 const ESTIMATED_ROW_PX = 160;
+/** Rows rendered beyond each edge of the view: none for the first paint, then enough for smooth scrolling. */
+const FIRST_OVERSCAN = 0;
+const OVERSCAN = 4;
+
+/** Runs `fn` as a task once the next frame has been produced (the frame after it has begun); returns a cancel. */
+function afterNextPaint(fn: () => void): () => void {
+  let frame = requestAnimationFrame(() => (frame = requestAnimationFrame(() => (timer = setTimeout(fn, 0)))));
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return () => {
+    cancelAnimationFrame(frame);
+    if (timer !== undefined) clearTimeout(timer);
+  };
+}
 
 export function TranscriptView(props: TranscriptViewProps) {
   const { model, partial, footer, modeChanges } = props;
@@ -82,13 +95,25 @@ export function TranscriptView(props: TranscriptViewProps) {
   const hasFooter = footer !== undefined && footer !== null && footer !== false;
   const count = model.rows.length + (hasPartial ? 1 : 0) + (hasFooter ? 1 : 0);
 
+  // Before the view is laid out its height is unknown: take the window's. The first render then already
+  // holds the rows the view shows (by estimate), so they are laid out and measured at once, instead of
+  // one row rendered, a layout, then the rest rendered and laid out again.
+  const [initialRect] = useState(() => ({ width: window.innerWidth, height: window.innerHeight }));
+  // Rows just outside the view (for smooth scrolling) are added once the first frame is painted:
+  // the first paint renders, sanitizes and lays out only what it shows.
+  const [overscan, setOverscan] = useState(FIRST_OVERSCAN);
+  useEffect(() => {
+    if (overscan !== FIRST_OVERSCAN) return;
+    return afterNextPaint(() => setOverscan(OVERSCAN));
+  }, [overscan]);
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ESTIMATED_ROW_PX,
-    overscan: 4,
+    overscan,
+    initialRect,
     // Open at the bottom (the latest messages), not at the top and then jump.
-    initialOffset: () => (props.focusSeq == null ? count * ESTIMATED_ROW_PX : 0),
+    initialOffset: () => (props.focusSeq == null ? Math.max(0, count * ESTIMATED_ROW_PX - initialRect.height) : 0),
     getItemKey: (i) => (i < model.rows.length ? model.rows[i].key : i === model.rows.length && hasPartial ? "partial" : "footer"),
   });
 
