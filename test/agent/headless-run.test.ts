@@ -14,6 +14,7 @@ import { createWorkbench } from "../../electron/core/api/create-workbench";
 import { startFauxProvider, type FauxProvider } from "../../electron/core/faux";
 import { NOT_APPROVED_REASON } from "../../electron/core/host/headless-run";
 import { FLAKY_SERVER } from "../mcp/helpers";
+import { CLI_TEST_TIMEOUT_MS } from "../timeouts";
 
 let faux: FauxProvider;
 let dir: string;
@@ -75,97 +76,113 @@ const entriesOf = (run: Run) =>
 // Each test starts the CLI (tsx loading the whole core) once or more: 13-18 s a run at load 10 on 2 cores,
 // three times that at load 19. Generous timeouts; no timing is asserted.
 describe("npm run agent -- run", () => {
-  it("with --approve all: reads, edits after an approval it records, answers, and stores the session in the app's database", async () => {
-    writeFileSync(join(workspace, "notes.md"), NOTES);
-    faux.script([
-      { type: "reply", content: [{ type: "toolCall", name: "read", arguments: { path: "notes.md" } }] },
-      {
-        type: "reply",
-        content: [{ type: "toolCall", name: "edit", arguments: { path: "notes.md", edits: [{ oldText: "Friday", newText: "Monday" }] } }],
-      },
-      { type: "reply", content: [{ type: "text", text: "Moved the ship date to Monday." }] },
-    ]);
-    const run = await runAgent(["--model", "anthropic/claude-sonnet-4-5", "--approve", "all", "Move the ship date to Monday"]);
-    expect(run.stderr).not.toContain("failed");
-    expect(run.code).toBe(0);
+  it(
+    "with --approve all: reads, edits after an approval it records, answers, and stores the session in the app's database",
+    async () => {
+      writeFileSync(join(workspace, "notes.md"), NOTES);
+      faux.script([
+        { type: "reply", content: [{ type: "toolCall", name: "read", arguments: { path: "notes.md" } }] },
+        {
+          type: "reply",
+          content: [{ type: "toolCall", name: "edit", arguments: { path: "notes.md", edits: [{ oldText: "Friday", newText: "Monday" }] } }],
+        },
+        { type: "reply", content: [{ type: "text", text: "Moved the ship date to Monday." }] },
+      ]);
+      const run = await runAgent(["--model", "anthropic/claude-sonnet-4-5", "--approve", "all", "Move the ship date to Monday"]);
+      expect(run.stderr).not.toContain("failed");
+      expect(run.code).toBe(0);
 
-    const statuses = run.events
-      .filter((e) => e.event === "tool.status")
-      .map((e) => `${String(e.payload.toolName)}:${String(e.payload.status)}`);
-    expect(statuses).toEqual(expect.arrayContaining(["read:done", "edit:awaitingApproval", "edit:done"]));
-    const approvals = entriesOf(run).filter((e) => e.type === "approval");
-    expect(approvals).toEqual([expect.objectContaining({ toolName: "edit", decision: "approved", decidedBy: "user" })]);
-    expect(readFileSync(join(workspace, "notes.md"), "utf8")).toBe("# Notes\nship on Monday\n");
-    expect(run.events.at(-1)?.event).toBe("stream.end");
+      const statuses = run.events
+        .filter((e) => e.event === "tool.status")
+        .map((e) => `${String(e.payload.toolName)}:${String(e.payload.status)}`);
+      expect(statuses).toEqual(expect.arrayContaining(["read:done", "edit:awaitingApproval", "edit:done"]));
+      const approvals = entriesOf(run).filter((e) => e.type === "approval");
+      expect(approvals).toEqual([expect.objectContaining({ toolName: "edit", decision: "approved", decidedBy: "user" })]);
+      expect(readFileSync(join(workspace, "notes.md"), "utf8")).toBe("# Notes\nship on Monday\n");
+      expect(run.events.at(-1)?.event).toBe("stream.end");
 
-    // The same database the app opens holds the session, with its three requests' answers.
-    const workbench = await createWorkbench({ dbPath, host: { mode: "web" }, version: "test", env: {} });
-    const ws = await workbench.handle("workspace.open", { path: workspace });
-    if (!ws.ok) throw new Error(ws.error.message);
-    const list = await workbench.handle("session.list", { workspaceId: (ws.result as { id: string }).id });
-    if (!list.ok) throw new Error(list.error.message);
-    const { sessions } = list.result as { sessions: Array<{ model: unknown; entryCount: number }> };
-    expect(sessions[0]).toMatchObject({ model: { provider: "anthropic", id: "claude-sonnet-4-5" } });
-    expect(sessions[0].entryCount).toBeGreaterThanOrEqual(7);
-    await workbench.close();
-  }, 300_000);
+      // The same database the app opens holds the session, with its three requests' answers.
+      const workbench = await createWorkbench({ dbPath, host: { mode: "web" }, version: "test", env: {} });
+      const ws = await workbench.handle("workspace.open", { path: workspace });
+      if (!ws.ok) throw new Error(ws.error.message);
+      const list = await workbench.handle("session.list", { workspaceId: (ws.result as { id: string }).id });
+      if (!list.ok) throw new Error(list.error.message);
+      const { sessions } = list.result as { sessions: Array<{ model: unknown; entryCount: number }> };
+      expect(sessions[0]).toMatchObject({ model: { provider: "anthropic", id: "claude-sonnet-4-5" } });
+      expect(sessions[0].entryCount).toBeGreaterThanOrEqual(7);
+      await workbench.close();
+    },
+    CLI_TEST_TIMEOUT_MS,
+  );
 
-  it("with --approve none: the edit is refused with its reason, the model is told, and the file is unchanged", async () => {
-    writeFileSync(join(workspace, "notes.md"), NOTES);
-    faux.script([
-      {
-        type: "reply",
-        content: [{ type: "toolCall", name: "edit", arguments: { path: "notes.md", edits: [{ oldText: "Friday", newText: "Sunday" }] } }],
-      },
-      { type: "reply", content: [{ type: "text", text: "I could not edit the file." }] },
-    ]);
-    const before = faux.requests.length;
-    const run = await runAgent(["--approve", "none", "--continue", "Move the ship date to Sunday"]);
-    expect(run.code).toBe(0);
-    const entries = entriesOf(run);
-    expect(entries.filter((e) => e.type === "approval")).toEqual([
-      expect.objectContaining({ toolName: "edit", decision: "denied", decidedBy: "user", reason: NOT_APPROVED_REASON }),
-    ]);
-    expect(readFileSync(join(workspace, "notes.md"), "utf8")).toBe(NOTES);
-    // The reason reached the model in the tool result of the next request.
-    const next = faux.requests[before + 1];
-    expect(JSON.stringify(next.body)).toContain("--approve none");
-    expect(run.events.filter((e) => e.event === "tool.status").map((e) => e.payload.status)).toContain("denied");
-  }, 300_000);
+  it(
+    "with --approve none: the edit is refused with its reason, the model is told, and the file is unchanged",
+    async () => {
+      writeFileSync(join(workspace, "notes.md"), NOTES);
+      faux.script([
+        {
+          type: "reply",
+          content: [{ type: "toolCall", name: "edit", arguments: { path: "notes.md", edits: [{ oldText: "Friday", newText: "Sunday" }] } }],
+        },
+        { type: "reply", content: [{ type: "text", text: "I could not edit the file." }] },
+      ]);
+      const before = faux.requests.length;
+      const run = await runAgent(["--approve", "none", "--continue", "Move the ship date to Sunday"]);
+      expect(run.code).toBe(0);
+      const entries = entriesOf(run);
+      expect(entries.filter((e) => e.type === "approval")).toEqual([
+        expect.objectContaining({ toolName: "edit", decision: "denied", decidedBy: "user", reason: NOT_APPROVED_REASON }),
+      ]);
+      expect(readFileSync(join(workspace, "notes.md"), "utf8")).toBe(NOTES);
+      // The reason reached the model in the tool result of the next request.
+      const next = faux.requests[before + 1];
+      expect(JSON.stringify(next.body)).toContain("--approve none");
+      expect(run.events.filter((e) => e.event === "tool.status").map((e) => e.payload.status)).toContain("denied");
+    },
+    CLI_TEST_TIMEOUT_MS,
+  );
 
-  it("exits non-zero with a clear line on bad usage", async () => {
-    const run = await runAgent(["--model", "nope/none", "hello"]);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain("unknown model nope/none");
-  }, 300_000);
+  it(
+    "exits non-zero with a clear line on bad usage",
+    async () => {
+      const run = await runAgent(["--model", "nope/none", "hello"]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain("unknown model nope/none");
+    },
+    CLI_TEST_TIMEOUT_MS,
+  );
 
   // Three CLI runs, each starting tsx, the core and an MCP server (56 s at load 10 on 2 cores).
-  it("starts no untrusted MCP server from the workspace's .mcp.json unless --trust-mcp says so, and says which", async () => {
-    const project = join(dir, "mcp-project");
-    mkdirSync(project);
-    writeFileSync(
-      join(project, ".mcp.json"),
-      JSON.stringify({ mcpServers: { flaky: { command: process.execPath, args: [FLAKY_SERVER] } } }),
-    );
-    const offered = () => ((faux.requests.at(-1)?.body as { tools?: { name: string }[] }).tools ?? []).map((t) => t.name);
-    const reply = { type: "reply" as const, content: [{ type: "text" as const, text: "ok" }] };
+  it(
+    "starts no untrusted MCP server from the workspace's .mcp.json unless --trust-mcp says so, and says which",
+    async () => {
+      const project = join(dir, "mcp-project");
+      mkdirSync(project);
+      writeFileSync(
+        join(project, ".mcp.json"),
+        JSON.stringify({ mcpServers: { flaky: { command: process.execPath, args: [FLAKY_SERVER] } } }),
+      );
+      const offered = () => ((faux.requests.at(-1)?.body as { tools?: { name: string }[] }).tools ?? []).map((t) => t.name);
+      const reply = { type: "reply" as const, content: [{ type: "text" as const, text: "ok" }] };
 
-    faux.script([reply]);
-    const untrusted = await runAgent(["--model", "anthropic/claude-sonnet-4-5", "hello"], project);
-    expect(untrusted.code).toBe(0);
-    expect(untrusted.stderr).toContain("MCP: not starting flaky from .mcp.json (not trusted; trust in Settings or pass --trust-mcp)");
-    expect(offered().some((n) => n.startsWith("mcp__"))).toBe(false);
+      faux.script([reply]);
+      const untrusted = await runAgent(["--model", "anthropic/claude-sonnet-4-5", "hello"], project);
+      expect(untrusted.code).toBe(0);
+      expect(untrusted.stderr).toContain("MCP: not starting flaky from .mcp.json (not trusted; trust in Settings or pass --trust-mcp)");
+      expect(offered().some((n) => n.startsWith("mcp__"))).toBe(false);
 
-    faux.script([reply]);
-    const trusted = await runAgent(["--continue", "--trust-mcp", "hello again"], project);
-    expect(trusted.code).toBe(0);
-    expect(trusted.stderr).toContain(`MCP: trusted flaky (--trust-mcp): ${process.execPath} ${FLAKY_SERVER}`);
-    expect(offered().some((n) => n.startsWith("mcp__flaky__"))).toBe(true);
+      faux.script([reply]);
+      const trusted = await runAgent(["--continue", "--trust-mcp", "hello again"], project);
+      expect(trusted.code).toBe(0);
+      expect(trusted.stderr).toContain(`MCP: trusted flaky (--trust-mcp): ${process.execPath} ${FLAKY_SERVER}`);
+      expect(offered().some((n) => n.startsWith("mcp__flaky__"))).toBe(true);
 
-    // Trust is stored like the Settings button's: the next run starts the server without the flag.
-    faux.script([reply]);
-    const again = await runAgent(["--continue", "hello once more"], project);
-    expect(again.stderr).not.toContain("MCP:");
-    expect(offered().some((n) => n.startsWith("mcp__flaky__"))).toBe(true);
-  }, 300_000);
+      // Trust is stored like the Settings button's: the next run starts the server without the flag.
+      faux.script([reply]);
+      const again = await runAgent(["--continue", "hello once more"], project);
+      expect(again.stderr).not.toContain("MCP:");
+      expect(offered().some((n) => n.startsWith("mcp__flaky__"))).toBe(true);
+    },
+    CLI_TEST_TIMEOUT_MS,
+  );
 });

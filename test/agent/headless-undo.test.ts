@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWorkbench } from "../../electron/core/api/create-workbench";
 import { startFauxProvider, type FauxProvider } from "../../electron/core/faux";
+import { CLI_TEST_TIMEOUT_MS } from "../timeouts";
 
 let faux: FauxProvider;
 let dir: string;
@@ -70,65 +71,77 @@ const notes = () => readFileSync(join(workspace, "notes.md"), "utf8");
 // Each test starts the CLI (tsx loading the whole core) up to three times: 25 s each at load 12 on
 // 2 cores, 44-50 s at load 19 (a test took 154 s). Generous timeouts; no timing is asserted.
 describe("npm run agent -- undo", () => {
-  it("restores the files and forks the conversation before the last turn, printing the undone prompt", async () => {
-    writeFileSync(join(workspace, "notes.md"), NOTES);
-    scriptEdit("Monday");
-    const run = await agent(["run", "--model", "anthropic/claude-sonnet-4-5", "--approve", "all", "Move the ship date to Monday"]);
-    expect(run.code, run.stderr).toBe(0);
-    expect(notes()).toBe("# Notes\nship on Monday\n");
+  it(
+    "restores the files and forks the conversation before the last turn, printing the undone prompt",
+    async () => {
+      writeFileSync(join(workspace, "notes.md"), NOTES);
+      scriptEdit("Monday");
+      const run = await agent(["run", "--model", "anthropic/claude-sonnet-4-5", "--approve", "all", "Move the ship date to Monday"]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(notes()).toBe("# Notes\nship on Monday\n");
 
-    const undo = await agent(["undo", "--json"]);
-    expect(undo.code, undo.stderr).toBe(0);
-    const result = JSON.parse(undo.stdout.trim()) as { restoredFiles: string[]; session: string | null; prompt: string | null };
-    expect(result.restoredFiles).toEqual(["notes.md"]);
-    expect(result.prompt).toBe("Move the ship date to Monday");
-    expect(notes()).toBe(NOTES);
+      const undo = await agent(["undo", "--json"]);
+      expect(undo.code, undo.stderr).toBe(0);
+      const result = JSON.parse(undo.stdout.trim()) as { restoredFiles: string[]; session: string | null; prompt: string | null };
+      expect(result.restoredFiles).toEqual(["notes.md"]);
+      expect(result.prompt).toBe("Move the ship date to Monday");
+      expect(notes()).toBe(NOTES);
 
-    // The fork holds the conversation up to before the undone message; the original session is kept.
-    const workbench = await createWorkbench({ dbPath, host: { mode: "web" }, version: "test", env: {} });
-    try {
-      const ws = await workbench.handle("workspace.open", { path: workspace });
-      if (!ws.ok) throw new Error(ws.error.message);
-      const list = await workbench.handle("session.list", { workspaceId: (ws.result as { id: string }).id });
-      if (!list.ok) throw new Error(list.error.message);
-      const sessions = (list.result as { sessions: Array<{ id: string }> }).sessions;
-      expect(sessions.map((s) => s.id)).toContain(result.session);
-      expect(sessions).toHaveLength(2);
-      const forked = await workbench.handle("session.load", { sessionId: result.session as string });
-      if (!forked.ok) throw new Error(forked.error.message);
-      const texts = (forked.result as { entries: Array<{ entry: { type: string; message?: { role: string } } }> }).entries.filter(
-        (e) => e.entry.type === "message" && e.entry.message?.role === "user",
-      );
-      expect(texts).toHaveLength(0);
-    } finally {
-      await workbench.close();
-    }
-  }, 300_000);
+      // The fork holds the conversation up to before the undone message; the original session is kept.
+      const workbench = await createWorkbench({ dbPath, host: { mode: "web" }, version: "test", env: {} });
+      try {
+        const ws = await workbench.handle("workspace.open", { path: workspace });
+        if (!ws.ok) throw new Error(ws.error.message);
+        const list = await workbench.handle("session.list", { workspaceId: (ws.result as { id: string }).id });
+        if (!list.ok) throw new Error(list.error.message);
+        const sessions = (list.result as { sessions: Array<{ id: string }> }).sessions;
+        expect(sessions.map((s) => s.id)).toContain(result.session);
+        expect(sessions).toHaveLength(2);
+        const forked = await workbench.handle("session.load", { sessionId: result.session as string });
+        if (!forked.ok) throw new Error(forked.error.message);
+        const texts = (forked.result as { entries: Array<{ entry: { type: string; message?: { role: string } } }> }).entries.filter(
+          (e) => e.entry.type === "message" && e.entry.message?.role === "user",
+        );
+        expect(texts).toHaveLength(0);
+      } finally {
+        await workbench.close();
+      }
+    },
+    CLI_TEST_TIMEOUT_MS,
+  );
 
-  it("refuses to restore over a file changed by hand since the turn unless --force", async () => {
-    writeFileSync(join(workspace, "notes.md"), NOTES);
-    scriptEdit("Tuesday");
-    const run = await agent(["run", "--model", "anthropic/claude-sonnet-4-5", "--approve", "all", "Move the ship date to Tuesday"]);
-    expect(run.code, run.stderr).toBe(0);
-    const byHand = "# Notes\nship on Tuesday, confirmed by Ana\n";
-    writeFileSync(join(workspace, "notes.md"), byHand);
+  it(
+    "refuses to restore over a file changed by hand since the turn unless --force",
+    async () => {
+      writeFileSync(join(workspace, "notes.md"), NOTES);
+      scriptEdit("Tuesday");
+      const run = await agent(["run", "--model", "anthropic/claude-sonnet-4-5", "--approve", "all", "Move the ship date to Tuesday"]);
+      expect(run.code, run.stderr).toBe(0);
+      const byHand = "# Notes\nship on Tuesday, confirmed by Ana\n";
+      writeFileSync(join(workspace, "notes.md"), byHand);
 
-    const refused = await agent(["undo"]);
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain("changed outside the agent since that turn: notes.md");
-    expect(notes()).toBe(byHand);
+      const refused = await agent(["undo"]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain("changed outside the agent since that turn: notes.md");
+      expect(notes()).toBe(byHand);
 
-    const forced = await agent(["undo", "--force"]);
-    expect(forced.code, forced.stderr).toBe(0);
-    expect(forced.stdout).toContain("restored notes.md");
-    expect(notes()).toBe(NOTES);
-  }, 300_000);
+      const forced = await agent(["undo", "--force"]);
+      expect(forced.code, forced.stderr).toBe(0);
+      expect(forced.stdout).toContain("restored notes.md");
+      expect(notes()).toBe(NOTES);
+    },
+    CLI_TEST_TIMEOUT_MS,
+  );
 
-  it("is bad usage in a workspace without a session", async () => {
-    const empty = join(dir, "empty");
-    mkdirSync(empty);
-    const undo = await agent(["undo"], empty);
-    expect(undo.code).toBe(2);
-    expect(undo.stderr).toContain("no session yet");
-  }, 300_000);
+  it(
+    "is bad usage in a workspace without a session",
+    async () => {
+      const empty = join(dir, "empty");
+      mkdirSync(empty);
+      const undo = await agent(["undo"], empty);
+      expect(undo.code).toBe(2);
+      expect(undo.stderr).toContain("no session yet");
+    },
+    CLI_TEST_TIMEOUT_MS,
+  );
 });

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Workbench } from "../../electron/core/api/workbench";
 import { createFileSecretStore, keyFileFor } from "../../electron/core/host/file-secret-store";
 import { startCore } from "../../electron/core/host/start-core";
+import { PROCESS_TEST_TIMEOUT_MS } from "../timeouts";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -71,35 +72,39 @@ describe("web mode with the key file", () => {
     return res.result as T;
   };
 
-  it("a key saved in Settings is used after a restart, named by the app, and never stored in the database", async () => {
-    const dir = tempDir();
-    mkdirSync(join(dir, "data"));
-    const dbPath = join(dir, "data", "workbench.db");
-    const first = await core(dbPath);
-    expect(await call(first.workbench, "app.info", {})).toMatchObject({ mode: "web", keyStore: keyFileFor(dbPath) });
-    const saved = await call<{ keySource: string; keyHint: string }>(first.workbench, "secrets.setApiKey", {
-      provider: "anthropic",
-      apiKey: KEY,
-    });
-    expect(saved).toMatchObject({ keySource: "keychain", keyHint: "…cdef" });
-    await first.close();
+  it(
+    "a key saved in Settings is used after a restart, named by the app, and never stored in the database",
+    async () => {
+      const dir = tempDir();
+      mkdirSync(join(dir, "data"));
+      const dbPath = join(dir, "data", "workbench.db");
+      const first = await core(dbPath);
+      expect(await call(first.workbench, "app.info", {})).toMatchObject({ mode: "web", keyStore: keyFileFor(dbPath) });
+      const saved = await call<{ keySource: string; keyHint: string }>(first.workbench, "secrets.setApiKey", {
+        provider: "anthropic",
+        apiKey: KEY,
+      });
+      expect(saved).toMatchObject({ keySource: "keychain", keyHint: "…cdef" });
+      await first.close();
 
-    for (const suffix of ["", "-wal"]) {
-      const bytes = (() => {
-        try {
-          return readFileSync(`${dbPath}${suffix}`);
-        } catch {
-          return Buffer.alloc(0);
-        }
-      })();
-      expect(bytes.includes(KEY)).toBe(false);
-    }
-    const second = await core(dbPath);
-    try {
-      const providers = await call<Array<{ key: string; keySource: string }>>(second.workbench, "providers.list", {});
-      expect(providers.find((p) => p.key === "anthropic")?.keySource).toBe("keychain");
-    } finally {
-      await second.close();
-    }
-  }, 180_000);
+      for (const suffix of ["", "-wal"]) {
+        const bytes = (() => {
+          try {
+            return readFileSync(`${dbPath}${suffix}`);
+          } catch {
+            return Buffer.alloc(0);
+          }
+        })();
+        expect(bytes.includes(KEY)).toBe(false);
+      }
+      const second = await core(dbPath);
+      try {
+        const providers = await call<Array<{ key: string; keySource: string }>>(second.workbench, "providers.list", {});
+        expect(providers.find((p) => p.key === "anthropic")?.keySource).toBe("keychain");
+      } finally {
+        await second.close();
+      }
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
 });

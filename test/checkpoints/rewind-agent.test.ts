@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startHarness, type Harness } from "../agent/harness";
 import { filesOnly, picture } from "./fs-snapshot";
+import { PROCESS_TEST_TIMEOUT_MS } from "../timeouts";
 
 let h: Harness | null = null;
 let dataDir: string | null = null;
@@ -67,7 +68,7 @@ function seedWorkspace(root: string): void {
 
 // Each side effect records a checkpoint (two git processes): 12-15 s a test on a quiet CI run, 31 s at
 // load 16 on 2 cores. Generous; no timing is asserted.
-describe("checkpoints recorded by turns, and rewind", { timeout: 180_000 }, () => {
+describe("checkpoints recorded by turns, and rewind", { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it("restores write, edit and bash changes (create, modify, delete, rename, chmod, binary, symlink) byte-exact, in a folder that is not a git repository", async () => {
     h = await start({
       "a.txt": "alpha\n",

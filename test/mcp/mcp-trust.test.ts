@@ -15,6 +15,7 @@ import { launchSummary, mcpServerFingerprint } from "../../electron/core/mcp/tru
 import type { McpServerStatus } from "../../shared/api";
 import { TEST_KEYS, startHarness, type Harness } from "../agent/harness";
 import { FLAKY_SERVER } from "./helpers";
+import { PROCESS_TEST_TIMEOUT_MS } from "../timeouts";
 
 const entry = (config: Record<string, unknown>, name = "s"): McpServerEntry =>
   ({
@@ -88,96 +89,112 @@ async function startWith(servers: Record<string, unknown>, userServers?: Record<
 }
 
 describe("trusting a workspace's .mcp.json", () => {
-  it("nothing from the file runs or is offered until the user trusts that server; then only it starts", async () => {
-    h = await startWith({ marker: MARKER, flaky: FLAKY });
-    // A turn waits for starting servers, so a spawn would have happened by its end.
-    expect((await offeredTools(h)).filter((n) => n.startsWith("mcp"))).toEqual([]);
-    expect(existsSync(join(h.workspace, "spawned.txt"))).toBe(false);
-    const marker = await statusOf(h, "marker");
-    expect(marker).toMatchObject({ state: "untrusted", source: "workspace", toolCount: 0 });
-    expect(marker.launch).toContain("spawned.txt");
+  it(
+    "nothing from the file runs or is offered until the user trusts that server; then only it starts",
+    async () => {
+      h = await startWith({ marker: MARKER, flaky: FLAKY });
+      // A turn waits for starting servers, so a spawn would have happened by its end.
+      expect((await offeredTools(h)).filter((n) => n.startsWith("mcp"))).toEqual([]);
+      expect(existsSync(join(h.workspace, "spawned.txt"))).toBe(false);
+      const marker = await statusOf(h, "marker");
+      expect(marker).toMatchObject({ state: "untrusted", source: "workspace", toolCount: 0 });
+      expect(marker.launch).toContain("spawned.txt");
 
-    const flaky = await statusOf(h, "flaky");
-    const after = await h.call("mcp.trust", { workspaceId: h.workspaceId, trusted: true, servers: [pick(flaky)] });
-    expect(after.servers.find((s) => s.name === "flaky")).toMatchObject({ state: "ready" });
-    expect(after.servers.find((s) => s.name === "marker")).toMatchObject({ state: "untrusted" });
-    expect((await offeredTools(h)).some((n) => n.startsWith("mcp__flaky__"))).toBe(true);
-    expect(existsSync(join(h.workspace, "spawned.txt"))).toBe(false);
-  }, 180_000);
+      const flaky = await statusOf(h, "flaky");
+      const after = await h.call("mcp.trust", { workspaceId: h.workspaceId, trusted: true, servers: [pick(flaky)] });
+      expect(after.servers.find((s) => s.name === "flaky")).toMatchObject({ state: "ready" });
+      expect(after.servers.find((s) => s.name === "marker")).toMatchObject({ state: "untrusted" });
+      expect((await offeredTools(h)).some((n) => n.startsWith("mcp__flaky__"))).toBe(true);
+      expect(existsSync(join(h.workspace, "spawned.txt"))).toBe(false);
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
 
-  it("a stale fingerprint is refused, an edited entry is untrusted again, and revoking stops the server", async () => {
-    h = await startWith({ flaky: FLAKY });
-    const shown = await statusOf(h, "flaky");
-    await expect(
-      h.call("mcp.trust", { workspaceId: h.workspaceId, trusted: true, servers: [{ name: "flaky", fingerprint: "0".repeat(64) }] }),
-    ).rejects.toThrow(/CONFLICT .*changed since it was shown/);
-    await expect(h.call("mcp.restart", { workspaceId: h.workspaceId, name: "flaky" })).rejects.toThrow(/CONFLICT .*not trusted/);
-    await h.call("mcp.trust", { workspaceId: h.workspaceId, trusted: true, servers: [pick(shown)] });
-    expect(await statusOf(h, "flaky")).toMatchObject({ state: "ready" });
+  it(
+    "a stale fingerprint is refused, an edited entry is untrusted again, and revoking stops the server",
+    async () => {
+      h = await startWith({ flaky: FLAKY });
+      const shown = await statusOf(h, "flaky");
+      await expect(
+        h.call("mcp.trust", { workspaceId: h.workspaceId, trusted: true, servers: [{ name: "flaky", fingerprint: "0".repeat(64) }] }),
+      ).rejects.toThrow(/CONFLICT .*changed since it was shown/);
+      await expect(h.call("mcp.restart", { workspaceId: h.workspaceId, name: "flaky" })).rejects.toThrow(/CONFLICT .*not trusted/);
+      await h.call("mcp.trust", { workspaceId: h.workspaceId, trusted: true, servers: [pick(shown)] });
+      expect(await statusOf(h, "flaky")).toMatchObject({ state: "ready" });
 
-    // The repository changes the entry (a pull, a branch switch): it must be reviewed again.
-    writeFileSync(
-      join(h.workspace, ".mcp.json"),
-      JSON.stringify({ mcpServers: { flaky: { ...FLAKY, args: [FLAKY_SERVER, "--verbose"] } } }),
-    );
-    await h.call("mcp.restart", { workspaceId: h.workspaceId });
-    const edited = await statusOf(h, "flaky");
-    expect(edited.state).toBe("untrusted");
-    expect(edited.fingerprint).not.toBe(shown.fingerprint);
+      // The repository changes the entry (a pull, a branch switch): it must be reviewed again.
+      writeFileSync(
+        join(h.workspace, ".mcp.json"),
+        JSON.stringify({ mcpServers: { flaky: { ...FLAKY, args: [FLAKY_SERVER, "--verbose"] } } }),
+      );
+      await h.call("mcp.restart", { workspaceId: h.workspaceId });
+      const edited = await statusOf(h, "flaky");
+      expect(edited.state).toBe("untrusted");
+      expect(edited.fingerprint).not.toBe(shown.fingerprint);
 
-    await h.call("mcp.trust", { workspaceId: h.workspaceId, trusted: true, servers: [pick(edited)] });
-    expect(await statusOf(h, "flaky")).toMatchObject({ state: "ready" });
-    const revoked = await h.call("mcp.trust", { workspaceId: h.workspaceId, trusted: false, servers: [pick(edited)] });
-    expect(revoked.servers[0]).toMatchObject({ state: "untrusted", toolCount: 0 });
-    expect((await offeredTools(h)).filter((n) => n.startsWith("mcp"))).toEqual([]);
-  }, 180_000);
+      await h.call("mcp.trust", { workspaceId: h.workspaceId, trusted: true, servers: [pick(edited)] });
+      expect(await statusOf(h, "flaky")).toMatchObject({ state: "ready" });
+      const revoked = await h.call("mcp.trust", { workspaceId: h.workspaceId, trusted: false, servers: [pick(edited)] });
+      expect(revoked.servers[0]).toMatchObject({ state: "untrusted", toolCount: 0 });
+      expect((await offeredTools(h)).filter((n) => n.startsWith("mcp"))).toEqual([]);
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
 
-  it("servers from the user's own mcp.json start without a trust step and cannot be 'trusted'", async () => {
-    h = await startWith({}, { mine: FLAKY });
-    expect((await offeredTools(h)).some((n) => n.startsWith("mcp__mine__"))).toBe(true);
-    const mine = await statusOf(h, "mine");
-    expect(mine).toMatchObject({ source: "user", state: "ready" });
-    await expect(h.call("mcp.trust", { workspaceId: h.workspaceId, trusted: true, servers: [pick(mine)] })).rejects.toThrow(
-      /INVALID_REQUEST .*needs no trust/,
-    );
-  }, 180_000);
+  it(
+    "servers from the user's own mcp.json start without a trust step and cannot be 'trusted'",
+    async () => {
+      h = await startWith({}, { mine: FLAKY });
+      expect((await offeredTools(h)).some((n) => n.startsWith("mcp__mine__"))).toBe(true);
+      const mine = await statusOf(h, "mine");
+      expect(mine).toMatchObject({ source: "user", state: "ready" });
+      await expect(h.call("mcp.trust", { workspaceId: h.workspaceId, trusted: true, servers: [pick(mine)] })).rejects.toThrow(
+        /INVALID_REQUEST .*needs no trust/,
+      );
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
 
-  it("trust is remembered for the workspace across restarts of the app", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "awb-trust-"));
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    const workspace = join(dir, "ws");
-    mkdirSync(workspace);
-    writeFileSync(join(workspace, ".mcp.json"), JSON.stringify({ mcpServers: { flaky: FLAKY } }));
-    const open = () =>
-      createWorkbench({
-        dbPath: join(dir, "db.sqlite"),
-        host: { mode: "web" },
-        version: "test",
-        env: { ...TEST_KEYS },
-        userConfigDir: join(dir, "u"),
-      });
-    const call = async <T>(wb: Workbench, method: Parameters<Workbench["handle"]>[0], params: unknown): Promise<T> => {
-      const res = await wb.handle(method, params);
-      if (!res.ok) throw new Error(`${method}: ${res.error.code} ${res.error.message}`);
-      return res.result as T;
-    };
-    type Status = { servers: McpServerStatus[] };
+  it(
+    "trust is remembered for the workspace across restarts of the app",
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), "awb-trust-"));
+      cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+      const workspace = join(dir, "ws");
+      mkdirSync(workspace);
+      writeFileSync(join(workspace, ".mcp.json"), JSON.stringify({ mcpServers: { flaky: FLAKY } }));
+      const open = () =>
+        createWorkbench({
+          dbPath: join(dir, "db.sqlite"),
+          host: { mode: "web" },
+          version: "test",
+          env: { ...TEST_KEYS },
+          userConfigDir: join(dir, "u"),
+        });
+      const call = async <T>(wb: Workbench, method: Parameters<Workbench["handle"]>[0], params: unknown): Promise<T> => {
+        const res = await wb.handle(method, params);
+        if (!res.ok) throw new Error(`${method}: ${res.error.code} ${res.error.message}`);
+        return res.result as T;
+      };
+      type Status = { servers: McpServerStatus[] };
 
-    const first = await open();
-    const ws = await call<{ id: string }>(first, "workspace.open", { path: workspace });
-    const before = await call<Status>(first, "mcp.status", { workspaceId: ws.id });
-    expect(before.servers[0].state).toBe("untrusted");
-    await call(first, "mcp.trust", { workspaceId: ws.id, trusted: true, servers: [pick(before.servers[0])] });
-    await first.close();
+      const first = await open();
+      const ws = await call<{ id: string }>(first, "workspace.open", { path: workspace });
+      const before = await call<Status>(first, "mcp.status", { workspaceId: ws.id });
+      expect(before.servers[0].state).toBe("untrusted");
+      await call(first, "mcp.trust", { workspaceId: ws.id, trusted: true, servers: [pick(before.servers[0])] });
+      await first.close();
 
-    const second = await open();
-    try {
-      const again = await call<{ id: string }>(second, "workspace.open", { path: workspace });
-      expect(again.id).toBe(ws.id);
-      const status = await call<Status>(second, "mcp.status", { workspaceId: ws.id });
-      expect(status.servers[0].state).not.toBe("untrusted");
-    } finally {
-      await second.close();
-    }
-  }, 180_000);
+      const second = await open();
+      try {
+        const again = await call<{ id: string }>(second, "workspace.open", { path: workspace });
+        expect(again.id).toBe(ws.id);
+        const status = await call<Status>(second, "mcp.status", { workspaceId: ws.id });
+        expect(status.servers[0].state).not.toBe("untrusted");
+      } finally {
+        await second.close();
+      }
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
 });

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { McpWorkspace, type McpWorkspaceStatus } from "../../electron/core/mcp/manager";
 import { createToolRuntime, type ToolRuntime } from "../../electron/core/tools";
 import { EVERYTHING_BIN, FILESYSTEM_BIN, FLAKY_SERVER, startEverythingHttp } from "./helpers";
+import { PROCESS_TEST_TIMEOUT_MS } from "../timeouts";
 
 interface Setup {
   dir: string;
@@ -50,7 +51,7 @@ describe("MCP: server-everything over stdio", () => {
   let s: Setup;
   beforeAll(async () => {
     s = await setup({ everything: { command: process.execPath, args: [EVERYTHING_BIN, "stdio"] } });
-  }, 180_000);
+  }, PROCESS_TEST_TIMEOUT_MS);
   afterAll(async () => {
     await s.mcp.close();
     rmSync(s.dir, { recursive: true, force: true });
@@ -111,7 +112,7 @@ describe("MCP: server-everything over streamable HTTP", () => {
   beforeAll(async () => {
     http = await startEverythingHttp();
     s = await setup({ web: { type: "http", url: http.url, headers: { "X-Test": "${AWB_TEST_HEADER:-none}" } } });
-  }, 180_000);
+  }, PROCESS_TEST_TIMEOUT_MS);
   afterAll(async () => {
     await s.mcp.close();
     http.stop();
@@ -132,7 +133,7 @@ describe("MCP: server-filesystem scoped to a temp folder", () => {
     scope = realpathSync(mkdtempSync(join(tmpdir(), "awb-mcp-fs-")));
     writeFileSync(join(scope, "hello.txt"), "hello from the scoped folder\n");
     s = await setup({ fs: { command: process.execPath, args: [FILESYSTEM_BIN, scope] } });
-  }, 180_000);
+  }, PROCESS_TEST_TIMEOUT_MS);
   afterAll(async () => {
     await s.mcp.close();
     rmSync(s.dir, { recursive: true, force: true });
@@ -167,7 +168,7 @@ describe("MCP: a server that crashes, hangs or sends garbage costs only its own 
       broken: { command: process.execPath, args: [FLAKY_SERVER, "--fail-start"] },
       everything: { command: process.execPath, args: [EVERYTHING_BIN, "stdio"] },
     });
-  }, 180_000);
+  }, PROCESS_TEST_TIMEOUT_MS);
   afterAll(async () => {
     await s.mcp.close();
     rmSync(s.dir, { recursive: true, force: true });

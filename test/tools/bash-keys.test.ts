@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { detectBashSandbox } from "../../electron/core/tools/bash-sandbox";
+import { PROCESS_TEST_TIMEOUT_MS } from "../timeouts";
 
 const info = detectBashSandbox();
 const repo = resolve(__dirname, "../..");
@@ -75,7 +76,7 @@ describe("keys out of reach of bash", () => {
       ? `sandboxed — skipped: ${info.reason ?? "no sandbox"}`
       : "sandboxed: an approved command cannot read a planted key from /proc/$PPID/environ nor from its own environment",
     () => expectNoKey(runCore("auto"), info.kind),
-    180_000,
+    PROCESS_TEST_TIMEOUT_MS,
   );
 
   it.skipIf(process.platform !== "linux")(
@@ -83,6 +84,6 @@ describe("keys out of reach of bash", () => {
       ? "unsandboxed — skipped: /proc/<pid>/environ is Linux's"
       : "unsandboxed (sandbox off): the core's start-up environment holds no key, so /proc/$PPID/environ and the command's own environment show none",
     () => expectNoKey(runCore("off"), "none"),
-    180_000,
+    PROCESS_TEST_TIMEOUT_MS,
   );
 });

@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createToolRuntime, type ToolOutcome, type ToolRuntime } from "../../electron/core/tools";
 import { findOnPath } from "../../electron/core/tools/tool-specs";
 import { approved, makeFixture, readOnly, text, type Fixture } from "./helpers";
+import { PROCESS_TEST_TIMEOUT_MS } from "../timeouts";
 
 const SECRET = "OUTSIDE-SECRET";
 const LEAK_NAME = "LEAKNAME";
@@ -103,75 +104,79 @@ function assertClean(runtime: ToolRuntime, what: string, outcome: ToolOutcome): 
 }
 
 describe("tools under a live swap race", () => {
-  it("no tool returns a byte or a name from outside, and nothing is created outside, while a folder and a file are swapped for links", async () => {
-    fx = setUp();
-    const f = fx;
-    const before = tree(f.outside);
-    const builtin = createToolRuntime({
-      workspaceRoot: f.ws,
-      rgPath: null,
-      budget: { maxToolCalls: 1e9, maxOutputBytes: 1e12, maxDurationMs: 1e12, maxSideEffects: 1e9 },
-    });
-    const rg = findOnPath("rg");
-    const swaps = await startSwapper(f);
-    const calls: { tool: string; run: () => Promise<ToolOutcome>; runtime: ToolRuntime }[] = [
-      { tool: "list", runtime: f.runtime, run: () => readOnly(f.runtime, "list", { path: ".", depth: 3 }) },
-      { tool: "list d", runtime: f.runtime, run: () => readOnly(f.runtime, "list", { path: "d" }) },
-      { tool: "glob", runtime: f.runtime, run: () => readOnly(f.runtime, "glob", { pattern: "**/*" }) },
-      { tool: "grep (built-in)", runtime: builtin, run: () => readOnly(builtin, "grep", { pattern: "needle" }) },
-      { tool: "read file", runtime: f.runtime, run: () => readOnly(f.runtime, "read", { path: "f.txt" }) },
-      { tool: "read in folder", runtime: f.runtime, run: () => readOnly(f.runtime, "read", { path: "d/inside-1.txt" }) },
-      {
-        tool: "write new folders",
-        runtime: f.runtime,
-        run: () => approved(f.runtime, "write", { path: `d/new-${Math.random().toString(36).slice(2)}/x/y.txt`, content: "w\n" }),
-      },
-      {
-        tool: "write in folder",
-        runtime: f.runtime,
-        run: () => approved(f.runtime, "write", { path: "d/inside-2.txt", content: `inside needle ${Math.random()}\n` }),
-      },
-      {
-        tool: "edit file",
-        runtime: f.runtime,
-        run: () => approved(f.runtime, "edit", { path: "f.txt", edits: [{ oldText: "needle", newText: "needle" + "!" }] }),
-      },
-    ];
-    if (rg) calls.push({ tool: "grep (rg)", runtime: f.runtime, run: () => readOnly(f.runtime, "grep", { pattern: "needle" }) });
+  it(
+    "no tool returns a byte or a name from outside, and nothing is created outside, while a folder and a file are swapped for links",
+    async () => {
+      fx = setUp();
+      const f = fx;
+      const before = tree(f.outside);
+      const builtin = createToolRuntime({
+        workspaceRoot: f.ws,
+        rgPath: null,
+        budget: { maxToolCalls: 1e9, maxOutputBytes: 1e12, maxDurationMs: 1e12, maxSideEffects: 1e9 },
+      });
+      const rg = findOnPath("rg");
+      const swaps = await startSwapper(f);
+      const calls: { tool: string; run: () => Promise<ToolOutcome>; runtime: ToolRuntime }[] = [
+        { tool: "list", runtime: f.runtime, run: () => readOnly(f.runtime, "list", { path: ".", depth: 3 }) },
+        { tool: "list d", runtime: f.runtime, run: () => readOnly(f.runtime, "list", { path: "d" }) },
+        { tool: "glob", runtime: f.runtime, run: () => readOnly(f.runtime, "glob", { pattern: "**/*" }) },
+        { tool: "grep (built-in)", runtime: builtin, run: () => readOnly(builtin, "grep", { pattern: "needle" }) },
+        { tool: "read file", runtime: f.runtime, run: () => readOnly(f.runtime, "read", { path: "f.txt" }) },
+        { tool: "read in folder", runtime: f.runtime, run: () => readOnly(f.runtime, "read", { path: "d/inside-1.txt" }) },
+        {
+          tool: "write new folders",
+          runtime: f.runtime,
+          run: () => approved(f.runtime, "write", { path: `d/new-${Math.random().toString(36).slice(2)}/x/y.txt`, content: "w\n" }),
+        },
+        {
+          tool: "write in folder",
+          runtime: f.runtime,
+          run: () => approved(f.runtime, "write", { path: "d/inside-2.txt", content: `inside needle ${Math.random()}\n` }),
+        },
+        {
+          tool: "edit file",
+          runtime: f.runtime,
+          run: () => approved(f.runtime, "edit", { path: "f.txt", edits: [{ oldText: "needle", newText: "needle" + "!" }] }),
+        },
+      ];
+      if (rg) calls.push({ tool: "grep (rg)", runtime: f.runtime, run: () => readOnly(f.runtime, "grep", { pattern: "needle" }) });
 
-    const started = Date.now();
-    const counts = new Map<string, { ok: number; failed: number }>();
-    try {
-      // Each tool in its own loop, all at once, so the fast ones run hundreds of times.
-      await Promise.all(
-        calls.map(async (c) => {
-          const n = { ok: 0, failed: 0 };
-          counts.set(c.tool, n);
-          const more = () => n.ok + n.failed < MIN_ROUNDS || (n.ok + n.failed < ROUNDS && Date.now() - started < RUN_BUDGET_MS);
-          while (more()) {
-            const outcome = await c.run();
-            assertClean(c.runtime, c.tool, outcome);
-            if (outcome.ok) n.ok++;
-            else n.failed++;
-          }
-        }),
-      );
-    } finally {
-      const made = await swaps.stop();
-      // The race was real: the swapper kept swapping the whole time.
-      expect(made).toBeGreaterThan(1000);
-    }
-    console.log("race: calls per tool", Object.fromEntries(counts));
-    // (Writes sync to disk and most reads of a swapped path are refused, so those run fewer times or mostly fail.)
-    for (const c of calls) {
-      const n = counts.get(c.tool) ?? { ok: 0, failed: 0 };
-      expect(n.ok + n.failed, c.tool).toBeGreaterThanOrEqual(MIN_ROUNDS);
-      // Tools on stable paths must keep working under the race. A list of the swapped folder itself may lose
-      // every round on a loaded machine (each of its reads meets the link), so it is only required to answer.
-      if (/^(list|glob|grep)/.test(c.tool) && c.tool !== "list d") expect(n.ok, c.tool).toBeGreaterThan(0);
-    }
-    // Nothing was created or renamed outside the workspace.
-    expect(tree(f.outside)).toEqual(before);
-    // The budget plus the slow tools' minimum rounds on a loaded machine; no timing is asserted.
-  }, 180_000);
+      const started = Date.now();
+      const counts = new Map<string, { ok: number; failed: number }>();
+      try {
+        // Each tool in its own loop, all at once, so the fast ones run hundreds of times.
+        await Promise.all(
+          calls.map(async (c) => {
+            const n = { ok: 0, failed: 0 };
+            counts.set(c.tool, n);
+            const more = () => n.ok + n.failed < MIN_ROUNDS || (n.ok + n.failed < ROUNDS && Date.now() - started < RUN_BUDGET_MS);
+            while (more()) {
+              const outcome = await c.run();
+              assertClean(c.runtime, c.tool, outcome);
+              if (outcome.ok) n.ok++;
+              else n.failed++;
+            }
+          }),
+        );
+      } finally {
+        const made = await swaps.stop();
+        // The race was real: the swapper kept swapping the whole time.
+        expect(made).toBeGreaterThan(1000);
+      }
+      console.log("race: calls per tool", Object.fromEntries(counts));
+      // (Writes sync to disk and most reads of a swapped path are refused, so those run fewer times or mostly fail.)
+      for (const c of calls) {
+        const n = counts.get(c.tool) ?? { ok: 0, failed: 0 };
+        expect(n.ok + n.failed, c.tool).toBeGreaterThanOrEqual(MIN_ROUNDS);
+        // Tools on stable paths must keep working under the race. A list of the swapped folder itself may lose
+        // every round on a loaded machine (each of its reads meets the link), so it is only required to answer.
+        if (/^(list|glob|grep)/.test(c.tool) && c.tool !== "list d") expect(n.ok, c.tool).toBeGreaterThan(0);
+      }
+      // Nothing was created or renamed outside the workspace.
+      expect(tree(f.outside)).toEqual(before);
+      // The budget plus the slow tools' minimum rounds on a loaded machine; no timing is asserted.
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
 });
