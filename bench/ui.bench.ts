@@ -41,7 +41,7 @@ import { topSelfTime, type CpuProfile } from "./cpu-profile";
 import { benchEntries } from "./ui-session";
 import { measureReplayStep } from "./ui-replay";
 import { measureModelView } from "./ui-model-view";
-import { FIRST_PAINT_SCRIPT, measureFirstPaint } from "./ui-first-paint";
+import { FIRST_PAINT_SCRIPT, measureFirstPaint, waitForFirstPaint } from "./ui-first-paint";
 import { changesEntries, CHANGES_FILES, HUNK_FILE, hunkFileText, hunkReply, measureChangesView, measureHunkToggle } from "./ui-changes";
 
 /** `--profile`: print the hottest functions of each phase (scroll, streaming). */
@@ -189,16 +189,15 @@ async function main(): Promise<void> {
       console.log(`--- hottest functions while ${phase}\n${topSelfTime(profile).join("\n")}`);
       return out;
     };
+    // Listened for before navigating (see waitForFirstPaint): nothing is injected into the page while it starts.
+    const painted = waitForFirstPaint(page);
     await profiled("loading", async () => {
       await page.goto(host.url);
-      await page
-        .waitForFunction(() => ((window as unknown as { __firstPaint?: number }).__firstPaint ?? -1) > 0, null, { timeout: 60_000 })
-        .catch(() => undefined);
+      await painted.catch(() => undefined);
     });
+    let firstPaintMs: number;
     try {
-      await page.waitForFunction(() => ((window as unknown as { __firstPaint?: number }).__firstPaint ?? -1) > 0, null, {
-        timeout: 60_000,
-      });
+      firstPaintMs = Math.round(await painted);
     } catch (err) {
       mkdirSync(join(process.cwd(), "bench", ".tmp"), { recursive: true });
       await page.screenshot({ path: join(process.cwd(), "bench", ".tmp", "ui-first-paint-timeout.png") });
@@ -209,7 +208,6 @@ async function main(): Promise<void> {
         },
       );
     }
-    const firstPaintMs = Math.round(await page.evaluate(() => (window as unknown as { __firstPaint: number }).__firstPaint));
     const marks = await page.evaluate(() =>
       performance
         .getEntriesByType("mark")
