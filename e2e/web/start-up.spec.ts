@@ -29,6 +29,16 @@ test("a reload shows the open session, asking for it and for app.info once each"
   expect(asked.slice(0, 2)).toEqual(["session.load", "app.info"]);
   expect(asked.filter((m) => m === "session.load")).toHaveLength(1);
   expect(asked.filter((m) => m === "app.info")).toHaveLength(1);
+  // The app's chunk and its imports are named in the page itself, so they download while it is parsed.
+  const preloaded = await page.locator('link[rel="modulepreload"]').evaluateAll((links) => links.map((l) => l.getAttribute("href")));
+  expect(preloaded.some((href) => /\/start-[\w-]+\.js$/.test(href ?? ""))).toBe(true);
+  const loadedScripts = await page.evaluate(() =>
+    performance
+      .getEntriesByType("resource")
+      .filter((r) => r.name.endsWith(".js"))
+      .map((r) => new URL(r.name).pathname),
+  );
+  for (const href of preloaded) expect(loadedScripts).toContain(new URL(href ?? "", page.url()).pathname);
 });
 
 test("HTML in an answer is defused: no handlers, scripts, styles or forms; links open outside the app", async ({

@@ -1,9 +1,11 @@
 /**
  * Entry: opens the web-mode socket and sends the start-up requests at once
  * (early-socket.ts), then loads the app as its own chunk (start.tsx), so the
- * core answers while the browser downloads and evaluates the app's script.
+ * core answers while the browser evaluates the app's script. index.html
+ * preloads that chunk and its imports (scripts/vite-preload-app.ts): they
+ * download alongside this one, and are evaluated once the requests are out.
  */
-import "./api/early-socket";
+import { earlyRequestsOut } from "./api/early-socket";
 import "./styles/base.css";
 import "./styles/layout.css";
 import "./styles/transcript.css";
@@ -12,4 +14,4 @@ import "./styles/hljs.css";
 // Replay's styles load with the app: some of its classes (modals, notes, diff counts) are used outside replay.
 import "./replay/replay.css";
 
-void import("./start");
+void earlyRequestsOut(300).then(() => import("./start"));

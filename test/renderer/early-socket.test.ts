@@ -4,7 +4,7 @@
  * answers to the calls that ask the same thing, instead of asking again.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { openEarlySocket, requestKey } from "../../renderer/src/api/early-socket";
+import { earlyAnswersIn, earlyRequestsOut, openEarlySocket, requestKey, takeEarlySocket } from "../../renderer/src/api/early-socket";
 import { WebSocketClient } from "../../renderer/src/api/ws-client";
 import { bootRequests, TAIL_ENTRIES } from "../../renderer/src/lib/last-open";
 
@@ -136,6 +136,66 @@ describe("early start-up requests", () => {
     next.serverOpen();
     expect(next.sent).toEqual([{ id: 3, method: "app.info", params: {} }]);
     client.close();
+  });
+
+  it("let the entry evaluate the app once they are out, and the app render once all are answered", async () => {
+    const settled = (p: Promise<void>) => {
+      const state = { done: false };
+      void p.then(() => (state.done = true));
+      return state;
+    };
+    openEarlySocket(URL, requests);
+    const out = settled(earlyRequestsOut(10_000));
+    const answered = settled(earlyAnswersIn(10_000));
+    await microtasks();
+    expect(out.done).toBe(false);
+    const socket = FakeSocket.all[0];
+    socket.serverOpen();
+    await microtasks();
+    expect(out.done).toBe(true);
+    expect(socket.sent.map((f) => f.method)).toEqual(["session.load", "app.info"]);
+    // An event is no answer; the first answer is not all of them.
+    socket.serverSend({ kind: "event", event: "session.updated", payload: {} });
+    socket.serverSend({ kind: "response", id: 2, response: { ok: true, result: INFO } });
+    await microtasks();
+    expect(answered.done).toBe(false);
+    socket.serverSend({ kind: "response", id: 1, response: { ok: true, result: LOADED } });
+    await microtasks();
+    expect(answered.done).toBe(true);
+    // Everything is still handed over to the client that adopts the socket.
+    expect(takeEarlySocket(URL)?.backlog.map((e) => e.type)).toEqual(["open", "message", "message", "message"]);
+  });
+
+  it("stop waiting when the socket fails, or after the wait's bound; without an early socket there is no wait", async () => {
+    const settled = (p: Promise<void>) => {
+      const state = { done: false };
+      void p.then(() => (state.done = true));
+      return state;
+    };
+    openEarlySocket(URL, requests);
+    const out = settled(earlyRequestsOut(10_000));
+    const answered = settled(earlyAnswersIn(10_000));
+    FakeSocket.all[0].serverClose();
+    await microtasks();
+    expect(out).toEqual({ done: true });
+    expect(answered).toEqual({ done: true });
+
+    vi.useFakeTimers({ toFake: ["setTimeout"] });
+    openEarlySocket(URL, requests);
+    FakeSocket.all[1].serverOpen();
+    const slow = settled(earlyAnswersIn(800));
+    vi.advanceTimersByTime(799);
+    await microtasks();
+    expect(slow.done).toBe(false);
+    vi.advanceTimersByTime(1);
+    await microtasks();
+    await microtasks();
+    expect(slow.done).toBe(true);
+
+    takeEarlySocket(URL);
+    const none = settled(earlyAnswersIn(10_000));
+    await microtasks();
+    expect(none.done).toBe(true);
   });
 
   it("ask for app.info, and first for the session open last time when there is one", () => {

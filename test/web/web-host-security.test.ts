@@ -7,6 +7,7 @@ import WebSocket from "ws";
 import type { ApiResponse } from "../../shared/api";
 import type { Workbench } from "../../electron/core/api/workbench";
 import { CONTENT_SECURITY_POLICY, startWebHost, tokensEqual, type WebHost } from "../../electron/core/web/server";
+import { isResponseFrame } from "../../renderer/src/api/early-socket";
 
 /** A transport-level test: the core behind the socket only echoes. */
 const echoWorkbench: Workbench = {
@@ -87,11 +88,17 @@ describe("web mode security", () => {
     const ws = new WebSocket(`ws://127.0.0.1:${host.port}/ws?token=${host.token}`, { origin: `http://127.0.0.1:${host.port}` });
     const reply = await new Promise<unknown>((resolve, reject) => {
       ws.on("open", () => ws.send(JSON.stringify({ id: 7, method: "app.info", params: {} })));
-      ws.on("message", (d) => resolve(JSON.parse((d as Buffer).toString("utf8"))));
+      ws.on("message", (d) => resolve((d as Buffer).toString("utf8")));
       ws.on("error", reject);
     });
     ws.close();
-    expect(reply).toEqual({ kind: "response", id: 7, response: { ok: true, result: { method: "app.info", params: {} } } });
+    expect(JSON.parse(reply as string)).toEqual({
+      kind: "response",
+      id: 7,
+      response: { ok: true, result: { method: "app.info", params: {} } },
+    });
+    // The page's early socket counts answers by their first bytes (renderer/src/api/early-socket.ts).
+    expect(isResponseFrame(reply as string)).toBe(true);
   });
 
   it("answers a malformed frame with a typed error instead of dropping the connection", async () => {
