@@ -5,6 +5,7 @@
 import DOMPurify from "dompurify";
 import type { HLJSApi } from "highlight.js";
 import { Marked, type Tokens } from "marked";
+import { nextPaint } from "./after-paint";
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
@@ -19,6 +20,7 @@ const MAX_HIGHLIGHT_CHARS = 20_000;
  * plain until it is in; then the rendered blocks are dropped and views that
  * read `highlighterVersion` render again, highlighted.
  */
+const HIGHLIGHTER_WAIT_MS = 500;
 let hljs: HLJSApi | null = null;
 let hljsLoading = false;
 let version = 0;
@@ -27,15 +29,19 @@ const listeners = new Set<() => void>();
 function loadHighlighter(): void {
   if (hljsLoading) return;
   hljsLoading = true;
-  import("highlight.js/lib/common").then(
-    (mod) => {
-      hljs = mod.default;
-      cache.clear();
-      version++;
-      for (const l of listeners) l();
-    },
-    () => undefined, // Code stays readable unhighlighted.
-  );
+  // Once the frame being rendered is shown: evaluating the highlighter, then rendering the code
+  // again highlighted, would otherwise hold back the first paint of the transcript.
+  nextPaint(HIGHLIGHTER_WAIT_MS)
+    .then(() => import("highlight.js/lib/common"))
+    .then(
+      (mod) => {
+        hljs = mod.default;
+        cache.clear();
+        version++;
+        for (const l of listeners) l();
+      },
+      () => undefined, // Code stays readable unhighlighted.
+    );
 }
 
 /** For useSyncExternalStore: changes once, when code highlighting becomes available. */

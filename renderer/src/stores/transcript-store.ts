@@ -8,6 +8,7 @@ import { create } from "zustand";
 import { WorkbenchApiError, type EventPayload, type ModeChange, type SessionMode, type ToolStatus } from "../../../shared/api";
 import type { AssistantMessage } from "../../../shared/protocol";
 import { client, errorText } from "../api/current";
+import { nextPaint } from "../lib/after-paint";
 import { parseEnvelope, TAIL_ENTRIES, validateInChunks, validateRange } from "../lib/session-load";
 import { appendEntries, buildTranscript, EMPTY_TRANSCRIPT, type TranscriptModel } from "../lib/transcript-model";
 import { useAppStore } from "./app-store";
@@ -104,6 +105,9 @@ export function reduceView(view: SessionView, ops: readonly TranscriptOp[]): Ses
 }
 
 let loadToken = 0;
+
+/** At most this long between showing a session's newest entries and asking for the older ones (a hidden page paints no frames). */
+const OLDER_ENTRIES_WAIT_MS = 500;
 
 /** Seq of the first loaded entry (1 when the envelope holds the whole session or nothing). */
 function firstSeqOf(entries: readonly unknown[]): number {
@@ -205,6 +209,10 @@ export const useTranscriptStore = create<TranscriptState>((set, get) => ({
         reportUnreadable(tail.invalid);
         return;
       }
+      // Asked for once the newest entries are on screen: the core's answer is the whole rest of the
+      // session, and producing it would otherwise compete with the first paint for the machine's CPU.
+      await nextPaint(OLDER_ENTRIES_WAIT_MS);
+      if (token !== loadToken) return;
       const older = (await client().callUnvalidated("session.entries", { sessionId, toSeq: firstSeq - 1 })) as { entries?: unknown };
       if (token !== loadToken) return;
       const raw = Array.isArray(older.entries) ? older.entries : [];

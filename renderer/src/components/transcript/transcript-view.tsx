@@ -9,6 +9,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import type { AssistantMessage } from "../../../../shared/protocol";
 import type { ModeChange, ModelOption } from "../../../../shared/api";
+import { afterNextPaint } from "../../lib/after-paint";
 import { modeMarkersByRow } from "../../lib/mode-markers";
 import { rowForSeq, type TranscriptModel, type TranscriptRow } from "../../lib/transcript-model";
 import type { LiveToolStatus } from "../../stores/transcript-store";
@@ -72,16 +73,6 @@ const ESTIMATED_ROW_PX = 160;
 /** Rows rendered beyond each edge of the view: none for the first paint, then enough for smooth scrolling. */
 const FIRST_OVERSCAN = 0;
 const OVERSCAN = 4;
-
-/** Runs `fn` as a task once the next frame has been produced (the frame after it has begun); returns a cancel. */
-function afterNextPaint(fn: () => void): () => void {
-  let frame = requestAnimationFrame(() => (frame = requestAnimationFrame(() => (timer = setTimeout(fn, 0)))));
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  return () => {
-    cancelAnimationFrame(frame);
-    if (timer !== undefined) clearTimeout(timer);
-  };
-}
 
 export function TranscriptView(props: TranscriptViewProps) {
   const { model, partial, footer, modeChanges } = props;
