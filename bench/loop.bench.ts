@@ -17,10 +17,12 @@
  * ways. `clientGapMedianMs` is the part spent after the response ended
  * (`undici:request:trailers` → next request start).
  *
- * SDK baseline, same run: the exact request bodies the loop sent are parsed
- * back into params and replayed by a bare `@anthropic-ai/sdk` client (same SDK,
- * same fetch, retries off), each stream iterated to its end, against a
- * fresh faux provider, measured the same way; the time to parse each body back
+ * SDK baseline, same run: the exact request bodies the loop sent (as the faux
+ * provider received them, written to files by its process once the loop run
+ * is over: recording them costs the loop nothing) are parsed back into params
+ * and replayed by a bare `@anthropic-ai/sdk` client (same SDK, same fetch,
+ * retries off), each stream iterated to its end, against a fresh faux
+ * provider, measured the same way; the time to read and parse each body back
  * is measured and left out. `sdkBaselineMedianMs` is what the SDK and the
  * network stack cost per round trip here; `loopOwnMedianMs` = the loop's
  * overhead median minus it: the loop, store, tool and transform work.
@@ -34,7 +36,7 @@
  */
 import Anthropic from "@anthropic-ai/sdk";
 import diagnostics from "node:diagnostics_channel";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -77,10 +79,9 @@ interface ServerTiming {
 }
 
 /** The faux provider in a child process; `report()` returns its per-request timings and ends it. */
-async function startFauxChild(): Promise<{ baseUrl: string; report: () => Promise<ServerTiming[]> }> {
-  const child = spawn(process.execPath, ["--import", "tsx", join(import.meta.dirname, "loop-faux-child.ts"), String(ROUND_TRIPS)], {
-    stdio: ["pipe", "pipe", "inherit"],
-  });
+async function startFauxChild(bodiesDir?: string): Promise<{ baseUrl: string; report: () => Promise<ServerTiming[]> }> {
+  const args = ["--import", "tsx", join(import.meta.dirname, "loop-faux-child.ts"), String(ROUND_TRIPS), ...(bodiesDir ? [bodiesDir] : [])];
+  const child = spawn(process.execPath, args, { stdio: ["pipe", "pipe", "inherit"] });
   const lines = createInterface({ input: child.stdout });
   const nextLine = () => new Promise<string>((resolve) => lines.once("line", resolve));
   const ready = await nextLine();
@@ -132,30 +133,16 @@ function overheadsOf(recorded: ServerTiming[], own: ClientStamps): Overheads {
 }
 
 /**
- * A fetch that keeps every request body the loop sends, as bytes (kept as
- * strings they would count as the loop's heap growth), then calls the app's
- * own provider fetch (the web mode's: undici with the environment's proxy settings).
- */
-function recordingFetch(base: typeof globalThis.fetch): { fetch: typeof globalThis.fetch; bodies: Buffer[] } {
-  const bodies: Buffer[] = [];
-  const fetch: typeof globalThis.fetch = (input, init) => {
-    if (typeof init?.body === "string") bodies.push(Buffer.from(init.body, "utf8"));
-    return base(input, init);
-  };
-  return { fetch, bodies };
-}
-
-/**
  * The bare SDK client: each body parsed back into params and sent as soon as
  * the previous stream was iterated to its end. Returns the parse time per
  * request (it falls between a response's end and the next start, and is not the SDK's).
  */
-async function replaySdk(baseUrl: string, bodies: Buffer[]): Promise<number[]> {
+async function replaySdk(baseUrl: string, bodyFiles: string[]): Promise<number[]> {
   const client = new Anthropic({ apiKey: "bench-key-0123456789", baseURL: baseUrl, maxRetries: 0, logLevel: "off", fetch: appFetch });
   const parseMs: number[] = [];
-  for (const bytes of bodies) {
+  for (const file of bodyFiles) {
     const t0 = performance.now();
-    const params = JSON.parse(bytes.toString("utf8")) as Anthropic.MessageCreateParamsStreaming;
+    const params = JSON.parse(readFileSync(file, "utf8")) as Anthropic.MessageCreateParamsStreaming;
     parseMs.push(performance.now() - t0);
     const stream = await client.messages.create(params);
     for await (const event of stream) void event;
@@ -231,11 +218,12 @@ async function main(): Promise<void> {
   const workspace = mkdtempSync(join(tmpdir(), "bench-loop-"));
   writeFileSync(join(workspace, "a.txt"), "line one\nline two\n");
   const dbPath = join(workspace, "..", `bench-loop-${process.pid}.db`);
-  const faux = await startFauxChild();
-  const recording = recordingFetch(appFetch);
+  // The loop's request bodies, as the faux provider received them: the baseline replays them.
+  const bodiesDir = mkdtempSync(join(tmpdir(), "bench-loop-bodies-"));
+  const faux = await startFauxChild(bodiesDir);
 
   const workbench = await createWorkbench({
-    providerFetch: () => recording.fetch,
+    providerFetch: () => appFetch,
     dbPath,
     host: { mode: "web" },
     version: "bench",
@@ -268,9 +256,9 @@ async function main(): Promise<void> {
   await done;
   const totalMs = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
-  const { bodies } = recording;
   const heapAfter = heapMB();
   const loop = overheadsOf(await faux.report(), stamps);
+  const bodies = Array.from({ length: stamps.starts.length }, (_, i) => join(bodiesDir, `${i}.json`));
   await workbench.close();
 
   // Baseline: the same params through a bare SDK client, against a fresh faux provider.
@@ -283,6 +271,7 @@ async function main(): Promise<void> {
   const build10k = buildBody10kMs();
 
   rmSync(workspace, { recursive: true, force: true });
+  rmSync(bodiesDir, { recursive: true, force: true });
   for (const suffix of ["", "-wal", "-shm"]) rmSync(`${dbPath}${suffix}`, { force: true });
 
   const { overheads } = loop;
@@ -297,7 +286,7 @@ async function main(): Promise<void> {
     `round trips: ${overheads.length}, total ${totalMs.toFixed(0)} ms, faux server median ${median(loop.serverMs).toFixed(2)} ms/request, rejected requests: ${loop.rejected}`,
   );
   console.log(
-    `SDK baseline, a bare @anthropic-ai/sdk client replaying the same ${bodies.length} requests: overhead median ${baselineMedian.toFixed(2)} ms (body parse median ${median(parseMs).toFixed(2)} ms left out), gap median ${median(baseline.clientGaps).toFixed(2)} ms, rejected requests: ${baseline.rejected}`,
+    `SDK baseline, a bare @anthropic-ai/sdk client replaying the same ${bodies.length} requests: overhead median ${baselineMedian.toFixed(2)} ms (body read and parse median ${median(parseMs).toFixed(2)} ms left out), gap median ${median(baseline.clientGaps).toFixed(2)} ms, rejected requests: ${baseline.rejected}`,
   );
   console.log(
     `RESULT ${JSON.stringify({

@@ -33,6 +33,8 @@ export interface FauxProviderOptions {
   onRequest?: (request: FauxRecordedRequest) => void;
   /** Keep each request's body in `requests` (default true; benchmarks turn it off to measure the client's memory). */
   recordBodies?: boolean;
+  /** Called with each model request's body as received, before it is parsed (benchmarks replay them elsewhere). */
+  onRawBody?: (raw: string) => void;
   /** Also record the CPU time this process spent on each request (benchmarks: wall time includes being descheduled). */
   recordCpu?: boolean;
   /** Serve HTTPS with this key and certificate (PEM) instead of plain HTTP. */
@@ -180,6 +182,7 @@ export async function startFauxProvider(options: FauxProviderOptions = {}): Prom
     }
     const route = matched.route;
     const raw = await readBody(req);
+    options.onRawBody?.(raw);
     const headers = headerRecord(req);
     let body: unknown;
     try {
