@@ -117,8 +117,9 @@ describe("code highlighting", () => {
   it("is loaded once the frame showing the plain code was produced", async () => {
     const before = highlighterVersion();
     expect(highlightCode("const a = 1;", "ts")).toBe("const a = 1;");
-    // Given time, but no frame: not loaded.
-    await new Promise((r) => setTimeout(r, 100));
+    // The load waits for a frame: one is asked for, and without it nothing loads.
+    expect(callbacks.size).toBe(1);
+    await aTask();
     expect(highlighterVersion()).toBe(before);
     frame();
     frame();

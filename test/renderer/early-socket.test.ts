@@ -58,6 +58,13 @@ const requests = [
   { method: "session.load", params: { sessionId: "s1", tail: TAIL_ENTRIES } },
   { method: "app.info", params: {} },
 ];
+/** Whether a wait has ended, read without awaiting it. */
+function settled(p: Promise<void>): { done: boolean } {
+  const state = { done: false };
+  void p.then(() => (state.done = true));
+  return state;
+}
+
 /** Lets queued microtasks run (the client replays the early backlog in one). */
 const microtasks = () => new Promise<void>((r) => queueMicrotask(r));
 
@@ -139,11 +146,6 @@ describe("early start-up requests", () => {
   });
 
   it("let the entry evaluate the app once they are out, and the app render once all are answered", async () => {
-    const settled = (p: Promise<void>) => {
-      const state = { done: false };
-      void p.then(() => (state.done = true));
-      return state;
-    };
     openEarlySocket(URL, requests);
     const out = settled(earlyRequestsOut(10_000));
     const answered = settled(earlyAnswersIn(10_000));
@@ -167,11 +169,6 @@ describe("early start-up requests", () => {
   });
 
   it("stop waiting when the socket fails, or after the wait's bound; without an early socket there is no wait", async () => {
-    const settled = (p: Promise<void>) => {
-      const state = { done: false };
-      void p.then(() => (state.done = true));
-      return state;
-    };
     openEarlySocket(URL, requests);
     const out = settled(earlyRequestsOut(10_000));
     const answered = settled(earlyAnswersIn(10_000));

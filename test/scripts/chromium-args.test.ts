@@ -19,8 +19,7 @@ describe.skipIf(!executablePath)("Chromium launch flags (skipped when no Chromiu
       try {
         const page = await browser.newPage();
         await page.goto("data:text/html,<p>under test</p>");
-        // The popup pages are created with the first window; give them time to show up.
-        await page.waitForTimeout(1000);
+        // The popup pages are created with the browser's first window, before its first page has loaded.
         const cdp = await browser.newBrowserCDPSession();
         const { targetInfos } = (await cdp.send("Target.getTargets")) as { targetInfos: Array<{ type: string; url: string }> };
         expect(targetInfos.filter((t) => t.type !== "page").map((t) => t.url)).toEqual([]);
