@@ -93,6 +93,10 @@ export const ProposalPreviewSchema = z.discriminatedUnion("kind", [
     timeoutMs: z.number(),
     sandbox: z.string().optional(),
     sandboxed: z.boolean().optional(),
+    /** Unsandboxed because the user turned the sandbox off in Settings (not because the machine has none). */
+    sandboxOff: z.boolean().optional(),
+    /** What running it trusts, in words: "npm test runs a script from package.json, which is code from the workspace". */
+    runsWorkspaceCode: z.array(z.string()).optional(),
   }),
   /** An MCP tool the server does not mark read-only. */
   z.object({ kind: z.literal("mcp"), server: z.string(), tool: z.string(), argsJson: z.string() }),
@@ -388,6 +392,8 @@ export const requests = lazyTable({
       images: z.array(ImageContentSchema).max(20).optional(),
       /** Files mentioned with @: their content (or line range) is attached to the message. */
       mentions: z.array(MentionSchema).max(50).optional(),
+      /** "askEach": the turn this message starts asks for every side effect not denied, whatever saved rules and settings allow (headless --approve none / read-only). */
+      approvals: z.enum(["rules", "askEach"]).optional(),
     }).strict(),
     result: z.object({ queued: z.boolean() }),
   }),

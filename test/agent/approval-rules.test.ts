@@ -39,7 +39,7 @@ describe("scoped approvals", () => {
     const from = h.events.length;
     await h.call("chat.send", { sessionId: h.sessionId, text: "go" });
     const state = await askedFor(h, "t1", from);
-    expect(state.pendingApproval?.suggestedRules).toEqual(["echo hi", "echo hi *"]);
+    expect(state.pendingApproval?.suggestedRules).toEqual(["echo hi", "echo *"]);
     await h.call("approval.answer", { sessionId: h.sessionId, toolCallId: "t1", decision: "approveForSession", rule: "echo hi" });
     await askedFor(h, "t3", from);
     await h.call("approval.answer", { sessionId: h.sessionId, toolCallId: "t3", decision: "deny" });

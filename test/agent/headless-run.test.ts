@@ -143,6 +143,62 @@ describe("npm run agent -- run", () => {
   );
 
   it(
+    "with --approve none or read-only, saved allow rules run nothing; with --approve all they apply",
+    async () => {
+      const project = join(dir, "rules-project");
+      mkdirSync(project);
+      writeFileSync(join(project, "notes.md"), NOTES);
+      // Saved for this workspace as the card's "Always allow" does.
+      const workbench = await createWorkbench({ dbPath, host: { mode: "web" }, version: "test", env: {} });
+      const ws = await workbench.handle("workspace.open", { path: project });
+      if (!ws.ok) throw new Error(ws.error.message);
+      const workspaceId = (ws.result as { id: string }).id;
+      for (const [tool, pattern] of [
+        ["edit", "notes.md"],
+        ["bash", "touch *"],
+      ] as const) {
+        const added = await workbench.handle("rules.add", { workspaceId, tool, action: "allow", pattern });
+        if (!added.ok) throw new Error(added.error.message);
+      }
+      await workbench.close();
+
+      const script = () =>
+        faux.script([
+          {
+            type: "reply",
+            content: [
+              { type: "toolCall", name: "edit", arguments: { path: "notes.md", edits: [{ oldText: "Friday", newText: "Sunday" }] } },
+              { type: "toolCall", name: "bash", arguments: { command: "touch ran.txt" } },
+            ],
+          },
+          { type: "reply", content: [{ type: "text", text: "done" }] },
+        ]);
+      for (const mode of ["none", "read-only"]) {
+        script();
+        const run = await runAgent(["--model", "anthropic/claude-sonnet-4-5", "--approve", mode, "change things"], project);
+        expect(run.code).toBe(0);
+        const decisions = entriesOf(run).filter((e) => e.type === "approval");
+        expect(decisions.map((d) => [d.toolName, d.decision])).toEqual([
+          ["edit", "denied"],
+          ["bash", "denied"],
+        ]);
+        expect(readFileSync(join(project, "notes.md"), "utf8")).toBe(NOTES);
+        expect(() => readFileSync(join(project, "ran.txt"))).toThrow();
+      }
+      script();
+      const all = await runAgent(["--continue", "--approve", "all", "change things"], project);
+      expect(all.code).toBe(0);
+      const decisions = entriesOf(all).filter((e) => e.type === "approval");
+      expect(decisions.map((d) => [d.toolName, d.decision, d.decidedBy])).toEqual([
+        ["edit", "autoApproved", "policy"],
+        ["bash", "autoApproved", "policy"],
+      ]);
+      expect(readFileSync(join(project, "notes.md"), "utf8")).toBe("# Notes\nship on Sunday\n");
+    },
+    CLI_TEST_TIMEOUT_MS,
+  );
+
+  it(
     "exits non-zero with a clear line on bad usage",
     async () => {
       const run = await runAgent(["--model", "nope/none", "hello"]);

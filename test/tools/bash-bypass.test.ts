@@ -30,7 +30,10 @@ const policy: ToolPolicy = {
   ],
   bashDeny: [],
 };
-const verdict = (command: string) => evaluatePolicy(policy, [], "bash", { kind: "command", command, cwd: "/w", timeoutMs: 1000 }).action;
+// The workspace is /w: every path under it counts as inside (tests of real paths: allow-rules.test.ts).
+const inside = (p: string) => p === "/w" || p.startsWith("/w/");
+const verdict = (command: string) =>
+  evaluatePolicy(policy, [], "bash", { kind: "command", command, cwd: "/w", timeoutMs: 1000 }, new Set(), { inside }).action;
 
 const BYPASSES: [string, string][] = [
   // environment assignments change what an allowed program does

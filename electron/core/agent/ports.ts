@@ -35,8 +35,8 @@ export interface AgentStorePort {
 
 export interface ToolRuntimePort {
   specs(): ToolSpec[];
-  /** Resets the per-turn run budget. */
-  beginTurn(): void;
+  /** Resets the per-turn run budget; `askEach` (a reason): every side effect not denied is asked this turn, whatever rules allow. */
+  beginTurn(turn?: { askEach?: string }): void;
   isSideEffect(name: string): boolean;
   runReadOnly(call: ToolCall, signal: AbortSignal): Promise<ToolOutcome>;
   propose(call: ToolCall): Promise<{ proposal: Proposal } | { outcome: ToolOutcome }>;

@@ -83,8 +83,17 @@ export class SessionAgent {
     return this.model;
   }
 
-  /** Sends a user message; queued when a turn is running. */
-  send(text: string, images: ImageContent[] = [], attachments: { type: "text"; text: string }[] = []): { queued: boolean } {
+  /**
+   * Sends a user message; queued when a turn is running. `askEach` (a reason):
+   * the turn this message starts asks for every side effect not denied,
+   * whatever rules allow (headless --approve none / read-only).
+   */
+  send(
+    text: string,
+    images: ImageContent[] = [],
+    attachments: { type: "text"; text: string }[] = [],
+    opts: { askEach?: string } = {},
+  ): { queued: boolean } {
     const message: UserMessage = {
       role: "user",
       content: [...(text ? [{ type: "text" as const, text }] : []), ...attachments, ...images],
@@ -95,7 +104,7 @@ export class SessionAgent {
       this.emitState();
       return { queued: true };
     }
-    this.running = this.runTurn(message).finally(() => {
+    this.running = this.runTurn(message, opts.askEach).finally(() => {
       this.running = null;
     });
     return { queued: false };
@@ -194,7 +203,7 @@ export class SessionAgent {
 
   // ------------------------------------------------------------ the turn
 
-  private async runTurn(first: UserMessage): Promise<void> {
+  private async runTurn(first: UserMessage, askEach?: string): Promise<void> {
     const controller = new AbortController();
     this.controller = controller;
     this.status = "running";
@@ -205,7 +214,7 @@ export class SessionAgent {
       await this.deps.prepareTools?.();
       this.instructionsFor = null;
       await this.refreshInstructions();
-      this.deps.tools.beginTurn();
+      this.deps.tools.beginTurn(askEach ? { askEach } : {});
       this.turnCheckpointed = false;
       // The runtime, and so its specs, stay the same for the whole turn.
       this.turnTools = this.deps.tools.specs();

@@ -5,7 +5,7 @@ import { NotFound, openWorkspaceFolder, requireSession as findSession, requireWo
 import { ApiFailure, type CoreHandlerTable, type HandlerTable } from "./dispatch";
 import { readCaFile } from "../network/node-fetch";
 import { parseSettings } from "./settings";
-import { invalidBashAllow } from "../tools/rule-match";
+import { invalidBashAllow } from "../tools/approval/rule-match";
 import { detectBashSandbox } from "../tools/bash-sandbox";
 import { attachMentions } from "../mentions/attach";
 import { listFolders } from "./folder-browser";
@@ -135,7 +135,8 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
         throw new ApiFailure("INVALID_REQUEST", "the message is empty");
       const attached = await attachMentions(ctx.workspaceRootOf(p.sessionId), p.mentions ?? []);
       if (!attached.ok) throw new ApiFailure("INVALID_REQUEST", attached.message);
-      return ctx.agent(p.sessionId).send(p.text, p.images ?? [], attached.blocks);
+      const askEach = p.approvals === "askEach" ? "this run asks for every change and command" : undefined;
+      return ctx.agent(p.sessionId).send(p.text, p.images ?? [], attached.blocks, askEach ? { askEach } : {});
     },
     "chat.abort": (p: P<"chat.abort">) => {
       requireSession(p.sessionId);

@@ -62,9 +62,9 @@ export function createSessionTools(options: SessionToolsOptions): ToolRuntimePor
 
   return {
     specs: () => turnRuntime.specs(),
-    beginTurn: () => {
+    beginTurn: (turn) => {
       turnRuntime = current();
-      turnRuntime.beginTurn();
+      turnRuntime.beginTurn(turn);
     },
     isSideEffect: (name) => turnRuntime.tier(name) === "sideEffect",
     runReadOnly: (call, signal) => turnRuntime.runReadOnly(call, signal),

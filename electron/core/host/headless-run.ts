@@ -8,7 +8,8 @@
  * usage such as an unknown session or model). Side-effect tools follow
  * `approve` and every decision is stored and reported: "all" approves each
  * call the saved policy does not deny; "read-only" and "none" deny each one
- * with a reason the model reads. Nothing is approved silently.
+ * with a reason the model reads, whatever saved allow rules or settings
+ * allow (saved deny rules still apply). Nothing is approved silently.
  */
 import type {
   EventName,
@@ -183,7 +184,12 @@ export async function runHeadless(workbench: Workbench, options: HeadlessRunOpti
   const abort = () => void call(workbench, "chat.abort", { sessionId }).catch(() => undefined);
   process.once("SIGINT", abort);
   try {
-    await call(workbench, "chat.send", { sessionId, text: options.prompt });
+    // none / read-only: the run's own flag decides, so saved allow rules and "allow" settings do not run anything.
+    await call(workbench, "chat.send", {
+      sessionId,
+      text: options.prompt,
+      ...(options.approve === "all" ? {} : { approvals: "askEach" as const }),
+    });
     await done;
   } catch (e) {
     io.err(`agent run: ${e instanceof Error ? e.message : String(e)}`);

@@ -18,6 +18,8 @@ export interface ToolContext {
 export interface BashSettings {
   /** The OS sandbox; kind "none" runs commands unconfined (the approval card says so). */
   sandbox: BashSandboxInfo;
+  /** The user turned the sandbox off in Settings: rules still apply to unsandboxed commands (docs/approvals.md#what-decides). */
+  off?: boolean;
   /** The settings require the sandbox: with none, bash is refused (SANDBOX_UNAVAILABLE) rather than run unconfined. */
   required: boolean;
   /** Network allowed inside the sandbox for this session. */

@@ -15,7 +15,7 @@ export {
   type PolicyVerdict,
   type SideEffectToolName,
   type ToolPolicy,
-} from "./policy";
+} from "./approval/policy";
 export { ensureShellParser } from "./shell-parse";
 export { DEFAULT_RUN_BUDGET, type BudgetUsage } from "./budget";
 export type { AuditEvent, AuditSink } from "./audit";

@@ -171,6 +171,7 @@ export const TOOL_DEFS: readonly ToolDef[] = [
             timeoutMs: bashTimeoutMs(args),
             sandbox: sandboxLine(ctx),
             sandboxed: ctx.bash.sandbox.kind !== "none",
+            ...(ctx.bash.off ? { sandboxOff: true } : {}),
           },
         },
       };

@@ -4,7 +4,7 @@ import type { ToolResultMessage } from "../../../shared/protocol";
 import type { AuditSink } from "./audit";
 import type { BashSandboxInfo, BashSandboxMode } from "./bash-sandbox";
 import type { BudgetUsage } from "./budget";
-import type { PolicyRule, PolicyVerdict, ToolPolicy } from "./policy";
+import type { PolicyRule, PolicyVerdict, ToolPolicy } from "./approval/policy";
 import type { ToolDef } from "./registry";
 import type { PolicyAction, Proposal, RunBudget, SideEffectTier, ToolError, ToolOutcome, ToolSpec } from "./types";
 
@@ -83,7 +83,8 @@ export interface ToolRuntime {
   execute(proposal: Proposal, signal?: AbortSignal): Promise<ToolOutcome>;
   /** Drives one call end to end; `ask` answers for the user (none: ask → denied). */
   run(call: ToolCallInput, options?: { signal?: AbortSignal; ask?: (proposal: Proposal) => Promise<UserAnswer> }): Promise<ToolOutcome>;
-  beginTurn(): void;
+  /** A new turn: the budget resets; `askEach` (a reason) makes every side effect not denied ask, whatever rules allow. */
+  beginTurn(turn?: { askEach?: string }): void;
   usage(): BudgetUsage;
   toResultMessage(call: Pick<ToolCallInput, "id" | "name">, outcome: ToolOutcome, now?: number): ToolResultMessage;
 }

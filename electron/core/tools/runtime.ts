@@ -27,8 +27,10 @@ import { childEnvironment } from "./env";
 import { errors, failure, toolError } from "./errors";
 import { runGuarded } from "./guarded";
 import { READONLY_TIMEOUT_MS } from "./limits";
-import { DEFAULT_TOOL_POLICY, evaluatePolicy, type PolicyRule, type SideEffectToolName } from "./policy";
-import { callOf, exactRule, isBuiltInSideEffect, ruleProblem, sameProposal } from "./proposal-rules";
+import { candidatePaths, pathsInside } from "./approval/operand-places";
+import { DEFAULT_TOOL_POLICY, evaluatePolicy, type PolicyContext, type PolicyRule, type SideEffectToolName } from "./approval/policy";
+import { callOf, exactRule, isBuiltInSideEffect, ruleProblem, sameProposal } from "./approval/proposal-rules";
+import { workspaceCodeNotes } from "./approval/workspace-code";
 import { findTool as findBuiltIn, TOOL_NAMES, type Planned, type SideEffectDef, type ToolDef } from "./registry";
 import type { ToolCallInput, ToolRuntime, ToolRuntimeOptions, UserAnswer } from "./runtime-types";
 import { Sandbox } from "./sandbox";
@@ -46,6 +48,8 @@ interface Pending {
   review?: ChangeReview;
   /** "Run unsandboxed": this bash call only, outside the OS sandbox. */
   unsandboxed?: boolean;
+  /** The command's paths that are inside the workspace (operand-places.ts), for the rules. */
+  inside?: ReadonlySet<string>;
 }
 
 export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
@@ -63,6 +67,12 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   };
   const sessionAllowed = new Set<string>();
   const pending = new Map<string, Pending>();
+  /** Set for a turn whose side effects must all be asked (headless --approve none / read-only). */
+  let askEach: string | undefined;
+  const policyContext = (proposal: Proposal): PolicyContext => {
+    const inside = pending.get(proposal.toolCallId)?.inside;
+    return { ...(inside ? { inside: (p: string) => inside.has(p) } : {}), ...(askEach ? { askEach } : {}) };
+  };
   let sandbox: Promise<Result<Sandbox>> | null = null;
   const findTool = (name: string): ToolDef | undefined => findBuiltIn(name) ?? options.externalTools?.().defs.find((d) => d.name === name);
   const toolNames = (): string[] => [...TOOL_NAMES, ...(options.externalTools?.().defs.map((d) => d.name) ?? [])];
@@ -187,10 +197,16 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       );
       if (!planned.ok) return { outcome: finish(call, tier, failure(planned.error), started) };
       const p = planned.value;
-      if (p.preview.kind === "command") await ensureShellParser();
+      let inside: ReadonlySet<string> | undefined;
+      if (p.preview.kind === "command") {
+        await ensureShellParser();
+        inside = await pathsInside(options.workspaceRoot, candidatePaths(p.preview.command, p.preview.cwd));
+        const notes = workspaceCodeNotes(p.preview.command);
+        if (notes.length > 0) p.preview = { ...p.preview, runsWorkspaceCode: notes };
+      }
       const proposal: Proposal = { toolCallId: call.id, toolName: call.name, args: valid.args, preview: p.preview };
       if (p.fingerprint !== undefined) proposal.fingerprint = p.fingerprint;
-      pending.set(call.id, { proposal, state: "proposed" });
+      pending.set(call.id, { proposal, state: "proposed", ...(inside ? { inside } : {}) });
       audit({
         type: "proposal",
         toolCallId: call.id,
@@ -204,10 +220,17 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     },
 
     explain(proposal) {
-      return evaluatePolicy(policy, [...sessionRules, ...(options.rules?.() ?? [])], proposal.toolName, proposal.preview, sessionAllowed);
+      return evaluatePolicy(
+        policy,
+        [...sessionRules, ...(options.rules?.() ?? [])],
+        proposal.toolName,
+        proposal.preview,
+        sessionAllowed,
+        policyContext(proposal),
+      );
     },
 
-    checkRule: ruleProblem,
+    checkRule: (proposal, pattern, action) => ruleProblem(proposal, pattern, action, policyContext(proposal)),
 
     decide(proposal) {
       const verdict = runtime.explain(proposal);
@@ -367,9 +390,10 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       return runtime.execute(proposal, opts?.signal);
     },
 
-    beginTurn() {
+    beginTurn(turn) {
       budget.reset();
       pending.clear();
+      askEach = turn?.askEach;
     },
 
     usage: () => budget.usage(),

@@ -20,6 +20,7 @@
  */
 import { createRequire } from "node:module";
 import { Language, Parser, type Node } from "web-tree-sitter";
+import { SHELLS, WRAPPERS } from "./approval/launchers";
 
 let parser: Parser | null = null;
 
@@ -147,7 +148,7 @@ function literal(node: Node): string | null {
     case "word":
       return SPECIAL_IN_WORD.test(node.text) ? null : node.text;
     case "number":
-      return /^[0-9]+$/.test(node.text) ? node.text : null;
+      return /^-?[0-9]+$/.test(node.text) ? node.text : null;
     case "raw_string":
       return node.text.startsWith("'") && node.text.endsWith("'") ? node.text.slice(1, -1) : null;
     case "string": {
@@ -199,35 +200,6 @@ function describe(node: Node): string {
 
 // ------------------------------------------------------------ deny view
 
-/** Programs that run the rest of their words as another command. */
-const WRAPPERS = new Set([
-  "env",
-  "command",
-  "builtin",
-  "exec",
-  "nohup",
-  "nice",
-  "ionice",
-  "time",
-  "timeout",
-  "sudo",
-  "doas",
-  "xargs",
-  "stdbuf",
-  "setsid",
-  "chrt",
-  "taskset",
-  "unbuffer",
-  "chroot",
-  "flock",
-  "caffeinate",
-  "strace",
-  "ltrace",
-  "busybox",
-  "then",
-  "do",
-]);
-const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "fish", "eval", "su"]);
 const FIND_EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
 
 /**
@@ -285,9 +257,12 @@ export function allCommands(command: string, depth = 0): string[][] {
   return found;
 }
 
+/** Shell keywords the coarse split leaves in front of a command (`if x; then rm y; fi`). */
+const KEYWORDS = new Set(["then", "do", "else", "if", "while", "until", "!"]);
+
 function stripWrappers(words: string[]): string[] {
   let w = words.map((x, i) => (i === 0 ? basename(x) : x));
-  for (let guard = 0; guard < 8 && w.length > 0 && WRAPPERS.has(w[0]); guard++) {
+  for (let guard = 0; guard < 8 && w.length > 0 && (WRAPPERS.has(w[0]) || KEYWORDS.has(w[0])); guard++) {
     let i = 1;
     // Options, assignments (env), durations and priorities (timeout 5, nice -n 5).
     while (i < w.length && (/^-/.test(w[i]) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(w[i]) || /^[0-9.]+[smhd]?$/.test(w[i]))) i++;

@@ -32,6 +32,7 @@ export function bashPlacement(options: BashPlacementOptions): Omit<BashSettings,
         ? { kind: "none", reason: "the sandbox is turned off in the settings" }
         : (options.bashSandboxInfo ?? detectBashSandbox()),
     required: options.bashSandbox === "required",
+    ...(options.bashSandbox === "off" ? { off: true } : {}),
     network: options.bashNetwork ?? false,
   };
 }

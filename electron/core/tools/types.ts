@@ -76,6 +76,10 @@ export type ProposalPreview =
       /** Where it runs, in words for the approval card ("Sandboxed (bubblewrap): …" or "Not sandboxed: …"). */
       sandbox?: string;
       sandboxed?: boolean;
+      /** Unsandboxed because the user turned the sandbox off in Settings (not because the machine has none). */
+      sandboxOff?: boolean;
+      /** What running it trusts, in words (the programs' tables, approval/programs). */
+      runsWorkspaceCode?: string[];
     }
   /** An MCP tool without readOnlyHint: the server, its own tool name and the arguments, pretty-printed. */
   | { kind: "mcp"; server: string; tool: string; argsJson: string };

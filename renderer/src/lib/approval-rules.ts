@@ -6,8 +6,10 @@ export function describeRule(tool: string, pattern: string): string {
   const p = pattern.trim();
   if (tool !== "bash") return p.includes("*") ? `files matching ${p}` : `the file ${p}`;
   const words = p.split(/\s+/);
-  if (words.length > 1 && words[words.length - 1] === "*") return `${words.slice(0, -1).join(" ")} with any further arguments`;
-  return p.includes("*") ? `${p} (* stands for any text within one argument)` : `exactly ${p}`;
+  const kinds = "files inside this workspace or plain text; other options only as written here";
+  if (words.length > 1 && words[words.length - 1] === "*")
+    return `${words.slice(0, -1).join(" ")} with any further arguments that are ${kinds}`;
+  return p.includes("*") ? `${p} (* stands for ${kinds})` : `exactly ${p}`;
 }
 
 const SOURCE: Record<DecidingRule["source"], string> = {

@@ -3,17 +3,32 @@
  * per-tool setting and the rules (global settings, saved per workspace,
  * approved for this session). See docs/approvals.md.
  *
- * Contract: `evaluatePolicy` is pure. Deny wins: the tool set to deny, or any
- * deny rule matching any command the line may run (bash) or the path
- * (write/edit). A bash command is auto-allowed by rules only when the shell
- * grammar reads it as plain commands joined by ; && || | and every one of
- * them is covered by an allow rule (`shell-parse.ts`, `rule-match.ts`).
- * The verdict names the rules that decided.
+ * Contract: `evaluatePolicy` is pure (where the command's paths point comes
+ * in `context.inside`, resolved beforehand: operand-places.ts). Deny wins:
+ * the tool set to deny, or any deny rule matching any command the line may
+ * run (bash) or the path (write/edit). Then `context.askEach` (a headless run
+ * with --approve none or read-only) asks for everything. A bash command is
+ * auto-allowed by rules only when the shell grammar reads it as plain
+ * commands joined by ; && || | and every one of them is covered by an allow
+ * rule (`shell-parse.ts`, `rule-match.ts`); without an OS sandbox on the
+ * machine nothing auto-allows bash. A write or edit inside `.git/` is never
+ * auto-allowed. The verdict names the rules that decided.
  */
-import type { DecidingRule } from "../../../shared/protocol";
-import { bashAllowCovers, bashDenyCovers, pathCovers } from "./rule-match";
-import { allCommands, plainCommands } from "./shell-parse";
-import type { PolicyAction, ProposalPreview } from "./types";
+import type { DecidingRule } from "../../../../shared/protocol";
+import { allCommands, plainCommands } from "../shell-parse";
+import type { PolicyAction, ProposalPreview } from "../types";
+import { parseWords } from "./command-words";
+import { LAUNCHERS } from "./launchers";
+import { programSpec } from "./programs";
+import { bashAllowCovers, bashDenyCovers, commandFolders, pathCovers } from "./rule-match";
+
+/** What the policy knows beyond the call: where paths point, and a run that asks for everything. */
+export interface PolicyContext {
+  /** Whether an absolute path is inside the workspace (operand-places.ts); absent: every path is outside. */
+  inside?: (path: string) => boolean;
+  /** Every side effect not denied is asked, whatever the rules and settings allow (headless --approve none/read-only). */
+  askEach?: string;
+}
 
 /** Structurally compatible with `ApprovalPolicy` in shared/api.ts, plus path rules. */
 export interface ToolPolicy {
@@ -72,9 +87,11 @@ export function evaluatePolicy(
   toolName: SideEffectToolName | (string & {}),
   preview: ProposalPreview,
   externalAllowed: ReadonlySet<string> = new Set(),
+  context: PolicyContext = {},
 ): PolicyVerdict {
   // External (MCP) tools without readOnlyHint: asked every time unless allowed for this session.
   if (preview.kind === "mcp" || !isBuiltIn(toolName)) {
+    if (context.askEach) return { action: "ask", rule: `${toolName}: ask (${context.askEach})` };
     if (externalAllowed.has(toolName)) return { action: "allow", rule: `${toolName}: allowed for this session` };
     return { action: "ask", rule: `${toolName}: ask (external tool)` };
   }
@@ -88,6 +105,9 @@ export function evaluatePolicy(
   if (preview.kind === "diff") {
     const denied = denies.find((r) => pathCovers(r.pattern, preview.path, "deny"));
     if (denied) return ruled("deny", [denied]);
+    if (context.askEach) return { action: "ask", rule: `${toolName}: ask (${context.askEach})` };
+    // .git/config and .git/hooks hold commands git runs later, outside any sandbox: always asked.
+    if (isGitInternal(preview.path)) return { action: "ask", rule: `${toolName}: ask (a file inside .git/)` };
     const allowed = allows.find((r) => pathCovers(r.pattern, preview.path, "allow"));
     if (allowed) return ruled("allow", [allowed]);
   } else {
@@ -96,12 +116,18 @@ export function evaluatePolicy(
       const denied = denies.find((r) => bashDenyCovers(r.pattern, words));
       if (denied) return ruled("deny", [denied]);
     }
+    if (context.askEach) return { action: "ask", rule: `${toolName}: ask (${context.askEach})` };
+    // No OS sandbox on this machine: an approval is the only control left, so every call asks.
+    if (preview.sandboxed === false && preview.sandboxOff !== true)
+      return { action: "ask", rule: "bash: ask (no OS sandbox on this machine)" };
+    const plain = plainCommands(preview.command);
     if (allows.length > 0) {
-      const plain = plainCommands(preview.command);
       if (plain.ok) {
+        const folders = commandFolders(plain.commands, preview.cwd);
+        const inside = context.inside ?? (() => false);
         const deciding: PolicyRule[] = [];
-        for (const words of plain.commands) {
-          const rule = allows.find((r) => bashAllowCovers(r.pattern, words));
+        for (const [i, words] of plain.commands.entries()) {
+          const rule = allows.find((r) => bashAllowCovers(r.pattern, words, { cwds: folders[i], inside }));
           if (!rule) {
             deciding.length = 0;
             break;
@@ -113,9 +139,16 @@ export function evaluatePolicy(
         notCoverable = plain.reason;
       }
     }
+    // Deny rules read only what they can see: a line they cannot read (`$(echo rm) -rf x`) is asked, not let through by the setting.
+    if (toolAction === "allow" && denies.length > 0 && !plain.ok)
+      return { action: "ask", rule: `bash: ask (the deny rules cannot read this command: ${plain.reason})`, notCoverable: plain.reason };
   }
   if (toolAction === "allow") return { action: "allow", rule: `${toolName}: allow` };
   return { action: "ask", rule: `${toolName}: ask`, ...(notCoverable ? { notCoverable } : {}) };
+}
+
+function isGitInternal(path: string): boolean {
+  return path.split("/").includes(".git");
 }
 
 function ruled(action: "allow" | "deny", rules: PolicyRule[]): PolicyVerdict {
@@ -134,8 +167,12 @@ function isBuiltIn(name: string): name is SideEffectToolName {
 
 /**
  * Rules a card offers for this call, narrowest first. bash: the exact command
- * (when an allow rule can cover it at all), then the program and its first
- * non-option word followed by `*`. write/edit: the file, then its folder.
+ * (when an allow rule can cover it at all), then — for a program with a
+ * table that does not mark it never-suggest — the program, its sub-commands
+ * and the options it used that are not harmless, followed by `*`
+ * (`git push --force origin main` → `git push --force *`); never when an
+ * option runs, writes or reads something of its own choosing, or an operand
+ * is code or a command. write/edit: the file, then its folder.
  */
 export function suggestRules(toolName: SideEffectToolName, preview: ProposalPreview): string[] {
   if (preview.kind === "diff") {
@@ -146,10 +183,27 @@ export function suggestRules(toolName: SideEffectToolName, preview: ProposalPrev
   const plain = plainCommands(preview.command);
   if (!plain.ok || plain.commands.length !== 1) return [];
   const words = plain.commands[0];
-  if (words.some((w) => /\s|\*/.test(w))) return [];
+  if (words.some((w) => /\s|\*/.test(w)) || LAUNCHERS.has(words[0])) return [];
   const out = [words.join(" ")];
-  const head = words.length > 1 && !words[1].startsWith("-") ? words.slice(0, 2) : words.slice(0, 1);
-  const prefix = `${head.join(" ")} *`;
-  if (prefix !== out[0]) out.push(prefix);
+  const wide = wildcardRule(words);
+  if (wide !== null && wide !== out[0]) out.push(wide);
   return out;
+}
+
+function wildcardRule(words: readonly string[]): string | null {
+  const spec = programSpec(words[0]);
+  if (!spec || spec.neverSuggestWildcard) return null;
+  const parsed = parseWords(words.slice(1), spec);
+  if (!parsed.ok || parsed.value.spec.neverSuggestWildcard) return null;
+  const { path, options, operands } = parsed.value;
+  if (options.some((o) => o.spec.effect) || operands.some((o) => o.kind === "code" || o.kind === "command")) return null;
+  const kept = options.filter((o) => !o.spec.free);
+  const spelled = kept.map((o) =>
+    o.values.length === 0
+      ? o.canonical
+      : o.canonical.startsWith("--") && o.values.length === 1
+        ? `${o.canonical}=${o.values[0]}`
+        : [o.canonical, ...o.values].join(" "),
+  );
+  return [words[0], ...path, ...spelled, "*"].join(" ");
 }

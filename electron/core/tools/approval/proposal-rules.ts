@@ -1,16 +1,29 @@
 /** Rules as the approval card offers them: the exact rule for a call, and whether a rule covers a proposal. */
-import { evaluatePolicy, type PolicyRule, type SideEffectToolName } from "./policy";
-import { plainCommands } from "./shell-parse";
-import type { Proposal } from "./types";
-import type { ToolCallInput } from "./runtime-types";
+import type { ToolCallInput } from "../runtime-types";
+import { plainCommands } from "../shell-parse";
+import type { Proposal } from "../types";
+import { evaluatePolicy, type PolicyContext, type PolicyRule, type SideEffectToolName } from "./policy";
+import { invalidBashAllow } from "./rule-match";
 
 /** Why this rule would not cover the proposal (it must, to be offered for it), or null. */
-export function ruleProblem(proposal: Proposal, pattern: string, action: "allow" | "deny" = "allow"): string | null {
+export function ruleProblem(
+  proposal: Proposal,
+  pattern: string,
+  action: "allow" | "deny" = "allow",
+  context: PolicyContext = {},
+): string | null {
   const tool = proposal.toolName;
   if (!isBuiltInSideEffect(tool)) return `rules apply to bash, write and edit, not ${tool}`;
   const rule: PolicyRule = { tool, action, pattern: pattern.trim(), source: "session" };
+  if (tool === "bash" && action === "allow") {
+    const invalid = invalidBashAllow(rule.pattern);
+    if (invalid) return invalid;
+    const p = proposal.preview;
+    if (p.kind === "command" && p.sandboxed === false && p.sandboxOff !== true)
+      return "this machine has no OS sandbox, so no rule allows bash here; approve it once instead";
+  }
   const bare = { write: "ask", edit: "ask", bash: "ask", bashAllow: [], bashDeny: [] } as const;
-  const verdict = evaluatePolicy(bare, [rule], tool, proposal.preview);
+  const verdict = evaluatePolicy(bare, [rule], tool, proposal.preview, new Set(), context.inside ? { inside: context.inside } : {});
   if (verdict.action === action) return null;
   if (verdict.notCoverable) return `no rule can cover this command: it has ${verdict.notCoverable}; approve it once instead`;
   return `the rule \`${rule.pattern}\` does not cover this ${tool === "bash" ? "command" : "file"}`;
