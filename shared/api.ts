@@ -165,6 +165,8 @@ export const ApprovalRuleSchema = z.object({
   /** settings: the global approval policy; workspace: saved for one workspace; session: until the app closes. */
   source: z.enum(["settings", "workspace", "session"]),
   createdAt: z.number(),
+  /** Why a saved rule covers nothing any more (a `*` rule for a program without a table, a launcher…). */
+  problem: z.string().optional(),
 });
 export type ApprovalRule = z.infer<typeof ApprovalRuleSchema>;
 

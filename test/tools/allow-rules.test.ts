@@ -170,3 +170,35 @@ describe("the card never suggests a rule that covers more than the options shown
     expect(await decide("git push --force origin main", ["git push --force *"])).toBe("allow");
   });
 });
+
+describe("what no rule auto-approves", () => {
+  const preview = (sandboxed: boolean, sandboxOff?: boolean) => ({
+    kind: "command" as const,
+    command: "ls src",
+    cwd: workspace,
+    timeoutMs: 1000,
+    sandboxed,
+    ...(sandboxOff ? { sandboxOff } : {}),
+  });
+  const inside = (p: string) => p.startsWith(workspace);
+  const rule: PolicyRule = { tool: "bash", action: "allow", pattern: "ls *", source: "workspace" };
+
+  it("bash on a machine without an OS sandbox: every call asks, whatever the rules or the setting", () => {
+    expect(evaluatePolicy(ask, [rule], "bash", preview(false), new Set(), { inside }).action).toBe("ask");
+    expect(evaluatePolicy({ ...ask, bash: "allow" }, [], "bash", preview(false), new Set(), { inside }).action).toBe("ask");
+    // The user turned the sandbox off in Settings: their rules still apply; and with a sandbox they do too.
+    expect(evaluatePolicy(ask, [rule], "bash", preview(false, true), new Set(), { inside }).action).toBe("allow");
+    expect(evaluatePolicy(ask, [rule], "bash", preview(true), new Set(), { inside }).action).toBe("allow");
+  });
+
+  it.each([".git/hooks/pre-commit", ".git/config", "sub/.git/config"])("a write or edit of %s, whatever path rules allow", (path) => {
+    const rules: PolicyRule[] = ["**", ".git/**", path].map((pattern) => ({
+      tool: "write",
+      action: "allow",
+      pattern,
+      source: "workspace",
+    }));
+    const diff = { kind: "diff" as const, path, before: null, after: "x", unifiedDiff: "", added: 1, removed: 0 };
+    expect(evaluatePolicy({ ...ask, write: "allow" }, rules, "write", diff).action).toBe("ask");
+  });
+});

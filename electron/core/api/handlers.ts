@@ -166,7 +166,11 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
 
     "rules.list": (p: P<"rules.list">) => {
       requireWorkspace(p.workspaceId);
-      return store.listRules(p.workspaceId);
+      // Rules saved before the program tables existed may cover nothing now: say so rather than keep them silently.
+      return store.listRules(p.workspaceId).map((rule) => {
+        const problem = rule.tool === "bash" && rule.action === "allow" ? invalidBashAllow(rule.pattern) : null;
+        return problem ? { ...rule, problem } : rule;
+      });
     },
     "rules.add": (p: P<"rules.add">) => {
       requireWorkspace(p.workspaceId);

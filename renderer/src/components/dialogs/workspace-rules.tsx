@@ -141,6 +141,11 @@ function RuleRow({
         spellCheck={false}
       />
       <span className="muted">{describeRule(rule.tool, rule.pattern)}</span>
+      {rule.problem ? (
+        <span className="rule-problem" role="note">
+          Covers nothing now: {rule.problem}
+        </span>
+      ) : null}
       <button type="button" className="danger" onClick={onRemove} aria-label={`Revoke ${rule.pattern}`}>
         Revoke
       </button>
