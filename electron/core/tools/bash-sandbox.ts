@@ -73,6 +73,7 @@ export function probeBashSandbox(pathVar: string): BashSandboxInfo {
   );
   if (run.status === 0) return { kind: "bwrap", binary: bin };
   const why = (run.stderr ?? "").trim().split("\n")[0] || run.error?.message || `exit ${run.status}`;
+  if (/seccomp/i.test(why)) return { kind: "none", reason: `bubblewrap cannot load the sandbox's socket filter here (${why})` };
   return { kind: "none", reason: `bubblewrap cannot create its namespaces here (${why}); user namespaces may be disabled` };
 }
 

@@ -17,7 +17,7 @@ export function bwrapArgs(policy: SandboxPolicy, shell: string, command: string,
   for (const keep of policy.keepInSocketFolders) args.push("--ro-bind", keep, keep);
   args.push("--bind", policy.workspace, policy.workspace);
   for (const dir of policy.git.pin) args.push("--bind", dir, dir);
-  for (const path of policy.git.readOnly) args.push("--ro-bind", path, path);
+  for (const path of [...policy.git.readOnly, ...policy.readOnly]) args.push("--ro-bind", path, path);
   for (const { path, dir } of policy.hidden) {
     // A folder is covered by an empty read-only one, a file by /dev/null.
     if (dir) args.push("--tmpfs", path, "--remount-ro", path);

@@ -12,7 +12,7 @@
  */
 import { relative } from "node:path";
 import { planGitProtection, samePathStamp, stampOf, type GitProtection } from "./git-protect";
-import { sameStamp, scanWorkspace, type WorkspaceScan } from "./workspace-scan";
+import { sameStamp, scanChanges, scanWorkspace, type ScanChanges, type WorkspaceScan } from "./workspace-scan";
 
 export interface GuardReport {
   /** Workspace-relative files written through a hard link: their outside names changed too. */
@@ -38,7 +38,7 @@ function listed(paths: readonly string[]): string {
   return paths.length > MAX_NAMED ? `${shown} and ${paths.length - MAX_NAMED} more` : shown;
 }
 
-function coverageNote(scan: WorkspaceScan, when: "before" | "after"): string | null {
+function coverageNote(scan: WorkspaceScan | ScanChanges, when: "before" | "after"): string | null {
   if (scan.complete) return null;
   return `The workspace check ${when} the command stopped after ${scan.entries} entries: hard links and git repositories past that point were not checked.`;
 }
@@ -50,7 +50,7 @@ export async function prepareRunGuard(root: string, signal?: AbortSignal): Promi
   const knownGit = new Set(before.git.map((e) => e.rel));
 
   const check = async (signal?: AbortSignal): Promise<GuardReport> => {
-    const after = await scanWorkspace(root, { signal, recheck: linked });
+    const after = await scanChanges(root, before, linked, { signal });
     const outsideWrites: string[] = [];
     const outsideUnchecked: string[] = [];
     if (after.rechecked.length === linked.length) {

@@ -43,6 +43,29 @@ export const HOME_SECRETS = [
   ".git-credentials",
 ];
 
+/**
+ * What the user's shell, git and desktop run at their next start: read-only
+ * when the home folder is (inside) the workspace, so that a command cannot
+ * plant code there that runs later outside the sandbox. Only those that
+ * exist can be mounted over.
+ */
+export const HOME_STARTUP_FILES = [
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".bash_logout",
+  ".profile",
+  ".zshrc",
+  ".zshenv",
+  ".zprofile",
+  ".zlogin",
+  ".gitconfig",
+  ".config/git",
+  ".config/fish",
+  ".config/autostart",
+  ".config/systemd",
+];
+
 /** Folders under home where agents and VM managers keep their sockets (1Password's ssh agent, colima, lima, Rancher, OrbStack). */
 export const HOME_SOCKET_FOLDERS = [".1password", ".colima", ".lima", ".rd", ".orbstack"];
 
@@ -60,6 +83,8 @@ export interface SandboxPolicy {
   /** Linux: bound back read-only over a socket folder (the DNS configuration, PATH entries under /run). */
   keepInSocketFolders: string[];
   git: GitProtection;
+  /** Inside the workspace, read-only besides git's paths: the home folder's startup files when home is in the workspace. */
+  readOnly: string[];
 }
 
 const kindOf = (p: string): "dir" | "file" | null => {
@@ -129,5 +154,6 @@ export function sandboxPolicy(profile: SandboxProfile): SandboxPolicy {
     socketFolders: folders,
     keepInSocketFolders: keepInside(folders, profile.pathVar ?? ""),
     git: profile.git ?? { pin: [], readOnly: [], watch: [] },
+    readOnly: HOME_STARTUP_FILES.map((f) => join(profile.home, f)).filter((p) => within(profile.workspace, p) && kindOf(p) !== null),
   };
 }

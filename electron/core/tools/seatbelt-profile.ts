@@ -54,7 +54,7 @@ export function seatbeltProfile(policy: SandboxPolicy): string {
     );
   }
   // Path rules hold for paths that do not exist yet, so here the watched git paths are refused too (a new repository stays allowed, as on Linux).
-  const git = [...policy.git.readOnly, ...policy.git.watch.filter((w) => !w.newRepository).map((w) => w.path)];
+  const git = [...policy.git.readOnly, ...policy.readOnly, ...policy.git.watch.filter((w) => !w.newRepository).map((w) => w.path)];
   if (git.length > 0) rules.push(`(deny file-write* ${git.map((p) => `(subpath ${q(p)})`).join(" ")})`);
   // A pinned folder cannot be renamed or removed (what is inside stays writable).
   if (policy.git.pin.length > 0) rules.push(`(deny file-write-unlink ${policy.git.pin.map((p) => `(literal ${q(p)})`).join(" ")})`);
