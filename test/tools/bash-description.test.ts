@@ -27,7 +27,9 @@ function bashDescription(options: Partial<ToolRuntimeOptions>): string {
 describe("bash description says where commands run", () => {
   it("sandboxed without network: workspace writable, the rest read-only, secrets hidden, no network, do not retry blindly", () => {
     const d = bashDescription({ bashSandboxInfo: bwrap, bashSandbox: "auto" });
-    expect(d).toMatch(/run in an OS sandbox \(bubblewrap\): the workspace is writable, except git's config and hooks .*; everything else is read-only/);
+    expect(d).toMatch(
+      /run in an OS sandbox \(bubblewrap\): the workspace is writable, except git's config and hooks .*; everything else is read-only/,
+    );
     expect(d).toContain("~/.ssh, ~/.aws");
     expect(d).toMatch(/There is no network/);
     expect(d).toMatch(/will not go away when the command is retried/);

@@ -17,7 +17,9 @@ import { approved, makeFixture, text, type Fixture } from "./helpers";
 
 const info = detectBashSandbox();
 const bwrap = info.kind === "bwrap";
-const title = bwrap ? "bash sandbox (bubblewrap): git cannot be made to run planted code" : `bash sandbox: git — skipped: ${info.reason ?? `${info.kind} is not bubblewrap`}`;
+const title = bwrap
+  ? "bash sandbox (bubblewrap): git cannot be made to run planted code"
+  : `bash sandbox: git — skipped: ${info.reason ?? `${info.kind} is not bubblewrap`}`;
 
 const home = mkdtempSync("/var/tmp/awb-git-home-");
 const ENV = {
@@ -58,7 +60,9 @@ describe.skipIf(!bwrap)(title, () => {
     "git config core.fsmonitor fails inside the sandbox, and the user's next git status runs nothing",
     async () => {
       const config = readFileSync(join(fx.ws, ".git", "config"), "utf8");
-      const { seen } = await run(`git config core.fsmonitor "touch ${marker}"; git config alias.st "!touch ${marker}"; echo x >> .git/config`);
+      const { seen } = await run(
+        `git config core.fsmonitor "touch ${marker}"; git config alias.st "!touch ${marker}"; echo x >> .git/config`,
+      );
       expect(seen).toMatch(/could not (write|lock) config file|Read-only file system|Device or resource busy/);
       // The clear message: which paths are read-only and where to go instead.
       expect(seen).toContain("read-only inside the sandbox");

@@ -14,7 +14,9 @@ import { approved, makeFixture, text, type Fixture } from "./helpers";
 
 const info = detectBashSandbox();
 const sandboxed = info.kind !== "none";
-const title = sandboxed ? `bash sandbox (${info.kind}): writes through hard links` : `bash sandbox: hard links — skipped: ${info.reason ?? "no sandbox"}`;
+const title = sandboxed
+  ? `bash sandbox (${info.kind}): writes through hard links`
+  : `bash sandbox: hard links — skipped: ${info.reason ?? "no sandbox"}`;
 
 describe.skipIf(!sandboxed)(title, () => {
   let fx: Fixture;

@@ -18,7 +18,9 @@ import { approved, makeFixture, text, type Fixture } from "./helpers";
 
 const info = detectBashSandbox();
 const bwrap = info.kind === "bwrap";
-const title = bwrap ? "bash sandbox (bubblewrap): Unix sockets" : `bash sandbox: Unix sockets — skipped: ${info.reason ?? `${info.kind} is not bubblewrap`}`;
+const title = bwrap
+  ? "bash sandbox (bubblewrap): Unix sockets"
+  : `bash sandbox: Unix sockets — skipped: ${info.reason ?? `${info.kind} is not bubblewrap`}`;
 
 /** Connects to `path` (or to the abstract name when it starts with "@"); prints CONNECTED or FAILED <code>. */
 const client = (path: string) =>

@@ -54,7 +54,9 @@ export function probeBashSandbox(pathVar: string): BashSandboxInfo {
     const bin = "/usr/bin/sandbox-exec";
     if (!existsSync(bin)) return { kind: "none", reason: "sandbox-exec is missing from this Mac" };
     // The trial runs the real profile, so one this macOS cannot parse means no sandbox (and says why), not failing commands.
-    const trial = seatbeltProfile(sandboxPolicy({ workspace: "/private/tmp", cwd: "/private/tmp", home: homedir(), hidden: [], network: false }));
+    const trial = seatbeltProfile(
+      sandboxPolicy({ workspace: "/private/tmp", cwd: "/private/tmp", home: homedir(), hidden: [], network: false }),
+    );
     const run = spawnSync(bin, ["-p", trial, "/usr/bin/true"], { timeout: 10_000 });
     return run.status === 0
       ? { kind: "sandbox-exec", binary: bin }
@@ -68,7 +70,21 @@ export function probeBashSandbox(pathVar: string): BashSandboxInfo {
   // The trial loads the socket filter too (from stdin here; a command gets it on its own descriptor).
   const run = spawnSync(
     bin,
-    ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-net", "--unshare-pid", "--die-with-parent", "--seccomp", "0", "true"],
+    [
+      "--ro-bind",
+      "/",
+      "/",
+      "--dev",
+      "/dev",
+      "--proc",
+      "/proc",
+      "--unshare-net",
+      "--unshare-pid",
+      "--die-with-parent",
+      "--seccomp",
+      "0",
+      "true",
+    ],
     { timeout: 10_000, encoding: "utf8", input: unixSocketFilter() },
   );
   if (run.status === 0) return { kind: "bwrap", binary: bin };

@@ -15,9 +15,8 @@ const KEEP = new Set([...SYSTEM_BASICS, "PWD", "COLORTERM", "EDITOR", "VISUAL", 
 /**
  * Where host services listen (the session bus, ssh and gpg agents, the
  * display, docker, the terminal multiplexer, the editor): never passed, even
- * when a prefix such as XDG_ would list them. Inside the sandbox no socket is
- * reachable anyway (docs/tool-sandbox.md#unix-sockets-and-host-services);
- * the names are not handed out as a map of what to try.
+ * when a prefix such as XDG_ would list them
+ * (docs/tool-sandbox.md#unix-sockets-and-host-services).
  */
 export const HOST_SOCKET_VARIABLES = new Set([
   "XDG_RUNTIME_DIR",

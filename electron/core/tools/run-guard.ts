@@ -12,7 +12,7 @@
  */
 import { relative } from "node:path";
 import { planGitProtection, samePathStamp, stampOf, type GitProtection } from "./git-protect";
-import { sameStamp, scanChanges, scanWorkspace, type ScanChanges, type WorkspaceScan } from "./workspace-scan";
+import { sameStamp, scanChanges, scanWorkspace, type ScanChanges, type ScanLimits, type WorkspaceScan } from "./workspace-scan";
 
 export interface GuardReport {
   /** Workspace-relative files written through a hard link: their outside names changed too. */
@@ -43,14 +43,14 @@ function coverageNote(scan: WorkspaceScan | ScanChanges, when: "before" | "after
   return `The workspace check ${when} the command stopped after ${scan.entries} entries: hard links and git repositories past that point were not checked.`;
 }
 
-export async function prepareRunGuard(root: string, signal?: AbortSignal): Promise<RunGuard> {
-  const before = await scanWorkspace(root, { signal });
+export async function prepareRunGuard(root: string, signal?: AbortSignal, limits?: ScanLimits): Promise<RunGuard> {
+  const before = await scanWorkspace(root, { signal, limits });
   const git = await planGitProtection(root, before.git);
   const linked = [...before.linked.keys()];
   const knownGit = new Set(before.git.map((e) => e.rel));
 
   const check = async (signal?: AbortSignal): Promise<GuardReport> => {
-    const after = await scanChanges(root, before, linked, { signal });
+    const after = await scanChanges(root, before, linked, { signal, limits });
     const outsideWrites: string[] = [];
     const outsideUnchecked: string[] = [];
     if (after.rechecked.length === linked.length) {
