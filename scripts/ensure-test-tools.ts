@@ -33,7 +33,8 @@ function main(): void {
   }
   console.log(`test tools: installing ${pkgs.join(", ")} with apt-get…`);
   const still = aptInstall(pkgs) ? missing() : need;
-  if (still.length > 0) fail(`tests: installing ${still.map((t) => t.pkg).join(" ")} with apt-get failed. Install them by hand and run npm test again.`);
+  if (still.length > 0)
+    fail(`tests: installing ${still.map((t) => t.pkg).join(" ")} with apt-get failed. Install them by hand and run npm test again.`);
   console.log(`test tools: ${TOOLS.map((t) => t.binary).join(", ")} found`);
 }
 

@@ -23,7 +23,9 @@ test("the tool card names a file changed outside the workspace through a hard li
     await openWorkspace(page, host.workspace);
     await newSession(page);
     await send(page, "Please run `echo changed >> linked.js` for me.");
-    await approvalCard(page).getByRole("button", { name: /^Approve once/ }).click();
+    await approvalCard(page)
+      .getByRole("button", { name: /^Approve once/ })
+      .click();
     await waitIdle(page);
     const warning = toolCards(page, "bash").first().getByRole("alert");
     await expect(warning).toContainText("Written through a hard link, so the same file outside the workspace changed too");
