@@ -18,7 +18,7 @@ import { SECCOMP_FD } from "./bwrap-args";
 import type { ToolContext } from "./context";
 import { errors, failure, formatSeconds, toolError } from "./errors";
 import { BASH_DEFAULT_TIMEOUT_MS, BASH_KILL_GRACE_MS, BASH_MAX_LINES, OUTPUT_MAX_BYTES } from "./limits";
-import { gitRefusalNote, prepareRunGuard, type GuardReport } from "./run-guard";
+import { gitRefusalNote, prepareRunGuard, type GuardReport, type RunGuard } from "./run-guard";
 import type { ResolvedPath } from "./sandbox";
 import type { BashArgs } from "./schemas";
 import { plainTerminalText } from "./terminal-text";
@@ -115,7 +115,13 @@ export async function runBash(args: BashArgs, ctx: ToolContext): Promise<ToolOut
   const started = Date.now();
   if (ctx.signal.aborted) return failure(errors.aborted());
   // What the sandbox protects by mounts, and what it can only check afterwards (run-guard.ts); nothing to guard unconfined.
-  const guard = ctx.bash.sandbox.kind === "none" ? null : await prepareRunGuard(ctx.sandbox.root, ctx.signal);
+  let guard: RunGuard | null = null;
+  try {
+    guard = ctx.bash.sandbox.kind === "none" ? null : await prepareRunGuard(ctx.sandbox.root, ctx.signal);
+  } catch (err) {
+    // Not run with less protection than the card promised.
+    return failure(errors.io("bash", `could not prepare the sandbox: ${err instanceof Error ? err.message : String(err)}`));
+  }
   if (ctx.signal.aborted) return failure(errors.aborted());
 
   // If it cannot be made, creating the output file fails below and the command runs without one.
@@ -217,7 +223,7 @@ export async function runBash(args: BashArgs, ctx: ToolContext): Promise<ToolOut
       if (pid !== undefined) await reapGroup(pid);
       tail += decoders[0].end() + decoders[1].end();
       await new Promise<void>((done) => (file ? file.end(() => done()) : done()));
-      const report: GuardReport | null = guard && !spawnError ? await guard.check() : null;
+      const report: GuardReport | null = guard && !spawnError ? await guard.check().catch(() => null) : null;
       const durationMs = Date.now() - started;
       const cut = truncateTail(plainTerminalText(tail), BASH_MAX_LINES, OUTPUT_MAX_BYTES);
       const truncated = cut.truncated || dropped;

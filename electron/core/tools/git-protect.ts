@@ -15,6 +15,7 @@
  */
 import { lstat, open, realpath } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
+import { isInside } from "./sandbox";
 import { sameStamp, type FileStamp, type GitEntry } from "./workspace-scan";
 
 /** In a git folder: what makes git run programs or read config from elsewhere. */
@@ -60,8 +61,6 @@ export async function stampOf(path: string): Promise<PathStamp | null> {
 export const samePathStamp = (a: PathStamp | null, b: PathStamp | null): boolean =>
   a === null || b === null ? a === b : a.kind === b.kind && sameStamp(a, b);
 
-const inside = (root: string, p: string) => p === root || p.startsWith(root + sep);
-
 /** `gitdir: <path>` or `<path>` (commondir), resolved against `base`; null when unreadable. */
 async function pointerTarget(file: string, base: string, prefix: "gitdir:" | ""): Promise<string | null> {
   try {
@@ -90,7 +89,7 @@ export async function planGitProtection(root: string, entries: readonly GitEntry
   const readOnly = new Set<string>();
   const watch = new Map<string, Watched>();
   const done = new Set<string>();
-  const underReadOnly = (p: string) => [...readOnly].some((r) => inside(r, p));
+  const underReadOnly = (p: string) => [...readOnly].some((r) => isInside(r, p));
 
   const watchPath = async (path: string, why: string, newRepository?: true) => {
     if (!watch.has(path)) watch.set(path, { path, before: await stampOf(path), why, ...(newRepository ? { newRepository } : {}) });
@@ -105,7 +104,7 @@ export async function planGitProtection(root: string, entries: readonly GitEntry
     await watchPath(path, why);
     if (stamp?.kind !== "link") return null;
     const target = await realpath(path).catch(() => null);
-    if (target && inside(root, target) && target !== root && !underReadOnly(target)) readOnly.add(target);
+    if (target && isInside(root, target) && target !== root && !underReadOnly(target)) readOnly.add(target);
     return null;
   };
   const pinFolders = (dir: string) => {
@@ -114,7 +113,7 @@ export async function planGitProtection(root: string, entries: readonly GitEntry
     for (let i = 1; i <= parts.length; i++) pin.add(join(root, ...parts.slice(0, i)));
   };
   const protectGitDir = async (gitDir: string, repos: { n: number }) => {
-    if (done.has(gitDir) || underReadOnly(gitDir) || !inside(root, gitDir) || gitDir === root) return;
+    if (done.has(gitDir) || underReadOnly(gitDir) || !isInside(root, gitDir) || gitDir === root) return;
     done.add(gitDir);
     const rel = relative(root, gitDir);
     if (repos.n++ >= MAX_PROTECTED_REPOS) {

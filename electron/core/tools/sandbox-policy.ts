@@ -5,8 +5,9 @@
  * (`seatbelt-profile.ts`) are two renderings of it.
  */
 import { realpathSync, statSync } from "node:fs";
-import { isAbsolute, join, sep } from "node:path";
+import { isAbsolute, join } from "node:path";
 import type { GitProtection } from "./git-protect";
+import { isInside } from "./sandbox";
 
 export interface SandboxProfile {
   workspace: string;
@@ -103,8 +104,6 @@ const realOrNull = (p: string): string | null => {
   }
 };
 
-const within = (dir: string, p: string) => p === dir || p.startsWith(dir === "/" ? "/" : dir + sep);
-
 /** Socket folders that exist, by real path, none inside another and none holding "/" itself. */
 function socketFolders(profile: SandboxProfile): string[] {
   // A temp folder other than /tmp is where agents put their sockets (and the sandbox's temp files should be private anyway).
@@ -114,10 +113,10 @@ function socketFolders(profile: SandboxProfile): string[] {
     if (!isAbsolute(c)) continue;
     const r = realOrNull(c);
     // Not a folder that holds the home folder: its dotfiles and toolchains must stay readable.
-    if (r && r !== "/" && kindOf(r) === "dir" && !within(r, profile.home)) real.add(r);
+    if (r && r !== "/" && kindOf(r) === "dir" && !isInside(r, profile.home)) real.add(r);
   }
   const sorted = [...real].sort((a, b) => a.length - b.length);
-  return sorted.filter((p, i) => !sorted.slice(0, i).some((q) => within(q, p)) && !within("/tmp", p));
+  return sorted.filter((p, i) => !sorted.slice(0, i).some((q) => isInside(q, p)) && !isInside("/tmp", p));
 }
 
 /** What the sandbox must bring back inside a covered socket folder: DNS needs /etc/resolv.conf's target, and PATH may run through /run (NixOS). */
@@ -126,7 +125,7 @@ function keepInside(folders: readonly string[], pathVar: string): string[] {
   const want = ["/etc/resolv.conf", ...pathVar.split(":").filter((p) => isAbsolute(p))];
   for (const w of want) {
     for (const spelling of [w, realOrNull(w)]) {
-      if (spelling && folders.some((f) => within(f, spelling) && f !== spelling) && kindOf(spelling) !== null) keep.add(spelling);
+      if (spelling && folders.some((f) => isInside(f, spelling) && f !== spelling) && kindOf(spelling) !== null) keep.add(spelling);
     }
   }
   return [...keep];
@@ -140,7 +139,7 @@ export function sandboxPolicy(profile: SandboxProfile): SandboxPolicy {
   ]
     .filter((p) => isAbsolute(p) && p !== "/")
     // A secret folder that contains the workspace is left as is.
-    .filter((p) => !within(p, profile.workspace))
+    .filter((p) => !isInside(p, profile.workspace))
     .flatMap((path) => {
       const kind = kindOf(path);
       return kind === null ? [] : [{ path, dir: kind === "dir" }];
@@ -154,6 +153,6 @@ export function sandboxPolicy(profile: SandboxProfile): SandboxPolicy {
     socketFolders: folders,
     keepInSocketFolders: keepInside(folders, profile.pathVar ?? ""),
     git: profile.git ?? { pin: [], readOnly: [], watch: [] },
-    readOnly: HOME_STARTUP_FILES.map((f) => join(profile.home, f)).filter((p) => within(profile.workspace, p) && kindOf(p) !== null),
+    readOnly: HOME_STARTUP_FILES.map((f) => join(profile.home, f)).filter((p) => isInside(profile.workspace, p) && kindOf(p) !== null),
   };
 }
