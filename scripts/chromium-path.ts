@@ -18,7 +18,8 @@ function executable(path: string): boolean {
   }
 }
 
-function onPath(name: string): string | null {
+/** An executable named `name` on PATH, or null. */
+export function onPath(name: string): string | null {
   for (const dir of (process.env.PATH ?? "").split(delimiter)) {
     if (!dir) continue;
     const full = join(dir, name);

@@ -4,17 +4,8 @@
  * root with apt; otherwise prints one line saying what to install and exits 1.
  * Never a stack trace; never Playwright's own browser download (no internet).
  */
-import { spawnSync } from "node:child_process";
 import { findChromium } from "./chromium-path";
-
-function fail(line: string): never {
-  console.error(line);
-  process.exit(1);
-}
-
-function hasApt(): boolean {
-  return spawnSync("sh", ["-c", "command -v apt-get"], { stdio: "ignore" }).status === 0;
-}
+import { aptInstall, canInstallWithApt, fail } from "./debian-packages";
 
 function main(): void {
   const found = findChromium();
@@ -22,17 +13,13 @@ function main(): void {
     console.log(`chromium: ${found}`);
     return;
   }
-  const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
-  if (!isRoot || !hasApt()) {
+  if (!canInstallWithApt()) {
     fail(
       "e2e: no Chromium found. Install Debian's package (sudo apt-get install chromium) or set CHROMIUM_PATH to a Chrome/Chromium binary.",
     );
   }
   console.log("chromium: not found; installing Debian's chromium package with apt-get…");
-  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
-  const update = spawnSync("apt-get", ["update", "-qq"], { stdio: "inherit", env });
-  const install = update.status === 0 ? spawnSync("apt-get", ["install", "-y", "-qq", "chromium"], { stdio: "inherit", env }) : update;
-  const installed = install.status === 0 ? findChromium() : null;
+  const installed = aptInstall(["chromium"]) ? findChromium() : null;
   if (!installed) fail("e2e: installing chromium with apt-get failed. Install it by hand (apt-get install chromium) or set CHROMIUM_PATH.");
   console.log(`chromium: ${installed}`);
 }

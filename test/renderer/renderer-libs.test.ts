@@ -61,6 +61,13 @@ describe("tool details", () => {
   });
   it("returns empty details for a result without them", () => {
     expect(readToolDetails(res(undefined)).diff).toBeNull();
+    expect(readToolDetails(res(undefined)).sandboxWarnings).toEqual([]);
+  });
+  it("reads the bash sandbox's warnings for the card, and drops them when they are not a list of strings", () => {
+    expect(readToolDetails(res({ sandboxWarnings: ["Written through a hard link: a.js."] })).sandboxWarnings).toEqual([
+      "Written through a hard link: a.js.",
+    ]);
+    expect(readToolDetails(res({ sandboxWarnings: [1, 2] })).sandboxWarnings).toEqual([]);
   });
 });
 

@@ -27,11 +27,16 @@ function bashDescription(options: Partial<ToolRuntimeOptions>): string {
 describe("bash description says where commands run", () => {
   it("sandboxed without network: workspace writable, the rest read-only, secrets hidden, no network, do not retry blindly", () => {
     const d = bashDescription({ bashSandboxInfo: bwrap, bashSandbox: "auto" });
-    expect(d).toMatch(/run in an OS sandbox \(bubblewrap\): the workspace is writable; everything else is read-only/);
+    expect(d).toMatch(
+      /run in an OS sandbox \(bubblewrap\): the workspace is writable, except git's config and hooks .*; everything else is read-only/,
+    );
     expect(d).toContain("~/.ssh, ~/.aws");
     expect(d).toMatch(/There is no network/);
     expect(d).toMatch(/will not go away when the command is retried/);
     expect(d).not.toMatch(/Network access is allowed/);
+    // What fails there and why, so the model does not retry it blindly.
+    expect(d).toMatch(/git's config and hooks \(\.git\/config, \.git\/hooks.*\), which are read-only \(git add and commit still work\)/);
+    expect(d).toMatch(/No Unix socket can be opened \(EPERM\).*node --import tsx/);
   });
 
   it("sandboxed with network allowed for the session", () => {

@@ -17,14 +17,13 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-/** A bin folder holding a `bwrap` that fails the way it does in a container without user namespaces. */
-function brokenBwrap(): string {
+/** A bin folder holding a `bwrap` that fails with `message`, by default the way it does in a container without user namespaces. */
+function brokenBwrap(
+  message = "bwrap: No permissions to creating new namespace, likely because the kernel does not allow non-privileged user namespaces.",
+): string {
   const bin = mkdtempSync(join(tmpdir(), "awb-fake-bwrap-"));
   dirs.push(bin);
-  writeFileSync(
-    join(bin, "bwrap"),
-    "#!/bin/sh\necho 'bwrap: No permissions to creating new namespace, likely because the kernel does not allow non-privileged user namespaces.' >&2\nexit 1\n",
-  );
+  writeFileSync(join(bin, "bwrap"), `#!/bin/sh\necho '${message}' >&2\nexit 1\n`);
   chmodSync(join(bin, "bwrap"), 0o755);
   return bin;
 }
@@ -45,6 +44,13 @@ describe.skipIf(process.platform !== "linux")("bash without a working sandbox (L
       reason: expect.stringMatching(
         /^bubblewrap cannot create its namespaces here \(bwrap: No permissions to creating new namespace.*\); user namespaces may be disabled$/,
       ),
+    });
+  });
+
+  it("bwrap that cannot load the socket filter (a kernel without seccomp): no sandbox, and the reason says so", () => {
+    expect(probeBashSandbox(brokenBwrap("bwrap: prctl(PR_SET_SECCOMP): Invalid argument"))).toEqual({
+      kind: "none",
+      reason: "bubblewrap cannot load the sandbox's socket filter here (bwrap: prctl(PR_SET_SECCOMP): Invalid argument)",
     });
   });
 });

@@ -38,6 +38,15 @@ describe("bash", () => {
         EDITOR_THEME: "dark",
         GIT_AUTHOR_NAME: "Ada",
         STRIPE_KEY: "rk_live_hidden",
+        // Where host services listen: never handed to a command.
+        XDG_RUNTIME_DIR: "/run/user/4242",
+        DBUS_SESSION_BUS_ADDRESS: "unix:path=/run/user/4242/bus",
+        SSH_AUTH_SOCK: "/tmp/ssh-agent.4242",
+        GPG_AGENT_INFO: "/run/user/4242/gnupg/S.gpg-agent:0:1",
+        DISPLAY: ":0",
+        WAYLAND_DISPLAY: "wayland-0",
+        XAUTHORITY: "/run/user/4242/Xauthority",
+        XDG_CONFIG_HOME: "/home/someone/.config",
       },
     });
     mkdirSync(join(fx.ws, "src"));
@@ -195,6 +204,24 @@ describe("bash", () => {
     expect(seen).toContain("GIT_AUTHOR_NAME=Ada");
     // An allow-list: a variable nobody listed is not passed, whatever its name.
     expect(seen).not.toContain("EDITOR_THEME");
+    expect(seen).toContain("XDG_CONFIG_HOME=/home/someone/.config");
+  });
+
+  it("passes no variable that points at a host service's socket (session bus, ssh and gpg agents, the display)", async () => {
+    const outcome = await approved(fx.runtime, "bash", { command: "env" });
+    const seen = text(fx.runtime, outcome);
+    for (const name of [
+      "XDG_RUNTIME_DIR",
+      "DBUS_SESSION_BUS_ADDRESS",
+      "SSH_AUTH_SOCK",
+      "GPG_AGENT_INFO",
+      "DISPLAY",
+      "WAYLAND_DISPLAY",
+      "XAUTHORITY",
+    ]) {
+      expect(seen).not.toMatch(new RegExp(`^${name}=`, "m"));
+    }
+    expect(seen).not.toContain("4242");
     expect(seen).toMatch(/^PATH=/m);
   });
 

@@ -14,9 +14,11 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { defaultHome, describeSandbox, sandboxedCommand } from "./bash-sandbox";
+import { SECCOMP_FD } from "./bwrap-args";
 import type { ToolContext } from "./context";
 import { errors, failure, formatSeconds, toolError } from "./errors";
 import { BASH_DEFAULT_TIMEOUT_MS, BASH_KILL_GRACE_MS, BASH_MAX_LINES, OUTPUT_MAX_BYTES } from "./limits";
+import { gitRefusalNote, prepareRunGuard, type GuardReport, type RunGuard } from "./run-guard";
 import type { ResolvedPath } from "./sandbox";
 import type { BashArgs } from "./schemas";
 import { plainTerminalText } from "./terminal-text";
@@ -112,6 +114,15 @@ export async function runBash(args: BashArgs, ctx: ToolContext): Promise<ToolOut
   const timeoutMs = bashTimeoutMs(args);
   const started = Date.now();
   if (ctx.signal.aborted) return failure(errors.aborted());
+  // What the sandbox protects by mounts, and what it can only check afterwards (run-guard.ts); nothing to guard unconfined.
+  let guard: RunGuard | null = null;
+  try {
+    guard = ctx.bash.sandbox.kind === "none" ? null : await prepareRunGuard(ctx.sandbox.root, ctx.signal);
+  } catch (err) {
+    // Not run with less protection than the card promised.
+    return failure(errors.io("bash", `could not prepare the sandbox: ${err instanceof Error ? err.message : String(err)}`));
+  }
+  if (ctx.signal.aborted) return failure(errors.aborted());
 
   // If it cannot be made, creating the output file fails below and the command runs without one.
   await mkdir(ctx.outputDir, { recursive: true, mode: 0o700 }).catch(() => undefined);
@@ -137,20 +148,27 @@ export async function runBash(args: BashArgs, ctx: ToolContext): Promise<ToolOut
     let exitSignal: NodeJS.Signals | null = null;
     const timers: NodeJS.Timeout[] = [];
 
-    const { file: program, args: argv } = sandboxedCommand(ctx.bash.sandbox, SHELL, args.command, {
+    const sandboxed = sandboxedCommand(ctx.bash.sandbox, SHELL, args.command, {
       workspace: ctx.sandbox.root,
       cwd: workdir.value.real,
       home: defaultHome(ctx.env),
       hidden: ctx.bash.hidden,
       network: ctx.bash.network,
+      runtimeFolders: ctx.bash.runtimeFolders,
+      pathVar: ctx.env.PATH,
+      git: guard?.git,
     });
-    const child = spawn(program, argv, {
-      cwd: workdir.value.real,
-      env: ctx.env,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    // bwrap reads the seccomp program from its descriptor SECCOMP_FD (the fourth stdio entry) and closes it before the command starts.
+    const stdio: ("ignore" | "pipe")[] = ["ignore", "pipe", "pipe"];
+    if (sandboxed.seccomp) stdio[SECCOMP_FD] = "pipe";
+    const child = spawn(sandboxed.file, sandboxed.args, { cwd: workdir.value.real, env: ctx.env, detached: true, stdio });
     const pid = child.pid;
+    const seccompPipe = sandboxed.seccomp ? child.stdio[SECCOMP_FD] : null;
+    if (sandboxed.seccomp && seccompPipe && "end" in seccompPipe) {
+      // bwrap exiting early (EPIPE) shows as its own error on stderr; nothing to do here.
+      seccompPipe.on("error", () => undefined);
+      seccompPipe.end(sandboxed.seccomp);
+    }
 
     const terminate = () => {
       if (pid === undefined) return;
@@ -205,6 +223,7 @@ export async function runBash(args: BashArgs, ctx: ToolContext): Promise<ToolOut
       if (pid !== undefined) await reapGroup(pid);
       tail += decoders[0].end() + decoders[1].end();
       await new Promise<void>((done) => (file ? file.end(() => done()) : done()));
+      const report: GuardReport | null = guard && !spawnError ? await guard.check().catch(() => null) : null;
       const durationMs = Date.now() - started;
       const cut = truncateTail(plainTerminalText(tail), BASH_MAX_LINES, OUTPUT_MAX_BYTES);
       const truncated = cut.truncated || dropped;
@@ -224,19 +243,32 @@ export async function runBash(args: BashArgs, ctx: ToolContext): Promise<ToolOut
         aborted,
         sandbox: ctx.bash.sandbox.kind,
         ...(ctx.bash.unsandboxedByUser ? { unsandboxedByUser: true } : {}),
+        ...(report && report.warnings.length > 0
+          ? {
+              outsideWrites: report.outsideWrites,
+              outsideUnchecked: report.outsideUnchecked,
+              gitWarnings: report.gitWarnings,
+              sandboxWarnings: report.warnings,
+            }
+          : {}),
       };
       if (spawnError) return resolve(failure(errors.io("bash", spawnError.message), details));
       const output = cut.text === "" ? "(no output)" : cut.text;
       const cutNote = truncated
         ? `[Output cut: showing ${keptText(cut)} (${bytes} bytes in total).${keepFile ? ` Full output saved to ${outputPath}.` : ""}]\n`
         : "";
+      const notes = [
+        guard ? gitRefusalNote(tail, guard.git) : null,
+        ...(report?.warnings ?? []).map((w) => `[Sandbox check: ${w}]`),
+      ].filter((n): n is string => n !== null);
+      const noteText = notes.length > 0 ? `\n\n${notes.join("\n")}` : "";
       if (aborted) return resolve(failure(errors.aborted(), details));
       if (timedOut) {
         return resolve(
           failure(
             toolError(
               "TIMEOUT",
-              `The command timed out after ${formatSeconds(timeoutMs)} and was killed with its child processes. Output so far:\n${cutNote}${output}`,
+              `The command timed out after ${formatSeconds(timeoutMs)} and was killed with its child processes. Output so far:\n${cutNote}${output}${noteText}`,
               "Run something shorter, or pass a larger timeout (in seconds) if it really needs longer.",
             ),
             details,
@@ -244,7 +276,7 @@ export async function runBash(args: BashArgs, ctx: ToolContext): Promise<ToolOut
         );
       }
       const status = exitSignal ? `Killed by signal ${exitSignal}.` : `Exit code: ${exitCode ?? "unknown"}`;
-      resolve({ ok: true, content: [{ type: "text", text: `${cutNote}${output}\n\n${status}` }], details });
+      resolve({ ok: true, content: [{ type: "text", text: `${cutNote}${output}\n\n${status}${noteText}` }], details });
     };
     child.on("error", (err) => void finish(err));
     child.on("close", () => void finish());

@@ -26,6 +26,8 @@ export interface BashSettings {
   network: boolean;
   /** Folders hidden from sandboxed commands besides the home secrets (the app's data folder). */
   hidden: readonly string[];
+  /** The parent's runtime and temp folders ($XDG_RUNTIME_DIR, $TMPDIR …), where services keep sockets: covered in the sandbox. */
+  runtimeFolders: readonly string[];
   /** The user chose "Run unsandboxed" for this one call (recorded in the result's details). */
   unsandboxedByUser?: boolean;
 }

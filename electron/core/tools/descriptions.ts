@@ -93,6 +93,10 @@ export function bashSandboxNote(bash: Pick<BashSettings, "sandbox" | "required" 
   const network = bash.network
     ? "Network access is allowed."
     : "There is no network (not even localhost): downloads, package installs, git fetch/push and calls to local servers fail. The user can allow network access in Settings.";
-  return `- Commands run in an OS sandbox (${bash.sandbox.kind === "bwrap" ? "bubblewrap" : "sandbox-exec"}): the workspace is writable; everything else is read-only, with a private empty /tmp; secret folders in the home folder (~/.ssh, ~/.aws, ~/.config/gh …) appear empty; other processes of the machine are not visible. ${network}
-- A failure caused by the sandbox ("Read-only file system" or "Permission denied" outside the workspace, a missing secret, a network error) will not go away when the command is retried in another form: write inside the workspace instead, or tell the user what needs to run outside the sandbox.`;
+  const sockets =
+    bash.sandbox.kind === "bwrap"
+      ? "No Unix socket can be opened (EPERM), so tools that talk to a daemon or open an IPC pipe fail: e.g. run TypeScript with `node --import tsx file.ts` rather than the `tsx` command."
+      : "Unix sockets outside the workspace cannot be reached.";
+  return `- Commands run in an OS sandbox (${bash.sandbox.kind === "bwrap" ? "bubblewrap" : "sandbox-exec"}): the workspace is writable, except git's config and hooks (.git/config, .git/hooks, .git/info, .gitmodules), which are read-only (git add and commit still work); everything else is read-only, with a private empty /tmp; secret folders in the home folder (~/.ssh, ~/.aws, ~/.config/gh …) appear empty; other processes of the machine are not visible. ${sockets} ${network}
+- A failure caused by the sandbox ("Read-only file system" or "Permission denied" outside the workspace or on git's config, a missing secret, "Operation not permitted" on a socket, a network error) will not go away when the command is retried in another form: write inside the workspace instead, or tell the user what needs to run outside the sandbox.`;
 }

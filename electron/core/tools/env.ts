@@ -9,8 +9,41 @@
 /** The system basics every command gets (both lists below start from them). */
 const SYSTEM_BASICS = ["PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "TERM", "TZ", "TMPDIR", "TEMP", "TMP"];
 
-/** Always passed down, whatever their names look like. */
-const KEEP = new Set([...SYSTEM_BASICS, "PWD", "SSH_AUTH_SOCK", "XAUTHORITY", "DISPLAY", "COLORTERM", "EDITOR", "VISUAL", "NODE_PATH"]);
+/** Never secret by name, whatever their names look like. */
+const KEEP = new Set([...SYSTEM_BASICS, "PWD", "COLORTERM", "EDITOR", "VISUAL", "NODE_PATH"]);
+
+/**
+ * Where host services listen (the session bus, ssh and gpg agents, the
+ * display, docker, the terminal multiplexer, the editor): never passed, even
+ * when a prefix such as XDG_ would list them
+ * (docs/tool-sandbox.md#unix-sockets-and-host-services).
+ */
+export const HOST_SOCKET_VARIABLES = new Set([
+  "XDG_RUNTIME_DIR",
+  "DBUS_SESSION_BUS_ADDRESS",
+  "DBUS_SYSTEM_BUS_ADDRESS",
+  "AT_SPI_BUS_ADDRESS",
+  "SSH_AUTH_SOCK",
+  "SSH_AGENT_PID",
+  "GPG_AGENT_INFO",
+  "DISPLAY",
+  "WAYLAND_DISPLAY",
+  "WAYLAND_SOCKET",
+  "XAUTHORITY",
+  "PULSE_SERVER",
+  "PIPEWIRE_REMOTE",
+  "DOCKER_HOST",
+  "CONTAINER_HOST",
+  "TMUX",
+  "STY",
+  "KITTY_LISTEN_ON",
+  "SWAYSOCK",
+  "I3SOCK",
+  "NVIM",
+  "NVIM_LISTEN_ADDRESS",
+  "VSCODE_IPC_HOOK_CLI",
+  "VSCODE_GIT_IPC_HANDLE",
+]);
 
 /** Known secret variables (also caught by the name pattern; listed so the intent is explicit). */
 export const KNOWN_SECRETS = [
@@ -62,7 +95,7 @@ export function isSecretVariable(name: string, value: string): boolean {
   return SECRET_VALUE.test(value) || URL_WITH_PASSWORD.test(value);
 }
 
-/** Passed to commands (with LC_* and XDG_*), unless the value looks like a credential. */
+/** Passed to commands (with LC_* and XDG_*, less HOST_SOCKET_VARIABLES), unless the value looks like a credential. */
 export const ALLOWED_ENV = new Set([
   ...SYSTEM_BASICS,
   "COLORTERM",
@@ -108,7 +141,7 @@ export const ALLOWED_ENV = new Set([
 export function childEnvironment(source: Record<string, string | undefined>, extraAllowed: readonly string[] = []): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(source)) {
-    if (value === undefined) continue;
+    if (value === undefined || HOST_SOCKET_VARIABLES.has(name)) continue;
     const listed = ALLOWED_ENV.has(name) || extraAllowed.includes(name) || name.startsWith("LC_") || name.startsWith("XDG_");
     if (!listed || isSecretVariable(name, value)) continue;
     env[name] = value;

@@ -56,7 +56,8 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   const policy = options.policy ?? DEFAULT_TOOL_POLICY;
   const budget = new TurnBudget(options.budget ?? DEFAULT_RUN_BUDGET);
   const clock = options.now ?? Date.now;
-  const env = childEnvironment(options.env ?? process.env);
+  const hostEnv = options.env ?? process.env;
+  const env = childEnvironment(hostEnv);
   const rgPath = options.rgPath === undefined ? findOnPath("rg") : options.rgPath;
   const outputDir = options.outputDir ?? join(tmpdir(), "agent-workbench-tool-output");
   const sessionRules: PolicyRule[] = [];
@@ -64,6 +65,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     ...bashPlacement(options),
     // Where cut output is saved is the app's, not the command's.
     hidden: [...(options.bashHidden ?? []), outputDir],
+    runtimeFolders: [hostEnv.XDG_RUNTIME_DIR, hostEnv.TMPDIR, hostEnv.TMP, hostEnv.TEMP].filter((d): d is string => !!d),
   };
   const sessionAllowed = new Set<string>();
   const pending = new Map<string, Pending>();

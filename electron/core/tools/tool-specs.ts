@@ -25,7 +25,7 @@ export function findOnPath(binary: string, pathVar = process.env.PATH ?? ""): st
 export type BashPlacementOptions = Pick<ToolRuntimeOptions, "bashSandbox" | "bashSandboxInfo" | "bashNetwork">;
 
 /** Where bash commands run for these settings: the sandbox (or why none), required or not, network. */
-export function bashPlacement(options: BashPlacementOptions): Omit<BashSettings, "hidden"> {
+export function bashPlacement(options: BashPlacementOptions): Omit<BashSettings, "hidden" | "runtimeFolders"> {
   return {
     sandbox:
       options.bashSandbox === "off"

@@ -34,6 +34,7 @@ const DetailsSchema = DiffSchema.extend({
   outputBytes: num,
   totalBytes: num,
   synthesized: z.boolean().optional().catch(undefined),
+  sandboxWarnings: z.array(z.string()).optional().catch(undefined),
 });
 
 export interface FileDiff {
@@ -52,9 +53,19 @@ export interface ToolDetails {
   truncated: boolean;
   errorCode: string | null;
   synthesized: boolean;
+  /** What the bash sandbox could not refuse and found after the run (a write through a hard link, a new repository …). */
+  sandboxWarnings: string[];
 }
 
-const EMPTY: ToolDetails = { diff: null, exitCode: null, durationMs: null, truncated: false, errorCode: null, synthesized: false };
+const EMPTY: ToolDetails = {
+  diff: null,
+  exitCode: null,
+  durationMs: null,
+  truncated: false,
+  errorCode: null,
+  synthesized: false,
+  sandboxWarnings: [],
+};
 
 export function readToolDetails(result: ToolResultMessage | null | undefined, fallbackPath?: string): ToolDetails {
   if (!result || result.details === undefined || result.details === null) return EMPTY;
@@ -82,5 +93,6 @@ export function readToolDetails(result: ToolResultMessage | null | undefined, fa
     truncated: d.truncated === true || (typeof d.truncated === "object" && d.truncated !== null),
     errorCode: d.errorCode ?? d.error?.errorCode ?? null,
     synthesized: d.synthesized === true,
+    sandboxWarnings: d.sandboxWarnings ?? [],
   };
 }

@@ -106,6 +106,11 @@ export const ToolCard = memo(function ToolCard({ call, streaming }: { call: Tool
           {approval.unsandboxed ? " · run unsandboxed (your choice, this command only)" : ""}
         </p>
       )}
+      {details.sandboxWarnings.map((w) => (
+        <p key={w} className="tool-sandbox-warning" role="alert">
+          {w}
+        </p>
+      ))}
       {call.argumentsError && <p className="tool-error">{argumentsNote(call.argumentsError)}</p>}
       {diffSource && !result?.isError && <DiffSummaryView source={diffSource} onOpen={ctx.actions.openDiff} />}
       {/* A denial is said once, by the decision line (its result only repeats it for the model). */}
