@@ -62,6 +62,19 @@ describe("bash", () => {
     expect(outcome.details).toMatchObject({ exitCode: 3, truncated: false, fullOutputPath: null, timedOut: false });
   });
 
+  it("git ignores a bare repository the workspace carries as plain files unless it is named", async () => {
+    // A cloned repository can ship fixtures/evil.git/{HEAD,config,objects,refs}: its config's aliases,
+    // core.pager and core.sshCommand are commands git would run for any git call inside that folder.
+    const bare = join(fx.ws, "fixtures", "evil.git");
+    mkdirSync(join(fx.ws, "fixtures"), { recursive: true });
+    execFileSync("git", ["init", "-q", "--bare", bare]);
+    execFileSync("git", ["--git-dir", bare, "config", "alias.st", "!echo planted-alias-ran"]);
+    const run = await approved(fx.runtime, "bash", { command: "git st; git rev-parse --is-bare-repository", workdir: "fixtures/evil.git" });
+    const seen = text(fx.runtime, run);
+    expect(seen).not.toContain("planted-alias-ran");
+    expect(seen).toMatch(/cannot use bare repository|not a git repository/);
+  });
+
   it("runs in the workspace, or in workdir inside it", async () => {
     const root = await approved(fx.runtime, "bash", { command: "pwd" });
     expect(text(fx.runtime, root)).toContain(fx.ws);

@@ -149,5 +149,11 @@ export function childEnvironment(source: Record<string, string | undefined>, ext
   env.PAGER = "cat";
   env.GIT_PAGER = "cat";
   env.GIT_TERMINAL_PROMPT = "0";
+  // A repository can carry a bare repository as plain files (fixtures/x.git/config): git would read its
+  // config, whose core.pager, aliases and core.sshCommand are commands, for any git run inside it.
+  // Found only when named (--git-dir), never by walking up from the folder (git >= 2.38).
+  env.GIT_CONFIG_COUNT = "1";
+  env.GIT_CONFIG_KEY_0 = "safe.bareRepository";
+  env.GIT_CONFIG_VALUE_0 = "explicit";
   return env;
 }
