@@ -285,6 +285,10 @@ export const InstructionFileSchema = z.object({
 });
 export type InstructionFile = z.infer<typeof InstructionFileSchema>;
 
+/** A file that would have reached the prompt but was left out: a link leading out of the workspace, a FIFO… (docs/prompt-files.md). */
+export const SkippedPromptFileSchema = z.object({ path: z.string(), reason: z.string() });
+export type SkippedPromptFile = z.infer<typeof SkippedPromptFileSchema>;
+
 /** A file mention: `@src/a.ts` or `@src/a.ts:10-40`. */
 export const MentionSchema = z.object({
   path: z.string().min(1).max(4096),
@@ -310,6 +314,10 @@ export const PromptCommandSchema = z.object({
   file: z.string().optional(),
 });
 export type PromptCommand = z.infer<typeof PromptCommandSchema>;
+
+/** A prompt template as the composer sends it: by name, with what followed the command. */
+export const PromptCommandCallSchema = z.object({ name: z.string().min(1).max(64), args: z.string().max(100_000) }).strict();
+export type PromptCommandCall = z.infer<typeof PromptCommandCallSchema>;
 
 const SessionId = z.object({ sessionId: z.string().min(1) });
 const Empty = z.object({}).strict();
@@ -388,6 +396,11 @@ export const requests = lazyTable({
       images: z.array(ImageContentSchema).max(20).optional(),
       /** Files mentioned with @: their content (or line range) is attached to the message. */
       mentions: z.array(MentionSchema).max(50).optional(),
+      /**
+       * A prompt template chosen in the `/` menu: the core reads it (docs/prompt-files.md) and sends it expanded with
+       * `args` as the message; `text` must then be empty.
+       */
+      command: PromptCommandCallSchema.optional(),
     }).strict(),
     result: z.object({ queued: z.boolean() }),
   }),
@@ -415,7 +428,10 @@ export const requests = lazyTable({
   /** Summarises the conversation so far (the `/compact` command); refused while a turn runs. */
   "session.compact": () => ({ params: SessionId.strict(), result: Ok }),
   /** The instruction files (AGENTS.md …) in the session's system prompt. */
-  "session.instructions": () => ({ params: SessionId.strict(), result: z.object({ files: z.array(InstructionFileSchema) }) }),
+  "session.instructions": () => ({
+    params: SessionId.strict(),
+    result: z.object({ files: z.array(InstructionFileSchema), skipped: z.array(SkippedPromptFileSchema) }),
+  }),
   /** Fuzzy search of the workspace's files (gitignore-aware) for @-mentions. */
   "files.search": () => ({
     params: z

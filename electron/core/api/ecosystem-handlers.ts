@@ -47,7 +47,7 @@ export function createEcosystemHandlers(ctx: CoreContext): Pick<HandlerTable, Ec
     },
     "session.instructions": async (p: P<"session.instructions">) => {
       requireSession(p.sessionId);
-      return { files: await ctx.agent(p.sessionId).instructionFiles() };
+      return ctx.agent(p.sessionId).instructionFiles();
     },
     "files.search": async (p: P<"files.search">) => {
       requireWorkspace(p.workspaceId);

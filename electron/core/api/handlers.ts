@@ -7,7 +7,7 @@ import { readCaFile } from "../network/node-fetch";
 import { parseSettings } from "./settings";
 import { invalidBashAllow } from "../tools/rule-match";
 import { detectBashSandbox } from "../tools/bash-sandbox";
-import { attachMentions } from "../mentions/attach";
+import { composeMessage } from "./compose-message";
 import { listFolders } from "./folder-browser";
 import type { EcosystemMethod } from "./ecosystem-handlers";
 
@@ -131,11 +131,14 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
 
     "chat.send": async (p: P<"chat.send">) => {
       requireSession(p.sessionId);
-      if (!p.text.trim() && !(p.images?.length ?? 0) && !(p.mentions?.length ?? 0))
+      if (!p.text.trim() && !(p.images?.length ?? 0) && !(p.mentions?.length ?? 0) && !p.command)
         throw new ApiFailure("INVALID_REQUEST", "the message is empty");
-      const attached = await attachMentions(ctx.workspaceRootOf(p.sessionId), p.mentions ?? []);
-      if (!attached.ok) throw new ApiFailure("INVALID_REQUEST", attached.message);
-      return ctx.agent(p.sessionId).send(p.text, p.images ?? [], attached.blocks);
+      const { text, blocks } = await composeMessage(p, {
+        workspaceRoot: ctx.workspaceRootOf(p.sessionId),
+        configDir: ctx.configDir,
+        sources: ctx.promptSources,
+      });
+      return ctx.agent(p.sessionId).send(text, p.images ?? [], blocks);
     },
     "chat.abort": (p: P<"chat.abort">) => {
       requireSession(p.sessionId);
