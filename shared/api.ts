@@ -247,8 +247,13 @@ export const McpServerStatusSchema = z.object({
   stderrTail: z.string(),
   /** What starting it runs (command line) or connects to (URL), with the names of the variables it reads. */
   launch: z.string(),
-  /** Identifies this exact configuration; `mcp.trust` takes it back, so what is trusted is what the user saw. */
+  /**
+   * Identifies this exact configuration and the workspace files it runs (docs/mcp-trust.md); `mcp.trust` takes it
+   * back, so what is trusted is what the user saw.
+   */
   fingerprint: z.string(),
+  /** The workspace files the fingerprint covers, and what it cannot cover (code fetched at start, files outside the workspace). */
+  pins: z.object({ files: z.array(z.string()), notes: z.array(z.string()) }),
   /** Tools left out because no provider can take their schema, with the reason. */
   skippedTools: z.array(z.string()),
 });

@@ -29,7 +29,7 @@ async function setup(servers: Record<string, unknown>): Promise<Setup> {
     env: process.env,
     clientVersion: "test",
     // Trust itself is tested in mcp-trust.test.ts; here every workspace server is trusted.
-    trust: { isTrusted: () => true },
+    trust: { verdict: () => ({ trusted: true }) },
     onStatus: (s) => statuses.push(s),
   });
   await mcp.whenStarted(150_000);

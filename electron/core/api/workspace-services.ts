@@ -7,7 +7,7 @@ import type { McpStatus, ModeChange, SessionMode } from "../../../shared/api";
 import { join } from "node:path";
 import { USER_MCP_FILE, WORKSPACE_MCP_FILE } from "../mcp/config";
 import { McpWorkspace, type McpWorkspaceStatus } from "../mcp/manager";
-import { isTrustedBy, type McpTrustRecord } from "../mcp/trust";
+import { TrustedPinSchema, trustVerdict, trustedPinOf, type McpTrustRecord } from "../mcp/trust";
 import { FileIndex } from "../mentions/file-index";
 import type { SessionStore } from "../store";
 
@@ -46,7 +46,7 @@ export class WorkspaceServices {
       configDir: this.options.configDir,
       env: this.options.env,
       clientVersion: this.options.version,
-      trust: { isTrusted: (entry) => isTrustedBy(this.mcpTrust(workspaceId), entry) },
+      trust: { verdict: (entry, pin) => trustVerdict(this.mcpTrust(workspaceId), entry, pin) },
       onStatus: (s) => this.options.onMcpStatus(this.statusOf(workspaceId, root, s)),
     });
     this.mcps.set(workspaceId, mcp);
@@ -67,18 +67,30 @@ export class WorkspaceServices {
   mcpTrust(workspaceId: string): McpTrustRecord {
     const stored = this.options.store.getSetting(mcpTrustKey(workspaceId));
     if (!stored || typeof stored !== "object" || Array.isArray(stored)) return {};
-    return Object.fromEntries(Object.entries(stored).filter((e): e is [string, string] => typeof e[1] === "string"));
+    const record: McpTrustRecord = {};
+    for (const [name, value] of Object.entries(stored)) {
+      // A bare string: trust stored before the pin covered files (it no longer matches any pin).
+      const parsed =
+        typeof value === "string" ? { success: true as const, data: { fingerprint: value } } : TrustedPinSchema.safeParse(value);
+      if (parsed.success) record[name] = parsed.data;
+    }
+    return record;
   }
 
-  /** Records trust (or its revocation) for the given servers, then starts or stops them. */
+  /**
+   * Records trust (or its revocation) for the given servers, then starts or stops them. Trust stores the pin the
+   * status showed (the caller checked `fingerprint` against it), so what starts is what the user saw, or nothing.
+   */
   async setMcpTrust(workspaceId: string, servers: readonly { name: string; fingerprint: string }[], trusted: boolean): Promise<void> {
     const record = this.mcpTrust(workspaceId);
+    const mcp = this.mcp(workspaceId);
     for (const { name, fingerprint } of servers) {
-      if (trusted) record[name] = fingerprint;
+      const pin = mcp?.pinOf(name);
+      if (trusted) record[name] = pin?.fingerprint === fingerprint ? trustedPinOf(pin) : { fingerprint };
       else delete record[name];
     }
     this.options.store.setSetting(mcpTrustKey(workspaceId), record);
-    await this.mcp(workspaceId)?.retrust(servers.map((s) => s.name));
+    await mcp?.retrust(servers.map((s) => s.name));
   }
 
   private statusOf(workspaceId: string, root: string, s: McpWorkspaceStatus): McpStatus {

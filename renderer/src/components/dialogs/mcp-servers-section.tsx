@@ -114,7 +114,8 @@ export function McpServersSection({ headingId }: { headingId: string }) {
                   <p className="muted mcp-launch">
                     {s.transport === "stdio" ? "Runs" : "Connects to"} <code>{s.launch}</code>
                   </p>
-                  {s.error && s.state !== "untrusted" && <p className="muted">{s.error}</p>}
+                  {s.source === "workspace" && <McpPins pins={s.pins} />}
+                  {s.error && <p className={s.state === "untrusted" ? "mcp-untrusted-reason" : "muted"}>{s.error}</p>}
                   {s.state === "failed" && s.stderrTail && (
                     <pre aria-label={`stderr of ${s.name}`}>{s.stderrTail.trim().split("\n").slice(-8).join("\n")}</pre>
                   )}
@@ -129,5 +130,28 @@ export function McpServersSection({ headingId }: { headingId: string }) {
         </>
       )}
     </section>
+  );
+}
+
+/** What trusting the server pins (the workspace files whose change voids trust) and what it cannot. */
+function McpPins({ pins }: { pins: McpServerStatus["pins"] }) {
+  return (
+    <p className="muted small" aria-label="Trust covers">
+      {pins.files.length > 0 ? (
+        <>
+          Trust covers the entry and {pins.files.length === 1 ? "the file" : "the files"}{" "}
+          {pins.files.map((f, i) => (
+            <span key={f}>
+              {i > 0 ? ", " : ""}
+              <code>{f}</code>
+            </span>
+          ))}
+          : a change to any of them asks you again.
+        </>
+      ) : (
+        "Trust covers the entry only."
+      )}
+      {pins.notes.length > 0 && ` Not covered: ${pins.notes.join("; ")}.`}
+    </p>
   );
 }
