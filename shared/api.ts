@@ -95,7 +95,8 @@ export const ProposalPreviewSchema = z.discriminatedUnion("kind", [
     sandboxed: z.boolean().optional(),
   }),
   /** An MCP tool the server does not mark read-only. */
-  z.object({ kind: z.literal("mcp"), server: z.string(), tool: z.string(), argsJson: z.string() }),
+  /** `readOnlyHint`: the server says the tool only reads (a hint, not a guarantee: it is asked all the same). */
+  z.object({ kind: z.literal("mcp"), server: z.string(), tool: z.string(), argsJson: z.string(), readOnlyHint: z.boolean().optional() }),
 ]);
 
 export const PendingApprovalSchema = z.object({
@@ -256,6 +257,8 @@ export const McpServerStatusSchema = z.object({
   pins: z.object({ files: z.array(z.string()), notes: z.array(z.string()) }),
   /** Tools left out because no provider can take their schema, with the reason. */
   skippedTools: z.array(z.string()),
+  /** Its tools (full names) the user chose to always allow in this workspace, while the server runs what it ran then. */
+  alwaysAllowed: z.array(z.string()),
 });
 export type McpServerStatus = z.infer<typeof McpServerStatusSchema>;
 
@@ -456,6 +459,11 @@ export const requests = lazyTable({
    * Trusts (or revokes trust in) servers from the workspace's `.mcp.json`, each by the fingerprint `mcp.status`
    * showed: a trusted server starts, a revoked one stops. A changed configuration is refused (CONFLICT).
    */
+  /** Forgets "always allow" for one MCP tool (by its full name) in the workspace: it is asked again. */
+  "mcp.forgetTool": () => ({
+    params: z.object({ workspaceId: z.string().min(1), tool: z.string().min(1) }).strict(),
+    result: McpStatusSchema,
+  }),
   "mcp.trust": () => ({
     params: z
       .object({

@@ -181,6 +181,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
         options.approvalPolicy ? { ...settings, approvalPolicy: options.approvalPolicy(settings.approvalPolicy) } : settings,
       env,
       rules: () => store.listRules(workspace.id),
+      externalAllowed: () => services.mcpAllowedNow(workspace.id),
       externalTools: mcp ? () => mcp.toolSet() : undefined,
       // The sessions database and everything beside it: no command reads or changes it.
       bashHidden: isAbsolute(options.dbPath) ? [dirname(options.dbPath)] : [],
@@ -200,6 +201,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       saveRule: (rule) => {
         store.addRule({ workspaceId: workspace.id, ...rule });
       },
+      allowToolAlways: (toolName) => services.allowMcpTool(workspace.id, toolName),
       now,
       workspaceRoot: workspace.path,
       platform: platform(),

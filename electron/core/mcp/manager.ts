@@ -9,7 +9,7 @@
  */
 import { loadMcpConfig, type McpConfigLoad } from "./config";
 import { McpServerConnection, type McpServerStatus } from "./server-connection";
-import { mcpToolSet, type McpToolSet } from "./tool-defs";
+import { mcpToolName, mcpToolSet, type McpToolSet } from "./tool-defs";
 import { pinLaunch, type LaunchPin } from "./launch-pin";
 import { needsTrust, type McpTrust } from "./trust";
 
@@ -122,6 +122,14 @@ export class McpWorkspace {
         return conn && needsTrust(conn.entry) ? [conn.start()] : [];
       }),
     );
+  }
+
+  /** The server a tool (by its full `mcp__<server>__<tool>` name) belongs to, or null. */
+  serverOfTool(toolName: string): string | null {
+    for (const conn of this.connections.values()) {
+      if (conn.listTools().some((t) => mcpToolName(conn.entry.name, t.name) === toolName)) return conn.entry.name;
+    }
+    return null;
   }
 
   /** The launch pin a server's status shows (what `mcp.trust` stores), or null. */

@@ -204,7 +204,13 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     },
 
     explain(proposal) {
-      return evaluatePolicy(policy, [...sessionRules, ...(options.rules?.() ?? [])], proposal.toolName, proposal.preview, sessionAllowed);
+      const saved = options.externalAllowed?.();
+      const allowed = saved && saved.size > 0 ? new Set([...sessionAllowed, ...saved]) : sessionAllowed;
+      const verdict = evaluatePolicy(policy, [...sessionRules, ...(options.rules?.() ?? [])], proposal.toolName, proposal.preview, allowed);
+      // The policy words every external allow as "for this session"; a saved one says where it comes from.
+      if (verdict.action === "allow" && !sessionAllowed.has(proposal.toolName) && saved?.has(proposal.toolName))
+        return { ...verdict, rule: `${proposal.toolName}: always allowed in this workspace` };
+      return verdict;
     },
 
     checkRule: ruleProblem,

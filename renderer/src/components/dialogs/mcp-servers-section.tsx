@@ -57,6 +57,15 @@ export function McpServersSection({ headingId }: { headingId: string }) {
       )
       .finally(() => setBusy(null));
   };
+  const forget = (tool: string) => {
+    if (!workspaceId) return;
+    setBusy(tool);
+    client()
+      .call("mcp.forgetTool", { workspaceId, tool })
+      .then(setStatus)
+      .catch((err: unknown) => useAppStore.getState().reportError("Could not forget the tool", err))
+      .finally(() => setBusy(null));
+  };
   const untrusted = status?.servers.filter((s) => s.state === "untrusted") ?? [];
 
   return (
@@ -120,6 +129,19 @@ export function McpServersSection({ headingId }: { headingId: string }) {
                     <pre aria-label={`stderr of ${s.name}`}>{s.stderrTail.trim().split("\n").slice(-8).join("\n")}</pre>
                   )}
                   {s.skippedTools.length > 0 && <p className="muted">Left out: {s.skippedTools.join("; ")}</p>}
+                  {s.alwaysAllowed.length > 0 && (
+                    <p className="muted small">
+                      Always allowed in this workspace:{" "}
+                      {s.alwaysAllowed.map((tool) => (
+                        <span key={tool}>
+                          <code>{tool.slice(`mcp__${s.name}__`.length)}</code>{" "}
+                          <button type="button" className="link-button" disabled={busy !== null} onClick={() => forget(tool)}>
+                            Forget
+                          </button>{" "}
+                        </span>
+                      ))}
+                    </p>
+                  )}
                 </li>
               ))}
             </ul>
