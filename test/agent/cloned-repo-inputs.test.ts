@@ -72,18 +72,18 @@ describe("a cloned repository's files that reach the prompt", () => {
       const userDir = tempDir("awb-user-");
       const markers = ["MARKER-AWS-7f3a9c", "MARKER-SSH-2b81de", "MARKER-CLAUDE-5c0e44", "MARKER-FIFO-e6a5d8", "MARKER-USER-33fe10"];
       h = await startHarness({
-        files: { "docs/guide.md": "# Guide\n", "pkg/a.ts": "export const a = 1;\n", "lib/b.ts": "export const b = 2;\n" },
+        files: { "guide/intro.md": "# Guide\n", "pkg/a.ts": "export const a = 1;\n", "lib/b.ts": "export const b = 2;\n" },
         workbench: { userConfigDir: userDir },
       });
       const ws = h.workspace;
       symlinkSync(plantSecret(outside, "credentials", markers[0]), join(ws, "AGENTS.md"));
-      symlinkSync(plantSecret(outside, "id_ed25519", markers[1]), join(ws, "docs", "AGENTS.md"));
+      symlinkSync(plantSecret(outside, "id_ed25519", markers[1]), join(ws, "guide", "AGENTS.md"));
       symlinkSync(plantSecret(outside, "claude.md", markers[2]), join(ws, "pkg", "CLAUDE.md"));
       fedFifo(join(ws, "lib", "AGENTS.md"), markers[3]);
       // The user's own AGENTS.md may not lead out of the user's config folder either.
       symlinkSync(plantSecret(outside, "user.md", markers[4]), join(userDir, "AGENTS.md"));
 
-      h.faux.script([read("call_docs", "docs/guide.md"), read("call_pkg", "pkg/a.ts"), read("call_lib", "lib/b.ts"), say("done")]);
+      h.faux.script([read("call_guide", "guide/intro.md"), read("call_pkg", "pkg/a.ts"), read("call_lib", "lib/b.ts"), say("done")]);
       await h.turn("look around the repository");
 
       expectAllAccepted(h);
@@ -97,7 +97,7 @@ describe("a cloned repository's files that reach the prompt", () => {
       expect(files).toEqual([]);
       const reasons = Object.fromEntries(skipped.map((s) => [s.path, s.reason]));
       expect(reasons["AGENTS.md"]).toMatch(/symbolic link that points outside the workspace/);
-      expect(reasons["docs/AGENTS.md"]).toMatch(/outside the workspace/);
+      expect(reasons["guide/AGENTS.md"]).toMatch(/outside the workspace/);
       expect(reasons["pkg/CLAUDE.md"]).toMatch(/outside the workspace/);
       expect(reasons["lib/AGENTS.md"]).toMatch(/named pipe \(FIFO\)/);
       expect(reasons[join(userDir, "AGENTS.md")]).toMatch(/outside/);
@@ -205,13 +205,13 @@ describe("a cloned repository's files that reach the prompt", () => {
         workbench: { userConfigDir: userDir },
       });
       symlinkSync(plantSecret(outside, "x.md", "MARKER-X"), join(h.workspace, "CLAUDE.md"));
-      mkdirSync(join(h.workspace, "docs"));
-      symlinkSync(plantSecret(outside, "y.md", "MARKER-Y"), join(h.workspace, "docs", "AGENTS.md"));
+      mkdirSync(join(h.workspace, "guide"));
+      symlinkSync(plantSecret(outside, "y.md", "MARKER-Y"), join(h.workspace, "guide", "AGENTS.md"));
       const png = Buffer.from(
         "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201e5273f9b0000000049454e44ae426082",
         "hex",
       );
-      h.faux.script([read("call_docs", "docs/none.md"), say("one"), say("two")]);
+      h.faux.script([read("call_guide", "guide/none.md"), say("one"), say("two")]);
       let from = h.events.length;
       await h.call("chat.send", {
         sessionId: h.sessionId,
@@ -232,7 +232,7 @@ describe("a cloned repository's files that reach the prompt", () => {
         { kind: "instructions", path: "AGENTS.md", seq: null, bytes: 10, truncated: false, detail: "workspace" },
         {
           kind: "instructions",
-          path: "docs/AGENTS.md",
+          path: "guide/AGENTS.md",
           seq: null,
           bytes: 0,
           truncated: false,

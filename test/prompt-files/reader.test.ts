@@ -29,10 +29,10 @@ async function fixture() {
   const base = temp();
   const root = join(base, "ws");
   const outside = join(base, "outside");
-  mkdirSync(join(root, "docs"), { recursive: true });
+  mkdirSync(join(root, "guide"), { recursive: true });
   mkdirSync(outside);
   writeFileSync(join(outside, "secret"), "SECRET");
-  writeFileSync(join(root, "docs", "a.md"), "inside");
+  writeFileSync(join(root, "guide", "a.md"), "inside");
   const reader = await PromptFileReader.open(root, "workspace");
   if (!reader) throw new Error("no reader");
   return { base, root, outside, reader };
@@ -43,7 +43,7 @@ describe("the prompt-file reader", () => {
     const { root, outside, reader } = await fixture();
     symlinkSync(join(outside, "secret"), join(root, "AGENTS.md"));
     symlinkSync(outside, join(root, "linked"));
-    symlinkSync(join("docs", "a.md"), join(root, "inner.md"));
+    symlinkSync(join("guide", "a.md"), join(root, "inner.md"));
     const direct = await reader.read("AGENTS.md", { maxBytes: 100, over: "cut" });
     expect(direct).toMatchObject({
       ok: false,
@@ -52,7 +52,7 @@ describe("the prompt-file reader", () => {
     });
     expect(await reader.read("linked/secret", { maxBytes: 100, over: "cut" })).toMatchObject({ ok: false, missing: false });
     const inner = await reader.read("inner.md", { maxBytes: 100, over: "cut" });
-    expect(inner).toMatchObject({ ok: true, file: { path: "docs/a.md", asked: "inner.md", bytes: 6 } });
+    expect(inner).toMatchObject({ ok: true, file: { path: "guide/a.md", asked: "inner.md", bytes: 6 } });
     if (inner.ok) expect(promptText(inner.file)).toBe("inside");
   });
 
@@ -87,7 +87,7 @@ describe("the prompt-file reader", () => {
     });
     expect(await reader.read("big.md", { maxBytes: 200, over: "refuse" })).toMatchObject({ ok: true, file: { truncated: false } });
     expect(await reader.read("nope.md", { maxBytes: 10, over: "cut" })).toMatchObject({ ok: false, missing: true });
-    expect(await reader.read("docs", { maxBytes: 10, over: "cut" })).toMatchObject({ ok: false, missing: true });
+    expect(await reader.read("guide", { maxBytes: 10, over: "cut" })).toMatchObject({ ok: false, missing: true });
     expect(await reader.read("nope/deeper.md", { maxBytes: 10, over: "cut" })).toMatchObject({ ok: false, missing: true });
   });
 
