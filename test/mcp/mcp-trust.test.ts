@@ -13,8 +13,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createWorkbench } from "../../electron/core/api/create-workbench";
 import type { Workbench } from "../../electron/core/api/workbench";
 import type { McpServerEntry } from "../../electron/core/mcp/config";
-import { configHash } from "../../electron/core/mcp/launch-pin";
-import { launchSummary } from "../../electron/core/mcp/trust";
+import { configHash, pinLaunch } from "../../electron/core/mcp/launch-pin";
+import { launchSummary, trustedPinOf, trustVerdict } from "../../electron/core/mcp/trust";
 import type { McpServerStatus } from "../../shared/api";
 import { TEST_KEYS, startHarness, type Harness } from "../agent/harness";
 import { FLAKY_SERVER } from "./helpers";
@@ -36,6 +36,16 @@ describe("fingerprint and launch line", () => {
     expect(configHash(entry({ command: "node", args: ["x.js"], env: { A: "1", B: "3" } }))).not.toBe(a);
     expect(configHash(entry({ command: "node", args: ["x.js"], env: { A: "1", B: "2" }, cwd: "sub" }))).not.toBe(a);
     expect(configHash(entry({ command: "node", args: ["x.js"], env: { A: "1", B: "2" } }, "other"))).not.toBe(a);
+  });
+
+  it("trust stored before the pin covered files no longer starts the server, and says why", async () => {
+    const e = entry({ command: "node", args: ["x.js"] });
+    const pin = await pinLaunch(e, tmpdir());
+    expect(trustVerdict({ s: { fingerprint: configHash(e) } }, e, pin)).toEqual({
+      trusted: false,
+      reason: expect.stringMatching(/trusted before trust covered the files it runs/),
+    });
+    expect(trustVerdict({ s: trustedPinOf(pin) }, e, pin)).toEqual({ trusted: true });
   });
 
   it("the launch line shows the command and names the environment variables a server would read, never their values", () => {
@@ -134,6 +144,7 @@ describe("trusting a workspace's .mcp.json", () => {
       await h.call("mcp.restart", { workspaceId: h.workspaceId });
       const edited = await statusOf(h, "flaky");
       expect(edited.state).toBe("untrusted");
+      expect(edited.error).toMatch(/its entry in \.mcp\.json changed since you trusted it/);
       expect(edited.fingerprint).not.toBe(shown.fingerprint);
 
       await h.call("mcp.trust", { workspaceId: h.workspaceId, trusted: true, servers: [pick(edited)] });

@@ -48,14 +48,20 @@ export function trustVerdict(record: McpTrustRecord, entry: McpServerEntry, pin:
   const trusted = record[entry.name];
   if (!trusted) return { trusted: false, reason: UNTRUSTED_REASON };
   if (trusted.fingerprint === pin.fingerprint) return { trusted: true };
+  const { configHash, files } = trusted;
+  // Stored by a version whose trust covered the entry only.
+  if (configHash === undefined || files === undefined)
+    return {
+      trusted: false,
+      reason: "not started: it was trusted before trust covered the files it runs; review it in Settings and trust it again",
+    };
   return {
     trusted: false,
-    reason: `not started: ${whatChanged(trusted, pin)} since you trusted it; review it in Settings and trust it again`,
+    reason: `not started: ${whatChanged({ configHash, files }, pin)} since you trusted it; review it in Settings and trust it again`,
   };
 }
 
-function whatChanged(trusted: TrustedPin, pin: LaunchPin): string {
-  if (!trusted.files || !trusted.configHash) return "the server or the files it runs changed";
+function whatChanged(trusted: { configHash: string; files: Record<string, string> }, pin: LaunchPin): string {
   if (trusted.configHash !== pin.configHash) return "its entry in .mcp.json changed";
   const before = trusted.files;
   const paths = [...new Set([...Object.keys(before), ...Object.keys(pin.files)])].filter((p) => before[p] !== pin.files[p]).sort();

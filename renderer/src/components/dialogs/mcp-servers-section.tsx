@@ -124,7 +124,8 @@ export function McpServersSection({ headingId }: { headingId: string }) {
                     {s.transport === "stdio" ? "Runs" : "Connects to"} <code>{s.launch}</code>
                   </p>
                   {s.source === "workspace" && <McpPins pins={s.pins} />}
-                  {s.error && <p className={s.state === "untrusted" ? "mcp-untrusted-reason" : "muted"}>{s.error}</p>}
+                  {/* For an untrusted server: why (never trusted, or what changed since). */}
+                  {s.error && <p className="muted">{s.error}</p>}
                   {s.state === "failed" && s.stderrTail && (
                     <pre aria-label={`stderr of ${s.name}`}>{s.stderrTail.trim().split("\n").slice(-8).join("\n")}</pre>
                   )}
