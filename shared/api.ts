@@ -99,7 +99,8 @@ export const ProposalPreviewSchema = z.discriminatedUnion("kind", [
     runsWorkspaceCode: z.array(z.string()).optional(),
   }),
   /** An MCP tool the server does not mark read-only. */
-  z.object({ kind: z.literal("mcp"), server: z.string(), tool: z.string(), argsJson: z.string() }),
+  /** `readOnlyHint`: the server says the tool only reads (a hint, not a guarantee: it is asked all the same). */
+  z.object({ kind: z.literal("mcp"), server: z.string(), tool: z.string(), argsJson: z.string(), readOnlyHint: z.boolean().optional() }),
 ]);
 
 export const PendingApprovalSchema = z.object({
@@ -253,10 +254,17 @@ export const McpServerStatusSchema = z.object({
   stderrTail: z.string(),
   /** What starting it runs (command line) or connects to (URL), with the names of the variables it reads. */
   launch: z.string(),
-  /** Identifies this exact configuration; `mcp.trust` takes it back, so what is trusted is what the user saw. */
+  /**
+   * Identifies this exact configuration and the workspace files it runs (docs/mcp-trust.md); `mcp.trust` takes it
+   * back, so what is trusted is what the user saw.
+   */
   fingerprint: z.string(),
+  /** The workspace files the fingerprint covers, and what it cannot cover (code fetched at start, files outside the workspace). */
+  pins: z.object({ files: z.array(z.string()), notes: z.array(z.string()) }),
   /** Tools left out because no provider can take their schema, with the reason. */
   skippedTools: z.array(z.string()),
+  /** Its tools (full names) the user chose to always allow in this workspace, while the server runs what it ran then. */
+  alwaysAllowed: z.array(z.string()),
 });
 export type McpServerStatus = z.infer<typeof McpServerStatusSchema>;
 
@@ -291,6 +299,10 @@ export const InstructionFileSchema = z.object({
 });
 export type InstructionFile = z.infer<typeof InstructionFileSchema>;
 
+/** A file that would have reached the prompt but was left out: a link leading out of the workspace, a FIFO… (docs/prompt-files.md). */
+export const SkippedPromptFileSchema = z.object({ path: z.string(), reason: z.string() });
+export type SkippedPromptFile = z.infer<typeof SkippedPromptFileSchema>;
+
 /** A file mention: `@src/a.ts` or `@src/a.ts:10-40`. */
 export const MentionSchema = z.object({
   path: z.string().min(1).max(4096),
@@ -316,6 +328,10 @@ export const PromptCommandSchema = z.object({
   file: z.string().optional(),
 });
 export type PromptCommand = z.infer<typeof PromptCommandSchema>;
+
+/** A prompt template as the composer sends it: by name, with what followed the command. */
+export const PromptCommandCallSchema = z.object({ name: z.string().min(1).max(64), args: z.string().max(100_000) }).strict();
+export type PromptCommandCall = z.infer<typeof PromptCommandCallSchema>;
 
 const SessionId = z.object({ sessionId: z.string().min(1) });
 const Empty = z.object({}).strict();
@@ -396,6 +412,11 @@ export const requests = lazyTable({
       mentions: z.array(MentionSchema).max(50).optional(),
       /** "askEach": the turn this message starts asks for every side effect not denied, whatever saved rules and settings allow (headless --approve none / read-only). */
       approvals: z.enum(["rules", "askEach"]).optional(),
+      /**
+       * A prompt template chosen in the `/` menu: the core reads it (docs/prompt-files.md) and sends it expanded with
+       * `args` as the message; `text` must then be empty.
+       */
+      command: PromptCommandCallSchema.optional(),
     }).strict(),
     result: z.object({ queued: z.boolean() }),
   }),
@@ -423,7 +444,10 @@ export const requests = lazyTable({
   /** Summarises the conversation so far (the `/compact` command); refused while a turn runs. */
   "session.compact": () => ({ params: SessionId.strict(), result: Ok }),
   /** The instruction files (AGENTS.md …) in the session's system prompt. */
-  "session.instructions": () => ({ params: SessionId.strict(), result: z.object({ files: z.array(InstructionFileSchema) }) }),
+  "session.instructions": () => ({
+    params: SessionId.strict(),
+    result: z.object({ files: z.array(InstructionFileSchema), skipped: z.array(SkippedPromptFileSchema) }),
+  }),
   /** Fuzzy search of the workspace's files (gitignore-aware) for @-mentions. */
   "files.search": () => ({
     params: z
@@ -443,6 +467,11 @@ export const requests = lazyTable({
    * Trusts (or revokes trust in) servers from the workspace's `.mcp.json`, each by the fingerprint `mcp.status`
    * showed: a trusted server starts, a revoked one stops. A changed configuration is refused (CONFLICT).
    */
+  /** Forgets "always allow" for one MCP tool (by its full name) in the workspace: it is asked again. */
+  "mcp.forgetTool": () => ({
+    params: z.object({ workspaceId: z.string().min(1), tool: z.string().min(1) }).strict(),
+    result: McpStatusSchema,
+  }),
   "mcp.trust": () => ({
     params: z
       .object({

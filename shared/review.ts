@@ -216,6 +216,24 @@ export const RequestRepairSchema = z.object({
 });
 export type RequestRepair = z.infer<typeof RequestRepairSchema>;
 
+/** A file or image that reached a request without a tool call (docs/prompt-files.md). */
+export const PromptSourceSchema = z.object({
+  kind: z.enum(["instructions", "mention", "template", "image"]),
+  /** Workspace-relative, or absolute for the user's own files; null for an image (attached in the composer, read by the browser). */
+  path: z.string().nullable(),
+  /** The user message it came with; null for the system prompt's instruction files. */
+  seq: z.number().int().nullable(),
+  /** Size on disk (an image: its decoded size). */
+  bytes: z.number().int().nonnegative(),
+  /** Less than the whole file reached the request (cut at a cap). */
+  truncated: z.boolean(),
+  /** An instruction file's scope, a mention's line range, a template's command, an image's type. */
+  detail: z.string().optional(),
+  /** Left out, and why (an instruction file that is a link leading outside, a FIFO…). */
+  skipped: z.string().optional(),
+});
+export type PromptSource = z.infer<typeof PromptSourceSchema>;
+
 export const ModelViewSchema = z.object({
   seq: z.number().int(),
   model: ModelRefSchema,
@@ -229,6 +247,8 @@ export const ModelViewSchema = z.object({
   requestTime: z.number(),
   /** What the request leaves out of or changes in the stored history, with the entry it concerns when there is one. */
   repairs: z.array(RequestRepairSchema.extend({ seq: z.number().int().nullable() })),
+  /** The files and images that reached this request without a tool call, with where they came from. */
+  sources: z.array(PromptSourceSchema),
 });
 export type ModelView = z.infer<typeof ModelViewSchema>;
 

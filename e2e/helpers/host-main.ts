@@ -129,7 +129,8 @@ async function main(): Promise<void> {
     if (userText.includes(MCP_MARK)) {
       if (request.lastTurn?.role === "toolResult") return reply([text(`MCP tool answered: ${request.lastTurn.text}`)]);
       const tool = request.tools.find((t) => t.name.endsWith("toggle-simulated-logging"));
-      if (tool) return reply([{ type: "toolCall", id: "toolu_mcp_1", name: tool.name, arguments: {} }]);
+      // One id per call: a session may call it more than once.
+      if (tool) return reply([{ type: "toolCall", id: `toolu_mcp_${request.turns.length}`, name: tool.name, arguments: {} }]);
       return reply([text(`No MCP tool offered (tools: ${request.tools.map((t) => t.name).join(", ")}).`)]);
     }
     if (request.lastTurn?.role === "user" && lastUserText(request).includes(SLOW_MARK)) {

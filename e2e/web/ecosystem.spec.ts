@@ -1,8 +1,9 @@
 /**
  * A workspace with `.mcp.json` (server-everything over stdio, launched with
  * node from its npm package: no network) and `AGENTS.md`: the server starts
- * only once trusted in Settings, the agent calls an MCP tool after approval, "what the model saw" shows the AGENTS.md text, an
- * @-mention attaches a file, and a `/` template expands.
+ * only once trusted in Settings, the agent calls an MCP tool after approval
+ * ("always allow" saves it), "what the model saw" shows the AGENTS.md text and
+ * where it came from, an @-mention attaches a file, and a `/` template expands.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -54,17 +55,25 @@ test("MCP tool after approval, AGENTS.md in what the model saw, an @-mention and
   await page.keyboard.press("Escape");
   await expect(notice).toBeHidden();
 
-  // The model calls a server-everything tool that is not read-only: approval first.
+  // The model calls a server-everything tool: every MCP tool asks first, whatever the server says about it.
   await send(page, "[mcp] turn on simulated logging");
   const card = approvalCard(page);
   await expect(card).toContainText("MCP tool toggle-simulated-logging of server everything", { timeout: 60_000 });
-  await card
-    .getByRole("button", { name: /^Approve/ })
-    .first()
-    .click();
+  // "Always allow" saves the tool for this workspace (an MCP tool has no rules to pick).
+  await card.getByRole("button", { name: "Always allow" }).click();
   await waitIdle(page);
   await expect(transcript(page)).toContainText("MCP tool answered:");
   await expect(transcript(page)).toContainText(/logging/i);
+  // The next call runs without a card; Settings lists the tool with a way to forget it.
+  await send(page, "[mcp] turn simulated logging off again");
+  await waitIdle(page);
+  await expect(approvalCard(page)).toBeHidden();
+  await expect(transcript(page).getByText("MCP tool answered:")).toHaveCount(2);
+  await page.getByRole("button", { name: "Settings" }).click();
+  const allowed = page.getByRole("listitem", { name: "MCP server everything" });
+  await expect(allowed).toContainText("Always allowed in this workspace: toggle-simulated-logging");
+  await expect(allowed.getByRole("button", { name: "Forget" })).toBeVisible();
+  await page.keyboard.press("Escape");
 
   // @-mention: the pop-up offers the file, the message carries it as a chip.
   const box = page.getByRole("textbox", { name: "Message" });
@@ -105,6 +114,8 @@ test("MCP tool after approval, AGENTS.md in what the model saw, an @-mention and
   await page.getByRole("button", { name: "What the model saw" }).click();
   const seen = page.getByRole("dialog", { name: "What the model saw" });
   await expect(seen).toContainText(AGENTS_RULE);
+  // Where each file in the request came from.
+  await expect(seen.getByRole("list", { name: "Files in this request" })).toContainText("AGENTS.md");
 
   const requests = await host.fauxRequests();
   expect(requests.filter((r) => !r.accepted).map((r) => r.rejection)).toEqual([]);

@@ -1,16 +1,15 @@
 /**
  * MCP tools, AGENTS.md, @-mentions and Ask mode through the whole core: the
  * loop, the real adapters and SDKs, the faux provider validating every
- * request strictly as each provider does.
+ * request strictly as each provider does. Approving MCP tools: mcp-approvals.test.ts.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { FauxRequest, FauxReply } from "../../electron/core/faux";
+import type { FauxRequest } from "../../electron/core/faux";
 import type { ModelRef } from "../../shared/protocol";
-import { MODELS, expectAllAccepted, expectEveryCallAnswered, resultsOf, startHarness, type Harness } from "../agent/harness";
-import { FLAKY_SERVER } from "./helpers";
+import { MODELS, expectAllAccepted, expectEveryCallAnswered, resultsOf, type Harness } from "../agent/harness";
+import { SERVER, approveEveryCall, callTool, say, startTrusted } from "./agent-helpers";
 import { PROCESS_TEST_TIMEOUT_MS } from "../timeouts";
 
 let h: Harness | null = null;
@@ -22,29 +21,11 @@ afterEach(async () => {
   userDir = null;
 });
 
-/** A server name with `.` and `/`: its tools' full names are not valid on any wire as they are. */
-const SERVER = "docs.site/v2";
-const MCP_JSON = JSON.stringify({ mcpServers: { [SERVER]: { command: process.execPath, args: [FLAKY_SERVER], timeout: 5000 } } });
-
 async function start(files: Record<string, string>, model: ModelRef = MODELS.anthropic): Promise<Harness> {
-  userDir = mkdtempSync(join(tmpdir(), "awb-user-"));
-  const harness = await startHarness({ files: { ".mcp.json": MCP_JSON, ...files }, model, workbench: { userConfigDir: userDir } });
-  // The workspace's .mcp.json starts nothing until trusted (mcp-trust.test.ts): trust what mcp.status shows, as Settings does.
-  const { servers } = await harness.call("mcp.status", { workspaceId: harness.workspaceId });
-  const trusted = servers.map(({ name, fingerprint }) => ({ name, fingerprint }));
-  await harness.call("mcp.trust", { workspaceId: harness.workspaceId, trusted: true, servers: trusted });
-  return harness;
+  const started = await startTrusted(files, model);
+  userDir = started.userDir;
+  return started.harness;
 }
-
-/** Calls the offered tool whose wire name ends with `suffix` (the faux provider sees wire names only). */
-function callTool(suffix: string, args: Record<string, unknown>, id = "call_1") {
-  return (req: FauxRequest): FauxReply => {
-    const tool = req.tools.find((t) => t.name.endsWith(suffix));
-    if (!tool) throw new Error(`no offered tool ends with ${suffix}: ${req.tools.map((t) => t.name).join(", ")}`);
-    return { type: "reply", content: [{ type: "toolCall", id, name: tool.name, arguments: args }] };
-  };
-}
-const say = (text: string): FauxReply => ({ type: "reply", content: [{ type: "text", text }] });
 
 const systemText = (req: { turns: FauxRequest["turns"] } | undefined) => (req?.turns[0]?.role === "system" ? req.turns[0].text : "");
 
@@ -54,6 +35,7 @@ describe("MCP tools in the agent loop", () => {
       `${label}: the model calls an MCP tool by its wire name and the result is stored under the app's name`,
       async () => {
         h = await start({}, model);
+        approveEveryCall(h);
         const seen: FauxRequest[] = [];
         h.faux.script([
           (req) => {
@@ -76,30 +58,10 @@ describe("MCP tools in the agent loop", () => {
   }
 
   it(
-    "a tool without readOnlyHint waits for approval with an MCP preview, then runs",
-    async () => {
-      h = await start({});
-      h.faux.script([callTool("write_note", { text: "remember this" }, "call_note"), say("noted")]);
-      const from = h.events.length;
-      await h.call("chat.send", { sessionId: h.sessionId, text: "store a note" });
-      const state = await h.waitFor("turn.state", (s) => s.status === "awaitingApproval", from);
-      expect(state.pendingApproval).toMatchObject({
-        toolName: `mcp__${SERVER}__write_note`,
-        preview: { kind: "mcp", server: SERVER, tool: "write_note" },
-      });
-      await h.call("approval.answer", { sessionId: h.sessionId, toolCallId: "call_note", decision: "approve" });
-      await h.waitIdle(from);
-      const { entries } = await h.call("session.load", { sessionId: h.sessionId });
-      expect(resultsOf(entries)[0]).toMatchObject({ isError: false, details: { structuredContent: { stored: "remember this" } } });
-      expect(entries.some((e) => e.entry.type === "approval" && e.entry.decision === "approved")).toBe(true);
-    },
-    PROCESS_TEST_TIMEOUT_MS,
-  );
-
-  it(
     "a server killed mid-call gives an error result and the session continues; restart brings the tools back",
     async () => {
       h = await start({});
+      approveEveryCall(h);
       h.faux.script([callTool("crash", {}, "call_crash"), say("the server died, carrying on")]);
       await h.turn("crash it");
       let { entries } = await h.call("session.load", { sessionId: h.sessionId });
@@ -247,8 +209,8 @@ describe("@-mentions and Ask mode", () => {
       expect(offered).toContain("read");
       expect(offered).not.toContain("write");
       expect(offered).not.toContain("bash");
-      expect(offered.some((n) => n.endsWith("write_note"))).toBe(false);
-      expect(offered.some((n) => n.endsWith("ping"))).toBe(true);
+      // No MCP tool: a server's readOnlyHint is a claim, so Ask mode offers none of them.
+      expect(offered.filter((n) => n.startsWith("mcp"))).toEqual([]);
       expect(prompt).toContain("Ask mode is on");
       const { entries, modeChanges, turn } = await h.call("session.load", { sessionId: h.sessionId });
       expect(resultsOf(entries)[0]).toMatchObject({ isError: true, details: { errorCode: "READ_ONLY_MODE" } });

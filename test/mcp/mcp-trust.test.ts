@@ -4,14 +4,17 @@
  * trusts that exact entry; trust is remembered per workspace and voided by any
  * edit of the entry; the user's own mcp.json needs no trust. docs/mcp-trust.md.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { createWorkbench } from "../../electron/core/api/create-workbench";
 import type { Workbench } from "../../electron/core/api/workbench";
 import type { McpServerEntry } from "../../electron/core/mcp/config";
-import { launchSummary, mcpServerFingerprint } from "../../electron/core/mcp/trust";
+import { configHash, pinLaunch } from "../../electron/core/mcp/launch-pin";
+import { launchSummary, trustedPinOf, trustVerdict } from "../../electron/core/mcp/trust";
 import type { McpServerStatus } from "../../shared/api";
 import { TEST_KEYS, startHarness, type Harness } from "../agent/harness";
 import { FLAKY_SERVER } from "./helpers";
@@ -26,12 +29,23 @@ const entry = (config: Record<string, unknown>, name = "s"): McpServerEntry =>
   }) as unknown as McpServerEntry;
 
 describe("fingerprint and launch line", () => {
-  it("the fingerprint ignores key order but changes with any part of the entry", () => {
-    const a = mcpServerFingerprint(entry({ command: "node", args: ["x.js"], env: { A: "1", B: "2" } }));
-    expect(mcpServerFingerprint(entry({ env: { B: "2", A: "1" }, args: ["x.js"], command: "node" }))).toBe(a);
-    expect(mcpServerFingerprint(entry({ command: "node", args: ["y.js"], env: { A: "1", B: "2" } }))).not.toBe(a);
-    expect(mcpServerFingerprint(entry({ command: "node", args: ["x.js"], env: { A: "1", B: "3" } }))).not.toBe(a);
-    expect(mcpServerFingerprint(entry({ command: "node", args: ["x.js"], env: { A: "1", B: "2" } }, "other"))).not.toBe(a);
+  it("the entry's hash ignores key order but changes with any part of the entry", () => {
+    const a = configHash(entry({ command: "node", args: ["x.js"], env: { A: "1", B: "2" } }));
+    expect(configHash(entry({ env: { B: "2", A: "1" }, args: ["x.js"], command: "node" }))).toBe(a);
+    expect(configHash(entry({ command: "node", args: ["y.js"], env: { A: "1", B: "2" } }))).not.toBe(a);
+    expect(configHash(entry({ command: "node", args: ["x.js"], env: { A: "1", B: "3" } }))).not.toBe(a);
+    expect(configHash(entry({ command: "node", args: ["x.js"], env: { A: "1", B: "2" }, cwd: "sub" }))).not.toBe(a);
+    expect(configHash(entry({ command: "node", args: ["x.js"], env: { A: "1", B: "2" } }, "other"))).not.toBe(a);
+  });
+
+  it("trust stored before the pin covered files no longer starts the server, and says why", async () => {
+    const e = entry({ command: "node", args: ["x.js"] });
+    const pin = await pinLaunch(e, tmpdir());
+    expect(trustVerdict({ s: { fingerprint: configHash(e) } }, e, pin)).toEqual({
+      trusted: false,
+      reason: expect.stringMatching(/trusted before trust covered the files it runs/),
+    });
+    expect(trustVerdict({ s: trustedPinOf(pin) }, e, pin)).toEqual({ trusted: true });
   });
 
   it("the launch line shows the command and names the environment variables a server would read, never their values", () => {
@@ -130,6 +144,7 @@ describe("trusting a workspace's .mcp.json", () => {
       await h.call("mcp.restart", { workspaceId: h.workspaceId });
       const edited = await statusOf(h, "flaky");
       expect(edited.state).toBe("untrusted");
+      expect(edited.error).toMatch(/its entry in \.mcp\.json changed since you trusted it/);
       expect(edited.fingerprint).not.toBe(shown.fingerprint);
 
       await h.call("mcp.trust", { workspaceId: h.workspaceId, trusted: true, servers: [pick(edited)] });
@@ -137,6 +152,67 @@ describe("trusting a workspace's .mcp.json", () => {
       const revoked = await h.call("mcp.trust", { workspaceId: h.workspaceId, trusted: false, servers: [pick(edited)] });
       expect(revoked.servers[0]).toMatchObject({ state: "untrusted", toolCount: 0 });
       expect((await offeredTools(h)).filter((n) => n.startsWith("mcp"))).toEqual([]);
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    "trust pins the workspace code an entry runs: an edit of the script, a module beside it or its package.json makes it untrusted again",
+    async () => {
+      // `node tools/server.mjs`, the script in the workspace (it loads the fixture, outside the workspace).
+      const script = `import ${JSON.stringify(pathToFileURL(FLAKY_SERVER).href)};\n`;
+      const files = {
+        ".mcp.json": JSON.stringify({ mcpServers: { local: { command: process.execPath, args: ["tools/server.mjs"] } } }),
+        "tools/server.mjs": script,
+        "tools/lib.mjs": "export const x = 1;\n",
+        "package.json": JSON.stringify({ name: "repo", type: "module" }),
+      };
+      const userDir = mkdtempSync(join(tmpdir(), "awb-user-"));
+      cleanups.push(() => rmSync(userDir, { recursive: true, force: true }));
+      h = await startHarness({ files, workbench: { userConfigDir: userDir } });
+      const shown = await statusOf(h, "local");
+      expect(shown.pins.files).toEqual(["package.json", "tools/lib.mjs", "tools/server.mjs"]);
+      await h.call("mcp.trust", { workspaceId: h.workspaceId, trusted: true, servers: [pick(shown)] });
+      expect(await statusOf(h, "local")).toMatchObject({ state: "ready" });
+
+      const edits: [string, string, RegExp][] = [
+        // An approved command rewrites the script the user trusted: the next start must not run it.
+        ["tools/server.mjs", `${script}// changed\n`, /tools\/server\.mjs changed since you trusted it/],
+        ["tools/lib.mjs", "export const x = 2;\n", /tools\/lib\.mjs changed since you trusted it/],
+        ["package.json", JSON.stringify({ name: "repo", type: "module", dependencies: { evil: "1" } }), /package\.json changed/],
+      ];
+      for (const [i, [path, text, reason]] of edits.entries()) {
+        writeFileSync(join(h.workspace, path), text);
+        // Restarting the server (i even) or reloading the whole file (i odd): neither runs the changed code.
+        if (i % 2 === 0) await h.call("mcp.restart", { workspaceId: h.workspaceId, name: "local" });
+        else await h.call("mcp.restart", { workspaceId: h.workspaceId });
+        const after = await statusOf(h, "local");
+        expect(after).toMatchObject({ state: "untrusted", toolCount: 0 });
+        expect(after.error).toMatch(reason);
+        expect(after.fingerprint).not.toBe(shown.fingerprint);
+        expect((await offeredTools(h)).filter((n) => n.startsWith("mcp"))).toEqual([]);
+        // The user reviews it and trusts it again.
+        await h.call("mcp.trust", { workspaceId: h.workspaceId, trusted: true, servers: [pick(after)] });
+        expect(await statusOf(h, "local")).toMatchObject({ state: "ready" });
+      }
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    "a .mcp.json that is a FIFO or a link leading out of the workspace is reported, not read, and does not hold up the status",
+    async () => {
+      const outside = mkdtempSync(join(tmpdir(), "awb-outside-"));
+      cleanups.push(() => rmSync(outside, { recursive: true, force: true }));
+      writeFileSync(join(outside, "mcp.json"), JSON.stringify({ mcpServers: { marker: MARKER } }));
+      h = await startHarness({ workbench: { userConfigDir: outside } });
+      expect(spawnSync("mkfifo", [join(h.workspace, ".mcp.json")]).status).toBe(0);
+      const piped = await h.call("mcp.status", { workspaceId: h.workspaceId });
+      expect(piped.problems.join("\n")).toMatch(/\.mcp\.json: cannot be read \(.*named pipe \(FIFO\)/);
+      rmSync(join(h.workspace, ".mcp.json"));
+      symlinkSync(join(outside, "mcp.json"), join(h.workspace, ".mcp.json"));
+      const linked = await h.call("mcp.restart", { workspaceId: h.workspaceId });
+      expect(linked.problems.join("\n")).toMatch(/symbolic link that points outside the workspace/);
     },
     PROCESS_TEST_TIMEOUT_MS,
   );

@@ -29,7 +29,7 @@ async function setup(servers: Record<string, unknown>): Promise<Setup> {
     env: process.env,
     clientVersion: "test",
     // Trust itself is tested in mcp-trust.test.ts; here every workspace server is trusted.
-    trust: { isTrusted: () => true },
+    trust: { verdict: () => ({ trusted: true }) },
     onStatus: (s) => statuses.push(s),
   });
   await mcp.whenStarted(150_000);
@@ -42,6 +42,11 @@ function textOf(runtime: ToolRuntime, outcome: Awaited<ReturnType<ToolRuntime["r
     .toResultMessage({ id: "x", name: "x" }, outcome)
     .content.map((b) => (b.type === "text" ? b.text : `[image ${b.mimeType}]`))
     .join("\n");
+}
+
+/** Every MCP tool asks, whatever its annotations say (docs/mcp-trust.md): approved here, once. */
+function approved(runtime: ToolRuntime, c: ReturnType<typeof call>) {
+  return runtime.run(c, { ask: () => Promise.resolve({ approved: true }) });
 }
 
 let n = 0;
@@ -71,16 +76,23 @@ describe("MCP: server-everything over stdio", () => {
     expect(s.statuses.some((st) => st.servers[0]?.state === "starting")).toBe(true);
   });
 
-  it("runs a read-only tool (readOnlyHint) directly and maps text, images and structured content", async () => {
-    expect(s.runtime.tier("mcp__everything__echo")).toBe("readOnly");
-    const echo = await s.runtime.runReadOnly(call("mcp__everything__echo", { message: "hi there" }));
+  it("a tool the server marks read-only (readOnlyHint) is still proposed and asked; approved, it maps text, images and structured content", async () => {
+    expect(s.runtime.tier("mcp__everything__echo")).toBe("sideEffect");
+    const proposed = await s.runtime.propose(call("mcp__everything__echo", { message: "unasked" }));
+    if (!("proposal" in proposed)) throw new Error("expected a proposal");
+    expect(proposed.proposal.preview).toMatchObject({ kind: "mcp", tool: "echo", readOnlyHint: true });
+    expect(s.runtime.decide(proposed.proposal)).toBe("ask");
+    expect((await s.runtime.execute(proposed.proposal)).ok).toBe(false);
+    const unanswered = await s.runtime.run(call("mcp__everything__echo", { message: "no one asked" }));
+    expect(unanswered.ok).toBe(false);
+    const echo = await approved(s.runtime, call("mcp__everything__echo", { message: "hi there" }));
     expect(echo.ok).toBe(true);
     expect(textOf(s.runtime, echo)).toBe("Echo: hi there");
 
-    const image = await s.runtime.runReadOnly(call("mcp__everything__get-tiny-image"));
+    const image = await approved(s.runtime, call("mcp__everything__get-tiny-image"));
     expect(image.ok && image.content.some((b) => b.type === "image" && b.mimeType === "image/png" && b.data.length > 10)).toBe(true);
 
-    const structured = await s.runtime.runReadOnly(call("mcp__everything__get-structured-content", { location: "New York" }));
+    const structured = await approved(s.runtime, call("mcp__everything__get-structured-content", { location: "New York" }));
     expect(structured.ok).toBe(true);
     expect(structured.details?.structuredContent).toBeTypeOf("object");
   });
@@ -89,7 +101,13 @@ describe("MCP: server-everything over stdio", () => {
     expect(s.runtime.tier("mcp__everything__toggle-simulated-logging")).toBe("sideEffect");
     const proposed = await s.runtime.propose(call("mcp__everything__toggle-simulated-logging"));
     if (!("proposal" in proposed)) throw new Error("expected a proposal");
-    expect(proposed.proposal.preview).toEqual({ kind: "mcp", server: "everything", tool: "toggle-simulated-logging", argsJson: "{}" });
+    expect(proposed.proposal.preview).toEqual({
+      kind: "mcp",
+      server: "everything",
+      tool: "toggle-simulated-logging",
+      argsJson: "{}",
+      readOnlyHint: false,
+    });
     expect(s.runtime.decide(proposed.proposal)).toBe("ask");
     const refused = await s.runtime.execute(proposed.proposal);
     expect(refused.ok).toBe(false);
@@ -100,7 +118,7 @@ describe("MCP: server-everything over stdio", () => {
   });
 
   it("a server error for bad arguments comes back as a typed error result", async () => {
-    const bad = await s.runtime.runReadOnly(call("mcp__everything__get-sum", { a: "one" }));
+    const bad = await approved(s.runtime, call("mcp__everything__get-sum", { a: "one" }));
     expect(bad.ok).toBe(false);
     if (!bad.ok) expect(["TOOL_FAILED", "SERVER_UNAVAILABLE"]).toContain(bad.error.errorCode);
   });
@@ -121,7 +139,7 @@ describe("MCP: server-everything over streamable HTTP", () => {
 
   it("lists tools and round-trips a call", async () => {
     expect(s.mcp.status().servers[0]).toMatchObject({ name: "web", transport: "http", state: "ready" });
-    const sum = await s.runtime.runReadOnly(call("mcp__web__get-sum", { a: 2, b: 40 }));
+    const sum = await approved(s.runtime, call("mcp__web__get-sum", { a: 2, b: 40 }));
     expect(textOf(s.runtime, sum)).toContain("42");
   });
 });
@@ -141,9 +159,9 @@ describe("MCP: server-filesystem scoped to a temp folder", () => {
   });
 
   it("reads inside the scope, refuses outside it, and writes only after approval", async () => {
-    const read = await s.runtime.runReadOnly(call("mcp__fs__read_text_file", { path: join(scope, "hello.txt") }));
+    const read = await approved(s.runtime, call("mcp__fs__read_text_file", { path: join(scope, "hello.txt") }));
     expect(textOf(s.runtime, read)).toContain("hello from the scoped folder");
-    const outside = await s.runtime.runReadOnly(call("mcp__fs__read_text_file", { path: "/etc/hostname" }));
+    const outside = await approved(s.runtime, call("mcp__fs__read_text_file", { path: "/etc/hostname" }));
     expect(outside.ok).toBe(false);
 
     expect(s.runtime.tier("mcp__fs__write_file")).toBe("sideEffect");
@@ -183,18 +201,18 @@ describe("MCP: a server that crashes, hangs or sends garbage costs only its own 
   });
 
   it("garbage on stdout does not break the connection", async () => {
-    const out = await s.runtime.runReadOnly(call("mcp__flaky__garbage"));
+    const out = await approved(s.runtime, call("mcp__flaky__garbage"));
     expect(textOf(s.runtime, out)).toBe("survived garbage");
   });
 
   it("a hanging call times out with a typed error", async () => {
-    const out = await s.runtime.runReadOnly(call("mcp__flaky__hang"));
+    const out = await approved(s.runtime, call("mcp__flaky__hang"));
     expect(out.ok).toBe(false);
     if (!out.ok) expect(out.error.errorCode).toBe("TIMEOUT");
   });
 
   it("killed mid-call: the call gets an error result, the server is failed, other servers keep working, and restart brings it back", async () => {
-    const out = await s.runtime.runReadOnly(call("mcp__flaky__crash"));
+    const out = await approved(s.runtime, call("mcp__flaky__crash"));
     expect(out.ok).toBe(false);
     if (!out.ok) expect(out.error.errorCode).toBe("SERVER_UNAVAILABLE");
     const flaky = s.mcp.status().servers.find((x) => x.name === "flaky");
@@ -202,14 +220,14 @@ describe("MCP: a server that crashes, hangs or sends garbage costs only its own 
     expect(flaky?.stderrTail).toContain("crashing on purpose");
     // Its tools are gone from the next turn's offer; the call by name answers a typed error.
     expect(s.runtime.specs().some((t) => t.name.startsWith("mcp__flaky__"))).toBe(false);
-    const gone = await s.runtime.runReadOnly(call("mcp__flaky__ping"));
+    const gone = await approved(s.runtime, call("mcp__flaky__ping"));
     expect(gone.ok).toBe(false);
-    const other = await s.runtime.runReadOnly(call("mcp__everything__echo", { message: "still here" }));
+    const other = await approved(s.runtime, call("mcp__everything__echo", { message: "still here" }));
     expect(textOf(s.runtime, other)).toBe("Echo: still here");
 
     expect(await s.mcp.restart("flaky")).toBe(true);
     expect(s.mcp.status().servers.find((x) => x.name === "flaky")?.state).toBe("ready");
-    const back = await s.runtime.runReadOnly(call("mcp__flaky__ping"));
+    const back = await approved(s.runtime, call("mcp__flaky__ping"));
     expect(textOf(s.runtime, back)).toBe("pong");
   });
 

@@ -45,7 +45,24 @@ function api(store: SessionStore, extra: Partial<ReviewContext> = {}) {
     if (!r.ok) throw new Error(`${method}: ${r.error.code} ${r.error.message}`);
     return r.result;
   };
-  return { call, ok, changed };
+  /** "What the model saw" reads the instruction files again, so its handlers answer a promise. */
+  const callAsync = async <M extends ReviewMethod>(method: M, params: RequestParams<M>): Promise<ApiResponse<RequestResult<M>>> => {
+    const parsed = requests[method].params.safeParse(params);
+    if (!parsed.success) return { ok: false, error: { code: "INVALID_REQUEST", message: parsed.error.issues[0]?.message ?? "invalid" } };
+    try {
+      const handler = handlers[method] as (p: unknown) => Promise<RequestResult<M>>;
+      const result = await handler(parsed.data);
+      return { ok: true, result: requests[method].result.parse(result) as RequestResult<M> };
+    } catch (e) {
+      return { ok: false, error: toApiError(e) };
+    }
+  };
+  const okAsync = async <M extends ReviewMethod>(method: M, params: RequestParams<M>): Promise<RequestResult<M>> => {
+    const r = await callAsync(method, params);
+    if (!r.ok) throw new Error(`${method}: ${r.error.code} ${r.error.message}`);
+    return r.result;
+  };
+  return { call, ok, callAsync, okAsync, changed };
 }
 
 describe("review requests", () => {
@@ -58,14 +75,17 @@ describe("review requests", () => {
     expect(t.problems).toEqual([]);
   });
 
-  it("review.modelView uses the session's stored workspace path for the system prompt", () => {
+  it("review.modelView uses the session's stored workspace path for the system prompt", async () => {
     const f = buildSession();
-    const { ok, call } = api(f.store);
-    const view = ok("review.modelView", { sessionId: f.sessionId, seq: 12 });
+    const { okAsync, callAsync } = api(f.store);
+    const view = await okAsync("review.modelView", { sessionId: f.sessionId, seq: 12 });
     expect(JSON.stringify(view.body)).toContain(`Workspace: ${WORKSPACE}`);
     expect(Object.values(view.idMap)).toContain("call_abc|fc_1");
-    expect(call("review.modelView", { sessionId: f.sessionId, seq: 1 })).toMatchObject({ ok: false, error: { code: "INVALID_REQUEST" } });
-    expect(call("review.modelView", { sessionId: "nope", seq: 1 })).toMatchObject({ ok: false, error: { code: "NOT_FOUND" } });
+    expect(await callAsync("review.modelView", { sessionId: f.sessionId, seq: 1 })).toMatchObject({
+      ok: false,
+      error: { code: "INVALID_REQUEST" },
+    });
+    expect(await callAsync("review.modelView", { sessionId: "nope", seq: 1 })).toMatchObject({ ok: false, error: { code: "NOT_FOUND" } });
   });
 
   it("review.forkOrigin gives the source's title and the replay step at the fork point, null when the source is gone", () => {
@@ -79,15 +99,15 @@ describe("review requests", () => {
     expect(ok("review.forkOrigin", { sourceSessionId: "gone", sourceSeq: 9 })).toBeNull();
   });
 
-  it("review.modelViewHead and review.modelViewText give the same body as review.modelView, by line window", () => {
+  it("review.modelViewHead and review.modelViewText give the same body as review.modelView, by line window", async () => {
     const f = buildSession();
-    const { ok, call } = api(f.store);
-    const full = ok("review.modelView", { sessionId: f.sessionId, seq: 12 });
+    const { okAsync, callAsync } = api(f.store);
+    const full = await okAsync("review.modelView", { sessionId: f.sessionId, seq: 12 });
     const text = JSON.stringify(full.body, null, 2);
     const lines = text.split("\n");
     expect(lines.length).toBeGreaterThan(40);
 
-    const head = ok("review.modelViewHead", { sessionId: f.sessionId, seq: 12, lines: 10 });
+    const head = await okAsync("review.modelViewHead", { sessionId: f.sessionId, seq: 12, lines: 10 });
     // Everything but the body object, which comes as its first lines and its size.
     expect(head).not.toHaveProperty("body");
     expect({ ...head, text: undefined }).toEqual({ ...full, body: undefined, text: undefined });
@@ -96,34 +116,36 @@ describe("review requests", () => {
     // Windows read while scrolling (the last one runs past the end) put the whole text back together.
     const read: string[] = [];
     for (let from = 0; from < lines.length; from += 17) {
-      const w = ok("review.modelViewText", { sessionId: f.sessionId, seq: 12, from, count: 17 });
+      const w = await okAsync("review.modelViewText", { sessionId: f.sessionId, seq: 12, from, count: 17 });
       expect(w.from).toBe(from);
       read.push(...w.lines);
     }
     expect(read.join("\n")).toBe(text);
-    expect(ok("review.modelViewText", { sessionId: f.sessionId, seq: 12, from: lines.length + 5, count: 3 }).lines).toEqual([]);
+    expect((await okAsync("review.modelViewText", { sessionId: f.sessionId, seq: 12, from: lines.length + 5, count: 3 })).lines).toEqual(
+      [],
+    );
 
     // A step the dialog did not open is rebuilt on demand; bad steps fail as review.modelView does.
-    const other = ok("review.modelViewText", { sessionId: f.sessionId, seq: 2, from: 0, count: 5 });
+    const other = await okAsync("review.modelViewText", { sessionId: f.sessionId, seq: 2, from: 0, count: 5 });
     expect(other.lines[0]).toBe("{");
-    expect(call("review.modelViewText", { sessionId: f.sessionId, seq: 1, from: 0, count: 5 })).toMatchObject({
+    expect(await callAsync("review.modelViewText", { sessionId: f.sessionId, seq: 1, from: 0, count: 5 })).toMatchObject({
       ok: false,
       error: { code: "INVALID_REQUEST" },
     });
-    expect(call("review.modelViewHead", { sessionId: "nope", seq: 12, lines: 5 })).toMatchObject({
+    expect(await callAsync("review.modelViewHead", { sessionId: "nope", seq: 12, lines: 5 })).toMatchObject({
       ok: false,
       error: { code: "NOT_FOUND" },
     });
   });
 
-  it("review.modelViewText reads the request the dialog opened on, not a later rebuild", () => {
+  it("review.modelViewText reads the request the dialog opened on, not a later rebuild", async () => {
     const f = buildSession();
     let specs = TOOL_SPECS;
-    const { ok } = api(f.store, { toolSpecs: () => specs });
-    const head = ok("review.modelViewHead", { sessionId: f.sessionId, seq: 12, lines: 1 });
+    const { okAsync } = api(f.store, { toolSpecs: () => specs });
+    const head = await okAsync("review.modelViewHead", { sessionId: f.sessionId, seq: 12, lines: 1 });
     specs = TOOL_SPECS.slice(1); // the session's tools changed (an MCP server went away)
-    const later = ok("review.modelView", { sessionId: f.sessionId, seq: 12 });
-    const read = ok("review.modelViewText", { sessionId: f.sessionId, seq: 12, from: 0, count: head.text.totalLines });
+    const later = await okAsync("review.modelView", { sessionId: f.sessionId, seq: 12 });
+    const read = await okAsync("review.modelViewText", { sessionId: f.sessionId, seq: 12, from: 0, count: head.text.totalLines });
     expect(read.totalChars).toBe(head.text.totalChars);
     expect(read.lines.join("\n")).not.toBe(JSON.stringify(later.body, null, 2));
   });

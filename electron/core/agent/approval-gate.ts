@@ -85,6 +85,13 @@ export class ApprovalGate {
         return { code: "INVALID_REQUEST", message: "only a bash command that would run in the sandbox can be run unsandboxed" };
       if (review) return { code: "INVALID_REQUEST", message: "a per-hunk review applies only to a write or edit" };
     }
+    // An MCP tool has no rules: "for the session" and "always" allow the tool itself.
+    if (waiting.info.preview.kind === "mcp") {
+      if (rule !== undefined) return { code: "INVALID_REQUEST", message: "an MCP tool is allowed as a whole: send no rule" };
+      if (decision === "denyAlways") return { code: "INVALID_REQUEST", message: "an MCP tool can be denied once, not always" };
+      waiting.resolve({ decision, reason });
+      return null;
+    }
     const scoped = decision === "approveForSession" || decision === "approveAlways" || decision === "denyAlways";
     if (rule !== undefined && !scoped)
       return { code: "INVALID_REQUEST", message: `a rule goes with approveForSession, approveAlways or denyAlways, not ${decision}` };
@@ -136,7 +143,9 @@ export class ApprovalGate {
     if (answer.decision === "aborted") return answer;
     const tool = proposal.toolName as "bash" | "write" | "edit";
     let chosen: { rules: DecidingRule[] } | Record<string, never> = {};
-    if (answer.decision === "approveAlways" || answer.decision === "denyAlways") {
+    if (answer.decision === "approveAlways" && proposal.preview.kind === "mcp") {
+      deps.allowToolAlways?.(proposal.toolName);
+    } else if (answer.decision === "approveAlways" || answer.decision === "denyAlways") {
       const action = answer.decision === "approveAlways" ? "allow" : "deny";
       const pattern = answer.rule ?? "";
       deps.saveRule?.({ tool, action, pattern });

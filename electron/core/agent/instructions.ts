@@ -6,15 +6,18 @@
  * specific folders come later and take precedence). Each file is capped, with
  * a visible note when cut; the whole section is capped too.
  *
- * Contract: never throws; unreadable files are skipped. Reads are synchronous
- * (a few capped files), so "what the model saw" can rebuild the prompt inline. Nested files are only
- * read inside the workspace (real paths checked), so a symlinked folder cannot
- * pull text in from elsewhere.
+ * Every file is read through the prompt-file reader (prompt-files/reader.ts):
+ * the read tool's checks, rooted at the workspace, or at the user's config
+ * folder for the user's file. A file refused there (a link leading out, a
+ * FIFO…) is left out and listed in `skipped` with the reason; the next name
+ * (CLAUDE.md) is tried as if it were absent.
+ *
+ * Contract: never throws; the turn goes on without what cannot be read.
  */
-import { closeSync, fstatSync, openSync, readSync, realpathSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
-import type { InstructionFile } from "../../../shared/api";
+import type { InstructionFile, SkippedPromptFile } from "../../../shared/api";
 import type { StoredEntry } from "../../../shared/protocol";
+import { PromptFileReader, promptText } from "../prompt-files/reader";
 
 export const INSTRUCTION_FILE_NAMES = ["AGENTS.md", "CLAUDE.md"] as const;
 /** Per file. */
@@ -24,46 +27,19 @@ export const INSTRUCTIONS_MAX_BYTES = 96 * 1024;
 
 export interface LoadedInstructions {
   files: InstructionFile[];
+  /** Files found but left out, with the reason. */
+  skipped: SkippedPromptFile[];
   /** The system prompt's section, "" when there is none. */
   text: string;
 }
 
-export const NO_INSTRUCTIONS: LoadedInstructions = { files: [], text: "" };
+export const NO_INSTRUCTIONS: LoadedInstructions = { files: [], skipped: [], text: "" };
 
 interface Candidate {
+  reader: PromptFileReader;
+  /** Folder relative to the reader's root, "" for the root itself. */
   dir: string;
   scope: InstructionFile["scope"];
-  /** Shown path: workspace-relative, or absolute for the user's file. */
-  label: (name: string) => string;
-}
-
-function readCapped(path: string, max: number): { text: string; bytes: number; truncated: boolean } | null {
-  let fd: number | null = null;
-  try {
-    fd = openSync(path, "r");
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) return null;
-    const size = stat.size;
-    const buf = Buffer.alloc(Math.min(size, max));
-    const bytesRead = readSync(fd, buf, 0, buf.length, 0);
-    let text = buf.subarray(0, bytesRead).toString("utf8");
-    // Do not end on half a character.
-    if (size > max) text = text.replace(/\uFFFD+$/, "");
-    return { text, bytes: size, truncated: size > max };
-  } catch {
-    // Unreadable instruction file: treated as absent (the turn goes on without it).
-    return null;
-  } finally {
-    if (fd !== null) closeSync(fd);
-  }
-}
-
-function firstExisting(dir: string, max: number): { name: string; text: string; bytes: number; truncated: boolean } | null {
-  for (const name of INSTRUCTION_FILE_NAMES) {
-    const read = readCapped(join(dir, name), max);
-    if (read) return { name, ...read };
-  }
-  return null;
 }
 
 /** Workspace-relative paths of the files the session's tools touched (read, write, edit). */
@@ -80,7 +56,7 @@ export function touchedPaths(entries: readonly StoredEntry[]): string[] {
   return [...out];
 }
 
-/** Folders between the root (exclusive) and each touched file's folder (inclusive), shallow first. */
+/** Folders (root-relative, `/`-separated) between the root (exclusive) and each touched file's folder (inclusive), shallow first. */
 function nestedDirs(root: string, touched: readonly string[]): string[] {
   const dirs = new Set<string>();
   for (const rel of touched) {
@@ -90,12 +66,12 @@ function nestedDirs(root: string, touched: readonly string[]): string[] {
     let dir = dirname(abs);
     const chain: string[] = [];
     while (dir !== root && dir.startsWith(root + sep)) {
-      chain.unshift(dir);
+      chain.unshift(relative(root, dir).split(sep).join("/"));
       dir = dirname(dir);
     }
     for (const d of chain) dirs.add(d);
   }
-  return [...dirs].sort((a, b) => a.split(sep).length - b.split(sep).length || a.localeCompare(b));
+  return [...dirs].sort((a, b) => a.split("/").length - b.split("/").length || a.localeCompare(b));
 }
 
 export interface InstructionsInput {
@@ -104,54 +80,48 @@ export interface InstructionsInput {
   touched: readonly string[];
 }
 
-export function loadInstructions(input: InstructionsInput): Promise<LoadedInstructions> {
-  return Promise.resolve(loadInstructionsSync(input));
-}
-
-export function loadInstructionsSync(input: InstructionsInput): LoadedInstructions {
-  let root: string;
-  try {
-    root = realpathSync(input.workspaceRoot);
-  } catch {
-    // The workspace folder is gone: no instructions to load (tools report the missing folder themselves).
-    return NO_INSTRUCTIONS;
-  }
+export async function loadInstructions(input: InstructionsInput): Promise<LoadedInstructions> {
+  const workspace = await PromptFileReader.open(input.workspaceRoot, "workspace");
+  // The workspace folder is gone: no instructions to load (tools report the missing folder themselves).
+  if (!workspace) return NO_INSTRUCTIONS;
+  const user = input.userDir ? await PromptFileReader.open(input.userDir, "user") : null;
   const candidates: Candidate[] = [];
-  if (input.userDir) candidates.push({ dir: input.userDir, scope: "user", label: (name) => join(input.userDir ?? "", name) });
-  candidates.push({ dir: root, scope: "workspace", label: (name) => name });
-  for (const dir of nestedDirs(root, input.touched)) {
-    candidates.push({ dir, scope: "nested", label: (name) => relative(root, join(dir, name)).split(sep).join("/") });
-  }
+  if (user) candidates.push({ reader: user, dir: "", scope: "user" });
+  candidates.push({ reader: workspace, dir: "", scope: "workspace" });
+  for (const dir of nestedDirs(workspace.root, input.touched)) candidates.push({ reader: workspace, dir, scope: "nested" });
 
   const files: InstructionFile[] = [];
+  const skipped: SkippedPromptFile[] = [];
   const sections: string[] = [];
   let budget = INSTRUCTIONS_MAX_BYTES;
   for (const c of candidates) {
     if (budget <= 0) break;
-    if (c.scope === "nested") {
-      let real: string | null;
-      try {
-        real = realpathSync(c.dir);
-      } catch {
-        // Vanished folder: skipped below like one outside the workspace.
-        real = null;
+    for (const name of INSTRUCTION_FILE_NAMES) {
+      const read = await c.reader.read(c.dir ? `${c.dir}/${name}` : name, {
+        maxBytes: Math.min(INSTRUCTION_FILE_MAX_BYTES, budget),
+        over: "cut",
+      });
+      if (!read.ok) {
+        if (!read.missing) skipped.push({ path: read.path, reason: read.reason });
+        continue;
       }
-      if (!real || !(real === root || real.startsWith(root + sep))) continue;
+      // Named as found (AGENTS.md), also when it is a link to another file inside the root.
+      const { asked: path, bytes, truncated } = read.file;
+      const text = promptText(read.file);
+      if (text.trim() === "") break;
+      const shown = Buffer.byteLength(text);
+      budget -= shown;
+      files.push({ path, scope: c.scope, bytes, truncated });
+      const note = truncated ? `\n[Cut: only the first ${shown} of ${bytes} bytes of ${path} are included.]` : "";
+      sections.push(`<instructions path="${path}" scope="${c.scope}">\n${text.trimEnd()}${note}\n</instructions>`);
+      break;
     }
-    const found = firstExisting(c.dir, Math.min(INSTRUCTION_FILE_MAX_BYTES, budget));
-    if (!found || found.text.trim() === "") continue;
-    const path = c.label(found.name);
-    const shown = Buffer.byteLength(found.text);
-    budget -= shown;
-    files.push({ path, scope: c.scope, bytes: found.bytes, truncated: found.truncated });
-    const note = found.truncated ? `\n[Cut: only the first ${shown} of ${found.bytes} bytes of ${path} are included.]` : "";
-    sections.push(`<instructions path="${path}" scope="${c.scope}">\n${found.text.trimEnd()}${note}\n</instructions>`);
   }
-  if (sections.length === 0) return NO_INSTRUCTIONS;
+  if (sections.length === 0) return { ...NO_INSTRUCTIONS, skipped };
   const text = [
     "Project instructions (AGENTS.md files). Follow them; when two disagree, the more specific folder's file wins, and the user's messages win over all of them:",
     "",
     ...sections,
   ].join("\n");
-  return { files, text };
+  return { files, skipped, text };
 }

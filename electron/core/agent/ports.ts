@@ -99,6 +99,8 @@ export interface AgentDeps {
   audit(sessionId: string, event: ToolAuditEvent): void;
   /** Saves an "always allow / always deny" rule for the session's workspace. */
   saveRule?(rule: { tool: "bash" | "write" | "edit"; action: "allow" | "deny"; pattern: string }): void;
+  /** Saves "always allow this MCP tool" for the session's workspace (docs/mcp-trust.md#approving-mcp-tools). */
+  allowToolAlways?(toolName: string): void;
   now(): number;
   workspaceRoot: string;
   platform: string;

@@ -138,10 +138,10 @@ export class SessionAgent {
     return this.mode;
   }
 
-  /** The instruction files in the last system prompt (loads them when no turn has yet). */
-  async instructionFiles(): Promise<LoadedInstructions["files"]> {
+  /** The instruction files in the last system prompt, and those left out (loads them when no turn has yet). */
+  async instructionFiles(): Promise<Pick<LoadedInstructions, "files" | "skipped">> {
     await this.refreshInstructions();
-    return this.instructions.files;
+    return { files: this.instructions.files, skipped: this.instructions.skipped };
   }
 
   private async refreshInstructions(): Promise<void> {

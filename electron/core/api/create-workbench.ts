@@ -10,7 +10,8 @@ import { nodeProviderFetch } from "../network/provider-fetch";
 import type { ExportFormat } from "../../../shared/review";
 import type { ModelRef } from "../../../shared/protocol";
 import { SessionAgent } from "../agent/session-agent";
-import { loadInstructions, loadInstructionsSync, touchedPaths } from "../agent/instructions";
+import { loadInstructions, touchedPaths } from "../agent/instructions";
+import { PromptSourceLog } from "./prompt-sources";
 import { builtInToolSpecs } from "../tools/tool-specs";
 import { TOOL_DEFS } from "../tools/registry";
 import { userConfigDir } from "../mcp/config";
@@ -102,6 +103,8 @@ export interface CoreContext {
   services: WorkspaceServices;
   configDir: string;
   workspaceRootOf(sessionId: string): string;
+  /** Where the blocks of stored user messages came from (templates, @-mentions). */
+  promptSources: PromptSourceLog;
 }
 
 export async function createWorkbench(options: WorkbenchOptions): Promise<Workbench> {
@@ -159,6 +162,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
 
   const models = new ModelPolicy(catalog, keys, () => settings.defaultModel, options.demo ?? false);
   const summaries = new SessionSummaries(store, emit);
+  const promptSources = new PromptSourceLog(store);
   const modelOptions = () => models.options();
   const defaultModel = (options?: ModelOption[]) => models.defaultModel(options);
   const resolveModel: AgentDeps["resolveModel"] = (ref) => models.resolve(ref);
@@ -177,6 +181,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
         options.approvalPolicy ? { ...settings, approvalPolicy: options.approvalPolicy(settings.approvalPolicy) } : settings,
       env,
       rules: () => store.listRules(workspace.id),
+      externalAllowed: () => services.mcpAllowedNow(workspace.id),
       externalTools: mcp ? () => mcp.toolSet() : undefined,
       // The sessions database and everything beside it: no command reads or changes it.
       bashHidden: isAbsolute(options.dbPath) ? [dirname(options.dbPath)] : [],
@@ -196,6 +201,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       saveRule: (rule) => {
         store.addRule({ workspaceId: workspace.id, ...rule });
       },
+      allowToolAlways: (toolName) => services.allowMcpTool(workspace.id, toolName),
       now,
       workspaceRoot: workspace.path,
       platform: platform(),
@@ -207,7 +213,10 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
         emit("session.updated", store.setSessionReasoning(sid, level));
       },
       demoteOtherReasoning: () => settings.demoteOtherReasoning,
-      onAppended: (sid, _seq, entry) => summaries.afterAppend(sid, entry),
+      onAppended: (sid, seq, entry) => {
+        promptSources.afterAppend(sid, seq, entry);
+        summaries.afterAppend(sid, entry);
+      },
       sleep: options.sleep,
       prepareTools: async () => {
         checkpoints.warm(workspace.id);
@@ -267,6 +276,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     initialWorkspaceId,
     services,
     configDir,
+    promptSources,
     workspaceRootOf: (sessionId) => {
       const session = store.getSession(sessionId);
       const workspace = session && store.getWorkspace(session.workspaceId);
@@ -296,7 +306,8 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       const changes = services.modeChanges(sessionId);
       return {
         instructions: (before) =>
-          loadInstructionsSync({ workspaceRoot: ctx.workspaceRootOf(sessionId), userDir: configDir, touched: touchedPaths(before) }).text,
+          loadInstructions({ workspaceRoot: ctx.workspaceRootOf(sessionId), userDir: configDir, touched: touchedPaths(before) }),
+        recordedSources: () => promptSources.list(sessionId),
         modeAt: (before) => {
           const last = before.at(-1)?.seq ?? 0;
           return changes.filter((c) => c.afterSeq <= last).at(-1)?.mode ?? "agent";

@@ -19,6 +19,7 @@ export type EcosystemMethod =
   | "commands.list"
   | "mcp.status"
   | "mcp.restart"
+  | "mcp.forgetTool"
   | "mcp.trust";
 
 export function createEcosystemHandlers(ctx: CoreContext): Pick<HandlerTable, EcosystemMethod> {
@@ -47,7 +48,7 @@ export function createEcosystemHandlers(ctx: CoreContext): Pick<HandlerTable, Ec
     },
     "session.instructions": async (p: P<"session.instructions">) => {
       requireSession(p.sessionId);
-      return { files: await ctx.agent(p.sessionId).instructionFiles() };
+      return ctx.agent(p.sessionId).instructionFiles();
     },
     "files.search": async (p: P<"files.search">) => {
       requireWorkspace(p.workspaceId);
@@ -67,6 +68,11 @@ export function createEcosystemHandlers(ctx: CoreContext): Pick<HandlerTable, Ec
       }
       if (p.name === undefined) await mcp.reload();
       else if (!(await mcp.restart(p.name))) throw new NotFound(`no MCP server "${p.name}" in this workspace`);
+      return mcpStatus(p.workspaceId);
+    },
+    "mcp.forgetTool": async (p: P<"mcp.forgetTool">) => {
+      requireWorkspace(p.workspaceId);
+      if (!services.forgetMcpTool(p.workspaceId, p.tool)) throw new NotFound(`${p.tool} is not always allowed in this workspace`);
       return mcpStatus(p.workspaceId);
     },
     "mcp.trust": async (p: P<"mcp.trust">) => {

@@ -7,7 +7,7 @@ import { readCaFile } from "../network/node-fetch";
 import { parseSettings } from "./settings";
 import { invalidBashAllow } from "../tools/approval/rule-match";
 import { detectBashSandbox } from "../tools/bash-sandbox";
-import { attachMentions } from "../mentions/attach";
+import { composeMessage } from "./compose-message";
 import { listFolders } from "./folder-browser";
 import type { EcosystemMethod } from "./ecosystem-handlers";
 
@@ -131,12 +131,15 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
 
     "chat.send": async (p: P<"chat.send">) => {
       requireSession(p.sessionId);
-      if (!p.text.trim() && !(p.images?.length ?? 0) && !(p.mentions?.length ?? 0))
+      if (!p.text.trim() && !(p.images?.length ?? 0) && !(p.mentions?.length ?? 0) && !p.command)
         throw new ApiFailure("INVALID_REQUEST", "the message is empty");
-      const attached = await attachMentions(ctx.workspaceRootOf(p.sessionId), p.mentions ?? []);
-      if (!attached.ok) throw new ApiFailure("INVALID_REQUEST", attached.message);
+      const { text, blocks } = await composeMessage(p, {
+        workspaceRoot: ctx.workspaceRootOf(p.sessionId),
+        configDir: ctx.configDir,
+        sources: ctx.promptSources,
+      });
       const askEach = p.approvals === "askEach" ? "this run asks for every change and command" : undefined;
-      return ctx.agent(p.sessionId).send(p.text, p.images ?? [], attached.blocks, askEach ? { askEach } : {});
+      return ctx.agent(p.sessionId).send(text, p.images ?? [], blocks, askEach ? { askEach } : {});
     },
     "chat.abort": (p: P<"chat.abort">) => {
       requireSession(p.sessionId);

@@ -26,6 +26,8 @@ export interface SessionToolsOptions {
   externalTools?: ToolRuntimeOptions["externalTools"];
   /** Folders sandboxed bash must not see (the app's data folder). */
   bashHidden?: readonly string[];
+  /** MCP tools always allowed in this workspace (docs/mcp-trust.md#approving-mcp-tools). */
+  externalAllowed?: ToolRuntimeOptions["externalAllowed"];
 }
 
 export function createSessionTools(options: SessionToolsOptions): ToolRuntimePort {
@@ -46,6 +48,7 @@ export function createSessionTools(options: SessionToolsOptions): ToolRuntimePor
         budget,
         env: options.env,
         externalTools: options.externalTools,
+        externalAllowed: options.externalAllowed,
         bashHidden: options.bashHidden,
         bashSandbox: bashSandbox.mode,
         bashNetwork: bashSandbox.network,

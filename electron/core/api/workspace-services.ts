@@ -5,9 +5,10 @@
  */
 import type { McpStatus, ModeChange, SessionMode } from "../../../shared/api";
 import { join } from "node:path";
+import { z } from "zod";
 import { USER_MCP_FILE, WORKSPACE_MCP_FILE } from "../mcp/config";
 import { McpWorkspace, type McpWorkspaceStatus } from "../mcp/manager";
-import { isTrustedBy, type McpTrustRecord } from "../mcp/trust";
+import { TrustedPinSchema, trustVerdict, trustedPinOf, type McpTrustRecord } from "../mcp/trust";
 import { FileIndex } from "../mentions/file-index";
 import type { SessionStore } from "../store";
 
@@ -24,6 +25,11 @@ export interface WorkspaceServicesOptions {
 
 const modeKey = (sessionId: string) => `session.mode.${sessionId}`;
 const mcpTrustKey = (workspaceId: string) => `mcp.trust.${workspaceId}`;
+const mcpAllowKey = (workspaceId: string) => `mcp.allowedTools.${workspaceId}`;
+
+/** "Always allow this tool in this workspace": full tool name → its server and the server's fingerprint then. */
+const AllowedToolsSchema = z.record(z.string(), z.object({ server: z.string(), fingerprint: z.string() }));
+type AllowedTools = z.infer<typeof AllowedToolsSchema>;
 
 export class WorkspaceServices {
   private readonly mcps = new Map<string, McpWorkspace>();
@@ -46,7 +52,7 @@ export class WorkspaceServices {
       configDir: this.options.configDir,
       env: this.options.env,
       clientVersion: this.options.version,
-      trust: { isTrusted: (entry) => isTrustedBy(this.mcpTrust(workspaceId), entry) },
+      trust: { verdict: (entry, pin) => trustVerdict(this.mcpTrust(workspaceId), entry, pin) },
       onStatus: (s) => this.options.onMcpStatus(this.statusOf(workspaceId, root, s)),
     });
     this.mcps.set(workspaceId, mcp);
@@ -67,22 +73,84 @@ export class WorkspaceServices {
   mcpTrust(workspaceId: string): McpTrustRecord {
     const stored = this.options.store.getSetting(mcpTrustKey(workspaceId));
     if (!stored || typeof stored !== "object" || Array.isArray(stored)) return {};
-    return Object.fromEntries(Object.entries(stored).filter((e): e is [string, string] => typeof e[1] === "string"));
+    const record: McpTrustRecord = {};
+    for (const [name, value] of Object.entries(stored)) {
+      // A bare string: trust stored before the pin covered files (it no longer matches any pin).
+      const parsed =
+        typeof value === "string" ? { success: true as const, data: { fingerprint: value } } : TrustedPinSchema.safeParse(value);
+      if (parsed.success) record[name] = parsed.data;
+    }
+    return record;
   }
 
-  /** Records trust (or its revocation) for the given servers, then starts or stops them. */
+  /**
+   * Records trust (or its revocation) for the given servers, then starts or stops them. Trust stores the pin the
+   * status showed (the caller checked `fingerprint` against it), so what starts is what the user saw, or nothing.
+   */
   async setMcpTrust(workspaceId: string, servers: readonly { name: string; fingerprint: string }[], trusted: boolean): Promise<void> {
     const record = this.mcpTrust(workspaceId);
+    const mcp = this.mcp(workspaceId);
     for (const { name, fingerprint } of servers) {
-      if (trusted) record[name] = fingerprint;
+      const pin = mcp?.pinOf(name);
+      if (trusted) record[name] = pin?.fingerprint === fingerprint ? trustedPinOf(pin) : { fingerprint };
       else delete record[name];
     }
     this.options.store.setSetting(mcpTrustKey(workspaceId), record);
-    await this.mcp(workspaceId)?.retrust(servers.map((s) => s.name));
+    await mcp?.retrust(servers.map((s) => s.name));
+  }
+
+  private allowedTools(workspaceId: string): AllowedTools {
+    const parsed = AllowedToolsSchema.safeParse(this.options.store.getSetting(mcpAllowKey(workspaceId)) ?? {});
+    return parsed.success ? parsed.data : {};
+  }
+
+  /**
+   * Saves "always allow this MCP tool in this workspace" (docs/mcp-trust.md#approving-mcp-tools), bound to what its
+   * server runs now: once the server's entry or files change, the tool is asked again.
+   */
+  allowMcpTool(workspaceId: string, toolName: string): void {
+    const mcp = this.mcps.get(workspaceId);
+    const server = mcp?.serverOfTool(toolName);
+    const fingerprint = server ? mcp?.pinOf(server)?.fingerprint : undefined;
+    if (!server || !fingerprint) return;
+    this.options.store.setSetting(mcpAllowKey(workspaceId), { ...this.allowedTools(workspaceId), [toolName]: { server, fingerprint } });
+  }
+
+  /** Forgets a saved allow (Settings); false when there was none. */
+  forgetMcpTool(workspaceId: string, toolName: string): boolean {
+    const allowed = this.allowedTools(workspaceId);
+    if (!(toolName in allowed)) return false;
+    delete allowed[toolName];
+    this.options.store.setSetting(mcpAllowKey(workspaceId), allowed);
+    return true;
+  }
+
+  /** The saved allows that still apply: their server runs what it ran when the user allowed them. */
+  mcpAllowedNow(workspaceId: string): Set<string> {
+    const mcp = this.mcps.get(workspaceId);
+    const out = new Set<string>();
+    if (!mcp) return out;
+    for (const [tool, { server, fingerprint }] of Object.entries(this.allowedTools(workspaceId))) {
+      if (mcp.pinOf(server)?.fingerprint === fingerprint) out.add(tool);
+    }
+    return out;
   }
 
   private statusOf(workspaceId: string, root: string, s: McpWorkspaceStatus): McpStatus {
-    return { workspaceId, ...s, files: { workspace: join(root, WORKSPACE_MCP_FILE), user: join(this.options.configDir, USER_MCP_FILE) } };
+    const allowed = Object.entries(this.allowedTools(workspaceId));
+    const servers = s.servers.map((server) => ({
+      ...server,
+      alwaysAllowed: allowed
+        .filter(([, a]) => a.server === server.name && a.fingerprint === server.fingerprint)
+        .map(([tool]) => tool)
+        .sort(),
+    }));
+    return {
+      workspaceId,
+      ...s,
+      servers,
+      files: { workspace: join(root, WORKSPACE_MCP_FILE), user: join(this.options.configDir, USER_MCP_FILE) },
+    };
   }
 
   fileIndex(workspaceId: string): FileIndex | null {

@@ -11,6 +11,7 @@ import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
+import { PromptFileReader, promptText } from "../prompt-files/reader";
 
 const StdioServerSchema = z
   .object({
@@ -96,6 +97,8 @@ export function parseMcpConfig(text: string, source: McpConfigSource, file: stri
   return { servers, problems };
 }
 
+const MCP_CONFIG_MAX_BYTES = 1024 * 1024;
+
 async function readOptional(file: string): Promise<string | null> {
   try {
     return await readFile(file, "utf8");
@@ -103,6 +106,16 @@ async function readOptional(file: string): Promise<string | null> {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
     throw error;
   }
+}
+
+/** The workspace's file comes with the repository: read with the tools' checks (a FIFO there must not hang the core). */
+async function readWorkspaceConfig(workspaceRoot: string): Promise<string | null> {
+  const reader = await PromptFileReader.open(workspaceRoot, "workspace");
+  if (!reader) return null;
+  const read = await reader.read(WORKSPACE_MCP_FILE, { maxBytes: MCP_CONFIG_MAX_BYTES, over: "refuse" });
+  if (read.ok) return promptText(read.file);
+  if (read.missing) return null;
+  throw new Error(read.reason);
 }
 
 /** The user's servers, then the workspace's; a workspace server replaces a user one of the same name. */
@@ -115,9 +128,10 @@ export async function loadMcpConfig(workspaceRoot: string, configDir: string): P
   ] as const) {
     let text: string | null;
     try {
-      text = await readOptional(file);
+      text = source === "workspace" ? await readWorkspaceConfig(workspaceRoot) : await readOptional(file);
     } catch (error) {
-      problems.push(`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+      const code = (error as NodeJS.ErrnoException).code;
+      problems.push(`${file}: cannot be read (${code ?? (error instanceof Error ? error.message : String(error))})`);
       continue;
     }
     if (text === null) continue;

@@ -9,7 +9,8 @@
  */
 import { loadMcpConfig, type McpConfigLoad } from "./config";
 import { McpServerConnection, type McpServerStatus } from "./server-connection";
-import { mcpToolSet, type McpToolSet } from "./tool-defs";
+import { mcpToolName, mcpToolSet, type McpToolSet } from "./tool-defs";
+import { pinLaunch, type LaunchPin } from "./launch-pin";
 import { needsTrust, type McpTrust } from "./trust";
 
 export interface McpWorkspaceStatus {
@@ -123,6 +124,19 @@ export class McpWorkspace {
     );
   }
 
+  /** The server a tool (by its full `mcp__<server>__<tool>` name) belongs to, or null. */
+  serverOfTool(toolName: string): string | null {
+    for (const conn of this.connections.values()) {
+      if (conn.listTools().some((t) => mcpToolName(conn.entry.name, t.name) === toolName)) return conn.entry.name;
+    }
+    return null;
+  }
+
+  /** The launch pin a server's status shows (what `mcp.trust` stores), or null. */
+  pinOf(name: string): LaunchPin | null {
+    return this.connections.get(name)?.currentPin() ?? null;
+  }
+
   async stop(name: string): Promise<boolean> {
     const conn = this.connections.get(name);
     if (!conn) return false;
@@ -165,11 +179,14 @@ export class McpWorkspace {
         workspaceRoot: this.options.workspaceRoot,
         env: this.options.env,
         clientVersion: this.options.clientVersion,
-        trusted: () => this.options.trust.isTrusted(entry),
+        pin: () => pinLaunch(entry, this.options.workspaceRoot),
+        trust: (pin) => this.options.trust.verdict(entry, pin),
         onChange: () => this.changed(),
       });
       this.connections.set(entry.name, conn);
     }
+    // The status lists each server with what trusting it would pin.
+    await Promise.all([...this.connections.values()].map((c) => c.prepare()));
     this.changed();
   }
 

@@ -14,9 +14,8 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { isAbsolute, resolve } from "node:path";
 import type { McpServerEntry } from "./config";
 import { expandEnv } from "./config";
-import { launchSummary, mcpServerFingerprint } from "./trust";
-
-export const UNTRUSTED_REASON = "not started: it comes from the workspace's .mcp.json and has not been trusted in Settings";
+import type { LaunchPin } from "./launch-pin";
+import { launchSummary, type TrustVerdict } from "./trust";
 
 export const MCP_START_TIMEOUT_MS = 30_000;
 export const MCP_CALL_TIMEOUT_MS = 120_000;
@@ -36,8 +35,10 @@ export interface McpServerStatus {
   stderrTail: string;
   /** What starting it runs or connects to, for the user to judge before trusting it. */
   launch: string;
-  /** Identifies this exact configuration; trusting it stores this value. */
+  /** Identifies this exact configuration and the workspace files it runs (launch-pin.ts); trusting it stores this value. */
   fingerprint: string;
+  /** The workspace files the fingerprint covers, and what it cannot cover, in words. */
+  pins: { files: string[]; notes: string[] };
 }
 
 export type McpCallResult = { ok: true; result: CallToolResult } | { ok: false; message: string; timedOut: boolean };
@@ -50,6 +51,7 @@ export class McpServerConnection {
   private tools: Tool[] = [];
   private generation = 0;
   private starting: Promise<void> | null = null;
+  private pin: LaunchPin | null = null;
 
   constructor(
     readonly entry: McpServerEntry,
@@ -57,12 +59,35 @@ export class McpServerConnection {
       workspaceRoot: string;
       env: Record<string, string | undefined>;
       clientVersion: string;
-      /** Asked at every start: an untrusted server is never spawned or connected to. */
-      trusted: () => boolean;
+      /** The entry and the workspace files it runs, computed again at every start (launch-pin.ts). */
+      pin: () => Promise<LaunchPin>;
+      /** Asked at every start with the fresh pin: an untrusted server is never spawned or connected to. */
+      trust: (pin: LaunchPin) => TrustVerdict;
       onChange: () => void;
     },
-  ) {
-    if (!options.trusted()) this.state = "untrusted";
+  ) {}
+
+  /** Computes the pin, so the status shows what trusting would cover, and marks an untrusted server as such. */
+  async prepare(): Promise<void> {
+    const generation = this.generation;
+    this.pin = await this.options.pin();
+    if (generation !== this.generation) return;
+    const verdict = this.verdict(this.pin);
+    if (!verdict.trusted && this.state === "stopped") this.set("untrusted", verdict.reason);
+  }
+
+  /** The pin the status shows (null before `prepare`). */
+  currentPin(): LaunchPin | null {
+    return this.pin;
+  }
+
+  private verdict(pin: LaunchPin): TrustVerdict {
+    try {
+      return this.options.trust(pin);
+    } catch (err) {
+      // The trust record cannot be read (the core is closing): not trusted, so nothing starts.
+      return { trusted: false, reason: `not started: trust could not be checked (${errorText(err)})` };
+    }
   }
 
   status(): McpServerStatus {
@@ -75,7 +100,14 @@ export class McpServerConnection {
       error: this.error,
       stderrTail: this.stderr,
       launch: launchSummary(this.entry),
-      fingerprint: mcpServerFingerprint(this.entry),
+      fingerprint: this.pin?.fingerprint ?? "",
+      pins: {
+        files: Object.entries(this.pin?.files ?? {})
+          .filter(([, v]) => v.startsWith("sha256:"))
+          .map(([k]) => k)
+          .sort(),
+        notes: this.pin?.notes ?? [],
+      },
     };
   }
 
@@ -100,10 +132,14 @@ export class McpServerConnection {
 
   private async startOnce(generation: number): Promise<void> {
     await this.closeClient();
-    if (!this.options.trusted()) {
+    // The files are hashed again now: what starts is what the user trusted, or nothing.
+    this.pin = await this.options.pin();
+    if (generation !== this.generation) return;
+    const verdict = this.verdict(this.pin);
+    if (!verdict.trusted) {
       this.stderr = "";
       this.tools = [];
-      this.set("untrusted", UNTRUSTED_REASON);
+      this.set("untrusted", verdict.reason);
       return;
     }
     this.set("starting", null);

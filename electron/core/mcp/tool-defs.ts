@@ -5,15 +5,19 @@
  * can express, and results mapped to our content blocks (text, images) with
  * `structuredContent` in `details`.
  *
- * Tier: a tool is read-only only when the server says `readOnlyHint: true`;
- * anything else goes through proposal → approval like write/edit/bash.
+ * Tier: every MCP tool is a side effect, whatever its annotations say:
+ * `readOnlyHint` is the server's own claim (MCP calls annotations hints, not
+ * guarantees), so it is shown on the approval card but never skips it. Each
+ * call goes through proposal → approval like write/edit/bash; the user may
+ * then allow the tool for the session or always in this workspace
+ * (docs/mcp-trust.md#approving-mcp-tools).
  */
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { ImageContent, TextContent } from "../../../shared/protocol";
 import { failure, toolError } from "../tools/errors";
 import { KB, OUTPUT_MAX_BYTES } from "../tools/limits";
-import type { ReadOnlyDef, SideEffectDef, ToolDef } from "../tools/registry";
+import type { SideEffectDef, ToolDef } from "../tools/registry";
 import { truncateHead } from "../tools/truncate";
 import type { ToolOutcome, ToolSpec } from "../tools/types";
 import type { McpCallResult } from "./server-connection";
@@ -166,22 +170,28 @@ export function mcpToolSet(source: McpToolSource): McpToolSet {
     };
     const call = async (args: Record<string, unknown>, signal: AbortSignal) =>
       outcomeOf(source.server, tool.name, await source.call(tool.name, args, signal));
-    const base = { name, description, schema: z.unknown(), parse };
-    const def: ToolDef =
-      tool.annotations?.readOnlyHint === true
-        ? ({ ...base, tier: "readOnly", stoppable: true, run: (args, ctx) => call(args, ctx.signal) } satisfies ReadOnlyDef)
-        : ({
-            ...base,
-            tier: "sideEffect",
-            propose: (args) =>
-              Promise.resolve({
-                ok: true as const,
-                value: {
-                  preview: { kind: "mcp" as const, server: source.server, tool: tool.name, argsJson: JSON.stringify(args, null, 2) },
-                },
-              }),
-            execute: (args, ctx) => call(args, ctx.signal),
-          } satisfies SideEffectDef);
+    const readOnlyHint = tool.annotations?.readOnlyHint === true;
+    const def: SideEffectDef = {
+      name,
+      description,
+      schema: z.unknown(),
+      parse,
+      tier: "sideEffect",
+      propose: (args) =>
+        Promise.resolve({
+          ok: true as const,
+          value: {
+            preview: {
+              kind: "mcp" as const,
+              server: source.server,
+              tool: tool.name,
+              argsJson: JSON.stringify(args, null, 2),
+              readOnlyHint,
+            },
+          },
+        }),
+      execute: (args, ctx) => call(args, ctx.signal),
+    };
     defs.push(def);
     specs.push({ name, description, parameters: schema.schema });
   }

@@ -4,46 +4,70 @@
  * Such a file arrives with a cloned repository, so starting its servers means
  * running commands (or sending `${VAR}` values from the user's environment to
  * URLs) chosen by whoever wrote the repository. A workspace server therefore
- * starts only once the user has trusted its exact configuration: trust stores
- * a fingerprint of the entry, and any change to the entry (command, args, env,
- * URL, headers…) makes it untrusted again. Servers from the user's own config
- * folder are the user's choice and need no trust. See docs/mcp-trust.md.
+ * starts only once the user has trusted it: trust stores the fingerprint of
+ * its launch pin (launch-pin.ts: the entry and the workspace files it runs),
+ * and any change to either (command, args, env, URL, headers…, the script,
+ * the modules beside it, its package.json) makes it untrusted again, with the
+ * reason. Servers from the user's own config folder are the user's choice and
+ * need no trust. See docs/mcp-trust.md.
  */
-import { createHash } from "node:crypto";
+import { z } from "zod";
 import type { McpServerEntry } from "./config";
+import type { LaunchPin } from "./launch-pin";
 
-/** Stored per workspace: server name → the fingerprint the user trusted. */
-export type McpTrustRecord = Record<string, string>;
+export const UNTRUSTED_REASON = "not started: it comes from the workspace's .mcp.json and has not been trusted in Settings";
+
+/** What the user trusted for one server: the fingerprint, and the parts it covers (to say what changed). */
+export const TrustedPinSchema = z.object({
+  fingerprint: z.string(),
+  configHash: z.string().optional(),
+  files: z.record(z.string(), z.string()).optional(),
+});
+export type TrustedPin = z.infer<typeof TrustedPinSchema>;
+
+/** Stored per workspace: server name → what the user trusted. */
+export type McpTrustRecord = Record<string, TrustedPin>;
+
+export type TrustVerdict = { trusted: true } | { trusted: false; reason: string };
 
 export interface McpTrust {
-  isTrusted(entry: McpServerEntry): boolean;
-}
-
-/** JSON with sorted object keys, so equal configurations give equal fingerprints. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (value && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
-}
-
-/** sha256 over the server's name and its whole configuration as written in the file. */
-export function mcpServerFingerprint(entry: McpServerEntry): string {
-  return createHash("sha256")
-    .update(canonical({ name: entry.name, config: entry.config }))
-    .digest("hex");
+  verdict(entry: McpServerEntry, pin: LaunchPin): TrustVerdict;
 }
 
 export function needsTrust(entry: McpServerEntry): boolean {
   return entry.source === "workspace";
 }
 
-export function isTrustedBy(record: McpTrustRecord, entry: McpServerEntry): boolean {
-  return !needsTrust(entry) || record[entry.name] === mcpServerFingerprint(entry);
+export function trustedPinOf(pin: LaunchPin): TrustedPin {
+  return { fingerprint: pin.fingerprint, configHash: pin.configHash, files: pin.files };
+}
+
+/** Whether the entry may start as pinned now, and if not, why (what changed since the user trusted it). */
+export function trustVerdict(record: McpTrustRecord, entry: McpServerEntry, pin: LaunchPin): TrustVerdict {
+  if (!needsTrust(entry)) return { trusted: true };
+  const trusted = record[entry.name];
+  if (!trusted) return { trusted: false, reason: UNTRUSTED_REASON };
+  if (trusted.fingerprint === pin.fingerprint) return { trusted: true };
+  const { configHash, files } = trusted;
+  // Stored by a version whose trust covered the entry only.
+  if (configHash === undefined || files === undefined)
+    return {
+      trusted: false,
+      reason: "not started: it was trusted before trust covered the files it runs; review it in Settings and trust it again",
+    };
+  return {
+    trusted: false,
+    reason: `not started: ${whatChanged({ configHash, files }, pin)} since you trusted it; review it in Settings and trust it again`,
+  };
+}
+
+function whatChanged(trusted: { configHash: string; files: Record<string, string> }, pin: LaunchPin): string {
+  if (trusted.configHash !== pin.configHash) return "its entry in .mcp.json changed";
+  const before = trusted.files;
+  const paths = [...new Set([...Object.keys(before), ...Object.keys(pin.files)])].filter((p) => before[p] !== pin.files[p]).sort();
+  if (paths.length === 0) return "the files it runs changed";
+  const named = paths.slice(0, 3).join(", ") + (paths.length > 3 ? ` and ${paths.length - 3} more` : "");
+  return `${named} changed`;
 }
 
 const quoteArg = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);

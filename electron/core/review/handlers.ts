@@ -9,7 +9,9 @@
 import type { z } from "zod";
 import { requests, type RequestMethod, type RequestResult, type SessionSummary } from "../../../shared/api";
 import type { ModelInfo, ProviderConfig } from "../../../shared/models";
-import type { ModelRef } from "../../../shared/protocol";
+import type { ModelRef, StoredEntry } from "../../../shared/protocol";
+import type { PromptSource } from "../../../shared/review";
+import { NO_INSTRUCTIONS, type LoadedInstructions } from "../agent/instructions";
 import { ApiFailure } from "../api/dispatch";
 import type { ToolSpec } from "../providers/types";
 import { defaultToolSpecs } from "../tools";
@@ -20,6 +22,7 @@ import { changeDiff, changesBetween } from "./changes";
 import { fileStatesAt } from "./file-history";
 import { forkAt } from "./fork";
 import { modelViewAt, type ModelViewInput } from "./model-view";
+import { promptSourcesBefore } from "./prompt-sources";
 import { createEntryCache } from "./entry-cache";
 import { createModelViewTexts } from "./model-view-text";
 import { createRedactor } from "./redact";
@@ -37,7 +40,12 @@ export interface ReviewContext {
   /** The tool specs the loop offers (default: the tool runtime's `defaultToolSpecs()`); MCP tools included. */
   toolSpecs?(sessionId: string): readonly ToolSpec[];
   /** The loop's AGENTS.md section, Ask mode and tool tiers, for "what the model saw" (model-view.ts). */
-  modelViewExtras?(sessionId: string): Pick<ModelViewInput, "instructions" | "modeAt" | "isSideEffect">;
+  modelViewExtras?(sessionId: string): Pick<ModelViewInput, "modeAt" | "isSideEffect"> & {
+    /** The instruction files for a request made after `before`, read now as the loop reads them (agent/instructions.ts). */
+    instructions?: (before: readonly StoredEntry[]) => Promise<LoadedInstructions>;
+    /** The templates and @-mentions recorded when the session's messages were stored. */
+    recordedSources?: () => readonly PromptSource[];
+  };
   /** The catalog's model and provider for a model ref (ModelCatalog.find + provider). */
   resolveModel(ref: ModelRef): { model: ModelInfo; provider: ProviderConfig } | undefined;
   /** The setting that sends other models' reasoning as text (as the loop reads it). */
@@ -51,7 +59,11 @@ export interface ReviewContext {
 
 export type ReviewMethod = Extract<RequestMethod, `review.${string}`>;
 type Params<M extends ReviewMethod> = z.output<(typeof requests)[M]["params"]>;
-export type ReviewHandlers = { [M in ReviewMethod]: (params: Params<M>) => RequestResult<M> };
+/** "What the model saw" reads the instruction files again: asynchronous. */
+type AsyncReviewMethod = "review.modelView" | "review.modelViewHead" | "review.modelViewText";
+export type ReviewHandlers = {
+  [M in ReviewMethod]: (params: Params<M>) => M extends AsyncReviewMethod ? Promise<RequestResult<M>> : RequestResult<M>;
+};
 
 export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
   const { store } = ctx;
@@ -82,15 +94,22 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
     for (const item of items) if (item.seq <= seq) step = item.index + 1;
     return step > 0 ? { title: source.title, step } : undefined;
   };
-  const modelView = (sessionId: string, seq: number) => {
+  const modelView = async (sessionId: string, seq: number) => {
     const session = requireSession(sessionId);
+    const entries = cache.entries(session.id);
+    const { instructions: loadInstructions, recordedSources, ...extras } = ctx.modelViewExtras?.(session.id) ?? {};
+    const index = entries.findIndex((e) => e.seq === seq);
+    // Read before the (synchronous) rebuild; a bad seq is reported by modelViewAt.
+    const instructions = loadInstructions && index >= 0 ? await loadInstructions(entries.slice(0, index)) : NO_INSTRUCTIONS;
     return unwrap(
-      modelViewAt(cache.entries(session.id), seq, {
+      modelViewAt(entries, seq, {
         workspaceRoot: workspaceRoot(session),
         platform: ctx.platform,
         toolSpecs: ctx.toolSpecs?.(session.id) ?? defaultToolSpecs(),
         resolve: (ref) => ctx.resolveModel(ref),
-        ...ctx.modelViewExtras?.(session.id),
+        ...extras,
+        instructions: () => instructions.text,
+        sources: (before) => promptSourcesBefore(before, { instructions, recorded: recordedSources?.() ?? [] }),
         demoteOtherReasoning: ctx.demoteOtherReasoning?.() ?? false,
       }),
     );
@@ -121,7 +140,7 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
 
     "review.modelView": (p) => modelView(p.sessionId, p.seq),
     "review.modelViewHead": (p) => modelViewTexts.head(p.sessionId, p.seq, () => modelView(p.sessionId, p.seq), p.lines),
-    "review.modelViewText": (p) => {
+    "review.modelViewText": async (p) => {
       requireSession(p.sessionId);
       return modelViewTexts.text(p.sessionId, p.seq, () => modelView(p.sessionId, p.seq), p.from, p.count);
     },

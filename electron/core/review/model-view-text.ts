@@ -22,8 +22,8 @@ interface Rendered {
 
 function render(view: ModelView): Rendered {
   const text = JSON.stringify(view.body, null, 2) ?? "";
-  const { seq, model, idMap, toolNames, requestTime, repairs } = view;
-  return { view: { seq, model, idMap, toolNames, requestTime, repairs }, lines: text.split("\n"), chars: text.length };
+  const { seq, model, idMap, toolNames, requestTime, repairs, sources } = view;
+  return { view: { seq, model, idMap, toolNames, requestTime, repairs, sources }, lines: text.split("\n"), chars: text.length };
 }
 
 function window(r: Rendered, from: number, count: number): ModelViewText {
@@ -31,11 +31,14 @@ function window(r: Rendered, from: number, count: number): ModelViewText {
   return { totalLines: r.lines.length, totalChars: r.chars, from: start, lines: r.lines.slice(start, start + count) };
 }
 
+/** Rebuilds a request: asynchronous, since the instruction files are read again (review/handlers.ts). */
+type Build = () => Promise<ModelView>;
+
 export interface ModelViewTexts {
   /** Rebuilds the request (`build`), keeps its text, and returns the view with the first `lines` lines of the body. */
-  head(sessionId: string, seq: number, build: () => ModelView, lines: number): ModelViewHead;
+  head(sessionId: string, seq: number, build: Build, lines: number): Promise<ModelViewHead>;
   /** Lines of the body kept for that step (rebuilt with `build` when it is no longer kept). */
-  text(sessionId: string, seq: number, build: () => ModelView, from: number, count: number): ModelViewText;
+  text(sessionId: string, seq: number, build: Build, from: number, count: number): Promise<ModelViewText>;
 }
 
 export function createModelViewTexts(kept = STEPS_KEPT): ModelViewTexts {
@@ -47,14 +50,14 @@ export function createModelViewTexts(kept = STEPS_KEPT): ModelViewTexts {
     return r;
   };
   return {
-    head(sessionId, seq, build, lines) {
-      const r = keep(`${sessionId}#${seq}`, render(build()));
+    async head(sessionId, seq, build, lines) {
+      const r = keep(`${sessionId}#${seq}`, render(await build()));
       return { ...r.view, text: window(r, 0, lines) };
     },
-    text(sessionId, seq, build, from, count) {
+    async text(sessionId, seq, build, from, count) {
       const key = `${sessionId}#${seq}`;
       const known = cache.get(key);
-      return window(known ? keep(key, known) : keep(key, render(build())), from, count);
+      return window(known ? keep(key, known) : keep(key, render(await build())), from, count);
     },
   };
 }

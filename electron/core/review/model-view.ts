@@ -15,7 +15,7 @@
  */
 import type { ModelInfo, ProviderConfig } from "../../../shared/models";
 import type { ModelRef, ReasoningLevel, StoredEntry } from "../../../shared/protocol";
-import type { ModelView } from "../../../shared/review";
+import type { ModelView, PromptSource } from "../../../shared/review";
 import { historyForModel, latestCompaction } from "../agent/context";
 import { RequestContextBuilder } from "../agent/request-context";
 import { buildRequest } from "../providers/requests";
@@ -32,6 +32,8 @@ export interface ModelViewInput {
   toolSpecs: readonly ToolSpec[];
   /** The AGENTS.md section for a request made after `before` (the loop's instructions for the files touched by then). */
   instructions?(before: readonly StoredEntry[]): string;
+  /** The files and images that reached the request made after `before` without a tool call (review/prompt-sources.ts). */
+  sources?(before: readonly StoredEntry[]): PromptSource[];
   /** Ask mode at the time of the request made after `before`. */
   modeAt?(before: readonly StoredEntry[]): "agent" | "ask";
   /** Tools whose tier is side effect (Ask mode offers the others only). */
@@ -90,6 +92,7 @@ export function modelViewAt(entries: readonly StoredEntry[], seq: number, input:
         toolNames: built.toolNames,
         requestTime,
         repairs,
+        sources: input.sources?.(before) ?? [],
       },
     };
   } catch (e) {

@@ -37,6 +37,8 @@ export interface ToolRuntimeOptions {
    * server's tools apply. Their names never shadow the built-in tools.
    */
   externalTools?: () => { defs: readonly ToolDef[]; specs: readonly ToolSpec[] };
+  /** External (MCP) tools the user chose to always allow in this workspace, read at every decision. */
+  externalAllowed?: () => ReadonlySet<string>;
   /** Deadline of a read-only call (default READONLY_TIMEOUT_MS). */
   readOnlyTimeoutMs?: number;
   /**

@@ -222,14 +222,20 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     },
 
     explain(proposal) {
-      return evaluatePolicy(
+      const saved = options.externalAllowed?.();
+      const allowed = saved && saved.size > 0 ? new Set([...sessionAllowed, ...saved]) : sessionAllowed;
+      const verdict = evaluatePolicy(
         policy,
         [...sessionRules, ...(options.rules?.() ?? [])],
         proposal.toolName,
         proposal.preview,
-        sessionAllowed,
+        allowed,
         policyContext(proposal),
       );
+      // The policy words every external allow as "for this session"; a saved one says where it comes from.
+      if (verdict.action === "allow" && !sessionAllowed.has(proposal.toolName) && saved?.has(proposal.toolName))
+        return { ...verdict, rule: `${proposal.toolName}: always allowed in this workspace` };
+      return verdict;
     },
 
     checkRule: (proposal, pattern, action) => ruleProblem(proposal, pattern, action, policyContext(proposal)),

@@ -8,7 +8,7 @@
  *   existing component is walked with lstat and symbolic links are followed
  *   (also dangling ones, also for a file that does not exist yet); the result
  *   must stay inside the workspace's real root.
- * - `readFile`, `readHead` and `readFileSync` open the real path with
+ * - `readFile`, `readHead`, `readCapped` and `readFileSync` open the real path with
  *   O_NOFOLLOW, fstat the descriptor and check the opened file is the one that
  *   was checked (via /proc/self/fd on Linux, dev/inode + realpath elsewhere)
  *   before reading a byte: a swap between check and use is refused, not
@@ -406,6 +406,24 @@ export class Sandbox {
       if (size > maxBytes) return fail(errors.tooLarge(resolved.rel, size, maxBytes, "Use grep to find the lines you need in it."));
       // A file growing meanwhile is read as it was at the fstat.
       return ok(await readAllAsync(fd, size));
+    } catch (err) {
+      return fail(errors.io(resolved.rel, errnoCode(err)));
+    } finally {
+      closeQuietly(fd);
+    }
+  }
+
+  /**
+   * The first `max` bytes of a checked file and its size, through one verified
+   * descriptor, the bytes read off the main thread: for files that reach the
+   * prompt without a tool call (prompt-files/), cut rather than refused.
+   */
+  async readCapped(resolved: ResolvedPath, max: number): Promise<Result<{ data: Buffer; size: number }>> {
+    const opened = this.openVerifiedSync(resolved);
+    if (!opened.ok) return opened;
+    const { fd, stats } = opened.value;
+    try {
+      return ok({ data: await readAllAsync(fd, Math.min(stats.size, max)), size: stats.size });
     } catch (err) {
       return fail(errors.io(resolved.rel, errnoCode(err)));
     } finally {

@@ -81,8 +81,8 @@ export type ProposalPreview =
       /** What running it trusts, in words (the programs' tables, approval/programs). */
       runsWorkspaceCode?: string[];
     }
-  /** An MCP tool without readOnlyHint: the server, its own tool name and the arguments, pretty-printed. */
-  | { kind: "mcp"; server: string; tool: string; argsJson: string };
+  /** An MCP tool: the server, its own tool name and the arguments, pretty-printed; `readOnlyHint`: the server's claim, shown only. */
+  | { kind: "mcp"; server: string; tool: string; argsJson: string; readOnlyHint?: boolean };
 
 export interface Proposal {
   toolCallId: string;

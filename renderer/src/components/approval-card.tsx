@@ -55,7 +55,7 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
 
   const decide = (decision: ApprovalDecision) => {
     const withRule = decision === "approveForSession" || decision === "approveAlways" || decision === "denyAlways";
-    if (wholeTool && decision === "approveForSession") {
+    if (wholeTool && (decision === "approveForSession" || decision === "approveAlways")) {
       void answer(approval.sessionId, approval.toolCallId, decision);
       return;
     }
@@ -234,7 +234,8 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
       {preview.kind === "mcp" && (
         <div className="command-preview">
           <p className="muted">
-            MCP tool <code>{preview.tool}</code> of server <code>{preview.server}</code> (not marked read-only by the server)
+            MCP tool <code>{preview.tool}</code> of server <code>{preview.server}</code>
+            {preview.readOnlyHint ? " (the server says it only reads: that is the server's claim, not a guarantee)" : ""}
           </p>
           <pre aria-label="Arguments">{preview.argsJson}</pre>
         </div>
@@ -242,7 +243,8 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
       <div className="approval-scope">
         {wholeTool ? (
           <p className="muted" data-testid="scope-words">
-            For the session, also allows this MCP tool without asking, whatever its arguments.
+            For the session, or always in this workspace (while the server runs the same code), also allows this MCP tool without asking,
+            whatever its arguments.
           </p>
         ) : scoped ? (
           <>
@@ -325,9 +327,13 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
         </button>
         <button
           type="button"
-          disabled={answering || !scoped || !ruleText}
+          disabled={answering || (!wholeTool && (!scoped || !ruleText))}
           onClick={() => decide("approveAlways")}
-          title="Save the rule for this workspace (Settings lists it)"
+          title={
+            wholeTool
+              ? "Always allow this tool in this workspace (Settings lists it)"
+              : "Save the rule for this workspace (Settings lists it)"
+          }
         >
           Always allow
         </button>

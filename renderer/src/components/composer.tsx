@@ -6,8 +6,8 @@
  * command or expands a template (composer-suggestions.tsx).
  */
 import { useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from "react";
-import type { Mention, TurnState } from "../../../shared/api";
-import { expandTemplate, parseMentionToken, parseSlashCommand } from "../../../shared/mentions";
+import type { Mention, PromptCommandCall, TurnState } from "../../../shared/api";
+import { parseMentionToken, parseSlashCommand } from "../../../shared/mentions";
 import type { ImageContent } from "../../../shared/protocol";
 import { addImageFiles, IMAGE_TYPES, MAX_IMAGES } from "../lib/attachments";
 import { isDialogOpen, isTextField } from "../lib/keyboard";
@@ -57,7 +57,8 @@ export function Composer({
   workspaceId?: string | null;
   /** A built-in command was chosen (`/ask`, `/compact` …). */
   onCommand?: (command: BuiltinCommand, args: string) => void;
-  onSend: (text: string, images: ImageContent[], mentions: Mention[]) => Promise<boolean>;
+  /** `command`: a prompt template chosen with `/`, expanded by the core (the text is then empty). */
+  onSend: (text: string, images: ImageContent[], mentions: Mention[], command?: PromptCommandCall) => Promise<boolean>;
   onStop: () => void;
 }) {
   const [text, setText] = useState("");
@@ -123,13 +124,19 @@ export function Composer({
     if ((!value && images.length === 0) || disabled || sending) return;
     const slash = parseSlashCommand(value);
     if (slash && BUILTINS.includes(slash.name)) return runBuiltin(slash.name, slash.args);
+    const mentions = mentionsIn(value, picked.current);
+    let command: PromptCommandCall | undefined;
     if (slash) {
       const template = (await loadCommands().catch(() => [])).find((c) => c.name === slash.name && c.template !== undefined);
-      if (template?.template !== undefined) value = expandTemplate(template.template, slash.args);
+      // The core reads the template again when it sends it, through the same checks as the read tool.
+      if (template) {
+        command = { name: slash.name, args: slash.args };
+        value = "";
+      }
     }
     setSending(true);
     const queuing = running;
-    const ok = await onSend(value, images, mentionsIn(value, picked.current));
+    const ok = await onSend(value, images, mentions, command);
     setSending(false);
     if (ok) {
       if (queuing) queuedImages.current.push(images);

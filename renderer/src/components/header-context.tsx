@@ -3,7 +3,7 @@
  * (only read-only tools) and a chip listing the AGENTS.md files in effect.
  */
 import { useEffect, useState } from "react";
-import type { InstructionFile } from "../../../shared/api";
+import type { InstructionFile, SkippedPromptFile } from "../../../shared/api";
 import { client } from "../api/current";
 import { useAppStore } from "../stores/app-store";
 import { useTurn, useTurnStore } from "../stores/turn-store";
@@ -34,33 +34,41 @@ export function AskModeToggle({ sessionId }: { sessionId: string }) {
   );
 }
 
+const NONE = { files: [], skipped: [] };
+
 export function InstructionsChip({ sessionId }: { sessionId: string }) {
   const turn = useTurn(sessionId);
   const idle = (turn?.status ?? "idle") === "idle";
-  const [files, setFiles] = useState<InstructionFile[]>([]);
+  const [{ files, skipped }, setLoaded] = useState<{ files: InstructionFile[]; skipped: SkippedPromptFile[] }>(NONE);
   // Read when the session opens and after each turn (a touched folder may bring its AGENTS.md in).
   useEffect(() => {
     if (!idle) return;
     let live = true;
     client()
       .call("session.instructions", { sessionId })
-      .then((r) => live && setFiles(r.files))
-      .catch(() => live && setFiles([]));
+      .then((r) => live && setLoaded(r))
+      .catch(() => live && setLoaded(NONE));
     return () => {
       live = false;
     };
   }, [sessionId, idle]);
-  if (files.length === 0) return null;
+  if (files.length === 0 && skipped.length === 0) return null;
   const names = files.map((f) => `${f.path}${f.truncated ? " (cut)" : ""}`);
+  // A file left out (a link leading out of the workspace, a FIFO…) is named with the reason: the repository may be hostile.
+  const left = skipped.map((s) => `${s.path}: ${s.reason}`);
+  const title = [
+    ...(names.length > 0 ? ["Instructions in the system prompt:", ...names] : []),
+    ...(left.length > 0 ? ["Left out:", ...left] : []),
+  ].join("\n");
+  const label = [
+    ...(names.length > 0 ? [`Instructions in effect: ${names.join(", ")}`] : []),
+    ...(left.length > 0 ? [`left out: ${skipped.map((s) => s.path).join(", ")}`] : []),
+  ].join("; ");
   return (
-    <span
-      className="badge instructions-chip"
-      role="status"
-      title={`Instructions in the system prompt:\n${names.join("\n")}`}
-      aria-label={`Instructions in effect: ${names.join(", ")}`}
-    >
-      {files.length === 1 ? names[0].split("/").pop() : `${files.length} instruction files`}
+    <span className={`badge instructions-chip${left.length > 0 ? " warn" : ""}`} role="status" title={title} aria-label={label}>
+      {files.length === 0 ? "no instruction files" : files.length === 1 ? names[0].split("/").pop() : `${files.length} instruction files`}
       {files.some((f) => f.truncated) ? " · cut" : ""}
+      {left.length > 0 ? ` · ${left.length} left out` : ""}
     </span>
   );
 }

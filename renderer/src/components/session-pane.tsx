@@ -189,7 +189,7 @@ export function SessionPane({ sessionId }: { sessionId: string }) {
         model={composerModel(models, sessionModel)}
         workspaceId={workspaceId}
         onCommand={runCommand}
-        onSend={(text, images, mentions) => send(sessionId, text, images, mentions)}
+        onSend={(text, images, mentions, command) => send(sessionId, text, images, mentions, command)}
         onStop={() => void abort(sessionId)}
         draft={draft}
         onDraftTaken={() => useRewindStore.getState().takeDraft(sessionId)}

@@ -13,6 +13,7 @@ import type { ModelViewHead, RequestRepairKind } from "../../../shared/review";
 import { modelLabel, useModelsStore } from "../stores/models-store";
 import { Dialog } from "./dialog";
 import { useBodyLines } from "./model-view-lines";
+import { PromptSourcesList } from "./prompt-sources-list";
 import { formatDateTime } from "./replay-format";
 import { MODEL_VIEW_HEAD_LINES, firstItemOf, lastItemAtOrBefore, useReplayStore } from "./replay-store";
 
@@ -199,6 +200,8 @@ export function ModelViewDialog() {
             The request behind {stepOf(view.seq)}, as <strong>{modelLabel(models, view.model)}</strong> received it ({view.model.api}),
             rebuilt from the stored history with the boundary transform. System prompt dated {formatDateTime(view.requestTime)}.
           </p>
+          <h3>Files in this request</h3>
+          <PromptSourcesList sources={view.sources} stepOf={stepOf} />
           <h3>Left out or changed</h3>
           {view.repairs.length === 0 ? (
             <p className="muted small">Everything in the stored history before this entry was sent as stored.</p>

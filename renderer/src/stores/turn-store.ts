@@ -1,6 +1,6 @@
 /** Turn state per session: running/awaiting approval, queued messages, retries, errors. */
 import { create } from "zustand";
-import type { EventPayload, Mention, RequestParams, TurnState } from "../../../shared/api";
+import type { EventPayload, Mention, PromptCommandCall, RequestParams, TurnState } from "../../../shared/api";
 import type { ChangeReview } from "../../../shared/hunks";
 import type { ImageContent } from "../../../shared/protocol";
 import { client } from "../api/current";
@@ -28,7 +28,7 @@ interface TurnStoreState {
   setError(sessionId: string, message: string | null): void;
 
   /** Sends (or queues) a message with any attached images; false when it could not be sent (reported). */
-  send(sessionId: string, text: string, images?: ImageContent[], mentions?: Mention[]): Promise<boolean>;
+  send(sessionId: string, text: string, images?: ImageContent[], mentions?: Mention[], command?: PromptCommandCall): Promise<boolean>;
   abort(sessionId: string): Promise<void>;
   /**
    * `rule`: what approveForSession / approveAlways / denyAlways allow or deny from now on (docs/approvals.md).
@@ -82,7 +82,7 @@ export const useTurnStore = create<TurnStoreState>((set, get) => ({
     set((s) => ({ errors: { ...s.errors, [sessionId]: message } }));
   },
 
-  async send(sessionId, text, images = [], mentions = []) {
+  async send(sessionId, text, images = [], mentions = [], command) {
     try {
       set((s) => ({ errors: { ...s.errors, [sessionId]: null } }));
       await client().call("chat.send", {
@@ -90,6 +90,7 @@ export const useTurnStore = create<TurnStoreState>((set, get) => ({
         text,
         ...(images.length > 0 ? { images } : {}),
         ...(mentions.length > 0 ? { mentions } : {}),
+        ...(command ? { command } : {}),
       });
       return true;
     } catch (err) {

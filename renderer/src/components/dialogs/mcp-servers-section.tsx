@@ -57,6 +57,15 @@ export function McpServersSection({ headingId }: { headingId: string }) {
       )
       .finally(() => setBusy(null));
   };
+  const forget = (tool: string) => {
+    if (!workspaceId) return;
+    setBusy(tool);
+    client()
+      .call("mcp.forgetTool", { workspaceId, tool })
+      .then(setStatus)
+      .catch((err: unknown) => useAppStore.getState().reportError("Could not forget the tool", err))
+      .finally(() => setBusy(null));
+  };
   const untrusted = status?.servers.filter((s) => s.state === "untrusted") ?? [];
 
   return (
@@ -114,11 +123,26 @@ export function McpServersSection({ headingId }: { headingId: string }) {
                   <p className="muted mcp-launch">
                     {s.transport === "stdio" ? "Runs" : "Connects to"} <code>{s.launch}</code>
                   </p>
-                  {s.error && s.state !== "untrusted" && <p className="muted">{s.error}</p>}
+                  {s.source === "workspace" && <McpPins pins={s.pins} />}
+                  {/* For an untrusted server: why (never trusted, or what changed since). */}
+                  {s.error && <p className="muted">{s.error}</p>}
                   {s.state === "failed" && s.stderrTail && (
                     <pre aria-label={`stderr of ${s.name}`}>{s.stderrTail.trim().split("\n").slice(-8).join("\n")}</pre>
                   )}
                   {s.skippedTools.length > 0 && <p className="muted">Left out: {s.skippedTools.join("; ")}</p>}
+                  {s.alwaysAllowed.length > 0 && (
+                    <p className="muted small">
+                      Always allowed in this workspace:{" "}
+                      {s.alwaysAllowed.map((tool) => (
+                        <span key={tool}>
+                          <code>{tool.slice(`mcp__${s.name}__`.length)}</code>{" "}
+                          <button type="button" className="link-button" disabled={busy !== null} onClick={() => forget(tool)}>
+                            Forget
+                          </button>{" "}
+                        </span>
+                      ))}
+                    </p>
+                  )}
                 </li>
               ))}
             </ul>
@@ -129,5 +153,28 @@ export function McpServersSection({ headingId }: { headingId: string }) {
         </>
       )}
     </section>
+  );
+}
+
+/** What trusting the server pins (the workspace files whose change voids trust) and what it cannot. */
+function McpPins({ pins }: { pins: McpServerStatus["pins"] }) {
+  return (
+    <p className="muted small" aria-label="Trust covers">
+      {pins.files.length > 0 ? (
+        <>
+          Trust covers the entry and {pins.files.length === 1 ? "the file" : "the files"}{" "}
+          {pins.files.map((f, i) => (
+            <span key={f}>
+              {i > 0 ? ", " : ""}
+              <code>{f}</code>
+            </span>
+          ))}
+          : a change to any of them asks you again.
+        </>
+      ) : (
+        "Trust covers the entry only."
+      )}
+      {pins.notes.length > 0 && ` Not covered: ${pins.notes.join("; ")}.`}
+    </p>
   );
 }
