@@ -6,16 +6,17 @@
  * Always allow / Deny.
  *
  * Keys that cannot fire by accident (docs/approvals.md): the card never takes
- * the focus; bare keys (Y, S, N) work only while the focus is inside the card;
- * Ctrl/Cmd+Enter approves once and Ctrl/Cmd+Shift+Enter approves for the session
- * from anywhere; and the first keystroke after a card appears is never a
- * decision (it only arms the card), so a user typing a follow-up cannot answer it.
+ * the focus, and its keys (Ctrl/Cmd+Enter, Ctrl/Cmd+Shift+Enter, Y, S, N) work
+ * only while the focus is inside it, so a user typing or sending a follow-up in
+ * the message box cannot answer it. Each approval gets a new card
+ * (session-pane.tsx keys it by call), so the focus is never inside a card that
+ * just appeared; the card says in words whether its keys are on.
  *
  * A write/edit with several hunks is reviewed hunk by hunk (review/hunk-list.tsx):
  * whichever way it is approved, only the accepted hunks are applied, or the
  * user's edit of the proposal (docs/change-review.md).
  */
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import type { PendingApproval } from "../../../shared/api";
 import { describeRule } from "../lib/approval-rules";
 import { isTextField } from "../lib/keyboard";
@@ -40,8 +41,8 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
   const [reason, setReason] = useState("");
   const suggestions = approval.suggestedRules ?? [];
   const [rule, setRule] = useState(suggestions[0] ?? "");
-  const [armed, setArmed] = useState(false);
-  const cardRef = useRef<HTMLElement>(null);
+  // The focus is inside the card: its keys work (said in words on the card).
+  const [keysOn, setKeysOn] = useState(false);
   const reasonRef = useRef<HTMLTextAreaElement>(null);
   const { preview } = approval;
   const scoped = suggestions.length > 0;
@@ -70,15 +71,6 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
     });
   };
 
-  // A new card starts disarmed, with its own suggestions.
-  useEffect(() => {
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- a new approval starts disarmed with its own suggestions; the card is reused across approvals
-    setArmed(false);
-    setRule(approval.suggestedRules?.[0] ?? "");
-    setDenying(false);
-    setUnconfining(false);
-  }, [approval.toolCallId, approval.suggestedRules]);
-
   // Hunks (and an edit of the proposal) start fresh for each proposal.
   useEffect(() => {
     const key = approval.toolCallId;
@@ -104,37 +96,24 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
     if (denying) reasonRef.current?.focus();
   }, [denying]);
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.repeat || answering) return;
-      const inCard = cardRef.current?.contains(e.target as Node) ?? false;
-      const modifier = e.ctrlKey || e.metaKey;
-      const k = e.key.toLowerCase();
-      const isDecision =
-        (modifier && k === "enter" && !e.altKey) ||
-        (inCard && !modifier && !e.altKey && !isTextField(e.target) && ["y", "s", "n"].includes(k));
-      if (!armed) {
-        // The first keystroke only arms the card: it was typed before the user could have read it.
-        if (!["shift", "control", "meta", "alt"].includes(k)) setArmed(true);
-        // A decision combo is still swallowed, so it does not send or break the message being typed.
-        if (modifier && k === "enter") {
-          e.preventDefault();
-          e.stopPropagation();
-        }
-        return;
-      }
-      if (!isDecision) return;
+  // Bubbling from inside the card only: the message box never decides (docs/approvals.md).
+  const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
+    if (e.repeat || answering || e.altKey || e.nativeEvent.isComposing) return;
+    // The deny reason box takes Enter and Ctrl/Cmd+Enter as "deny with this reason", never as an approval.
+    if (e.target === reasonRef.current) return;
+    const modifier = e.ctrlKey || e.metaKey;
+    const k = e.key.toLowerCase();
+    if (modifier && k === "enter") {
       e.preventDefault();
-      e.stopPropagation();
-      if (modifier) decide(e.shiftKey ? "approveForSession" : "approve");
-      else if (k === "y") decide("approve");
-      else if (k === "s") decide("approveForSession");
-      else setDenying(true);
-    };
-    // Capture: the composer must not also take Ctrl+Enter as "send".
-    window.addEventListener("keydown", onKey, true);
-    return () => window.removeEventListener("keydown", onKey, true);
-  });
+      decide(e.shiftKey ? "approveForSession" : "approve");
+      return;
+    }
+    if (modifier || isTextField(e.target) || !["y", "s", "n"].includes(k)) return;
+    e.preventDefault();
+    if (k === "y") decide("approve");
+    else if (k === "s") decide("approveForSession");
+    else setDenying(true);
+  };
 
   const diffSource: DiffSource | null =
     preview.kind === "diff"
@@ -150,15 +129,17 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
 
   return (
     <section
-      ref={cardRef}
       className="approval-card"
       role="region"
       aria-label="Approval required"
       aria-busy={answering}
       tabIndex={-1}
-      onFocus={() => setArmed(true)}
-      onPointerDown={() => setArmed(true)}
-      data-armed={armed}
+      onKeyDown={onKeyDown}
+      onFocus={() => setKeysOn(true)}
+      onBlur={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget)) setKeysOn(false);
+      }}
+      data-keys={keysOn ? "on" : "off"}
     >
       <header>
         <span className="waiting-dot" aria-hidden />
@@ -167,6 +148,11 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
           {approval.toolName} · {toolSummary(approval.toolName, approval.args)}
         </span>
       </header>
+      <p className="muted small key-hint" data-testid="key-hint">
+        {keysOn
+          ? `Keys on: ${MOD}+Enter approves once, ${MOD}+Shift+Enter approves for this session, Y / S / N.`
+          : `Keys work once the focus is in this card (click it or Tab to it), never from the message box.`}
+      </p>
       {preview.kind === "diff" && diffSource && (
         <>
           <p className="muted">
@@ -285,7 +271,8 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
             rows={2}
             onChange={(e) => setReason(e.target.value)}
             onKeyDown={(e) => {
-              if (e.key === "Enter" && !e.shiftKey && !e.ctrlKey && !e.metaKey) {
+              // Ctrl/Cmd+Enter too: out of habit it submits what is typed here, the reason; it never approves.
+              if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
                 e.preventDefault();
                 decide("deny");
               }
