@@ -20,7 +20,8 @@
  * attached to it (no tools).
  *
  * Env: E2E_DB, E2E_WORKSPACE, E2E_STATIC, E2E_CONFIG_DIR (the user's config folder: mcp.json, AGENTS.md, commands/),
- * E2E_NOTICES (a JSON array of start notices), E2E_DEMO ("1": the demo provider is on, as with --demo).
+ * E2E_NOTICES (a JSON array of start notices), E2E_DEMO ("1": the demo provider is on, as with --demo),
+ * E2E_SEED (a session written into the store before the workbench opens it: seed-session.ts).
  */
 import { createServer } from "node:http";
 import { z } from "zod";
@@ -38,6 +39,7 @@ import {
 } from "../../electron/core/faux";
 import { readTranscript } from "../../electron/core/faux/transcript";
 import { runHostMain, serveUntilStopped } from "./host-runtime";
+import { SeedSchema, seedSession } from "./seed-session";
 
 const SLOW_MARK = "[slow]";
 const FAIL_ONCE_MARK = "[fail-once]";
@@ -158,6 +160,8 @@ async function main(): Promise<void> {
     }
     return demo(request);
   });
+
+  if (process.env.E2E_SEED) seedSession(dbPath, SeedSchema.parse(JSON.parse(process.env.E2E_SEED)));
 
   const workbench = await createWorkbench({
     dbPath,
