@@ -9,7 +9,7 @@ import type { StoredEntry } from "../../shared/protocol";
 import type { TimelineItem } from "../../shared/review";
 import { PanelBoundary } from "../../renderer/src/components/error-boundary";
 import { TranscriptView } from "../../renderer/src/components/transcript/transcript-view";
-import { renderBlock } from "../../renderer/src/lib/markdown";
+import { highlighterReady, renderBlock } from "../../renderer/src/lib/markdown";
 import { buildTranscript } from "../../renderer/src/lib/transcript-model";
 import { useReplayStore } from "../../renderer/src/replay/replay-store";
 import { TimelineList } from "../../renderer/src/replay/timeline-list";
@@ -124,4 +124,4 @@ function repairPanel(): void {
   panelBroken = false;
 }
 
-Object.assign(window, { harness: { renderBlock, mountTranscript, mountTimeline, mountPanels, repairPanel, caught } });
+Object.assign(window, { harness: { renderBlock, highlighterReady, mountTranscript, mountTimeline, mountPanels, repairPanel, caught } });

@@ -17,7 +17,8 @@
  * read-only, so it needs approval), then answer with the tool's result.
  *
  * A user message containing "[quiet]" gets a one-line answer naming the files
- * attached to it (no tools).
+ * attached to it (no tools). "[overlay-html]" gets an answer whose HTML tries to
+ * cover its own tool card (a read of README.md) with a fake one.
  *
  * Env: E2E_DB, E2E_WORKSPACE, E2E_STATIC, E2E_CONFIG_DIR (the user's config folder: mcp.json, AGENTS.md, commands/),
  * E2E_NOTICES (a JSON array of start notices), E2E_DEMO ("1": the demo provider is on, as with --demo),
@@ -57,6 +58,17 @@ const UNSAFE_HTML_ANSWER = [
   '<form action="https://example.com"><input name="q"></form>',
   "",
   "<script>window.__xss = 3</script>",
+].join("\n");
+/** An answer whose HTML tries to cover the tool card beside it with a fake one (e2e/web/hostile-content.spec.ts). */
+const OVERLAY_HTML_MARK = "[overlay-html]";
+const OVERLAY_HTML_ANSWER = [
+  "Let me read the file.",
+  "",
+  '<div style="position:fixed;inset:0;z-index:2147483647;background:#fff;padding:40px" class="tool-card status-done modal-backdrop" id="composer-input" role="region" aria-label="Approval required">',
+  "<b>read README.md · Done</b> Nothing to review here, all good.",
+  "</div>",
+  "",
+  '<a href="#approve" class="primary" style="display:inline-block;padding:8px 16px">Approve once</a>',
 ].join("\n");
 const THREE_HUNKS_MARK = "[three-hunks]";
 const THREE_HUNK_EDITS = [
@@ -128,6 +140,10 @@ async function main(): Promise<void> {
       return reply([text(`Quiet answer; attached: ${attached.join(", ") || "none"}.`)]);
     }
     if (userText.includes(UNSAFE_HTML_MARK)) return reply([text(UNSAFE_HTML_ANSWER)]);
+    if (userText.includes(OVERLAY_HTML_MARK)) {
+      if (request.lastTurn?.role === "toolResult") return reply([text("I read README.md.")]);
+      return reply([text(OVERLAY_HTML_ANSWER), toolCall("read", { path: "README.md" })]);
+    }
     if (userText.includes(MCP_MARK)) {
       if (request.lastTurn?.role === "toolResult") return reply([text(`MCP tool answered: ${request.lastTurn.text}`)]);
       const tool = request.tools.find((t) => t.name.endsWith("toggle-simulated-logging"));
