@@ -18,7 +18,8 @@
  *
  * A user message containing "[quiet]" gets a one-line answer naming the files
  * attached to it (no tools). "[overlay-html]" gets an answer whose HTML tries to
- * cover its own tool card (a read of README.md) with a fake one.
+ * cover its own tool card (a read of README.md) with a fake one. "[bidi-bash]"
+ * and "[bidi-write]" get a bash call `cat readme\u202Etxt.sh` / a write of that file.
  *
  * Env: E2E_DB, E2E_WORKSPACE, E2E_STATIC, E2E_CONFIG_DIR (the user's config folder: mcp.json, AGENTS.md, commands/),
  * E2E_NOTICES (a JSON array of start notices), E2E_DEMO ("1": the demo provider is on, as with --demo),
@@ -70,6 +71,10 @@ const OVERLAY_HTML_ANSWER = [
   "",
   '<a href="#approve" class="primary" style="display:inline-block;padding:8px 16px">Approve once</a>',
 ].join("\n");
+/** Tool calls whose command or path hold a right-to-left override (e2e/web/hostile-content.spec.ts). */
+const BIDI_BASH_MARK = "[bidi-bash]";
+const BIDI_WRITE_MARK = "[bidi-write]";
+const BIDI_NAME = "readme\u202Etxt.sh";
 const THREE_HUNKS_MARK = "[three-hunks]";
 const THREE_HUNK_EDITS = [
   { oldText: "line 2\n", newText: "LINE TWO\n" },
@@ -140,6 +145,11 @@ async function main(): Promise<void> {
       return reply([text(`Quiet answer; attached: ${attached.join(", ") || "none"}.`)]);
     }
     if (userText.includes(UNSAFE_HTML_MARK)) return reply([text(UNSAFE_HTML_ANSWER)]);
+    if (userText.includes(BIDI_BASH_MARK) || userText.includes(BIDI_WRITE_MARK)) {
+      if (request.lastTurn?.role === "toolResult") return reply([text("Done with that file.")]);
+      if (userText.includes(BIDI_BASH_MARK)) return reply([toolCall("bash", { command: `cat ${BIDI_NAME}` })]);
+      return reply([toolCall("write", { path: BIDI_NAME, content: "hello\n" })]);
+    }
     if (userText.includes(OVERLAY_HTML_MARK)) {
       if (request.lastTurn?.role === "toolResult") return reply([text("I read README.md.")]);
       return reply([text(OVERLAY_HTML_ANSWER), toolCall("read", { path: "README.md" })]);

@@ -12,12 +12,16 @@
  * (session-pane.tsx keys it by call), so the focus is never inside a card that
  * just appeared; the card says in words whether its keys are on.
  *
+ * What is decided on is shown as it is: control, bidi and zero-width characters
+ * in the command, path, cwd, arguments and rule are written out (⟨U+202E⟩).
+ *
  * A write/edit with several hunks is reviewed hunk by hunk (review/hunk-list.tsx):
  * whichever way it is approved, only the accepted hunks are applied, or the
  * user's edit of the proposal (docs/change-review.md).
  */
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import type { PendingApproval } from "../../../shared/api";
+import { hasInvisible, revealInvisible } from "../../../shared/invisible-chars";
 import { describeRule } from "../lib/approval-rules";
 import { isTextField } from "../lib/keyboard";
 import { isNarrowLayout } from "../lib/layout";
@@ -145,7 +149,7 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
         <span className="waiting-dot" aria-hidden />
         <strong>The agent is waiting for your approval</strong>
         <span className="muted">
-          {approval.toolName} · {toolSummary(approval.toolName, approval.args)}
+          {revealInvisible(approval.toolName)} · {toolSummary(approval.toolName, approval.args)}
         </span>
       </header>
       <p className="muted small key-hint" data-testid="key-hint">
@@ -156,7 +160,7 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
       {preview.kind === "diff" && diffSource && (
         <>
           <p className="muted">
-            {preview.before === null ? "Create" : "Change"} <code>{preview.path}</code>
+            {preview.before === null ? "Create" : "Change"} <code>{revealInvisible(preview.path)}</code>
           </p>
           {perHunk ? (
             <>
@@ -206,13 +210,13 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
       )}
       {preview.kind === "command" && (
         <div className="command-preview">
-          <pre aria-label="Command">$ {preview.command}</pre>
+          <pre aria-label="Command">$ {revealInvisible(preview.command)}</pre>
           <p className="muted">
-            in <code>{preview.cwd}</code> · timeout {Math.round(preview.timeoutMs / 1000)} s
+            in <code>{revealInvisible(preview.cwd)}</code> · timeout {Math.round(preview.timeoutMs / 1000)} s
           </p>
           {preview.sandbox && (
             <p className={preview.sandboxed ? "muted sandbox-line" : "sandbox-line unsandboxed"} aria-label="Sandbox">
-              {preview.sandbox}
+              {revealInvisible(preview.sandbox)}
             </p>
           )}
         </div>
@@ -220,9 +224,10 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
       {preview.kind === "mcp" && (
         <div className="command-preview">
           <p className="muted">
-            MCP tool <code>{preview.tool}</code> of server <code>{preview.server}</code> (not marked read-only by the server)
+            MCP tool <code>{revealInvisible(preview.tool)}</code> of server <code>{revealInvisible(preview.server)}</code> (not marked
+            read-only by the server)
           </p>
-          <pre aria-label="Arguments">{preview.argsJson}</pre>
+          <pre aria-label="Arguments">{revealInvisible(preview.argsJson)}</pre>
         </div>
       )}
       <div className="approval-scope">
@@ -245,10 +250,16 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
                 .filter((s) => s !== ruleText)
                 .map((s) => (
                   <button key={s} type="button" className="link-button" onClick={() => setRule(s)}>
-                    use <code>{s}</code>
+                    use <code>{revealInvisible(s)}</code>
                   </button>
                 ))}
             </div>
+            {/* The box shows the rule's text as the browser draws it: say what it really holds. */}
+            {hasInvisible(rule) && (
+              <p className="invisible-note" role="note" data-testid="rule-invisible">
+                The rule holds invisible or control characters: <code>{revealInvisible(rule)}</code>
+              </p>
+            )}
             <p className="muted" aria-live="polite" data-testid="scope-words">
               {ruleText
                 ? `For the session or always, also allows without asking: ${describeRule(approval.toolName, ruleText)}.`

@@ -4,6 +4,7 @@
  * model saw" for assistant steps, fork); the files as of the step; its notes.
  */
 import { memo } from "react";
+import { revealInvisible } from "../../../shared/invisible-chars";
 import type { TimelineItem } from "../../../shared/review";
 import { EntryBoundary, PanelBoundary } from "../components/error-boundary";
 import { formatCost, formatTokens } from "../lib/format";
@@ -31,7 +32,7 @@ const StepDetails = memo(function StepDetails({ item }: { item: TimelineItem }) 
       <h3 title={`Entry #${item.seq} of the stored session`}>
         <span className={`tl-kind kind-${item.kind}`}>{KIND_LABEL[item.kind]}</span> step {item.index + 1}
       </h3>
-      <p className="step-summary">{item.summary}</p>
+      <p className="step-summary">{revealInvisible(item.summary)}</p>
       <dl className="step-facts">
         <dt>Time</dt>
         <dd>{formatDateTime(item.timestamp)}</dd>

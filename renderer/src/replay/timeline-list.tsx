@@ -7,6 +7,7 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { memo, useLayoutEffect, useRef } from "react";
 import type { ModelOption } from "../../../shared/api";
+import { revealInvisible } from "../../../shared/invisible-chars";
 import type { NoteVerdict, TimelineItem } from "../../../shared/review";
 import { formatCost, formatTokens, timeAttribute } from "../lib/format";
 import { EntryBoundary } from "../components/error-boundary";
@@ -32,7 +33,7 @@ function noteMarks(notes: readonly { seq: number; verdict: NoteVerdict | null }[
 }
 
 export function itemLabel(item: TimelineItem): string {
-  return `Step ${item.index + 1}, ${KIND_LABEL[item.kind]}: ${item.summary}`;
+  return `Step ${item.index + 1}, ${KIND_LABEL[item.kind]}: ${revealInvisible(item.summary)}`;
 }
 
 const TimelineRow = memo(function TimelineRow({
@@ -65,7 +66,7 @@ const TimelineRow = memo(function TimelineRow({
     >
       <div className="tl-line">
         <span className="tl-kind">{KIND_LABEL[item.kind]}</span>
-        <span className="tl-summary">{item.summary}</span>
+        <span className="tl-summary">{revealInvisible(item.summary)}</span>
         {mark && (
           <span className={`tl-note note-${mark}`} title={mark === "note" ? "Has a reviewer note" : `Reviewer verdict: ${mark}`}>
             {mark === "problem" ? "✗" : mark === "ok" ? "✓" : "✎"}

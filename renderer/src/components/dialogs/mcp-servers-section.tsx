@@ -11,6 +11,7 @@
  */
 import { useState } from "react";
 import type { McpServerStatus } from "../../../../shared/api";
+import { revealInvisible } from "../../../../shared/invisible-chars";
 import { client } from "../../api/current";
 import { useAppStore } from "../../stores/app-store";
 import { useWorkspaceStore } from "../../stores/workspace-store";
@@ -86,8 +87,8 @@ export function McpServersSection({ headingId }: { headingId: string }) {
           ) : (
             <ul className="mcp-servers" aria-label="MCP servers">
               {status.servers.map((s) => (
-                <li key={s.name} aria-label={`MCP server ${s.name}`}>
-                  <strong>{s.name}</strong>{" "}
+                <li key={s.name} aria-label={`MCP server ${revealInvisible(s.name)}`}>
+                  <strong>{revealInvisible(s.name)}</strong>{" "}
                   <span className="muted">
                     {s.transport} · {s.source}
                   </span>{" "}
@@ -112,7 +113,7 @@ export function McpServersSection({ headingId }: { headingId: string }) {
                     </>
                   )}
                   <p className="muted mcp-launch">
-                    {s.transport === "stdio" ? "Runs" : "Connects to"} <code>{s.launch}</code>
+                    {s.transport === "stdio" ? "Runs" : "Connects to"} <code>{revealInvisible(s.launch)}</code>
                   </p>
                   {s.error && s.state !== "untrusted" && <p className="muted">{s.error}</p>}
                   {s.state === "failed" && s.stderrTail && (
