@@ -154,7 +154,7 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
       </header>
       <p className="muted small key-hint" data-testid="key-hint">
         {keysOn
-          ? `Keys on: ${MOD}+Enter approves once, ${MOD}+Shift+Enter approves for this session, Y / S / N.`
+          ? `Keys on: ${MOD}+Enter or Y approves once, ${MOD}+Shift+Enter or S approves for this session, N denies.`
           : `Keys work once the focus is in this card (click it or Tab to it), never from the message box.`}
       </p>
       {preview.kind === "diff" && diffSource && (
