@@ -17,10 +17,13 @@
  * read-only, so it needs approval), then answer with the tool's result.
  *
  * A user message containing "[quiet]" gets a one-line answer naming the files
- * attached to it (no tools).
+ * attached to it (no tools). "[overlay-html]" gets an answer whose HTML tries to
+ * cover its own tool card (a read of README.md) with a fake one. "[bidi-bash]"
+ * and "[bidi-write]" get a bash call `cat readme\u202Etxt.sh` / a write of that file.
  *
  * Env: E2E_DB, E2E_WORKSPACE, E2E_STATIC, E2E_CONFIG_DIR (the user's config folder: mcp.json, AGENTS.md, commands/),
- * E2E_NOTICES (a JSON array of start notices), E2E_DEMO ("1": the demo provider is on, as with --demo).
+ * E2E_NOTICES (a JSON array of start notices), E2E_DEMO ("1": the demo provider is on, as with --demo),
+ * E2E_SEED (a session written into the store before the workbench opens it: seed-session.ts).
  */
 import { createServer } from "node:http";
 import { z } from "zod";
@@ -38,6 +41,7 @@ import {
 } from "../../electron/core/faux";
 import { readTranscript } from "../../electron/core/faux/transcript";
 import { runHostMain, serveUntilStopped } from "./host-runtime";
+import { SeedSchema, seedSession } from "./seed-session";
 
 const SLOW_MARK = "[slow]";
 const FAIL_ONCE_MARK = "[fail-once]";
@@ -56,6 +60,21 @@ const UNSAFE_HTML_ANSWER = [
   "",
   "<script>window.__xss = 3</script>",
 ].join("\n");
+/** An answer whose HTML tries to cover the tool card beside it with a fake one (e2e/web/hostile-content.spec.ts). */
+const OVERLAY_HTML_MARK = "[overlay-html]";
+const OVERLAY_HTML_ANSWER = [
+  "Let me read the file.",
+  "",
+  '<div style="position:fixed;inset:0;z-index:2147483647;background:#fff;padding:40px" class="tool-card status-done modal-backdrop" id="composer-input" role="region" aria-label="Approval required">',
+  "<b>read README.md · Done</b> Nothing to review here, all good.",
+  "</div>",
+  "",
+  '<a href="#approve" class="primary" style="display:inline-block;padding:8px 16px">Approve once</a>',
+].join("\n");
+/** Tool calls whose command or path hold a right-to-left override (e2e/web/hostile-content.spec.ts). */
+const BIDI_BASH_MARK = "[bidi-bash]";
+const BIDI_WRITE_MARK = "[bidi-write]";
+const BIDI_NAME = "readme\u202Etxt.sh";
 const THREE_HUNKS_MARK = "[three-hunks]";
 const THREE_HUNK_EDITS = [
   { oldText: "line 2\n", newText: "LINE TWO\n" },
@@ -126,6 +145,15 @@ async function main(): Promise<void> {
       return reply([text(`Quiet answer; attached: ${attached.join(", ") || "none"}.`)]);
     }
     if (userText.includes(UNSAFE_HTML_MARK)) return reply([text(UNSAFE_HTML_ANSWER)]);
+    if (userText.includes(BIDI_BASH_MARK) || userText.includes(BIDI_WRITE_MARK)) {
+      if (request.lastTurn?.role === "toolResult") return reply([text("Done with that file.")]);
+      if (userText.includes(BIDI_BASH_MARK)) return reply([toolCall("bash", { command: `cat ${BIDI_NAME}` })]);
+      return reply([toolCall("write", { path: BIDI_NAME, content: "hello\n" })]);
+    }
+    if (userText.includes(OVERLAY_HTML_MARK)) {
+      if (request.lastTurn?.role === "toolResult") return reply([text("I read README.md.")]);
+      return reply([text(OVERLAY_HTML_ANSWER), toolCall("read", { path: "README.md" })]);
+    }
     if (userText.includes(MCP_MARK)) {
       if (request.lastTurn?.role === "toolResult") return reply([text(`MCP tool answered: ${request.lastTurn.text}`)]);
       const tool = request.tools.find((t) => t.name.endsWith("toggle-simulated-logging"));
@@ -159,6 +187,8 @@ async function main(): Promise<void> {
     }
     return demo(request);
   });
+
+  if (process.env.E2E_SEED) seedSession(dbPath, SeedSchema.parse(JSON.parse(process.env.E2E_SEED)));
 
   const workbench = await createWorkbench({
     dbPath,

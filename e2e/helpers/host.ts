@@ -1,6 +1,7 @@
 /** Starts e2e/helpers/host-main.ts in a child process with a fresh database and workspace. */
 import { join } from "node:path";
 import { spawnHost } from "./host-process";
+import type { Seed } from "./seed-session";
 
 export interface E2EHost {
   url: string;
@@ -36,18 +37,22 @@ export const WORKSPACE_FILES: Record<string, string> = {
  * `notices`: what the host says at start (app.info notices, shown as toasts).
  * `files`: the workspace's files instead of WORKSPACE_FILES. `demo`: the offline
  * demo provider is on (as with `--demo`), played by the same faux server.
+ * `seed`: a session of these entries is in the store, in the workspace, before the app starts (seed-session.ts).
  */
-export async function startHost(options: { notices?: string[]; files?: Record<string, string>; demo?: boolean } = {}): Promise<E2EHost> {
+export async function startHost(
+  options: { notices?: string[]; files?: Record<string, string>; demo?: boolean; seed?: Omit<Seed, "workspace"> } = {},
+): Promise<E2EHost> {
   const host = await spawnHost<{ url: string; controlUrl: string }>({
     script: "e2e/helpers/host-main.ts",
     readyTag: "E2E_HOST",
     files: options.files ?? WORKSPACE_FILES,
     // The specs open the workspace through the UI.
     workspaceEnv: false,
-    env: ({ dir }) => ({
+    env: ({ dir, workspace }) => ({
       E2E_CONFIG_DIR: join(dir, "user-config"),
       E2E_NOTICES: JSON.stringify(options.notices ?? []),
       E2E_DEMO: options.demo ? "1" : "",
+      E2E_SEED: options.seed ? JSON.stringify({ workspace, ...options.seed }) : "",
     }),
   });
   const { url, controlUrl } = host.info;

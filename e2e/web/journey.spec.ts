@@ -83,10 +83,13 @@ test("a change is proposed, approved, shown as a diff, survives a model switch a
   await send(page, "Now add the same note to src/math.ts.");
   await expect(approvalCard(page)).toBeVisible();
   await expect(approvalCard(page)).toContainText("src/math.ts");
-  // The first keystroke after a card appears only arms it; the second, deliberate one decides.
+  // From the message box the keys decide nothing; with the focus moved to the card (Shift+Tab twice), they do.
   await page.keyboard.press("ControlOrMeta+Shift+Enter");
-  await expect(approvalCard(page)).toHaveAttribute("data-armed", "true");
+  await expect(approvalCard(page)).toHaveAttribute("data-keys", "off");
   await expect(approvalCard(page)).toBeVisible();
+  await page.keyboard.press("Shift+Tab");
+  await page.keyboard.press("Shift+Tab");
+  await expect(approvalCard(page)).toHaveAttribute("data-keys", "on");
   await page.keyboard.press("ControlOrMeta+Shift+Enter");
   await expect(approvalCard(page)).toHaveCount(0);
   await waitIdle(page);

@@ -15,6 +15,8 @@ test("approving `npm test` for the session still asks for `npm test; rm -rf x`",
   await expect(card).toBeVisible();
   await expect(card.getByRole("textbox", { name: "Approval rule" })).toHaveValue("npm test");
   await expect(card.getByTestId("scope-words")).toContainText("exactly npm test");
+  // What approving it trusts, in words: the workspace's own test script.
+  await expect(card.getByLabel("Runs workspace code")).toContainText("npm test runs a script from package.json");
   await card.getByRole("button", { name: /^Approve for this session/ }).click();
   await expect(card).toHaveCount(0);
   await waitIdle(page);

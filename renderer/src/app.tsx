@@ -4,6 +4,7 @@ import type { ModelRef } from "../../shared/protocol";
 import { client } from "./api/current";
 import { Composer, COMPOSER_ID } from "./components/composer";
 import { DiffPanel } from "./components/diff/diff-panel";
+import { PanelBoundary } from "./components/error-boundary";
 import { CommandPalette } from "./components/dialogs/command-palette";
 import { useRewindStore } from "./components/rewind/rewind-store";
 import { preloadLazyParts, RewindDialog, SettingsDialog } from "./lazy-parts";
@@ -86,43 +87,64 @@ export function App() {
 
   return (
     <div className="app">
+      {/* Each panel renders on its own: one that throws says so, and the rest of the app keeps working. */}
       <nav className="sidebar" aria-label="Workspace and sessions">
         <div className="brand">Agent Workbench{info?.demo ? <span className="badge">demo</span> : null}</div>
-        <WorkspaceSection />
-        <SessionsSection onNewSession={newSession} />
+        <PanelBoundary name="the workspace">
+          <WorkspaceSection />
+        </PanelBoundary>
+        <PanelBoundary name="the session list">
+          <SessionsSection onNewSession={newSession} />
+        </PanelBoundary>
         {/* In the sidebar's flow, under the list: a notice never covers a control, and a dialog covers it. */}
-        <Toasts />
+        <PanelBoundary name="the notices">
+          <Toasts />
+        </PanelBoundary>
       </nav>
       {replaying ? (
-        <Suspense fallback={<main className="main replay" aria-busy="true" />}>
-          <ReplayView />
-        </Suspense>
+        <PanelBoundary name="replay" className="main">
+          <Suspense fallback={<main className="main replay" aria-busy="true" />}>
+            <ReplayView />
+          </Suspense>
+        </PanelBoundary>
       ) : (
         <main className="main">
-          <Header draftModel={draftModel} onDraftModel={setDraftModel} onSwitchModel={(id, m) => void switchModel(id, m)} />
+          <PanelBoundary name="the header">
+            <Header draftModel={draftModel} onDraftModel={setDraftModel} onSwitchModel={(id, m) => void switchModel(id, m)} />
+          </PanelBoundary>
           <div className="workarea">
             <div className="center">
-              {activeSessionId ? (
-                <SessionPane key={activeSessionId} sessionId={activeSessionId} />
-              ) : (
-                <StartPane hasWorkspace={workspace !== null} draftModel={draftModel} />
-              )}
+              <PanelBoundary name="the session" resetKey={activeSessionId}>
+                {activeSessionId ? (
+                  <SessionPane key={activeSessionId} sessionId={activeSessionId} />
+                ) : (
+                  <StartPane hasWorkspace={workspace !== null} draftModel={draftModel} />
+                )}
+              </PanelBoundary>
             </div>
-            <DiffPanel />
+            <PanelBoundary name="the diff view">
+              <DiffPanel />
+            </PanelBoundary>
           </div>
         </main>
       )}
       {settingsOpen && (
-        <Suspense fallback={null}>
-          <SettingsDialog />
-        </Suspense>
+        <PanelBoundary name="Settings">
+          <Suspense fallback={null}>
+            <SettingsDialog />
+          </Suspense>
+        </PanelBoundary>
       )}
       {rewindOpen && (
-        <Suspense fallback={null}>
-          <RewindDialog />
-        </Suspense>
+        <PanelBoundary name="the rewind dialog">
+          <Suspense fallback={null}>
+            <RewindDialog />
+          </Suspense>
+        </PanelBoundary>
       )}
-      <CommandPalette newSession={newSession} />
+      <PanelBoundary name="the command palette">
+        <CommandPalette newSession={newSession} />
+      </PanelBoundary>
     </div>
   );
 }

@@ -2,6 +2,7 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app";
+import { PanelBoundary } from "./components/error-boundary";
 import { startBoot } from "./boot";
 import { selectClient } from "./api/client";
 import { setClient } from "./api/current";
@@ -38,7 +39,10 @@ async function start(): Promise<void> {
   void startBoot();
   root.render(
     <StrictMode>
-      <App />
+      {/* The last resort: the app's panels have their own boundaries (app.tsx), so this shows only if the frame itself fails. */}
+      <PanelBoundary name="Agent Workbench" className="fatal">
+        <App />
+      </PanelBoundary>
     </StrictMode>,
   );
 }

@@ -72,6 +72,8 @@ const BYPASSES: [string, string][] = [
   ["vertical tab", "ls\u000brm -rf x"],
   ["zero-width space", "ls\u200b -la"],
   ["right-to-left override", "echo \u202e x"],
+  ["tag characters hide text", "ls \u{e0072}\u{e006d}"],
+  ["line separator", "ls\u2028rm -rf x"],
   ["line continuation", "ls \\\n-la"],
   // substitutions and subshells
   ["command substitution", "echo $(rm -rf x)"],

@@ -20,6 +20,7 @@
  */
 import { createRequire } from "node:module";
 import { Language, Parser, type Node } from "web-tree-sitter";
+import { DECEPTIVE } from "../../../shared/invisible-chars";
 import { SHELLS, WRAPPERS } from "./approval/launchers";
 
 let parser: Parser | null = null;
@@ -44,10 +45,6 @@ export function ensureShellParser(): Promise<void> {
 
 export type PlainCommands = { ok: true; commands: string[][] } | { ok: false; reason: string };
 
-/** Characters that make what the user reads differ from what bash runs: controls (\r, ESC…), bidi and zero-width marks. */
-const DECEPTIVE =
-  // eslint-disable-next-line no-control-regex, no-misleading-character-class -- invisible and control characters are what this detects, one code unit at a time
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff]/u;
 /** Unquoted characters with a meaning to bash beyond literal text (globs, expansions, escapes, history). */
 const SPECIAL_IN_WORD = /[\\$`*?[\]{}~()<>!;&|'"\s]/;
 /** Inside double quotes: expansions, escapes, history. */

@@ -6,17 +6,22 @@
  * Always allow / Deny.
  *
  * Keys that cannot fire by accident (docs/approvals.md): the card never takes
- * the focus; bare keys (Y, S, N) work only while the focus is inside the card;
- * Ctrl/Cmd+Enter approves once and Ctrl/Cmd+Shift+Enter approves for the session
- * from anywhere; and the first keystroke after a card appears is never a
- * decision (it only arms the card), so a user typing a follow-up cannot answer it.
+ * the focus, and its keys (Ctrl/Cmd+Enter, Ctrl/Cmd+Shift+Enter, Y, S, N) work
+ * only while the focus is inside it, so a user typing or sending a follow-up in
+ * the message box cannot answer it. Each approval gets a new card
+ * (session-pane.tsx keys it by call), so the focus is never inside a card that
+ * just appeared; the card says in words whether its keys are on.
+ *
+ * What is decided on is shown as it is: control, bidi and zero-width characters
+ * in the command, path, cwd, arguments and rule are written out (⟨U+202E⟩).
  *
  * A write/edit with several hunks is reviewed hunk by hunk (review/hunk-list.tsx):
  * whichever way it is approved, only the accepted hunks are applied, or the
  * user's edit of the proposal (docs/change-review.md).
  */
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import type { PendingApproval } from "../../../shared/api";
+import { hasInvisible, revealInvisible } from "../../../shared/invisible-chars";
 import { describeRule } from "../lib/approval-rules";
 import { isTextField } from "../lib/keyboard";
 import { isNarrowLayout } from "../lib/layout";
@@ -40,8 +45,8 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
   const [reason, setReason] = useState("");
   const suggestions = approval.suggestedRules ?? [];
   const [rule, setRule] = useState(suggestions[0] ?? "");
-  const [armed, setArmed] = useState(false);
-  const cardRef = useRef<HTMLElement>(null);
+  // The focus is inside the card: its keys work (said in words on the card).
+  const [keysOn, setKeysOn] = useState(false);
   const reasonRef = useRef<HTMLTextAreaElement>(null);
   const { preview } = approval;
   const scoped = suggestions.length > 0;
@@ -70,15 +75,6 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
     });
   };
 
-  // A new card starts disarmed, with its own suggestions.
-  useEffect(() => {
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- a new approval starts disarmed with its own suggestions; the card is reused across approvals
-    setArmed(false);
-    setRule(approval.suggestedRules?.[0] ?? "");
-    setDenying(false);
-    setUnconfining(false);
-  }, [approval.toolCallId, approval.suggestedRules]);
-
   // Hunks (and an edit of the proposal) start fresh for each proposal.
   useEffect(() => {
     const key = approval.toolCallId;
@@ -104,37 +100,24 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
     if (denying) reasonRef.current?.focus();
   }, [denying]);
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.repeat || answering) return;
-      const inCard = cardRef.current?.contains(e.target as Node) ?? false;
-      const modifier = e.ctrlKey || e.metaKey;
-      const k = e.key.toLowerCase();
-      const isDecision =
-        (modifier && k === "enter" && !e.altKey) ||
-        (inCard && !modifier && !e.altKey && !isTextField(e.target) && ["y", "s", "n"].includes(k));
-      if (!armed) {
-        // The first keystroke only arms the card: it was typed before the user could have read it.
-        if (!["shift", "control", "meta", "alt"].includes(k)) setArmed(true);
-        // A decision combo is still swallowed, so it does not send or break the message being typed.
-        if (modifier && k === "enter") {
-          e.preventDefault();
-          e.stopPropagation();
-        }
-        return;
-      }
-      if (!isDecision) return;
+  // Bubbling from inside the card only: the message box never decides (docs/approvals.md).
+  const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
+    if (e.repeat || answering || e.altKey || e.nativeEvent.isComposing) return;
+    // The deny reason box takes Enter and Ctrl/Cmd+Enter as "deny with this reason", never as an approval.
+    if (e.target === reasonRef.current) return;
+    const modifier = e.ctrlKey || e.metaKey;
+    const k = e.key.toLowerCase();
+    if (modifier && k === "enter") {
       e.preventDefault();
-      e.stopPropagation();
-      if (modifier) decide(e.shiftKey ? "approveForSession" : "approve");
-      else if (k === "y") decide("approve");
-      else if (k === "s") decide("approveForSession");
-      else setDenying(true);
-    };
-    // Capture: the composer must not also take Ctrl+Enter as "send".
-    window.addEventListener("keydown", onKey, true);
-    return () => window.removeEventListener("keydown", onKey, true);
-  });
+      decide(e.shiftKey ? "approveForSession" : "approve");
+      return;
+    }
+    if (modifier || isTextField(e.target) || !["y", "s", "n"].includes(k)) return;
+    e.preventDefault();
+    if (k === "y") decide("approve");
+    else if (k === "s") decide("approveForSession");
+    else setDenying(true);
+  };
 
   const diffSource: DiffSource | null =
     preview.kind === "diff"
@@ -150,27 +133,34 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
 
   return (
     <section
-      ref={cardRef}
       className="approval-card"
       role="region"
       aria-label="Approval required"
       aria-busy={answering}
       tabIndex={-1}
-      onFocus={() => setArmed(true)}
-      onPointerDown={() => setArmed(true)}
-      data-armed={armed}
+      onKeyDown={onKeyDown}
+      onFocus={() => setKeysOn(true)}
+      onBlur={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget)) setKeysOn(false);
+      }}
+      data-keys={keysOn ? "on" : "off"}
     >
       <header>
         <span className="waiting-dot" aria-hidden />
         <strong>The agent is waiting for your approval</strong>
         <span className="muted">
-          {approval.toolName} · {toolSummary(approval.toolName, approval.args)}
+          {revealInvisible(approval.toolName)} · {toolSummary(approval.toolName, approval.args)}
         </span>
       </header>
+      <p className="muted small key-hint" data-testid="key-hint">
+        {keysOn
+          ? `Keys on: ${MOD}+Enter or Y approves once, ${MOD}+Shift+Enter or S approves for this session, N denies.`
+          : `Keys work once the focus is in this card (click it or Tab to it), never from the message box.`}
+      </p>
       {preview.kind === "diff" && diffSource && (
         <>
           <p className="muted">
-            {preview.before === null ? "Create" : "Change"} <code>{preview.path}</code>
+            {preview.before === null ? "Create" : "Change"} <code>{revealInvisible(preview.path)}</code>
           </p>
           {perHunk ? (
             <>
@@ -220,13 +210,19 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
       )}
       {preview.kind === "command" && (
         <div className="command-preview">
-          <pre aria-label="Command">$ {preview.command}</pre>
+          <pre aria-label="Command">$ {revealInvisible(preview.command)}</pre>
           <p className="muted">
-            in <code>{preview.cwd}</code> · timeout {Math.round(preview.timeoutMs / 1000)} s
+            in <code>{revealInvisible(preview.cwd)}</code> · timeout {Math.round(preview.timeoutMs / 1000)} s
           </p>
           {preview.sandbox && (
             <p className={preview.sandboxed ? "muted sandbox-line" : "sandbox-line unsandboxed"} aria-label="Sandbox">
-              {preview.sandbox}
+              {revealInvisible(preview.sandbox)}
+            </p>
+          )}
+          {preview.runsWorkspaceCode && preview.runsWorkspaceCode.length > 0 && (
+            <p className="workspace-code" aria-label="Runs workspace code">
+              Runs code from the workspace: {preview.runsWorkspaceCode.map(revealInvisible).join("; ")}. Approving it (or a rule for it)
+              trusts that code as it is when it runs.
             </p>
           )}
         </div>
@@ -234,10 +230,10 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
       {preview.kind === "mcp" && (
         <div className="command-preview">
           <p className="muted">
-            MCP tool <code>{preview.tool}</code> of server <code>{preview.server}</code>
+            MCP tool <code>{revealInvisible(preview.tool)}</code> of server <code>{revealInvisible(preview.server)}</code>
             {preview.readOnlyHint ? " (the server says it only reads: that is the server's claim, not a guarantee)" : ""}
           </p>
-          <pre aria-label="Arguments">{preview.argsJson}</pre>
+          <pre aria-label="Arguments">{revealInvisible(preview.argsJson)}</pre>
         </div>
       )}
       <div className="approval-scope">
@@ -261,10 +257,16 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
                 .filter((s) => s !== ruleText)
                 .map((s) => (
                   <button key={s} type="button" className="link-button" onClick={() => setRule(s)}>
-                    use <code>{s}</code>
+                    use <code>{revealInvisible(s)}</code>
                   </button>
                 ))}
             </div>
+            {/* The box shows the rule's text as the browser draws it: say what it really holds. */}
+            {hasInvisible(rule) && (
+              <p className="invisible-note" role="note" data-testid="rule-invisible">
+                The rule holds invisible or control characters: <code>{revealInvisible(rule)}</code>
+              </p>
+            )}
             <p className="muted" aria-live="polite" data-testid="scope-words">
               {ruleText
                 ? `For the session or always, also allows without asking: ${describeRule(approval.toolName, ruleText)}.`
@@ -287,7 +289,8 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
             rows={2}
             onChange={(e) => setReason(e.target.value)}
             onKeyDown={(e) => {
-              if (e.key === "Enter" && !e.shiftKey && !e.ctrlKey && !e.metaKey) {
+              // Ctrl/Cmd+Enter too: out of habit it submits what is typed here, the reason; it never approves.
+              if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
                 e.preventDefault();
                 decide("deny");
               }

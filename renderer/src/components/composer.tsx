@@ -179,7 +179,7 @@ export function Composer({
     ref.current?.focus();
   };
 
-  // The approval card takes the focus, so Escape (the Stop shortcut) must also work outside the message box:
+  // The user may have moved the focus to the approval card, so Escape (the Stop shortcut) must also work outside the message box:
   // when no text field, dialog or overlay has the key (the box itself handles it in onKeyDown).
   const stopRef = useRef(stop);
   useEffect(() => {
@@ -200,10 +200,11 @@ export function Composer({
   }, [running]);
 
   // An answered approval card took the focus with it (to the page body): give it back to the message box.
+  // Also when the next call's card replaces it at once (each call has its own card).
   const pendingId = turn?.pendingApproval?.toolCallId ?? null;
   const shownApproval = useRef<string | null>(null);
   useEffect(() => {
-    const answered = shownApproval.current !== null && pendingId === null;
+    const answered = shownApproval.current !== null && pendingId !== shownApproval.current;
     shownApproval.current = pendingId;
     const focus = document.activeElement;
     if (answered && (focus === null || focus === document.body)) ref.current?.focus();

@@ -3,6 +3,7 @@
  * user has not trusted: they are not started (so their tools are missing) until
  * the user reviews them in Settings (docs/mcp-trust.md).
  */
+import { revealInvisible } from "../../../shared/invisible-chars";
 import { useUiStore } from "../stores/ui-store";
 import { useMcpStatus } from "./use-mcp-status";
 
@@ -11,7 +12,7 @@ export function McpTrustNotice({ workspaceId }: { workspaceId: string | null }) 
   const [current] = useMcpStatus(workspaceId);
   const untrusted = current?.servers.filter((s) => s.state === "untrusted") ?? [];
   if (untrusted.length === 0) return null;
-  const names = untrusted.map((s) => s.name).join(", ");
+  const names = untrusted.map((s) => revealInvisible(s.name)).join(", ");
   return (
     <div className="mcp-trust-notice" role="status" aria-label="Untrusted MCP servers">
       <span>

@@ -180,7 +180,8 @@ export function SessionPane({ sessionId }: { sessionId: string }) {
           emptyText={view.status === "loading" ? "Loading…" : "Ask the agent to read or change something in this workspace."}
         />
       )}
-      {turn?.pendingApproval && <ApprovalCard approval={turn.pendingApproval} />}
+      {/* A new card per call: the focus is never inside a card that just appeared (docs/approvals.md). */}
+      {turn?.pendingApproval && <ApprovalCard key={turn.pendingApproval.toolCallId} approval={turn.pendingApproval} />}
       <McpTrustNotice workspaceId={workspaceId} />
       <PendingComments sessionId={sessionId} disabled={view.status !== "ready"} />
       <Composer

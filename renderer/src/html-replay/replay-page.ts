@@ -7,6 +7,7 @@
  */
 import type { ImageContent, ModelRef, StoredEntry } from "../../../shared/protocol";
 import type { ReplayData } from "../../../shared/review";
+import { timeAttribute, UNKNOWN_TIME } from "../lib/format";
 import { KIND_LABEL } from "../replay/replay-format";
 import { filterChoices, filterItems } from "../replay/replay-filter";
 
@@ -28,11 +29,11 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string | null, 
   if (text !== undefined && text !== null) n.textContent = String(text);
   return n;
 }
+// A stored time out of the Date range (an edited export) reads as unknown instead of stopping the page.
 const time = (ms: number) =>
-  new Date(ms)
-    .toISOString()
-    .replace("T", " ")
-    .replace(/\.\d+Z$/, " UTC");
+  timeAttribute(ms)
+    ?.replace("T", " ")
+    .replace(/\.\d+Z$/, " UTC") ?? UNKNOWN_TIME;
 const model = (m: ModelRef | null | undefined) => (m ? (names[`${m.provider}/${m.api}/${m.id}`] ?? `${m.provider}/${m.id}`) : "");
 const cost = (c: number) => `$${Number(c).toFixed(4)}`;
 const count = (n: number) => Number(n).toLocaleString("en-US");

@@ -1,24 +1,64 @@
-/** Display formatting for tokens, money, durations and times. */
+/**
+ * Display formatting for tokens, money, durations and times. Every helper takes
+ * any number a stored entry may hold (a timestamp of -1e20, NaN, a duration of
+ * 1e300) and returns short text: a throw here would take the row, or the app, down.
+ */
+
+/** Past this, numbers are shown in exponent form (toFixed would print 21+ digits). */
+const HUGE = 1e12;
+
+function huge(n: number): string {
+  return n.toExponential(1);
+}
 
 export function formatTokens(n: number): string {
-  if (n < 1000) return String(n);
+  if (!Number.isFinite(n)) return "?";
+  if (n < 0) return `-${formatTokens(-n)}`;
+  if (n < 1000) return String(Math.round(n));
   if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
-  return `${(n / 1_000_000).toFixed(n < 10_000_000 ? 2 : 1)}M`;
+  if (n < 1_000_000_000) return `${(n / 1_000_000).toFixed(n < 10_000_000 ? 2 : 1)}M`;
+  if (n < HUGE) return `${(n / 1_000_000_000).toFixed(n < 10_000_000_000 ? 2 : 1)}B`;
+  return huge(n);
 }
 
 export function formatCost(usd: number): string {
+  if (!Number.isFinite(usd)) return "$?";
   if (usd === 0) return "$0";
-  if (usd < 0.01) return `$${usd.toFixed(4)}`;
-  if (usd < 10) return `$${usd.toFixed(3)}`;
+  if (Math.abs(usd) >= HUGE) return `$${huge(usd)}`;
+  if (Math.abs(usd) < 0.01) return `$${usd.toFixed(4)}`;
+  if (Math.abs(usd) < 10) return `$${usd.toFixed(3)}`;
   return `$${usd.toFixed(2)}`;
 }
 
 export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms)) return "?";
+  if (Math.abs(ms) >= HUGE) return `${huge(ms)} ms`;
   if (ms < 1000) return `${Math.round(ms)} ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
   const m = Math.floor(ms / 60_000);
   const s = Math.round((ms % 60_000) / 1000);
   return `${m} min ${s} s`;
+}
+
+/** The largest distance from 1970 a JavaScript Date can hold (±100,000,000 days). */
+const MAX_DATE_MS = 8.64e15;
+
+/** A timestamp a Date (and Intl) can format: Intl throws a RangeError on any other. */
+export function isDisplayableTime(ts: number): boolean {
+  return Number.isFinite(ts) && Math.abs(ts) <= MAX_DATE_MS;
+}
+
+/** Shown for a timestamp no calendar can show. */
+export const UNKNOWN_TIME = "—";
+
+/** For `<time dateTime>`: the ISO form, or undefined (no attribute) when the timestamp has none. */
+export function timeAttribute(ts: number): string | undefined {
+  return isDisplayableTime(ts) ? new Date(ts).toISOString() : undefined;
+}
+
+/** `format.format(ts)`, or UNKNOWN_TIME for a timestamp out of the Date range. */
+export function formatWith(format: Intl.DateTimeFormat, ts: number): string {
+  return isDisplayableTime(ts) ? format.format(ts) : UNKNOWN_TIME;
 }
 
 // Intl formatters are costly to create; one each, reused (a transcript formats thousands of times).
@@ -35,7 +75,7 @@ function startOfToday(): number {
 /** Time of day for today's timestamps, else the date. */
 export function formatTime(ts: number): string {
   const today = startOfToday();
-  return ts >= today && ts < today + DAY_MS ? TIME_FORMAT.format(ts) : DATE_FORMAT.format(ts);
+  return formatWith(ts >= today && ts < today + DAY_MS ? TIME_FORMAT : DATE_FORMAT, ts);
 }
 
 /** USD per million tokens. */

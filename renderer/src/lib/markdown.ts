@@ -79,6 +79,14 @@ export function highlightCode(code: string, lang: string | undefined): string {
   }
 }
 
+/**
+ * Marks the code blocks this renderer writes, so their Copy button is added after sanitizing (model text
+ * has no buttons): random per page load, so text from a model cannot carry it.
+ */
+const CODE_MARK = [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
+const MARKED_CODE_BLOCK = `<div class="code-block" data-wb-code="${CODE_MARK}">`;
+const COPY_BUTTON = `<button type="button" class="copy-code" aria-label="Copy code">Copy</button>`;
+
 const marked = new Marked({
   gfm: true,
   breaks: false,
@@ -87,28 +95,72 @@ const marked = new Marked({
       const lang = (token.lang ?? "").trim().split(/\s+/)[0] || undefined;
       const label = lang ? `<span class="code-lang">${escapeHtml(lang)}</span>` : "";
       return (
-        `<div class="code-block">${label}<button type="button" class="copy-code" aria-label="Copy code">Copy</button>` +
+        `${MARKED_CODE_BLOCK}${label}` +
         `<pre><code class="hljs${lang ? ` language-${escapeHtml(lang)}` : ""}">${highlightCode(token.text, lang)}</code></pre></div>`
       );
     },
+    // Task lists as text: model text gets no form controls.
+    checkbox({ checked }: Tokens.Checkbox): string {
+      return checked ? "☑" : "☐";
+    },
   },
 });
+
+/**
+ * What model text may use: formatting, never layout or the app's own looks.
+ * Nothing positions, sizes or styles itself (no `style`, `<style>`, width,
+ * height, `<font>`), takes an id, a role or an ARIA label, poses as a control
+ * (buttons, inputs, forms, dialogs, meters, frames, media, SVG) or takes the
+ * focus; classes only those of code highlighting; links only to the web or mail.
+ */
+const ALLOWED_TAGS = [
+  ...["a", "abbr", "b", "blockquote", "br", "caption", "cite", "code", "col", "colgroup", "dd", "del", "details", "dfn", "div"],
+  ...["dl", "dt", "em", "figcaption", "figure", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "i", "img", "ins", "kbd", "li", "mark"],
+  ...["ol", "p", "pre", "q", "rp", "rt", "ruby", "s", "samp", "small", "span", "strong", "sub", "summary", "sup", "table"],
+  ...["tbody", "td", "tfoot", "th", "thead", "time", "tr", "u", "ul", "var", "wbr"],
+];
+/** Attributes whose value is not a URL (DOMPurify checks any other against ALLOWED_URI_REGEXP). */
+const PLAIN_ATTR = ["align", "start", "reversed", "colspan", "rowspan", "scope", "open", "datetime", "data-wb-code"];
+const ALLOWED_ATTR = ["href", "src", "alt", "title", "class", ...PLAIN_ATTR];
+/** Class names model text may carry: code highlighting (`hljs-title function_`) and the code block's own, none of the app's. */
+const ALLOWED_CLASS = /^(?:hljs(?:-[\w-]+)?|language-[\w.+#-]+|code-block|code-lang|[\w-]+_)$/;
+const TABLE_ALIGN = /^(?:left|center|right)$/;
 
 let configured = false;
 function sanitize(html: string): string {
   if (!configured) {
     configured = true;
     // Set once: a config passed to each sanitize() call is parsed again on every call (a message has several blocks).
-    DOMPurify.setConfig({ USE_PROFILES: { html: true }, FORBID_TAGS: ["style", "form", "input"] });
+    DOMPurify.setConfig({
+      ALLOWED_TAGS,
+      ALLOWED_ATTR,
+      ALLOW_ARIA_ATTR: false,
+      ALLOW_DATA_ATTR: false,
+      ALLOWED_URI_REGEXP: /^(?:https?|mailto):/i,
+      ADD_URI_SAFE_ATTR: PLAIN_ATTR,
+    });
+    DOMPurify.addHook("uponSanitizeAttribute", (node, data) => {
+      if (data.attrName === "class") {
+        data.attrValue = data.attrValue
+          .split(/\s+/)
+          .filter((c) => ALLOWED_CLASS.test(c))
+          .join(" ");
+        data.keepAttr = data.attrValue !== "";
+      } else if (data.attrName === "align") {
+        data.keepAttr = (node.tagName === "TD" || node.tagName === "TH") && TABLE_ALIGN.test(data.attrValue);
+      } else if (data.attrName === "data-wb-code") {
+        data.keepAttr = node.tagName === "DIV" && data.attrValue === CODE_MARK;
+      }
+    });
     // Links leave the app: new window, no referrer, no opener.
     DOMPurify.addHook("afterSanitizeAttributes", (node) => {
-      if (node.tagName === "A") {
+      if (node.tagName === "A" && node.hasAttribute("href")) {
         node.setAttribute("target", "_blank");
         node.setAttribute("rel", "noopener noreferrer");
       }
     });
   }
-  return DOMPurify.sanitize(html);
+  return DOMPurify.sanitize(html).replaceAll(MARKED_CODE_BLOCK, `<div class="code-block">${COPY_BUTTON}`);
 }
 
 const cache = new Map<string, string>();

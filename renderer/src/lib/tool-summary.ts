@@ -1,4 +1,5 @@
-/** One readable line per tool call, from its (untrusted) arguments. */
+/** One readable line per tool call, from its (untrusted) arguments; invisible characters written out (⟨U+202E⟩). */
+import { revealInvisible } from "../../../shared/invisible-chars";
 
 function s(value: unknown): string | null {
   return typeof value === "string" && value.length > 0 ? value : null;
@@ -17,6 +18,10 @@ export function errorPreview(output: string, max = 300): string {
 }
 
 export function toolSummary(name: string, args: Record<string, unknown>): string {
+  return revealInvisible(rawSummary(name, args));
+}
+
+function rawSummary(name: string, args: Record<string, unknown>): string {
   const path = s(args.path) ?? s(args.file_path) ?? s(args.filePath);
   switch (name) {
     case "read": {

@@ -1,5 +1,6 @@
 /** Labels and formatting specific to the replay view (the shared ones live in lib/format.ts). */
 import type { SessionStats, TimelineKind, TimelineOutcome } from "../../../shared/review";
+import { formatWith } from "../lib/format";
 
 export const KIND_LABEL: Record<TimelineKind, string> = {
   user: "User",
@@ -36,15 +37,17 @@ const DATE_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", time
 
 /** Time of day with seconds (steps are often seconds apart). */
 export function formatClock(ts: number): string {
-  return CLOCK.format(ts);
+  return formatWith(CLOCK, ts);
 }
 
 export function formatDateTime(ts: number): string {
-  return DATE_TIME.format(ts);
+  return formatWith(DATE_TIME, ts);
 }
 
-/** Latency and durations: milliseconds under 10 s, else seconds. */
+/** Latency and durations: milliseconds under 10 s, else seconds (any stored number: see lib/format.ts). */
 export function formatLatency(ms: number): string {
+  if (!Number.isFinite(ms)) return "?";
+  if (Math.abs(ms) >= 1e12) return `${ms.toExponential(1)} ms`;
   if (ms < 10_000) return `${Math.round(ms)} ms`;
   return `${(ms / 1000).toFixed(1)} s`;
 }

@@ -6,6 +6,7 @@
  */
 import { useEffect } from "react";
 import { DiffPanel } from "../components/diff/diff-panel";
+import { PanelBoundary } from "../components/error-boundary";
 import { useWorkspaceStore } from "../stores/workspace-store";
 import { ExportButtons, ImportButton } from "./export-import";
 import { ForkDialog } from "./fork-dialog";
@@ -91,7 +92,9 @@ export function ReplayView() {
 
   return (
     <main className="main replay" aria-label="Replay">
-      <ReplayHeader />
+      <PanelBoundary name="the replay header">
+        <ReplayHeader />
+      </PanelBoundary>
       {status === "error" && (
         <div className="pane-message" role="alert">
           Could not open the session for replay: {error}{" "}
@@ -111,20 +114,40 @@ export function ReplayView() {
           )}
           <div className="workarea">
             <aside className="replay-timeline" aria-label="Timeline panel">
-              <TimelineList />
+              <PanelBoundary name="the timeline">
+                <TimelineList />
+              </PanelBoundary>
             </aside>
             <div className="center replay-center">
-              <ReplayTranscript index={index} />
-              <StepInspector index={index} />
+              <PanelBoundary name="the transcript at this step">
+                <ReplayTranscript index={index} />
+              </PanelBoundary>
+              <PanelBoundary name="the step's details">
+                <StepInspector index={index} />
+              </PanelBoundary>
             </div>
-            <DiffPanel />
+            <PanelBoundary name="the diff view">
+              <DiffPanel />
+            </PanelBoundary>
           </div>
         </>
       )}
-      <ModelViewDialog />
-      <ForkDialog />
-      {panel === "stats" && <StatsPanel />}
-      {panel === "notes" && <NotesPanel />}
+      <PanelBoundary name="what the model saw">
+        <ModelViewDialog />
+      </PanelBoundary>
+      <PanelBoundary name="the fork dialog">
+        <ForkDialog />
+      </PanelBoundary>
+      {panel === "stats" && (
+        <PanelBoundary name="the statistics">
+          <StatsPanel />
+        </PanelBoundary>
+      )}
+      {panel === "notes" && (
+        <PanelBoundary name="the notes">
+          <NotesPanel />
+        </PanelBoundary>
+      )}
     </main>
   );
 }

@@ -4,7 +4,9 @@
  * model saw" for assistant steps, fork); the files as of the step; its notes.
  */
 import { memo } from "react";
+import { revealInvisible } from "../../../shared/invisible-chars";
 import type { TimelineItem } from "../../../shared/review";
+import { EntryBoundary, PanelBoundary } from "../components/error-boundary";
 import { formatCost, formatTokens } from "../lib/format";
 import { modelLabel, useModelsStore } from "../stores/models-store";
 import { FilesAtStep } from "./files-at-step";
@@ -30,7 +32,7 @@ const StepDetails = memo(function StepDetails({ item }: { item: TimelineItem }) 
       <h3 title={`Entry #${item.seq} of the stored session`}>
         <span className={`tl-kind kind-${item.kind}`}>{KIND_LABEL[item.kind]}</span> step {item.index + 1}
       </h3>
-      <p className="step-summary">{item.summary}</p>
+      <p className="step-summary">{revealInvisible(item.summary)}</p>
       <dl className="step-facts">
         <dt>Time</dt>
         <dd>{formatDateTime(item.timestamp)}</dd>
@@ -115,13 +117,20 @@ const StepDetails = memo(function StepDetails({ item }: { item: TimelineItem }) 
 export function StepInspector({ index }: { index: StepIndex }) {
   const item = useReplayStore((s) => s.data?.items[s.cursor] ?? null);
   if (!item) return null;
+  const label = `step ${item.index + 1} (entry ${item.seq})`;
   return (
     <div className="replay-inspector">
       <div className="replay-inspector-main">
-        <StepDetails item={item} />
-        <FilesAtStep index={index} />
+        <EntryBoundary label={`detail of ${label}`} resetKey={item}>
+          <StepDetails item={item} />
+        </EntryBoundary>
+        <PanelBoundary name="the files at this step" resetKey={item}>
+          <FilesAtStep index={index} />
+        </PanelBoundary>
       </div>
-      <StepNotes seq={item.seq} step={item.index + 1} />
+      <PanelBoundary name="the notes of this step" resetKey={item}>
+        <StepNotes seq={item.seq} step={item.index + 1} />
+      </PanelBoundary>
     </div>
   );
 }

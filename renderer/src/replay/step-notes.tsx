@@ -5,6 +5,7 @@
  */
 import { useState, type FormEvent } from "react";
 import type { NoteVerdict, ReviewNote } from "../../../shared/review";
+import { timeAttribute } from "../lib/format";
 import { formatDateTime } from "./replay-format";
 import { useReplayStore } from "./replay-store";
 
@@ -41,7 +42,7 @@ export function NoteView({ note, onDelete }: { note: ReviewNote; onDelete?: () =
             {note.path}:{note.line}
           </code>
         )}{" "}
-        <time className="muted small" dateTime={new Date(note.createdAt).toISOString()}>
+        <time className="muted small" dateTime={timeAttribute(note.createdAt)}>
           {formatDateTime(note.createdAt)}
         </time>
         {onDelete && (

@@ -7,8 +7,10 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { memo, useLayoutEffect, useRef } from "react";
 import type { ModelOption } from "../../../shared/api";
+import { revealInvisible } from "../../../shared/invisible-chars";
 import type { NoteVerdict, TimelineItem } from "../../../shared/review";
-import { formatCost, formatTokens } from "../lib/format";
+import { formatCost, formatTokens, timeAttribute } from "../lib/format";
+import { EntryBoundary } from "../components/error-boundary";
 import { modelLabel, useModelsStore } from "../stores/models-store";
 import { KIND_LABEL, OUTCOME_LABEL, formatClock, formatLatency } from "./replay-format";
 import { useReplayStore } from "./replay-store";
@@ -31,7 +33,7 @@ function noteMarks(notes: readonly { seq: number; verdict: NoteVerdict | null }[
 }
 
 export function itemLabel(item: TimelineItem): string {
-  return `Step ${item.index + 1}, ${KIND_LABEL[item.kind]}: ${item.summary}`;
+  return `Step ${item.index + 1}, ${KIND_LABEL[item.kind]}: ${revealInvisible(item.summary)}`;
 }
 
 const TimelineRow = memo(function TimelineRow({
@@ -64,7 +66,7 @@ const TimelineRow = memo(function TimelineRow({
     >
       <div className="tl-line">
         <span className="tl-kind">{KIND_LABEL[item.kind]}</span>
-        <span className="tl-summary">{item.summary}</span>
+        <span className="tl-summary">{revealInvisible(item.summary)}</span>
         {mark && (
           <span className={`tl-note note-${mark}`} title={mark === "note" ? "Has a reviewer note" : `Reviewer verdict: ${mark}`}>
             {mark === "problem" ? "✗" : mark === "ok" ? "✓" : "✎"}
@@ -73,7 +75,7 @@ const TimelineRow = memo(function TimelineRow({
       </div>
       <div className="tl-meta">
         <span className="tl-index">#{item.index + 1}</span>
-        <time dateTime={new Date(item.timestamp).toISOString()}>{formatClock(item.timestamp)}</time>
+        <time dateTime={timeAttribute(item.timestamp)}>{formatClock(item.timestamp)}</time>
         {item.model && <span>{modelLabel(models, item.model)}</span>}
         {item.tokens && item.tokens.total > 0 && <span>{formatTokens(item.tokens.total)} tok</span>}
         {item.cost !== null && item.cost > 0 && <span>{formatCost(item.cost)}</span>}
@@ -132,15 +134,22 @@ export function TimelineList() {
         {virtualizer.getVirtualItems().map((v) => {
           const item = items[visible[v.index]];
           return (
-            <TimelineRow
+            <EntryBoundary
               key={item.index}
-              item={item}
-              active={item.index === cursor}
-              mark={marks.get(item.seq) ?? null}
-              start={v.start}
-              models={models}
-              onJump={jump}
-            />
+              label={`step ${item.index + 1} (entry ${item.seq})`}
+              resetKey={item}
+              className="tl-row"
+              style={{ transform: `translateY(${v.start}px)`, height: ROW_PX }}
+            >
+              <TimelineRow
+                item={item}
+                active={item.index === cursor}
+                mark={marks.get(item.seq) ?? null}
+                start={v.start}
+                models={models}
+                onJump={jump}
+              />
+            </EntryBoundary>
           );
         })}
       </div>

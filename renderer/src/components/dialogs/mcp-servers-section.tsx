@@ -11,6 +11,7 @@
  */
 import { useState } from "react";
 import type { McpServerStatus } from "../../../../shared/api";
+import { revealInvisible } from "../../../../shared/invisible-chars";
 import { client } from "../../api/current";
 import { useAppStore } from "../../stores/app-store";
 import { useWorkspaceStore } from "../../stores/workspace-store";
@@ -95,8 +96,8 @@ export function McpServersSection({ headingId }: { headingId: string }) {
           ) : (
             <ul className="mcp-servers" aria-label="MCP servers">
               {status.servers.map((s) => (
-                <li key={s.name} aria-label={`MCP server ${s.name}`}>
-                  <strong>{s.name}</strong>{" "}
+                <li key={s.name} aria-label={`MCP server ${revealInvisible(s.name)}`}>
+                  <strong>{revealInvisible(s.name)}</strong>{" "}
                   <span className="muted">
                     {s.transport} · {s.source}
                   </span>{" "}
@@ -121,7 +122,7 @@ export function McpServersSection({ headingId }: { headingId: string }) {
                     </>
                   )}
                   <p className="muted mcp-launch">
-                    {s.transport === "stdio" ? "Runs" : "Connects to"} <code>{s.launch}</code>
+                    {s.transport === "stdio" ? "Runs" : "Connects to"} <code>{revealInvisible(s.launch)}</code>
                   </p>
                   {s.source === "workspace" && <McpPins pins={s.pins} />}
                   {/* For an untrusted server: why (never trusted, or what changed since). */}

@@ -5,6 +5,7 @@
  */
 import { useCallback, useEffect, useState } from "react";
 import type { ApprovalRule } from "../../../../shared/api";
+import { hasInvisible, revealInvisible } from "../../../../shared/invisible-chars";
 import { client } from "../../api/current";
 import { describeRule } from "../../lib/approval-rules";
 import { useAppStore } from "../../stores/app-store";
@@ -125,28 +126,33 @@ function RuleRow({
     if (text.trim() && text.trim() !== rule.pattern) onUpdate({ pattern: text.trim() });
     else setText(rule.pattern);
   };
+  // The box draws the pattern as the browser does (a bidi override reorders it): the words name it as it is.
+  const shown = revealInvisible(rule.pattern);
   return (
     <li className="rule-row" data-rule={rule.pattern}>
       <span className="badge">{rule.tool}</span>
-      <select aria-label={`Action of ${rule.pattern}`} value={rule.action} onChange={(e) => onUpdate({ action: e.target.value as Action })}>
+      <select aria-label={`Action of ${shown}`} value={rule.action} onChange={(e) => onUpdate({ action: e.target.value as Action })}>
         <option value="allow">always allow</option>
         <option value="deny">always deny</option>
       </select>
       <input
-        aria-label={`Pattern of ${rule.pattern}`}
+        aria-label={`Pattern of ${shown}`}
         value={text}
         onChange={(e) => setText(e.target.value)}
         onBlur={commit}
         onKeyDown={(e) => e.key === "Enter" && commit()}
         spellCheck={false}
       />
-      <span className="muted">{describeRule(rule.tool, rule.pattern)}</span>
+      <span className="muted">
+        {describeRule(rule.tool, rule.pattern)}
+        {hasInvisible(rule.pattern) ? " (it holds invisible or control characters)" : ""}
+      </span>
       {rule.problem ? (
         <span className="rule-problem" role="note">
           Covers nothing now: {rule.problem}
         </span>
       ) : null}
-      <button type="button" className="danger" onClick={onRemove} aria-label={`Revoke ${rule.pattern}`}>
+      <button type="button" className="danger" onClick={onRemove} aria-label={`Revoke ${shown}`}>
         Revoke
       </button>
     </li>

@@ -5,6 +5,7 @@
  */
 import { useEffect, useRef, useState } from "react";
 import { applyHunks } from "../../../../shared/hunks";
+import { revealInvisible } from "../../../../shared/invisible-chars";
 import { isDialogOpen } from "../../lib/keyboard";
 import { isNarrowLayout } from "../../lib/layout";
 import { useCommentsStore } from "../../stores/comments-store";
@@ -184,8 +185,8 @@ export function DiffPanel() {
   return (
     <aside ref={asideRef} className={`diff-panel${open ? "" : " hidden"}`} aria-label="Diff view" aria-hidden={!open}>
       <header className="diff-panel-head">
-        <span className="diff-title" title={diff?.path}>
-          {diff ? diff.path : "No change selected"}
+        <span className="diff-title" title={diff ? revealInvisible(diff.path) : undefined}>
+          {diff ? revealInvisible(diff.path) : "No change selected"}
           {diff?.origin === "proposal" && <span className="badge warn">proposed</span>}
           {diff?.origin === "denied" && <span className="badge status-denied">denied, not applied</span>}
           {diff?.origin === "notApplied" && <span className="badge status-error">not applied</span>}

@@ -81,6 +81,9 @@ export function createDiffHost(container: HTMLElement, opts: { inline: boolean; 
     ignoreTrimWhitespace: false,
     fontSize: 13,
     ariaLabel: "Diff editor",
+    // The change under review shows control, bidi and zero-width characters, not only the text they hide.
+    renderControlCharacters: true,
+    unicodeHighlight: { invisibleCharacters: true, ambiguousCharacters: true },
   });
   type ModelPair = { original: monaco.editor.ITextModel; modified: monaco.editor.ITextModel };
   let models: ModelPair | null = null;

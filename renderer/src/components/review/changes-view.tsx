@@ -8,6 +8,7 @@
  */
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useMemo, useRef, useState } from "react";
+import { revealInvisible } from "../../../../shared/invisible-chars";
 import type { ChangedFile, ChangeSet } from "../../../../shared/review";
 import { client } from "../../api/current";
 import { checkpointChanges, type CheckpointChanges } from "../../lib/checkpoint-changes";
@@ -203,12 +204,12 @@ function ChangedFileList({ files, selected, onOpen }: { files: ChangedFile[]; se
                 type="button"
                 className="changes-file"
                 onClick={() => onOpen(f)}
-                aria-label={`${f.path}, ${STATUS_LABEL[f.status]}, ${f.added} added, ${f.removed} removed`}
+                aria-label={`${revealInvisible(f.path)}, ${STATUS_LABEL[f.status]}, ${f.added} added, ${f.removed} removed`}
               >
                 <span className={`badge change-${f.status}`}>{STATUS_LABEL[f.status]}</span>
-                <span className="changes-path" title={f.oldPath ? `${f.oldPath} → ${f.path}` : f.path}>
-                  {f.oldPath ? `${f.oldPath} → ` : ""}
-                  {f.path}
+                <span className="changes-path" title={revealInvisible(f.oldPath ? `${f.oldPath} → ${f.path}` : f.path)}>
+                  {f.oldPath ? `${revealInvisible(f.oldPath)} → ` : ""}
+                  {revealInvisible(f.path)}
                 </span>
                 {kind && <span className="badge">{kind}</span>}
                 {!f.known && <span className="badge warn">content not kept</span>}

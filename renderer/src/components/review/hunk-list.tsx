@@ -6,6 +6,7 @@
  */
 import { memo, useEffect, useRef } from "react";
 import type { HunkDecision, ProposalHunk } from "../../../../shared/hunks";
+import { revealInvisible } from "../../../../shared/invisible-chars";
 import { isTextField } from "../../lib/keyboard";
 import { useHunkReviewStore } from "../../stores/hunk-review-store";
 
@@ -85,7 +86,7 @@ const HunkRow = memo(function HunkRow({
         {shown.map((l, j) => (
           <span key={j} className={`diff-line ${l.kind}`}>
             {l.kind === "add" ? "+" : "-"}
-            {l.text}
+            {revealInvisible(l.text)}
           </span>
         ))}
         {rows.length > shown.length && <span className="diff-more">… {rows.length - shown.length} more lines</span>}

@@ -4,6 +4,7 @@
  * outside the agent, confirm, apply; then undo the file restore if wanted.
  */
 import type { RewindFile, RewindMode } from "../../../../shared/checkpoints";
+import { revealInvisible } from "../../../../shared/invisible-chars";
 import { Dialog } from "../../replay/dialog";
 import "./rewind.css";
 import { RewindDiff } from "./rewind-diff";
@@ -114,7 +115,7 @@ export function RewindDialog() {
                             className={f.conflict ? "conflict" : undefined}
                             onClick={() => s.select(f.path)}
                           >
-                            <span className="rewind-path">{f.path}</span>
+                            <span className="rewind-path">{revealInvisible(f.path)}</span>
                             <span className={`badge rewind-${f.status}`}>
                               {STATUS_TEXT[f.status]}
                               {modeNote(f.newMode)}

@@ -1,5 +1,6 @@
-/** Inline diff for a card: +/− counts and the first hunks, with "Open in diff view". */
+/** Inline diff for a card: +/− counts and the first hunks, with "Open in diff view" (invisible characters written out). */
 import { memo, useMemo } from "react";
+import { revealInvisible } from "../../../../shared/invisible-chars";
 import { clipHunks, hunksFromTexts, hunksFromUnified, sidesFromHunks, type DiffSummary } from "../../lib/diff-hunks";
 import type { DiffSelection } from "../../stores/ui-store";
 
@@ -37,8 +38,8 @@ export const DiffSummaryView = memo(function DiffSummaryView({
   return (
     <div className="diff-summary">
       <div className="diff-summary-head">
-        <span className="diff-path" title={source.path}>
-          {source.path}
+        <span className="diff-path" title={revealInvisible(source.path)}>
+          {revealInvisible(source.path)}
         </span>
         <span className="diff-counts" aria-label={`${summary.added} lines added, ${summary.removed} lines removed`}>
           <span className="added">+{summary.added}</span> <span className="removed">−{summary.removed}</span>
@@ -50,14 +51,14 @@ export const DiffSummaryView = memo(function DiffSummaryView({
         )}
       </div>
       {clipped.hunks.length > 0 && (
-        <pre className="diff-hunks" aria-label={`Changes to ${source.path}`}>
+        <pre className="diff-hunks" aria-label={`Changes to ${revealInvisible(source.path)}`}>
           {clipped.hunks.map((h, i) => (
             <span key={i} className="hunk">
               <span className="hunk-header">{h.header}</span>
               {h.lines.map((l, j) => (
                 <span key={j} className={`diff-line ${l.kind}`}>
                   {l.kind === "add" ? "+" : l.kind === "del" ? "-" : " "}
-                  {l.text}
+                  {revealInvisible(l.text)}
                 </span>
               ))}
             </span>

@@ -2,11 +2,12 @@
 import { memo, useState } from "react";
 import type { AssistantMessage, ThinkingContent, UserMessage } from "../../../../shared/protocol";
 import { parseAttachedFile } from "../../../../shared/mentions";
-import { formatCost, formatTime, formatTokens } from "../../lib/format";
+import { formatCost, formatTime, formatTokens, timeAttribute } from "../../lib/format";
 import { errorHint } from "../../lib/error-hint";
 import { closeCutMarkdown } from "../../lib/markdown";
 import { modelLabel, useModelsStore } from "../../stores/models-store";
 import { useUiStore } from "../../stores/ui-store";
+import { EntryBoundary } from "../error-boundary";
 import { MarkdownView } from "./markdown-view";
 import { ToolCard } from "./tool-card";
 import { useTranscriptContext } from "./transcript-context";
@@ -17,7 +18,7 @@ export const UserRow = memo(function UserRow({ message, seq }: { message: UserMe
     <div className="msg user" aria-label="Your message">
       <div className="msg-meta">
         <span className="who">You</span>
-        <time dateTime={new Date(message.timestamp).toISOString()}>{formatTime(message.timestamp)}</time>
+        <time dateTime={timeAttribute(message.timestamp)}>{formatTime(message.timestamp)}</time>
         {!readOnly && actions.forkAt && (
           <button type="button" className="row-action" onClick={() => actions.forkAt?.(seq)} aria-label="Fork from this message">
             Fork
@@ -106,7 +107,7 @@ export const AssistantRow = memo(function AssistantRow({
     >
       <div className="msg-meta">
         <span className="who">{modelLabel(models, message.model)}</span>
-        <time dateTime={new Date(message.timestamp).toISOString()}>{formatTime(message.timestamp)}</time>
+        <time dateTime={timeAttribute(message.timestamp)}>{formatTime(message.timestamp)}</time>
         {!streaming && u.totalTokens > 0 && (
           <span
             className="usage"
@@ -131,7 +132,11 @@ export const AssistantRow = memo(function AssistantRow({
           return <MarkdownView key={i} text={cut && i === message.content.length - 1 ? closeCutMarkdown(block.text) : block.text} />;
         }
         if (block.type === "thinking") return <ThinkingBlock key={i} block={block} streaming={streaming} />;
-        return <ToolCard key={block.id || i} call={block} streaming={streaming} />;
+        return (
+          <EntryBoundary key={block.id || i} label={`tool call ${block.name} (${block.id})`} resetKey={block}>
+            <ToolCard call={block} streaming={streaming} />
+          </EntryBoundary>
+        );
       })}
       {streaming && message.content.length === 0 && <p className="muted typing">Waiting for the model…</p>}
       {message.stopReason === "error" && (

@@ -1,8 +1,10 @@
 /**
  * One card per tool call: name, readable summary, status, duration, exit code,
  * truncation, the approval decision, an inline diff, and raw input/output on demand.
+ * The call's name, path, command and input show invisible characters written out (⟨U+202E⟩).
  */
 import { memo, useMemo, useState } from "react";
+import { revealInvisible } from "../../../../shared/invisible-chars";
 import { decidedByText } from "../../lib/approval-rules";
 import type { ToolCall } from "../../../../shared/protocol";
 import { formatDuration } from "../../lib/format";
@@ -76,7 +78,7 @@ export const ToolCard = memo(function ToolCard({ call, streaming }: { call: Tool
           <span className="chevron" aria-hidden>
             {expanded ? "▾" : "▸"}
           </span>
-          <span className="tool-name">{call.name}</span>
+          <span className="tool-name">{revealInvisible(call.name)}</span>
           <span className="tool-summary">{summary}</span>
         </button>
         <span className={`badge status status-${status}`} role="status" aria-label={`Status: ${STATUS_LABEL[status]}`}>
@@ -100,7 +102,7 @@ export const ToolCard = memo(function ToolCard({ call, streaming }: { call: Tool
             ? capitalize(decidedByText(approval.rules))
             : (DECISION_LABEL[approval.decision] ?? approval.decision)}
           {approval.decidedBy === "user" && approval.rules
-            ? ` · ${approval.rules[0].action === "deny" ? "always denied" : approval.rules[0].source === "session" ? "from now on" : "always allowed"}: ${approval.rules.map((r) => `\`${r.pattern}\``).join(", ")}`
+            ? ` · ${approval.rules[0].action === "deny" ? "always denied" : approval.rules[0].source === "session" ? "from now on" : "always allowed"}: ${approval.rules.map((r) => `\`${revealInvisible(r.pattern)}\``).join(", ")}`
             : ""}
           {approval.reason && approval.decidedBy === "user" ? `: ${approval.reason}` : ""}
           {approval.unsandboxed ? " · run unsandboxed (your choice, this command only)" : ""}
@@ -118,7 +120,7 @@ export const ToolCard = memo(function ToolCard({ call, streaming }: { call: Tool
       {expanded && (
         <div className="tool-raw">
           <h4>Input</h4>
-          <pre aria-label="Tool input">{call.rawArguments ?? JSON.stringify(call.arguments, null, 2)}</pre>
+          <pre aria-label="Tool input">{revealInvisible(call.rawArguments ?? JSON.stringify(call.arguments, null, 2))}</pre>
           <h4>Output</h4>
           {result ? (
             <>

@@ -23,6 +23,7 @@ import {
   ReasoningChangeRow,
   RenameRow,
 } from "./marker-rows";
+import { EntryBoundary } from "../error-boundary";
 import { AssistantRow, UserRow } from "./message-rows";
 import { TranscriptContext, type TranscriptActions, type TranscriptContextValue } from "./transcript-context";
 
@@ -66,6 +67,23 @@ function RowView({ row }: { row: TranscriptRow }) {
     case "orphanApproval":
       return <OrphanApprovalRow entry={row.entry} />;
   }
+}
+
+const ROW_LABEL: Record<TranscriptRow["kind"], string> = {
+  user: "message of yours",
+  assistant: "assistant message",
+  modelSwitch: "model switch",
+  reasoningChange: "reasoning change",
+  compaction: "compaction",
+  rename: "rename",
+  fork: "fork marker",
+  orphanResult: "tool result",
+  orphanApproval: "approval",
+};
+
+/** What a row's boundary names when the row cannot render: "entry 12 (assistant message)". */
+export function rowLabel(row: TranscriptRow): string {
+  return `entry ${row.seq} (${ROW_LABEL[row.kind]})`;
 }
 
 const STICK_THRESHOLD_PX = 48;
@@ -181,18 +199,31 @@ export function TranscriptView(props: TranscriptViewProps) {
           {items.map((item) => {
             const i = item.index;
             let content: ReactNode;
+            // Each row renders on its own: one that throws (whatever its entry holds) becomes a row saying so.
             if (i < model.rows.length) {
+              const row = model.rows[i];
               const markers = modeMarkers.get(i);
               content = (
                 <>
-                  <RowView row={model.rows[i]} />
-                  {markers?.map((m) => (
-                    <ModeChangeRow key={`${m.afterSeq}-${m.timestamp}`} change={m} />
-                  ))}
+                  <EntryBoundary label={rowLabel(row)} resetKey={row}>
+                    <RowView row={row} />
+                  </EntryBoundary>
+                  {markers && (
+                    <EntryBoundary label="Ask mode marker" resetKey={markers}>
+                      {markers.map((m) => (
+                        <ModeChangeRow key={`${m.afterSeq}-${m.timestamp}`} change={m} />
+                      ))}
+                    </EntryBoundary>
+                  )}
                 </>
               );
-            } else if (i === model.rows.length && partial) content = <AssistantRow message={partial} seq={null} streaming />;
-            else content = footer;
+            } else if (i === model.rows.length && partial) {
+              content = (
+                <EntryBoundary label="streaming answer" resetKey={partial}>
+                  <AssistantRow message={partial} seq={null} streaming />
+                </EntryBoundary>
+              );
+            } else content = <EntryBoundary label="turn status">{footer}</EntryBoundary>;
             return (
               <div
                 key={item.key}

@@ -1,0 +1,31 @@
+/**
+ * Writes one session straight into the store before the host's workbench opens
+ * it (host-main.ts, env E2E_SEED): entries as a stored session or an imported
+ * export may hold them, including what no live turn writes (a timestamp of
+ * -1e20, token counts in the quadrillions). Each entry still passes the
+ * store's protocol check, as an entry on disk must.
+ */
+import { realpathSync } from "node:fs";
+import { z } from "zod";
+import { SessionStore } from "../../electron/core/store";
+import { ModelRefSchema, type SessionEntry } from "../../shared/protocol";
+
+export const SeedSchema = z.object({
+  workspace: z.string(),
+  title: z.string(),
+  model: ModelRefSchema,
+  entries: z.array(z.unknown()),
+});
+export type Seed = z.infer<typeof SeedSchema>;
+
+export function seedSession(dbPath: string, seed: Seed): void {
+  const store = SessionStore.open(dbPath);
+  try {
+    const workspace = store.addWorkspace(realpathSync(seed.workspace));
+    const session = store.createSession({ workspaceId: workspace.id, title: seed.title, model: seed.model });
+    // appendEntry validates each entry against the protocol and throws on one that does not match.
+    for (const entry of seed.entries) store.appendEntry(session.id, entry as SessionEntry);
+  } finally {
+    store.close();
+  }
+}
