@@ -135,6 +135,10 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
           ? null
           : join(dirname(options.dbPath), "checkpoints"),
     settings: () => settings.checkpoints,
+    onNotice: (notice) => {
+      notices.push(notice.message);
+      emit("app.notice", notice);
+    },
   });
   const catalog = new ModelCatalog({
     extraProviders: options.extraProviders ?? [],
@@ -153,6 +157,8 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       }
     }
   };
+  // A rewind the app was stopped in is finished now, before the workspace is used (docs/checkpoints.md#an-interrupted-rewind).
+  void checkpoints.recoverInterrupted();
   const env = options.env ?? process.env;
   const configDir = options.userConfigDir ?? userConfigDir(env);
   const services = new WorkspaceServices({ store, configDir, env, version: options.version, onMcpStatus: (s) => emit("mcp.status", s) });

@@ -13,6 +13,7 @@ import { mkdir, readdir, readFile, unlink } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { StringDecoder } from "node:string_decoder";
+import { guardGroup } from "../process/child-guard";
 import { defaultHome, describeSandbox, sandboxedCommand } from "./bash-sandbox";
 import type { ToolContext } from "./context";
 import { errors, failure, formatSeconds, toolError } from "./errors";
@@ -151,6 +152,8 @@ export async function runBash(args: BashArgs, ctx: ToolContext): Promise<ToolOut
       stdio: ["ignore", "pipe", "pipe"],
     });
     const pid = child.pid;
+    // Killed with the core if the core dies first (docs/checkpoints.md#child-processes-die-with-the-core).
+    const release = guardGroup(pid);
 
     const terminate = () => {
       if (pid === undefined) return;
@@ -203,6 +206,7 @@ export async function runBash(args: BashArgs, ctx: ToolContext): Promise<ToolOut
       for (const t of timers) clearTimeout(t);
       ctx.signal.removeEventListener("abort", onAbort);
       if (pid !== undefined) await reapGroup(pid);
+      release();
       tail += decoders[0].end() + decoders[1].end();
       await new Promise<void>((done) => (file ? file.end(() => done()) : done()));
       const durationMs = Date.now() - started;
