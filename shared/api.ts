@@ -644,7 +644,15 @@ export const events = lazyTable({
       durationMs: z.number().optional(),
     }),
   "turn.state": () => TurnStateSchema,
-  "turn.retry": () => z.object({ sessionId: z.string(), attempt: z.number().int(), delayMs: z.number(), error: z.string() }),
+  "turn.retry": () =>
+    z.object({
+      sessionId: z.string(),
+      attempt: z.number().int(),
+      delayMs: z.number(),
+      /** The wait is the provider's own (retry-after or another hint), not the app's backoff. */
+      hinted: z.boolean().optional(),
+      error: z.string(),
+    }),
   "turn.error": () => z.object({ sessionId: z.string(), message: z.string() }),
   "session.updated": () => SessionSummarySchema,
   "usage.updated": () => z.object({ sessionId: z.string(), usage: UsageSchema }),

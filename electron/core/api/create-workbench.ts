@@ -66,6 +66,8 @@ export interface WorkbenchOptions {
    * Default: `checkpoints/` next to the database file; none (off) for ":memory:".
    */
   checkpointDir?: string | null;
+  /** The app's idle-stream timeout (default 120 s, docs/networks.md#retries-and-stalled-streams); tests shorten it. */
+  streamIdleTimeoutMs?: number;
   /** Test hook: replaces the backoff sleep between retries. */
   sleep?: AgentDeps["sleep"];
   /** The user's config folder (user-level mcp.json, AGENTS.md, commands/); default: userConfigDir(env). */
@@ -146,6 +148,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     baseUrls: () => ({ ...settings.baseUrls, ...(options.baseUrlOverrides ?? {}) }),
     demo: options.demo ?? false,
     fetch: () => providerFetch(settings.network),
+    idleTimeoutMs: options.streamIdleTimeoutMs,
   });
 
   const emit = <E extends EventName>(event: E, payload: EventPayload<E>) => {

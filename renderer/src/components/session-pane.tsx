@@ -136,7 +136,8 @@ export function SessionPane({ sessionId }: { sessionId: string }) {
       <div className="turn-footer">
         {retry && running && (
           <p className="retry-note" role="status">
-            Retrying in {formatDuration(retry.delayMs)} (attempt {retry.attempt}): {retry.error}
+            Retrying in {formatDuration(retry.delayMs)}
+            {retry.hinted ? ", as the provider asked" : ""} (attempt {retry.attempt}): {retry.error}
           </p>
         )}
         {turnError && !lastIsError && (
