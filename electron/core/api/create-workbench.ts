@@ -2,8 +2,10 @@
  * Assembles the core: store, model registry, keys, tool runtimes and one
  * SessionAgent per active session, behind the zod-validated request table.
  */
+import { randomBytes } from "node:crypto";
+import { rm } from "node:fs/promises";
 import { dirname, isAbsolute, join } from "node:path";
-import { platform } from "node:os";
+import { platform, tmpdir } from "node:os";
 import type { ApprovalPolicy, EventName, EventPayload, ModelOption, NetworkSettings, SessionSummary, TurnState } from "../../../shared/api";
 import type { ModelInfo, ProviderConfig } from "../../../shared/models";
 import { nodeProviderFetch } from "../network/provider-fetch";
@@ -13,6 +15,7 @@ import { SessionAgent } from "../agent/session-agent";
 import { loadInstructions, loadInstructionsSync, touchedPaths } from "../agent/instructions";
 import { builtInToolSpecs } from "../tools/tool-specs";
 import { TOOL_DEFS } from "../tools/registry";
+import { sweepLegacyOutputs, ToolOutputs } from "../tools/output-files";
 import { userConfigDir } from "../mcp/config";
 import { MCP_TURN_WAIT_MS, WorkspaceServices } from "./workspace-services";
 import type { AgentDeps } from "../agent/ports";
@@ -102,6 +105,8 @@ export interface CoreContext {
   saveSettings(settings: ReturnType<typeof parseSettings>): void;
   initialWorkspaceId: string | null;
   services: WorkspaceServices;
+  /** bash's output files, per session. */
+  toolOutputs: ToolOutputs;
   configDir: string;
   workspaceRootOf(sessionId: string): string;
 }
@@ -162,6 +167,15 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
   };
   // A rewind the app was stopped in is finished now, before the workspace is used (docs/checkpoints.md#an-interrupted-rewind).
   void checkpoints.recoverInterrupted();
+  // bash's output files live and die with their sessions (docs/tool-sandbox.md#output-files).
+  const memoryOutputs = options.dbPath === ":memory:";
+  const toolOutputs = new ToolOutputs(
+    memoryOutputs
+      ? join(tmpdir(), "agent-workbench-tool-output", `memory-${process.pid}-${randomBytes(4).toString("hex")}`)
+      : join(dirname(options.dbPath), "tool-output"),
+  );
+  if (!memoryOutputs) void toolOutputs.sweep((id) => store.getSession(id) !== undefined);
+  void sweepLegacyOutputs(join(tmpdir(), "agent-workbench-tool-output"), now());
   const env = options.env ?? process.env;
   const configDir = options.userConfigDir ?? userConfigDir(env);
   const services = new WorkspaceServices({ store, configDir, env, version: options.version, onMcpStatus: (s) => emit("mcp.status", s) });
@@ -189,6 +203,8 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       externalTools: mcp ? () => mcp.toolSet() : undefined,
       // The sessions database and everything beside it: no command reads or changes it.
       bashHidden: isAbsolute(options.dbPath) ? [dirname(options.dbPath)] : [],
+      outputDir: toolOutputs.dirFor(sessionId),
+      onOutputKept: () => toolOutputs.boundTotal(),
     });
     const deps: AgentDeps = {
       store,
@@ -275,6 +291,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     },
     initialWorkspaceId,
     services,
+    toolOutputs,
     configDir,
     workspaceRootOf: (sessionId) => {
       const session = store.getSession(sessionId);
@@ -362,6 +379,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       await checkpoints.close();
       summaries.flush();
       await services.close();
+      if (memoryOutputs) await rm(toolOutputs.root, { recursive: true, force: true }).catch(() => undefined);
       listeners.clear();
       store.close();
       await store.whenStopped();

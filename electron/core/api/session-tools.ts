@@ -26,6 +26,9 @@ export interface SessionToolsOptions {
   externalTools?: ToolRuntimeOptions["externalTools"];
   /** Folders sandboxed bash must not see (the app's data folder). */
   bashHidden?: readonly string[];
+  /** The session's folder for bash's output files, and the bound on all sessions' (tools/output-files.ts). */
+  outputDir?: string;
+  onOutputKept?: () => Promise<void>;
 }
 
 export function createSessionTools(options: SessionToolsOptions): ToolRuntimePort {
@@ -47,6 +50,8 @@ export function createSessionTools(options: SessionToolsOptions): ToolRuntimePor
         env: options.env,
         externalTools: options.externalTools,
         bashHidden: options.bashHidden,
+        outputDir: options.outputDir,
+        onOutputKept: options.onOutputKept,
         bashSandbox: bashSandbox.mode,
         bashNetwork: bashSandbox.network,
         ...(options.rules ? { rules: options.rules } : {}),

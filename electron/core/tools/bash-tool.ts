@@ -8,16 +8,15 @@
  * command outlives its call unless it leaves the group itself (setsid).
  */
 import { spawn } from "node:child_process";
-import { createWriteStream, existsSync, type WriteStream } from "node:fs";
-import { mkdir, readdir, readFile, unlink } from "node:fs/promises";
-import { randomBytes } from "node:crypto";
-import { join } from "node:path";
+import { existsSync } from "node:fs";
+import { readdir, readFile } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
 import { guardGroup } from "../process/child-guard";
 import { defaultHome, describeSandbox, sandboxedCommand } from "./bash-sandbox";
 import type { ToolContext } from "./context";
 import { errors, failure, formatSeconds, toolError } from "./errors";
-import { BASH_DEFAULT_TIMEOUT_MS, BASH_KILL_GRACE_MS, BASH_MAX_LINES, OUTPUT_MAX_BYTES } from "./limits";
+import { BASH_DEFAULT_TIMEOUT_MS, BASH_KILL_GRACE_MS, BASH_MAX_LINES, BASH_OUTPUT_FILE_MAX_BYTES, OUTPUT_MAX_BYTES } from "./limits";
+import { OutputFile } from "./output-files";
 import type { ResolvedPath } from "./sandbox";
 import type { BashArgs } from "./schemas";
 import { plainTerminalText } from "./terminal-text";
@@ -114,19 +113,8 @@ export async function runBash(args: BashArgs, ctx: ToolContext): Promise<ToolOut
   const started = Date.now();
   if (ctx.signal.aborted) return failure(errors.aborted());
 
-  // If it cannot be made, creating the output file fails below and the command runs without one.
-  await mkdir(ctx.outputDir, { recursive: true, mode: 0o700 }).catch(() => undefined);
-  const outputPath = join(ctx.outputDir, `bash-${started}-${randomBytes(4).toString("hex")}.log`);
-  let file: WriteStream | null = null;
-  try {
-    file = createWriteStream(outputPath, { mode: 0o600 });
-    file.on("error", () => {
-      file = null;
-    });
-  } catch {
-    // No full-output file: the result still carries the capped output, only the spill file is missing.
-    file = null;
-  }
+  // Without a file (it cannot be made) the command runs all the same; only the spill file is missing.
+  const file = await OutputFile.open(ctx.outputDir, started);
 
   return new Promise<ToolOutcome>((resolve) => {
     let tail = "";
@@ -182,7 +170,7 @@ export async function runBash(args: BashArgs, ctx: ToolContext): Promise<ToolOut
     const decoders = [new StringDecoder("utf8"), new StringDecoder("utf8")];
     const onData = (which: 0 | 1) => (chunk: Buffer) => {
       bytes += chunk.length;
-      file?.write(chunk);
+      file.write(chunk);
       tail += decoders[which].write(chunk);
       if (tail.length > TAIL_KEEP_CHARS) {
         tail = tail.slice(tail.length - TAIL_KEEP_CHARS / 2);
@@ -208,13 +196,11 @@ export async function runBash(args: BashArgs, ctx: ToolContext): Promise<ToolOut
       if (pid !== undefined) await reapGroup(pid);
       release();
       tail += decoders[0].end() + decoders[1].end();
-      await new Promise<void>((done) => (file ? file.end(() => done()) : done()));
       const durationMs = Date.now() - started;
       const cut = truncateTail(plainTerminalText(tail), BASH_MAX_LINES, OUTPUT_MAX_BYTES);
       const truncated = cut.truncated || dropped;
-      const keepFile = truncated && file !== null;
-      // Our own spill file, not needed: a failed delete loses nothing.
-      if (!keepFile) await unlink(outputPath).catch(() => undefined);
+      // Kept only where the model is told the path: cut output of a call that was not stopped (docs/tool-sandbox.md#output-files).
+      const kept = truncated && !aborted && !spawnError ? await file.keep(ctx.outputKept) : await file.discard().then(() => null);
       const details: Record<string, unknown> = {
         command: args.command,
         cwd: workdir.value.real,
@@ -223,7 +209,7 @@ export async function runBash(args: BashArgs, ctx: ToolContext): Promise<ToolOut
         durationMs,
         bytes,
         truncated,
-        fullOutputPath: keepFile ? outputPath : null,
+        fullOutputPath: kept,
         timedOut,
         aborted,
         sandbox: ctx.bash.sandbox.kind,
@@ -232,7 +218,7 @@ export async function runBash(args: BashArgs, ctx: ToolContext): Promise<ToolOut
       if (spawnError) return resolve(failure(errors.io("bash", spawnError.message), details));
       const output = cut.text === "" ? "(no output)" : cut.text;
       const cutNote = truncated
-        ? `[Output cut: showing ${keptText(cut)} (${bytes} bytes in total).${keepFile ? ` Full output saved to ${outputPath}.` : ""}]\n`
+        ? `[Output cut: showing ${keptText(cut)} (${bytes} bytes in total).${kept ? savedNote(kept, file.capped) : ""}]\n`
         : "";
       if (aborted) return resolve(failure(errors.aborted(), details));
       if (timedOut) {
@@ -253,6 +239,10 @@ export async function runBash(args: BashArgs, ctx: ToolContext): Promise<ToolOut
     child.on("error", (err) => void finish(err));
     child.on("close", () => void finish());
   });
+}
+
+function savedNote(path: string, capped: boolean): string {
+  return capped ? ` Its first ${BASH_OUTPUT_FILE_MAX_BYTES / (1024 * 1024)} MB saved to ${path}.` : ` Full output saved to ${path}.`;
 }
 
 /** What a cut output still shows, in words: "the last 2000 lines", "the end of the last line" (a line is cut only when it alone is over the cap). */
