@@ -82,7 +82,7 @@ export function SessionPane({ sessionId }: { sessionId: string }) {
     const result = results.get(shown.key.slice("approval:".length));
     if (!result) return;
     const diff = readToolDetails(result.message, shown.path).diff;
-    if (!diff || result.message.isError) return;
+    if (!diff || result.message.isError || diff.tooLarge) return;
     openDiff(
       selectionFor(
         {
