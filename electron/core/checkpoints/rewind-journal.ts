@@ -7,8 +7,10 @@
  *
  * Contract: `writeJournal` replaces the file atomically (temp file, fsync,
  * rename, fsync of the folder); `readJournal` answers null when there is
- * none and `{ damaged }` when it cannot be parsed; nothing here throws but
- * `writeJournal` (a rewind that cannot record its intent does not start).
+ * none and `{ damaged }` when it cannot be parsed; of the file helpers only
+ * `writeJournal` throws (a rewind that cannot record its intent does not
+ * start). The store helpers below (the rows and forks a journal counts on)
+ * throw the store's StoreError.
  */
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -96,7 +98,7 @@ export function clearJournal(gitDir: string): void {
   try {
     rmSync(journalPath(gitDir), { force: true });
   } catch {
-    // See above: the next start reads the rows, finds the rewind complete and removes it then.
+    // The next start reads the rows, finds the rewind complete and removes the journal then.
   }
 }
 
