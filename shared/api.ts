@@ -83,8 +83,12 @@ export const ProposalPreviewSchema = z.discriminatedUnion("kind", [
     unifiedDiff: z.string(),
     added: z.number().int(),
     removed: z.number().int(),
-    /** The change as hunks, for per-hunk accept/reject (shared/hunks.ts). */
+    /** The change as hunks, for per-hunk accept/reject (shared/hunks.ts); absent when `tooLarge`. */
     hunks: z.array(ProposalHunkSchema).optional(),
+    /** The diff was too large to send (`unifiedDiff` is empty): the UI says so; approve or deny the change whole. */
+    tooLarge: z.object({ diffChars: z.number().int() }).optional(),
+    /** `before` and `after` are left out (empty strings; `before` stays null for a new file) past 512 KB. */
+    textsOmitted: z.boolean().optional(),
   }),
   z.object({
     kind: z.literal("command"),
@@ -673,7 +677,15 @@ export const events = lazyTable({
       durationMs: z.number().optional(),
     }),
   "turn.state": () => TurnStateSchema,
-  "turn.retry": () => z.object({ sessionId: z.string(), attempt: z.number().int(), delayMs: z.number(), error: z.string() }),
+  "turn.retry": () =>
+    z.object({
+      sessionId: z.string(),
+      attempt: z.number().int(),
+      delayMs: z.number(),
+      /** The wait is the provider's own (retry-after or another hint), not the app's backoff. */
+      hinted: z.boolean().optional(),
+      error: z.string(),
+    }),
   "turn.error": () => z.object({ sessionId: z.string(), message: z.string() }),
   "session.updated": () => SessionSummarySchema,
   "usage.updated": () => z.object({ sessionId: z.string(), usage: UsageSchema }),

@@ -11,6 +11,8 @@
  * key (the error and Retry test; the key must never reach the screen). A
  * message containing "[three-hunks]" gets an edit of `hunks.txt` (lines 2, 10
  * and 18 of the 20 the spec writes there: three hunks) for per-hunk review.
+ * A message containing "[big-line]" gets an edit of 14 characters in
+ * `big.txt` (a 5 MB one-line file the spec writes).
  *
  * A user message containing "[mcp]" makes the model call the offered MCP tool
  * whose name ends with "toggle-simulated-logging" (server-everything; not
@@ -81,6 +83,8 @@ const THREE_HUNK_EDITS = [
   { oldText: "line 10\n", newText: "LINE TEN\n" },
   { oldText: "line 18\n", newText: "LINE EIGHTEEN\n" },
 ];
+/** An edit of 14 characters at the end of `big.txt`, one 5 MB line written by the spec (bounded diffs). */
+const BIG_LINE_MARK = "[big-line]";
 /** A turn that edits README.md and src/math.ts, then runs a bash command creating notes.txt (the rewind test). */
 const THREE_FILES_MARK = "[three-files]";
 /** The one model the local Ollama the faux plays has installed. */
@@ -173,6 +177,12 @@ async function main(): Promise<void> {
         chunkSize: 40,
         chunkDelayMs: 2,
       });
+    }
+    if (lastUserText(request).includes(BIG_LINE_MARK)) {
+      if (request.lastTurn?.role === "user") {
+        return reply([toolCall("edit", { path: "big.txt", edits: [{ oldText: "needle-in-here", newText: "NEEDLE-IN-HERE" }] })]);
+      }
+      if (request.lastTurn?.role === "toolResult") return reply("Changed the needle.");
     }
     if (lastUserText(request).includes(THREE_FILES_MARK)) {
       if (request.lastTurn?.role === "user") {

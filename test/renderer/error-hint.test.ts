@@ -5,6 +5,7 @@
  */
 import { APIConnectionError, APIError } from "@anthropic-ai/sdk";
 import { describe, expect, it } from "vitest";
+import { waitTooLongNote } from "../../electron/core/agent/retry";
 import { describeFailure } from "../../electron/core/providers/adapters/errors";
 import { errorHint, type ProviderFacts } from "../../renderer/src/lib/error-hint";
 
@@ -112,6 +113,17 @@ describe("error hints", () => {
     expect(errorHint(rate, "claude-sonnet-4-5", anthropic("env"))?.text).toMatch(/^Anthropic is limiting the request rate/);
     const overloaded = stored(529, { type: "error", error: { type: "overloaded_error", message: "Overloaded" } });
     expect(errorHint(overloaded, "claude-sonnet-4-5", anthropic("env"))?.text).toMatch(/^Anthropic had a problem on its side/);
+  });
+
+  it("a rate limit the app did not wait out says how long the provider asked for, not that retries failed", () => {
+    const rate = stored(429, {
+      type: "error",
+      error: { type: "rate_limit_error", message: "Number of requests has exceeded your rate limit" },
+    });
+    const text = `${rate} ${waitTooLongNote(3_600_000, Date.parse("2026-03-01T12:00:00Z"))}`;
+    expect(errorHint(text, "claude-sonnet-4-6", anthropic("env"))?.text).toBe(
+      "Anthropic asks to wait 1 h before the next request. Retry after that.",
+    );
   });
 
   it("says nothing where it has nothing useful to add", () => {

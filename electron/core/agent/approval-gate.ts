@@ -72,6 +72,9 @@ export class ApprovalGate {
       if (decision === "deny" || decision === "denyAlways")
         return { code: "INVALID_REQUEST", message: "a per-hunk review goes with an approval, not a denial" };
       if (preview.kind !== "diff") return { code: "INVALID_REQUEST", message: "a per-hunk review applies only to a write or edit" };
+      // The client never had the whole text: an edit of it would write a part of the file as the whole.
+      if (review.kind === "edited" && (preview.textsOmitted || preview.tooLarge))
+        return { code: "INVALID_REQUEST", message: "this change is too large to edit before approving: approve or deny it" };
       if (review.kind === "hunks" && review.decisions.length !== (preview.hunks?.length ?? -1)) {
         return {
           code: "INVALID_REQUEST",

@@ -7,7 +7,7 @@
 import { emptyUsage, type AssistantMessage, type ModelRef, type ReasoningLevel } from "../../../shared/protocol";
 import type { LlmContext } from "../providers/types";
 import type { AgentDeps, ResolvedModel } from "./ports";
-import { MAX_RETRIES, abortableDelay, retryDelayMs } from "./retry";
+import { MAX_RETRIES, abortableDelay, planRetry, waitTooLongNote } from "./retry";
 import { errorText } from "./session-journal";
 
 const PARTIAL_EMIT_INTERVAL_MS = 33;
@@ -47,9 +47,12 @@ export async function requestWithRetries(
       return "compactAndRetry";
     }
     if (!retryable || attempt >= MAX_RETRIES) return message;
+    const plan = planRetry(attempt + 1, retryAfterMs);
+    if (!plan.retry)
+      return { ...message, errorMessage: `${message.errorMessage ?? "provider error"} ${waitTooLongNote(plan.waitMs, deps.now())}` };
     host.record(message);
-    const delayMs = retryDelayMs(attempt + 1, retryAfterMs);
-    deps.emit("turn.retry", { sessionId, attempt: attempt + 1, delayMs, error: message.errorMessage ?? "provider error" });
+    const { delayMs, hinted } = plan;
+    deps.emit("turn.retry", { sessionId, attempt: attempt + 1, delayMs, hinted, error: message.errorMessage ?? "provider error" });
     try {
       await (deps.sleep ?? abortableDelay)(delayMs, signal);
     } catch {

@@ -2,8 +2,10 @@
  * Assembles the core: store, model registry, keys, tool runtimes and one
  * SessionAgent per active session, behind the zod-validated request table.
  */
+import { randomBytes } from "node:crypto";
+import { rm } from "node:fs/promises";
 import { dirname, isAbsolute, join } from "node:path";
-import { platform } from "node:os";
+import { platform, tmpdir } from "node:os";
 import type { ApprovalPolicy, EventName, EventPayload, ModelOption, NetworkSettings, SessionSummary, TurnState } from "../../../shared/api";
 import type { ModelInfo, ProviderConfig } from "../../../shared/models";
 import { nodeProviderFetch } from "../network/provider-fetch";
@@ -14,6 +16,7 @@ import { loadInstructions, touchedPaths } from "../agent/instructions";
 import { PromptSourceLog } from "./prompt-sources";
 import { builtInToolSpecs } from "../tools/tool-specs";
 import { TOOL_DEFS } from "../tools/registry";
+import { sweepLegacyOutputs, ToolOutputs } from "../tools/output-files";
 import { userConfigDir } from "../mcp/config";
 import { MCP_TURN_WAIT_MS, WorkspaceServices } from "./workspace-services";
 import type { AgentDeps } from "../agent/ports";
@@ -67,6 +70,8 @@ export interface WorkbenchOptions {
    * Default: `checkpoints/` next to the database file; none (off) for ":memory:".
    */
   checkpointDir?: string | null;
+  /** The app's idle-stream timeout (default 120 s, docs/networks.md#retries-and-stalled-streams); tests shorten it. */
+  streamIdleTimeoutMs?: number;
   /** Test hook: replaces the backoff sleep between retries. */
   sleep?: AgentDeps["sleep"];
   /** The user's config folder (user-level mcp.json, AGENTS.md, commands/); default: userConfigDir(env). */
@@ -101,6 +106,8 @@ export interface CoreContext {
   saveSettings(settings: ReturnType<typeof parseSettings>): void;
   initialWorkspaceId: string | null;
   services: WorkspaceServices;
+  /** bash's output files, per session. */
+  toolOutputs: ToolOutputs;
   configDir: string;
   workspaceRootOf(sessionId: string): string;
   /** Where the blocks of stored user messages came from (templates, @-mentions). */
@@ -138,6 +145,10 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
           ? null
           : join(dirname(options.dbPath), "checkpoints"),
     settings: () => settings.checkpoints,
+    onNotice: (notice) => {
+      notices.push(notice.message);
+      emit("app.notice", notice);
+    },
   });
   const catalog = new ModelCatalog({
     extraProviders: options.extraProviders ?? [],
@@ -145,6 +156,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     baseUrls: () => ({ ...settings.baseUrls, ...(options.baseUrlOverrides ?? {}) }),
     demo: options.demo ?? false,
     fetch: () => providerFetch(settings.network),
+    idleTimeoutMs: options.streamIdleTimeoutMs,
   });
 
   const emit = <E extends EventName>(event: E, payload: EventPayload<E>) => {
@@ -156,6 +168,17 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       }
     }
   };
+  // A rewind the app was stopped in is finished now, before the workspace is used (docs/checkpoints.md#an-interrupted-rewind).
+  void checkpoints.recoverInterrupted();
+  // bash's output files live and die with their sessions (docs/tool-sandbox.md#output-files).
+  const memoryOutputs = options.dbPath === ":memory:";
+  const toolOutputs = new ToolOutputs(
+    memoryOutputs
+      ? join(tmpdir(), "agent-workbench-tool-output", `memory-${process.pid}-${randomBytes(4).toString("hex")}`)
+      : join(dirname(options.dbPath), "tool-output"),
+  );
+  if (!memoryOutputs) void toolOutputs.sweep((id) => store.getSession(id) !== undefined);
+  void sweepLegacyOutputs(join(tmpdir(), "agent-workbench-tool-output"), now());
   const env = options.env ?? process.env;
   const configDir = options.userConfigDir ?? userConfigDir(env);
   const services = new WorkspaceServices({ store, configDir, env, version: options.version, onMcpStatus: (s) => emit("mcp.status", s) });
@@ -185,6 +208,8 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       externalTools: mcp ? () => mcp.toolSet() : undefined,
       // The sessions database and everything beside it: no command reads or changes it.
       bashHidden: isAbsolute(options.dbPath) ? [dirname(options.dbPath)] : [],
+      outputDir: toolOutputs.dirFor(sessionId),
+      onOutputKept: () => toolOutputs.boundTotal(),
     });
     const deps: AgentDeps = {
       store,
@@ -275,6 +300,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     },
     initialWorkspaceId,
     services,
+    toolOutputs,
     configDir,
     promptSources,
     workspaceRootOf: (sessionId) => {
@@ -364,6 +390,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       await checkpoints.close();
       summaries.flush();
       await services.close();
+      if (memoryOutputs) await rm(toolOutputs.root, { recursive: true, force: true }).catch(() => undefined);
       listeners.clear();
       store.close();
       await store.whenStopped();

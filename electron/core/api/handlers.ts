@@ -93,6 +93,8 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
       requireSession(p.sessionId);
       ctx.dropAgent(p.sessionId);
       store.deleteSession(p.sessionId);
+      // Its bash output files go with it (docs/tool-sandbox.md#output-files).
+      void ctx.toolOutputs.removeSession(p.sessionId);
       return { ok: true as const };
     },
     "session.fork": (p: P<"session.fork">) => {

@@ -20,6 +20,8 @@ export interface CatalogOptions {
   demo: boolean;
   /** The fetch for provider calls (network settings applied), or undefined for the runtime's own. */
   fetch?(): typeof globalThis.fetch | undefined;
+  /** The idle-stream timeout of every call (default: the adapters', 120 s); tests shorten it. */
+  idleTimeoutMs?: number;
 }
 
 /** SDKs insist on a key; keyless servers (Ollama, LM Studio, the demo) ignore it. */
@@ -110,6 +112,7 @@ export class ModelCatalog {
       ...options,
       apiKey: resolved.apiKey ?? NO_KEY,
       ...(fetch ? { fetch } : {}),
+      ...(this.options.idleTimeoutMs !== undefined ? { idleTimeoutMs: this.options.idleTimeoutMs } : {}),
     });
   }
 

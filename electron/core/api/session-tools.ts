@@ -28,6 +28,9 @@ export interface SessionToolsOptions {
   bashHidden?: readonly string[];
   /** MCP tools always allowed in this workspace (docs/mcp-trust.md#approving-mcp-tools). */
   externalAllowed?: ToolRuntimeOptions["externalAllowed"];
+  /** The session's folder for bash's output files, and the bound on all sessions' (tools/output-files.ts). */
+  outputDir?: string;
+  onOutputKept?: () => Promise<void>;
 }
 
 export function createSessionTools(options: SessionToolsOptions): ToolRuntimePort {
@@ -50,6 +53,8 @@ export function createSessionTools(options: SessionToolsOptions): ToolRuntimePor
         externalTools: options.externalTools,
         externalAllowed: options.externalAllowed,
         bashHidden: options.bashHidden,
+        outputDir: options.outputDir,
+        onOutputKept: options.onOutputKept,
         bashSandbox: bashSandbox.mode,
         bashNetwork: bashSandbox.network,
         ...(options.rules ? { rules: options.rules } : {}),

@@ -5,10 +5,14 @@
  * workspace) and GIT_WORK_TREE (the workspace); the user's own GIT_* variables,
  * global and system config, hooks and credential helpers are kept out, so a
  * checkpoint can neither read nor write the user's repository or settings.
- * Failures reject with a `GitError` carrying git's stderr.
+ * Failures reject with a `GitError` carrying git's stderr. Each git runs in its
+ * own process group, guarded so it dies with the core (process/child-guard.ts),
+ * and names our repository in its arguments (`--git-dir=`), so a later start
+ * can tell whether a lock file still has a live owner (repo-users.ts).
  */
 import { execFile, spawn } from "node:child_process";
 import { devNull } from "node:os";
+import { guardGroup } from "../process/child-guard";
 
 export class GitError extends Error {
   override name = "GitError";
@@ -44,6 +48,11 @@ const CONFIG: readonly string[] = [
 export interface GitTarget {
   gitDir: string;
   workTree: string;
+}
+
+/** The arguments before every command: the repository and work tree, also in the environment. */
+export function targetArgs(target: GitTarget): string[] {
+  return [`--git-dir=${target.gitDir}`, `--work-tree=${target.workTree}`];
 }
 
 /**
@@ -94,31 +103,43 @@ export interface GitRunOptions {
 /** Runs `git <args>` with the workspace as cwd; resolves stdout as a Buffer. */
 export function git(target: GitTarget, args: readonly string[], options: GitRunOptions = {}): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const child = execFile(
-      "git",
-      [...CONFIG, ...args],
-      {
-        cwd: target.workTree,
-        env: environment(target, options.env),
-        encoding: "buffer",
-        maxBuffer: options.maxBuffer ?? 256 * 1024 * 1024,
-        windowsHide: true,
-      },
-      (err, stdout, stderr) => {
-        const code = err ? (typeof (err as { code?: unknown }).code === "number" ? (err as { code: number }).code : null) : 0;
-        const ok = options.okCodes ?? [0];
-        if (code !== null && ok.includes(code)) return resolve(stdout);
-        const text = stderr.toString("utf8").trim();
-        reject(
-          new GitError(
-            `git ${args[0]} failed${text ? `: ${text.split("\n").slice(-3).join(" / ")}` : err ? `: ${err.message}` : ""}`,
-            code,
-            text,
-          ),
-        );
-      },
-    );
-    if (options.input !== undefined) child.stdin?.end(options.input);
+    // spawn, not execFile: execFile drops `detached`, and each git needs its own group to be killed with the core.
+    const child = spawn("git", [...targetArgs(target), ...CONFIG, ...args], {
+      cwd: target.workTree,
+      env: environment(target, options.env),
+      stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+      windowsHide: true,
+      detached: true,
+    });
+    const release = guardGroup(child.pid);
+    const maxBuffer = options.maxBuffer ?? 256 * 1024 * 1024;
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let outBytes = 0;
+    let failure: Error | null = null;
+    child.stdout?.on("data", (c: Buffer) => {
+      outBytes += c.length;
+      if (outBytes > maxBuffer) {
+        failure ??= new Error(`stdout passed ${maxBuffer} bytes`);
+        child.kill("SIGKILL");
+      } else out.push(c);
+    });
+    child.stderr?.on("data", (c: Buffer) => err.push(c));
+    child.on("error", (e) => (failure ??= e));
+    child.on("close", (exitCode) => {
+      release();
+      const code = failure ? null : exitCode;
+      const ok = options.okCodes ?? [0];
+      if (code !== null && ok.includes(code)) return resolve(Buffer.concat(out));
+      const text = Buffer.concat(err).toString("utf8").trim();
+      const why = text ? `: ${text.split("\n").slice(-3).join(" / ")}` : failure ? `: ${failure.message}` : "";
+      reject(new GitError(`git ${args[0]} failed${why}`, code, text));
+    });
+    if (options.input !== undefined) {
+      // EPIPE when git exits before reading it all: its exit status says what went wrong.
+      child.stdin?.on("error", () => undefined);
+      child.stdin?.end(options.input);
+    }
   });
 }
 
@@ -127,13 +148,23 @@ export function catFileBatch(target: GitTarget, ids: readonly string[]): Promise
   return new Promise((resolve, reject) => {
     const out = new Map<string, Buffer>();
     if (ids.length === 0) return resolve(out);
-    const child = spawn("git", [...CONFIG, "cat-file", "--batch"], { cwd: target.workTree, env: environment(target), windowsHide: true });
+    const child = spawn("git", [...targetArgs(target), ...CONFIG, "cat-file", "--batch"], {
+      cwd: target.workTree,
+      env: environment(target),
+      windowsHide: true,
+      detached: true,
+    });
+    const release = guardGroup(child.pid);
     const chunks: Buffer[] = [];
     let stderr = "";
     child.stdout.on("data", (c: Buffer) => chunks.push(c));
     child.stderr.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
-    child.on("error", reject);
+    child.on("error", (err) => {
+      release();
+      reject(err);
+    });
     child.on("close", (code) => {
+      release();
       if (code !== 0) return reject(new GitError(`git cat-file failed: ${stderr.trim()}`, code, stderr));
       const all = Buffer.concat(chunks);
       let pos = 0;

@@ -9,6 +9,7 @@ import type { RewindPreview, RewindTarget } from "../../../shared/checkpoints";
 import { ApiFailure, type CheckpointMethod } from "../api/dispatch";
 import type { SessionStore } from "../store";
 import { checkpointForStep, previewRestore, resolveTarget, restoreFiles, RewindConflict } from "./rewind";
+import { forkConversation } from "./rewind-journal";
 import { CheckpointService, CheckpointUnavailable } from "./service";
 
 export interface CheckpointHandlerContext {
@@ -105,6 +106,9 @@ export function createCheckpointHandlers(ctx: CheckpointHandlerContext): Checkpo
         }
         let restoredFiles: string[] = [];
         let undoCheckpointId: number | null = null;
+        // Mode `both`: the fork is part of the journaled rewind, so a rewind killed half-way is finished whole.
+        const fork = p.mode !== "files" && forkAtSeq !== null ? { seq: forkAtSeq, title: `${session.title} (rewound)` } : null;
+        let forked: SessionSummary | null = null;
         if (p.mode !== "conversation") {
           const reason = await service.unavailableReason();
           const target = resolveTarget(service, p.sessionId, p.target);
@@ -113,19 +117,18 @@ export function createCheckpointHandlers(ctx: CheckpointHandlerContext): Checkpo
             const outcome = await restoreFiles(service, p.sessionId, target, {
               confirmConflicts: p.confirmConflicts ?? false,
               atSeq: session.entryCount,
+              fork,
             });
             restoredFiles = outcome.files.map((f) => f.path);
             undoCheckpointId = outcome.files.length > 0 ? outcome.undo.id : null;
+            forked = outcome.forked;
           }
         }
-        let forked: SessionSummary | null = null;
         let draft: string | null = null;
-        if (p.mode !== "files" && forkAtSeq !== null) {
-          forked = store.forkSession(p.sessionId, forkAtSeq, { title: `${session.title} (rewound)` });
-          store.repairSession(forked.id);
-          forked = requireSession(forked.id);
+        if (fork) {
+          forked ??= forkConversation(store, p.sessionId, fork.seq, fork.title);
           ctx.onSessionChanged(forked);
-          const [next] = store.loadEntries(p.sessionId, { fromSeq: forkAtSeq + 1, toSeq: forkAtSeq + 1 });
+          const [next] = store.loadEntries(p.sessionId, { fromSeq: fork.seq + 1, toSeq: fork.seq + 1 });
           if (next?.entry.type === "message" && next.entry.message.role === "user") {
             draft = next.entry.message.content.map((c) => (c.type === "text" ? c.text : "")).join("");
           }

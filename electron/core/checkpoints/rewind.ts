@@ -12,10 +12,13 @@
  *   restore), or since the last checkpoint.
  * - `restore` refuses conflicts unless confirmed; it first records the
  *   current state (`beforeRestore`), so the rewind itself can be undone, then
- *   the restored state (`restored`).
+ *   the restored state (`restored`). It is journaled (rewind-journal.ts): a
+ *   rewind killed half-way is finished at the next start.
  */
+import type { SessionSummary } from "../../../shared/api";
 import type { RewindFile, RewindTarget } from "../../../shared/checkpoints";
 import type { CheckpointRecord } from "../store";
+import { clearJournal, forkConversation, forksAt, lastCheckpointId, writeJournal } from "./rewind-journal";
 import { CheckpointService, CheckpointUnavailable, withContents } from "./service";
 import type { ShadowRepo } from "./shadow-repo";
 
@@ -96,19 +99,48 @@ export interface RestoreOutcome {
   files: RewindFile[];
   /** The state before the restore: rewind to it to undo. */
   undo: CheckpointRecord;
+  /** The fork the conversation part made (mode `both`), or null. */
+  forked: SessionSummary | null;
 }
 
+export interface RestoreOptions {
+  confirmConflicts: boolean;
+  atSeq: number;
+  /** Mode `both`: also fork the conversation at this step, inside the journaled rewind. */
+  fork?: { seq: number; title: string } | null;
+}
+
+/**
+ * Restores the files (and forks the conversation when asked) as one journaled
+ * operation: the journal is on disk before the first file changes and removed
+ * after the last step, so an interrupted rewind is finished at the next start
+ * (rewind-recovery.ts).
+ */
 export async function restoreFiles(
   service: CheckpointService,
   sessionId: string,
   target: CheckpointRecord,
-  options: { confirmConflicts: boolean; atSeq: number },
+  options: RestoreOptions,
 ): Promise<RestoreOutcome> {
   return service.exclusive(target.workspaceId, async (repo) => {
     const p = await plan(service, repo, sessionId, target);
     const conflicts = p.files.filter((f) => f.conflict).map((f) => f.path);
     if (conflicts.length > 0 && !options.confirmConflicts) throw new RewindConflict(conflicts);
     const store = service.storeRef;
+    const fork = options.fork ?? null;
+    writeJournal(repo.gitDir, {
+      version: 1,
+      workspaceId: target.workspaceId,
+      sessionId,
+      targetCheckpointId: target.id,
+      targetTree: target.tree,
+      beforeTree: p.currentTree,
+      atSeq: options.atSeq,
+      files: p.files.length,
+      afterCheckpointId: lastCheckpointId(store, sessionId),
+      fork: fork ? { ...fork, existing: forksAt(store, sessionId, fork.seq) } : null,
+      startedAt: Date.now(),
+    });
     const undo = store.addCheckpoint({
       workspaceId: target.workspaceId,
       sessionId,
@@ -118,6 +150,8 @@ export async function restoreFiles(
     });
     if (p.files.length > 0) await repo.restore(target.tree);
     store.addCheckpoint({ workspaceId: target.workspaceId, sessionId, seq: options.atSeq, kind: "restored", tree: target.tree });
-    return { files: p.files, undo };
+    const forked = fork ? forkConversation(store, sessionId, fork.seq, fork.title) : null;
+    clearJournal(repo.gitDir);
+    return { files: p.files, undo, forked };
   });
 }

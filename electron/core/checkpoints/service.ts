@@ -9,12 +9,17 @@
  * - Git work on one workspace runs one operation at a time (`exclusive`).
  * - After recording, maintenance runs in the background: packs loose objects
  *   and, past the size cap, prunes the oldest checkpoints first.
+ * - A repository is opened once per process; opening it first finishes a
+ *   rewind the app was stopped in (rewind-recovery.ts) and reports it.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import type { Checkpoint, CheckpointFileDiff, CheckpointSettings, CheckpointStatus } from "../../../shared/checkpoints";
 import type { CheckpointKind, CheckpointRecord, SessionStore } from "../store";
 import { DEFAULT_EXCLUDES } from "./excludes";
 import { gitVersion } from "./git";
+import { readJournal } from "./rewind-journal";
+import { finishInterruptedRewind, type RecoveryNotice } from "./rewind-recovery";
 import { repoDirFor, ShadowRepo, type TreeChange } from "./shadow-repo";
 
 /** Texts past this are listed without content in previews. */
@@ -29,6 +34,8 @@ export interface CheckpointServiceOptions {
   settings(): CheckpointSettings;
   /** Delay before background maintenance (tests pass 0 and call `maintain`). */
   maintainDelayMs?: number;
+  /** Told what happened to a rewind the app was stopped in (finished, or could not be). */
+  onNotice?: (notice: RecoveryNotice) => void;
 }
 
 export class CheckpointUnavailable extends Error {
@@ -85,12 +92,57 @@ export class CheckpointService {
       if (!ws) return Promise.reject(new CheckpointUnavailable(`no workspace ${workspaceId}`));
       if (!this.options.root) return Promise.reject(new CheckpointUnavailable("checkpoints have no storage folder"));
       if (!existsSync(ws.path)) return Promise.reject(new CheckpointUnavailable(`the workspace folder is gone: ${ws.path}`));
-      repo = ShadowRepo.open(repoDirFor(this.options.root, ws.path), ws.path);
+      // An interrupted rewind is finished before anything else uses the repository.
+      repo = ShadowRepo.open(repoDirFor(this.options.root, ws.path), ws.path).then(async (opened) => {
+        await this.finishRewind(opened);
+        return opened;
+      });
       // Callers await `repo` and get its error; a failed open is not cached.
       repo.catch(() => this.repos.delete(workspaceId));
       this.repos.set(workspaceId, repo);
     }
     return repo;
+  }
+
+  private async finishRewind(repo: ShadowRepo): Promise<void> {
+    const notify = this.options.onNotice ?? (() => undefined);
+    try {
+      const notice = await finishInterruptedRewind(this.options.store, repo);
+      if (notice) notify(notice);
+    } catch (err) {
+      // The journal stays: the next start tries again. The repository still opens, so the user can rewind by hand.
+      notify({
+        level: "error",
+        message: `A rewind was interrupted and could not be finished (${errorText(err)}): the workspace may hold files of two states. It is tried again at the next start.`,
+      });
+    }
+  }
+
+  /**
+   * At start: finishes every rewind the app was stopped in, in the
+   * background (each queued before any other operation on its repository).
+   * A workspace whose folder is missing now is finished when it is next used.
+   */
+  recoverInterrupted(): Promise<void> {
+    const root = this.options.root;
+    if (!root || !existsSync(root)) return Promise.resolve();
+    const pending: Promise<unknown>[] = [];
+    for (const name of readdirSync(root)) {
+      if (!name.endsWith(".git")) continue;
+      const journal = readJournal(join(root, name));
+      if (journal === null) continue;
+      const workspaceId = "damaged" in journal ? this.workspaceOf(join(root, name)) : journal.workspaceId;
+      // Opening the repository finishes the rewind; a missing folder waits for the workspace's next use.
+      if (workspaceId) pending.push(this.exclusive(workspaceId, () => Promise.resolve()).catch(() => undefined));
+    }
+    return Promise.all(pending).then(() => undefined);
+  }
+
+  /** The workspace whose repository `gitDir` is (among the 1,000 most recent). */
+  private workspaceOf(gitDir: string): string | null {
+    const root = this.options.root;
+    if (!root) return null;
+    return this.options.store.recentWorkspaces(1000).find((ws) => repoDirFor(root, ws.path) === gitDir)?.id ?? null;
   }
 
   /**

@@ -20,7 +20,8 @@
  *   then matches the work tree): it rewrites only the files that differ and
  *   deletes files the tree does not have. Ignored files are never touched.
  * - Methods are not safe to run concurrently on one repository: the caller
- *   serializes them (CheckpointService does).
+ *   serializes them (CheckpointService does). A lock file is removed only
+ *   when no live process uses the repository (`clearStaleLocks`).
  */
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -28,9 +29,24 @@ import { lstat, open } from "node:fs/promises";
 import { join } from "node:path";
 import { catFileBatch, git, GitError, type GitTarget } from "./git";
 import { excludeFileText } from "./excludes";
+import { repoUsers } from "./repo-users";
 
 export const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 const REF_PREFIX = "refs/checkpoints/";
+/** How long a lock's live owner is waited for: a killed core's git is killed by its watchdog at once; another core's finishes. */
+const LOCK_OWNER_WAIT_MS = 30_000;
+const LOCK_OWNER_POLL_MS = 50;
+
+/** Another live process holds the repository's locks (another core, or a git that outlived its core). */
+export class RepoBusy extends Error {
+  override name = "RepoBusy";
+  constructor(
+    gitDir: string,
+    readonly pids: number[],
+  ) {
+    super(`the checkpoint repository ${gitDir} is in use by another git process (pid ${pids.join(", ")}); try again when it has finished`);
+  }
+}
 
 export type ChangeStatus = "added" | "modified" | "deleted" | "typeChanged";
 
@@ -74,19 +90,48 @@ export class ShadowRepo {
     }
     mkdirSync(join(gitDir, "info"), { recursive: true });
     writeFileSync(join(gitDir, "info", "exclude"), excludeFileText(extraExcludes));
-    repo.clearStaleLocks();
+    await repo.clearStaleLocks();
     return repo;
   }
 
-  /** Our git commands are serialized, so any lock present when none runs is stale. */
-  clearStaleLocks(): void {
-    for (const name of ["index.lock", "packed-refs.lock", "HEAD.lock", "shallow.lock"]) {
-      rmSync(join(this.gitDir, name), { force: true });
-    }
+  /** The lock files git may leave behind in our repository. */
+  private lockFiles(): string[] {
+    const found = ["index.lock", "packed-refs.lock", "HEAD.lock", "shallow.lock", "config.lock"]
+      .map((name) => join(this.gitDir, name))
+      .filter((p) => existsSync(p));
     const refs = join(this.gitDir, "refs", "checkpoints");
-    if (existsSync(refs)) {
-      for (const name of readdirSync(refs)) if (name.endsWith(".lock")) rmSync(join(refs, name), { force: true });
+    if (existsSync(refs)) for (const name of readdirSync(refs)) if (name.endsWith(".lock")) found.push(join(refs, name));
+    return found;
+  }
+
+  /**
+   * Removes lock files whose owner is gone: no live process uses the
+   * repository (a git of ours still running after its core was killed, or
+   * another core's). While one does, waits for it (bounded: `waitMs`) and
+   * keeps the locks if it is still there; so does a system whose processes
+   * cannot be listed (except Windows, where a held file cannot be deleted).
+   * Returns the pids still using it.
+   */
+  async clearStaleLocks(waitMs = LOCK_OWNER_WAIT_MS): Promise<number[]> {
+    if (this.lockFiles().length === 0) return [];
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const users = await repoUsers(this.gitDir);
+      // Windows cannot list them, but refuses to delete a file a live git holds open.
+      if (!users.known && process.platform !== "win32") return [];
+      if (!users.known) break;
+      if (users.pids.length === 0) break;
+      if (Date.now() >= deadline) return users.pids;
+      await new Promise((resolve) => setTimeout(resolve, LOCK_OWNER_POLL_MS));
     }
+    for (const lock of this.lockFiles()) {
+      try {
+        rmSync(lock, { force: true });
+      } catch {
+        // Still held open (Windows): its owner is alive, and the command that needs it reports that.
+      }
+    }
+    return [];
   }
 
   /** Stages the work tree and returns its tree id (nothing is kept until `keep`). */
@@ -98,7 +143,8 @@ export class ShadowRepo {
       await git(this.target, add, { okCodes: [0, 1] });
     } catch (err) {
       if (!(err instanceof GitError) || !/index\.lock/.test(err.stderr)) throw err;
-      this.clearStaleLocks();
+      const users = await this.clearStaleLocks();
+      if (users.length > 0) throw new RepoBusy(this.gitDir, users);
       await git(this.target, add, { okCodes: [0, 1] });
     }
     const last = this.lastWrite;

@@ -11,6 +11,7 @@
  * with a reason the model reads, whatever saved allow rules or settings
  * allow (saved deny rules still apply). Nothing is approved silently.
  */
+import { formatWait } from "../agent/retry";
 import type {
   EventName,
   EventPayload,
@@ -157,6 +158,9 @@ export async function runHeadless(workbench: Workbench, options: HeadlessRunOpti
       if (!options.json && entry.type === "approval") {
         io.err(`${entry.toolName}: ${entry.decision}${entry.reason ? ` (${entry.reason})` : ""}`);
       }
+    } else if (event === "turn.retry" && !options.json) {
+      const r = payload as EventPayload<"turn.retry">;
+      io.err(`retrying in ${formatWait(r.delayMs)}${r.hinted ? ", as the provider asked" : ""} (attempt ${r.attempt}): ${r.error}`);
     } else if (event === "turn.error") {
       turnError = (payload as EventPayload<"turn.error">).message;
     } else if (event === "tool.status" && !options.json) {

@@ -12,6 +12,12 @@ import { EnvHttpProxyAgent, fetch as undiciFetch, type Dispatcher } from "undici
 
 export type FetchFunction = typeof globalThis.fetch;
 
+/**
+ * undici's own wait for headers and between body bytes (its default: 300 s),
+ * kept well above the app's idle-stream timeout so that one fires first.
+ */
+export const TRANSPORT_TIMEOUT_MS = 10 * 60 * 1000;
+
 export interface NodeNetworkOptions {
   /** Where HTTPS_PROXY, HTTP_PROXY, NO_PROXY and NODE_EXTRA_CA_CERTS are read (either case). */
   env: Record<string, string | undefined>;
@@ -102,6 +108,9 @@ export function createNodeNetwork(options: NodeNetworkOptions): NodeNetwork {
   const httpProxy = envOf(options.env, "HTTP_PROXY");
   const noProxy = envOf(options.env, "NO_PROXY");
   const dispatcher: Dispatcher = new EnvHttpProxyAgent({
+    // A backstop only: the adapters' idle watch (120 s) ends a stalled stream first and says so.
+    headersTimeout: TRANSPORT_TIMEOUT_MS,
+    bodyTimeout: TRANSPORT_TIMEOUT_MS,
     // An empty string, not undefined: undici would fall back to process.env.
     httpProxy: httpProxy ?? "",
     httpsProxy: httpsProxy ?? "",

@@ -52,6 +52,8 @@ export interface StreamOptions {
    * a proxy- and CA-aware fetch in web mode); the adapter's default otherwise.
    */
   fetch?: typeof globalThis.fetch;
+  /** Give up on a stream silent this long (default: the adapter's, DEFAULT_IDLE_TIMEOUT_MS). */
+  idleTimeoutMs?: number;
 }
 
 /** Neutral streaming events. `partial` is the message as it stands so far. */

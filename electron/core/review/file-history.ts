@@ -5,7 +5,7 @@
  *
  * Past 512 KiB the tools omit the full texts and keep only the diff; the
  * content is then rebuilt by applying the diff to the previous known content,
- * or reported as unknown. bash runs are listed separately: they may change
+ * or reported as unknown (also when the diff itself was too large to keep). bash runs are listed separately: they may change
  * files without a trace in the details.
  */
 import { applyPatch } from "diff";
@@ -18,7 +18,9 @@ const FileChangeDetailsSchema = z
   .object({
     path: z.string().min(1),
     created: z.boolean(),
-    diff: z.object({ unifiedDiff: z.string(), added: z.number().int(), removed: z.number().int() }).loose(),
+    diff: z
+      .object({ unifiedDiff: z.string(), added: z.number().int(), removed: z.number().int(), tooLarge: z.object({}).loose().optional() })
+      .loose(),
     before: z.string().nullable().optional(),
     after: z.string().optional(),
     contentOmitted: z.boolean().optional(),
@@ -85,7 +87,8 @@ function afterOf(state: FileState, d: z.infer<typeof FileChangeDetailsSchema>): 
   if (typeof d.after === "string") return d.after;
   const base =
     state.changes.length === 0 ? (d.created ? "" : state.beforeKnown ? state.before : null) : state.afterKnown ? state.after : null;
-  if (base === null) return null;
+  // A diff too large to keep (tools/diff.ts) cannot be applied: the content is unknown.
+  if (base === null || d.diff.tooLarge) return null;
   return applyUnified(base, d.diff.unifiedDiff);
 }
 

@@ -8,16 +8,16 @@
  * command outlives its call unless it leaves the group itself (setsid).
  */
 import { spawn } from "node:child_process";
-import { createWriteStream, existsSync, type WriteStream } from "node:fs";
-import { mkdir, readdir, readFile, unlink } from "node:fs/promises";
-import { randomBytes } from "node:crypto";
-import { join } from "node:path";
+import { existsSync } from "node:fs";
+import { readdir, readFile } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
+import { guardGroup } from "../process/child-guard";
 import { defaultHome, describeSandbox, sandboxedCommand } from "./bash-sandbox";
 import { SECCOMP_FD } from "./bwrap-args";
 import type { ToolContext } from "./context";
 import { errors, failure, formatSeconds, toolError } from "./errors";
-import { BASH_DEFAULT_TIMEOUT_MS, BASH_KILL_GRACE_MS, BASH_MAX_LINES, OUTPUT_MAX_BYTES } from "./limits";
+import { BASH_DEFAULT_TIMEOUT_MS, BASH_KILL_GRACE_MS, BASH_MAX_LINES, BASH_OUTPUT_FILE_MAX_BYTES, OUTPUT_MAX_BYTES } from "./limits";
+import { OutputFile } from "./output-files";
 import { gitRefusalNote, prepareRunGuard, type GuardReport, type RunGuard } from "./run-guard";
 import type { ResolvedPath } from "./sandbox";
 import type { BashArgs } from "./schemas";
@@ -124,19 +124,8 @@ export async function runBash(args: BashArgs, ctx: ToolContext): Promise<ToolOut
   }
   if (ctx.signal.aborted) return failure(errors.aborted());
 
-  // If it cannot be made, creating the output file fails below and the command runs without one.
-  await mkdir(ctx.outputDir, { recursive: true, mode: 0o700 }).catch(() => undefined);
-  const outputPath = join(ctx.outputDir, `bash-${started}-${randomBytes(4).toString("hex")}.log`);
-  let file: WriteStream | null = null;
-  try {
-    file = createWriteStream(outputPath, { mode: 0o600 });
-    file.on("error", () => {
-      file = null;
-    });
-  } catch {
-    // No full-output file: the result still carries the capped output, only the spill file is missing.
-    file = null;
-  }
+  // Without a file (it cannot be made) the command runs all the same; only the spill file is missing.
+  const file = await OutputFile.open(ctx.outputDir, started);
 
   return new Promise<ToolOutcome>((resolve) => {
     let tail = "";
@@ -157,6 +146,7 @@ export async function runBash(args: BashArgs, ctx: ToolContext): Promise<ToolOut
       runtimeFolders: ctx.bash.runtimeFolders,
       pathVar: ctx.env.PATH,
       git: guard?.git,
+      readable: [ctx.outputDir],
     });
     // bwrap reads the seccomp program from its descriptor SECCOMP_FD (the fourth stdio entry) and closes it before the command starts.
     const stdio: ("ignore" | "pipe")[] = ["ignore", "pipe", "pipe"];
@@ -169,6 +159,8 @@ export async function runBash(args: BashArgs, ctx: ToolContext): Promise<ToolOut
       seccompPipe.on("error", () => undefined);
       seccompPipe.end(sandboxed.seccomp);
     }
+    // Killed with the core if the core dies first (docs/checkpoints.md#child-processes-die-with-the-core).
+    const release = guardGroup(pid);
 
     const terminate = () => {
       if (pid === undefined) return;
@@ -197,7 +189,7 @@ export async function runBash(args: BashArgs, ctx: ToolContext): Promise<ToolOut
     const decoders = [new StringDecoder("utf8"), new StringDecoder("utf8")];
     const onData = (which: 0 | 1) => (chunk: Buffer) => {
       bytes += chunk.length;
-      file?.write(chunk);
+      file.write(chunk);
       tail += decoders[which].write(chunk);
       if (tail.length > TAIL_KEEP_CHARS) {
         tail = tail.slice(tail.length - TAIL_KEEP_CHARS / 2);
@@ -221,15 +213,14 @@ export async function runBash(args: BashArgs, ctx: ToolContext): Promise<ToolOut
       for (const t of timers) clearTimeout(t);
       ctx.signal.removeEventListener("abort", onAbort);
       if (pid !== undefined) await reapGroup(pid);
+      release();
       tail += decoders[0].end() + decoders[1].end();
-      await new Promise<void>((done) => (file ? file.end(() => done()) : done()));
       const report: GuardReport | null = guard && !spawnError ? await guard.check().catch(() => null) : null;
       const durationMs = Date.now() - started;
       const cut = truncateTail(plainTerminalText(tail), BASH_MAX_LINES, OUTPUT_MAX_BYTES);
       const truncated = cut.truncated || dropped;
-      const keepFile = truncated && file !== null;
-      // Our own spill file, not needed: a failed delete loses nothing.
-      if (!keepFile) await unlink(outputPath).catch(() => undefined);
+      // Kept only where the model is told the path: cut output of a call that was not stopped (docs/tool-sandbox.md#output-files).
+      const kept = truncated && !aborted && !spawnError ? await file.keep(ctx.outputKept) : await file.discard().then(() => null);
       const details: Record<string, unknown> = {
         command: args.command,
         cwd: workdir.value.real,
@@ -238,7 +229,7 @@ export async function runBash(args: BashArgs, ctx: ToolContext): Promise<ToolOut
         durationMs,
         bytes,
         truncated,
-        fullOutputPath: keepFile ? outputPath : null,
+        fullOutputPath: kept,
         timedOut,
         aborted,
         sandbox: ctx.bash.sandbox.kind,
@@ -255,7 +246,7 @@ export async function runBash(args: BashArgs, ctx: ToolContext): Promise<ToolOut
       if (spawnError) return resolve(failure(errors.io("bash", spawnError.message), details));
       const output = cut.text === "" ? "(no output)" : cut.text;
       const cutNote = truncated
-        ? `[Output cut: showing ${keptText(cut)} (${bytes} bytes in total).${keepFile ? ` Full output saved to ${outputPath}.` : ""}]\n`
+        ? `[Output cut: showing ${keptText(cut)} (${bytes} bytes in total).${kept ? savedNote(kept, file.capped) : ""}]\n`
         : "";
       const notes = [
         guard ? gitRefusalNote(tail, guard.git) : null,
@@ -281,6 +272,10 @@ export async function runBash(args: BashArgs, ctx: ToolContext): Promise<ToolOut
     child.on("error", (err) => void finish(err));
     child.on("close", () => void finish());
   });
+}
+
+function savedNote(path: string, capped: boolean): string {
+  return capped ? ` Its first ${BASH_OUTPUT_FILE_MAX_BYTES / (1024 * 1024)} MB saved to ${path}.` : ` Full output saved to ${path}.`;
 }
 
 /** What a cut output still shows, in words: "the last 2000 lines", "the end of the last line" (a line is cut only when it alone is over the cap). */

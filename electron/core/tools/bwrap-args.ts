@@ -4,7 +4,8 @@
  * and empty socket folders first; then the writable workspace (so a
  * workspace inside a socket folder or /tmp stays visible); then the pins and
  * the read-only git paths inside it; the hidden secrets last (so a home
- * folder opened as the workspace still hides ~/.ssh).
+ * folder opened as the workspace still hides ~/.ssh), and what may be read
+ * inside a hidden folder after them (the session's cut output).
  */
 import type { SandboxPolicy } from "./sandbox-policy";
 
@@ -19,10 +20,12 @@ export function bwrapArgs(policy: SandboxPolicy, shell: string, command: string,
   for (const dir of policy.git.pin) args.push("--bind", dir, dir);
   for (const path of [...policy.git.readOnly, ...policy.readOnly]) args.push("--ro-bind", path, path);
   for (const { path, dir } of policy.hidden) {
-    // A folder is covered by an empty read-only one, a file by /dev/null.
-    if (dir) args.push("--tmpfs", path, "--remount-ro", path);
+    // A folder is covered by an empty one (made read-only below, once what may be read inside is bound back), a file by /dev/null.
+    if (dir) args.push("--tmpfs", path);
     else args.push("--ro-bind", "/dev/null", path);
   }
+  for (const path of policy.readable) args.push("--ro-bind", path, path);
+  for (const { path, dir } of policy.hidden) if (dir) args.push("--remount-ro", path);
   args.push("--unshare-pid", "--die-with-parent");
   if (!policy.network) args.push("--unshare-net");
   if (seccomp) args.push("--seccomp", String(SECCOMP_FD));

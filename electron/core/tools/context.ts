@@ -9,8 +9,10 @@ export interface ToolContext {
   env: Record<string, string>;
   /** ripgrep binary, or null to use the built-in search. */
   rgPath: string | null;
-  /** Folder where bash saves full output that was cut. */
+  /** Folder where bash saves full output that was cut (the session's own, docs/tool-sandbox.md#output-files). */
   outputDir: string;
+  /** Called after an output file was kept: bounds all sessions' files together. */
+  outputKept?: () => Promise<void>;
   /** How bash commands are confined (docs/tool-sandbox.md). */
   bash: BashSettings;
 }

@@ -7,6 +7,7 @@ import {
   BASH_DEFAULT_TIMEOUT_MS,
   BASH_MAX_LINES,
   BASH_MAX_TIMEOUT_MS,
+  BASH_OUTPUT_FILE_MAX_BYTES,
   GLOB_MAX_RESULTS,
   GREP_MAX_LINE_CHARS,
   GREP_MAX_MATCHES,
@@ -78,7 +79,7 @@ export const BASH_DESCRIPTION = `Run a shell command (bash -c) in the workspace 
 - Do not use it to read, find, search or edit files: use read, list, glob, grep, edit and write, which are faster and safer.
 - The user may be asked to approve each command. A denied call answers "The user denied this tool call: <reason>" — do not repeat it.
 - Default timeout ${BASH_DEFAULT_TIMEOUT_MS / 1000} s (\`timeout\` in seconds, up to ${BASH_MAX_TIMEOUT_MS / 1000}). On timeout the whole process group is killed and you get the output so far.
-- Output is stdout and stderr together, as plain text: colour codes are removed and a progress bar shows only its last state. Only the last ${BASH_MAX_LINES} lines or ${KB(OUTPUT_MAX_BYTES)} are returned; when more was cut, the answer says so and where the full output was saved, which you can read with bash (e.g. grep or tail on that file).
+- Output is stdout and stderr together, as plain text: colour codes are removed and a progress bar shows only its last state. Only the last ${BASH_MAX_LINES} lines or ${KB(OUTPUT_MAX_BYTES)} are returned; when more was cut, the answer says so and where the output was saved (up to its first ${MB(BASH_OUTPUT_FILE_MAX_BYTES)}), which you can read with bash (e.g. grep or tail on that file).
 - The exit code is reported; a non-zero exit code is not an error of the tool, read the output.
 - Commands are not interactive (no stdin). Background processes (&) are killed when the command ends. API keys and other secrets are removed from the environment.
 - Quote paths with spaces. Chain dependent commands with &&.`;

@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { reviewText, type ReviewOutcome } from "./change-review";
 import type { ToolContext } from "./context";
-import { fileDiff, type FileDiff } from "./diff";
+import { boundedDiff, fileDiff, type FileDiff } from "./diff";
 import { planEdits } from "./edit-apply";
 import { computeHunks } from "./hunks";
 import type { MatcherName } from "./edit-match";
@@ -124,16 +124,26 @@ export function planEdit(args: EditArgs, snapshot: Snapshot): Result<FileChangeP
   };
 }
 
+/**
+ * The approval preview, bounded: texts past DETAILS_MAX_TEXT are left out
+ * (`textsOmitted`; the diff and hunks still show the change), and a diff past
+ * DIFF_MAX_CHARS goes in its "too large to show" form, without hunks (the
+ * change is approved or denied whole).
+ */
 export function previewOf(plan: FileChangePlan): ProposalPreview {
+  const diff = boundedDiff(plan.diff);
+  const textsFit = plan.after.length <= DETAILS_MAX_TEXT && (plan.before?.length ?? 0) <= DETAILS_MAX_TEXT;
   return {
     kind: "diff",
     path: plan.snapshot.resolved.rel,
-    before: plan.before,
-    after: plan.after,
-    unifiedDiff: plan.diff.unifiedDiff,
-    added: plan.diff.added,
-    removed: plan.diff.removed,
-    hunks: computeHunks(plan.before ?? "", plan.after),
+    // null still means "a new file" when the texts are left out.
+    before: textsFit || plan.before === null ? plan.before : "",
+    after: textsFit ? plan.after : "",
+    unifiedDiff: diff.unifiedDiff,
+    added: diff.added,
+    removed: diff.removed,
+    ...(diff.tooLarge ? { tooLarge: diff.tooLarge } : { hunks: computeHunks(plan.before ?? "", plan.after) }),
+    ...(textsFit ? {} : { textsOmitted: true }),
   };
 }
 
@@ -182,7 +192,7 @@ export async function commitPlan(
       path: rel,
       created,
       bytes: written.value.bytes,
-      diff: plan.diff,
+      diff: boundedDiff(plan.diff),
       ...(small ? { before: plan.before, after: plan.after } : { contentOmitted: true }),
       ...(plan.matchers ? { matchers: plan.matchers } : {}),
       ...(plan.review ? { review: reviewDetails(plan.review) } : {}),

@@ -6,6 +6,7 @@
  */
 import { spawn } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
+import { guardGroup } from "../process/child-guard";
 import { filterByGlob } from "./glob-match";
 import { z } from "zod";
 import { errors, toolError } from "./errors";
@@ -236,7 +237,12 @@ export function grepRg(root: string, searchRel: string, q: GrepQuery, options: R
       cwd: root,
       stdio: ["ignore", "pipe", "pipe"],
       env: { PATH: process.env.PATH ?? "", LANG: process.env.LANG ?? "C.UTF-8" },
+      // Its own group, killed with the core if the core dies first (docs/checkpoints.md#child-processes-die-with-the-core).
+      detached: true,
     });
+    const release = guardGroup(child.pid);
+    child.once("close", release);
+    child.once("error", release);
     const stop = () => {
       if (child.exitCode === null) child.kill("SIGKILL");
     };

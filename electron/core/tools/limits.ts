@@ -39,6 +39,11 @@ export const BASH_MAX_TIMEOUT_MS = 600_000;
 export const BASH_MAX_LINES = 2000;
 /** bash: SIGTERM, then SIGKILL after this grace. */
 export const BASH_KILL_GRACE_MS = 2000;
+/** bash: the file of a cut command's output keeps its first this many bytes (the model gets the tail). */
+export const BASH_OUTPUT_FILE_MAX_BYTES = 32 * 1024 * 1024;
+/** bash: output files kept per session, and for all sessions together; past either, the oldest are removed. */
+export const BASH_OUTPUT_SESSION_MAX_BYTES = 128 * 1024 * 1024;
+export const BASH_OUTPUT_TOTAL_MAX_BYTES = 512 * 1024 * 1024;
 
 /** A regular expression from the model or the user may run this long on one batch of text before it is stopped. */
 export const REGEX_JOB_TIMEOUT_MS = 5_000;

@@ -26,8 +26,10 @@ export interface ToolRuntimeOptions {
   env?: Record<string, string | undefined>;
   /** ripgrep binary; default: `rg` on PATH; null forces the built-in grep. */
   rgPath?: string | null;
-  /** Where bash keeps full output that was cut (default: <tmp>/agent-workbench-tool-output). */
+  /** Where bash keeps full output that was cut (the app: the session's folder; default <tmp>/agent-workbench-tool-output). */
   outputDir?: string;
+  /** Called after bash kept an output file (the app bounds all sessions' files together). */
+  onOutputKept?: () => Promise<void>;
   /** Clock for audit timestamps. */
   now?: () => number;
   /** Saved rules (per workspace), read at every decision so an edit in Settings applies at once. */

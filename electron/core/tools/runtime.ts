@@ -90,7 +90,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   const context = async (signal: AbortSignal): Promise<Result<ToolContext>> => {
     const sb = await openSandbox();
     if (!sb.ok) return sb;
-    return { ok: true, value: { sandbox: sb.value, signal, env, rgPath, outputDir, bash } };
+    return { ok: true, value: { sandbox: sb.value, signal, env, rgPath, outputDir, outputKept: options.onOutputKept, bash } };
   };
 
   const finish = (

@@ -23,6 +23,8 @@ export interface SandboxProfile {
   pathVar?: string;
   /** Git's config and hooks in the workspace (git-protect.ts); none when absent. */
   git?: GitProtection;
+  /** Folders inside a hidden one that the command may read (the session's cut bash output, whose path the model is told). */
+  readable?: readonly string[];
 }
 
 /** Secret folders and files under home, hidden from sandboxed commands. */
@@ -86,6 +88,8 @@ export interface SandboxPolicy {
   git: GitProtection;
   /** Inside the workspace, read-only besides git's paths: the home folder's startup files when home is in the workspace. */
   readOnly: string[];
+  /** Brought back read-only inside a hidden folder, after it is hidden (existing folders only). */
+  readable: string[];
 }
 
 const kindOf = (p: string): "dir" | "file" | null => {
@@ -154,5 +158,8 @@ export function sandboxPolicy(profile: SandboxProfile): SandboxPolicy {
     keepInSocketFolders: keepInside(folders, profile.pathVar ?? ""),
     git: profile.git ?? { pin: [], readOnly: [], watch: [] },
     readOnly: HOME_STARTUP_FILES.map((f) => join(profile.home, f)).filter((p) => isInside(profile.workspace, p) && kindOf(p) !== null),
+    readable: (profile.readable ?? []).filter(
+      (p) => isAbsolute(p) && kindOf(p) === "dir" && hidden.some((h) => h.dir && isInside(h.path, p)),
+    ),
   };
 }

@@ -60,5 +60,7 @@ export function seatbeltProfile(policy: SandboxPolicy): string {
   if (policy.git.pin.length > 0) rules.push(`(deny file-write-unlink ${policy.git.pin.map((p) => `(literal ${q(p)})`).join(" ")})`);
   if (policy.hidden.length > 0)
     rules.push(`(deny file-read* file-write* ${policy.hidden.map(({ path }) => `(subpath ${q(path)})`).join(" ")})`);
+  // The last matching rule wins: the session's cut output stays readable inside the hidden data folder.
+  if (policy.readable.length > 0) rules.push(`(allow file-read* ${policy.readable.map((p) => `(subpath ${q(p)})`).join(" ")})`);
   return rules.join("\n");
 }

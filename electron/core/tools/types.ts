@@ -63,10 +63,16 @@ export type ProposalPreview =
       path: string;
       before: string | null;
       after: string;
+      /** Empty when `tooLarge`. */
       unifiedDiff: string;
       added: number;
       removed: number;
+      /** Absent when `tooLarge`: the change is approved or denied whole. */
       hunks?: ProposalHunk[];
+      /** The diff was too large to send (tools/diff.ts DIFF_MAX_CHARS). */
+      tooLarge?: { diffChars: number };
+      /** `before` and `after` are left out (empty) past 512 KB; the diff still shows the change. */
+      textsOmitted?: boolean;
     }
   | {
       kind: "command";

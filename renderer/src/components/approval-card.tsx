@@ -30,7 +30,8 @@ import { reviewToSend, useHunkReviewStore } from "../stores/hunk-review-store";
 import { useTurnStore, type ApprovalDecision } from "../stores/turn-store";
 import { useUiStore } from "../stores/ui-store";
 import { HunkList } from "./review/hunk-list";
-import { DiffSummaryView, type DiffSource } from "./transcript/diff-summary";
+import { hunksFromUnified } from "../lib/diff-hunks";
+import { DiffSummaryView, selectionFor, TooLargeDiff, type DiffSource } from "./transcript/diff-summary";
 
 const MOD = typeof navigator !== "undefined" && /Mac|iPhone|iPad/.test(navigator.platform) ? "Cmd" : "Ctrl";
 
@@ -83,17 +84,23 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
   }, [approval.toolCallId, preview]);
 
   // Show the proposed change in the diff panel as soon as it is proposed (where the panel sits beside the transcript).
+  // A change too large to show is not opened; one whose texts were left out opens read-only, from its diff.
   useEffect(() => {
-    if (preview.kind === "diff" && !isNarrowLayout()) {
-      openDiff({
-        key: `approval:${approval.toolCallId}`,
-        path: preview.path,
-        before: preview.before ?? "",
-        after: preview.after,
-        origin: "proposal",
-        review: { toolCallId: approval.toolCallId, hunks: preview.hunks ?? [] },
-      });
+    if (preview.kind !== "diff" || preview.tooLarge || isNarrowLayout()) return;
+    const key = `approval:${approval.toolCallId}`;
+    if (preview.textsOmitted) {
+      const source = { key, path: preview.path, unifiedDiff: preview.unifiedDiff, before: null, after: null, origin: "proposal" as const };
+      openDiff(selectionFor(source, hunksFromUnified(preview.unifiedDiff)));
+      return;
     }
+    openDiff({
+      key,
+      path: preview.path,
+      before: preview.before ?? "",
+      after: preview.after,
+      origin: "proposal",
+      review: { toolCallId: approval.toolCallId, hunks: preview.hunks ?? [] },
+    });
   }, [approval.toolCallId, preview, openDiff]);
 
   useEffect(() => {
@@ -125,11 +132,15 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
           key: `approval:${approval.toolCallId}`,
           path: preview.path,
           unifiedDiff: preview.unifiedDiff,
-          before: preview.before,
-          after: preview.after,
+          // Left out: the diff view is built from the diff, read-only.
+          before: preview.textsOmitted ? null : preview.before,
+          after: preview.textsOmitted ? null : preview.after,
           origin: "proposal",
+          tooLarge: preview.tooLarge && { ...preview.tooLarge, added: preview.added, removed: preview.removed },
         }
       : null;
+  /** The whole texts came with the proposal: the diff view may review hunks and edit it. */
+  const editable = preview.kind === "diff" && !preview.textsOmitted && !preview.tooLarge;
 
   return (
     <section
@@ -162,7 +173,12 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
           <p className="muted">
             {preview.before === null ? "Create" : "Change"} <code>{revealInvisible(preview.path)}</code>
           </p>
-          {perHunk ? (
+          {preview.tooLarge ? (
+            <>
+              <TooLargeDiff path={preview.path} tooLarge={{ ...preview.tooLarge, added: preview.added, removed: preview.removed }} />
+              <p className="muted">Approve or deny the change as a whole.</p>
+            </>
+          ) : perHunk ? (
             <>
               <div className="diff-summary-head">
                 <span className="diff-counts" aria-label={`${preview.added} lines added, ${preview.removed} lines removed`}>
@@ -172,14 +188,18 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
                   type="button"
                   className="link-button"
                   onClick={() =>
-                    openDiff({
-                      key: diffSource.key,
-                      path: preview.path,
-                      before: preview.before ?? "",
-                      after: preview.after,
-                      origin: "proposal",
-                      review: { toolCallId: approval.toolCallId, hunks },
-                    })
+                    openDiff(
+                      editable
+                        ? {
+                            key: diffSource.key,
+                            path: preview.path,
+                            before: preview.before ?? "",
+                            after: preview.after,
+                            origin: "proposal",
+                            review: { toolCallId: approval.toolCallId, hunks },
+                          }
+                        : selectionFor(diffSource, hunksFromUnified(preview.unifiedDiff)),
+                    )
                   }
                 >
                   Open in diff view
@@ -191,7 +211,7 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
             <DiffSummaryView
               source={diffSource}
               maxRows={40}
-              onOpen={(sel) => openDiff({ ...sel, review: { toolCallId: approval.toolCallId, hunks } })}
+              onOpen={(sel) => openDiff(editable ? { ...sel, review: { toolCallId: approval.toolCallId, hunks } } : sel)}
             />
           )}
           {review?.edited != null && (

@@ -82,7 +82,7 @@ export function SessionPane({ sessionId }: { sessionId: string }) {
     const result = results.get(shown.key.slice("approval:".length));
     if (!result) return;
     const diff = readToolDetails(result.message, shown.path).diff;
-    if (!diff || result.message.isError) return;
+    if (!diff || result.message.isError || diff.tooLarge) return;
     openDiff(
       selectionFor(
         {
@@ -136,7 +136,8 @@ export function SessionPane({ sessionId }: { sessionId: string }) {
       <div className="turn-footer">
         {retry && running && (
           <p className="retry-note" role="status">
-            Retrying in {formatDuration(retry.delayMs)} (attempt {retry.attempt}): {retry.error}
+            Retrying in {formatDuration(retry.delayMs)}
+            {retry.hinted ? ", as the provider asked" : ""} (attempt {retry.attempt}): {retry.error}
           </p>
         )}
         {turnError && !lastIsError && (

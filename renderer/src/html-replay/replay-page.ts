@@ -107,6 +107,13 @@ function unifiedDiffOf(details: unknown): string {
   return typeof diff?.unifiedDiff === "string" ? diff.unifiedDiff : "";
 }
 
+/** The core left the diff out as too large to keep (tools/diff.ts). */
+function diffTooLarge(details: unknown): boolean {
+  if (typeof details !== "object" || details === null) return false;
+  const diff = (details as { diff?: { tooLarge?: unknown } }).diff;
+  return typeof diff?.tooLarge === "object" && diff.tooLarge !== null;
+}
+
 function renderMessage(card: HTMLElement, m: Extract<StoredEntry["entry"], { type: "message" }>["message"]): void {
   card.classList.add(m.role);
   if (m.role === "user") {
@@ -143,6 +150,7 @@ function renderMessage(card: HTMLElement, m: Extract<StoredEntry["entry"], { typ
   for (const c of m.content) card.appendChild(c.type === "text" ? el("pre", "output", c.text) : image(c));
   const diff = unifiedDiffOf(m.details);
   if (diff) card.appendChild(diffBlock(diff));
+  else if (diffTooLarge(m.details)) card.appendChild(el("div", "meta", "This change is too large to show."));
 }
 
 function renderEntry(stored: StoredEntry): HTMLElement {

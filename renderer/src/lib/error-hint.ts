@@ -85,6 +85,9 @@ export function errorHint(errorText: string, modelId: string, provider: Provider
   }
   if (QUOTA.test(errorText))
     return { text: `The ${provider?.label ?? "provider"} account is out of credit or over its spending limit.`, opensSettings: false };
+  const asked = /the provider asks to wait (\d+ (?:s|min|h)(?: \d+ min)?)/.exec(errorText);
+  if (status === 429 && asked)
+    return { text: `${label} asks to wait ${asked[1]} before the next request. Retry after that.`, opensSettings: false };
   if (status === 429)
     return {
       text: `${label} is limiting the request rate, also after automatic retries. Wait a minute, then Retry.`,

@@ -17,6 +17,7 @@ const DiffSchema = z.object({
   removed: num,
   before: z.string().nullable().optional().catch(undefined),
   after: str,
+  tooLarge: z.object({ diffChars: z.number() }).optional().catch(undefined),
 });
 
 const DetailsSchema = DiffSchema.extend({
@@ -44,6 +45,8 @@ export interface FileDiff {
   removed: number | null;
   before: string | null;
   after: string | null;
+  /** The core left the diff out as too large to show; only the counts are known. */
+  tooLarge: { diffChars: number } | null;
 }
 
 export interface ToolDetails {
@@ -86,6 +89,7 @@ export function readToolDetails(result: ToolResultMessage | null | undefined, fa
           removed: nested?.removed ?? d.removed ?? null,
           before: before ?? null,
           after,
+          tooLarge: nested?.tooLarge ?? null,
         }
       : null,
     exitCode: d.exitCode ?? null,

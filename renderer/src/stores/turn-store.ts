@@ -9,6 +9,8 @@ import { useAppStore } from "./app-store";
 export interface RetryInfo {
   attempt: number;
   delayMs: number;
+  /** The wait is the provider's own (retry-after), not the app's backoff. */
+  hinted: boolean;
   error: string;
   at: number;
 }
@@ -75,7 +77,12 @@ export const useTurnStore = create<TurnStoreState>((set, get) => ({
   },
 
   setRetry(p) {
-    set((s) => ({ retries: { ...s.retries, [p.sessionId]: { attempt: p.attempt, delayMs: p.delayMs, error: p.error, at: Date.now() } } }));
+    set((s) => ({
+      retries: {
+        ...s.retries,
+        [p.sessionId]: { attempt: p.attempt, delayMs: p.delayMs, hinted: p.hinted ?? false, error: p.error, at: Date.now() },
+      },
+    }));
   },
 
   setError(sessionId, message) {

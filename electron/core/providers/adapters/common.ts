@@ -64,9 +64,10 @@ export type { FetchFunction } from "./request-watch";
 export interface AdapterConfig {
   /**
    * Give up on a stream that sends nothing for this long (a stalled connection
-   * otherwise hangs forever: the SDKs' timeouts stop at the response headers).
-   * It also covers the wait for the headers. Generous by default, since
-   * reasoning models can be silent for minutes.
+   * otherwise hangs until the HTTP library's own timeout, 300 s in undici,
+   * reported as a broken connection). It also covers the wait for the
+   * headers. Default DEFAULT_IDLE_TIMEOUT_MS; a call's own
+   * `StreamOptions.idleTimeoutMs` wins.
    */
   idleTimeoutMs?: number;
   /**
@@ -76,7 +77,13 @@ export interface AdapterConfig {
   fetch?: FetchFunction;
 }
 
-export const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60 * 1000;
+/**
+ * Two minutes without a byte (pings count): providers that think for long
+ * send pings or events meanwhile. Below every transport's own timeout
+ * (network/node-fetch.ts), so ours ends the stall and says so
+ * (docs/networks.md#retries-and-stalled-streams).
+ */
+export const DEFAULT_IDLE_TIMEOUT_MS = 120 * 1000;
 
 /** An adapter from its wire's stream function and request builder (the body `stream` would send). */
 export function defineAdapter(
@@ -154,7 +161,7 @@ export async function* runStream(
   const baseURL = baseUrlOf(provider, options);
   const state = new StreamState(model, computeCost);
   const { controller, unlink } = linkAbort(options.signal);
-  const idleMs = config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  const idleMs = options.idleTimeoutMs ?? config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const idle = new IdleWatch(idleMs, controller);
   const record = new FetchRecord();
   const base = options.fetch ?? config.fetch ?? globalThis.fetch;
@@ -197,7 +204,7 @@ export async function* runStream(
       if (options.signal?.aborted) final = state.fail("aborted");
       else if (idle.fired) {
         final = state.fail({
-          message: `network error: no data from the provider for ${Math.round(idleMs / 1000)} s (stalled stream)`,
+          message: `stalled stream: no data from the provider for ${formatIdle(idleMs)}; the app stopped waiting`,
           retryable: true,
           contextOverflow: false,
         });
@@ -217,6 +224,11 @@ export async function* runStream(
   }
 }
 
+/** "120 s", "1.5 s": the idle timeout as the error message says it. */
+function formatIdle(ms: number): string {
+  return `${ms % 1000 === 0 ? ms / 1000 : (ms / 1000).toFixed(1)} s`;
+}
+
 function failureOf(err: unknown, options: StreamOptions, record: FetchRecord, baseURL: string) {
   if (err instanceof TruncatedStreamError) {
     return { message: err.message, retryable: true, contextOverflow: false };
@@ -229,7 +241,13 @@ function failureOf(err: unknown, options: StreamOptions, record: FetchRecord, ba
     return { message, retryable: false, contextOverflow: false };
   }
   const httpError = typeof err === "object" && err !== null && "status" in err && typeof err.status === "number";
-  return describeFailure(err, secretsOf(options), httpError ? record.errorBody : undefined, hostOf(baseURL));
+  return describeFailure(
+    err,
+    secretsOf(options),
+    httpError ? record.errorBody : undefined,
+    hostOf(baseURL),
+    httpError ? record.errorHeaders : undefined,
+  );
 }
 
 function hostOf(url: string): string | undefined {

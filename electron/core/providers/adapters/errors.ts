@@ -11,6 +11,7 @@
  */
 import { z } from "zod";
 import { describeNetworkError } from "./network-errors";
+import { retryHintMs } from "./retry-hints";
 
 export interface ProviderFailure {
   /** "429 rate_limit_error: …", "network error: …"; never contains a secret. */
@@ -60,9 +61,16 @@ const PERMANENT_CODES = new Set(["insufficient_quota", "billing_hard_limit_reach
 /**
  * Describes a thrown API/network error. `secrets` (API keys, header values)
  * are removed from every text that ends up in the message. `host`: the
- * provider's, named in certificate errors.
+ * provider's, named in certificate errors. `rawHeaders`: the failed
+ * response's headers, for SDK errors that do not carry them (Gemini's).
  */
-export function describeFailure(err: unknown, secrets: readonly string[], rawBody?: string, host?: string): ProviderFailure {
+export function describeFailure(
+  err: unknown,
+  secrets: readonly string[],
+  rawBody?: string,
+  host?: string,
+  rawHeaders?: unknown,
+): ProviderFailure {
   const parsed = ApiErrorShape.safeParse(err);
   const causeText = err instanceof Error && err.cause instanceof Error ? err.cause.message : "";
 
@@ -80,7 +88,8 @@ export function describeFailure(err: unknown, secrets: readonly string[], rawBod
       (typeof parsed.data.error === "string" && parsed.data.error.trim() !== "" ? parsed.data.error.trim().slice(0, 500) : undefined) ??
       (rawBody && parseJson(rawBody) === undefined ? rawBody.trim().slice(0, 500) : undefined) ??
       stripStatusPrefix(parsed.data.message);
-    const retryAfterMs = parseRetryAfter(headers);
+    // The SDK's own copy of the headers first; a client that drops them (Gemini's) leaves the response's.
+    const retryAfterMs = retryHintMs(headers ?? rawHeaders, parseJson(rawBody) ?? parsed.data.error, apiText);
     const contextOverflow = isContextOverflow(apiText, status) || code === "context_length_exceeded";
     const retryable =
       !contextOverflow &&
@@ -112,35 +121,9 @@ export function isRetryableStatus(status: number | undefined): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500;
 }
 
-/** Milliseconds from `retry-after-ms` (ms) or `retry-after` (seconds or HTTP date). */
+/** Milliseconds from the headers alone: `retry-after-ms`, `retry-after` (seconds or HTTP date), used-up rate limits. */
 export function parseRetryAfter(headers: unknown, now: number = Date.now()): number | undefined {
-  const get = headerGetter(headers);
-  const ms = get("retry-after-ms");
-  if (ms !== undefined) {
-    const value = Number.parseFloat(ms);
-    if (Number.isFinite(value) && value >= 0) return Math.round(value);
-  }
-  const after = get("retry-after");
-  if (after === undefined) return undefined;
-  const seconds = Number(after.trim());
-  if (after.trim() !== "" && Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
-  const date = Date.parse(after);
-  if (Number.isFinite(date)) return Math.max(0, date - now);
-  return undefined;
-}
-
-function headerGetter(headers: unknown): (name: string) => string | undefined {
-  if (headers instanceof Headers) return (name) => headers.get(name) ?? undefined;
-  if (typeof headers === "object" && headers !== null) {
-    const record = headers as Record<string, unknown>;
-    return (name) => {
-      for (const [key, value] of Object.entries(record)) {
-        if (key.toLowerCase() === name && typeof value === "string") return value;
-      }
-      return undefined;
-    };
-  }
-  return () => undefined;
+  return retryHintMs(headers, undefined, undefined, now);
 }
 
 /**

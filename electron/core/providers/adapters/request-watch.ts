@@ -76,9 +76,11 @@ export class IdleWatch {
 /** Bytes of the response's end kept to find a malformed event's data (events are far smaller). */
 const TAIL_BYTES = 64 * 1024;
 
-/** What the SDK client saw: an error response's body text, and the last bytes of a streamed body. */
+/** What the SDK client saw: an error response's body text and headers, and the last bytes of a streamed body. */
 export class FetchRecord {
   errorBody: string | undefined = undefined;
+  /** An error response's headers: the retry hints, for SDKs whose errors do not keep them. */
+  errorHeaders: Headers | undefined = undefined;
   private readonly tail: Uint8Array[] = [];
   private tailBytes = 0;
   /** Chunks were dropped from the front: the first kept one may start inside an event. */
@@ -151,6 +153,7 @@ export function watchedFetch(base: FetchFunction, idle: IdleWatch, record: Fetch
     const response = await base(input, init);
     idle.touch();
     if (!response.ok) {
+      record.errorHeaders = response.headers;
       // The body only enriches the error; the status alone still reports it.
       record.errorBody = await response
         .clone()

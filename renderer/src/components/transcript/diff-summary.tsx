@@ -11,6 +11,35 @@ export interface DiffSource {
   before: string | null;
   after: string | null;
   origin: DiffSelection["origin"];
+  /** The core left the diff out as too large to show (tools/diff.ts): only the counts are known. */
+  tooLarge?: { diffChars: number; added: number | null; removed: number | null } | null;
+}
+
+/** "10.5 MB", "640 KB": the size of a diff left out. */
+function size(chars: number): string {
+  return chars >= 1024 * 1024 ? `${(chars / (1024 * 1024)).toFixed(1)} MB` : `${Math.ceil(chars / 1024)} KB`;
+}
+
+/** In place of a diff too large to show: the file, the counts and a clear notice, nothing to open. */
+export function TooLargeDiff({ path, tooLarge }: { path: string; tooLarge: NonNullable<DiffSource["tooLarge"]> }) {
+  const { added, removed } = tooLarge;
+  return (
+    <div className="diff-summary diff-too-large">
+      <div className="diff-summary-head">
+        <span className="diff-path" title={path}>
+          {path}
+        </span>
+        {added !== null && removed !== null && (
+          <span className="diff-counts" aria-label={`${added} lines added, ${removed} lines removed`}>
+            <span className="added">+{added}</span> <span className="removed">−{removed}</span>
+          </span>
+        )}
+      </div>
+      <p className="notice" role="note">
+        This change is too large to show ({size(tooLarge.diffChars)} of diff).
+      </p>
+    </div>
+  );
 }
 
 function summarize(src: DiffSource): DiffSummary {
@@ -35,6 +64,7 @@ export const DiffSummaryView = memo(function DiffSummaryView({
 }) {
   const summary = useMemo(() => summarize(source), [source]);
   const clipped = useMemo(() => clipHunks(summary, maxRows), [summary, maxRows]);
+  if (source.tooLarge) return <TooLargeDiff path={source.path} tooLarge={source.tooLarge} />;
   return (
     <div className="diff-summary">
       <div className="diff-summary-head">

@@ -60,6 +60,7 @@ export const ToolCard = memo(function ToolCard({ call, streaming }: { call: Tool
             before: details.diff.before,
             after: details.diff.after,
             origin: "result",
+            tooLarge: details.diff.tooLarge && { ...details.diff.tooLarge, added: details.diff.added, removed: details.diff.removed },
           }
         : null,
     [details.diff, call.id],
