@@ -157,7 +157,7 @@ describe("secret redaction in exports", () => {
     }
   });
 
-  it("keeps the redacted JSON a valid, importable session", () => {
+  it("keeps the redacted JSON a valid, importable session", async () => {
     const { store, sessionId, workspaceId } = plantedSession();
     const r = exportSession(store, sessionId, "json", createRedactor([SECRETS.known]));
     if (!r.ok) throw new Error(r.error.message);
@@ -177,7 +177,7 @@ describe("secret redaction in exports", () => {
         env: { OPENAI_API_KEY: REDACTED },
       },
     });
-    expect(importEnvelope(store, workspaceId, parsed.value)).toMatchObject({ ok: true });
+    expect(await importEnvelope(store, workspaceId, parsed.value)).toMatchObject({ ok: true });
   });
 
   it("leaves ordinary text alone", () => {
