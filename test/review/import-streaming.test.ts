@@ -291,3 +291,23 @@ describe("import limits and the chunk protocol", () => {
     f.store.close();
   });
 });
+
+describe("an import the app did not finish", () => {
+  it("is named in a notice at the next start, and never listed", async () => {
+    dir = tempDir("import-notice-");
+    const dbPath = dir.file("wb.db");
+    const store = SessionStore.open(dbPath);
+    const workspaceId = store.addWorkspace(dir.path).id;
+    // As a process killed mid-import leaves it.
+    const id = store.imports.create({ workspaceId, title: "Deploy review", model: null });
+    store.imports.stage(id, { entries: bigExport(10).entries.map((e) => e.entry) });
+    store.close();
+
+    workbench = await createWorkbench({ dbPath, host: { mode: "web" }, version: "test", env: {} });
+    const info = await workbench.handle("app.info", {});
+    expect(info.ok && (info.result as { notices: string[] }).notices).toContain(
+      "The import of “Deploy review” was interrupted when the app stopped; nothing of it was kept. Import the file again.",
+    );
+    expect(await workbench.handle("session.list", { workspaceId })).toMatchObject({ ok: true, result: { sessions: [] } });
+  });
+});
