@@ -727,6 +727,13 @@ export type ApiError = z.infer<typeof ApiErrorSchema>;
 
 export type ApiResponse<T> = { ok: true; result: T } | { ok: false; error: ApiError };
 
+/**
+ * The largest request frame web mode's WebSocket takes (images included): a
+ * larger one closes the connection (1009), so the client refuses it first.
+ * Imports go in chunks (`review.import.chunk`) well under it.
+ */
+export const MAX_FRAME_BYTES = 32 * 1024 * 1024;
+
 /** WebSocket frames (web mode). IPC carries the same params/response objects. */
 export const ClientFrameSchema = z.object({
   id: z.number().int(),
