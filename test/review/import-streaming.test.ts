@@ -72,8 +72,13 @@ function fileStore() {
   return { path, ...buildSession(path) };
 }
 
-/** Every row of every table but the search index. */
-function snapshot(path: string) {
+/**
+ * Every row of every table but the search index. The store's index is brought
+ * up to date first: the background indexer may catch up on the fixture's own
+ * rows at any moment, which is not the import's doing.
+ */
+function snapshot(path: string, store: SessionStore) {
+  store.search("catch up");
   const db = new Database(path, { readonly: true });
   const tables = db
     .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'entries_fts%'`)
@@ -171,20 +176,20 @@ describe("import in slices", () => {
 describe("import limits and the chunk protocol", () => {
   it("refuses a file past the byte limit at begin, before reading any of it", async () => {
     const f = fileStore();
-    const before = snapshot(f.path);
+    const before = snapshot(f.path, f.store);
     const r = await reviewApi(f.store).call("review.import.begin", { workspaceId: f.workspaceId, bytes: IMPORT_LIMITS.bytes + 1 });
     expect(r).toMatchObject({
       ok: false,
       error: { code: "IMPORT_TOO_LARGE", message: "the file is larger than 256 MB (the most an import takes)" },
     });
-    expect(snapshot(f.path)).toEqual(before);
+    expect(snapshot(f.path, f.store)).toEqual(before);
     f.store.close();
   });
 
   it("refuses more bytes than the limit, more entries, notes or audit rows than the limits, and stores nothing", async () => {
     const f = fileStore();
     const content = serializeEnvelope(bigExport(300));
-    const before = snapshot(f.path);
+    const before = snapshot(f.path, f.store);
     const cases: Array<[Partial<ImportLimits>, RegExp]> = [
       [{ entries: 250 }, /^the export has more than 250 entries/],
       [{ notes: 2 }, /^the export has more than 2 notes/],
@@ -213,7 +218,7 @@ describe("import limits and the chunk protocol", () => {
         error: { code: "NOT_FOUND" },
       });
       await f.store.imports.idle();
-      expect(snapshot(f.path)).toEqual(before);
+      expect(snapshot(f.path, f.store)).toEqual(before);
     }
     f.store.close();
   });
@@ -222,7 +227,7 @@ describe("import limits and the chunk protocol", () => {
     const f = fileStore();
     const api = reviewApi(f.store, { importLimits: { chunkChars: 4096 } });
     const content = serializeEnvelope(bigExport(300));
-    const before = snapshot(f.path);
+    const before = snapshot(f.path, f.store);
     const start = async () =>
       (await api.ok<{ importId: string }>("review.import.begin", { workspaceId: f.workspaceId, bytes: content.length })).importId;
 
@@ -248,7 +253,7 @@ describe("import limits and the chunk protocol", () => {
       error: { code: "INVALID_REQUEST", message: "chunk 2 arrived where chunk 1 was expected; the import was cancelled" },
     });
     await f.store.imports.idle();
-    expect(snapshot(f.path)).toEqual(before);
+    expect(snapshot(f.path, f.store)).toEqual(before);
     f.store.close();
   });
 
