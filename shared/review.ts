@@ -381,8 +381,8 @@ export const IMPORT_LIMITS = {
   toolCalls: 200_000,
   /** One entry, note or audit row as JSON text (a write of a 10 MB file holds it twice, with its diff). */
   itemChars: 64 * 1024 * 1024,
-  /** Nesting of objects and arrays in one entry (tool arguments, details). */
-  depth: 64,
+  /** Nesting of objects and arrays in one entry (tool arguments, details): far past what tools and models write. */
+  depth: 128,
   /** One `review.import.chunk`. */
   chunkChars: 1024 * 1024,
 } as const;

@@ -120,7 +120,7 @@ const HOSTILE: Mutation[] = [
       for (let i = 0; i < 200; i++) deep = { d: deep };
       message(e, 14).details = deep;
     },
-    /^the file is not a valid export at character \d+: entries 14 is nested more than 64 levels deep$/,
+    /^the file is not a valid export at character \d+: entries 14 is nested more than 128 levels deep$/,
   ],
   [
     "a compaction kept from seq -1",
@@ -201,11 +201,27 @@ describe("exports never fail on what a database already holds", () => {
     });
     f.store.appendEntry(f.sessionId, { type: "rename", title: "Renamed", timestamp: -1e20 });
     f.store.addNote({ sessionId: f.sessionId, seq: 24, author: "rita", verdict: null, text: "odd" });
+    // A tool server's result nested 4,000 levels deep: the store took it; the export must not overflow the stack on it.
+    let deep: unknown = "bottom";
+    for (let i = 0; i < 2000; i++) deep = { d: [deep] };
+    f.store.appendEntry(f.sessionId, {
+      type: "message",
+      message: {
+        role: "toolResult",
+        toolCallId: "mcp_1",
+        toolName: "mcp__x__y",
+        isError: false,
+        content: [{ type: "text", text: "ok" }],
+        details: deep,
+        timestamp: T0 + 50_000,
+      },
+    });
     for (const format of ["json", "markdown", "html"]) {
       const r = await f.call("review.export", { sessionId: f.sessionId, format });
       expect(r, format).toMatchObject({ ok: true });
       if (!r.ok) continue;
       const content = (r.result as { content: string }).content;
+      if (format === "json") expect(content).toContain('"[nested too deeply to export]"');
       if (format === "markdown") {
         expect(content).toContain("## Step 29 · User · invalid time (-100000000000000000000)");
         expect(content).toContain("Renamed · invalid time (-100000000000000000000)");

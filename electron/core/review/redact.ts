@@ -10,9 +10,18 @@
  *
  * Contract: idempotent (redacting redacted text changes nothing, so export →
  * import → export stays byte-identical) and structure-preserving (only string
- * contents change, so a redacted entry still validates).
+ * contents change, so a redacted entry still validates), down to
+ * MAX_EXPORT_DEPTH levels.
  */
 export const REDACTED = "[REDACTED]";
+/**
+ * Deeper than this, a value is left out of an export: nothing the app writes
+ * comes near it, and it keeps this walk and the export's JSON.stringify clear
+ * of the stack's limit, which a stored entry nested a few thousand levels deep
+ * (say, a tool server's result) would otherwise hit and fail the export with.
+ */
+export const MAX_EXPORT_DEPTH = 1000;
+export const TOO_DEEP = "[nested too deeply to export]";
 
 /** Provider and service token shapes, matched anywhere in a string. */
 const TOKEN_PATTERNS: readonly RegExp[] = [
@@ -72,19 +81,18 @@ export interface Redactor {
 export function createRedactor(known: readonly string[] = []): Redactor {
   const exact = [...new Set(known.filter((k) => k.length >= 8))].sort((a, b) => b.length - a.length);
   const text = (value: string): string => redactText(value, exact);
-  const walk = (v: unknown, key: string | null): unknown => {
+  const walk = (v: unknown, key: string | null, depth: number): unknown => {
     if (typeof v === "string") return key !== null && SECRET_KEY.test(key) && v.length > 0 && v !== REDACTED ? REDACTED : text(v);
-    if (Array.isArray(v)) return v.map((x) => walk(x, null));
-    if (v !== null && typeof v === "object") {
-      const out: Record<string, unknown> = {};
-      // An image's base64 is bytes, not text: a run in it that happens to look like a key must stay, or the image breaks.
-      const image = isImageBlock(v);
-      for (const [k, x] of Object.entries(v)) out[text(k)] = image && k === "data" ? x : walk(x, k);
-      return out;
-    }
-    return v;
+    if (v === null || typeof v !== "object") return v;
+    if (depth >= MAX_EXPORT_DEPTH) return TOO_DEEP;
+    if (Array.isArray(v)) return v.map((x) => walk(x, null, depth + 1));
+    const out: Record<string, unknown> = {};
+    // An image's base64 is bytes, not text: a run in it that happens to look like a key must stay, or the image breaks.
+    const image = isImageBlock(v);
+    for (const [k, x] of Object.entries(v)) out[text(k)] = image && k === "data" ? x : walk(x, k, depth + 1);
+    return out;
   };
-  return { text, value: <T>(v: T) => walk(v, null) as T };
+  return { text, value: <T>(v: T) => walk(v, null, 0) as T };
 }
 
 export function redactText(input: string, exact: readonly string[] = []): string {
