@@ -76,6 +76,8 @@ export class EnvelopeReader {
   /** Characters consumed before the current chunk (for positions in errors). */
   private offset = 0;
   private cap: Capture | null = null;
+  /** Where the current capture starts in the current chunk. */
+  private capStart = 0;
   private key: string | null = null;
   private readonly seen = new Set<string>();
   private array: ArrayField | null = null;
@@ -116,9 +118,6 @@ export class EnvelopeReader {
   end(): void {
     if (this.mode !== "end") throw new ReadError("the file ends before the export does (it is cut off or not JSON)");
   }
-
-  /** Where the current capture starts in the current chunk. */
-  private capStart = 0;
 
   private structural(chunk: string, i: number, c: number): number {
     switch (this.mode) {
