@@ -22,6 +22,7 @@ import {
   ExportFileSchema,
   ExportFormatSchema,
   FileStatesSchema,
+  IMPORT_LIMITS,
   ModelViewHeadSchema,
   ModelViewSchema,
   ModelViewTextSchema,
@@ -635,19 +636,32 @@ export const requests = lazyTable({
     }).strict(),
     result: ExportFileSchema,
   }),
-  /** Imports a JSON export as a new session (new ids) in the workspace. */
+  /** Imports a JSON export as a new session (new ids) in the workspace; the renderer sends files in chunks instead (below). */
   "review.import": () => ({
-    params: z
-      .object({
-        workspaceId: z.string().min(1),
-        content: z
-          .string()
-          .min(1)
-          .max(256 * 1024 * 1024),
-      })
-      .strict(),
+    params: z.object({ workspaceId: z.string().min(1), content: z.string().min(1).max(IMPORT_LIMITS.bytes) }).strict(),
     result: SessionSummarySchema,
   }),
+  /**
+   * Starts a chunked import of a file of `bytes` (UTF-8): refused with IMPORT_TOO_LARGE past
+   * IMPORT_LIMITS.bytes. Chunks follow in order (`index` 0, 1, …); `finish` makes the session
+   * visible in one transaction; `cancel` (or an error) leaves nothing behind.
+   */
+  "review.import.begin": () => ({
+    params: z.object({ workspaceId: z.string().min(1), bytes: z.number().int().nonnegative() }).strict(),
+    result: z.object({ importId: z.string(), chunkChars: z.number().int().positive() }),
+  }),
+  "review.import.chunk": () => ({
+    params: z
+      .object({
+        importId: z.string().min(1).max(100),
+        index: z.number().int().nonnegative(),
+        text: z.string().max(IMPORT_LIMITS.chunkChars),
+      })
+      .strict(),
+    result: z.object({ receivedBytes: z.number().int().nonnegative() }),
+  }),
+  "review.import.finish": () => ({ params: z.object({ importId: z.string().min(1).max(100) }).strict(), result: SessionSummarySchema }),
+  "review.import.cancel": () => ({ params: z.object({ importId: z.string().min(1).max(100) }).strict(), result: Ok }),
   /** A new session holding the entries up to `atSeq`, switched to `model`; it links back to the source. */
   "review.fork": () => ({
     params: SessionId.extend({ atSeq: z.number().int().nonnegative(), model: ModelRefSchema }).strict(),
@@ -706,6 +720,10 @@ export const ApiErrorCodeSchema = z.enum([
   "CONFLICT",
   "UNSUPPORTED",
   "INTERNAL",
+  /** An import's content fails validation; the message names the entry and the field. Nothing was stored. */
+  "IMPORT_INVALID",
+  /** An import past IMPORT_LIMITS (bytes or counts). Nothing was stored. */
+  "IMPORT_TOO_LARGE",
   /** Client side: the core cannot be reached (WebSocket closed or reconnecting). */
   "UNAVAILABLE",
 ]);
@@ -720,6 +738,13 @@ export const ApiErrorSchema = z.object({
 export type ApiError = z.infer<typeof ApiErrorSchema>;
 
 export type ApiResponse<T> = { ok: true; result: T } | { ok: false; error: ApiError };
+
+/**
+ * The largest request frame web mode's WebSocket takes (images included): a
+ * larger one closes the connection (1009), so the client refuses it first.
+ * Imports go in chunks (`review.import.chunk`) well under it.
+ */
+export const MAX_FRAME_BYTES = 32 * 1024 * 1024;
 
 /** WebSocket frames (web mode). IPC carries the same params/response objects. */
 export const ClientFrameSchema = z.object({

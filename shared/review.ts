@@ -366,6 +366,28 @@ export const SessionExportSchema = z
   .strict();
 export type SessionExport = z.infer<typeof SessionExportSchema>;
 
+/**
+ * What an import accepts (docs: electron/core/review/README.md, "Import").
+ * The renderer sends a file in chunks of at most `chunkChars` characters
+ * (`review.import.begin` / `.chunk` / `.finish`), so no request frame grows
+ * with the file; a file past `bytes` or `entries` fails with
+ * IMPORT_TOO_LARGE before any of it is visible.
+ */
+export const IMPORT_LIMITS = {
+  /** The file, in UTF-8 bytes. */
+  bytes: 256 * 1024 * 1024,
+  entries: 200_000,
+  notes: 100_000,
+  toolCalls: 200_000,
+  /** One entry, note or audit row as JSON text (a write of a 10 MB file holds it twice, with its diff). */
+  itemChars: 64 * 1024 * 1024,
+  /** Nesting of objects and arrays in one entry (tool arguments, details): far past what tools and models write. */
+  depth: 128,
+  /** One `review.import.chunk`. */
+  chunkChars: 1024 * 1024,
+} as const;
+export type ImportLimits = { -readonly [K in keyof typeof IMPORT_LIMITS]: number };
+
 export const ExportFileSchema = z.object({
   filename: z.string(),
   mimeType: z.string(),

@@ -82,7 +82,7 @@ describe("JSON export", () => {
     expect(envelope.entries[6]).toEqual(stored[6]);
   });
 
-  it("round-trips: export, import into another store, export again gives the same bytes apart from the new ids", () => {
+  it("round-trips: export, import into another store, export again gives the same bytes apart from the new ids", async () => {
     const f = reviewed();
     const first = exportText(f.store, f.sessionId, "json");
 
@@ -90,7 +90,7 @@ describe("JSON export", () => {
     const ws = other.addWorkspace("/elsewhere/greeter").id;
     const parsed = parseEnvelope(first);
     if (!parsed.ok) throw new Error(parsed.error.message);
-    const imported = importEnvelope(other, ws, parsed.value);
+    const imported = await importEnvelope(other, ws, parsed.value);
     if (!imported.ok) throw new Error(imported.error.message);
     expect(imported.value.id).not.toBe(f.sessionId);
     expect(imported.value).toMatchObject({
@@ -105,17 +105,17 @@ describe("JSON export", () => {
     expect(normaliseIds(second, imported.value.id)).toBe(normaliseIds(first, f.sessionId));
 
     // And once more inside the same store.
-    const again = importEnvelope(f.store, f.workspaceId, parsed.value);
+    const again = await importEnvelope(f.store, f.workspaceId, parsed.value);
     if (!again.ok) throw new Error(again.error.message);
     expect(normaliseIds(exportText(f.store, again.value.id, "json"), again.value.id)).toBe(normaliseIds(first, f.sessionId));
     other.close();
   });
 
-  it("imports a session that the review and the loop can use: notes on the same entries, requests rebuildable", () => {
+  it("imports a session that the review and the loop can use: notes on the same entries, requests rebuildable", async () => {
     const f = reviewed();
     const parsed = parseEnvelope(exportText(f.store, f.sessionId, "json"));
     if (!parsed.ok) throw new Error(parsed.error.message);
-    const imported = importEnvelope(f.store, f.workspaceId, parsed.value);
+    const imported = await importEnvelope(f.store, f.workspaceId, parsed.value);
     if (!imported.ok) throw new Error(imported.error.message);
     const id = imported.value.id;
     expect(f.store.listNotes(id).map((n) => [n.seq, n.text])).toEqual(f.store.listNotes(f.sessionId).map((n) => [n.seq, n.text]));
@@ -129,24 +129,24 @@ describe("JSON export", () => {
     expect(view.ok).toBe(true);
   });
 
-  it("refuses what is not a valid export, and creates no session for it", () => {
+  it("refuses what is not a valid export, and creates no session for it", async () => {
     const f = reviewed();
     const good = JSON.parse(exportText(f.store, f.sessionId, "json")) as SessionExport;
-    expect(parseEnvelope("{ nope")).toMatchObject({ ok: false, error: { code: "INVALID_REQUEST" } });
-    expect(parseEnvelope(JSON.stringify({ ...good, format: "other" }))).toMatchObject({ ok: false, error: { code: "INVALID_REQUEST" } });
+    expect(parseEnvelope("{ nope")).toMatchObject({ ok: false, error: { code: "IMPORT_INVALID" } });
+    expect(parseEnvelope(JSON.stringify({ ...good, format: "other" }))).toMatchObject({ ok: false, error: { code: "IMPORT_INVALID" } });
     expect(parseEnvelope(JSON.stringify({ ...good, version: 2 }))).toMatchObject({
       ok: false,
       error: { code: "UNSUPPORTED", message: "export version 2 is not supported (this app reads version 1)" },
     });
     const badEntry = { ...good, entries: [{ seq: 1, entry: { type: "message", message: { role: "user", content: "x" } } }] };
-    expect(parseEnvelope(JSON.stringify(badEntry))).toMatchObject({ ok: false, error: { code: "INVALID_REQUEST" } });
+    expect(parseEnvelope(JSON.stringify(badEntry))).toMatchObject({ ok: false, error: { code: "IMPORT_INVALID" } });
     const unordered = { ...good, entries: [good.entries[1], good.entries[0]] };
     expect(parseEnvelope(JSON.stringify(unordered))).toMatchObject({
       ok: false,
-      error: { message: "entry seqs must increase (found #1 after #2)" },
+      error: { message: "entry 2 (seq 1): seqs must increase (found 1 after 2)" },
     });
     expect(parseEnvelope(JSON.stringify({ ...good, extra: true }))).toMatchObject({ ok: false });
-    expect(importEnvelope(f.store, "no-such-workspace", good)).toMatchObject({ ok: false, error: { code: "NOT_FOUND" } });
+    expect(await importEnvelope(f.store, "no-such-workspace", good)).toMatchObject({ ok: false, error: { code: "NOT_FOUND" } });
     expect(f.store.listSessions(f.workspaceId).sessions).toHaveLength(1);
   });
 

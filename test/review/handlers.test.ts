@@ -45,7 +45,7 @@ function api(store: SessionStore, extra: Partial<ReviewContext> = {}) {
     if (!r.ok) throw new Error(`${method}: ${r.error.code} ${r.error.message}`);
     return r.result;
   };
-  /** "What the model saw" reads the instruction files again, so its handlers answer a promise. */
+  /** "What the model saw" reads the instruction files again, and imports read the file in slices: their handlers answer a promise. */
   const callAsync = async <M extends ReviewMethod>(method: M, params: RequestParams<M>): Promise<ApiResponse<RequestResult<M>>> => {
     const parsed = requests[method].params.safeParse(params);
     if (!parsed.success) return { ok: false, error: { code: "INVALID_REQUEST", message: parsed.error.issues[0]?.message ?? "invalid" } };
@@ -210,29 +210,31 @@ describe("review requests", () => {
     reopened.close();
   });
 
-  it("review.export names the file and redacts the configured keys; review.import creates a new session", () => {
+  it("review.export names the file and redacts the configured keys; review.import creates a new session", async () => {
     const f = buildSession();
     f.store.appendEntry(f.sessionId, {
       type: "message",
       message: { role: "user", content: [{ type: "text", text: "my gateway key is gw-1234567890abcdef" }], timestamp: T0 + 60_000 },
     });
-    const { ok, call, changed } = api(f.store, { knownSecrets: () => ["gw-1234567890abcdef"] });
+    const { ok, call, callAsync, changed } = api(f.store, { knownSecrets: () => ["gw-1234567890abcdef"] });
     const file = ok("review.export", { sessionId: f.sessionId, format: "json" });
     expect(file.filename).toBe(`rename-greet-${f.sessionId.slice(0, 8)}.json`);
     expect(file.mimeType).toBe("application/json");
     expect(file.content).not.toContain("gw-1234567890abcdef");
     expect(ok("review.export", { sessionId: f.sessionId, format: "html" }).filename.endsWith(".html")).toBe(true);
 
-    const imported = ok("review.import", { workspaceId: f.workspaceId, content: file.content });
+    const response = await callAsync("review.import", { workspaceId: f.workspaceId, content: file.content });
+    if (!response.ok) throw new Error(response.error.message);
+    const imported = response.result;
     expect(imported.id).not.toBe(f.sessionId);
     expect(imported.entryCount).toBe(23);
     expect(changed.map((s) => s.id)).toEqual([imported.id]);
     // Replay labels the imported copy, not the original.
     expect(ok("review.timeline", { sessionId: imported.id }).imported).toBe(true);
     expect(ok("review.timeline", { sessionId: f.sessionId }).imported).toBe(false);
-    expect(call("review.import", { workspaceId: f.workspaceId, content: "not json" })).toMatchObject({
+    expect(await callAsync("review.import", { workspaceId: f.workspaceId, content: "not json" })).toMatchObject({
       ok: false,
-      error: { code: "INVALID_REQUEST" },
+      error: { code: "IMPORT_INVALID" },
     });
     expect(call("review.export", { sessionId: "nope", format: "json" })).toMatchObject({ ok: false, error: { code: "NOT_FOUND" } });
   });

@@ -123,4 +123,25 @@ describe.skipIf(!executablePath)("HTML replay in Chromium, offline (skipped when
     expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);
     await context.close();
   });
+  it("renders a session whose stored entries hold a time no date can hold", async () => {
+    const f = buildSession();
+    f.store.appendEntry(f.sessionId, {
+      type: "message",
+      message: { role: "user", content: [{ type: "text", text: "from the past" }], timestamp: -1e20 },
+    });
+    const r = exportSession(f.store, f.sessionId, "html", createRedactor());
+    if (!r.ok) throw new Error(r.error.message);
+    const file = join(dir, `bad-time-${r.value.filename}`);
+    writeFileSync(file, r.value.content);
+    if (!browser) throw new Error("no browser");
+    const context = await browser.newContext({ offline: true });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.goto(pathToFileURL(file).href);
+    await page.waitForSelector("body[data-ready=true]");
+    expect(await page.locator("#transcript .entry:visible").last().textContent()).toContain("from the past");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

@@ -157,7 +157,7 @@ describe("secret redaction in exports", () => {
     }
   });
 
-  it("keeps the redacted JSON a valid, importable session", () => {
+  it("keeps the redacted JSON a valid, importable session", async () => {
     const { store, sessionId, workspaceId } = plantedSession();
     const r = exportSession(store, sessionId, "json", createRedactor([SECRETS.known]));
     if (!r.ok) throw new Error(r.error.message);
@@ -177,7 +177,7 @@ describe("secret redaction in exports", () => {
         env: { OPENAI_API_KEY: REDACTED },
       },
     });
-    expect(importEnvelope(store, workspaceId, parsed.value)).toMatchObject({ ok: true });
+    expect(await importEnvelope(store, workspaceId, parsed.value)).toMatchObject({ ok: true });
   });
 
   it("leaves ordinary text alone", () => {
@@ -198,5 +198,129 @@ describe("secret redaction in exports", () => {
     const once = redactor.text(`Bearer ${SECRETS.bearer} password=${SECRETS.password} ${SECRETS.openai} api_key=${SECRETS.token}`);
     expect(once).toBe(`Bearer ${REDACTED} password=${REDACTED} ${REDACTED} api_key=${REDACTED}`);
     expect(redactor.text(once)).toBe(once);
+  });
+});
+
+/** Credentials inside URLs and common token shapes, each inside ordinary text. */
+const SHAPES: Array<[name: string, text: string, secret: string, kept: string]> = [
+  ["a postgres URL", "connect with postgres://u:pw@host/db then migrate", "pw@", "postgres://u:[REDACTED]@host/db then migrate"],
+  [
+    "a URL whose password holds an @",
+    "DATABASE_URL=mysql://admin:p@ss@w0rd@db.internal:3306/app",
+    "ss@w0rd",
+    "mysql://admin:[REDACTED]@db.internal:3306/app",
+  ],
+  [
+    "a redis URL with only a password",
+    "REDIS=redis://:s3cr3tRedisPass@cache:6379/0",
+    "s3cr3tRedisPass",
+    "redis://:[REDACTED]@cache:6379/0",
+  ],
+  [
+    "a git remote with a token for user",
+    "git clone https://x-access-token:ghs_16C7e42F292c6912E7710c838347Ae178B4a@github.com/org/repo.git",
+    "16C7e42F292c",
+    "@github.com/org/repo.git",
+  ],
+  [
+    "a token as the whole user part",
+    "pip install --index-url https://Zq8Xw7Vb6Nm5Lk4Jh3Gf2Ds1Aa0Pp9@pypi.example.com/simple",
+    "Zq8Xw7Vb6Nm5",
+    "https://[REDACTED]@pypi.example.com/simple",
+  ],
+  ["a GitHub classic token", "export GH=ghp_R4nd0mT0k3nV4lu3Xy7Zq9Wm2Lp5Ks8Jd1Hf2 now", "R4nd0mT0k3n", "export GH=[REDACTED] now"],
+  [
+    "a GitHub fine-grained token",
+    "token github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123 ok",
+    "11ABCDEFG",
+    "token [REDACTED] ok",
+  ],
+  ["an AWS access key id", "key AKIAIOSFODNN7EXAMPLE in config", "IOSFODNN7", "key [REDACTED] in config"],
+  ["a Slack token", "SLACK_BOT=xoxb-2048-1357911-Qw3Er5Ty7Ui9Op1As here", "Qw3Er5Ty7", "SLACK_BOT=[REDACTED] here"],
+  ["a JWT", "cookie=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NSJ9.c2lnbmF0dXJlLXNlY3JldA; path=/", "c2lnbmF0dXJl", "cookie=[REDACTED]; path=/"],
+  [
+    "a Bearer header",
+    "curl -H 'Authorization: Bearer d8F3kL9pQ2wX7vB4nM6zR1tY5uI0oP3a' https://api.example.com",
+    "d8F3kL9pQ2",
+    "https://api.example.com",
+  ],
+  [
+    "a PEM private key",
+    "key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA1c7+9z5Pad\n-----END RSA PRIVATE KEY-----\nthanks",
+    "MIIEpAIBAAK",
+    "thanks",
+  ],
+  [
+    "a PGP private key block",
+    "-----BEGIN PGP PRIVATE KEY BLOCK-----\nlQOYBGXx1234ABCD\n-----END PGP PRIVATE KEY BLOCK-----",
+    "lQOYBGXx1234",
+    "[REDACTED]",
+  ],
+  ["an npm token", "published with npm_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789 from CI", "AbCdEfGhIjKl", "published with [REDACTED] from CI"],
+  [
+    "an npm token in .npmrc",
+    "//registry.npmjs.org/:_authToken=npm_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789",
+    "AbCdEfGhIjKl",
+    "//registry.npmjs.org/:_authToken=",
+  ],
+  ["an Anthropic key", "ANTHROPIC_API_KEY is sk-ant-api03-Zq8Xw7Vb6Nm5Lk4Jh3Gf2Ds1Aa0Pp9Oo8Ii7 set", "Zq8Xw7Vb6", "is [REDACTED] set"],
+  ["an OpenAI project key", "use sk-proj-Ab12Cd34Ef56Gh78Ij90Kl12Mn34Op56 please", "Ab12Cd34Ef", "use [REDACTED] please"],
+  ["a GitLab token", "GITLAB=glpat-xY9zW8vU7tS6rQ5pO4nM here", "xY9zW8vU7", "GITLAB=[REDACTED] here"],
+  ["a Stripe secret key", "stripe sk_live_4eC39HqLyjWDarjtT1zdp7dc charge", "4eC39HqLyj", "stripe [REDACTED] charge"],
+];
+
+describe("redaction of URL credentials and token shapes", () => {
+  it.each(SHAPES)("removes %s and keeps the text around it", (_name, text, secret, kept) => {
+    const out = redactText(text);
+    expect(out).not.toContain(secret);
+    expect(out).toContain(kept);
+    expect(redactText(out)).toBe(out);
+  });
+
+  it("removes every shape from every export format, keeping the hosts", () => {
+    const f = buildSession();
+    f.store.appendEntry(f.sessionId, {
+      type: "message",
+      message: { role: "user", content: [{ type: "text", text: SHAPES.map(([, text]) => text).join("\n") }], timestamp: T0 + 60_000 },
+    });
+    f.store.appendEntry(f.sessionId, {
+      type: "message",
+      message: {
+        role: "toolResult",
+        toolCallId: "toolu_01Y",
+        toolName: "bash",
+        isError: false,
+        content: [{ type: "text", text: `remote: ${SHAPES[3][1]}` }],
+        details: { stdoutTail: SHAPES[0][1], env: { DATABASE_URL: SHAPES[1][1] } },
+        timestamp: T0 + 61_000,
+      },
+    });
+    for (const format of ["json", "markdown", "html"] as ExportFormat[]) {
+      const r = exportSession(f.store, f.sessionId, format, createRedactor());
+      if (!r.ok) throw new Error(r.error.message);
+      for (const [name, , secret] of SHAPES) expect(r.value.content.includes(secret), `${format}: ${name}`).toBe(false);
+      for (const host of ["@host/db", "@db.internal:3306/app", "@github.com/org/repo.git", "@pypi.example.com/simple"]) {
+        expect(r.value.content, `${format} keeps ${host}`).toContain(host);
+      }
+    }
+  });
+
+  it("leaves hashes, UUIDs, plain URLs, addresses and the base64 of images alone", () => {
+    for (const text of [
+      "commit 3f786850e387550fdab836ed7e6dc881de23001b on main",
+      "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+      "session 550e8400-e29b-41d4-a716-446655440000 and request req_011CTuZpXr6Z7AaBbCcDdEe",
+      "open http://localhost:5173/#/review and https://docs.example.com/a/b?c=d#e",
+      "ssh://git@github.com/org/repo.git and git@github.com:org/repo.git",
+      "mail rita@example.com or ping @sam",
+      "const base64 = 'SGVsbG8gd29ybGQ=' // hello world",
+    ]) {
+      expect(redactText(text)).toBe(text);
+    }
+    // An image's bytes are not text: a run that happens to look like a key id stays as it is.
+    const data = `iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB/AKIAIOSFODNN7EXAMPLE+password=hunter22/eyJhbGciOiJIUzI1NiJ9xyz==`;
+    const image = { type: "image", mimeType: "image/png", data };
+    const entry = { type: "message", message: { role: "user", content: [image], timestamp: T0 } };
+    expect(createRedactor().value(entry)).toEqual(entry);
   });
 });

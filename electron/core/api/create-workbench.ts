@@ -128,6 +128,11 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
   if (recovered) notices.push(`The session database was damaged; it was moved to ${recovered.movedTo} and a fresh one was started.`);
   const repaired = store.openReport.repaired ?? [];
   if (repaired.length > 0) notices.push(`${repaired.length} session(s) interrupted mid-turn were repaired.`);
+  const leftovers = store.openReport.leftoverImports;
+  if (leftovers.length > 0) {
+    const what = leftovers.length === 1 ? `The import of “${leftovers[0].title}” was` : `${leftovers.length} imports were`;
+    notices.push(`${what} interrupted when the app stopped; nothing of it was kept. Import the file again.`);
+  }
 
   const keys = new KeyRing(options.env ?? process.env, options.host.secrets);
   await keys.load();

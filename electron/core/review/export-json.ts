@@ -13,19 +13,25 @@
  * - Session times come from the entries; database bookkeeping (row ids,
  *   workspace, creation time) is not exported, so an import reproduces the
  *   envelope exactly apart from the ids.
+ * - Import reads the file in slices into a staged session (import-job.ts).
  */
 import type { SessionSummary } from "../../../shared/api";
 import type { AssistantContent, SessionEntry, StoredEntry } from "../../../shared/protocol";
 import {
   EXPORT_FORMAT,
   EXPORT_VERSION,
-  SessionExportSchema,
+  IMPORT_LIMITS,
   type ExportedNote,
   type ExportedToolCall,
+  type ImportLimits,
   type SessionExport,
 } from "../../../shared/review";
+import { ApiFailure } from "../api/dispatch";
 import type { EntryProblem, Note, ToolCallRecord } from "../store";
-import { dropImportedTimes, loadImportedTimes, saveImportedTimes, type ImportedTimes } from "./import-times";
+import { EnvelopeReader, ReadError } from "./envelope-reader";
+import { ItemChecker } from "./import-items";
+import { importText } from "./import-job";
+import { loadImportedTimes, type ImportedTimes } from "./import-times";
 import type { Redactor } from "./redact";
 import { fail, type ReviewResult } from "./result";
 import type { ReviewStorePort } from "./store-port";
@@ -116,84 +122,48 @@ export function serializeEnvelope(envelope: SessionExport): string {
   return `${JSON.stringify(envelope, null, 2)}\n`;
 }
 
-export function parseEnvelope(content: string): ReviewResult<SessionExport> {
-  let raw: unknown;
+/**
+ * Reads and checks a whole export held in memory, with the import's own reader
+ * and rules (tests and tools; the app imports in slices, import-job.ts).
+ * `now`: the clock the latest accepted time is taken from.
+ */
+export function parseEnvelope(content: string, now = Date.now(), limits: ImportLimits = IMPORT_LIMITS): ReviewResult<SessionExport> {
+  const reader = new EnvelopeReader({ itemChars: limits.itemChars, depth: limits.depth });
+  const checker = new ItemChecker(limits, now);
+  const out: Pick<SessionExport, "entries" | "notes" | "toolCalls" | "problems"> = { entries: [], notes: [], toolCalls: [], problems: [] };
   try {
-    raw = JSON.parse(content);
+    for (const item of reader.feed(content)) {
+      const checked = checker.take(item);
+      if (checked?.kind === "entry") out.entries.push({ seq: checked.seq, entry: checked.entry });
+      else if (checked?.kind === "note") out.notes.push(checked.note);
+      else if (checked?.kind === "toolCall") out.toolCalls.push(checked.call);
+      else if (checked?.kind === "problem") out.problems.push(checked.problem);
+    }
+    reader.end();
+    const session = checker.finish();
+    const redaction = checker.redaction as SessionExport["redaction"];
+    return { ok: true, value: { format: EXPORT_FORMAT, version: EXPORT_VERSION, session, redaction, ...out } };
   } catch (e) {
-    return fail("INVALID_REQUEST", `the file is not JSON: ${e instanceof Error ? e.message : String(e)}`);
+    if (e instanceof ReadError) return fail("IMPORT_INVALID", e.message);
+    if (e instanceof ApiFailure)
+      return fail(e.code === "UNSUPPORTED" || e.code === "IMPORT_TOO_LARGE" ? e.code : "IMPORT_INVALID", e.message);
+    throw e;
   }
-  const format = (raw as { format?: unknown } | null)?.format;
-  if (format !== EXPORT_FORMAT)
-    return fail("INVALID_REQUEST", `not an Agent Workbench session export (format ${JSON.stringify(format ?? null)})`);
-  const version = (raw as { version?: unknown }).version;
-  if (version !== EXPORT_VERSION)
-    return fail("UNSUPPORTED", `export version ${JSON.stringify(version)} is not supported (this app reads version ${EXPORT_VERSION})`);
-  const parsed = SessionExportSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issues = parsed.error.issues
-      .slice(0, 3)
-      .map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`)
-      .join("; ");
-    return fail("INVALID_REQUEST", `the export does not match format version ${EXPORT_VERSION}: ${issues}`);
-  }
-  let last = 0;
-  for (const { seq } of parsed.data.entries) {
-    if (seq <= last) return fail("INVALID_REQUEST", `entry seqs must increase (found #${seq} after #${last})`);
-    last = seq;
-  }
-  return { ok: true, value: parsed.data };
 }
 
-/**
- * Creates a new session in the workspace holding the export's entries, notes
- * and audit rows (new ids; entries renumbered 1..n when the export had gaps,
- * notes following their entries). Nothing is left behind when it fails.
- */
-export function importEnvelope(store: ReviewStorePort, workspaceId: string, envelope: SessionExport): ReviewResult<SessionSummary> {
-  if (!store.getWorkspace(workspaceId)) return fail("NOT_FOUND", `no workspace ${workspaceId}`);
-  const session = store.createSession({ workspaceId, title: envelope.session.title, model: envelope.session.model });
+/** Imports an envelope as a new session (import-job.ts); errors as values. */
+export async function importEnvelope(
+  store: ReviewStorePort,
+  workspaceId: string,
+  envelope: SessionExport,
+  now = Date.now(),
+): Promise<ReviewResult<SessionSummary>> {
   try {
-    const seqs = new Map<number, number>();
-    for (const { seq, entry } of envelope.entries) seqs.set(seq, store.appendEntry(session.id, entry));
-    const times: ImportedTimes = { notes: {}, toolCalls: {} };
-    for (const n of envelope.notes) {
-      const seq = seqs.get(n.seq);
-      if (seq === undefined) continue; // its entry was unreadable at export time
-      const note = store.addNote({
-        sessionId: session.id,
-        seq,
-        author: n.author,
-        verdict: n.verdict,
-        text: n.text,
-        path: n.path ?? null,
-        line: n.line ?? null,
-      });
-      times.notes[String(note.id)] = n.createdAt;
-    }
-    for (const r of envelope.toolCalls) {
-      const row = store.recordToolCall({
-        sessionId: session.id,
-        toolCallId: r.toolCallId,
-        toolName: r.toolName,
-        args: r.args,
-        status: r.status,
-        durationMs: r.durationMs ?? undefined,
-        errorCode: r.errorCode ?? undefined,
-        outputBytes: r.outputBytes ?? undefined,
-        approvalDecision: r.approvalDecision ?? undefined,
-        decidedBy: r.decidedBy ?? undefined,
-        decidedAt: r.decidedAt ?? undefined,
-      });
-      times.toolCalls[String(row.id)] = [r.createdAt, r.updatedAt];
-    }
-    saveImportedTimes(store, session.id, times);
-    const done = store.getSession(session.id);
-    return done ? { ok: true, value: done } : fail("INTERNAL", "the imported session disappeared");
+    return { ok: true, value: await importText({ store, workspaceId, limits: IMPORT_LIMITS, now }, serializeEnvelope(envelope)) };
   } catch (e) {
-    store.deleteSession(session.id);
-    dropImportedTimes(store, session.id);
-    throw e;
+    if (!(e instanceof ApiFailure)) throw e;
+    const code = e.code === "UNKNOWN_METHOD" || e.code === "UNAVAILABLE" ? "INTERNAL" : e.code;
+    return fail(code, e.message);
   }
 }
 

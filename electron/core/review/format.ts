@@ -1,8 +1,10 @@
 /** Small formatting helpers shared by the Markdown and HTML exports. */
 
-/** `2025-03-01 09:30:05 UTC` */
+/** `2025-03-01 09:30:05 UTC`; a stored value no date can hold (a damaged or hostile entry) is shown as it is, never thrown on. */
 export function formatTime(ms: number): string {
-  return new Date(ms)
+  const date = new Date(ms);
+  if (!Number.isFinite(date.getTime())) return `invalid time (${String(ms)})`;
+  return date
     .toISOString()
     .replace("T", " ")
     .replace(/\.\d+Z$/, " UTC");

@@ -10,12 +10,11 @@ import type { z } from "zod";
 import { requests, type RequestMethod, type RequestResult, type SessionSummary } from "../../../shared/api";
 import type { ModelInfo, ProviderConfig } from "../../../shared/models";
 import type { ModelRef, StoredEntry } from "../../../shared/protocol";
-import type { PromptSource } from "../../../shared/review";
+import { IMPORT_LIMITS, type ImportLimits, type PromptSource } from "../../../shared/review";
 import { NO_INSTRUCTIONS, type LoadedInstructions } from "../agent/instructions";
 import { ApiFailure } from "../api/dispatch";
 import type { ToolSpec } from "../providers/types";
 import { defaultToolSpecs } from "../tools";
-import { importEnvelope, parseEnvelope } from "./export-json";
 import { loadImportedTimes } from "./import-times";
 import { exportSession } from "./export-session";
 import { changeDiff, changesBetween } from "./changes";
@@ -24,6 +23,7 @@ import { forkAt } from "./fork";
 import { modelViewAt, type ModelViewInput } from "./model-view";
 import { promptSourcesBefore } from "./prompt-sources";
 import { createEntryCache } from "./entry-cache";
+import { createImportRequests } from "./import-requests";
 import { createModelViewTexts } from "./model-view-text";
 import { createRedactor } from "./redact";
 import type { ReviewResult } from "./result";
@@ -53,14 +53,20 @@ export interface ReviewContext {
   /** Exact secrets to remove from exports besides the patterns (the configured API keys). */
   knownSecrets?(): readonly string[];
   now?(): number;
+  /** Smaller import limits than IMPORT_LIMITS (tests). */
+  importLimits?: Partial<ImportLimits>;
   /** A session was created (import, fork): emit `session.updated` for the session list. */
   onSessionChanged?(session: SessionSummary): void;
 }
 
 export type ReviewMethod = Extract<RequestMethod, `review.${string}`>;
 type Params<M extends ReviewMethod> = z.output<(typeof requests)[M]["params"]>;
-/** "What the model saw" reads the instruction files again: asynchronous. */
-type AsyncReviewMethod = "review.modelView" | "review.modelViewHead" | "review.modelViewText";
+/**
+ * "What the model saw" reads the instruction files again, and the import requests answer once the file is
+ * read in slices (import-requests.ts): asynchronous.
+ */
+type AsyncReviewMethod =
+  "review.modelView" | "review.modelViewHead" | "review.modelViewText" | Extract<ReviewMethod, `review.import${string}`>;
 export type ReviewHandlers = {
   [M in ReviewMethod]: (params: Params<M>) => M extends AsyncReviewMethod ? Promise<RequestResult<M>> : RequestResult<M>;
 };
@@ -115,7 +121,15 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
     );
   };
 
+  const imports = createImportRequests({
+    store,
+    limits: { ...IMPORT_LIMITS, ...ctx.importLimits },
+    now,
+    onSessionChanged: (s) => ctx.onSessionChanged?.(s),
+  });
+
   return {
+    ...imports,
     "review.timeline": (p) => {
       const session = requireSession(p.sessionId);
       const { entries, problems } = store.loadEntriesChecked(p.sessionId);
@@ -202,13 +216,6 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
     },
 
     "review.export": (p) => unwrap(exportSession(store, p.sessionId, p.format, redactor(), modelName, forkSource)),
-
-    "review.import": (p) => {
-      const envelope = unwrap(parseEnvelope(p.content));
-      const session = unwrap(importEnvelope(store, p.workspaceId, envelope));
-      ctx.onSessionChanged?.(session);
-      return session;
-    },
 
     "review.fork": (p) => {
       requireSession(p.sessionId);

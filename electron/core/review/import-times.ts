@@ -27,7 +27,3 @@ export function loadImportedTimes(store: ReviewStorePort, sessionId: string): Im
   const parsed = TimesSchema.safeParse(store.getSetting(PREFIX + sessionId));
   return parsed.success ? parsed.data : null;
 }
-
-export function dropImportedTimes(store: ReviewStorePort, sessionId: string): void {
-  store.deleteSetting(PREFIX + sessionId);
-}

@@ -1,19 +1,32 @@
 /**
  * Secret redaction for exports. Every string in the payload (text, tool
  * arguments, results, details, thinking, error messages, notes, object keys)
- * goes through `redactText`; string values under secret-named keys
- * (`apiKey`, `password`, `Authorization` …) are replaced whole.
+ * goes through `redactText`, except the base64 of image blocks; string values
+ * under secret-named keys (`apiKey`, `password`, `Authorization` …) are
+ * replaced whole. `redactText` removes token shapes (keys of AI providers,
+ * GitHub, GitLab, AWS, Slack, npm, Stripe; JWTs; private key blocks),
+ * `Bearer`/`Basic` credentials, passwords inside URLs and secret-named
+ * assignments.
  *
  * Contract: idempotent (redacting redacted text changes nothing, so export →
  * import → export stays byte-identical) and structure-preserving (only string
- * contents change, so a redacted entry still validates).
+ * contents change, so a redacted entry still validates), down to
+ * MAX_EXPORT_DEPTH levels.
  */
 export const REDACTED = "[REDACTED]";
+/**
+ * Deeper than this, a value is left out of an export: nothing the app writes
+ * comes near it, and it keeps this walk and the export's JSON.stringify clear
+ * of the stack's limit, which a stored entry nested a few thousand levels deep
+ * (say, a tool server's result) would otherwise hit and fail the export with.
+ */
+export const MAX_EXPORT_DEPTH = 1000;
+export const TOO_DEEP = "[nested too deeply to export]";
 
 /** Provider and service token shapes, matched anywhere in a string. */
 const TOKEN_PATTERNS: readonly RegExp[] = [
-  // PEM private keys, including a block cut off before its END line.
-  /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g,
+  // PEM and PGP private keys, including a block cut off before its END line.
+  /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/g,
   // Anthropic sk-ant-…, OpenAI sk-…, sk-proj-…
   /(?<![A-Za-z0-9])sk-[A-Za-z0-9_-]{10,}/g,
   // AWS access key ids
@@ -27,7 +40,21 @@ const TOKEN_PATTERNS: readonly RegExp[] = [
   /(?<![A-Za-z0-9])AIza[0-9A-Za-z_-]{30,}/g,
   // JSON Web Tokens
   /(?<![A-Za-z0-9])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
+  // npm access tokens
+  /(?<![A-Za-z0-9])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])/g,
+  // GitLab personal, project and group tokens
+  /(?<![A-Za-z0-9])glpat-[A-Za-z0-9_-]{20,}/g,
+  // Stripe secret and restricted keys
+  /(?<![A-Za-z0-9])[sr]k_(?:live|test)_[A-Za-z0-9]{16,}/g,
 ];
+
+/**
+ * The userinfo of a URL, read right after its `://`: `user:password@` or
+ * `user@`, followed by a host. The password may hold `@` (unencoded): the
+ * userinfo ends at the last `@` before the host.
+ */
+const USERINFO = /([^\s:@/?#"'`<>]*)(?::([^\s/?#"'`<>]+))?@(?=[^\s@/?#"'`<>]+(?:[/?#:\s"'`<>]|$))/y;
+const SCHEME_CHAR = /[A-Za-z0-9+.-]/;
 
 /** `Bearer <token>` and `Basic <token>` in headers, curl commands, logs. */
 const AUTH_SCHEME = /\b(Bearer|Basic|Token)(\s+)([A-Za-z0-9\-._~+/]{8,}=*)/gi;
@@ -54,23 +81,25 @@ export interface Redactor {
 export function createRedactor(known: readonly string[] = []): Redactor {
   const exact = [...new Set(known.filter((k) => k.length >= 8))].sort((a, b) => b.length - a.length);
   const text = (value: string): string => redactText(value, exact);
-  const walk = (v: unknown, key: string | null): unknown => {
+  const walk = (v: unknown, key: string | null, depth: number): unknown => {
     if (typeof v === "string") return key !== null && SECRET_KEY.test(key) && v.length > 0 && v !== REDACTED ? REDACTED : text(v);
-    if (Array.isArray(v)) return v.map((x) => walk(x, null));
-    if (v !== null && typeof v === "object") {
-      const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v)) out[text(k)] = walk(x, k);
-      return out;
-    }
-    return v;
+    if (v === null || typeof v !== "object") return v;
+    if (depth >= MAX_EXPORT_DEPTH) return TOO_DEEP;
+    if (Array.isArray(v)) return v.map((x) => walk(x, null, depth + 1));
+    const out: Record<string, unknown> = {};
+    // An image's base64 is bytes, not text: a run in it that happens to look like a key must stay, or the image breaks.
+    const image = isImageBlock(v);
+    for (const [k, x] of Object.entries(v)) out[text(k)] = image && k === "data" ? x : walk(x, k, depth + 1);
+    return out;
   };
-  return { text, value: <T>(v: T) => walk(v, null) as T };
+  return { text, value: <T>(v: T) => walk(v, null, 0) as T };
 }
 
 export function redactText(input: string, exact: readonly string[] = []): string {
   let s = input;
   for (const secret of exact) if (s.includes(secret)) s = s.split(secret).join(REDACTED);
   for (const re of TOKEN_PATTERNS) s = s.replace(re, REDACTED);
+  s = redactUrlCredentials(s);
   s = s.replace(AUTH_SCHEME, (_m, scheme: string, space: string) => `${scheme}${space}${REDACTED}`);
   s = s.replace(ASSIGNMENT, (match: string, name: string, kind: string, sep: string, value: string) => {
     if (value === REDACTED || value.startsWith("[REDACTED]")) return match;
@@ -79,6 +108,38 @@ export function redactText(input: string, exact: readonly string[] = []): string
     return match;
   });
   return s;
+}
+
+/**
+ * `scheme://user:password@host`, also inside longer text: the password goes,
+ * and the user too when it looks like a token (`https://<token>@host`); the
+ * scheme and host stay. Found from each "://" (one indexOf), not by a pattern
+ * tried at every position of every string.
+ */
+function redactUrlCredentials(s: string): string {
+  let at = s.indexOf("://");
+  if (at < 0) return s;
+  let out = "";
+  let copied = 0;
+  for (; at >= 0; at = s.indexOf("://", at + 3)) {
+    if (at === 0 || !SCHEME_CHAR.test(s[at - 1])) continue;
+    USERINFO.lastIndex = at + 3;
+    const m = USERINFO.exec(s);
+    if (m === null) continue;
+    const [whole, user, password] = m;
+    const hideUser = looksRandom(user);
+    if (password === undefined && !hideUser) continue;
+    const shown = `${hideUser ? REDACTED : user}${password === undefined ? "" : `:${REDACTED}`}@`;
+    out += s.slice(copied, at + 3) + shown;
+    copied = at + 3 + whole.length;
+    at = copied - 3;
+  }
+  return copied === 0 ? s : out + s.slice(copied);
+}
+
+function isImageBlock(v: object): boolean {
+  const block = v as { type?: unknown; data?: unknown; mimeType?: unknown };
+  return block.type === "image" && typeof block.data === "string" && typeof block.mimeType === "string";
 }
 
 /** Long, mixed and high in entropy: an opaque token rather than a word or a number. */

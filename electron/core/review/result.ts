@@ -1,5 +1,9 @@
 /** Review functions return errors as values; handlers.ts turns them into API errors. */
-export type ReviewErrorCode = "NOT_FOUND" | "INVALID_REQUEST" | "UNSUPPORTED" | "CONFLICT" | "INTERNAL";
+import type { ApiErrorCode } from "../../../shared/api";
+export type ReviewErrorCode = Extract<
+  ApiErrorCode,
+  "NOT_FOUND" | "INVALID_REQUEST" | "UNSUPPORTED" | "CONFLICT" | "INTERNAL" | "IMPORT_INVALID" | "IMPORT_TOO_LARGE"
+>;
 
 export interface ReviewError {
   code: ReviewErrorCode;

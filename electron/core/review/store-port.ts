@@ -4,7 +4,7 @@
  */
 import type { SessionSummary } from "../../../shared/api";
 import type { ModelRef, SessionEntry, StoredEntry } from "../../../shared/protocol";
-import type { CheckedEntries, EntryRange, Note, NoteInput, ToolCallInput, ToolCallRecord } from "../store";
+import type { CheckedEntries, EntryRange, Note, NoteInput, StagedImportsPort, ToolCallInput, ToolCallRecord } from "../store";
 import type { Workspace } from "../../../shared/api";
 
 export interface ReviewStorePort {
@@ -26,4 +26,6 @@ export interface ReviewStorePort {
   getSetting(key: string): unknown;
   setSetting(key: string, value: unknown): void;
   deleteSetting(key: string): boolean;
+  /** Staged sessions an import writes in slices and publishes in one transaction. */
+  readonly imports: StagedImportsPort;
 }

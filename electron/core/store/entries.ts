@@ -9,7 +9,7 @@
  */
 import { z } from "zod";
 import { SessionEntrySchema, type SessionEntry, type StoredEntry } from "../../../shared/protocol";
-import type { StoreContext } from "./db";
+import type { SessionTail, StoreContext } from "./db";
 import { isSessionEntryShape } from "./entry-shape";
 import { StoreError } from "./errors";
 import { SEQ_SPAN, entryId, sessionRange } from "./keys";
@@ -195,6 +195,36 @@ function insertValidated(
   alongside: (() => void) | undefined,
 ): number {
   const tail = ctx.cache.tails.get(sessionId) ?? readTail(ctx, sessionId);
+  const { row, after } = nextRow(tail, sessionId, entry, json);
+  const seq = after.lastSeq;
+  const now = ctx.now();
+  const top = ctx.cache.top.get(tail.workspaceId);
+  const touch = top === undefined || top.sessionId !== sessionId || now >= top.at + TOUCH_INTERVAL_MS;
+  // No named closure here: tsx/esbuild's keepNames wraps each one in a defineProperty call per append.
+  const touched = touch ? { sessionId, now } : null;
+  if (touch || alongside !== undefined) ctx.tx(() => insertRow(ctx, row, touched, alongside));
+  else {
+    // Its own autocommit transaction: taken through the write gate like ctx.tx (write-gate.ts).
+    ctx.gate.enter();
+    try {
+      insertRow(ctx, row, null, undefined);
+    } finally {
+      ctx.gate.leave();
+    }
+  }
+  if (ctx.db.inTransaction) {
+    // An enclosing transaction may still roll back: trust nothing cached about this session.
+    forgetSession(ctx, sessionId);
+  } else {
+    ctx.cache.tails.set(sessionId, after);
+    if (touch) noteTouched(ctx, tail.workspaceId, sessionId, now);
+  }
+  ctx.events.appended(sessionId);
+  return seq;
+}
+
+/** The row that appends `entry` to a session whose tail is `tail`, and the tail after it. */
+export function nextRow(tail: SessionTail, sessionId: string, entry: SessionEntry, json: string): { row: EntryRow; after: SessionTail } {
   const c = columnsOf(entry);
   const seq = tail.lastSeq + 1;
   if (seq >= SEQ_SPAN) throw new StoreError("INVALID_ARGUMENT", `session ${sessionId} is full`);
@@ -203,9 +233,6 @@ function insertValidated(
   const openCallsJson = next === undefined ? tail.openCallsJson : next.length > 0 ? JSON.stringify(next) : null;
   const runningTokens = tail.runningTokens + (c.totalTokens ?? 0);
   const runningCost = tail.runningCost + (c.cost ?? 0);
-  const now = ctx.now();
-  const top = ctx.cache.top.get(tail.workspaceId);
-  const touch = top === undefined || top.sessionId !== sessionId || now >= top.at + TOUCH_INTERVAL_MS;
   const row: EntryRow = [
     entryId(tail.num, seq),
     sessionId,
@@ -227,30 +254,10 @@ function insertValidated(
     openCallsJson,
     json,
   ];
-  // No named closure here: tsx/esbuild's keepNames wraps each one in a defineProperty call per append.
-  const touched = touch ? { sessionId, now } : null;
-  if (touch || alongside !== undefined) ctx.tx(() => insertRow(ctx, row, touched, alongside));
-  else {
-    // Its own autocommit transaction: taken through the write gate like ctx.tx (write-gate.ts).
-    ctx.gate.enter();
-    try {
-      insertRow(ctx, row, null, undefined);
-    } finally {
-      ctx.gate.leave();
-    }
-  }
-  if (ctx.db.inTransaction) {
-    // An enclosing transaction may still roll back: trust nothing cached about this session.
-    forgetSession(ctx, sessionId);
-  } else {
-    ctx.cache.tails.set(sessionId, { ...tail, lastSeq: seq, runningTokens, runningCost, openCalls, openCallsJson });
-    if (touch) noteTouched(ctx, tail.workspaceId, sessionId, now);
-  }
-  ctx.events.appended(sessionId);
-  return seq;
+  return { row, after: { ...tail, lastSeq: seq, runningTokens, runningCost, openCalls, openCallsJson } };
 }
 
-type EntryRow = [
+export type EntryRow = [
   id: number,
   sessionId: string,
   kind: EntryKind,
@@ -272,7 +279,7 @@ type EntryRow = [
   content: string,
 ];
 
-function insertRow(
+export function insertRow(
   ctx: StoreContext,
   row: EntryRow,
   touch: { sessionId: string; now: number } | null,

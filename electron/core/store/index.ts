@@ -9,3 +9,4 @@ export { ToolAuditStatusSchema, type ToolAuditStatus, type ToolCallInput, type T
 export type { Note, NoteInput, NoteVerdict } from "./notes";
 export { ABORTED_RESULT_TEXT, synthesizedAbortResult, type RepairReport } from "./repair";
 export type { CheckpointInput, CheckpointKind, CheckpointRecord } from "./checkpoints";
+export type { LeftoverImport, StagedBatch, StagedBatchResult, StagedImportsPort, StagedSessionInput } from "./staged-imports";

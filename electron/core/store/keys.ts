@@ -23,3 +23,6 @@ export function checkSessionNum(num: number): void {
 
 /** SQL for "the session's last entry id", given a `s` alias for sessions. */
 export const LAST_ENTRY_ID_SQL = `(SELECT id FROM entries WHERE id BETWEEN s.num * 4294967296 AND s.num * 4294967296 + 4294967295 ORDER BY id DESC LIMIT 1)`;
+
+/** SQL for "the session is not an import still being written" (staged-imports.ts), given a `s` alias for sessions. */
+export const VISIBLE = `s.staged_at IS NULL`;

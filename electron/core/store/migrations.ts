@@ -245,6 +245,17 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE tool_calls ADD COLUMN hunk_decisions TEXT;
     `,
   },
+  {
+    version: 6,
+    name: "staged imports",
+    sql: `
+      -- Set while an import writes the session in slices (the time it started): such a session is left out
+      -- of list, search, open, indexing and repair until the import clears this in one transaction, and one
+      -- left by a process that died mid-import is discarded at the next open (staged-imports.ts).
+      ALTER TABLE sessions ADD COLUMN staged_at INTEGER;
+      CREATE INDEX sessions_staged ON sessions (staged_at) WHERE staged_at IS NOT NULL;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.length === 0 ? 0 : MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -9,7 +9,7 @@ import type { StoreContext } from "./db";
 import { abortOpenToolCalls } from "./audit";
 import { appendEntry } from "./entries";
 import { toStoreError } from "./errors";
-import { LAST_ENTRY_ID_SQL } from "./keys";
+import { LAST_ENTRY_ID_SQL, VISIBLE } from "./keys";
 import { openCalls } from "./sessions";
 
 export const ABORTED_RESULT_TEXT = "aborted: the app stopped before this tool call finished";
@@ -62,7 +62,7 @@ export interface RepairAllResult {
  */
 export function repairAll(ctx: StoreContext): RepairAllResult {
   const ids = ctx
-    .stmt(`SELECT s.id FROM sessions s JOIN entries e ON e.id = ${LAST_ENTRY_ID_SQL} WHERE e.open_tool_calls IS NOT NULL`)
+    .stmt(`SELECT s.id FROM sessions s JOIN entries e ON e.id = ${LAST_ENTRY_ID_SQL} WHERE e.open_tool_calls IS NOT NULL AND ${VISIBLE}`)
     .pluck()
     .all() as string[];
   const result: RepairAllResult = { repaired: [], failures: [] };

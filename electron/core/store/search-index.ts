@@ -15,7 +15,7 @@
 import { messageText, type SessionEntry } from "../../../shared/protocol";
 import type { StoreContext } from "./db";
 import { isSessionEntryShape } from "./entry-shape";
-import { LAST_ENTRY_ID_SQL, sessionRange } from "./keys";
+import { LAST_ENTRY_ID_SQL, VISIBLE, sessionRange } from "./keys";
 
 interface PendingRow {
   id: number;
@@ -73,12 +73,12 @@ export function indexSlice(
         ? (ctx
             .stmt(
               `SELECT s.id, s.num, s.fts_indexed_seq FROM sessions s
-               WHERE s.fts_indexed_seq < coalesce(${LAST_ENTRY_ID_SQL} - s.num * 4294967296, 0)`,
+               WHERE ${VISIBLE} AND s.fts_indexed_seq < coalesce(${LAST_ENTRY_ID_SQL} - s.num * 4294967296, 0)`,
             )
             .raw()
             .all() as Array<[string, number, number]>)
         : [...sessionIds].flatMap((id) => {
-            const row = ctx.stmt(`SELECT id, num, fts_indexed_seq FROM sessions WHERE id = ?`).raw().get(id) as
+            const row = ctx.stmt(`SELECT id, num, fts_indexed_seq FROM sessions s WHERE id = ? AND ${VISIBLE}`).raw().get(id) as
               [string, number, number] | undefined;
             return row === undefined ? [] : [row];
           });

@@ -8,6 +8,7 @@
 import type { SearchHit } from "../../../shared/api";
 import type { StoreContext } from "./db";
 import { toStoreError } from "./errors";
+import { VISIBLE } from "./keys";
 import { clampLimit } from "./workspaces";
 
 export interface SearchOptions {
@@ -60,7 +61,7 @@ export function search(ctx: StoreContext, query: string, opts: SearchOptions = {
     JOIN search_rows r ON r.fts_rowid = f.rowid
     JOIN entries e ON e.id = r.entry_id
     JOIN sessions s ON s.id = e.session_id
-    WHERE entries_fts MATCH ?${byWorkspace ? " AND s.workspace_id = ?" : ""}
+    WHERE entries_fts MATCH ? AND ${VISIBLE}${byWorkspace ? " AND s.workspace_id = ?" : ""}
     ORDER BY f.rowid DESC LIMIT ?`;
   let rows: HitRow[];
   try {

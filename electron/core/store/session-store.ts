@@ -53,6 +53,7 @@ import {
   type SessionPage,
 } from "./sessions";
 import { addRule, listRules, removeRule, updateRule, type RuleInput } from "./rules";
+import { StagedImports, listLeftoverImports, type LeftoverImport } from "./staged-imports";
 import { deleteSetting, getSetting, setSetting } from "./settings";
 import { addWorkspace, getWorkspace, recentWorkspaces } from "./workspaces";
 import { warmReadPaths } from "./warm-up";
@@ -83,6 +84,8 @@ export interface OpenReport {
   repaired: RepairReport[];
   /** Sessions whose repair failed (left as they were). */
   repairFailures: Array<{ sessionId: string; message: string }>;
+  /** Imports the previous process did not finish: never visible, discarded in the background after the open. */
+  leftoverImports: LeftoverImport[];
 }
 
 export interface Recovered {
@@ -101,6 +104,8 @@ export class SessionStore {
     private readonly path: string,
     private readonly nativeBinding: string | undefined,
     private readonly checkpointer: Checkpointer | null,
+    /** Imports written in slices and published in one transaction (staged-imports.ts). */
+    readonly imports: StagedImports,
   ) {}
 
   private integrityRun: Promise<IntegrityReport> | null = null;
@@ -159,12 +164,16 @@ export class SessionStore {
       indexer.noteAppend(sessionId);
       checkpointer?.noteWrite();
     };
+    const imports = new StagedImports(ctx, (sessionId) => indexer.noteAppend(sessionId));
     try {
       useSlicedMerges(ctx);
-      const report = repairAtOpen(ctx);
+      const leftoverImports = listLeftoverImports(ctx);
+      const report = { ...repairAtOpen(ctx), leftoverImports };
       // Catch up on rows a previous process left unindexed, once the app is idle.
       indexer.schedule();
-      return new SessionStore(ctx, indexer, report, path, options.nativeBinding, checkpointer);
+      // A discard that fails leaves the session staged (invisible); the next open tries again.
+      for (const l of leftoverImports) imports.discard(l.sessionId).catch(() => undefined);
+      return new SessionStore(ctx, indexer, report, path, options.nativeBinding, checkpointer, imports);
     } catch (e) {
       indexer.cancel();
       void checkpointer?.stop();
@@ -192,6 +201,7 @@ export class SessionStore {
   /** Indexes what is pending for search, then closes. */
   close(): void {
     this.indexer.cancel();
+    this.imports.stop();
     if (!this.ctx.db.open) return;
     try {
       this.indexer.flush();
@@ -417,7 +427,7 @@ function recheckMarker(path: string): string {
   return `${path}.needs-integrity-check`;
 }
 
-function repairAtOpen(ctx: StoreContext): OpenReport {
+function repairAtOpen(ctx: StoreContext): Omit<OpenReport, "leftoverImports"> {
   const { repaired, failures } = repairAll(ctx);
   return { repaired, repairFailures: failures };
 }

@@ -5,7 +5,7 @@ import type { SessionSummary } from "../../../shared/api";
 import type { StoreContext } from "./db";
 import { appendEntry, lastEntry, parseOpenCalls, sessionHead, type OpenCall } from "./entries";
 import { StoreError } from "./errors";
-import { LAST_ENTRY_ID_SQL, checkSessionNum, sessionRange } from "./keys";
+import { LAST_ENTRY_ID_SQL, VISIBLE, checkSessionNum, sessionRange } from "./keys";
 import { forgetSession, noteTouched } from "./tails";
 import { clampLimit } from "./workspaces";
 
@@ -28,7 +28,10 @@ interface SessionRow {
   total_cost: number;
 }
 
-/** Summary columns: counts and totals come from the session's last entry row (its running totals). */
+/**
+ * Summary columns: counts and totals come from the session's last entry row (its running totals).
+ * Every query on it leaves out staged sessions (`VISIBLE`): an import still writing (staged-imports.ts).
+ */
 const SUMMARY_SELECT = `SELECT s.id, s.workspace_id, s.title, s.created_at, s.updated_at,
     s.model_provider, s.model_api, s.model_id, s.reasoning, s.parent_session_id, s.parent_seq,
     coalesce(e.id - s.num * 4294967296, 0) AS entry_count,
@@ -61,7 +64,7 @@ function toSummary(r: SessionRow): SessionSummary {
 }
 
 export function getSession(ctx: StoreContext, id: string): SessionSummary | undefined {
-  const row = ctx.stmt(`${SUMMARY_SELECT} WHERE s.id = ?`).get(id) as SessionRow | undefined;
+  const row = ctx.stmt(`${SUMMARY_SELECT} WHERE s.id = ? AND ${VISIBLE}`).get(id) as SessionRow | undefined;
   return row && toSummary(row);
 }
 
@@ -77,7 +80,7 @@ export interface CreateSessionInput {
   model?: ModelRef | null;
 }
 
-function insertSession(
+export function insertSession(
   ctx: StoreContext,
   values: {
     workspaceId: string;
@@ -86,6 +89,8 @@ function insertSession(
     reasoning?: ReasoningLevel;
     parentSessionId: string | null;
     parentSeq: number | null;
+    /** An import's staged session (staged-imports.ts): hidden until published. */
+    stagedAt?: number;
   },
 ): { id: string; num: number } {
   const id = randomUUID();
@@ -93,7 +98,7 @@ function insertSession(
   const info = ctx
     .stmt(
       `INSERT INTO sessions (id, workspace_id, title, created_at, updated_at, model_provider, model_api, model_id,
-         reasoning, parent_session_id, parent_seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         reasoning, parent_session_id, parent_seq, staged_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     .run(
       id,
@@ -107,6 +112,7 @@ function insertSession(
       values.reasoning ?? "default",
       values.parentSessionId,
       values.parentSeq,
+      values.stagedAt ?? null,
     );
   const num = Number(info.lastInsertRowid);
   checkSessionNum(num);
@@ -151,16 +157,18 @@ export function listSessions(ctx: StoreContext, workspaceId: string, opts: ListS
   const limit = clampLimit(opts.limit ?? 50, 500);
   const before = opts.before ?? Number.MAX_SAFE_INTEGER;
   const rows = ctx
-    .stmt(`${SUMMARY_SELECT} WHERE s.workspace_id = ? AND s.updated_at < ? ORDER BY s.updated_at DESC, s.id DESC LIMIT ?`)
+    .stmt(`${SUMMARY_SELECT} WHERE s.workspace_id = ? AND s.updated_at < ? AND ${VISIBLE} ORDER BY s.updated_at DESC, s.id DESC LIMIT ?`)
     .all(workspaceId, before, limit + 1) as SessionRow[];
   if (rows.length <= limit) return { sessions: rows.map(toSummary), hasMore: false };
   const boundary = rows[limit - 1].updated_at;
   if (rows[limit].updated_at !== boundary) return { sessions: rows.slice(0, limit).map(toSummary), hasMore: true };
   const head = rows.filter((r) => r.updated_at > boundary);
   const ties = ctx
-    .stmt(`${SUMMARY_SELECT} WHERE s.workspace_id = ? AND s.updated_at = ? ORDER BY s.id DESC`)
+    .stmt(`${SUMMARY_SELECT} WHERE s.workspace_id = ? AND s.updated_at = ? AND ${VISIBLE} ORDER BY s.id DESC`)
     .all(workspaceId, boundary) as SessionRow[];
-  const more = ctx.stmt(`SELECT 1 FROM sessions WHERE workspace_id = ? AND updated_at < ? LIMIT 1`).get(workspaceId, boundary);
+  const more = ctx
+    .stmt(`SELECT 1 FROM sessions s WHERE s.workspace_id = ? AND s.updated_at < ? AND ${VISIBLE} LIMIT 1`)
+    .get(workspaceId, boundary);
   return { sessions: [...head, ...ties].map(toSummary), hasMore: more !== undefined };
 }
 

@@ -12,13 +12,11 @@ import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { resolve } from "node:path";
 import { WebSocketServer, type WebSocket } from "ws";
-import { ClientFrameSchema, type ServerFrame } from "../../../shared/api";
+import { ClientFrameSchema, MAX_FRAME_BYTES, type ServerFrame } from "../../../shared/api";
 import type { Workbench } from "../api/workbench";
 import { loadStaticAssets, type StaticAsset } from "./static-assets";
 
 export const LOOPBACK = "127.0.0.1";
-/** Largest request frame accepted (images included). */
-const MAX_FRAME_BYTES = 32 * 1024 * 1024;
 
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",

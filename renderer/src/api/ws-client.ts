@@ -7,6 +7,7 @@
  * flight). Requests made while disconnected wait for the next connection.
  */
 import {
+  MAX_FRAME_BYTES,
   WorkbenchApiError,
   type EventName,
   type EventPayload,
@@ -66,6 +67,16 @@ export class WebSocketClient implements WorkbenchClient, ConnectionAware, Unvali
     }
     const id = this.nextId++;
     const frame = JSON.stringify({ id, method, params });
+    // The host would close the socket on it (and fail every request in flight): refuse it here instead.
+    if (frame.length * 3 > MAX_FRAME_BYTES && utf8Length(frame) > MAX_FRAME_BYTES) {
+      const mb = (n: number) => `${Math.ceil(n / 1024 / 1024)} MB`;
+      return Promise.reject(
+        new WorkbenchApiError({
+          code: "INVALID_REQUEST",
+          message: `${method} is ${mb(utf8Length(frame))}, more than one request to the workbench may carry (${mb(MAX_FRAME_BYTES)})`,
+        }),
+      );
+    }
     return new Promise<unknown>((resolve, reject) => {
       this.pending.set(id, { method, unvalidated, resolve, reject });
       if (this.socket && this.socket.readyState === WebSocket.OPEN) this.socket.send(frame);
@@ -187,6 +198,18 @@ export class WebSocketClient implements WorkbenchClient, ConnectionAware, Unvali
       this.hub.emit(frame.event, "payload" in frame ? frame.payload : undefined);
     }
   }
+}
+
+/** Bytes of `text` in UTF-8, without encoding it. */
+function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    // A surrogate pair is 4 bytes for 2 units; other units above 0x7ff are 3 bytes, above 0x7f 2.
+    bytes += c < 0x800 ? 1 : c >= 0xd800 && c <= 0xdbff ? 1 : c >= 0xdc00 && c <= 0xdfff ? 1 : 2;
+  }
+  return bytes;
 }
 
 export { webSocketUrlFromLocation } from "./early-socket";

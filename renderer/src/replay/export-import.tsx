@@ -8,6 +8,7 @@ import type { ExportFile, ExportFormat } from "../../../shared/review";
 import { client } from "../api/current";
 import { useAppStore } from "../stores/app-store";
 import { useWorkspaceStore } from "../stores/workspace-store";
+import { importFile } from "./import-file";
 import { openReplay } from "./replay-store";
 
 /** Hands a file to the browser's download machinery. */
@@ -64,21 +65,22 @@ export function ExportButtons({ sessionId }: { sessionId: string }) {
 export function ImportButton() {
   const workspace = useWorkspaceStore((s) => s.workspace);
   const inputRef = useRef<HTMLInputElement>(null);
-  const [busy, setBusy] = useState(false);
+  /** null: idle; else the share of the file sent. */
+  const [progress, setProgress] = useState<number | null>(null);
+  const busy = progress !== null;
 
   const onFile = async (file: File | undefined) => {
     if (!file || !workspace) return;
-    setBusy(true);
+    setProgress(0);
     try {
-      const content = await file.text();
-      const summary = await client().call("review.import", { workspaceId: workspace.id, content });
+      const summary = await importFile(client(), file, workspace.id, setProgress);
       useWorkspaceStore.getState().upsertSession(summary);
       useAppStore.getState().notify("info", `Imported “${summary.title}” into ${workspace.name}`);
       openReplay(summary.id);
     } catch (err) {
       useAppStore.getState().reportError("Could not import the session", err);
     } finally {
-      setBusy(false);
+      setProgress(null);
       if (inputRef.current) inputRef.current.value = "";
     }
   };
@@ -91,7 +93,7 @@ export function ImportButton() {
         title={workspace ? `Import a JSON export into ${workspace.name}` : "Open a workspace first"}
         onClick={() => inputRef.current?.click()}
       >
-        {busy ? "Importing…" : "Import JSON…"}
+        {busy ? `Importing… ${Math.floor((progress ?? 0) * 100)}%` : "Import JSON…"}
       </button>
       <input
         ref={inputRef}
