@@ -194,7 +194,7 @@ export async function startFauxProvider(options: FauxProviderOptions = {}): Prom
     const head = BodyHead.safeParse(body);
     const model = matched.model ?? (head.success ? head.data.model : undefined);
     const stream = matched.stream ?? (head.success && head.data.stream === true);
-    const rejection = validateRequest(route, body, { signatureOwner: (s) => signatures.ownerOf(s), modelId: model });
+    const rejection = validateRequest(route, body, { signatureOwner: (s) => signatures.ownerOf(s), modelId: model, stream });
     const record: FauxRecordedRequest = {
       seq: ++seq,
       route,

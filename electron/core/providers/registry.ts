@@ -18,7 +18,7 @@ import { BUNDLED_MODELS, BUNDLED_PROVIDERS } from "./registry-data";
 export type RegistryResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
 /** Token counts without cost, as the adapters accumulate them. */
-export type TokenCounts = Pick<Usage, "input" | "output" | "cacheRead" | "cacheWrite">;
+export type TokenCounts = Pick<Usage, "input" | "output" | "cacheRead" | "cacheWrite" | "reasoningTokens">;
 
 function key(provider: string, api: Api, id: string): string {
   return `${provider}\u0000${api}\u0000${id}`;
@@ -101,6 +101,28 @@ export const registerCustomProviders = (providers: unknown): RegistryResult<Prov
   defaultRegistry.registerCustomProviders(providers);
 
 /**
+ * Compat defaults per declared api and model family: rules that hold for every
+ * model of a family on that api, so a model listed later (a catalog entry, a
+ * custom model) gets them from its family, never from its id.
+ */
+export const FAMILY_COMPAT: Readonly<Partial<Record<Api, Readonly<Record<string, Partial<Compat>>>>>> = {
+  "google-generative-ai": {
+    // "Function call is missing a thought_signature in functionCall parts" on every Gemini 3 model, Flash included.
+    "gemini-3": { thoughtSignatures: true, thinkingLevels: ["low", "high"] },
+  },
+  "bedrock-converse-stream": {
+    claude: { bedrockCachePoint: true },
+    nova: { bedrockCachePoint: true },
+    // "Tool call id was X but must be a-z, A-Z, 0-9, with a length of 9": Mistral's rule holds on Bedrock too.
+    mistral: { toolCallIdRule: "mistral9" },
+  },
+};
+
+function familyCompat(model: ModelInfo): Partial<Compat> | undefined {
+  return model.family === undefined ? undefined : FAMILY_COMPAT[model.api]?.[model.family];
+}
+
+/**
  * The last resolution per model object, with the two flag objects it was made
  * from: every request resolves its model's flags, and a zod parse per request
  * cost more than the rest of choosing the transform target. Registry objects
@@ -109,11 +131,14 @@ export const registerCustomProviders = (providers: unknown): RegistryResult<Prov
  */
 const resolvedCompat = new WeakMap<ModelInfo, { provider: ProviderConfig["compat"]; model: ModelInfo["compat"]; compat: Compat }>();
 
-/** Provider flags, overridden by the model's, with every default applied (frozen: shared between requests). */
+/**
+ * Provider flags, overridden by the model family's (`FAMILY_COMPAT`), overridden
+ * by the model's, with every default applied (frozen: shared between requests).
+ */
 export function resolveCompat(model: ModelInfo, provider: ProviderConfig): Compat {
   const known = resolvedCompat.get(model);
   if (known !== undefined && known.provider === provider.compat && known.model === model.compat) return known.compat;
-  const compat = Object.freeze(CompatSchema.parse({ ...provider.compat, ...model.compat }));
+  const compat = Object.freeze(CompatSchema.parse({ ...provider.compat, ...familyCompat(model), ...model.compat }));
   resolvedCompat.set(model, { provider: provider.compat, model: model.compat, compat });
   return compat;
 }
@@ -127,9 +152,9 @@ export function computeCost(model: ModelInfo, counts: TokenCounts): Cost {
   return { input, output, cacheRead, cacheWrite, total: input + output + cacheRead + cacheWrite };
 }
 
-/** A full Usage (total tokens and cost filled in) from token counts. */
+/** A full Usage (total tokens and cost filled in) from token counts; reasoning tokens are part of `output`. */
 export function usageWithCost(model: ModelInfo, counts: TokenCounts): Usage {
-  return {
+  const usage: Usage = {
     input: counts.input,
     output: counts.output,
     cacheRead: counts.cacheRead,
@@ -137,4 +162,6 @@ export function usageWithCost(model: ModelInfo, counts: TokenCounts): Usage {
     totalTokens: counts.input + counts.output + counts.cacheRead + counts.cacheWrite,
     cost: computeCost(model, counts),
   };
+  if (counts.reasoningTokens !== undefined) usage.reasoningTokens = counts.reasoningTokens;
+  return usage;
 }
