@@ -289,6 +289,12 @@ export async function startFauxProvider(options: FauxProviderOptions = {}): Prom
       return record;
     }
     record.outcome = "fault";
+    if (answer.type === "recorded") {
+      record.outcome = "reply";
+      if (stream) await writeStream(res, route, [...(answer.events ?? [])], { type: "reply", content: [] });
+      else sendJson(res, 200, requestIdHeader(route), answer.json ?? {});
+      return record;
+    }
     if (answer.type === "streamError") {
       const reply = answer.reply ?? { type: "reply", content: [{ type: "text", text: "Working on it" }] };
       const events = encode(reply).events;
