@@ -24,6 +24,8 @@ export interface Expected {
   /** True when the response must end as a failure a retry may fix. */
   retryable?: boolean;
   usage: { input: number; output: number; cacheRead: number; cacheWrite: number; reasoningTokens?: number };
+  /** Anthropic's `stop_details` (a refusal's category and explanation). */
+  stopDetails?: { category?: string; explanation?: string };
 }
 
 type Chunk = Record<string, unknown>;
@@ -107,6 +109,8 @@ function anthropic(chunks: Chunk[]): Expected {
     } else if (type === "message_delta") {
       const reason = str(rec(chunk.delta).stop_reason);
       if (reason !== "") out.stopReason = ANTHROPIC_STOP[reason] ?? "error";
+      const details = rec(rec(chunk.delta).stop_details);
+      if (Object.keys(details).length > 0) out.stopDetails = { category: str(details.category), explanation: str(details.explanation) };
       usageAnthropic(out, rec(chunk.usage));
     }
   }

@@ -46,6 +46,12 @@ function checkMessage(message: AssistantMessage, expected: Expected, wire: strin
   expect(message.stopReason).toBe(expected.stopReason);
   if (expected.retryable === true) return;
   expect(textOf(message)).toBe(expected.text);
+  // No block that says nothing (Gemini ends every answer with an empty text part).
+  expect(message.content.filter((b) => b.type === "text" && b.text === "")).toEqual([]);
+  if (expected.stopDetails !== undefined) {
+    expect(message.stopDetails).toMatchObject(expected.stopDetails);
+    if (expected.stopDetails.explanation) expect(message.errorMessage).toContain(expected.stopDetails.explanation);
+  }
   // Responses joins summary parts with a blank line; the others stream reasoning as it is.
   if (wire === "responses") expect(squash(thinkingOf(message))).toBe(squash(expected.thinking));
   else expect(thinkingOf(message)).toBe(expected.thinking);

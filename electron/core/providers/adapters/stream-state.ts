@@ -244,8 +244,11 @@ export class StreamState {
 
   private final(stopReason: StopReason, errorMessage?: string): AssistantMessage {
     const message = this.snapshot(stopReason);
-    // Thinking with neither text nor signature carries nothing worth storing.
-    message.content = message.content.filter((b) => b.type !== "thinking" || b.thinking !== "" || b.signature);
+    // Thinking with neither text nor signature, and empty text (an output part the provider opened and
+    // left empty, as Responses does beside an image call), carry nothing worth storing.
+    message.content = message.content.filter((b) =>
+      b.type === "thinking" ? b.thinking !== "" || Boolean(b.signature) : b.type !== "text" || b.text !== "",
+    );
     if (errorMessage !== undefined) message.errorMessage = errorMessage;
     if (this.stopDetails !== undefined) message.stopDetails = this.stopDetails;
     return message;
