@@ -4,7 +4,9 @@
  * into a body the taught validator accepts, and the validator refusing the body
  * the old builder made, with the provider's error text.
  */
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { reply, startFauxProvider, text, type FauxProvider } from "../../electron/core/faux";
+import { context, fakeAwsCredentials, run, user } from "./adapters-fixtures";
 import type { AssistantMessage, Message } from "../../shared/protocol";
 import { reasoningLevelsFor } from "../../shared/models";
 import { findModel, findProvider, resolveCompat } from "../../electron/core/providers/registry";
@@ -287,5 +289,29 @@ describe("Responses prompt cache key", () => {
     expect(validateOpenAIResponsesRequest({ ...body, prompt_cache_key: "s".repeat(65) }, { modelId: m.id })?.message).toContain(
       "Invalid 'prompt_cache_key': string too long. Expected a string with maximum length 64",
     );
+  });
+});
+
+describe("prompt caching shows in usage and cost", () => {
+  let faux: FauxProvider;
+  beforeAll(async () => {
+    fakeAwsCredentials();
+    faux = await startFauxProvider();
+  });
+  afterAll(() => faux.close());
+
+  it.each([
+    ["google/gemini-2.5-flash", "gemini"],
+    ["bedrock/us.anthropic.claude-haiku-4-5-20251001-v1:0", "bedrock"],
+  ] as const)("%s: cached input is read at the cache price, written at the write price", async (ref, route) => {
+    const { m, p } = model(ref);
+    const target = { route, label: ref, model: m, provider: { ...p, baseUrl: faux.baseUrls[route] } };
+    const write = route === "bedrock" ? 300 : 0;
+    faux.script(reply([text("Cached.")], { usage: { input: 100, output: 10, cacheRead: 4_000, cacheWrite: write } }));
+    const { message } = await run(target, context([user("Again, please.")]));
+    expect(message.usage).toMatchObject({ input: 100, output: 10, cacheRead: 4_000, cacheWrite: write });
+    expect(message.usage.cost.cacheRead).toBeCloseTo((4_000 * m.price.cacheRead) / 1_000_000, 10);
+    expect(message.usage.cost.cacheWrite).toBeCloseTo((write * m.price.cacheWrite) / 1_000_000, 10);
+    expect(message.usage.cost.cacheRead).toBeGreaterThan(0);
   });
 });

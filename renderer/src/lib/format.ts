@@ -1,9 +1,22 @@
 /** Display formatting for tokens, money, durations and times. */
+import type { Usage } from "../../../shared/protocol";
 
 export function formatTokens(n: number): string {
   if (n < 1000) return String(n);
   if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
   return `${(n / 1_000_000).toFixed(n < 10_000_000 ? 2 : 1)}M`;
+}
+
+/** A message's usage spelled out: every count, cache reads and writes with what they cost, reasoning where reported. */
+export function usageTitle(u: Usage): string {
+  const parts = [
+    `input ${u.input} (${formatCost(u.cost.input)})`,
+    `output ${u.output} (${formatCost(u.cost.output)})`,
+    `cache read ${u.cacheRead} (${formatCost(u.cost.cacheRead)})`,
+    `cache write ${u.cacheWrite} (${formatCost(u.cost.cacheWrite)})`,
+  ];
+  if (u.reasoningTokens !== undefined) parts.push(`reasoning ${u.reasoningTokens} (in output)`);
+  return parts.join(" · ");
 }
 
 export function formatCost(usd: number): string {
