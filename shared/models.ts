@@ -72,9 +72,10 @@ export const ModelInfoSchema = z.object({
   provider: z.string().min(1),
   api: ApiSchema,
   /**
-   * Model family ("gemini-3", "claude", "mistral", …): with the api, it decides
-   * the family's compat defaults (registry.ts `FAMILY_COMPAT`). Optional: a model
-   * without one gets only its own and its provider's flags.
+   * Model family, as the catalog names it (models.dev: "gemini-flash",
+   * "claude-sonnet", "mistral", …): with the api, it decides the family's compat
+   * defaults (registry.ts `FAMILY_RULES`). Optional: a model without one gets
+   * only its own and its provider's flags.
    */
   family: z.string().min(1).optional(),
   contextWindow: z.number().int().positive(),

@@ -315,3 +315,38 @@ describe("prompt caching shows in usage and cost", () => {
     expect(message.usage.cost.cacheRead).toBeGreaterThan(0);
   });
 });
+
+describe("family rules reach models the registry does not list", () => {
+  const base = {
+    name: "x",
+    contextWindow: 100_000,
+    maxOutput: 8_000,
+    input: ["text" as const],
+    reasoning: true,
+    price: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 },
+  };
+
+  it("a Gemini model that declares thinking levels gets placeholder signatures; one on budgets does not", () => {
+    const google = findProvider("google");
+    if (!google) throw new Error("no google provider");
+    const next = { ...base, id: "gemini-3.7-flash", provider: "google", api: "google-generative-ai" as const, family: "gemini-flash" };
+    expect(resolveCompat({ ...next, compat: { thinkingLevels: ["low", "high"] } }, google).thoughtSignatures).toBe(true);
+    expect(resolveCompat(next, google).thoughtSignatures).toBe(false);
+  });
+
+  it("any Mistral family on Bedrock keeps Mistral's ids, and Claude families take cache points", () => {
+    const bedrock = findProvider("bedrock");
+    if (!bedrock) throw new Error("no bedrock provider");
+    const api = "bedrock-converse-stream" as const;
+    expect(
+      resolveCompat({ ...base, id: "mistral.magistral-small-2509", provider: "bedrock", api, family: "magistral" }, bedrock).toolCallIdRule,
+    ).toBe("mistral9");
+    expect(
+      resolveCompat({ ...base, id: "us.anthropic.claude-sonnet-5", provider: "bedrock", api, family: "claude-sonnet" }, bedrock)
+        .bedrockCachePoint,
+    ).toBe(true);
+    expect(
+      resolveCompat({ ...base, id: "us.meta.llama4-maverick", provider: "bedrock", api, family: "llama" }, bedrock).bedrockCachePoint,
+    ).toBe(false);
+  });
+});

@@ -218,21 +218,24 @@ export const BUNDLED_MODELS: readonly ModelInfo[] = [
   ...openai("o3", "o3", 200_000, 100_000, true, price(2, 8, 0.5)),
   ...openai("o4-mini", "o4-mini", 200_000, 100_000, true, price(1.1, 4.4, 0.275)),
 
-  gemini("gemini-3.1-pro-preview", "Gemini 3.1 Pro", "gemini-3", 1_048_576, price(2, 12, 0.2), {
+  gemini("gemini-3.1-pro-preview", "Gemini 3.1 Pro", "gemini-pro", 1_048_576, price(2, 12, 0.2), {
     thinkingRequired: true,
     thinkingLevels: ["low", "medium", "high"],
   }),
-  gemini("gemini-3-pro-preview", "Gemini 3 Pro", "gemini-3", 1_048_576, price(2, 12, 0.2), { thinkingRequired: true }),
-  gemini("gemini-3-flash-preview", "Gemini 3 Flash", "gemini-3", 1_048_576, price(0.5, 3, 0.05), {
+  gemini("gemini-3-pro-preview", "Gemini 3 Pro", "gemini-pro", 1_048_576, price(2, 12, 0.2), {
+    thinkingRequired: true,
+    thinkingLevels: ["low", "high"],
+  }),
+  gemini("gemini-3-flash-preview", "Gemini 3 Flash", "gemini-flash", 1_048_576, price(0.5, 3, 0.05), {
     thinkingLevels: ["minimal", "low", "medium", "high"],
   }),
-  gemini("gemini-2.5-pro", "Gemini 2.5 Pro", "gemini-2.5", 1_048_576, price(1.25, 10, 0.125), { thinkingRequired: true }),
-  gemini("gemini-2.5-flash", "Gemini 2.5 Flash", "gemini-2.5", 1_048_576, price(0.3, 2.5, 0.03)),
+  gemini("gemini-2.5-pro", "Gemini 2.5 Pro", "gemini-pro", 1_048_576, price(1.25, 10, 0.125), { thinkingRequired: true }),
+  gemini("gemini-2.5-flash", "Gemini 2.5 Flash", "gemini-flash", 1_048_576, price(0.3, 2.5, 0.03)),
 
   bedrock(
     "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
     "Claude Sonnet 4.5 (Bedrock)",
-    "claude",
+    "claude-sonnet",
     200_000,
     64_000,
     TEXT_IMAGE,
@@ -242,7 +245,7 @@ export const BUNDLED_MODELS: readonly ModelInfo[] = [
   bedrock(
     "us.anthropic.claude-haiku-4-5-20251001-v1:0",
     "Claude Haiku 4.5 (Bedrock)",
-    "claude",
+    "claude-haiku",
     200_000,
     64_000,
     TEXT_IMAGE,
@@ -256,7 +259,7 @@ export const BUNDLED_MODELS: readonly ModelInfo[] = [
   bedrock("mistral.mistral-large-2407-v1:0", "Mistral Large 2 (Bedrock)", "mistral", 128_000, 8_192, TEXT, price(2, 6), {
     bedrockStreamingTools: false,
   }),
-  bedrock("us.amazon.nova-pro-v1:0", "Amazon Nova Pro (Bedrock)", "nova", 300_000, 10_000, TEXT_IMAGE, price(0.8, 3.2, 0.2)),
+  bedrock("us.amazon.nova-pro-v1:0", "Amazon Nova Pro (Bedrock)", "nova-pro", 300_000, 10_000, TEXT_IMAGE, price(0.8, 3.2, 0.2)),
   bedrock("us.amazon.nova-premier-v1:0", "Amazon Nova Premier (Bedrock)", "nova", 1_000_000, 32_000, TEXT_IMAGE, price(2.5, 12.5), {
     bedrockReasoning: "nova",
   }),

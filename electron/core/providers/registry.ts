@@ -101,25 +101,55 @@ export const registerCustomProviders = (providers: unknown): RegistryResult<Prov
   defaultRegistry.registerCustomProviders(providers);
 
 /**
- * Compat defaults per declared api and model family: rules that hold for every
- * model of a family on that api, so a model listed later (a catalog entry, a
- * custom model) gets them from its family, never from its id.
+ * A compat default for every model of some families on one api (the catalog's
+ * family names, models.dev's), optionally only when the model declares a fact
+ * (`when`, read from its own and its provider's flags): a model listed later (a
+ * catalog entry, a custom model) gets the rule from its family, never its id.
  */
-export const FAMILY_COMPAT: Readonly<Partial<Record<Api, Readonly<Record<string, Partial<Compat>>>>>> = {
-  "google-generative-ai": {
-    // "Function call is missing a thought_signature in functionCall parts" on every Gemini 3 model, Flash included.
-    "gemini-3": { thoughtSignatures: true, thinkingLevels: ["low", "high"] },
-  },
-  "bedrock-converse-stream": {
-    claude: { bedrockCachePoint: true },
-    nova: { bedrockCachePoint: true },
-    // "Tool call id was X but must be a-z, A-Z, 0-9, with a length of 9": Mistral's rule holds on Bedrock too.
-    mistral: { toolCallIdRule: "mistral9" },
-  },
-};
+export interface FamilyRule {
+  api: Api;
+  families: readonly string[];
+  when?: (declared: Partial<Compat>) => boolean;
+  compat: Partial<Compat>;
+  /** The error text it prevents, or the documented rule. */
+  why: string;
+}
 
-function familyCompat(model: ModelInfo): Partial<Compat> | undefined {
-  return model.family === undefined ? undefined : FAMILY_COMPAT[model.api]?.[model.family];
+const GEMINI = ["gemini-pro", "gemini-flash", "gemini-flash-lite"];
+const BEDROCK_CACHING = ["claude-opus", "claude-sonnet", "claude-haiku", "claude-fable", "nova", "nova-pro", "nova-lite", "nova-micro"];
+const BEDROCK_MISTRAL = ["mistral", "magistral", "ministral", "devstral", "pixtral"];
+
+export const FAMILY_RULES: readonly FamilyRule[] = [
+  {
+    api: "google-generative-ai",
+    families: GEMINI,
+    // Gemini 3 is the generation that takes thinking levels.
+    when: (declared) => (declared.thinkingLevels?.length ?? 0) > 0,
+    compat: { thoughtSignatures: true },
+    why: "Function call is missing a thought_signature in functionCall parts (every Gemini 3 model, Flash included)",
+  },
+  {
+    api: "bedrock-converse-stream",
+    families: BEDROCK_CACHING,
+    compat: { bedrockCachePoint: true },
+    why: "Claude and Nova on Bedrock take cachePoint blocks",
+  },
+  {
+    api: "bedrock-converse-stream",
+    families: BEDROCK_MISTRAL,
+    compat: { toolCallIdRule: "mistral9" },
+    why: "Tool call id was X but must be a-z, A-Z, 0-9, with a length of 9 (Mistral's rule holds on Bedrock too)",
+  },
+];
+
+function familyCompat(model: ModelInfo, declared: Partial<Compat>): Partial<Compat> | undefined {
+  if (model.family === undefined) return undefined;
+  let out: Partial<Compat> | undefined;
+  for (const rule of FAMILY_RULES) {
+    if (rule.api !== model.api || !rule.families.includes(model.family) || (rule.when && !rule.when(declared))) continue;
+    out = { ...out, ...rule.compat };
+  }
+  return out;
 }
 
 /**
@@ -132,13 +162,14 @@ function familyCompat(model: ModelInfo): Partial<Compat> | undefined {
 const resolvedCompat = new WeakMap<ModelInfo, { provider: ProviderConfig["compat"]; model: ModelInfo["compat"]; compat: Compat }>();
 
 /**
- * Provider flags, overridden by the model family's (`FAMILY_COMPAT`), overridden
+ * Provider flags, overridden by the model family's (`FAMILY_RULES`), overridden
  * by the model's, with every default applied (frozen: shared between requests).
  */
 export function resolveCompat(model: ModelInfo, provider: ProviderConfig): Compat {
   const known = resolvedCompat.get(model);
   if (known !== undefined && known.provider === provider.compat && known.model === model.compat) return known.compat;
-  const compat = Object.freeze(CompatSchema.parse({ ...provider.compat, ...familyCompat(model), ...model.compat }));
+  const declared = { ...provider.compat, ...model.compat };
+  const compat = Object.freeze(CompatSchema.parse({ ...provider.compat, ...familyCompat(model, declared), ...model.compat }));
   resolvedCompat.set(model, { provider: provider.compat, model: model.compat, compat });
   return compat;
 }
