@@ -9,7 +9,10 @@ import { ApiSchema, ReasoningLevelSchema, type ReasoningLevel } from "./protocol
  * never from substrings of a model id (docs/architecture.md#providers-and-the-boundary-transform).
  */
 export const CompatSchema = z.object({
-  /** Tool-call id rule for Chat Completions targets. "mistral9": exactly 9 alphanumerics. */
+  /**
+   * Tool-call id rule for Chat Completions targets, and for Bedrock models that
+   * keep their family's rule there (Mistral on Bedrock). "mistral9": exactly 9 alphanumerics.
+   */
   toolCallIdRule: z.enum(["openai40", "mistral9"]).default("openai40"),
   /** Field carrying the output cap. */
   maxTokensField: z.enum(["max_tokens", "max_completion_tokens"]).default("max_completion_tokens"),
@@ -27,8 +30,21 @@ export const CompatSchema = z.object({
   reasoningEffort: z.boolean().default(false),
   /** Gemini 3: the first function call of every step of the current turn must carry a thought signature. */
   thoughtSignatures: z.boolean().default(false),
-  /** Thinking cannot be turned off (Gemini 2.5 Pro): "off" asks for the smallest budget instead. */
+  /** Thinking cannot be turned off (Gemini 2.5 Pro, Gemini 3 Pro): "off" asks for the least thinking instead. */
   thinkingRequired: z.boolean().default(false),
+  /**
+   * Gemini 3: the `thinkingLevel` values the model takes, lowest first; empty for
+   * models that take a `thinkingBudget` (Gemini 2.5).
+   */
+  thinkingLevels: z.array(z.enum(["minimal", "low", "medium", "high"])).default([]),
+  /**
+   * Bedrock: false for models whose tool use does not stream ("This model doesn't
+   * support tool use in streaming mode": Llama 3.3, Mistral Large 2); requests with
+   * tools go through Converse instead of ConverseStream.
+   */
+  bedrockStreamingTools: z.boolean().default(true),
+  /** Bedrock: the model takes `cachePoint` blocks (prompt caching: Claude, Nova). */
+  bedrockCachePoint: z.boolean().default(false),
   /** How a Bedrock model takes a reasoning request in `additionalModelRequestFields` (Claude: `thinking`, Nova: `reasoningConfig`). */
   bedrockReasoning: z.enum(["none", "anthropic-thinking", "nova"]).default("none"),
   /**
@@ -55,6 +71,13 @@ export const ModelInfoSchema = z.object({
   /** Provider key (matches a ProviderConfig.key). */
   provider: z.string().min(1),
   api: ApiSchema,
+  /**
+   * Model family, as the catalog names it (models.dev: "gemini-flash",
+   * "claude-sonnet", "mistral", …): with the api, it decides the family's compat
+   * defaults (registry.ts `FAMILY_RULES`). Optional: a model without one gets
+   * only its own and its provider's flags.
+   */
+  family: z.string().min(1).optional(),
   contextWindow: z.number().int().positive(),
   maxOutput: z.number().int().positive(),
   input: z.array(z.enum(["text", "image"])),

@@ -91,6 +91,11 @@ export const UsageSchema = z.object({
   cacheRead: z.number().int().nonnegative(),
   cacheWrite: z.number().int().nonnegative(),
   totalTokens: z.number().int().nonnegative(),
+  /**
+   * Reasoning tokens the provider reported, already counted in `output` (and billed
+   * as output); absent when it reported none, and in sessions stored before.
+   */
+  reasoningTokens: z.number().int().nonnegative().optional(),
   cost: CostSchema,
 });
 export type Usage = z.infer<typeof UsageSchema>;
@@ -108,6 +113,14 @@ export function emptyUsage(): Usage {
 
 export const StopReasonSchema = z.enum(["stop", "toolUse", "length", "error", "aborted"]);
 export type StopReason = z.infer<typeof StopReasonSchema>;
+
+/** Why the provider stopped, in its own words (Anthropic's `stop_details` on a refusal: category, explanation). */
+export const StopDetailsSchema = z.object({
+  type: z.string().optional(),
+  category: z.string().optional(),
+  explanation: z.string().optional(),
+});
+export type StopDetails = z.infer<typeof StopDetailsSchema>;
 
 // ---------------------------------------------------------------- messages
 
@@ -129,6 +142,8 @@ export const AssistantMessageSchema = z.object({
   errorMessage: z.string().optional(),
   /** Provider-side response id, for the review view. */
   responseId: z.string().optional(),
+  /** The provider's details of why it stopped (a refusal's category and explanation); absent in older sessions. */
+  stopDetails: StopDetailsSchema.optional(),
   timestamp: z.number(),
 });
 export type AssistantMessage = z.infer<typeof AssistantMessageSchema>;

@@ -46,7 +46,12 @@ const AnthropicEventShape = z.discriminatedUnion("type", [
   z.looseObject({ type: z.literal("content_block_stop"), index: z.number() }),
   z.looseObject({
     type: z.literal("message_delta"),
-    delta: z.looseObject({ stop_reason: z.string().nullish() }),
+    delta: z.looseObject({
+      stop_reason: z.string().nullish(),
+      stop_details: z
+        .looseObject({ type: z.string().optional(), category: z.string().nullish(), explanation: z.string().nullish() })
+        .nullish(),
+    }),
     usage: AnthropicUsageShape.nullish(),
   }),
   z.looseObject({ type: z.literal("message_stop") }),
@@ -66,7 +71,7 @@ const ChunkShape = z.looseObject({
       z.looseObject({
         delta: z
           .looseObject({
-            content: z.string().nullish(),
+            content: z.union([z.string(), z.array(z.looseObject({ type: z.string(), text: z.string().optional() }))]).nullish(),
             refusal: z.string().nullish(),
             reasoning_content: z.string().nullish(),
             reasoning: z.string().nullish(),
@@ -81,7 +86,9 @@ const ChunkShape = z.looseObject({
     .looseObject({
       prompt_tokens: z.number().nullish(),
       completion_tokens: z.number().nullish(),
+      total_tokens: z.number().nullish(),
       prompt_tokens_details: z.looseObject({ cached_tokens: z.number().nullish() }).nullish(),
+      completion_tokens_details: z.looseObject({ reasoning_tokens: z.number().nullish() }).nullish(),
       prompt_cache_hit_tokens: z.number().nullish(),
     })
     .nullish(),
@@ -101,6 +108,7 @@ const ResponsesUsageShape = z.looseObject({
   input_tokens: z.number().nullish(),
   output_tokens: z.number().nullish(),
   input_tokens_details: z.looseObject({ cached_tokens: z.number().nullish() }).nullish(),
+  output_tokens_details: z.looseObject({ reasoning_tokens: z.number().nullish() }).nullish(),
 });
 
 const ResponseShape = z.looseObject({
@@ -150,6 +158,7 @@ const ANTHROPIC_EVENTS = [
   ...ANTHROPIC_DELTAS.map((delta) => ({ type: "content_block_delta", index: 1, delta })),
   { type: "content_block_stop", index: 2 },
   { type: "message_delta", delta: { stop_reason: "tool_use", stop_sequence: null }, usage: anthropicUsage },
+  { type: "message_delta", delta: { stop_reason: "refusal", stop_details: { type: "refusal", category: "cyber", explanation: "x" } } },
   { type: "message_stop" },
   { type: "ping" },
 ];
@@ -174,8 +183,24 @@ const COMPLETIONS_CHUNKS = [
         finish_reason: "stop",
       },
       { index: 1, delta: { content: "e" }, finish_reason: "length" },
+      {
+        index: 2,
+        delta: {
+          content: [
+            { type: "thinking", thinking: [{ type: "text", text: "f" }] },
+            { type: "text", text: "g" },
+          ],
+        },
+      },
     ],
-    usage: { prompt_tokens: 10, completion_tokens: 2, prompt_tokens_details: { cached_tokens: 3 }, prompt_cache_hit_tokens: 4 },
+    usage: {
+      prompt_tokens: 10,
+      completion_tokens: 2,
+      total_tokens: 14,
+      prompt_tokens_details: { cached_tokens: 3 },
+      completion_tokens_details: { reasoning_tokens: 2 },
+      prompt_cache_hit_tokens: 4,
+    },
   },
 ];
 
@@ -191,7 +216,7 @@ const item = {
 const response = {
   id: "resp_1",
   status: "completed",
-  usage: { input_tokens: 5, output_tokens: 6, input_tokens_details: { cached_tokens: 1 } },
+  usage: { input_tokens: 5, output_tokens: 6, input_tokens_details: { cached_tokens: 1 }, output_tokens_details: { reasoning_tokens: 2 } },
   incomplete_details: { reason: "max_output_tokens" },
   error: { code: "server_error", message: "m" },
 };

@@ -18,7 +18,9 @@ import {
   type FauxRoute,
 } from "../../electron/core/faux";
 import type { AssistantMessage, Message, ToolCall } from "../../shared/protocol";
-import { ALL_ROUTES as ROUTES, context, fakeAwsCredentials, run, targets, toolResult, user, type Target } from "./adapters-fixtures";
+import type { ToolSpec } from "../../electron/core/providers/types";
+import { findModel, findProvider } from "../../electron/core/providers/registry";
+import { ALL_ROUTES as ROUTES, TOOLS, context, fakeAwsCredentials, run, targets, toolResult, user, type Target } from "./adapters-fixtures";
 
 let faux: FauxProvider;
 let T: Record<FauxRoute, Target>;
@@ -171,5 +173,116 @@ describe("what the model sees after a handoff", () => {
     expect(wireIds.length).toBeGreaterThan(0);
     expect(wireIds.every((id) => /^[a-zA-Z0-9]{9}$/.test(id))).toBe(true);
     expect(storedIds(conv.history).calls.every((id) => id.includes("|"))).toBe(true);
+  });
+});
+
+/** A registry model pointed at the faux provider (its compat from the registry: family, flags). */
+function registryTarget(ref: string, route: FauxRoute): Target {
+  const model = findModel(ref);
+  const provider = model && findProvider(model.provider);
+  if (!model || !provider) throw new Error(`registry lacks ${ref}`);
+  const baseUrl = route === "gemini" ? faux.baseUrls.gemini : route === "bedrock" ? faux.baseUrls.bedrock : faux.baseUrls.anthropic;
+  return { route, label: ref, model, provider: { ...provider, baseUrl } };
+}
+
+/** An MCP server's tool whose schema uses string formats Gemini refuses ("uri", "email"). */
+const MCP_FETCH: ToolSpec = {
+  name: "mcp__web__fetch",
+  description: "Fetch a URL (MCP).",
+  parameters: {
+    type: "object",
+    properties: { url: { type: "string", format: "uri" }, contact: { type: "string", format: "email" } },
+    required: ["url"],
+  },
+};
+
+interface Step {
+  target: Target;
+  blocks: FauxBlock[];
+  reasoning?: "off" | "medium" | "high";
+  tools?: ToolSpec[];
+}
+
+/** Runs the steps in order on one history, each call answered; returns every request the faux provider judged. */
+async function converse(steps: Step[]): Promise<{ history: Message[]; paths: string[] }> {
+  const history: Message[] = [user("Fix the failing build.")];
+  for (const [i, step] of steps.entries()) {
+    faux.script(reply(step.blocks, { chunkSize: 7 }));
+    const { final, message } = await run(
+      step.target,
+      context(history, step.tools ?? TOOLS),
+      step.reasoning ? { reasoning: step.reasoning } : {},
+    );
+    const request = faux.requests[faux.requests.length - 1];
+    expect(request.rejection?.message ?? null, `step ${i + 1} on ${step.target.label}`).toBeNull();
+    expect(final.type, `step ${i + 1} on ${step.target.label}: ${final.message.errorMessage ?? ""}`).toBe("done");
+    history.push(message);
+    for (const call of callsOf(message)) history.push(toolResult(call.id, call.name, `output of ${call.name} at step ${i + 1}`));
+  }
+  return { history, paths: faux.requests.map((r) => r.path) };
+}
+
+const calls = (id1: string, id2: string): FauxBlock[] => [
+  text("Reading, then listing."),
+  toolCall("read", { path: "src/a.ts" }, id1),
+  toolCall("bash", { command: "ls src" }, id2),
+];
+
+describe("the handoff matrix with today's models and quirks", () => {
+  it("Gemini 3 Flash continues a tool loop Anthropic started (placeholder signatures by family) and hands back", async () => {
+    const flash = registryTarget("google/gemini-3-flash-preview", "gemini");
+    await converse([
+      {
+        target: T.anthropic,
+        blocks: [thinking("Plan."), ...calls(`toolu_01Flash${uniq()}`, `toolu_02Flash${uniq()}`)],
+        reasoning: "medium",
+      },
+      { target: flash, blocks: [thinking("Next."), ...calls(`fc-flash-${uniq()}`, "")], reasoning: "medium" },
+      { target: T.anthropic, blocks: [text("Done.")], reasoning: "medium" },
+    ]);
+    expect(faux.requests.every((r) => r.accepted)).toBe(true);
+  });
+
+  it("Bedrock Claude with thinking switched on mid-turn, and after another model's tool loop, is accepted", async () => {
+    const claude = registryTarget("bedrock/us.anthropic.claude-sonnet-4-5-20250929-v1:0", "bedrock");
+    await converse([
+      // Its own tool loop opened with reasoning off …
+      { target: claude, blocks: calls(`tooluse_a${uniq()}`, `tooluse_b${uniq()}`), reasoning: "off" },
+      // … continued with reasoning on; then another model's loop continued by it with reasoning on.
+      { target: claude, blocks: [thinking("Now I think."), ...calls(`tooluse_c${uniq()}`, `tooluse_d${uniq()}`)], reasoning: "high" },
+      {
+        target: T["openai-responses"],
+        blocks: calls(`call_${uniq()}x|fc_${uniq()}y`, `call_${uniq()}z|fc_${uniq()}w`),
+        reasoning: "medium",
+      },
+      { target: claude, blocks: [text("All done.")], reasoning: "high" },
+    ]);
+    expect(faux.requests.map((r) => r.route)).toEqual(["bedrock", "bedrock", "openai-responses", "bedrock"]);
+  });
+
+  it.each(["bedrock/us.meta.llama3-3-70b-instruct-v1:0", "bedrock/mistral.mistral-large-2407-v1:0"])(
+    "%s takes a tool loop over through Converse (no streaming tool use) and hands it back",
+    async (ref) => {
+      const target = registryTarget(ref, "bedrock");
+      // Mistral on Bedrock sends (and wants) 9-alphanumeric ids.
+      const ids = ref.includes("mistral") ? ["Ab3dE6gH9", "Zy8wV5uT2"] : [`tooluse_${uniq()}Q`, `tooluse_${uniq()}R`];
+      const { paths } = await converse([
+        { target: T.anthropic, blocks: calls(`toolu_01Hand${uniq()}`, `toolu_02Hand${uniq()}`) },
+        { target, blocks: calls(ids[0], ids[1]) },
+        { target: T.anthropic, blocks: [text("Done.")] },
+      ]);
+      expect(paths[1]).toMatch(/\/converse$/);
+    },
+  );
+
+  it("Gemini takes a conversation whose MCP tool's schema uses string formats, and hands back", async () => {
+    const gemini = registryTarget("google/gemini-2.5-flash", "gemini");
+    const tools = [...TOOLS, MCP_FETCH];
+    await converse([
+      { target: T.anthropic, blocks: [toolCall("mcp__web__fetch", { url: "https://example.com" }, `toolu_01Mcp${uniq()}`)], tools },
+      { target: gemini, blocks: [toolCall("mcp__web__fetch", { url: "https://example.org" }, `fc-mcp-${uniq()}`)], tools },
+      { target: T.anthropic, blocks: [text("Fetched both.")], tools },
+    ]);
+    expect(JSON.stringify(faux.requests[1].body)).not.toContain('"format":"uri"');
   });
 });

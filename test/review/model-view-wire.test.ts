@@ -75,6 +75,8 @@ describe("what the model saw, checked against the wire", () => {
       expect(faux.requests).toHaveLength(2);
       for (const [i, stored] of requests.entries()) {
         const view = modelViewAt(entries, stored.seq, {
+          // The loop sends the session id as the prompt-cache key (Responses): the rebuilt body carries it too.
+          sessionId: fixture.sessionId,
           workspaceRoot: workspace,
           platform: "linux",
           // The specs the session's tools sent (bash's description says where commands run).

@@ -79,6 +79,8 @@ async function streamOnce(host: RequestHost, resolved: ResolvedModel, signal: Ab
       // "default" asks for nothing: the model's own default. Builders send a level only to models that take it.
       reasoning: level === "default" ? undefined : level,
       demoteOtherReasoning: deps.demoteOtherReasoning?.() ?? false,
+      // The session's requests share a prompt cache where the API keys one (Responses).
+      sessionId,
     };
     for await (const event of deps.stream(resolved, context, options)) {
       if (event.type === "done") return { kind: "done", message: deps.computeCost(resolved.model, event.message) };

@@ -17,7 +17,7 @@ export interface HttpAnswer {
 const ANTHROPIC_RATE_LIMIT =
   "Number of request tokens has exceeded your per-minute rate limit (https://docs.claude.com/en/api/rate-limits); see the response headers for current usage. Please reduce the prompt length or the maximum tokens requested, or try again later.";
 
-type HttpFault = Exclude<FauxFault, { type: "streamError" }>;
+type HttpFault = Exclude<FauxFault, { type: "streamError" } | { type: "recorded" }>;
 
 export function faultAnswer(route: FauxRoute, fault: HttpFault, ctx: { model: string; apiKey: string }): HttpAnswer {
   const own = googleAwsFaultAnswer(route, fault, ctx);

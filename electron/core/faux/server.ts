@@ -194,7 +194,7 @@ export async function startFauxProvider(options: FauxProviderOptions = {}): Prom
     const head = BodyHead.safeParse(body);
     const model = matched.model ?? (head.success ? head.data.model : undefined);
     const stream = matched.stream ?? (head.success && head.data.stream === true);
-    const rejection = validateRequest(route, body, { signatureOwner: (s) => signatures.ownerOf(s), modelId: model });
+    const rejection = validateRequest(route, body, { signatureOwner: (s) => signatures.ownerOf(s), modelId: model, stream });
     const record: FauxRecordedRequest = {
       seq: ++seq,
       route,
@@ -289,6 +289,12 @@ export async function startFauxProvider(options: FauxProviderOptions = {}): Prom
       return record;
     }
     record.outcome = "fault";
+    if (answer.type === "recorded") {
+      record.outcome = "reply";
+      if (stream) await writeStream(res, route, [...(answer.events ?? [])], { type: "reply", content: [] });
+      else sendJson(res, 200, requestIdHeader(route), answer.json ?? {});
+      return record;
+    }
     if (answer.type === "streamError") {
       const reply = answer.reply ?? { type: "reply", content: [{ type: "text", text: "Working on it" }] };
       const events = encode(reply).events;

@@ -69,7 +69,13 @@ export type FauxFault =
   /** An error event inside an HTTP 200 stream, after `afterEvents` events of `reply` (default: a short text). */
   | { type: "streamError"; afterEvents?: number; reply?: FauxReply; errorType?: "overloaded" | "server" }
   /** Any status and body, verbatim. */
-  | { type: "http"; status: number; body: unknown; headers?: Record<string, string> };
+  | { type: "http"; status: number; body: unknown; headers?: Record<string, string> }
+  /**
+   * A recorded answer replayed as it was: `events` in the route's stream framing
+   * (SSE, or event-stream frames on Bedrock, `event` naming the frame's event
+   * type) for a streaming request, `json` as the body of a non-streaming one.
+   */
+  | { type: "recorded"; events?: readonly { event?: string; data: string }[]; json?: unknown };
 
 export type FauxStep = FauxReply | FauxFault | FauxResponder;
 

@@ -16,6 +16,8 @@ export interface ValidationContext {
   /** The model that issued a signature (thinking, redacted data, encrypted reasoning), if this server issued it. */
   signatureOwner: (signature: string) => string | undefined;
   modelId: string | undefined;
+  /** The request came in on a streaming route. */
+  stream: boolean;
 }
 
 /**
@@ -26,7 +28,7 @@ export interface ValidationContext {
 const THINKING_MODE_MODELS: ReadonlySet<string> = new Set(["deepseek-reasoner", "kimi-k2-thinking", "moonshotai/kimi-k2-thinking"]);
 
 export function validateRequest(route: FauxRoute, body: unknown, ctx: ValidationContext): FauxRejection | null {
-  const base = { signatureOwner: ctx.signatureOwner, modelId: ctx.modelId };
+  const base = { signatureOwner: ctx.signatureOwner, modelId: ctx.modelId, stream: ctx.stream };
   switch (route) {
     case "anthropic":
       return validateAnthropicRequest(body, base);

@@ -28,6 +28,14 @@ export const BUNDLED_PROVIDERS: readonly ProviderConfig[] = [
     compat: { toolCallIdRule: "mistral9", assistantAfterToolResult: true, maxTokensField: "max_tokens", streamUsage: false },
   },
   {
+    key: "xai",
+    label: "xAI",
+    api: "openai-completions",
+    baseUrl: "https://api.x.ai/v1",
+    apiKeyEnv: "XAI_API_KEY",
+    compat: { maxTokensField: "max_completion_tokens", reasoningField: "reasoning_content" },
+  },
+  {
     key: "groq",
     label: "Groq",
     api: "openai-completions",
@@ -152,12 +160,13 @@ function compatible(
   };
 }
 
-function gemini(id: string, name: string, contextWindow: number, p: Price, compat?: ModelInfo["compat"]): ModelInfo {
+function gemini(id: string, name: string, family: string, contextWindow: number, p: Price, compat?: ModelInfo["compat"]): ModelInfo {
   return {
     id,
     name,
     provider: "google",
     api: "google-generative-ai",
+    family,
     contextWindow,
     maxOutput: 65_536,
     input: TEXT_IMAGE,
@@ -170,24 +179,26 @@ function gemini(id: string, name: string, contextWindow: number, p: Price, compa
 function bedrock(
   id: string,
   name: string,
+  family: string,
   contextWindow: number,
   maxOutput: number,
   input: ModelInfo["input"],
   p: Price,
-  reasoning: ModelInfo["compat"] = {},
+  compat: ModelInfo["compat"] = {},
 ): ModelInfo {
-  const reasons = reasoning.bedrockReasoning !== undefined && reasoning.bedrockReasoning !== "none";
+  const reasons = compat.bedrockReasoning !== undefined && compat.bedrockReasoning !== "none";
   return {
     id,
     name,
     provider: "bedrock",
     api: "bedrock-converse-stream",
+    family,
     contextWindow,
     maxOutput,
     input,
     reasoning: reasons,
     price: p,
-    ...(reasons ? { compat: reasoning } : {}),
+    ...(Object.keys(compat).length > 0 ? { compat } : {}),
   };
 }
 
@@ -207,13 +218,24 @@ export const BUNDLED_MODELS: readonly ModelInfo[] = [
   ...openai("o3", "o3", 200_000, 100_000, true, price(2, 8, 0.5)),
   ...openai("o4-mini", "o4-mini", 200_000, 100_000, true, price(1.1, 4.4, 0.275)),
 
-  gemini("gemini-3-pro-preview", "Gemini 3 Pro", 1_048_576, price(2, 12, 0.2), { thoughtSignatures: true, thinkingRequired: true }),
-  gemini("gemini-2.5-pro", "Gemini 2.5 Pro", 1_048_576, price(1.25, 10, 0.125), { thinkingRequired: true }),
-  gemini("gemini-2.5-flash", "Gemini 2.5 Flash", 1_048_576, price(0.3, 2.5, 0.03)),
+  gemini("gemini-3.1-pro-preview", "Gemini 3.1 Pro", "gemini-pro", 1_048_576, price(2, 12, 0.2), {
+    thinkingRequired: true,
+    thinkingLevels: ["low", "medium", "high"],
+  }),
+  gemini("gemini-3-pro-preview", "Gemini 3 Pro", "gemini-pro", 1_048_576, price(2, 12, 0.2), {
+    thinkingRequired: true,
+    thinkingLevels: ["low", "high"],
+  }),
+  gemini("gemini-3-flash-preview", "Gemini 3 Flash", "gemini-flash", 1_048_576, price(0.5, 3, 0.05), {
+    thinkingLevels: ["minimal", "low", "medium", "high"],
+  }),
+  gemini("gemini-2.5-pro", "Gemini 2.5 Pro", "gemini-pro", 1_048_576, price(1.25, 10, 0.125), { thinkingRequired: true }),
+  gemini("gemini-2.5-flash", "Gemini 2.5 Flash", "gemini-flash", 1_048_576, price(0.3, 2.5, 0.03)),
 
   bedrock(
     "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
     "Claude Sonnet 4.5 (Bedrock)",
+    "claude-sonnet",
     200_000,
     64_000,
     TEXT_IMAGE,
@@ -223,16 +245,22 @@ export const BUNDLED_MODELS: readonly ModelInfo[] = [
   bedrock(
     "us.anthropic.claude-haiku-4-5-20251001-v1:0",
     "Claude Haiku 4.5 (Bedrock)",
+    "claude-haiku",
     200_000,
     64_000,
     TEXT_IMAGE,
     price(1, 5, 0.1, 1.25),
     { bedrockReasoning: "anthropic-thinking" },
   ),
-  bedrock("us.meta.llama3-3-70b-instruct-v1:0", "Llama 3.3 70B (Bedrock)", 128_000, 8_192, TEXT, price(0.72, 0.72)),
-  bedrock("mistral.mistral-large-2407-v1:0", "Mistral Large 2 (Bedrock)", 128_000, 8_192, TEXT, price(2, 6)),
-  bedrock("us.amazon.nova-pro-v1:0", "Amazon Nova Pro (Bedrock)", 300_000, 10_000, TEXT_IMAGE, price(0.8, 3.2, 0.2)),
-  bedrock("us.amazon.nova-premier-v1:0", "Amazon Nova Premier (Bedrock)", 1_000_000, 32_000, TEXT_IMAGE, price(2.5, 12.5), {
+  // AWS's model-feature table lists no streaming tool use for these two: tools go through Converse.
+  bedrock("us.meta.llama3-3-70b-instruct-v1:0", "Llama 3.3 70B (Bedrock)", "llama", 128_000, 8_192, TEXT, price(0.72, 0.72), {
+    bedrockStreamingTools: false,
+  }),
+  bedrock("mistral.mistral-large-2407-v1:0", "Mistral Large 2 (Bedrock)", "mistral", 128_000, 8_192, TEXT, price(2, 6), {
+    bedrockStreamingTools: false,
+  }),
+  bedrock("us.amazon.nova-pro-v1:0", "Amazon Nova Pro (Bedrock)", "nova-pro", 300_000, 10_000, TEXT_IMAGE, price(0.8, 3.2, 0.2)),
+  bedrock("us.amazon.nova-premier-v1:0", "Amazon Nova Premier (Bedrock)", "nova", 1_000_000, 32_000, TEXT_IMAGE, price(2.5, 12.5), {
     bedrockReasoning: "nova",
   }),
 
@@ -240,6 +268,11 @@ export const BUNDLED_MODELS: readonly ModelInfo[] = [
   compatible("mistral", "mistral-medium-latest", "Mistral Medium", 131_072, 32_768, TEXT_IMAGE, false, price(0.4, 2)),
   compatible("mistral", "devstral-medium-latest", "Devstral Medium", 131_072, 32_768, TEXT, false, price(0.4, 2)),
   compatible("mistral", "codestral-latest", "Codestral", 256_000, 32_768, TEXT, false, price(0.3, 0.9)),
+  // Magistral streams its reasoning as typed content chunks (`{type: "thinking"}`), read whatever the server.
+  compatible("mistral", "magistral-medium-latest", "Magistral Medium", 131_072, 40_000, TEXT, true, price(2, 5)),
+
+  compatible("xai", "grok-4", "Grok 4", 256_000, 64_000, TEXT_IMAGE, true, price(3, 15, 0.75)),
+  compatible("xai", "grok-3-mini", "Grok 3 mini", 131_072, 32_768, TEXT, true, price(0.3, 0.5, 0.075)),
 
   compatible("groq", "llama-3.3-70b-versatile", "Llama 3.3 70B (Groq)", 131_072, 32_768, TEXT, false, price(0.59, 0.79)),
   compatible("groq", "openai/gpt-oss-120b", "gpt-oss-120b (Groq)", 131_072, 65_536, TEXT, true, price(0.15, 0.75), {

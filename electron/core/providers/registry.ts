@@ -18,7 +18,7 @@ import { BUNDLED_MODELS, BUNDLED_PROVIDERS } from "./registry-data";
 export type RegistryResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
 /** Token counts without cost, as the adapters accumulate them. */
-export type TokenCounts = Pick<Usage, "input" | "output" | "cacheRead" | "cacheWrite">;
+export type TokenCounts = Pick<Usage, "input" | "output" | "cacheRead" | "cacheWrite" | "reasoningTokens">;
 
 function key(provider: string, api: Api, id: string): string {
   return `${provider}\u0000${api}\u0000${id}`;
@@ -101,6 +101,58 @@ export const registerCustomProviders = (providers: unknown): RegistryResult<Prov
   defaultRegistry.registerCustomProviders(providers);
 
 /**
+ * A compat default for every model of some families on one api (the catalog's
+ * family names, models.dev's), optionally only when the model declares a fact
+ * (`when`, read from its own and its provider's flags): a model listed later (a
+ * catalog entry, a custom model) gets the rule from its family, never its id.
+ */
+export interface FamilyRule {
+  api: Api;
+  families: readonly string[];
+  when?: (declared: Partial<Compat>) => boolean;
+  compat: Partial<Compat>;
+  /** The error text it prevents, or the documented rule. */
+  why: string;
+}
+
+const GEMINI = ["gemini-pro", "gemini-flash", "gemini-flash-lite"];
+const BEDROCK_CACHING = ["claude-opus", "claude-sonnet", "claude-haiku", "claude-fable", "nova", "nova-pro", "nova-lite", "nova-micro"];
+const BEDROCK_MISTRAL = ["mistral", "magistral", "ministral", "devstral", "pixtral"];
+
+export const FAMILY_RULES: readonly FamilyRule[] = [
+  {
+    api: "google-generative-ai",
+    families: GEMINI,
+    // Gemini 3 is the generation that takes thinking levels.
+    when: (declared) => (declared.thinkingLevels?.length ?? 0) > 0,
+    compat: { thoughtSignatures: true },
+    why: "Function call is missing a thought_signature in functionCall parts (every Gemini 3 model, Flash included)",
+  },
+  {
+    api: "bedrock-converse-stream",
+    families: BEDROCK_CACHING,
+    compat: { bedrockCachePoint: true },
+    why: "Claude and Nova on Bedrock take cachePoint blocks",
+  },
+  {
+    api: "bedrock-converse-stream",
+    families: BEDROCK_MISTRAL,
+    compat: { toolCallIdRule: "mistral9" },
+    why: "Tool call id was X but must be a-z, A-Z, 0-9, with a length of 9 (Mistral's rule holds on Bedrock too)",
+  },
+];
+
+function familyCompat(model: ModelInfo, declared: Partial<Compat>): Partial<Compat> | undefined {
+  if (model.family === undefined) return undefined;
+  let out: Partial<Compat> | undefined;
+  for (const rule of FAMILY_RULES) {
+    if (rule.api !== model.api || !rule.families.includes(model.family) || (rule.when && !rule.when(declared))) continue;
+    out = { ...out, ...rule.compat };
+  }
+  return out;
+}
+
+/**
  * The last resolution per model object, with the two flag objects it was made
  * from: every request resolves its model's flags, and a zod parse per request
  * cost more than the rest of choosing the transform target. Registry objects
@@ -109,11 +161,15 @@ export const registerCustomProviders = (providers: unknown): RegistryResult<Prov
  */
 const resolvedCompat = new WeakMap<ModelInfo, { provider: ProviderConfig["compat"]; model: ModelInfo["compat"]; compat: Compat }>();
 
-/** Provider flags, overridden by the model's, with every default applied (frozen: shared between requests). */
+/**
+ * Provider flags, overridden by the model family's (`FAMILY_RULES`), overridden
+ * by the model's, with every default applied (frozen: shared between requests).
+ */
 export function resolveCompat(model: ModelInfo, provider: ProviderConfig): Compat {
   const known = resolvedCompat.get(model);
   if (known !== undefined && known.provider === provider.compat && known.model === model.compat) return known.compat;
-  const compat = Object.freeze(CompatSchema.parse({ ...provider.compat, ...model.compat }));
+  const declared = { ...provider.compat, ...model.compat };
+  const compat = Object.freeze(CompatSchema.parse({ ...provider.compat, ...familyCompat(model, declared), ...model.compat }));
   resolvedCompat.set(model, { provider: provider.compat, model: model.compat, compat });
   return compat;
 }
@@ -127,9 +183,9 @@ export function computeCost(model: ModelInfo, counts: TokenCounts): Cost {
   return { input, output, cacheRead, cacheWrite, total: input + output + cacheRead + cacheWrite };
 }
 
-/** A full Usage (total tokens and cost filled in) from token counts. */
+/** A full Usage (total tokens and cost filled in) from token counts; reasoning tokens are part of `output`. */
 export function usageWithCost(model: ModelInfo, counts: TokenCounts): Usage {
-  return {
+  const usage: Usage = {
     input: counts.input,
     output: counts.output,
     cacheRead: counts.cacheRead,
@@ -137,4 +193,6 @@ export function usageWithCost(model: ModelInfo, counts: TokenCounts): Usage {
     totalTokens: counts.input + counts.output + counts.cacheRead + counts.cacheWrite,
     cost: computeCost(model, counts),
   };
+  if (counts.reasoningTokens !== undefined) usage.reasoningTokens = counts.reasoningTokens;
+  return usage;
 }

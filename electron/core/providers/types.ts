@@ -43,6 +43,11 @@ export interface StreamOptions {
    * Ignored for Anthropic targets (they refuse it: `Refusal (reasoning_extraction)`).
    */
   demoteOtherReasoning?: boolean;
+  /**
+   * The session the request belongs to: the prompt-cache key where the API takes
+   * one (Responses `prompt_cache_key`), so a session's requests share a cache.
+   */
+  sessionId?: string;
   /** Extra headers (never logged). */
   headers?: Record<string, string>;
   /** Called with the exact body before sending (for "what the model saw"). */

@@ -109,6 +109,7 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
     const instructions = loadInstructions && index >= 0 ? await loadInstructions(entries.slice(0, index)) : NO_INSTRUCTIONS;
     return unwrap(
       modelViewAt(entries, seq, {
+        sessionId: session.id,
         workspaceRoot: workspaceRoot(session),
         platform: ctx.platform,
         toolSpecs: ctx.toolSpecs?.(session.id) ?? defaultToolSpecs(),

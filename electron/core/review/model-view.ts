@@ -24,6 +24,8 @@ import { modelLabel } from "./timeline";
 import type { ReviewResult } from "./result";
 
 export interface ModelViewInput {
+  /** The session's id: the loop sends it as the prompt-cache key where the API takes one. */
+  sessionId?: string;
   /** The session's setting: other models' reasoning sent as text (never to Anthropic). */
   demoteOtherReasoning?: boolean;
   workspaceRoot: string;
@@ -79,6 +81,7 @@ export function modelViewAt(entries: readonly StoredEntry[], seq: number, input:
     const built = buildRequest(resolved.model, resolved.provider, context, {
       demoteOtherReasoning: input.demoteOtherReasoning === true,
       reasoning: reasoning === "default" ? undefined : reasoning,
+      ...(input.sessionId !== undefined ? { sessionId: input.sessionId } : {}),
     });
     const seqs = historySeqs(before);
     const repairs = built.repairs.map((r) => ({ ...r, seq: r.messageIndex === null ? null : (seqs[r.messageIndex] ?? null) }));

@@ -3,6 +3,7 @@
  * any number a stored entry may hold (a timestamp of -1e20, NaN, a duration of
  * 1e300) and returns short text: a throw here would take the row, or the app, down.
  */
+import type { Usage } from "../../../shared/protocol";
 
 /** Past this, numbers are shown in exponent form (toFixed would print 21+ digits). */
 const HUGE = 1e12;
@@ -19,6 +20,18 @@ export function formatTokens(n: number): string {
   if (n < 1_000_000_000) return `${(n / 1_000_000).toFixed(n < 10_000_000 ? 2 : 1)}M`;
   if (n < HUGE) return `${(n / 1_000_000_000).toFixed(n < 10_000_000_000 ? 2 : 1)}B`;
   return huge(n);
+}
+
+/** A message's usage spelled out: every count, cache reads and writes with what they cost, reasoning where reported. */
+export function usageTitle(u: Usage): string {
+  const parts = [
+    `input ${u.input} (${formatCost(u.cost.input)})`,
+    `output ${u.output} (${formatCost(u.cost.output)})`,
+    `cache read ${u.cacheRead} (${formatCost(u.cost.cacheRead)})`,
+    `cache write ${u.cacheWrite} (${formatCost(u.cost.cacheWrite)})`,
+  ];
+  if (u.reasoningTokens !== undefined) parts.push(`reasoning ${u.reasoningTokens} (in output)`);
+  return parts.join(" · ");
 }
 
 export function formatCost(usd: number): string {

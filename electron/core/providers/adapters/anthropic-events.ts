@@ -13,12 +13,23 @@ export interface AnthropicUsage {
   cache_creation_input_tokens?: number | null;
 }
 
+/** A refusal's details (`stop_details`); each field is optional and anything else in it is ignored. */
+export interface AnthropicStopDetails {
+  type?: string;
+  category?: string | null;
+  explanation?: string | null;
+}
+
 export type AnthropicEvent =
   | { type: "message_start"; message: { id?: string; usage?: AnthropicUsage } }
   | { type: "content_block_start"; index: number; content_block: { type: string } }
   | { type: "content_block_delta"; index: number; delta: { type: string } }
   | { type: "content_block_stop"; index: number }
-  | { type: "message_delta"; delta: { stop_reason?: string | null }; usage?: AnthropicUsage | null }
+  | {
+      type: "message_delta";
+      delta: { stop_reason?: string | null; stop_details?: AnthropicStopDetails | null };
+      usage?: AnthropicUsage | null;
+    }
   | { type: "message_stop" }
   | { type: "ping" };
 
@@ -49,7 +60,12 @@ export function isAnthropicEvent(raw: unknown): raw is AnthropicEvent {
       return isNumber(raw.index);
     case "message_delta": {
       const delta = raw.delta;
-      return isRecord(delta) && isNullishString(delta.stop_reason) && (raw.usage === undefined || raw.usage === null || isUsage(raw.usage));
+      return (
+        isRecord(delta) &&
+        isNullishString(delta.stop_reason) &&
+        (delta.stop_details === undefined || delta.stop_details === null || isStopDetails(delta.stop_details)) &&
+        (raw.usage === undefined || raw.usage === null || isUsage(raw.usage))
+      );
     }
     case "message_stop":
     case "ping":
@@ -90,6 +106,10 @@ export function isAnthropicDelta(raw: unknown): raw is AnthropicDelta {
     default:
       return false;
   }
+}
+
+function isStopDetails(raw: unknown): raw is AnthropicStopDetails {
+  return isRecord(raw) && isOptionalString(raw.type) && isNullishString(raw.category) && isNullishString(raw.explanation);
 }
 
 function isUsage(raw: unknown): raw is AnthropicUsage {

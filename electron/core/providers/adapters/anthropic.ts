@@ -8,13 +8,24 @@
  * aborted stream still reports its input tokens.
  */
 import Anthropic from "@anthropic-ai/sdk";
-import type { StopReason } from "../../../../shared/protocol";
+import type { StopDetails, StopReason } from "../../../../shared/protocol";
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "../types";
 import { defineAdapter, runStream, TruncatedStreamError, type AdapterConfig, type ResponseReader, type RunContext } from "./common";
 import { appToolName, buildAnthropicRequest } from "./deps";
 import type { StreamState, TokenCounts } from "./stream-state";
-import { isAnthropicBlock, isAnthropicDelta, isAnthropicEvent, type AnthropicUsage } from "./anthropic-events";
+import { isAnthropicBlock, isAnthropicDelta, isAnthropicEvent, type AnthropicStopDetails, type AnthropicUsage } from "./anthropic-events";
+
+const REFUSAL_TEXT = "refusal: the model declined to continue (stop_reason: refusal)";
+
+/** The refusal's own words when the provider gave them (`stop_details`), kept on the message and in its error text. */
+function stopDetailsOf(raw: AnthropicStopDetails): StopDetails | undefined {
+  const details: StopDetails = {};
+  if (raw.type !== undefined) details.type = raw.type;
+  if (typeof raw.category === "string") details.category = raw.category;
+  if (typeof raw.explanation === "string") details.explanation = raw.explanation;
+  return Object.keys(details).length > 0 ? details : undefined;
+}
 
 /** Anthropic stop reasons, mapped faithfully; refusal is an error the user must see. */
 export function mapAnthropicStopReason(reason: string | null | undefined): { stopReason: StopReason; errorMessage?: string } {
@@ -29,7 +40,7 @@ export function mapAnthropicStopReason(reason: string | null | undefined): { sto
     case "model_context_window_exceeded":
       return { stopReason: "length" };
     case "refusal":
-      return { stopReason: "error", errorMessage: "refusal: the model declined to continue (stop_reason: refusal)" };
+      return { stopReason: "error", errorMessage: REFUSAL_TEXT };
     default:
       return { stopReason: "error", errorMessage: `unexpected stop_reason: ${String(reason)}` };
   }
@@ -58,11 +69,25 @@ function streamAnthropic(config: AdapterConfig, model: ModelInfo, provider: Prov
   });
 }
 
+/** A second `message_start` with another message while the first was open: the turn failed mid-stream, a retry may succeed. */
+export class RestartedStreamError extends Error {
+  /** Read by describeFailure: an `api_error` is retryable. */
+  readonly error: { type: string; message: string };
+  constructor(first: string | undefined, second: string | undefined) {
+    const message = `the provider restarted the answer mid-stream (message ${second ?? "?"} began while ${first ?? "?"} was open); the partial answer was not kept as complete`;
+    super(message);
+    this.name = "RestartedStreamError";
+    this.error = { type: "api_error", message };
+  }
+}
+
 class AnthropicReader implements ResponseReader {
   /** Wire block index → our content index (server-side blocks we skip are absent). */
   private readonly indexOf = new Map<number, number>();
   private stop: ReturnType<typeof mapAnthropicStopReason> | null = null;
   private sawStop = false;
+  private messageId: string | undefined;
+  private started = false;
 
   constructor(
     private readonly state: StreamState,
@@ -76,6 +101,15 @@ class AnthropicReader implements ResponseReader {
     const { state } = this;
     switch (raw.type) {
       case "message_start":
+        if (this.started) {
+          // The same message announced twice before anything of it arrived: a duplicate, harmless.
+          if (raw.message.id === this.messageId && !state.hasContent()) break;
+          // A new message while the first is open (an intermediary retried mid-stream): splicing the two
+          // would join one call's arguments to another's. The first ends here, failed and retryable.
+          throw new RestartedStreamError(this.messageId, raw.message.id);
+        }
+        this.started = true;
+        this.messageId = raw.message.id;
         state.setResponseId(raw.message.id);
         setUsage(state, raw.message.usage);
         break;
@@ -103,6 +137,14 @@ class AnthropicReader implements ResponseReader {
       case "message_delta":
         setUsage(state, raw.usage);
         if (raw.delta.stop_reason) this.stop = mapAnthropicStopReason(raw.delta.stop_reason);
+        if (raw.delta.stop_details) {
+          const details = stopDetailsOf(raw.delta.stop_details);
+          state.setStopDetails(details);
+          if (details?.explanation !== undefined && this.stop?.errorMessage === REFUSAL_TEXT) {
+            const category = details.category === undefined ? "" : ` (${details.category})`;
+            this.stop = { stopReason: "error", errorMessage: `refusal${category}: ${details.explanation}` };
+          }
+        }
         break;
       case "message_stop":
         this.sawStop = true;

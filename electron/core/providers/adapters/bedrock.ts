@@ -13,7 +13,10 @@
  */
 import {
   BedrockRuntimeClient,
+  ConverseCommand,
   ConverseStreamCommand,
+  type ContentBlock,
+  type ConverseCommandOutput,
   type ConverseStreamCommandInput,
   type ConverseStreamOutput,
 } from "@aws-sdk/client-bedrock-runtime";
@@ -105,7 +108,7 @@ async function* events(stream: AsyncIterable<ConverseStreamOutput>): AsyncGenera
 
 function streamBedrock(config: AdapterConfig, model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: StreamOptions) {
   return runStream(config, model, provider, options, async ({ state, signal, client: settings }: RunContext) => {
-    const { body, toolNames } = buildBedrockRequest(model, provider, context, options);
+    const { body, toolNames, compat } = buildBedrockRequest(model, provider, context, options);
     options.onRequestBody?.(body);
     // The SDK's fetch handler on our fetch, as the other adapters: the same proxy, CA files and
     // Electron net.fetch (see docs/networks.md), and the idle watch on every byte. ConverseStream
@@ -117,6 +120,11 @@ function streamBedrock(config: AdapterConfig, model: ModelInfo, provider: Provid
       requestHandler: new FetchHttpHandler({ customFetch: settings.fetch }),
     });
     try {
+      // "This model doesn't support tool use in streaming mode": such a model's tool requests go through Converse.
+      if (!compat.bedrockStreamingTools && body.toolConfig !== undefined) {
+        const response = await client.send(new ConverseCommand(toInput(body)), { abortSignal: signal });
+        return new BedrockReader(state, asStreamEvents(response), toolNames);
+      }
       const response = await client.send(new ConverseStreamCommand(toInput(body)), { abortSignal: signal });
       if (response.stream === undefined) throw new TruncatedStreamError("its first event");
       return new BedrockReader(state, events(response.stream), toolNames);
@@ -126,6 +134,35 @@ function streamBedrock(config: AdapterConfig, model: ModelInfo, provider: Provid
   });
 }
 
+/**
+ * A whole Converse answer as the events ConverseStream would have sent for it,
+ * so one reader handles both (each block whole in one delta).
+ */
+function* asStreamEvents(response: ConverseCommandOutput): Generator<ConverseStreamOutput> {
+  const content: ContentBlock[] = response.output?.message?.content ?? [];
+  yield { messageStart: { role: "assistant" } };
+  for (let contentBlockIndex = 0; contentBlockIndex < content.length; contentBlockIndex++) {
+    const block = content[contentBlockIndex];
+    if (block.toolUse !== undefined) {
+      const { toolUseId, name, input } = block.toolUse;
+      yield { contentBlockStart: { contentBlockIndex, start: { toolUse: { toolUseId, name } } } };
+      yield { contentBlockDelta: { contentBlockIndex, delta: { toolUse: { input: JSON.stringify(input ?? {}) } } } };
+    } else if (block.text !== undefined) {
+      yield { contentBlockDelta: { contentBlockIndex, delta: { text: block.text } } };
+    } else if (block.reasoningContent?.reasoningText !== undefined) {
+      const { text, signature } = block.reasoningContent.reasoningText;
+      yield { contentBlockDelta: { contentBlockIndex, delta: { reasoningContent: { text: text ?? "" } } } };
+      if (signature !== undefined) yield { contentBlockDelta: { contentBlockIndex, delta: { reasoningContent: { signature } } } };
+    } else if (block.reasoningContent?.redactedContent !== undefined) {
+      const redactedContent = block.reasoningContent.redactedContent;
+      yield { contentBlockDelta: { contentBlockIndex, delta: { reasoningContent: { redactedContent } } } };
+    } else continue;
+    yield { contentBlockStop: { contentBlockIndex } };
+  }
+  yield { messageStop: { stopReason: response.stopReason } };
+  if (response.usage !== undefined) yield { metadata: { usage: response.usage, metrics: { latencyMs: response.metrics?.latencyMs ?? 0 } } };
+}
+
 class BedrockReader implements ResponseReader {
   /** Wire block index → our content index. */
   private readonly indexOf = new Map<number, number>();
@@ -133,7 +170,7 @@ class BedrockReader implements ResponseReader {
 
   constructor(
     private readonly state: StreamState,
-    readonly events: AsyncIterable<ConverseStreamOutput>,
+    readonly events: AsyncIterable<ConverseStreamOutput> | Iterable<ConverseStreamOutput>,
     private readonly toolNames: Record<string, string>,
   ) {}
 

@@ -136,8 +136,8 @@ export interface RunContext {
  * stream's events and hands each one over.
  */
 export interface ResponseReader {
-  /** The SDK's stream of parsed events. */
-  readonly events: AsyncIterable<unknown>;
+  /** The SDK's stream of parsed events (or, for a non-streaming call, its answer as events). */
+  readonly events: AsyncIterable<unknown> | Iterable<unknown>;
   /** Folds one event into the state, pushing the neutral events it makes onto `out`; throws a failure the provider reported. */
   onEvent(event: unknown, out: StreamEvent[]): void;
   /** The events ended: the final events, or a throw (TruncatedStreamError) when the terminal event never came. */

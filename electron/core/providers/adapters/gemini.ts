@@ -68,10 +68,29 @@ function normalizeError(err: unknown): unknown {
     // No JSON body in the SDK's message: the error is classified from its status alone.
     body = undefined;
   }
-  const inner = typeof body === "object" && body !== null ? (body as { error?: { message?: unknown; status?: unknown } }).error : undefined;
+  const inner =
+    typeof body === "object" && body !== null
+      ? (body as { error?: { message?: unknown; status?: unknown; details?: unknown } }).error
+      : undefined;
   const message = typeof inner?.message === "string" ? inner.message : err.message;
   const type = typeof inner?.status === "string" ? inner.status : undefined;
-  return Object.assign(new Error(message), { status, error: { type, message } });
+  const delayMs = retryDelayMs(inner?.details);
+  // Gemini says when to retry in the body, not in a header: handed on as the header describeFailure reads.
+  const headers = delayMs === undefined ? undefined : { "retry-after-ms": String(delayMs) };
+  return Object.assign(new Error(message), { status, error: { type, message }, ...(headers ? { headers } : {}) });
+}
+
+/** `google.rpc.RetryInfo.retryDelay` ("34.4s", a protobuf Duration as JSON) in an error's details, in ms. */
+export function retryDelayMs(details: unknown): number | undefined {
+  if (!Array.isArray(details)) return undefined;
+  for (const detail of details as unknown[]) {
+    if (typeof detail !== "object" || detail === null) continue;
+    const record = detail as Record<string, unknown>;
+    if (record["@type"] !== "type.googleapis.com/google.rpc.RetryInfo" || typeof record.retryDelay !== "string") continue;
+    const match = /^(\d+(?:\.\d+)?)s$/.exec(record.retryDelay.trim());
+    if (match) return Math.round(Number(match[1]) * 1000);
+  }
+  return undefined;
 }
 
 async function* normalized(stream: AsyncIterable<GenerateContentResponse>): AsyncGenerator<GenerateContentResponse> {
@@ -134,11 +153,13 @@ class GeminiReader implements ResponseReader {
     const usage = chunk.usageMetadata;
     if (usage) {
       const cached = usage.cachedContentTokenCount ?? 0;
+      // Implicit caching: cachedContentTokenCount is the cached part of promptTokenCount, read at the cache price.
       state.setUsage({
         input: Math.max(0, (usage.promptTokenCount ?? 0) - cached),
         output: (usage.candidatesTokenCount ?? 0) + (usage.thoughtsTokenCount ?? 0),
         cacheRead: cached,
         cacheWrite: 0,
+        ...(usage.thoughtsTokenCount !== undefined ? { reasoningTokens: usage.thoughtsTokenCount } : {}),
       });
     }
     if (chunk.promptFeedback?.blockReason) this.blockReason = chunk.promptFeedback.blockReason;
@@ -189,14 +210,15 @@ class GeminiReader implements ResponseReader {
       if (ended) out.push(ended);
       return;
     }
-    if (typeof part.text === "string") {
+    // Gemini ends every answer with an empty text part (often carrying the signature, kept above): no block of its own.
+    if (typeof part.text === "string" && part.text !== "") {
       if (this.open?.kind !== "text") {
         this.close(out);
         const { index, event } = state.startText();
         out.push(event);
         this.open = { kind: "text", index };
       }
-      if (part.text) out.push(state.appendText(this.open.index, part.text));
+      out.push(state.appendText(this.open.index, part.text));
     }
   }
 

@@ -11,9 +11,16 @@ export interface CompletionsToolCallDelta {
   function?: { name?: string | null; arguments?: string | null } | null;
 }
 
+/**
+ * Typed content chunks (Mistral's Magistral): `{type: "text", text}` and
+ * `{type: "thinking", thinking: [{type: "text", text}]}`; other types are
+ * skipped on their own.
+ */
+export type CompletionsContentPart = { type: string; text?: string; thinking?: unknown };
+
 export interface CompletionsChoice {
   delta?: {
-    content?: string | null;
+    content?: string | CompletionsContentPart[] | null;
     refusal?: string | null;
     reasoning_content?: string | null;
     reasoning?: string | null;
@@ -25,7 +32,9 @@ export interface CompletionsChoice {
 export interface CompletionsUsage {
   prompt_tokens?: number | null;
   completion_tokens?: number | null;
+  total_tokens?: number | null;
   prompt_tokens_details?: { cached_tokens?: number | null } | null;
+  completion_tokens_details?: { reasoning_tokens?: number | null } | null;
   /** DeepSeek reports cache hits here instead. */
   prompt_cache_hit_tokens?: number | null;
 }
@@ -49,12 +58,16 @@ function isChoice(raw: unknown): boolean {
   if (delta === undefined || delta === null) return true;
   return (
     isRecord(delta) &&
-    isNullishString(delta.content) &&
+    (isNullishString(delta.content) || isArrayOf(delta.content, isContentPart)) &&
     isNullishString(delta.refusal) &&
     isNullishString(delta.reasoning_content) &&
     isNullishString(delta.reasoning) &&
     (delta.tool_calls === undefined || delta.tool_calls === null || isArrayOf(delta.tool_calls, isToolCallDelta))
   );
+}
+
+function isContentPart(raw: unknown): boolean {
+  return isRecord(raw) && typeof raw.type === "string" && isOptionalString(raw.text);
 }
 
 function isToolCallDelta(raw: unknown): boolean {
@@ -66,10 +79,13 @@ function isToolCallDelta(raw: unknown): boolean {
 function isUsage(raw: unknown): boolean {
   if (!isRecord(raw)) return false;
   const details = raw.prompt_tokens_details;
+  const completion = raw.completion_tokens_details;
   return (
     isNullishNumber(raw.prompt_tokens) &&
     isNullishNumber(raw.completion_tokens) &&
+    isNullishNumber(raw.total_tokens) &&
     isNullishNumber(raw.prompt_cache_hit_tokens) &&
-    (details === undefined || details === null || (isRecord(details) && isNullishNumber(details.cached_tokens)))
+    (details === undefined || details === null || (isRecord(details) && isNullishNumber(details.cached_tokens))) &&
+    (completion === undefined || completion === null || (isRecord(completion) && isNullishNumber(completion.reasoning_tokens)))
   );
 }

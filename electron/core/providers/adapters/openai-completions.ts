@@ -11,7 +11,16 @@ import type { LlmContext, ProviderAdapter, StreamEvent, StreamOptions } from "..
 import { defineAdapter, runStream, TruncatedStreamError, type AdapterConfig, type ResponseReader, type RunContext } from "./common";
 import { appToolName, buildOpenAICompletionsRequest, openaiClient } from "./deps";
 import type { StreamState, TokenCounts } from "./stream-state";
-import { isCompletionsChunk, type CompletionsToolCallDelta, type CompletionsUsage } from "./openai-completions-chunks";
+import {
+  isCompletionsChunk,
+  type CompletionsContentPart,
+  type CompletionsToolCallDelta,
+  type CompletionsUsage,
+} from "./openai-completions-chunks";
+
+function isTextPart(value: unknown): value is { text: string } {
+  return typeof value === "object" && value !== null && typeof (value as { text?: unknown }).text === "string";
+}
 
 export function mapCompletionsFinishReason(reason: string, hasToolCalls: boolean): { stopReason: StopReason; errorMessage?: string } {
   switch (reason) {
@@ -32,10 +41,26 @@ export function mapCompletionsFinishReason(reason: string, hasToolCalls: boolean
   }
 }
 
-function usageOf(raw: CompletionsUsage): Partial<TokenCounts> {
+/**
+ * OpenAI counts reasoning inside `completion_tokens`; some compatible servers
+ * (xAI) count it beside them, so that total = prompt + completion + reasoning.
+ * The total tells which: reasoning outside the completion is added to output,
+ * where it is billed.
+ */
+export function usageOf(raw: CompletionsUsage): Partial<TokenCounts> {
   const prompt = raw.prompt_tokens ?? 0;
   const cached = raw.prompt_tokens_details?.cached_tokens ?? raw.prompt_cache_hit_tokens ?? 0;
-  return { input: Math.max(0, prompt - cached), cacheRead: cached, output: raw.completion_tokens ?? 0, cacheWrite: 0 };
+  const completion = raw.completion_tokens ?? 0;
+  const reasoning = raw.completion_tokens_details?.reasoning_tokens ?? undefined;
+  const outside = reasoning !== undefined && reasoning > 0 && raw.total_tokens === prompt + completion + reasoning;
+  const counts: Partial<TokenCounts> = {
+    input: Math.max(0, prompt - cached),
+    cacheRead: cached,
+    output: outside ? completion + reasoning : completion,
+    cacheWrite: 0,
+  };
+  if (reasoning !== undefined) counts.reasoningTokens = reasoning;
+  return counts;
 }
 
 function streamCompletions(config: AdapterConfig, model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: StreamOptions) {
@@ -80,24 +105,9 @@ class CompletionsReader implements ResponseReader {
           : this.reasoningField === "reasoning"
             ? delta.reasoning
             : null;
-      if (reasoning) {
-        if (this.thinkingIndex === null) {
-          this.closeTextual(out);
-          const started = state.startThinking();
-          this.thinkingIndex = started.index;
-          out.push(started.event);
-        }
-        out.push(state.appendThinking(this.thinkingIndex, reasoning));
-      }
-      if (delta.content) {
-        if (this.textIndex === null) {
-          this.closeTextual(out);
-          const started = state.startText();
-          this.textIndex = started.index;
-          out.push(started.event);
-        }
-        out.push(state.appendText(this.textIndex, delta.content));
-      }
+      if (reasoning) this.onReasoning(reasoning, out);
+      if (typeof delta.content === "string") this.onText(delta.content, out);
+      else if (delta.content) for (const part of delta.content) this.onContentPart(part, out);
       if (delta.refusal) this.refusal += delta.refusal;
       const calls = delta.tool_calls;
       if (calls) for (let position = 0; position < calls.length; position++) this.onToolCall(calls[position], position, out);
@@ -110,6 +120,38 @@ class CompletionsReader implements ResponseReader {
     if (this.refusal) return this.state.finish("error", `refusal: ${this.refusal}`);
     const { stopReason, errorMessage } = mapCompletionsFinishReason(this.finishReason, this.state.hasToolCalls());
     return this.state.finish(stopReason, errorMessage);
+  }
+
+  private onText(text: string, out: StreamEvent[]): void {
+    if (text === "") return;
+    if (this.textIndex === null) {
+      this.closeTextual(out);
+      const started = this.state.startText();
+      this.textIndex = started.index;
+      out.push(started.event);
+    }
+    out.push(this.state.appendText(this.textIndex, text));
+  }
+
+  private onReasoning(text: string, out: StreamEvent[]): void {
+    if (this.thinkingIndex === null) {
+      this.closeTextual(out);
+      const started = this.state.startThinking();
+      this.thinkingIndex = started.index;
+      out.push(started.event);
+    }
+    out.push(this.state.appendThinking(this.thinkingIndex, text));
+  }
+
+  /** Magistral's typed chunks: text, and thinking whose text is a list of text parts (or a string). */
+  private onContentPart(part: CompletionsContentPart, out: StreamEvent[]): void {
+    if (part.type === "text" && part.text !== undefined) this.onText(part.text, out);
+    else if (part.type === "thinking") {
+      const inner = part.thinking;
+      const text =
+        typeof inner === "string" ? inner : Array.isArray(inner) ? inner.map((p: unknown) => (isTextPart(p) ? p.text : "")).join("") : "";
+      if (text !== "") this.onReasoning(text, out);
+    }
   }
 
   private onToolCall(call: CompletionsToolCallDelta, position: number, out: StreamEvent[]): void {

@@ -19,6 +19,7 @@ export interface ResponsesUsage {
   input_tokens?: number | null;
   output_tokens?: number | null;
   input_tokens_details?: { cached_tokens?: number | null } | null;
+  output_tokens_details?: { reasoning_tokens?: number | null } | null;
 }
 
 export interface ResponsesResponse {
@@ -110,9 +111,11 @@ function isResponse(raw: unknown): boolean {
 function isUsage(raw: unknown): boolean {
   if (!isRecord(raw)) return false;
   const details = raw.input_tokens_details;
+  const out = raw.output_tokens_details;
   return (
     isNullishNumber(raw.input_tokens) &&
     isNullishNumber(raw.output_tokens) &&
-    (details === undefined || details === null || (isRecord(details) && isNullishNumber(details.cached_tokens)))
+    (details === undefined || details === null || (isRecord(details) && isNullishNumber(details.cached_tokens))) &&
+    (out === undefined || out === null || (isRecord(out) && isNullishNumber(out.reasoning_tokens)))
   );
 }

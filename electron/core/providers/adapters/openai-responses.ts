@@ -45,7 +45,16 @@ export function mapResponsesStatus(
 function usageOf(raw: ResponsesUsage | null | undefined): Partial<TokenCounts> {
   if (!raw) return {};
   const cached = raw.input_tokens_details?.cached_tokens ?? 0;
-  return { input: Math.max(0, (raw.input_tokens ?? 0) - cached), cacheRead: cached, output: raw.output_tokens ?? 0, cacheWrite: 0 };
+  const counts: Partial<TokenCounts> = {
+    input: Math.max(0, (raw.input_tokens ?? 0) - cached),
+    cacheRead: cached,
+    output: raw.output_tokens ?? 0,
+    cacheWrite: 0,
+  };
+  // Already part of output_tokens.
+  const reasoning = raw.output_tokens_details?.reasoning_tokens;
+  if (typeof reasoning === "number") counts.reasoningTokens = reasoning;
+  return counts;
 }
 
 function streamResponses(config: AdapterConfig, model: ModelInfo, provider: ProviderConfig, context: LlmContext, options: StreamOptions) {

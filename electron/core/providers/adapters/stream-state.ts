@@ -11,7 +11,16 @@
  * far in `rawArguments`; the final block carries parsed `arguments`, and
  * `rawArguments` + `argumentsError` only when the text is unusable.
  */
-import type { AssistantContent, AssistantMessage, Cost, StopReason, ThinkingContent, ToolCall, Usage } from "../../../../shared/protocol";
+import type {
+  AssistantContent,
+  AssistantMessage,
+  Cost,
+  StopDetails,
+  StopReason,
+  ThinkingContent,
+  ToolCall,
+  Usage,
+} from "../../../../shared/protocol";
 import type { ModelInfo } from "../../../../shared/models";
 import type { StreamEvent } from "../types";
 import type { ProviderFailure } from "./errors";
@@ -33,6 +42,7 @@ export class StreamState {
   private usage: Usage | null = null;
   private readonly modelRef: AssistantMessage["model"];
   private responseId: string | undefined;
+  private stopDetails: StopDetails | undefined;
   private readonly timestamp: number;
 
   constructor(
@@ -54,13 +64,26 @@ export class StreamState {
 
   /** Replaces the token counts with those given (providers report cumulative numbers). */
   setUsage(counts: Partial<TokenCounts>): void {
-    this.tokens = {
+    const tokens: TokenCounts = {
       input: counts.input ?? this.tokens.input,
       output: counts.output ?? this.tokens.output,
       cacheRead: counts.cacheRead ?? this.tokens.cacheRead,
       cacheWrite: counts.cacheWrite ?? this.tokens.cacheWrite,
     };
+    const reasoning = counts.reasoningTokens ?? this.tokens.reasoningTokens;
+    if (reasoning !== undefined) tokens.reasoningTokens = reasoning;
+    this.tokens = tokens;
     this.usage = null;
+  }
+
+  /** The provider's details of why it stopped (a refusal's category and explanation), kept on the final message. */
+  setStopDetails(details: StopDetails | undefined): void {
+    this.stopDetails = details;
+  }
+
+  /** True once any block has started (a restarted message can no longer be told apart from the first). */
+  hasContent(): boolean {
+    return this.content.length > 0;
   }
 
   hasToolCalls(): boolean {
@@ -221,9 +244,13 @@ export class StreamState {
 
   private final(stopReason: StopReason, errorMessage?: string): AssistantMessage {
     const message = this.snapshot(stopReason);
-    // Thinking with neither text nor signature carries nothing worth storing.
-    message.content = message.content.filter((b) => b.type !== "thinking" || b.thinking !== "" || b.signature);
+    // Thinking with neither text nor signature, and empty text (an output part the provider opened and
+    // left empty, as Responses does beside an image call), carry nothing worth storing.
+    message.content = message.content.filter((b) =>
+      b.type === "thinking" ? b.thinking !== "" || Boolean(b.signature) : b.type !== "text" || b.text !== "",
+    );
     if (errorMessage !== undefined) message.errorMessage = errorMessage;
+    if (this.stopDetails !== undefined) message.stopDetails = this.stopDetails;
     return message;
   }
 
@@ -241,8 +268,8 @@ export class StreamState {
   }
 
   private usageNow(): Usage {
-    const { input, output, cacheRead, cacheWrite } = this.tokens;
-    return {
+    const { input, output, cacheRead, cacheWrite, reasoningTokens } = this.tokens;
+    const usage: Usage = {
       input,
       output,
       cacheRead,
@@ -250,6 +277,8 @@ export class StreamState {
       totalTokens: input + output + cacheRead + cacheWrite,
       cost: this.costOf(this.model, this.tokens),
     };
+    if (reasoningTokens !== undefined) usage.reasoningTokens = reasoningTokens;
+    return usage;
   }
 
   private push(block: AssistantContent, open: OpenToolCall | null): number {

@@ -15,7 +15,13 @@
  *   none offered the transform turns old calls into text.
  * - Reasoning goes back only signed and only to the model that wrote it;
  *   requested through `additionalModelRequestFields` as the model family
- *   expects (compat `bedrockReasoning`).
+ *   expects (compat `bedrockReasoning`). Claude's thinking keeps the Anthropic
+ *   API's rules on Bedrock: not with a forced tool, and not when the tool loop
+ *   in progress was started without it (another model, or reasoning switched
+ *   on mid-turn).
+ * - Prompt caching (compat `bedrockCachePoint`): a `cachePoint` after the
+ *   system prompt and at the end of the last message, as Anthropic's
+ *   breakpoints sit.
  */
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { LlmContext, StreamOptions, ToolChoice } from "../types";
@@ -24,7 +30,9 @@ import { maxTokensFor, objectSchema, prepareRequest, type BuiltRequest } from ".
 
 type ImageFormat = "png" | "jpeg" | "gif" | "webp";
 export type BedrockImage = { image: { format: ImageFormat; source: { bytes: string } } };
+export type BedrockCachePoint = { cachePoint: { type: "default" } };
 export type BedrockUserBlock =
+  | BedrockCachePoint
   | { text: string }
   | BedrockImage
   | { toolResult: { toolUseId: string; content: Array<{ text: string } | BedrockImage>; status: "success" | "error" } };
@@ -39,7 +47,7 @@ export interface BedrockRequestBody {
   /** Sent in the URL path (`/model/{modelId}/converse-stream`), not in the JSON. */
   modelId: string;
   messages: BedrockMessage[];
-  system?: Array<{ text: string }>;
+  system?: Array<{ text: string } | BedrockCachePoint>;
   inferenceConfig: { maxTokens: number };
   toolConfig?: {
     tools: Array<{ toolSpec: { name: string; description: string; inputSchema: { json: Record<string, unknown> } } }>;
@@ -48,6 +56,7 @@ export interface BedrockRequestBody {
   additionalModelRequestFields?: Record<string, unknown>;
 }
 
+const CACHE_POINT: BedrockCachePoint = { cachePoint: { type: "default" } };
 const IMAGE_FORMATS: Record<string, ImageFormat> = { "image/png": "png", "image/jpeg": "jpeg", "image/gif": "gif", "image/webp": "webp" };
 const THINKING_BUDGET = { low: 2_048, medium: 8_192, high: 24_576 } as const;
 /** Anthropic on Bedrock: "budget_tokens: Input should be greater than or equal to 1024", and below max_tokens. */
@@ -105,15 +114,35 @@ function toolChoice(choice: ToolChoice): NonNullable<BedrockRequestBody["toolCon
   return { tool: { name: choice.name } };
 }
 
+/**
+ * Claude on Bedrock answers thinking with a forced tool with 400 ("Thinking may
+ * not be enabled when tool_choice forces tool use."), and thinking whose last
+ * assistant turn calls tools without opening with its reasoning ("When
+ * `thinking` is enabled, a final `assistant` message must start with a thinking
+ * block"): such a request goes without thinking.
+ */
+function claudeThinkingAllowed(toolChoice: ToolChoice | undefined, messages: readonly BedrockMessage[]): boolean {
+  if (toolChoice === "required" || typeof toolChoice === "object") return false;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i];
+    if (message.role !== "assistant") continue;
+    const usesTools = message.content.some((b) => "toolUse" in b);
+    return !usesTools || "reasoningContent" in message.content[0];
+  }
+  return true;
+}
+
 function reasoningFields(
   model: ModelInfo,
   family: string,
   maxTokens: number,
   options: Partial<StreamOptions> | undefined,
+  allowed: () => boolean,
 ): Record<string, unknown> | undefined {
   const level = options?.reasoning;
   if (!model.reasoning || level === undefined || level === "off") return undefined;
   if (family === "anthropic-thinking") {
+    if (!allowed()) return undefined;
     const budget = Math.max(MIN_BUDGET, Math.min(THINKING_BUDGET[level], maxTokens - 1_024));
     return budget < maxTokens ? { thinking: { type: "enabled", budget_tokens: budget } } : undefined;
   }
@@ -129,8 +158,11 @@ export function buildBedrockRequest(
 ): BuiltRequest<BedrockRequestBody> {
   const prepared = prepareRequest(model, provider, context);
   const maxTokens = maxTokensFor(model, options);
-  const body: BedrockRequestBody = { modelId: model.id, messages: toMessages(prepared.messages), inferenceConfig: { maxTokens } };
-  if (context.systemPrompt.trim() !== "") body.system = [{ text: context.systemPrompt }];
+  const messages = toMessages(prepared.messages);
+  const cache = prepared.compat.bedrockCachePoint;
+  const body: BedrockRequestBody = { modelId: model.id, messages, inferenceConfig: { maxTokens } };
+  if (context.systemPrompt.trim() !== "")
+    body.system = cache ? [{ text: context.systemPrompt }, CACHE_POINT] : [{ text: context.systemPrompt }];
   if (prepared.tools.length > 0) {
     body.toolConfig = {
       tools: prepared.tools.map((t) => ({
@@ -140,7 +172,12 @@ export function buildBedrockRequest(
     // Converse has no "none": the tools stay offered (history calls stay structured) and the model decides.
     if (prepared.toolChoice !== undefined && prepared.toolChoice !== "auto") body.toolConfig.toolChoice = toolChoice(prepared.toolChoice);
   }
-  const extra = reasoningFields(model, prepared.compat.bedrockReasoning, maxTokens, options);
+  const extra = reasoningFields(model, prepared.compat.bedrockReasoning, maxTokens, options, () =>
+    claudeThinkingAllowed(prepared.toolChoice, messages),
+  );
   if (extra !== undefined) body.additionalModelRequestFields = extra;
+  // After the thinking check: it reads the messages' first blocks, and the cache point goes last.
+  const last = messages[messages.length - 1];
+  if (cache && last?.role === "user") last.content.push(CACHE_POINT);
   return { body, repairs: prepared.repairs, idMap: prepared.idMap, toolNames: prepared.names.toStored, compat: prepared.compat };
 }

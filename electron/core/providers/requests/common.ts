@@ -41,7 +41,8 @@ function idRuleFor(model: ModelInfo, compat: Compat): IdRule {
   if (model.api === "anthropic-messages") return "anthropic";
   if (model.api === "openai-responses") return "responses";
   if (model.api === "google-generative-ai") return "gemini";
-  if (model.api === "bedrock-converse-stream") return "bedrock";
+  // The id rule follows the model family, not only the API: Mistral on Bedrock keeps Mistral's 9 alphanumerics.
+  if (model.api === "bedrock-converse-stream") return compat.toolCallIdRule === "mistral9" ? "mistral9" : "bedrock";
   return compat.toolCallIdRule;
 }
 

@@ -51,6 +51,12 @@ const REFUSED = [
   "$dynamicRef",
 ];
 const TYPES = new Set(["string", "number", "integer", "boolean", "array", "object", "null"]);
+/** The formats Gemini's Schema takes, per type; any other is refused. */
+const FORMATS: Readonly<Record<string, ReadonlySet<string>>> = {
+  STRING: new Set(["enum", "date-time"]),
+  NUMBER: new Set(["float", "double"]),
+  INTEGER: new Set(["int32", "int64"]),
+};
 const MAX_DEPTH = 32;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -105,6 +111,14 @@ export function toGeminiSchema(toolName: string, schema: Record<string, unknown>
     if (nonNull.length === 1) out.type = nonNull[0].toUpperCase();
 
     for (const key of PASSED) if (node[key] !== undefined) out[key] = node[key];
+    // "only 'enum' and 'date-time' are supported for STRING type": other string formats (uri, email,
+    // an MCP server's own) are left out, named in the description so the model still knows.
+    if (out.format !== undefined && !(typeof out.format === "string" && FORMATS[String(out.type)]?.has(out.format))) {
+      out.description = [out.description, `Format: ${typeof out.format === "string" ? out.format : JSON.stringify(out.format)}.`]
+        .filter(Boolean)
+        .join(" ");
+      delete out.format;
+    }
     if ("const" in node) out.enum = [node.const];
     if (Array.isArray(node.enum)) out.enum = node.enum;
     if (Array.isArray(out.enum)) {

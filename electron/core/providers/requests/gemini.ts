@@ -17,8 +17,16 @@
  *   model's, or an older one's) gets the documented placeholder.
  * - Schemas: the OpenAPI subset Gemini accepts (gemini-schema.ts).
  */
-import { FunctionCallingConfigMode, type Content, type FunctionDeclaration, type Part, type Tool, type ToolConfig } from "@google/genai";
-import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
+import {
+  FunctionCallingConfigMode,
+  ThinkingLevel,
+  type Content,
+  type FunctionDeclaration,
+  type Part,
+  type Tool,
+  type ToolConfig,
+} from "@google/genai";
+import type { Compat, ModelInfo, ProviderConfig } from "../../../../shared/models";
 import type { LlmContext, StreamOptions, ToolChoice } from "../types";
 import type { WireMessage, WireUserBlock } from "../transform/wire-types";
 import { maxTokensFor, objectSchema, prepareRequest, type BuiltRequest } from "./common";
@@ -36,9 +44,18 @@ export interface GeminiRequestBody {
   toolConfig?: ToolConfig;
   generationConfig: {
     maxOutputTokens: number;
-    thinkingConfig?: { includeThoughts: boolean; thinkingBudget?: number };
+    thinkingConfig?: { includeThoughts: boolean; thinkingBudget?: number; thinkingLevel?: ThinkingLevel };
   };
 }
+
+type Level = Compat["thinkingLevels"][number];
+/** The wire's enum values (the SDK's `ThinkingLevel`). */
+const WIRE_LEVEL: Record<Level, ThinkingLevel> = {
+  minimal: ThinkingLevel.MINIMAL,
+  low: ThinkingLevel.LOW,
+  medium: ThinkingLevel.MEDIUM,
+  high: ThinkingLevel.HIGH,
+};
 
 const THINKING_BUDGET = { off: 0, low: 1_024, medium: 8_192, high: 24_576 } as const;
 /** The smallest budget on models that cannot turn thinking off. */
@@ -96,9 +113,13 @@ function toContents(wire: readonly WireMessage[]): Content[] {
   };
   for (const message of wire) {
     if (message.role === "assistant") {
+      const parts = modelParts(message);
+      // A turn that was only thinking (cut by the output limit while thinking) has no part to send:
+      // "contents.parts must not be empty". It is left out; the user turns around it join.
+      if (parts.length === 0) continue;
       user = undefined;
       callNames = new Map(message.content.flatMap((b) => (b.type === "toolCall" ? [[b.id, b.name] as const] : [])));
-      out.push({ role: "model", parts: modelParts(message) });
+      out.push({ role: "model", parts });
     } else if (message.role === "user") {
       userTurn().push(...message.content.map(userPart));
     } else {
@@ -141,17 +162,40 @@ function toolConfig(choice: ToolChoice): ToolConfig {
   return { functionCallingConfig: { mode: FunctionCallingConfigMode.ANY, allowedFunctionNames: [choice.name] } };
 }
 
+/**
+ * Gemini 3 takes a `thinkingLevel` from the model's own list (compat
+ * `thinkingLevels`, lowest first), Gemini 2.5 a `thinkingBudget`. "off" is the
+ * lowest level on Gemini 3 (none of them turns thinking off entirely: Flash's
+ * "minimal" comes closest), a zero budget on 2.5 models that can stop
+ * thinking, and the smallest budget on those that cannot.
+ */
 function thinkingConfig(
   model: ModelInfo,
-  required: boolean,
+  compat: Compat,
   options: Partial<StreamOptions> | undefined,
 ): GeminiRequestBody["generationConfig"]["thinkingConfig"] {
   if (!model.reasoning) return undefined;
   const level = options?.reasoning;
   if (level === undefined) return { includeThoughts: true };
+  const levels = compat.thinkingLevels;
+  if (levels.length > 0) {
+    if (level === "off") return { includeThoughts: false, thinkingLevel: WIRE_LEVEL[levels[0]] };
+    return { includeThoughts: true, thinkingLevel: WIRE_LEVEL[nearestLevel(levels, level)] };
+  }
   if (level === "off")
-    return required ? { includeThoughts: false, thinkingBudget: MIN_REQUIRED_BUDGET } : { includeThoughts: false, thinkingBudget: 0 };
+    return compat.thinkingRequired
+      ? { includeThoughts: false, thinkingBudget: MIN_REQUIRED_BUDGET }
+      : { includeThoughts: false, thinkingBudget: 0 };
   return { includeThoughts: true, thinkingBudget: THINKING_BUDGET[level] };
+}
+
+const LEVEL_ORDER: readonly Level[] = ["minimal", "low", "medium", "high"];
+
+/** The level asked for when the model takes it, else the next one up (Gemini 3 Pro: medium → high), else its highest. */
+function nearestLevel(levels: readonly Level[], wanted: "low" | "medium" | "high"): Level {
+  if (levels.includes(wanted)) return wanted;
+  const rank = LEVEL_ORDER.indexOf(wanted);
+  return levels.find((l) => LEVEL_ORDER.indexOf(l) > rank) ?? levels[levels.length - 1];
 }
 
 export function buildGeminiRequest(
@@ -169,7 +213,7 @@ export function buildGeminiRequest(
     generationConfig: { maxOutputTokens: maxTokensFor(model, options) },
   };
   if (context.systemPrompt.trim() !== "") body.systemInstruction = { parts: [{ text: context.systemPrompt }] };
-  const thinking = thinkingConfig(model, prepared.compat.thinkingRequired, options);
+  const thinking = thinkingConfig(model, prepared.compat, options);
   if (thinking !== undefined) body.generationConfig.thinkingConfig = thinking;
   if (prepared.tools.length > 0) {
     const declarations: FunctionDeclaration[] = prepared.tools.map((t) => {

@@ -8,6 +8,7 @@
  * followed it ("Item 'rs_…' of type 'reasoning' was provided without its
  * required following item."); every other reasoning is left out.
  */
+import { createHash } from "node:crypto";
 import type OpenAI from "openai";
 import { z } from "zod";
 import type { ModelInfo, ProviderConfig } from "../../../../shared/models";
@@ -172,6 +173,14 @@ function toolChoiceParam(choice: ToolChoice): OpenAIResponsesRequestBody["tool_c
   return { type: "function", name: choice.name };
 }
 
+/**
+ * One key per session, the same on every request of it, so OpenAI routes them to
+ * the same prompt cache; an id too long for the field ("maximum length 64") is hashed.
+ */
+export function promptCacheKey(sessionId: string): string {
+  return sessionId.length <= 64 ? sessionId : createHash("sha256").update(sessionId).digest("base64url");
+}
+
 /** The body with `input` as given (the full list, or a placeholder for the JSON path). */
 function bodyWith(
   model: ModelInfo,
@@ -189,6 +198,7 @@ function bodyWith(
     max_output_tokens: maxTokensFor(model, options),
   };
   if (!isBlank(context.systemPrompt)) body.instructions = sanitizeSurrogates(context.systemPrompt);
+  if (options?.sessionId !== undefined && options.sessionId !== "") body.prompt_cache_key = promptCacheKey(options.sessionId);
   if (prepared.tools.length > 0) {
     body.tools = toolsParam(prepared);
     if (prepared.toolChoice !== undefined) body.tool_choice = toolChoiceParam(prepared.toolChoice);

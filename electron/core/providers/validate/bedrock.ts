@@ -43,6 +43,83 @@ function hasLoneSurrogate(value: unknown): boolean {
   return false;
 }
 
+/**
+ * Per-model rules, as the service plays them for the model in the path: which
+ * models stream tool use (AWS's model-feature table), take cache points, and
+ * want Mistral's tool-call ids.
+ */
+const NO_STREAMING_TOOLS = /meta\.llama3-3|mistral\.mistral-large-2407/;
+const CACHE_POINT_MODELS = /anthropic\.claude|amazon\.nova/;
+const MISTRAL_MODELS = /(^|\.)mistral\./;
+const MISTRAL_ID = /^[a-zA-Z0-9]{9}$/;
+/** Anthropic's errors reach a Bedrock caller wrapped in this. */
+const MODEL_ERRORS = "The model returned the following errors: ";
+
+function cachePointProblem(block: Record<string, unknown>, path: string, modelId: string | undefined): Problem {
+  const point = block.cachePoint;
+  if (!isRecord(point) || point.type !== "default") {
+    return bedrockError(
+      `1 validation error detected: Value at '${path}.cachePoint.type' failed to satisfy constraint: Member must satisfy enum value set: [default]`,
+    );
+  }
+  if (modelId !== undefined && !CACHE_POINT_MODELS.test(modelId)) {
+    return bedrockError("This model doesn't support the cachePoint field. Remove cachePoint from the request and try again.");
+  }
+  return null;
+}
+
+function systemProblem(system: unknown, modelId: string | undefined): Problem {
+  if (system === undefined) return null;
+  if (!Array.isArray(system)) return bedrockError("The system field must be a list of SystemContentBlock objects.");
+  for (let i = 0; i < system.length; i++) {
+    const block = system[i] as unknown;
+    const path = `system.${i}`;
+    if (!isRecord(block) || Object.keys(block).length !== 1)
+      return bedrockError(`The SystemContentBlock object at ${path} must hold exactly one member.`);
+    if (block.text !== undefined) {
+      const problem = textProblem(block.text, path);
+      if (problem) return problem;
+    } else if (block.cachePoint !== undefined) {
+      if (i === 0) return bedrockError(`The cachePoint at ${path} must follow content to cache.`);
+      const problem = cachePointProblem(block, path, modelId);
+      if (problem) return problem;
+    } else if (block.guardContent === undefined) return bedrockError(`The SystemContentBlock object at ${path} is not a known kind.`);
+  }
+  return null;
+}
+
+/** Claude's extended thinking on Bedrock: the Anthropic API's rules, in Bedrock's wrapping. */
+function thinkingProblem(body: Record<string, unknown>, messages: unknown[]): Problem {
+  const extra = body.additionalModelRequestFields;
+  const thinking = isRecord(extra) ? extra.thinking : undefined;
+  if (!isRecord(thinking) || thinking.type !== "enabled") return null;
+  const budget = thinking.budget_tokens;
+  if (typeof budget !== "number" || budget < 1024)
+    return bedrockError(`${MODEL_ERRORS}thinking.enabled.budget_tokens: Input should be greater than or equal to 1024`);
+  const maxTokens = isRecord(body.inferenceConfig) ? body.inferenceConfig.maxTokens : undefined;
+  if (typeof maxTokens === "number" && maxTokens <= budget)
+    return bedrockError(`${MODEL_ERRORS}\`max_tokens\` must be greater than \`thinking.budget_tokens\``);
+  const choice = isRecord(body.toolConfig) ? body.toolConfig.toolChoice : undefined;
+  if (isRecord(choice) && (choice.any !== undefined || choice.tool !== undefined))
+    return bedrockError(`${MODEL_ERRORS}Thinking may not be enabled when tool_choice forces tool use.`);
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i] as Record<string, unknown>;
+    if (message.role !== "assistant") continue;
+    const content = Array.isArray(message.content) ? (message.content as unknown[]) : [];
+    const usesTools = content.some((b) => isRecord(b) && b.toolUse !== undefined);
+    const first = content[0];
+    const firstKind = isRecord(first) ? (Object.keys(first)[0] ?? "text") : "text";
+    if (usesTools && firstKind !== "reasoningContent") {
+      const found = firstKind === "toolUse" ? "tool_use" : firstKind;
+      return bedrockError(
+        `${MODEL_ERRORS}messages.${i}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${found}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable \`thinking\`.`,
+      );
+    }
+    break;
+  }
+  return null;
+}
+
 function textProblem(text: unknown, path: string): Problem {
   if (typeof text !== "string") return bedrockError(`The text field in the ContentBlock object at ${path} is not a string.`);
   if (text.trim() === "")
@@ -116,6 +193,12 @@ export function validateBedrockRequest(body: unknown, ctx: ValidateContext = {})
   }
   const { problem: toolProblem, names } = toolsProblem(body.toolConfig);
   if (toolProblem) return toolProblem;
+  const modelId = ctx.modelId;
+  if (ctx.stream === true && body.toolConfig !== undefined && modelId !== undefined && NO_STREAMING_TOOLS.test(modelId))
+    return bedrockError("This model doesn't support tool use in streaming mode.");
+  const sysProblem = systemProblem(body.system, modelId);
+  if (sysProblem) return sysProblem;
+  const mistralIds = modelId !== undefined && MISTRAL_MODELS.test(modelId);
   const messages = body.messages;
   if (!Array.isArray(messages) || messages.length === 0)
     return bedrockError("A conversation must start with a user message. Try again with a conversation that starts with a user message.");
@@ -160,10 +243,16 @@ export function validateBedrockRequest(body: unknown, ctx: ValidateContext = {})
       } else if (kind === "image") {
         const problem = imageProblem(block.image, path);
         if (problem) return problem;
+      } else if (kind === "cachePoint") {
+        if (j === 0) return bedrockError(`The cachePoint at ${path} must follow content to cache.`);
+        const problem = cachePointProblem(block, path, modelId);
+        if (problem) return problem;
       } else if (kind === "toolUse" || kind === "toolResult") {
         usesTools = true;
         const inner = block[kind];
         const id = isRecord(inner) && typeof inner.toolUseId === "string" ? inner.toolUseId : "";
+        if (mistralIds && !MISTRAL_ID.test(id))
+          return bedrockError(`${MODEL_ERRORS}Tool call id was ${id} but must be a-z, A-Z, 0-9, with a length of 9.`);
         if (id.length < 1 || id.length > 64) return constraint(id, `${at}.${kind}.toolUseId`, "Member must have length between 1 and 64");
         if (!ID_PATTERN.test(id))
           return constraint(id, `${at}.${kind}.toolUseId`, "Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+");
@@ -223,5 +312,5 @@ export function validateBedrockRequest(body: unknown, ctx: ValidateContext = {})
   }
   if (usesTools && names.size === 0)
     return bedrockError("The toolConfig field must be defined when using toolUse and toolResult content blocks.");
-  return null;
+  return thinkingProblem(body, messages);
 }

@@ -16,6 +16,8 @@ export interface ValidateContext {
   signatureOwner?: (signature: string) => string | undefined;
   /** The model the request is judged for (defaults to the body's `model`). */
   modelId?: string;
+  /** The request came in on the streaming method (Bedrock: ConverseStream rather than Converse). */
+  stream?: boolean;
   /** Apply Mistral's rules on top of Chat Completions'. */
   mistral?: boolean;
   /**

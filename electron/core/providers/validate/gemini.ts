@@ -57,9 +57,40 @@ const SCHEMA_TYPES = new Set(["TYPE_UNSPECIFIED", "STRING", "NUMBER", "INTEGER",
 export const SKIP_SIGNATURE = "skip_thought_signature_validator";
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
+/** The generation in a Gemini model id ("gemini-3-flash-preview" → 3), also inside a longer key ("google/gemini-3…"). */
+function generationOf(modelId: string | undefined): number | undefined {
+  const match = modelId === undefined ? null : /(?:^|\/)gemini-(\d+)/.exec(modelId);
+  return match === null ? undefined : Number(match[1]);
+}
+
 /** Models that validate thought signatures on the current turn's function calls (Gemini 3 and later). */
 function validatesSignatures(modelId: string | undefined): boolean {
-  return modelId !== undefined && /^gemini-([3-9]|\d{2,})/.test(modelId);
+  return (generationOf(modelId) ?? 0) >= 3;
+}
+
+/**
+ * The thinking levels a model takes, as the service plays it: Gemini 3 Pro LOW and HIGH
+ * (3.1 Pro MEDIUM too), Flash all four; models before Gemini 3 none.
+ */
+function thinkingLevelsOf(modelId: string): readonly string[] | undefined {
+  const generation = generationOf(modelId);
+  if (generation === undefined) return undefined;
+  if (generation < 3) return [];
+  if (/flash/.test(modelId)) return ["MINIMAL", "LOW", "MEDIUM", "HIGH"];
+  if (/gemini-3-pro/.test(modelId)) return ["LOW", "HIGH"];
+  return ["LOW", "MEDIUM", "HIGH"];
+}
+
+function thinkingLevelProblem(thinking: Record<string, unknown> | undefined, modelId: string | undefined): Problem {
+  if (thinking?.thinkingLevel === undefined) return null;
+  if (thinking.thinkingBudget !== undefined) return geminiError("You can only set only one of thinking budget and thinking level.");
+  const levels = modelId === undefined ? undefined : thinkingLevelsOf(modelId);
+  // A model this validator does not know is not judged on its levels.
+  if (levels === undefined) return null;
+  if (levels.length === 0) return geminiError("thinking_level is not supported by this model.");
+  const level = typeof thinking.thinkingLevel === "string" ? thinking.thinkingLevel.toUpperCase() : JSON.stringify(thinking.thinkingLevel);
+  if (!levels.includes(level)) return geminiError(`Thinking level ${level} is not supported by this model.`);
+  return null;
 }
 
 function loneSurrogatePath(value: unknown, path: string): string | null {
@@ -95,6 +126,9 @@ function schemaProblem(schema: unknown, path: string): Problem {
     return geminiError(`* GenerateContentRequest.${path}.properties: should be non-empty for OBJECT type`);
   }
   if (type === "ARRAY" && schema.items === undefined) return geminiError(`* GenerateContentRequest.${path}.items: missing field.`);
+  if (type === "STRING" && schema.format !== undefined && schema.format !== "enum" && schema.format !== "date-time") {
+    return geminiError(`* GenerateContentRequest.${path}.format: only 'enum' and 'date-time' are supported for STRING type`);
+  }
   if (schema.enum !== undefined && (!Array.isArray(schema.enum) || !schema.enum.every((v) => typeof v === "string"))) {
     return geminiError(`Invalid JSON payload received. Invalid value at '${path}.enum', expected a list of strings.`);
   }
@@ -216,6 +250,8 @@ export function validateGeminiRequest(body: unknown, ctx: ValidateContext = {}):
   if (thinking?.thinkingBudget === 0 && modelId !== undefined && /-pro\b/.test(modelId)) {
     return geminiError("Budget 0 is invalid. This model only works in thinking mode.");
   }
+  const levelProblem = thinkingLevelProblem(thinking, modelId);
+  if (levelProblem) return levelProblem;
 
   // The current turn starts after the last user content that is not only function responses.
   let currentTurnStart = 0;

@@ -88,6 +88,12 @@ export function validateOpenAIResponsesRequest(body: unknown, ctx: ValidateConte
   if (typeof body.model !== "string" || body.model.length === 0)
     return openaiError("Missing required parameter: 'model'.", "model", "missing_required_parameter");
   const modelId = ctx.modelId ?? body.model;
+  const cacheKey = body.prompt_cache_key;
+  if (cacheKey !== undefined) {
+    if (typeof cacheKey !== "string")
+      return openaiError("Invalid type for 'prompt_cache_key': expected a string.", "prompt_cache_key", "invalid_type");
+    if (cacheKey.length > 64) return tooLong("prompt_cache_key", 64, cacheKey.length);
+  }
 
   const { problem: toolProblem, names } = toolsProblem(body.tools);
   if (toolProblem) return toolProblem;

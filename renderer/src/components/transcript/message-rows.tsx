@@ -2,7 +2,7 @@
 import { memo, useState } from "react";
 import type { AssistantMessage, ThinkingContent, UserMessage } from "../../../../shared/protocol";
 import { parseAttachedFile } from "../../../../shared/mentions";
-import { formatCost, formatTime, formatTokens, timeAttribute } from "../../lib/format";
+import { formatCost, formatTime, formatTokens, timeAttribute, usageTitle } from "../../lib/format";
 import { errorHint } from "../../lib/error-hint";
 import { closeCutMarkdown } from "../../lib/markdown";
 import { modelLabel, useModelsStore } from "../../stores/models-store";
@@ -109,12 +109,9 @@ export const AssistantRow = memo(function AssistantRow({
         <span className="who">{modelLabel(models, message.model)}</span>
         <time dateTime={timeAttribute(message.timestamp)}>{formatTime(message.timestamp)}</time>
         {!streaming && u.totalTokens > 0 && (
-          <span
-            className="usage"
-            title={`input ${u.input} · output ${u.output} · cache read ${u.cacheRead} · cache write ${u.cacheWrite}`}
-            aria-label={`Usage: ${u.totalTokens} tokens, ${formatCost(u.cost.total)}`}
-          >
-            {formatTokens(u.input + u.cacheRead + u.cacheWrite)} in · {formatTokens(u.output)} out · {formatCost(u.cost.total)}
+          <span className="usage" title={usageTitle(u)} aria-label={`Usage: ${u.totalTokens} tokens, ${formatCost(u.cost.total)}`}>
+            {formatTokens(u.input + u.cacheRead + u.cacheWrite)} in
+            {u.cacheRead > 0 && ` (${formatTokens(u.cacheRead)} cached)`} · {formatTokens(u.output)} out · {formatCost(u.cost.total)}
           </span>
         )}
         {message.stopReason === "aborted" && <span className="badge warn">stopped</span>}
