@@ -4,12 +4,25 @@
  */
 import { dirname, isAbsolute, join } from "node:path";
 import { platform } from "node:os";
-import type { ApprovalPolicy, EventName, EventPayload, ModelOption, NetworkSettings, SessionSummary, TurnState } from "../../../shared/api";
+import type {
+  ApprovalPolicy,
+  EventName,
+  EventPayload,
+  ModelOption,
+  NetworkSettings,
+  SessionSummary,
+  TurnState,
+  Workspace,
+} from "../../../shared/api";
 import type { ModelInfo, ProviderConfig } from "../../../shared/models";
 import { nodeProviderFetch } from "../network/provider-fetch";
 import type { ExportFormat } from "../../../shared/review";
 import type { ModelRef } from "../../../shared/protocol";
 import { SessionAgent } from "../agent/session-agent";
+import { SubAgents, taskCapsAt } from "../agent/sub-agent";
+import { withAgentTools } from "../agent/agent-tools";
+import { agentToolSpecs } from "../tools/agent-tools";
+import { createSubAgentHost, subAgentDepth } from "./sub-agent-host";
 import { loadInstructions, loadInstructionsSync, touchedPaths } from "../agent/instructions";
 import { builtInToolSpecs } from "../tools/tool-specs";
 import { TOOL_DEFS } from "../tools/registry";
@@ -171,7 +184,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     const workspace = store.getWorkspace(session.workspaceId);
     if (!workspace) throw new NotFound(`no workspace for session ${sessionId}`);
     const mcp = services.mcp(workspace.id);
-    const tools = createSessionTools({
+    const sessionTools = createSessionTools({
       workspaceRoot: workspace.path,
       settings: () =>
         options.approvalPolicy ? { ...settings, approvalPolicy: options.approvalPolicy(settings.approvalPolicy) } : settings,
@@ -181,9 +194,34 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       // The sessions database and everything beside it: no command reads or changes it.
       bashHidden: isAbsolute(options.dbPath) ? [dirname(options.dbPath)] : [],
     });
+    // The agent's own tools (todo, task) on top; its sub-agents share this session's runtime (docs/sub-agents.md).
+    const subAgentHost = createSubAgentHost({
+      store,
+      settings: () => settings.subAgents,
+      resolveModel,
+      emit,
+      depsFor: (sid, tools, subAgents) => depsFor(sid, workspace, mcp, tools, subAgents),
+      agents,
+    });
+    const subAgents = new SubAgents(subAgentHost, sessionTools);
+    const deps = depsFor(sessionId, workspace, mcp, withAgentTools(sessionTools, subAgents), subAgents);
+    const agent = new SessionAgent(deps, sessionId, session.model ?? defaultModel(), session.reasoning, services.mode(sessionId));
+    agents.set(sessionId, agent);
+    return agent;
+  };
+
+  /** An agent's deps for a session of `workspace` (a sub-agent's too: same store, models, events, audit, checkpoints). */
+  const depsFor = (
+    sessionId: string,
+    workspace: Workspace,
+    mcp: ReturnType<WorkspaceServices["mcp"]>,
+    tools: AgentDeps["tools"],
+    subAgents: AgentDeps["subAgents"],
+  ): AgentDeps => {
     const deps: AgentDeps = {
       store,
       tools,
+      subAgents,
       resolveModel,
       stream: (resolved, context, streamOptions) => catalog.stream(resolved, context, streamOptions),
       computeCost: (model, message) => catalog.withCost(model, message),
@@ -217,9 +255,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       onModeChanged: (sid, mode, afterSeq) => services.recordMode(sid, { mode, afterSeq, timestamp: now() }),
       checkpoint: (sid, point) => checkpoints.record(sid, point),
     };
-    const agent = new SessionAgent(deps, sessionId, session.model ?? defaultModel(), session.reasoning, services.mode(sessionId));
-    agents.set(sessionId, agent);
-    return agent;
+    return deps;
   };
 
   const damageNotice = (message: string) =>
@@ -288,7 +324,11 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       const session = store.getSession(sessionId);
       const mcp = session ? services.mcp(session.workspaceId) : null;
       const { mode, network } = settings.bashSandbox;
-      return [...builtInToolSpecs({ bashSandbox: mode, bashNetwork: network }), ...(mcp?.toolSet().specs ?? [])];
+      return [
+        ...builtInToolSpecs({ bashSandbox: mode, bashNetwork: network }),
+        ...(mcp?.toolSet().specs ?? []),
+        ...agentToolSpecs(taskCapsAt(settings.subAgents, subAgentDepth(store, sessionId))),
+      ];
     },
     modelViewExtras: (sessionId) => {
       const session = store.getSession(sessionId);
