@@ -258,7 +258,7 @@ function assistantSummary(m: AssistantMessage): string {
   return m.stopReason === "aborted" ? "(aborted)" : "(empty response)";
 }
 
-const ARG_KEYS = ["path", "command", "pattern", "query"];
+const ARG_KEYS = ["path", "command", "pattern", "query", "description"];
 
 function argsSummary(call: ToolCall): string {
   if (call.argumentsError) return `(invalid arguments: ${call.argumentsError})`;

@@ -13,7 +13,7 @@ import { ModelViewDialog } from "./model-view-dialog";
 import { NotesPanel } from "./notes-panel";
 import { ReplayControls, usePlayback } from "./replay-controls";
 import { openReplay, useReplayStore } from "./replay-store";
-import { ReplayTranscript } from "./replay-transcript";
+import { ReplayPlan, ReplayTranscript } from "./replay-transcript";
 import { StatsPanel } from "./stats-panel";
 import { StepInspector } from "./step-inspector";
 import { TimelineList } from "./timeline-list";
@@ -28,7 +28,8 @@ function ForkedFrom() {
   const at = session.parentSeq;
   return (
     <span className="forked-from small">
-      forked from{" "}
+      {/* A sub-agent's session hangs off the parent step that started it (docs/sub-agents.md#sub-agents). */}
+      {session.parentToolCallId ? "sub-agent of" : "forked from"}{" "}
       <button type="button" className="link-button" onClick={() => openReplay(parentId, { seq: at })}>
         {parentTitle ? `“${parentTitle}”` : "another session"}
         {step !== null ? ` at step ${step}` : ""}
@@ -115,6 +116,7 @@ export function ReplayView() {
             </aside>
             <div className="center replay-center">
               <ReplayTranscript index={index} />
+              <ReplayPlan index={index} />
               <StepInspector index={index} />
             </div>
             <DiffPanel />

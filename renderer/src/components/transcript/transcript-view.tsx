@@ -24,9 +24,12 @@ import {
   RenameRow,
 } from "./marker-rows";
 import { AssistantRow, UserRow } from "./message-rows";
+import { PlanEditRow } from "../plan/plan-list";
 import { TranscriptContext, type TranscriptActions, type TranscriptContextValue } from "./transcript-context";
 
 export interface TranscriptViewProps {
+  /** The session shown (its sub-agents' sessions are found by it). */
+  sessionId?: string | null;
   model: TranscriptModel;
   partial: AssistantMessage | null;
   toolStatus: Readonly<Record<string, LiveToolStatus>>;
@@ -65,6 +68,8 @@ function RowView({ row }: { row: TranscriptRow }) {
       return <OrphanResultRow message={row.message} />;
     case "orphanApproval":
       return <OrphanApprovalRow entry={row.entry} />;
+    case "planEdit":
+      return <PlanEditRow entry={row.entry} />;
   }
 }
 
@@ -118,8 +123,19 @@ export function TranscriptView(props: TranscriptViewProps) {
       readOnly: props.readOnly ?? false,
       models: props.models,
       actions: props.actions ?? {},
+      sessionId: props.sessionId ?? null,
     }),
-    [model.results, model.approvals, props.toolStatus, props.pendingApprovalId, props.running, props.readOnly, props.models, props.actions],
+    [
+      model.results,
+      model.approvals,
+      props.toolStatus,
+      props.pendingApprovalId,
+      props.running,
+      props.readOnly,
+      props.models,
+      props.actions,
+      props.sessionId,
+    ],
   );
 
   const totalSize = virtualizer.getTotalSize();
