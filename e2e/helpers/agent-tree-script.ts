@@ -7,6 +7,8 @@
  *   prompt carries "[child-answer]") reads README.md and reports.
  * - "[plan-delegate-hang]": the same start, but the sub-agent (prompt "[child-hang]") reads, then
  *   streams a whole grep call and holds the stream open before it ends, until the client goes away (Stop).
+ * - "[delegate-edit]": the agent has a sub-agent (prompt "[child-edit]") edit README.md, which needs
+ *   the user's approval when the settings give sub-agents side effects.
  * - "[steer-loop]": the agent keeps reading README.md, slowly, until a user message follows its
  *   first one (a steering message), then answers "Steered: <that message>".
  */
@@ -21,6 +23,7 @@ const STATUSES = [
 ] as const;
 export const CHILD_REPORT = "The README says this is a demo project.";
 export const FINAL_ANSWER = "All three items are done.";
+export const EDIT_TASK = "Tidy the README";
 
 const plan = (step: number) => ({ items: PLAN_ITEMS.map((item, i) => ({ text: item, status: STATUSES[step][i] })) });
 const userTurns = (r: FauxRequest) => r.turns.flatMap((t) => (t.role === "user" ? [t.text] : []));
@@ -36,6 +39,14 @@ export function agentTreeReply(request: FauxRequest): FauxReply | null {
     if (n === 0) return reply(toolCall("read", { path: "README.md" }));
     // Anthropic's events: message_start, ping, the tool block's start, its one delta and its stop; then the hold.
     return { ...reply(toolCall("grep", { pattern: "demo" })), chunkSize: 100, hangAfterEvents: 5 };
+  }
+  if (first.includes("[child-edit]")) {
+    if (n > 0) return reply("The README is tidy.");
+    return reply(toolCall("edit", { path: "README.md", edits: [{ oldText: "A tiny project", newText: "A tiny, tidy project" }] }));
+  }
+  if (first.includes("[delegate-edit]")) {
+    if (n > 0) return reply("The sub-agent tidied the README.");
+    return reply(toolCall("task", { description: EDIT_TASK, prompt: "[child-edit] Make the README's wording tidier." }));
   }
   const hang = first.includes("[plan-delegate-hang]");
   if (hang || first.includes("[plan-delegate]")) {

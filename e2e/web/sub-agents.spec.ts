@@ -5,9 +5,11 @@
  * shows the plan at each step and opens the child's replay; Stop during the sub-agent stops both
  * and every call ends answered.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Page } from "@playwright/test";
-import { newSession, openWorkspace, send, toolCards, transcript, waitIdle } from "../helpers/app";
-import { CHILD_REPORT, FINAL_ANSWER, PLAN_ITEMS } from "../helpers/agent-tree-script";
+import { approvalCard, newSession, openWorkspace, send, toolCards, transcript, waitIdle } from "../helpers/app";
+import { CHILD_REPORT, EDIT_TASK, FINAL_ANSWER, PLAN_ITEMS } from "../helpers/agent-tree-script";
 import { expect, screenshot, test } from "../helpers/fixtures";
 
 const plan = (page: Page) => page.getByRole("region", { name: "Plan", exact: true });
@@ -144,4 +146,32 @@ test("the user edits the plan; the edit is marked in the transcript and the agen
   expect(last?.lastUserText).toContain("The user edited your plan (todo). It is now:");
   expect(last?.lastUserText).toContain("3. [~] Write the summary\n4. [ ] Add a usage example");
   expect(last?.lastUserText).toContain("Go on [quiet]");
+});
+
+test("with side effects allowed in Settings, a sub-agent's edit asks in the parent's session and the card names the sub-agent", async ({
+  page,
+  host,
+}) => {
+  await page.goto(host.url);
+  await openWorkspace(page, host.workspace);
+  await newSession(page);
+  await page.getByRole("button", { name: "Settings" }).click();
+  const settings = page.getByRole("dialog", { name: "Settings" });
+  await settings.getByRole("checkbox", { name: /^Let sub-agents write, edit and run commands/ }).check();
+  await settings.getByRole("button", { name: "Save settings" }).click();
+  await expect(settings).toHaveCount(0);
+
+  await send(page, "Tidy up the docs [delegate-edit]");
+  const card = approvalCard(page);
+  await expect(card).toContainText(`Sub-agent “${EDIT_TASK}” is waiting for your approval`);
+  await expect(card).toContainText("README.md");
+  await screenshot(page, "sub-agents-approval-card");
+  await card.getByRole("button", { name: /^Approve once/ }).click();
+  await waitIdle(page);
+  await expect(transcript(page).getByLabel("Assistant message").last()).toContainText("The sub-agent tidied the README.");
+  expect(readFileSync(join(host.workspace, "README.md"), "utf8")).toContain("A tiny, tidy project");
+  // The decision is the sub-agent's: its session shows the approved edit.
+  await toolCards(page, "task").first().getByRole("button", { name: "Open sub-agent session" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(EDIT_TASK);
+  await expect(toolCards(page, "edit").first()).toContainText("Approved");
 });

@@ -91,6 +91,20 @@ describe("sub-agents", () => {
     // The parent is offered task.
     expect(toolNames(h.faux.requests[0].body)).toContain("task");
 
+    // "What the model saw" rebuilds each agent's requests exactly: the parent's and the child's own.
+    const childRequests = h.faux.requests.filter((r) => isChildRecorded(r));
+    const parentRequests = h.faux.requests.filter((r) => !isChildRecorded(r));
+    const assistantSeqs = (entries: StoredEntry[]) =>
+      entries.filter((e) => e.entry.type === "message" && e.entry.message.role === "assistant").map((e) => e.seq);
+    for (const [sessionId, entries, requests] of [
+      [h.sessionId, parentEntries, parentRequests],
+      [child.id, childEntries, childRequests],
+    ] as const) {
+      const seqs = assistantSeqs(entries);
+      expect(seqs).toHaveLength(requests.length);
+      for (const [i, seq] of seqs.entries()) expect((await h.call("review.modelView", { sessionId, seq })).body).toEqual(requests[i].body);
+    }
+
     // Audited like any call, no approval asked.
     const exported = JSON.parse((await h.call("review.export", { sessionId: h.sessionId, format: "json" })).content) as {
       toolCalls: Array<Record<string, unknown>>;

@@ -324,10 +324,17 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       const session = store.getSession(sessionId);
       const mcp = session ? services.mcp(session.workspaceId) : null;
       const { mode, network } = settings.bashSandbox;
+      const depth = subAgentDepth(store, sessionId);
+      // A read-only sub-agent was offered no side-effect tool (agent/agent-tools.ts, childToolPort).
+      const offered = (name: string) =>
+        depth === 0 ||
+        settings.subAgents.sideEffects ||
+        (TOOL_TIERS.get(name) ?? mcp?.toolSet().defs.find((d) => d.name === name)?.tier) !== "sideEffect";
       return [
-        ...builtInToolSpecs({ bashSandbox: mode, bashNetwork: network }),
-        ...(mcp?.toolSet().specs ?? []),
-        ...agentToolSpecs(taskCapsAt(settings.subAgents, subAgentDepth(store, sessionId))),
+        ...[...builtInToolSpecs({ bashSandbox: mode, bashNetwork: network }), ...(mcp?.toolSet().specs ?? [])].filter((t) =>
+          offered(t.name),
+        ),
+        ...agentToolSpecs(taskCapsAt(settings.subAgents, depth)),
       ];
     },
     modelViewExtras: (sessionId) => {

@@ -190,7 +190,8 @@ export function SessionPane({ sessionId }: { sessionId: string }) {
           toolStatus={view.toolStatus}
           modeChanges={modes?.sessionId === view.sessionId ? modes.changes : undefined}
           models={models}
-          pendingApprovalId={turn?.pendingApproval?.toolCallId ?? null}
+          // A sub-agent's approval shows here too, but its call is in the sub-agent's session, not on a card of this one.
+          pendingApprovalId={turn?.pendingApproval?.sessionId === sessionId ? turn.pendingApproval.toolCallId : null}
           running={running}
           actions={actions}
           focusSeq={view.status === "ready" ? focusSeq : null}
