@@ -6,7 +6,8 @@
  *   sub-agent with the task tool, checks the items off as it goes and answers. The sub-agent (its
  *   prompt carries "[child-answer]") reads README.md and reports.
  * - "[plan-delegate-hang]": the same start, but the sub-agent (prompt "[child-hang]") reads, then
- *   streams a whole grep call and holds the stream open before it ends, until the client goes away (Stop).
+ *   proposes an edit of README.md and waits for its approval (with side effects allowed for
+ *   sub-agents): a call in flight in the sub-agent that the spec stops.
  * - "[delegate-edit]": the agent has a sub-agent (prompt "[child-edit]") edit README.md, which needs
  *   the user's approval when the settings give sub-agents side effects.
  * - "[steer-loop]": the agent keeps reading README.md, slowly, until a user message follows its
@@ -37,8 +38,7 @@ export function agentTreeReply(request: FauxRequest): FauxReply | null {
   if (first.includes("[child-answer]")) return n === 0 ? reply(toolCall("read", { path: "README.md" })) : reply(CHILD_REPORT);
   if (first.includes("[child-hang]")) {
     if (n === 0) return reply(toolCall("read", { path: "README.md" }));
-    // Anthropic's events: message_start, ping, the tool block's start, its one delta and its stop; then the hold.
-    return { ...reply(toolCall("grep", { pattern: "demo" })), chunkSize: 100, hangAfterEvents: 5 };
+    return reply(toolCall("edit", { path: "README.md", edits: [{ oldText: "A tiny project", newText: "A stopped project" }] }));
   }
   if (first.includes("[child-edit]")) {
     if (n > 0) return reply("The README is tidy.");

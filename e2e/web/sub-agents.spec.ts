@@ -2,8 +2,8 @@
  * The todo plan and sub-agents in the UI (docs/sub-agents.md): the model plans three items,
  * delegates one to a sub-agent and checks them off; the plan is pinned above the composer, the
  * sub-agent's session is listed under its parent and opens from the parent's task call, replay
- * shows the plan at each step and opens the child's replay; Stop during the sub-agent stops both
- * and every call ends answered.
+ * shows the plan at each step and opens the child's replay; Stop while the sub-agent waits for an
+ * approval stops both and every call ends answered; the approval card names the sub-agent.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -15,6 +15,15 @@ import { expect, screenshot, test } from "../helpers/fixtures";
 const plan = (page: Page) => page.getByRole("region", { name: "Plan", exact: true });
 const replay = (page: Page) => page.getByRole("main", { name: "Replay" });
 const subAgents = (page: Page) => page.getByRole("list", { name: /^Sub-agents of / });
+
+/** Settings → Sub-agents: let them write, edit and run commands (each approved as the main agent's are). */
+async function allowSubAgentSideEffects(page: Page): Promise<void> {
+  await page.getByRole("button", { name: "Settings" }).click();
+  const settings = page.getByRole("dialog", { name: "Settings" });
+  await settings.getByRole("checkbox", { name: /^Let sub-agents write, edit and run commands/ }).check();
+  await settings.getByRole("button", { name: "Save settings" }).click();
+  await expect(settings).toHaveCount(0);
+}
 
 /** Scrolls the (virtualised) transcript to its top, where the first tool calls are. */
 async function scrollTranscriptTop(page: Page): Promise<void> {
@@ -84,36 +93,40 @@ test("the model plans three items, delegates one to a sub-agent and checks them 
   await screenshot(page, "sub-agents-replay-child");
 });
 
-test("Stop while a sub-agent works stops both agents and leaves every call answered", async ({ page, host }) => {
+test("Stop while a sub-agent waits for an approval stops both agents and leaves every call answered", async ({ page, host }) => {
   await page.goto(host.url);
   await openWorkspace(page, host.workspace);
   await newSession(page);
+  await allowSubAgentSideEffects(page);
   await send(page, "Summarise this project [plan-delegate-hang]");
 
+  // The sub-agent's edit waits for the user, shown in the parent's session.
+  const card = approvalCard(page);
+  await expect(card).toContainText("Sub-agent “Survey the project” is waiting for your approval");
   const task = toolCards(page, "task").first();
   await expect(task).toHaveAttribute("data-status", "running");
-  await expect(subAgents(page).getByText("running")).toBeVisible();
-  // The sub-agent's second request is streaming and held open.
-  await expect
-    .poll(async () =>
-      (await host.fauxRequests()).some((r) => r.lastUserText?.includes("[child-hang]") && r.tailRoles.at(-1) === "toolResult"),
-    )
-    .toBe(true);
+  await expect(subAgents(page).getByText("waiting for approval")).toBeVisible();
 
   await page.getByRole("button", { name: "Stop" }).click();
   await waitIdle(page);
+  await expect(card).toHaveCount(0);
   await expect(task).toHaveAttribute("data-status", "aborted");
   // No call of the parent is left waiting, and no session runs on.
-  await expect(transcript(page).locator('[data-status="pending"], [data-status="running"]')).toHaveCount(0);
-  await expect(page.getByRole("list", { name: "Session list" }).getByText("running")).toHaveCount(0);
+  await expect(transcript(page).locator('[data-status="pending"], [data-status="running"], [data-status="awaitingApproval"]')).toHaveCount(
+    0,
+  );
+  await expect(page.getByRole("list", { name: "Session list" }).getByText(/running|waiting for approval/)).toHaveCount(0);
+  expect(readFileSync(join(host.workspace, "README.md"), "utf8")).not.toContain("A stopped project");
   await screenshot(page, "sub-agents-stopped-parent");
 
+  // The sub-agent's own calls are answered too: the read done, the edit it waited on aborted.
   await task.getByRole("button", { name: "Open sub-agent session" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Survey the project");
   await expect(toolCards(page, "read").first()).toHaveAttribute("data-status", "done");
-  await expect(toolCards(page, "grep").first()).toHaveAttribute("data-status", "aborted");
-  await expect(transcript(page).getByLabel("Assistant message").last()).toContainText("stopped");
-  await expect(transcript(page).locator('[data-status="pending"], [data-status="running"]')).toHaveCount(0);
+  await expect(toolCards(page, "edit").first()).toHaveAttribute("data-status", "aborted");
+  await expect(transcript(page).locator('[data-status="pending"], [data-status="running"], [data-status="awaitingApproval"]')).toHaveCount(
+    0,
+  );
   await screenshot(page, "sub-agents-stopped-child");
 });
 
@@ -155,11 +168,7 @@ test("with side effects allowed in Settings, a sub-agent's edit asks in the pare
   await page.goto(host.url);
   await openWorkspace(page, host.workspace);
   await newSession(page);
-  await page.getByRole("button", { name: "Settings" }).click();
-  const settings = page.getByRole("dialog", { name: "Settings" });
-  await settings.getByRole("checkbox", { name: /^Let sub-agents write, edit and run commands/ }).check();
-  await settings.getByRole("button", { name: "Save settings" }).click();
-  await expect(settings).toHaveCount(0);
+  await allowSubAgentSideEffects(page);
 
   await send(page, "Tidy up the docs [delegate-edit]");
   const card = approvalCard(page);
