@@ -186,6 +186,33 @@ describe("sub-agents", () => {
     expect(spec?.description).toContain("At most 1 sub-agent per turn, 1 running at a time");
   });
 
+  it("a task call with invalid arguments is refused with the tool's error, starts nothing and uses none of the turn's count", async () => {
+    h = await startHarness();
+    await h.call("settings.update", { subAgents: { model: null, maxPerTurn: 1, maxConcurrent: 1, maxDepth: 1, sideEffects: false } });
+    scriptTree(
+      h,
+      [
+        {
+          type: "reply",
+          content: [
+            { type: "toolCall", id: "toolu_empty", name: "task", arguments: { description: " ", prompt: "x" } },
+            { type: "toolCall", id: "toolu_extra", name: "task", arguments: { description: "A", prompt: "x", model: "gpt-4" } },
+            { type: "toolCall", id: "toolu_long", name: "task", arguments: { description: "A", prompt: "x".repeat(20_001) } },
+            taskCall("toolu_ok", "Valid", "do it"),
+          ],
+        },
+        say("done"),
+      ],
+      () => say("child answer"),
+    );
+    await h.turn("go");
+    const entries = await entriesOf(h, h.sessionId);
+    for (const id of ["toolu_empty", "toolu_extra", "toolu_long"])
+      expect(text(resultFor(entries, id))).toContain("The task tool was called with invalid arguments");
+    expect(resultFor(entries, "toolu_ok")?.isError).toBe(false);
+    expect((await children(h)).map((s) => s.title)).toEqual(["Valid"]);
+  });
+
   it("depth holds: a sub-agent is not offered task, and a task call it makes anyway is refused", async () => {
     h = await startHarness();
     scriptTree(h, [{ type: "reply", content: [taskCall("toolu_outer", "Outer", "do it")] }, say("done")], (req) =>

@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { planFromEntries, TODO_MAX_ITEMS, TODO_MAX_TEXT, type TodoItem } from "../../shared/todo";
-import type { FauxReply, FauxRequest } from "../../electron/core/faux";
+import { faults, type FauxReply, type FauxRequest } from "../../electron/core/faux";
 import { readTranscript } from "../../electron/core/faux/transcript";
 import { expectAllAccepted, expectEveryCallAnswered, resultsOf, startHarness, type Harness } from "./harness";
 
@@ -62,13 +62,15 @@ describe("the todo plan", () => {
       todo("toolu_long", [{ text: "x".repeat(TODO_MAX_TEXT + 1), status: "pending" }]),
       todo("toolu_status", [{ text: "a", status: "started" }]),
       todo("toolu_extra", [{ text: "a", status: "done", owner: "me" }]),
+      faults.invalidToolJson("todo", '{"items": [{"text": "a", "status": "done"}', "toolu_json"),
       say("done"),
     ]);
     await h.turn("plan badly");
     const { entries } = await h.call("session.load", { sessionId: h.sessionId });
     const results = resultsOf(entries);
-    expect(results.map((r) => r.isError)).toEqual([false, true, true, true, true]);
-    for (const r of results.slice(1)) expect(JSON.stringify(r.content)).toContain("The todo tool was called with invalid arguments");
+    expect(results.map((r) => r.isError)).toEqual([false, true, true, true, true, true]);
+    for (const r of results.slice(1, 5)) expect(JSON.stringify(r.content)).toContain("The todo tool was called with invalid arguments");
+    expect(JSON.stringify(results[5].content)).toContain("The arguments of this todo call are not valid JSON");
     expect(JSON.stringify(results[1].content)).toContain(`expected array to have <=${TODO_MAX_ITEMS} items`);
     expect(planFromEntries(entries)).toEqual(PLAN);
     expectEveryCallAnswered(entries);
@@ -118,6 +120,34 @@ describe("the todo plan", () => {
     expect(JSON.stringify(entries.at(-1)?.entry)).toContain("last user turn: [Agent Workbench] The user edited your plan");
     expectEveryCallAnswered(entries);
     expectAllAccepted(h);
+  });
+
+  it("an edit during a turn that is stopped is still stored, once the turn has answered its calls", async () => {
+    h = await startHarness();
+    h.faux.script([
+      {
+        type: "reply",
+        content: [
+          { type: "text", text: "Reading…" },
+          { type: "toolCall", id: "toolu_hang", name: "read", arguments: { path: "a.txt" } },
+        ],
+        chunkSize: 100,
+        hangAfterEvents: 5,
+      },
+    ]);
+    const from = h.events.length;
+    await h.call("chat.send", { sessionId: h.sessionId, text: "go" });
+    await h.waitFor("stream.partial", () => true, from);
+    const edited: TodoItem[] = [{ text: "Kept through Stop", status: "pending" }];
+    await h.call("session.setPlan", { sessionId: h.sessionId, items: edited });
+    await h.waitFor("turn.state", (s) => s.pendingPlan !== undefined, from);
+    await h.call("chat.abort", { sessionId: h.sessionId });
+    await h.waitIdle(from);
+    const { entries, turn } = await h.call("session.load", { sessionId: h.sessionId });
+    expect(turn.pendingPlan).toBeUndefined();
+    expect(entries.at(-1)?.entry).toMatchObject({ type: "planEdit", items: edited });
+    expect(planFromEntries(entries)).toEqual(edited);
+    expectEveryCallAnswered(entries);
   });
 
   it("the plan survives compaction: the summary carries it and the next request reads it, with the todo call compacted away", async () => {

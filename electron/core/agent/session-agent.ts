@@ -185,6 +185,7 @@ export class SessionAgent implements ParentAgent {
     } finally {
       this.running = null;
       this.controller = null;
+      this.settleQueues();
       this.status = "idle";
       this.emitState();
       this.deps.emit("stream.end", { sessionId: this.sessionId });
