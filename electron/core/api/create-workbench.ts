@@ -19,10 +19,9 @@ import { nodeProviderFetch } from "../network/provider-fetch";
 import type { ExportFormat } from "../../../shared/review";
 import type { ModelRef } from "../../../shared/protocol";
 import { SessionAgent } from "../agent/session-agent";
-import { SubAgents, taskCapsAt } from "../agent/sub-agent";
+import { SubAgents } from "../agent/sub-agent";
 import { withAgentTools } from "../agent/agent-tools";
-import { agentToolSpecs } from "../tools/agent-tools";
-import { createSubAgentHost, subAgentDepth } from "./sub-agent-host";
+import { createSubAgentHost, offeredToolSpecs } from "./sub-agent-host";
 import { loadInstructions, loadInstructionsSync, touchedPaths } from "../agent/instructions";
 import { builtInToolSpecs } from "../tools/tool-specs";
 import { TOOL_DEFS } from "../tools/registry";
@@ -324,18 +323,9 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       const session = store.getSession(sessionId);
       const mcp = session ? services.mcp(session.workspaceId) : null;
       const { mode, network } = settings.bashSandbox;
-      const depth = subAgentDepth(store, sessionId);
-      // A read-only sub-agent was offered no side-effect tool (agent/agent-tools.ts, childToolPort).
-      const offered = (name: string) =>
-        depth === 0 ||
-        settings.subAgents.sideEffects ||
-        (TOOL_TIERS.get(name) ?? mcp?.toolSet().defs.find((d) => d.name === name)?.tier) !== "sideEffect";
-      return [
-        ...[...builtInToolSpecs({ bashSandbox: mode, bashNetwork: network }), ...(mcp?.toolSet().specs ?? [])].filter((t) =>
-          offered(t.name),
-        ),
-        ...agentToolSpecs(taskCapsAt(settings.subAgents, depth)),
-      ];
+      const specs = [...builtInToolSpecs({ bashSandbox: mode, bashNetwork: network }), ...(mcp?.toolSet().specs ?? [])];
+      const tierOf = (name: string) => TOOL_TIERS.get(name) ?? mcp?.toolSet().defs.find((d) => d.name === name)?.tier;
+      return offeredToolSpecs(store, sessionId, settings.subAgents, specs, (name) => tierOf(name) === "sideEffect");
     },
     modelViewExtras: (sessionId) => {
       const session = store.getSession(sessionId);

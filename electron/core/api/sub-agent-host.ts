@@ -8,7 +8,9 @@ import type { EventName, EventPayload, SubAgentSettings } from "../../../shared/
 import type { ModelRef } from "../../../shared/protocol";
 import type { AgentDeps, ResolvedModel } from "../agent/ports";
 import { SessionAgent } from "../agent/session-agent";
-import type { SubAgentHost } from "../agent/sub-agent";
+import { taskCapsAt, type SubAgentHost } from "../agent/sub-agent";
+import { agentToolSpecs } from "../tools/agent-tools";
+import type { ToolSpec } from "../tools/types";
 import type { SessionStore } from "../store";
 
 export interface SubAgentHostOptions {
@@ -66,4 +68,21 @@ export function subAgentDepth(store: Pick<SessionStore, "getSession">, sessionId
   for (let s = store.getSession(sessionId); s?.parentToolCallId && s.parentSessionId && depth < 10; s = store.getSession(s.parentSessionId))
     depth++;
   return depth;
+}
+
+/**
+ * The tools a session's agent was offered, for "what the model saw": the
+ * session's tools (`specs`) with the agent's own by its depth, and for a
+ * read-only sub-agent without the side-effect ones (agent/agent-tools.ts).
+ */
+export function offeredToolSpecs(
+  store: Pick<SessionStore, "getSession">,
+  sessionId: string,
+  settings: SubAgentSettings,
+  specs: readonly ToolSpec[],
+  isSideEffect: (name: string) => boolean,
+): ToolSpec[] {
+  const depth = subAgentDepth(store, sessionId);
+  const readOnly = depth > 0 && !settings.sideEffects;
+  return [...specs.filter((s) => !readOnly || !isSideEffect(s.name)), ...agentToolSpecs(taskCapsAt(settings, depth))];
 }
