@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { SessionSummary } from "../../shared/api";
 import type { StoredEntry, ToolResultMessage } from "../../shared/protocol";
 import type { FauxReply } from "../../electron/core/faux";
+import { readTranscript } from "../../electron/core/faux/transcript";
 import { childStep, childTask, isChildRecorded, scriptTree, SUB_AGENT_MARK, taskCall } from "./agent-tree";
 import { expectAllAccepted, expectEveryCallAnswered, messagesOf, resultsOf, startHarness, type Harness } from "./harness";
 
@@ -272,11 +273,12 @@ describe("sub-agents", () => {
     );
     const from = h.events.length;
     await h.call("chat.send", { sessionId: h.sessionId, text: "both sides" });
-    await expect
-      .poll(() => h?.faux.requests.filter((r) => isChildRecorded(r) && r.outcome === "reply" && r.respondedAt === null).length, {
-        timeout: 60_000,
-      })
-      .toBe(2);
+    // Both children's second requests (after their read) are streaming and held open.
+    const held = () =>
+      h?.faux.requests.filter(
+        (r) => isChildRecorded(r) && r.respondedAt === null && readTranscript(r.route, r.body).turns.some((t) => t.role === "assistant"),
+      ).length;
+    await expect.poll(held, { timeout: 60_000 }).toBe(2);
     await h.call("chat.abort", { sessionId: h.sessionId });
     await h.waitIdle(from);
     const before = childRequests;
