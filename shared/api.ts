@@ -15,6 +15,7 @@ import {
   UsageSchema,
 } from "./protocol";
 import { ModelInfoSchema } from "./models";
+import { TodoItemSchema, TodoPlanInputSchema } from "./todo";
 import { ChangeReviewSchema, ProposalHunkSchema } from "./hunks";
 import {
   ChangeDiffSchema,
@@ -61,6 +62,11 @@ export const SessionSummarySchema = z.object({
   reasoning: ReasoningLevelSchema,
   parentSessionId: z.string().nullable(),
   parentSeq: z.number().int().nullable(),
+  /**
+   * Set on a sub-agent's session: the task call of the parent step (`parentSessionId`, `parentSeq`: the
+   * parent's assistant entry holding it) that started it (docs/sub-agents.md#sub-agents). Absent on forks.
+   */
+  parentToolCallId: z.string().optional(),
   entryCount: z.number().int(),
   totalCost: z.number(),
   totalTokens: z.number().int(),
@@ -116,6 +122,8 @@ export const PendingApprovalSchema = z.object({
   preview: ProposalPreviewSchema,
   /** Rules the card offers for "approve for this session" / "always", narrowest first (bash: the exact command, then a prefix). */
   suggestedRules: z.array(z.string()).optional(),
+  /** A sub-agent asks (its session is `sessionId`): the name of its task. Absent: the session's own agent asks. */
+  agent: z.object({ name: z.string() }).optional(),
 });
 export type PendingApproval = z.infer<typeof PendingApprovalSchema>;
 
@@ -130,8 +138,12 @@ export const TurnStateSchema = z.object({
   sessionId: z.string(),
   mode: SessionModeSchema,
   status: z.enum(["idle", "running", "awaitingApproval"]),
-  /** Messages typed during the turn, delivered after the current tool batch. */
+  /** Follow-ups typed during the turn: each starts a turn of its own once this one ends. */
   queued: z.array(z.string()),
+  /** Steering messages typed during the turn, delivered after the current tool batch, before the next request. */
+  steering: z.array(z.string()).optional(),
+  /** The user's edit of the plan, recorded at the next tool boundary. */
+  pendingPlan: z.array(TodoItemSchema).optional(),
   /** Approval waiting for the user, if any. */
   pendingApproval: PendingApprovalSchema.nullable(),
 });
@@ -206,6 +218,21 @@ export const NetworkSettingsSchema = z.object({
 });
 export type NetworkSettings = z.infer<typeof NetworkSettingsSchema>;
 
+/** Sub-agents the task tool starts (docs/sub-agents.md#caps-that-hold). */
+export const SubAgentSettingsSchema = z.object({
+  /** The sub-agents' model; null: the model of the agent that starts them. */
+  model: ModelRefSchema.nullable(),
+  /** Sub-agents one turn may start, counted over the whole tree. */
+  maxPerTurn: z.number().int().min(1).max(50),
+  /** Sub-agents of one agent running at the same time. */
+  maxConcurrent: z.number().int().min(1).max(10),
+  /** Levels of sub-agents below the main agent (1: a sub-agent cannot start sub-agents; 0: no sub-agents). */
+  maxDepth: z.number().int().min(0).max(3),
+  /** Sub-agents also get write, edit and bash (approved as the parent's are); off: read-only tools only. */
+  sideEffects: z.boolean(),
+});
+export type SubAgentSettings = z.infer<typeof SubAgentSettingsSchema>;
+
 export const SettingsSchema = z.object({
   defaultModel: ModelRefSchema.nullable(),
   approvalPolicy: ApprovalPolicySchema,
@@ -222,6 +249,7 @@ export const SettingsSchema = z.object({
   demoteOtherReasoning: z.boolean(),
   bashSandbox: BashSandboxSettingsSchema,
   network: NetworkSettingsSchema,
+  subAgents: SubAgentSettingsSchema,
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -422,9 +450,19 @@ export const requests = lazyTable({
        * `args` as the message; `text` must then be empty.
        */
       command: PromptCommandCallSchema.optional(),
+      /**
+       * While a turn runs: "followUp" (default) waits for the turn to end and starts the next one; "steer" joins
+       * the running turn at its next tool boundary (docs/sub-agents.md#steering-and-follow-ups). Idle: both start a turn.
+       */
+      delivery: z.enum(["followUp", "steer"]).optional(),
     }).strict(),
     result: z.object({ queued: z.boolean() }),
   }),
+  /**
+   * The user's edit of the todo plan: stored as a planEdit entry the model reads on its next request (at the
+   * next tool boundary while a turn runs). Refused for a plan over the tool's bounds.
+   */
+  "session.setPlan": () => ({ params: SessionId.extend({ items: TodoPlanInputSchema }).strict(), result: Ok }),
   "chat.abort": () => ({ params: SessionId.strict(), result: Ok }),
   /** Sessions whose turn is running or waiting for an approval (badges in the list after a reload). */
   "chat.activeTurns": () => ({ params: Empty, result: z.array(TurnStateSchema) }),

@@ -6,6 +6,7 @@
  * Pure module: zod only (see docs/architecture.md#layers).
  */
 import { z } from "zod";
+import { TodoItemSchema } from "./todo";
 
 // ---------------------------------------------------------------- content blocks
 
@@ -241,6 +242,16 @@ export const ForkEntrySchema = z.object({
   timestamp: z.number(),
 });
 
+/**
+ * The user edited the todo plan (docs/sub-agents.md#the-todo-plan): it replaces
+ * the model's, and the model reads it as a user message on its next request.
+ */
+export const PlanEditEntrySchema = z.object({
+  type: z.literal("planEdit"),
+  items: z.array(TodoItemSchema),
+  timestamp: z.number(),
+});
+
 export const MessageEntrySchema = z.object({
   type: z.literal("message"),
   message: MessageSchema,
@@ -254,6 +265,7 @@ export const SessionEntrySchema = z.discriminatedUnion("type", [
   CompactionEntrySchema,
   RenameEntrySchema,
   ForkEntrySchema,
+  PlanEditEntrySchema,
 ]);
 export type SessionEntry = z.infer<typeof SessionEntrySchema>;
 export type MessageEntry = z.infer<typeof MessageEntrySchema>;
@@ -263,6 +275,7 @@ export type ApprovalEntry = z.infer<typeof ApprovalEntrySchema>;
 export type CompactionEntry = z.infer<typeof CompactionEntrySchema>;
 export type RenameEntry = z.infer<typeof RenameEntrySchema>;
 export type ForkEntry = z.infer<typeof ForkEntrySchema>;
+export type PlanEditEntry = z.infer<typeof PlanEditEntrySchema>;
 export type SessionEntryType = SessionEntry["type"];
 
 /** An entry as loaded from the store: its sequence number within the session. */

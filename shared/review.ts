@@ -22,6 +22,7 @@ export const TimelineKindSchema = z.enum([
   "error",
   "rename",
   "fork",
+  "planEdit",
 ]);
 export type TimelineKind = z.infer<typeof TimelineKindSchema>;
 

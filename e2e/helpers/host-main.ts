@@ -23,6 +23,9 @@
  * cover its own tool card (a read of README.md) with a fake one. "[bidi-bash]"
  * and "[bidi-write]" get a bash call `cat readme\u202Etxt.sh` / a write of that file.
  *
+ * "[plan-delegate]", "[plan-delegate-hang]" and "[steer-loop]": the todo plan, a sub-agent and
+ * steering (e2e/helpers/agent-tree-script.ts).
+ *
  * Env: E2E_DB, E2E_WORKSPACE, E2E_STATIC, E2E_CONFIG_DIR (the user's config folder: mcp.json, AGENTS.md, commands/),
  * E2E_NOTICES (a JSON array of start notices), E2E_DEMO ("1": the demo provider is on, as with --demo),
  * E2E_SEED (a session written into the store before the workbench opens it: seed-session.ts).
@@ -44,6 +47,7 @@ import {
 import { readTranscript } from "../../electron/core/faux/transcript";
 import { runHostMain, serveUntilStopped } from "./host-runtime";
 import { SeedSchema, seedSession } from "./seed-session";
+import { agentTreeReply } from "./agent-tree-script";
 
 const SLOW_MARK = "[slow]";
 const FAIL_ONCE_MARK = "[fail-once]";
@@ -143,6 +147,8 @@ async function main(): Promise<void> {
   faux.setModels([LOCAL_MODEL]);
   const demo = createDemoResponder({ pace: { chunkSize: 12, chunkDelayMs: 4 } });
   faux.setDefaultResponder((request) => {
+    const tree = agentTreeReply(request);
+    if (tree) return tree;
     const userText = lastUserText(request);
     if (userText.includes(QUIET_MARK)) {
       const attached = [...userText.matchAll(/<attached-file path="([^"]*)"/g)].map((m) => m[1]);
@@ -241,6 +247,10 @@ async function main(): Promise<void> {
       reasoning: reasoningIn(r.body),
       lastUserText: lastUserTextOf(turnsOf(r.route, r.body)),
       lastToolResult: lastToolResultOf(turnsOf(r.route, r.body)),
+      // The roles of the last three turns: what came right before the last user text.
+      tailRoles: turnsOf(r.route, r.body)
+        .slice(-3)
+        .map((t) => t.role),
     }));
     res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(body));
   });

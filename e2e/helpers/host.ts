@@ -23,6 +23,8 @@ export interface E2EHost {
       reasoning: Record<string, unknown>;
       lastUserText: string | null;
       lastToolResult: string | null;
+      /** The roles of the request's last three turns. */
+      tailRoles: string[];
     }>
   >;
   stop(): Promise<void>;

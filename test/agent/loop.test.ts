@@ -258,14 +258,16 @@ describe("agent loop", () => {
     expectAllAccepted(h);
   });
 
-  it("queues a message typed during a turn and delivers it after the current tool batch", async () => {
+  it("queues a message typed during a turn as a follow-up: it starts its own turn once the running one ends", async () => {
     h = await startHarness({ files: { "a.txt": "a\n" } });
+    const usersSoFar = (req: FauxRequest) => {
+      const users = req.turns.filter((t) => t.role === "user").map((t) => (t.role === "user" ? t.text : ""));
+      return { type: "reply" as const, content: [{ type: "text" as const, text: `users so far: ${users.join(" | ")}` }] };
+    };
     h.faux.script([
       { type: "reply", content: [{ type: "toolCall", id: "toolu_1", name: "read", arguments: { path: "a.txt" } }], chunkDelayMs: 20 },
-      (req) => {
-        const users = req.turns.filter((t) => t.role === "user").map((t) => (t.role === "user" ? t.text : ""));
-        return { type: "reply", content: [{ type: "text", text: `users so far: ${users.join(" | ")}` }] };
-      },
+      usersSoFar,
+      usersSoFar,
     ]);
     const from = h.events.length;
     await h.call("chat.send", { sessionId: h.sessionId, text: "first" });
@@ -274,11 +276,13 @@ describe("agent loop", () => {
     expect(queued).toEqual({ queued: true });
     const state = await h.waitFor("turn.state", (s) => s.queued.includes("also this"), from);
     expect(state.status).not.toBe("idle");
-    await h.waitIdle(from);
+    // Two turns end: the running one, then the follow-up's.
+    await expect.poll(() => h?.events.slice(from).filter((e) => e.event === "stream.end").length, { timeout: 60_000 }).toBe(2);
     const { entries } = await h.call("session.load", { sessionId: h.sessionId });
     const roles = messages(entries).map((m) => m.role);
-    // The queued message follows the tool result of the running batch, before the next request.
-    expect(roles).toEqual(["user", "assistant", "toolResult", "user", "assistant"]);
+    // The running turn finishes first (steering, not this, joins at the tool boundary: steering.test.ts).
+    expect(roles).toEqual(["user", "assistant", "toolResult", "assistant", "user", "assistant"]);
+    expect(JSON.stringify(messages(entries)[3])).toContain("users so far: first");
     expect(JSON.stringify(messages(entries).at(-1))).toContain("users so far: first | also this");
     expectAllAccepted(h);
   });

@@ -96,6 +96,11 @@ const entry = fc.oneof(
     timestamp,
   }),
   fc.record({ type: fc.constant("fork"), sourceSessionId: str, sourceSeq: fc.integer(), timestamp }),
+  fc.record({
+    type: fc.constant("planEdit"),
+    items: fc.array(fc.record({ text: str, status: fc.constantFrom("pending", "in_progress", "done") }), { maxLength: 3 }),
+    timestamp,
+  }),
 );
 
 /** Values that break some rule somewhere (or happen to satisfy it: both answers must agree either way). */
@@ -113,6 +118,8 @@ const breaker = fc.oneof(
     "stop",
     "anthropic-messages",
     "approved",
+    "in_progress",
+    "planEdit",
   ),
   fc.constant(new Date(0)),
   fc.constant(Object.create(null) as unknown),

@@ -121,6 +121,47 @@ describe("migrations", () => {
     raw.close();
   });
 
+  it("migration 6 keeps a version-5 database's sessions and entries, links sub-agent sessions and takes planEdit entries", () => {
+    dir = tempDir();
+    const path = dir.file("v5.db");
+    const v5 = openDatabase(path, MIGRATIONS.slice(0, 5));
+    v5.prepare(`INSERT INTO workspaces (id, path, name, created_at, last_opened_at) VALUES ('w1', '/w', 'w', 1, 1)`).run();
+    v5.prepare(`INSERT INTO sessions (num, id, workspace_id, title, created_at, updated_at) VALUES (1, 's1', 'w1', 'from v5', 1, 1)`).run();
+    v5.prepare(
+      `INSERT INTO entries (id, session_id, kind, timestamp, running_tokens, running_cost, content) VALUES (?, 's1', 'user', 1, 0, 0, ?)`,
+    ).run(4294967296 + 1, JSON.stringify(user("hello")));
+    // A planEdit row is refused before the migration: the kind CHECK did not know it.
+    expect(() =>
+      v5
+        .prepare(
+          `INSERT INTO entries (id, session_id, kind, timestamp, running_tokens, running_cost, content) VALUES (?, 's1', 'planEdit', 2, 0, 0, '{}')`,
+        )
+        .run(4294967296 + 2),
+    ).toThrow(/CHECK/);
+    v5.close();
+
+    const store = SessionStore.open(path);
+    expect(store.schemaVersion).toBe(LATEST_VERSION);
+    expect(store.loadEntries("s1")).toEqual([{ seq: 1, entry: user("hello") }]);
+    const plan = { type: "planEdit" as const, items: [{ text: "Write the test", status: "in_progress" as const }], timestamp: 3 };
+    store.appendEntry("s1", plan);
+    expect(store.loadEntries("s1").at(-1)).toEqual({ seq: 2, entry: plan });
+    const child = store.createSubAgentSession({
+      title: "Look around",
+      model: null,
+      reasoning: "default",
+      parentSessionId: "s1",
+      parentSeq: 1,
+      parentToolCallId: "toolu_1",
+    });
+    expect(child).toMatchObject({ workspaceId: "w1", parentSessionId: "s1", parentSeq: 1, parentToolCallId: "toolu_1" });
+    expect(store.getSession("s1")?.parentToolCallId).toBeUndefined();
+    expect(store.deleteSession("s1")).toBe(true);
+    expect(store.getSession(child.id)).toBeUndefined();
+    store.close();
+    expect(tableNames(path)).not.toContain("entries_v3");
+  });
+
   it("numbers migrations 1, 2, 3 … without gaps", () => {
     expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
   });

@@ -18,6 +18,11 @@ export interface CompactionInput {
   signal: AbortSignal;
   stream(resolved: ResolvedModel, context: LlmContext, options: Omit<StreamOptions, "apiKey">): AsyncIterable<StreamEvent>;
   now(): number;
+  /**
+   * Text that must outlive the compaction (the todo plan, todo.ts): appended
+   * verbatim to the summary, which is the first message the model reads after it.
+   */
+  survivors?: readonly string[];
 }
 
 export type CompactionResult = { kind: "compacted"; entry: CompactionEntry } | { kind: "nothing" } | { kind: "failed"; error: string };
@@ -48,6 +53,7 @@ export async function compactHistory(input: CompactionInput): Promise<Compaction
   }
   if (error !== null) return { kind: "failed", error };
   if (!summary) return { kind: "failed", error: "the model returned an empty summary" };
+  if (input.survivors && input.survivors.length > 0) summary = [summary, ...input.survivors].join("\n\n");
   return {
     kind: "compacted",
     entry: {

@@ -3,7 +3,8 @@
  * messages only, starting after the latest compaction (whose summary becomes
  * the first user message). Pure: entries are not modified.
  */
-import type { CompactionEntry, Message, StoredEntry, UserMessage } from "../../../shared/protocol";
+import type { CompactionEntry, Message, PlanEditEntry, SessionEntry, StoredEntry, UserMessage } from "../../../shared/protocol";
+import { planEditText } from "../../../shared/todo";
 
 export const COMPACTION_PREFIX = "Summary of the earlier part of this conversation (older messages were compacted):\n\n";
 
@@ -34,14 +35,29 @@ function summaryOf(compaction: CompactionEntry): UserMessage {
   return summary;
 }
 
+/** The user's plan edit as the model reads it (docs/sub-agents.md#the-todo-plan): one object per entry, as for summaries. */
+const planEdits = new WeakMap<PlanEditEntry, UserMessage>();
+
+/** The message the model reads for an entry; null for entries it does not see (markers, approvals, compactions). */
+export function modelMessageOf(entry: SessionEntry): Message | null {
+  if (entry.type === "message") return entry.message;
+  if (entry.type !== "planEdit") return null;
+  let message = planEdits.get(entry);
+  if (message === undefined) {
+    message = { role: "user", content: [{ type: "text", text: planEditText(entry) }], timestamp: entry.timestamp };
+    planEdits.set(entry, message);
+  }
+  return message;
+}
+
 export function historyForModel(entries: readonly StoredEntry[]): Message[] {
   const compaction = latestCompaction(entries);
   const out: Message[] = [];
   if (compaction) out.push(summaryOf(compaction));
   for (const { seq, entry } of entries) {
-    if (entry.type !== "message") continue;
     if (compaction && seq < compaction.firstKeptSeq) continue;
-    out.push(entry.message);
+    const message = modelMessageOf(entry);
+    if (message) out.push(message);
   }
   return out;
 }

@@ -19,6 +19,7 @@ import type {
 import type { LlmContext, StreamEvent, StreamOptions, ToolSpec } from "../providers/types";
 import type { DecidingRule } from "../../../shared/protocol";
 import type { PolicyAction, Proposal, ToolOutcome } from "../tools/types";
+import type { SubAgents } from "./sub-agent";
 
 export interface ResolvedModel {
   model: ModelInfo;
@@ -125,4 +126,6 @@ export interface AgentDeps {
    * call; `seq` is the last stored entry. Never throws.
    */
   checkpoint?(sessionId: string, point: { kind: "turnStart" | "afterTool"; seq: number; toolCallId: string }): Promise<unknown>;
+  /** The sub-agents this agent starts with the task tool (sub-agent.ts); their approvals show in its turn state. */
+  subAgents?: SubAgents;
 }

@@ -21,6 +21,10 @@ import { failedRequest, requestWithRetries, type RequestHost } from "./request-s
 import { SessionJournal, errorText } from "./session-journal";
 import { RequestContextBuilder } from "./request-context";
 import { runToolBatch, type ToolBatchHost } from "./tool-batch";
+import type { TodoItem } from "../../../shared/todo";
+import { compactionSurvivors } from "./todo";
+import { TurnQueues } from "./turn-queues";
+import type { ParentAgent } from "./sub-agent";
 
 export type { AnswerRefusal, UserDecision } from "./approval-gate";
 
@@ -30,9 +34,10 @@ export const CONTINUE_PROMPT =
 /** The model an error entry names when the session has none (no model configured at all). */
 const NO_MODEL: ModelRef = { provider: "none", api: "anthropic-messages", id: "none" };
 
-export class SessionAgent {
+export class SessionAgent implements ParentAgent {
   private status: TurnState["status"] = "idle";
-  private readonly queue: UserMessage[] = [];
+  /** Follow-ups, steering messages and plan edits sent while a turn runs (turn-queues.ts). */
+  private readonly queues = new TurnQueues();
   private controller: AbortController | null = null;
   private readonly journal: SessionJournal;
   private readonly gate: ApprovalGate;
@@ -65,17 +70,21 @@ export class SessionAgent {
       platform: deps.platform,
       isSideEffect: (name) => deps.tools.isSideEffect(name),
     });
+    deps.subAgents?.attach(this);
   }
 
   // ------------------------------------------------------------ public API
 
   turnState(): TurnState {
+    const own = this.gate.pending();
+    // A sub-agent's approval waits in this turn too, named after its task (sub-agent.ts).
+    const child = own ? null : (this.deps.subAgents?.pendingApproval() ?? null);
     return {
       sessionId: this.sessionId,
       mode: this.mode,
-      status: this.status,
-      queued: this.queue.map((m) => textOf(m)),
-      pendingApproval: this.gate.pending(),
+      status: child && this.status === "running" ? "awaitingApproval" : this.status,
+      ...this.queues.state(),
+      pendingApproval: own ?? child,
     };
   }
 
@@ -84,15 +93,16 @@ export class SessionAgent {
   }
 
   /**
-   * Sends a user message; queued when a turn is running. `askEach` (a reason):
-   * the turn this message starts asks for every side effect not denied,
-   * whatever rules allow (headless --approve none / read-only).
+   * Sends a user message. While a turn runs it is a follow-up (the next turn)
+   * or, with `steer`, joins this turn at its next tool boundary (turn-queues.ts).
+   * `askEach` (a reason): the turn this message starts asks for every side
+   * effect not denied, whatever rules allow (headless --approve none / read-only).
    */
   send(
     text: string,
     images: ImageContent[] = [],
     attachments: { type: "text"; text: string }[] = [],
-    opts: { askEach?: string } = {},
+    opts: { askEach?: string; steer?: boolean } = {},
   ): { queued: boolean } {
     const message: UserMessage = {
       role: "user",
@@ -100,7 +110,8 @@ export class SessionAgent {
       timestamp: this.deps.now(),
     };
     if (this.status !== "idle") {
-      this.queue.push(message);
+      if (opts.steer) this.queues.steer(message);
+      else this.queues.followUp(message);
       this.emitState();
       return { queued: true };
     }
@@ -116,7 +127,7 @@ export class SessionAgent {
   }
 
   abort(): void {
-    this.queue.length = 0;
+    this.queues.clear();
     this.controller?.abort();
     this.gate.abort();
   }
@@ -174,6 +185,7 @@ export class SessionAgent {
     } finally {
       this.running = null;
       this.controller = null;
+      this.settleQueues();
       this.status = "idle";
       this.emitState();
       this.deps.emit("stream.end", { sessionId: this.sessionId });
@@ -224,13 +236,14 @@ export class SessionAgent {
       this.failTurn(`internal error: ${errorText(err)}`);
     } finally {
       this.gate.clear();
+      this.settleQueues();
       this.controller = null;
       this.status = "idle";
       this.emitState();
       this.deps.emit("stream.end", { sessionId: this.sessionId });
     }
-    // Messages that arrived after the last request of the turn start a new turn.
-    const next = this.queue.shift();
+    // Follow-ups (and steering messages no boundary took) start a new turn each.
+    const next = this.queues.nextFollowUp();
     if (next) {
       this.running = this.runTurn(next);
       await this.running;
@@ -279,7 +292,7 @@ export class SessionAgent {
         // A file in a new folder: that folder's AGENTS.md applies from the next request.
         if (this.touched.size !== before) await this.refreshInstructions();
         if (!finished) return;
-        this.deliverQueued();
+        this.deliverAtBoundary();
         continue;
       }
 
@@ -295,7 +308,8 @@ export class SessionAgent {
           continue;
         }
       }
-      if (this.deliverQueued()) continue;
+      // A steering message asks for an answer: the turn goes on. Follow-ups wait for the turn's end.
+      if (this.deliverAtBoundary()) continue;
       return;
     }
   }
@@ -373,6 +387,7 @@ export class SessionAgent {
       signal,
       stream: (resolved, context, options) => this.deps.stream(resolved, context, options),
       now: () => this.deps.now(),
+      survivors: compactionSurvivors(this.journal.entries),
     });
     if (result.kind === "nothing") return true;
     if (result.kind === "failed") {
@@ -385,18 +400,48 @@ export class SessionAgent {
 
   // ------------------------------------------------------------ helpers
 
-  private deliverQueued(): boolean {
-    if (this.queue.length === 0) return false;
-    for (const message of this.queue.splice(0)) this.journal.appendMessage(message);
+  /** At a tool boundary: the plan edit and steering messages join the conversation; true when a steering message did. */
+  private deliverAtBoundary(): boolean {
+    if (!this.queues.busy()) return false;
+    const steered = this.queues.deliver(this.journal, this.deps.now());
     this.emitState();
-    return true;
+    return steered;
+  }
+
+  /** The turn is over: a plan edit it did not reach is stored now (every call is answered by then). */
+  private settleQueues(): void {
+    try {
+      this.queues.settle(this.journal, this.deps.now());
+    } catch (err) {
+      this.deps.emit("turn.error", { sessionId: this.sessionId, message: `The plan edit could not be saved: ${errorText(err)}` });
+    }
+  }
+
+  // ------------------------------------------------------------ plan and sub-agents (docs/sub-agents.md)
+
+  /** The user's edit of the plan: stored now when idle, at the next tool boundary while a turn runs. */
+  setPlan(items: TodoItem[]): void {
+    if (this.status === "idle") {
+      this.journal.append({ type: "planEdit", items, timestamp: this.deps.now() });
+      return;
+    }
+    this.queues.editPlan(items);
+    this.emitState();
+  }
+
+  reasoningLevel(): ReasoningLevel {
+    return this.reasoning;
+  }
+
+  seqOfCall(toolCallId: string): number | null {
+    return this.journal.seqOfCall(toolCallId);
+  }
+
+  announceState(): void {
+    this.emitState();
   }
 
   private emitState(): void {
     this.deps.emit("turn.state", this.turnState());
   }
-}
-
-function textOf(message: UserMessage): string {
-  return message.content.map((c) => (c.type === "text" ? c.text : "[image]")).join("\n");
 }

@@ -12,7 +12,7 @@ import type {
   ToolResultMessage,
   UserMessage,
 } from "../../../shared/protocol";
-import { historyForModel } from "./context";
+import { historyForModel, modelMessageOf } from "./context";
 import type { AgentDeps } from "./ports";
 
 type JournalDeps = Pick<AgentDeps, "store" | "emit" | "onAppended" | "now">;
@@ -35,6 +35,20 @@ export class SessionJournal {
     return this.messages;
   }
 
+  /** The seq of the stored assistant entry holding this tool call (the latest, ids may repeat), or null. */
+  seqOfCall(toolCallId: string): number | null {
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      const e = this.entries[i].entry;
+      if (
+        e.type === "message" &&
+        e.message.role === "assistant" &&
+        e.message.content.some((b) => b.type === "toolCall" && b.id === toolCallId)
+      )
+        return this.entries[i].seq;
+    }
+    return null;
+  }
+
   lastSeq(): number {
     return this.entries.length === 0 ? 0 : this.entries[this.entries.length - 1].seq;
   }
@@ -43,8 +57,11 @@ export class SessionJournal {
   append(entry: SessionEntry, alongside?: () => void): void {
     const seq = this.deps.store.appendEntry(this.sessionId, entry, alongside);
     this.entries.push({ seq, entry });
-    if (entry.type === "message") this.messages.push(entry.message);
-    else if (entry.type === "compaction") this.messages = historyForModel(this.entries);
+    if (entry.type === "compaction") this.messages = historyForModel(this.entries);
+    else {
+      const message = modelMessageOf(entry);
+      if (message) this.messages.push(message);
+    }
     this.deps.emit("session.entry", { sessionId: this.sessionId, seq, entry });
     this.deps.onAppended(this.sessionId, seq, entry);
   }

@@ -6,12 +6,24 @@ import { randomBytes } from "node:crypto";
 import { rm } from "node:fs/promises";
 import { dirname, isAbsolute, join } from "node:path";
 import { platform, tmpdir } from "node:os";
-import type { ApprovalPolicy, EventName, EventPayload, ModelOption, NetworkSettings, SessionSummary, TurnState } from "../../../shared/api";
+import type {
+  ApprovalPolicy,
+  EventName,
+  EventPayload,
+  ModelOption,
+  NetworkSettings,
+  SessionSummary,
+  TurnState,
+  Workspace,
+} from "../../../shared/api";
 import type { ModelInfo, ProviderConfig } from "../../../shared/models";
 import { nodeProviderFetch } from "../network/provider-fetch";
 import type { ExportFormat } from "../../../shared/review";
 import type { ModelRef } from "../../../shared/protocol";
 import { SessionAgent } from "../agent/session-agent";
+import { SubAgents } from "../agent/sub-agent";
+import { withAgentTools } from "../agent/agent-tools";
+import { createSubAgentHost, offeredToolSpecs } from "./sub-agent-host";
 import { loadInstructions, touchedPaths } from "../agent/instructions";
 import { PromptSourceLog } from "./prompt-sources";
 import { builtInToolSpecs } from "../tools/tool-specs";
@@ -203,7 +215,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     const workspace = store.getWorkspace(session.workspaceId);
     if (!workspace) throw new NotFound(`no workspace for session ${sessionId}`);
     const mcp = services.mcp(workspace.id);
-    const tools = createSessionTools({
+    const sessionTools = createSessionTools({
       workspaceRoot: workspace.path,
       settings: () =>
         options.approvalPolicy ? { ...settings, approvalPolicy: options.approvalPolicy(settings.approvalPolicy) } : settings,
@@ -216,9 +228,34 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       outputDir: toolOutputs.dirFor(sessionId),
       onOutputKept: () => toolOutputs.boundTotal(),
     });
+    // The agent's own tools (todo, task) on top; its sub-agents share this session's runtime (docs/sub-agents.md).
+    const subAgentHost = createSubAgentHost({
+      store,
+      settings: () => settings.subAgents,
+      resolveModel,
+      emit,
+      depsFor: (sid, tools, subAgents) => depsFor(sid, workspace, mcp, tools, subAgents),
+      agents,
+    });
+    const subAgents = new SubAgents(subAgentHost, sessionTools);
+    const deps = depsFor(sessionId, workspace, mcp, withAgentTools(sessionTools, subAgents), subAgents);
+    const agent = new SessionAgent(deps, sessionId, session.model ?? defaultModel(), session.reasoning, services.mode(sessionId));
+    agents.set(sessionId, agent);
+    return agent;
+  };
+
+  /** An agent's deps for a session of `workspace` (a sub-agent's too: same store, models, events, audit, checkpoints). */
+  const depsFor = (
+    sessionId: string,
+    workspace: Workspace,
+    mcp: ReturnType<WorkspaceServices["mcp"]>,
+    tools: AgentDeps["tools"],
+    subAgents: AgentDeps["subAgents"],
+  ): AgentDeps => {
     const deps: AgentDeps = {
       store,
       tools,
+      subAgents,
       resolveModel,
       stream: (resolved, context, streamOptions) => catalog.stream(resolved, context, streamOptions),
       computeCost: (model, message) => catalog.withCost(model, message),
@@ -256,9 +293,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       onModeChanged: (sid, mode, afterSeq) => services.recordMode(sid, { mode, afterSeq, timestamp: now() }),
       checkpoint: (sid, point) => checkpoints.record(sid, point),
     };
-    const agent = new SessionAgent(deps, sessionId, session.model ?? defaultModel(), session.reasoning, services.mode(sessionId));
-    agents.set(sessionId, agent);
-    return agent;
+    return deps;
   };
 
   const damageNotice = (message: string) =>
@@ -329,7 +364,9 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       const session = store.getSession(sessionId);
       const mcp = session ? services.mcp(session.workspaceId) : null;
       const { mode, network } = settings.bashSandbox;
-      return [...builtInToolSpecs({ bashSandbox: mode, bashNetwork: network }), ...(mcp?.toolSet().specs ?? [])];
+      const specs = [...builtInToolSpecs({ bashSandbox: mode, bashNetwork: network }), ...(mcp?.toolSet().specs ?? [])];
+      const tierOf = (name: string) => TOOL_TIERS.get(name) ?? mcp?.toolSet().defs.find((d) => d.name === name)?.tier;
+      return offeredToolSpecs(store, sessionId, settings.subAgents, specs, (name) => tierOf(name) === "sideEffect");
     },
     modelViewExtras: (sessionId) => {
       const session = store.getSession(sessionId);

@@ -141,7 +141,15 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
         sources: ctx.promptSources,
       });
       const askEach = p.approvals === "askEach" ? "this run asks for every change and command" : undefined;
-      return ctx.agent(p.sessionId).send(text, p.images ?? [], blocks, askEach ? { askEach } : {});
+      return ctx.agent(p.sessionId).send(text, p.images ?? [], blocks, {
+        ...(askEach ? { askEach } : {}),
+        ...(p.delivery === "steer" ? { steer: true } : {}),
+      });
+    },
+    "session.setPlan": (p: P<"session.setPlan">) => {
+      requireSession(p.sessionId);
+      ctx.agent(p.sessionId).setPlan(p.items);
+      return { ok: true as const };
     },
     "chat.abort": (p: P<"chat.abort">) => {
       requireSession(p.sessionId);

@@ -168,13 +168,15 @@ export async function runHeadless(workbench: Workbench, options: HeadlessRunOpti
       if (s.status !== "running" && s.status !== "awaitingApproval") io.err(`${s.toolName}: ${s.status}`);
     } else if (event === "turn.state") {
       const pending = (payload as EventPayload<"turn.state">).pendingApproval;
-      if (pending && !answered.has(pending.toolCallId)) {
-        answered.add(pending.toolCallId);
+      // A sub-agent's approval shows in this turn with the sub-agent's own session (docs/sub-agents.md#sub-agents).
+      const key = pending && `${pending.sessionId}\u0000${pending.toolCallId}`;
+      if (pending && key && !answered.has(key)) {
+        answered.add(key);
         const params =
           options.approve === "all"
-            ? { sessionId, toolCallId: pending.toolCallId, decision: "approve" as const }
+            ? { sessionId: pending.sessionId, toolCallId: pending.toolCallId, decision: "approve" as const }
             : {
-                sessionId,
+                sessionId: pending.sessionId,
                 toolCallId: pending.toolCallId,
                 decision: "deny" as const,
                 reason: options.approve === "read-only" ? READ_ONLY_REASON : NOT_APPROVED_REASON,

@@ -6,6 +6,7 @@
  */
 import type { AssistantMessage, SessionEntry, ToolResultMessage, UserMessage } from "../../../shared/protocol";
 import type { ExportedNote, SessionExport, SessionStats, TimelineItem } from "../../../shared/review";
+import { formatPlan } from "../../../shared/todo";
 import { formatCost, formatCount, formatDuration, formatTime } from "./format";
 import { modelLabel, type TimelineOptions } from "./timeline";
 
@@ -121,6 +122,8 @@ function entryBlock(head: string, entry: SessionEntry, forkSummary: string | und
         "",
         forkSummary ?? `Forked from \`${entry.sourceSessionId}\` (its entry #${entry.sourceSeq})`,
       ];
+    case "planEdit":
+      return [`${head} Plan edited by the user · ${formatTime(entry.timestamp)}`, "", closeFences(formatPlan(entry.items))];
   }
 }
 

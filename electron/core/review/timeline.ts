@@ -174,6 +174,16 @@ export function buildTimeline(
       case "rename":
         push({ ...base, kind: "rename", timestamp: entry.timestamp, summary: firstLine(`Renamed to "${entry.title}"`) });
         break;
+      case "planEdit": {
+        const done = entry.items.filter((i) => i.status === "done").length;
+        push({
+          ...base,
+          kind: "planEdit",
+          timestamp: entry.timestamp,
+          summary: `The user edited the plan (${done} of ${entry.items.length} done)`,
+        });
+        break;
+      }
       case "fork":
         push({
           ...base,
@@ -248,7 +258,7 @@ function assistantSummary(m: AssistantMessage): string {
   return m.stopReason === "aborted" ? "(aborted)" : "(empty response)";
 }
 
-const ARG_KEYS = ["path", "command", "pattern", "query"];
+const ARG_KEYS = ["path", "command", "pattern", "query", "description"];
 
 function argsSummary(call: ToolCall): string {
   if (call.argumentsError) return `(invalid arguments: ${call.argumentsError})`;

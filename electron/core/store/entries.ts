@@ -80,6 +80,7 @@ export function columnsOf(entry: SessionEntry): EntryColumns {
     case "rename":
     case "fork":
     case "reasoningChange":
+    case "planEdit":
       return base;
   }
 }

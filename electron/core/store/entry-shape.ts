@@ -12,6 +12,7 @@
  */
 
 import { ApiSchema } from "../../../shared/protocol";
+import { TODO_STATUSES } from "../../../shared/todo";
 
 type Obj = Record<string, unknown>;
 
@@ -41,6 +42,7 @@ const APIS: ReadonlySet<unknown> = new Set(ApiSchema.options);
 const STOP_REASONS: ReadonlySet<unknown> = new Set(["stop", "toolUse", "length", "error", "aborted"]);
 const LEVELS: ReadonlySet<unknown> = new Set(["default", "off", "low", "medium", "high"]);
 const DECISIONS: ReadonlySet<unknown> = new Set(["approved", "approvedForSession", "denied", "autoApproved", "autoDenied"]);
+const TODO_STATUS: ReadonlySet<unknown> = new Set(TODO_STATUSES);
 
 function modelRef(v: unknown): boolean {
   return isObject(v) && isString(v.provider) && APIS.has(v.api) && isString(v.id);
@@ -73,6 +75,10 @@ function assistantBlock(b: unknown): boolean {
     default:
       return false;
   }
+}
+
+function todoItem(b: unknown): boolean {
+  return isObject(b) && isString(b.text) && TODO_STATUS.has(b.status);
 }
 
 function every(v: unknown, check: (b: unknown) => boolean): boolean {
@@ -136,6 +142,8 @@ export function isSessionEntryShape(input: unknown): boolean {
       return LEVELS.has(e.from) && LEVELS.has(e.to) && isNumber(e.timestamp);
     case "fork":
       return isString(e.sourceSessionId) && isInt(e.sourceSeq) && isNumber(e.timestamp);
+    case "planEdit":
+      return every(e.items, todoItem) && isNumber(e.timestamp);
     default:
       return false;
   }

@@ -2,7 +2,7 @@
 export { SessionStore, type OpenReport, type Recovered, type StoreOptions } from "./session-store";
 export { StoreError, isStoreError, type StoreErrorCode } from "./errors";
 export type { CheckedEntries, EntryProblem, EntryRange } from "./entries";
-export type { CreateSessionInput, ForkOptions, ListSessionsOptions, SessionPage } from "./sessions";
+export type { CreateSessionInput, ForkOptions, ListSessionsOptions, SessionPage, SubAgentSessionInput } from "./sessions";
 export type { SearchOptions } from "./search";
 export { toFtsQuery } from "./search";
 export { ToolAuditStatusSchema, type ToolAuditStatus, type ToolCallInput, type ToolCallPatch, type ToolCallRecord } from "./audit";

@@ -256,6 +256,59 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX sessions_staged ON sessions (staged_at) WHERE staged_at IS NOT NULL;
     `,
   },
+  {
+    version: 7,
+    name: "sub-agent sessions and planEdit entries",
+    // A sub-agent's session hangs off the parent step that started it (parent_session_id, parent_seq: the
+    // assistant entry holding the task call) and names that call; a fork leaves parent_tool_call_id NULL.
+    // The kind CHECK gains 'planEdit': the entries table is rebuilt as in version 3.
+    sql: `
+      ALTER TABLE sessions ADD COLUMN parent_tool_call_id TEXT;
+
+      DROP TRIGGER sessions_delete_entries;
+      DROP TRIGGER entries_delete_search;
+      DROP INDEX entries_assistant_by_time;
+      ALTER TABLE entries RENAME TO entries_v3;
+      CREATE TABLE entries (
+        id INTEGER PRIMARY KEY,
+        seq INTEGER GENERATED ALWAYS AS (id & 4294967295) VIRTUAL,
+        session_id TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (${KIND_CHECK} OR kind = 'reasoningChange' OR kind = 'planEdit'),
+        timestamp INTEGER NOT NULL,
+        provider TEXT,
+        api TEXT,
+        model_id TEXT,
+        stop_reason TEXT,
+        tool_call_id TEXT,
+        input_tokens INTEGER,
+        output_tokens INTEGER,
+        cache_read_tokens INTEGER,
+        cache_write_tokens INTEGER,
+        total_tokens INTEGER,
+        cost_total REAL,
+        running_tokens INTEGER NOT NULL,
+        running_cost REAL NOT NULL,
+        open_tool_calls TEXT,
+        content TEXT NOT NULL
+      );
+      INSERT INTO entries (id, session_id, kind, timestamp, provider, api, model_id, stop_reason, tool_call_id,
+          input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, total_tokens, cost_total,
+          running_tokens, running_cost, open_tool_calls, content)
+        SELECT id, session_id, kind, timestamp, provider, api, model_id, stop_reason, tool_call_id,
+          input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, total_tokens, cost_total,
+          running_tokens, running_cost, open_tool_calls, content
+        FROM entries_v3 ORDER BY id;
+      DROP TABLE entries_v3;
+      CREATE INDEX entries_assistant_by_time ON entries (timestamp, model_id) WHERE kind = 'assistant';
+      CREATE TRIGGER sessions_delete_entries AFTER DELETE ON sessions BEGIN
+        DELETE FROM entries WHERE id BETWEEN old.num * 4294967296 AND old.num * 4294967296 + 4294967295;
+      END;
+      CREATE TRIGGER entries_delete_search AFTER DELETE ON entries BEGIN
+        DELETE FROM entries_fts WHERE rowid IN (SELECT fts_rowid FROM search_rows WHERE entry_id = old.id);
+        DELETE FROM search_rows WHERE entry_id = old.id;
+      END;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.length === 0 ? 0 : MIGRATIONS[MIGRATIONS.length - 1].version;

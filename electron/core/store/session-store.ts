@@ -40,6 +40,7 @@ import { search, type SearchOptions } from "./search";
 import { DEFAULT_INDEXER_OPTIONS, SearchIndexer, useSlicedMerges, type IndexerOptions } from "./search-index";
 import {
   createSession,
+  createSubAgentSession,
   deleteSession,
   forkSession,
   getSession,
@@ -51,6 +52,7 @@ import {
   type ForkOptions,
   type ListSessionsOptions,
   type SessionPage,
+  type SubAgentSessionInput,
 } from "./sessions";
 import { addRule, listRules, removeRule, updateRule, type RuleInput } from "./rules";
 import { StagedImports, listLeftoverImports, type LeftoverImport } from "./staged-imports";
@@ -245,6 +247,9 @@ export class SessionStore {
   createSession(input: CreateSessionInput): SessionSummary {
     return this.guard("createSession", () => createSession(this.ctx, input));
   }
+  createSubAgentSession(input: SubAgentSessionInput): SessionSummary {
+    return this.guard("createSubAgentSession", () => createSubAgentSession(this.ctx, input));
+  }
   getSession(id: string): SessionSummary | undefined {
     return this.guard("getSession", () => getSession(this.ctx, id));
   }
@@ -261,7 +266,7 @@ export class SessionStore {
   setSessionReasoning(id: string, level: ReasoningLevel): SessionSummary {
     return this.guard("setSessionReasoning", () => setSessionReasoning(this.ctx, id, level));
   }
-  /** True when the session existed. */
+  /** True when the session existed. Its sub-agents' sessions go with it. */
   deleteSession(id: string): boolean {
     return this.guard("deleteSession", () => deleteSession(this.ctx, id));
   }

@@ -23,6 +23,7 @@ interface SessionRow {
   reasoning: string;
   parent_session_id: string | null;
   parent_seq: number | null;
+  parent_tool_call_id: string | null;
   entry_count: number;
   total_tokens: number;
   total_cost: number;
@@ -33,7 +34,7 @@ interface SessionRow {
  * Every query on it leaves out staged sessions (`VISIBLE`): an import still writing (staged-imports.ts).
  */
 const SUMMARY_SELECT = `SELECT s.id, s.workspace_id, s.title, s.created_at, s.updated_at,
-    s.model_provider, s.model_api, s.model_id, s.reasoning, s.parent_session_id, s.parent_seq,
+    s.model_provider, s.model_api, s.model_id, s.reasoning, s.parent_session_id, s.parent_seq, s.parent_tool_call_id,
     coalesce(e.id - s.num * 4294967296, 0) AS entry_count,
     coalesce(e.running_tokens, 0) AS total_tokens, coalesce(e.running_cost, 0) AS total_cost
   FROM sessions s LEFT JOIN entries e ON e.id = ${LAST_ENTRY_ID_SQL}`;
@@ -57,6 +58,7 @@ function toSummary(r: SessionRow): SessionSummary {
     reasoning: LEVELS.has(r.reasoning) ? (r.reasoning as ReasoningLevel) : "default",
     parentSessionId: r.parent_session_id,
     parentSeq: r.parent_seq,
+    ...(r.parent_tool_call_id !== null ? { parentToolCallId: r.parent_tool_call_id } : {}),
     entryCount: r.entry_count,
     totalCost: r.total_cost,
     totalTokens: r.total_tokens,
@@ -91,6 +93,8 @@ export function insertSession(
     parentSeq: number | null;
     /** An import's staged session (staged-imports.ts): hidden until published. */
     stagedAt?: number;
+    /** The task call that started this sub-agent's session (a fork leaves it unset). */
+    parentToolCallId?: string;
   },
 ): { id: string; num: number } {
   const id = randomUUID();
@@ -98,7 +102,7 @@ export function insertSession(
   const info = ctx
     .stmt(
       `INSERT INTO sessions (id, workspace_id, title, created_at, updated_at, model_provider, model_api, model_id,
-         reasoning, parent_session_id, parent_seq, staged_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         reasoning, parent_session_id, parent_seq, staged_at, parent_tool_call_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     .run(
       id,
@@ -113,6 +117,7 @@ export function insertSession(
       values.parentSessionId,
       values.parentSeq,
       values.stagedAt ?? null,
+      values.parentToolCallId ?? null,
     );
   const num = Number(info.lastInsertRowid);
   checkSessionNum(num);
@@ -133,6 +138,35 @@ export function createSession(ctx: StoreContext, input: CreateSessionInput): Ses
     return requireSession(ctx, id);
   });
   // After the commit: the new session now tops its workspace.
+  noteTouched(ctx, created.workspaceId, created.id, created.updatedAt);
+  return created;
+}
+
+export interface SubAgentSessionInput {
+  title: string;
+  model: ModelRef | null;
+  reasoning: ReasoningLevel;
+  parentSessionId: string;
+  /** The parent's assistant entry holding the task call. */
+  parentSeq: number;
+  parentToolCallId: string;
+}
+
+/** A sub-agent's own session (docs/sub-agents.md#sub-agents), in its parent's workspace, linked to the parent step. */
+export function createSubAgentSession(ctx: StoreContext, input: SubAgentSessionInput): SessionSummary {
+  const created = ctx.tx(() => {
+    const parent = requireSession(ctx, input.parentSessionId);
+    const { id } = insertSession(ctx, {
+      workspaceId: parent.workspaceId,
+      title: input.title,
+      model: input.model,
+      reasoning: input.reasoning,
+      parentSessionId: parent.id,
+      parentSeq: input.parentSeq,
+      parentToolCallId: input.parentToolCallId,
+    });
+    return requireSession(ctx, id);
+  });
   noteTouched(ctx, created.workspaceId, created.id, created.updatedAt);
   return created;
 }
@@ -202,10 +236,28 @@ export function setSessionReasoning(ctx: StoreContext, id: string, level: Reason
   return requireSession(ctx, id);
 }
 
-/** Deletes the session with its entries, search rows, audit rows and notes. Forks keep their copies. */
+/**
+ * Deletes the session with its entries, search rows, audit rows and notes, and
+ * the sessions of the sub-agents it started (theirs too). Forks keep their copies.
+ */
 export function deleteSession(ctx: StoreContext, id: string): boolean {
-  forgetSession(ctx, id);
-  return ctx.stmt(`DELETE FROM sessions WHERE id = ?`).run(id).changes > 0;
+  return ctx.tx(() => {
+    const children = ctx
+      .stmt(
+        `WITH RECURSIVE tree (id) AS (
+           SELECT id FROM sessions WHERE parent_session_id = ? AND parent_tool_call_id IS NOT NULL
+           UNION SELECT s.id FROM sessions s JOIN tree t ON s.parent_session_id = t.id AND s.parent_tool_call_id IS NOT NULL
+         ) SELECT id FROM tree`,
+      )
+      .pluck()
+      .all(id) as string[];
+    for (const child of children) {
+      forgetSession(ctx, child);
+      ctx.stmt(`DELETE FROM sessions WHERE id = ?`).run(child);
+    }
+    forgetSession(ctx, id);
+    return ctx.stmt(`DELETE FROM sessions WHERE id = ?`).run(id).changes > 0;
+  });
 }
 
 /** The calls of the session's last assistant message that have no result yet (from its last row). */

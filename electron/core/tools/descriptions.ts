@@ -19,6 +19,7 @@ import {
   READ_MAX_LINE_CHARS,
   READ_MAX_LINES,
 } from "./limits";
+import { TODO_MAX_ITEMS, TODO_MAX_TEXT } from "../../../shared/todo";
 import type { BashSettings } from "./context";
 import { EDIT_MAX_EDITS, LIST_DEFAULT_DEPTH } from "./schemas";
 
@@ -100,4 +101,34 @@ export function bashSandboxNote(bash: Pick<BashSettings, "sandbox" | "required" 
       : "Unix sockets outside the workspace cannot be reached.";
   return `- Commands run in an OS sandbox (${bash.sandbox.kind === "bwrap" ? "bubblewrap" : "sandbox-exec"}): the workspace is writable, except git's config and hooks (.git/config, .git/hooks, .git/info, .gitmodules), which are read-only (git add and commit still work); everything else is read-only, with a private empty /tmp; secret folders in the home folder (~/.ssh, ~/.aws, ~/.config/gh …) appear empty; other processes of the machine are not visible. ${sockets} ${network}
 - A failure caused by the sandbox ("Read-only file system" or "Permission denied" outside the workspace or on git's config, a missing secret, "Operation not permitted" on a socket, a network error) will not go away when the command is retried in another form: write inside the workspace instead, or tell the user what needs to run outside the sandbox.`;
+}
+
+export const TODO_DESCRIPTION = `Keep a short plan of your work as a checklist, which the user sees pinned above the message box.
+
+- Use it for work of 3 or more steps: write the plan first, then mark an item in_progress when you start it and done as soon as it is finished (not in a batch at the end). Skip it for one-step tasks.
+- Each call sends the whole plan, which replaces the previous one: at most ${TODO_MAX_ITEMS} items of at most ${TODO_MAX_TEXT} characters. An empty list clears it.
+- The user may edit the plan; their edit reaches you as a message. The plan is kept when older messages are compacted.
+- It changes nothing in the workspace and needs no approval.`;
+
+/** What the task tool promises for the caps in force (docs/sub-agents.md#caps-that-hold). */
+export interface TaskDescriptionCaps {
+  maxPerTurn: number;
+  maxConcurrent: number;
+  /** The sub-agents it starts may start their own (depth left below them). */
+  childCanDelegate: boolean;
+  /** Sub-agents get write, edit and bash (each still approved as the parent's are). */
+  sideEffects: boolean;
+}
+
+export function taskDescription(caps: TaskDescriptionCaps): string {
+  const tools = caps.sideEffects
+    ? "It has the same tools as you; its write, edit and bash calls need the user's approval as yours do, and the card names it."
+    : "It has the read-only tools (read, list, glob, grep, todo and read-only MCP tools): it can look, not change anything. Make the changes yourself.";
+  return `Start a sub-agent: a separate agent with its own context that works on one sub-task you describe and returns its final answer as this tool's result.
+
+- Use it for self-contained work whose details you do not need in your own context: searching a large codebase, reading many files to answer one question, investigating one part of a problem. Do small or sequential work yourself.
+- The sub-agent sees nothing of this conversation: put everything it needs in \`prompt\` (the goal, paths, what to report back). It answers once, at the end.
+- ${tools} ${caps.childCanDelegate ? "It may start sub-agents of its own." : "It cannot start sub-agents of its own."}
+- At most ${caps.maxPerTurn} sub-agent${caps.maxPerTurn === 1 ? "" : "s"} per turn, ${caps.maxConcurrent} running at a time: several task calls in one message run in parallel up to that, the others wait for a free place; calls beyond the per-turn limit are refused. Use them for real parallel work, not one per file.
+- The result names the sub-agent's session (its transcript, which the user can open) and holds its final answer, cut to ${KB(OUTPUT_MAX_BYTES)}.`;
 }

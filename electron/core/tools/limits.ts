@@ -51,4 +51,8 @@ export const REGEX_JOB_TIMEOUT_MS = 5_000;
 /** Read-only tools give up after this long (file system stuck on a network mount …). */
 export const READONLY_TIMEOUT_MS = 60_000;
 
+/** task: characters of the sub-task's short name and of its prompt. */
+export const TASK_DESCRIPTION_MAX_CHARS = 80;
+export const TASK_PROMPT_MAX_CHARS = 20_000;
+
 export const KB = (bytes: number): string => `${Math.round(bytes / 1024)} KB`;

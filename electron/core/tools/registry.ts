@@ -70,7 +70,8 @@ export interface SideEffectDef extends BaseDef {
 
 export type ToolDef = ReadOnlyDef | SideEffectDef;
 
-function parser<S extends z.ZodType>(name: string, schema: S) {
+/** Parses a call's raw arguments with the tool's schema; a mismatch is the tool's INVALID_ARGUMENTS error. */
+export function parser<S extends z.ZodType>(name: string, schema: S) {
   return (raw: unknown): Result<z.infer<S>> => {
     const parsed = schema.safeParse(raw);
     if (parsed.success) return { ok: true, value: parsed.data };

@@ -4,6 +4,7 @@
  * sees and are snapshotted with the tool descriptions.
  */
 import { z } from "zod";
+import { TodoPlanInputSchema } from "../../../shared/todo";
 import {
   BASH_DEFAULT_TIMEOUT_MS,
   BASH_MAX_TIMEOUT_MS,
@@ -11,6 +12,8 @@ import {
   GREP_MAX_CONTEXT,
   LIST_MAX_ENTRIES,
   READ_MAX_LINES,
+  TASK_DESCRIPTION_MAX_CHARS,
+  TASK_PROMPT_MAX_CHARS,
 } from "./limits";
 
 const path = (what: string) => z.string().min(1).describe(`${what}, relative to the workspace root (e.g. src/index.ts).`);
@@ -85,6 +88,27 @@ export const BashArgsSchema = z.strictObject({
   description: z.string().max(200).optional().describe("What the command does, in 5-10 words, shown to the user when asking for approval."),
 });
 
+/** todo: the whole plan each time (docs/sub-agents.md#the-todo-plan). */
+export const TodoArgsSchema = z.strictObject({ items: TodoPlanInputSchema });
+
+/** task: one sub-task for a sub-agent (docs/sub-agents.md#sub-agents). */
+export const TaskArgsSchema = z.strictObject({
+  description: z
+    .string()
+    .trim()
+    .min(1)
+    .max(TASK_DESCRIPTION_MAX_CHARS)
+    .describe(`A short name for the sub-task (3-8 words, at most ${TASK_DESCRIPTION_MAX_CHARS} characters), shown to the user.`),
+  prompt: z
+    .string()
+    .trim()
+    .min(1)
+    .max(TASK_PROMPT_MAX_CHARS)
+    .describe(
+      `Everything the sub-agent needs, since it sees nothing of this conversation: the goal, the files or places to look at, and what to report back (at most ${TASK_PROMPT_MAX_CHARS} characters).`,
+    ),
+});
+
 export type ReadArgs = z.infer<typeof ReadArgsSchema>;
 export type WriteArgs = z.infer<typeof WriteArgsSchema>;
 export type EditArgs = z.infer<typeof EditArgsSchema>;
@@ -93,6 +117,8 @@ export type ListArgs = z.infer<typeof ListArgsSchema>;
 export type GlobArgs = z.infer<typeof GlobArgsSchema>;
 export type GrepArgs = z.infer<typeof GrepArgsSchema>;
 export type BashArgs = z.infer<typeof BashArgsSchema>;
+export type TodoArgs = z.infer<typeof TodoArgsSchema>;
+export type TaskArgs = z.infer<typeof TaskArgsSchema>;
 
 export const LIST_DEFAULT_DEPTH = 3;
 export { GLOB_MAX_RESULTS, LIST_MAX_ENTRIES };

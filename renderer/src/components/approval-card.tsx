@@ -158,7 +158,10 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
     >
       <header>
         <span className="waiting-dot" aria-hidden />
-        <strong>The agent is waiting for your approval</strong>
+        {/* Which agent asks: the session's own, or a sub-agent named after its task (docs/sub-agents.md#sub-agents). */}
+        <strong>
+          {approval.agent ? `Sub-agent “${approval.agent.name}” is waiting for your approval` : "The agent is waiting for your approval"}
+        </strong>
         <span className="muted">
           {revealInvisible(approval.toolName)} · {toolSummary(approval.toolName, approval.args)}
         </span>

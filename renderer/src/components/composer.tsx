@@ -1,6 +1,9 @@
 /**
  * The message box: Enter sends, Shift+Enter breaks the line. While a turn runs,
- * Stop is offered and new messages are queued (shown until delivered). Images
+ * Stop is offered; Enter queues a follow-up (the next turn, once this one ends)
+ * and Alt+Enter or Steer sends a steering message, which joins the running
+ * turn at its next tool boundary (docs/sub-agents.md#steering-and-follow-ups);
+ * both are shown until delivered. Images
  * are attached by pasting, dropping or picking them. `@` mentions a workspace
  * file (attached when sent, a line range as `@path:10-40`); `/` runs a
  * command or expands a template (composer-suggestions.tsx).
@@ -57,8 +60,17 @@ export function Composer({
   workspaceId?: string | null;
   /** A built-in command was chosen (`/ask`, `/compact` …). */
   onCommand?: (command: BuiltinCommand, args: string) => void;
-  /** `command`: a prompt template chosen with `/`, expanded by the core (the text is then empty). */
-  onSend: (text: string, images: ImageContent[], mentions: Mention[], command?: PromptCommandCall) => Promise<boolean>;
+  /**
+   * `command`: a prompt template chosen with `/`, expanded by the core (the text is then empty); `steer`: while a
+   * turn runs, join it at its next tool boundary instead of following it.
+   */
+  onSend: (
+    text: string,
+    images: ImageContent[],
+    mentions: Mention[],
+    command: PromptCommandCall | undefined,
+    steer: boolean,
+  ) => Promise<boolean>;
   onStop: () => void;
 }) {
   const [text, setText] = useState("");
@@ -112,14 +124,19 @@ export function Composer({
     ref.current?.focus();
   }, [draft, onDraftTaken]);
 
-  // Images of messages queued behind the running turn: Stop gives them back with the queued text.
+  // Images of messages queued behind the running turn (and of steering messages): Stop gives them back with the text.
   const queuedImages = useRef(new QueuedImages());
+  const steeringImages = useRef(new QueuedImages());
   const queued = turn?.queued;
+  const steering = turn?.steering;
   useEffect(() => {
     queuedImages.current.sync(queued?.length ?? 0);
   }, [queued]);
+  useEffect(() => {
+    steeringImages.current.sync(steering?.length ?? 0);
+  }, [steering]);
 
-  const send = async () => {
+  const send = async (steer = false) => {
     let value = text.trim();
     if ((!value && images.length === 0) || disabled || sending) return;
     const slash = parseSlashCommand(value);
@@ -136,10 +153,10 @@ export function Composer({
     }
     setSending(true);
     const queuing = running;
-    const ok = await onSend(value, images, mentions, command);
+    const ok = await onSend(value, images, mentions, command, steer);
     setSending(false);
     if (ok) {
-      if (queuing) queuedImages.current.push(images);
+      if (queuing) (steer ? steeringImages : queuedImages).current.push(images);
       setText("");
       setImages([]);
       picked.current.clear();
@@ -170,9 +187,11 @@ export function Composer({
 
   // Stop drops the messages queued behind the turn; give them back to the user instead of losing them.
   const stop = () => {
-    const back = queuedImages.current.takeAll();
+    const back = [...steeringImages.current.takeAll(), ...queuedImages.current.takeAll()];
     // The queue shows an image as an "[image]" line; the images themselves come back as attachments.
-    const queued = (turn?.queued ?? []).map((q) => (back.length > 0 ? q.replace(/^\[image\]$/gm, "").trim() : q));
+    const queued = [...(turn?.steering ?? []), ...(turn?.queued ?? [])].map((q) =>
+      back.length > 0 ? q.replace(/^\[image\]$/gm, "").trim() : q,
+    );
     if (queued.length > 0) setText((current) => [current, ...queued].filter((t) => t.trim()).join("\n\n"));
     if (queued.length > 0 && back.length > 0) setImages((current) => [...current, ...back].slice(0, MAX_IMAGES));
     onStop();
@@ -231,7 +250,7 @@ export function Composer({
     }
     if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
-      void send();
+      void send(e.altKey);
     }
     if (e.key === "Escape" && running) {
       e.preventDefault();
@@ -241,6 +260,15 @@ export function Composer({
 
   return (
     <div className="composer">
+      {steering && steering.length > 0 && (
+        <ul className="queued steering-list" aria-label="Steering messages">
+          {steering.map((q, i) => (
+            <li key={i}>
+              <span className="badge">next step</span> {q}
+            </li>
+          ))}
+        </ul>
+      )}
       {turn && turn.queued.length > 0 && (
         <ul className="queued" aria-label="Queued messages">
           {turn.queued.map((q, i) => (
@@ -292,7 +320,7 @@ export function Composer({
             disabled
               ? (disabledReason ?? "")
               : running
-                ? "Type to queue a message for after this step…"
+                ? "Enter queues a follow-up for when the agent is done; Alt+Enter steers it at its next step…"
                 : "Ask the agent… (@ to mention a file, / for commands; Enter to send, Shift+Enter for a new line)"
           }
           value={text}
@@ -325,10 +353,22 @@ export function Composer({
               Stop
             </button>
           )}
+          {running && (
+            <button
+              type="button"
+              onClick={() => void send(true)}
+              disabled={disabled || sending || (!text.trim() && images.length === 0)}
+              aria-label="Steer"
+              aria-keyshortcuts="Alt+Enter"
+              title="Send now: the agent reads it after its current tool calls, before its next request (Alt+Enter)"
+            >
+              Steer
+            </button>
+          )}
           <button
             type="button"
             className="primary"
-            onClick={() => void send()}
+            onClick={() => void send(false)}
             disabled={disabled || sending || (!text.trim() && images.length === 0)}
             aria-label={running ? "Queue message" : "Send"}
           >

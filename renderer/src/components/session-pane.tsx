@@ -12,6 +12,7 @@ import { ApprovalCard } from "./approval-card";
 import { useRewindStore } from "./rewind/rewind-store";
 import { Composer, type BuiltinCommand } from "./composer";
 import { client } from "../api/current";
+import type { TodoItem } from "../../../shared/todo";
 import { useAppStore } from "../stores/app-store";
 import { McpTrustNotice } from "./mcp-trust-notice";
 import { ChangesView } from "../lazy-parts";
@@ -19,6 +20,7 @@ import { PendingComments } from "./review/pending-comments";
 import { selectionFor } from "./transcript/diff-summary";
 import type { TranscriptActions } from "./transcript/transcript-context";
 import { TranscriptView } from "./transcript/transcript-view";
+import { PlanPanel } from "./plan/plan-panel";
 
 export function SessionPane({ sessionId }: { sessionId: string }) {
   const view = useTranscriptStore((s) => (s.view?.sessionId === sessionId ? s.view : null));
@@ -100,6 +102,8 @@ export function SessionPane({ sessionId }: { sessionId: string }) {
 
   const running = turn !== null && turn.status !== "idle";
   const lastUserText = view?.model.lastUserText ?? null;
+  // The user's edit shows at once; the stored plan takes over when it is recorded.
+  const plan = turn?.pendingPlan ?? view?.model.plan ?? null;
 
   const retryLast = useCallback(() => {
     if (lastUserText) void send(sessionId, lastUserText);
@@ -111,8 +115,22 @@ export function SessionPane({ sessionId }: { sessionId: string }) {
       retry: lastUserText ? retryLast : undefined,
       forkAt: (seq: number) => void forkSession(sessionId, seq),
       rewindTo: (seq: number, label: string) => void useRewindStore.getState().open({ sessionId, target: { seq }, label }),
+      openSession: (id: string) => useWorkspaceStore.getState().selectSession(id),
     }),
     [openDiff, retryLast, lastUserText, forkSession, sessionId],
+  );
+  const savePlan = useCallback(
+    (items: TodoItem[]) =>
+      client()
+        .call("session.setPlan", { sessionId, items })
+        .then(
+          () => true,
+          (err: unknown) => {
+            useAppStore.getState().reportError("Could not save the plan", err);
+            return false;
+          },
+        ),
+    [sessionId],
   );
 
   // The transcript mounts with its rows, so it opens at the bottom in one pass.
@@ -167,12 +185,14 @@ export function SessionPane({ sessionId }: { sessionId: string }) {
       )}
       {!changesOpen && (
         <TranscriptView
+          sessionId={sessionId}
           model={view.model}
           partial={view.partial}
           toolStatus={view.toolStatus}
           modeChanges={modes?.sessionId === view.sessionId ? modes.changes : undefined}
           models={models}
-          pendingApprovalId={turn?.pendingApproval?.toolCallId ?? null}
+          // A sub-agent's approval shows here too, but its call is in the sub-agent's session, not on a card of this one.
+          pendingApprovalId={turn?.pendingApproval?.sessionId === sessionId ? turn.pendingApproval.toolCallId : null}
           running={running}
           actions={actions}
           focusSeq={view.status === "ready" ? focusSeq : null}
@@ -185,13 +205,14 @@ export function SessionPane({ sessionId }: { sessionId: string }) {
       {turn?.pendingApproval && <ApprovalCard key={turn.pendingApproval.toolCallId} approval={turn.pendingApproval} />}
       <McpTrustNotice workspaceId={workspaceId} />
       <PendingComments sessionId={sessionId} disabled={view.status !== "ready"} />
+      {plan && plan.length > 0 && <PlanPanel items={plan} pending={turn?.pendingPlan !== undefined} onSave={savePlan} />}
       <Composer
         turn={turn}
         disabled={view.status !== "ready"}
         model={composerModel(models, sessionModel)}
         workspaceId={workspaceId}
         onCommand={runCommand}
-        onSend={(text, images, mentions, command) => send(sessionId, text, images, mentions, command)}
+        onSend={(text, images, mentions, command, steer) => send(sessionId, text, images, mentions, command, steer)}
         onStop={() => void abort(sessionId)}
         draft={draft}
         onDraftTaken={() => useRewindStore.getState().takeDraft(sessionId)}

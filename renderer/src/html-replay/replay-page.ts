@@ -8,6 +8,7 @@
 import type { ImageContent, ModelRef, StoredEntry } from "../../../shared/protocol";
 import type { ReplayData } from "../../../shared/review";
 import { timeAttribute, UNKNOWN_TIME } from "../lib/format";
+import { formatPlan } from "../../../shared/todo-format";
 import { KIND_LABEL } from "../replay/replay-format";
 import { filterChoices, filterItems } from "../replay/replay-filter";
 
@@ -180,6 +181,9 @@ function renderEntry(stored: StoredEntry): HTMLElement {
       // The timeline's summary names the source session and its step.
       const item = items.find((i) => i.seq === stored.seq && i.kind === "fork");
       card.appendChild(textBlock(item?.summary ?? `Forked from session ${e.sourceSessionId}`));
+    } else if (e.type === "planEdit") {
+      heading(card, "Plan edited by the user", time(e.timestamp));
+      card.appendChild(textBlock(formatPlan(e.items)));
     }
   }
   for (const n of notesBySeq.get(stored.seq) ?? []) {

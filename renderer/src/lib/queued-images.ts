@@ -1,8 +1,8 @@
 /**
  * Images of the messages queued behind a running turn, one slot per queued
  * message in queue order. The core delivers queued messages from the front
- * (all at once between steps, or one at a time as new turns after an error),
- * so when the queue shrinks the slots of delivered messages go first: Stop
+ * (follow-ups one at a time as new turns, steering messages all at once at a
+ * tool boundary), so when a queue shrinks the slots of delivered messages go first: Stop
  * gives back only the images of messages that were never sent.
  */
 import type { ImageContent } from "../../../shared/protocol";

@@ -51,6 +51,13 @@ function rawSummary(name: string, args: Record<string, unknown>): string {
     }
     case "bash":
       return `$ ${clip(s(args.command) ?? "?")}`;
+    case "todo": {
+      const items = Array.isArray(args.items) ? (args.items as unknown[]) : [];
+      const done = items.filter((i) => typeof i === "object" && i !== null && (i as { status?: unknown }).status === "done").length;
+      return items.length === 0 ? "clear the plan" : `plan: ${done} of ${items.length} done`;
+    }
+    case "task":
+      return clip(s(args.description) ?? "sub-agent");
     default: {
       const parts = Object.entries(args)
         .slice(0, 3)

@@ -14,12 +14,14 @@ import type {
   CompactionEntry,
   ForkEntry,
   ModelSwitchEntry,
+  PlanEditEntry,
   ReasoningChangeEntry,
   RenameEntry,
   StoredEntry,
   ToolResultMessage,
   UserMessage,
 } from "../../../shared/protocol";
+import { planOfCall, TODO_TOOL, type TodoItem } from "../../../shared/todo";
 
 export type TranscriptRow =
   | { kind: "user"; key: string; seq: number; message: UserMessage }
@@ -30,7 +32,8 @@ export type TranscriptRow =
   | { kind: "reasoningChange"; key: string; seq: number; entry: ReasoningChangeEntry }
   | { kind: "compaction"; key: string; seq: number; entry: CompactionEntry }
   | { kind: "rename"; key: string; seq: number; entry: RenameEntry }
-  | { kind: "fork"; key: string; seq: number; entry: ForkEntry };
+  | { kind: "fork"; key: string; seq: number; entry: ForkEntry }
+  | { kind: "planEdit"; key: string; seq: number; entry: PlanEditEntry };
 
 export interface AttachedResult {
   seq: number;
@@ -57,6 +60,8 @@ export interface TranscriptModel {
   context: number | null;
   /** Text of the most recent user message (for Retry). */
   lastUserText: string | null;
+  /** The todo plan as of the last entry (shared/todo.ts): null before one is set. */
+  plan: readonly TodoItem[] | null;
 }
 
 export const EMPTY_TRANSCRIPT: TranscriptModel = {
@@ -69,6 +74,7 @@ export const EMPTY_TRANSCRIPT: TranscriptModel = {
   totals: { tokens: 0, cost: 0 },
   context: null,
   lastUserText: null,
+  plan: null,
 };
 
 export function buildTranscript(entries: readonly StoredEntry[]): TranscriptModel {
@@ -88,6 +94,7 @@ export function appendEntries(model: TranscriptModel, entries: readonly StoredEn
   let context = model.context;
   let lastUserText = model.lastUserText;
   let lastSeq = model.lastSeq;
+  let plan = model.plan;
 
   for (const { seq, entry } of fresh) {
     lastSeq = Math.max(lastSeq, seq);
@@ -115,6 +122,7 @@ export function appendEntries(model: TranscriptModel, entries: readonly StoredEn
           const at = callRow.get(m.toolCallId);
           if (at === undefined) push({ kind: "orphanResult", key, seq, message: m });
           else seqRow.set(seq, at);
+          if (m.toolName === TODO_TOOL && !m.isError && at !== undefined) plan = planOfResult(rows[at], m.toolCallId) ?? plan;
         }
         break;
       }
@@ -141,9 +149,20 @@ export function appendEntries(model: TranscriptModel, entries: readonly StoredEn
       case "fork":
         push({ kind: "fork", key, seq, entry });
         break;
+      case "planEdit":
+        plan = entry.items;
+        push({ kind: "planEdit", key, seq, entry });
+        break;
     }
   }
-  return { rows, results, approvals, callRow, seqRow, lastSeq, totals: { tokens, cost }, context, lastUserText };
+  return { rows, results, approvals, callRow, seqRow, lastSeq, totals: { tokens, cost }, context, lastUserText, plan };
+}
+
+/** The plan a todo call of this row set, as shared/todo.ts's PlanTracker reads it. */
+function planOfResult(row: TranscriptRow, toolCallId: string): TodoItem[] | null {
+  if (row.kind !== "assistant") return null;
+  for (const block of row.message.content) if (block.type === "toolCall" && block.id === toolCallId) return planOfCall(block);
+  return null;
 }
 
 /** The row index to show for a seq (the nearest row at or before it). */

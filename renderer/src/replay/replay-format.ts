@@ -14,6 +14,7 @@ export const KIND_LABEL: Record<TimelineKind, string> = {
   error: "Error",
   rename: "Rename",
   fork: "Fork",
+  planEdit: "Plan edit",
 };
 
 export const OUTCOME_LABEL: Record<TimelineOutcome, string> = {

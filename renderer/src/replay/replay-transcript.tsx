@@ -15,8 +15,9 @@ import type { TranscriptModel } from "../lib/transcript-model";
 import type { LiveToolStatus } from "../stores/transcript-store";
 import { useModelsStore } from "../stores/models-store";
 import { useUiStore } from "../stores/ui-store";
-import { useReplayStore } from "./replay-store";
-import { approvalsAt, countAtOrBelow, resultsAt, rowsAt, type StepIndex } from "./step-view";
+import { PlanPanel } from "../components/plan/plan-panel";
+import { openReplay, useReplayStore } from "./replay-store";
+import { approvalsAt, countAtOrBelow, planAt, resultsAt, rowsAt, type StepIndex } from "./step-view";
 
 const NO_LIVE_STATUS: Readonly<Record<string, LiveToolStatus>> = {};
 
@@ -40,13 +41,16 @@ export function useTranscriptAt(index: StepIndex, seq: number): TranscriptModel 
 
 export function ReplayTranscript({ index }: { index: StepIndex }) {
   const seq = useReplayStore((s) => s.data?.items[s.cursor]?.seq ?? 0);
+  const sessionId = useReplayStore((s) => s.sessionId);
   const models = useModelsStore((s) => s.models);
   const openDiff = useUiStore((s) => s.openDiff);
   const model = useTranscriptAt(index, seq);
-  const actions: TranscriptActions = useMemo(() => ({ openDiff }), [openDiff]);
+  // A task call's card opens the sub-agent's session in replay too.
+  const actions: TranscriptActions = useMemo(() => ({ openDiff, openSession: (id: string) => openReplay(id) }), [openDiff]);
   return (
     <div className="replay-transcript" role="region" aria-label="Transcript at this step">
       <TranscriptView
+        sessionId={sessionId}
         model={model}
         partial={null}
         toolStatus={NO_LIVE_STATUS}
@@ -58,4 +62,12 @@ export function ReplayTranscript({ index }: { index: StepIndex }) {
       />
     </div>
   );
+}
+
+/** The todo plan as it stood at the current step (derived from the stored calls up to it). */
+export function ReplayPlan({ index }: { index: StepIndex }) {
+  const seq = useReplayStore((s) => s.data?.items[s.cursor]?.seq ?? 0);
+  const plan = planAt(index, seq);
+  if (!plan || plan.length === 0) return null;
+  return <PlanPanel items={plan} label="Plan at this step" />;
 }

@@ -14,7 +14,7 @@ import { ModelViewDialog } from "./model-view-dialog";
 import { NotesPanel } from "./notes-panel";
 import { ReplayControls, usePlayback } from "./replay-controls";
 import { openReplay, useReplayStore } from "./replay-store";
-import { ReplayTranscript } from "./replay-transcript";
+import { ReplayPlan, ReplayTranscript } from "./replay-transcript";
 import { StatsPanel } from "./stats-panel";
 import { StepInspector } from "./step-inspector";
 import { TimelineList } from "./timeline-list";
@@ -29,7 +29,8 @@ function ForkedFrom() {
   const at = session.parentSeq;
   return (
     <span className="forked-from small">
-      forked from{" "}
+      {/* A sub-agent's session hangs off the parent step that started it (docs/sub-agents.md#sub-agents). */}
+      {session.parentToolCallId ? "sub-agent of" : "forked from"}{" "}
       <button type="button" className="link-button" onClick={() => openReplay(parentId, { seq: at })}>
         {parentTitle ? `“${parentTitle}”` : "another session"}
         {step !== null ? ` at step ${step}` : ""}
@@ -121,6 +122,9 @@ export function ReplayView() {
             <div className="center replay-center">
               <PanelBoundary name="the transcript at this step">
                 <ReplayTranscript index={index} />
+              </PanelBoundary>
+              <PanelBoundary name="the plan at this step">
+                <ReplayPlan index={index} />
               </PanelBoundary>
               <PanelBoundary name="the step's details">
                 <StepInspector index={index} />

@@ -8,6 +8,7 @@
  */
 import type { ApprovalEntry, StoredEntry } from "../../../shared/protocol";
 import type { TimelineItem } from "../../../shared/review";
+import { PlanTracker, type TodoItem } from "../../../shared/todo";
 import { buildTranscript, type AttachedResult, type TranscriptModel, type TranscriptRow } from "../lib/transcript-model";
 
 /** Tools whose results change the workspace view of a step (write/edit diffs, bash runs). */
@@ -24,6 +25,9 @@ export interface StepIndex {
   approvalSeq: ReadonlyMap<string, number>;
   /** Seqs after which the workspace files may differ (write/edit/bash results), ascending. */
   fileChangeSeqs: Int32Array;
+  /** Seqs at which the todo plan changed, ascending, and the plan from each on (docs/sub-agents.md#the-todo-plan). */
+  planSeqs: Int32Array;
+  plans: readonly (readonly TodoItem[])[];
 }
 
 /** Number of values <= bound in an ascending array. */
@@ -44,7 +48,15 @@ export function buildStepIndex(entries: readonly StoredEntry[]): StepIndex {
   const approvalSeqs: number[] = [];
   const fileChangeSeqs: number[] = [];
   const approvalSeq = new Map<string, number>();
+  const planSeqs: number[] = [];
+  const plans: TodoItem[][] = [];
+  const tracker = new PlanTracker();
   for (const { seq, entry } of entries) {
+    const plan = tracker.feed(entry);
+    if (plan !== undefined) {
+      planSeqs.push(seq);
+      plans.push(plan);
+    }
     if (entry.type === "approval") {
       approvalSeqs.push(seq);
       approvalSeq.set(entry.toolCallId, seq);
@@ -60,7 +72,15 @@ export function buildStepIndex(entries: readonly StoredEntry[]): StepIndex {
     approvalSeqs: Int32Array.from(approvalSeqs),
     approvalSeq,
     fileChangeSeqs: Int32Array.from(fileChangeSeqs),
+    planSeqs: Int32Array.from(planSeqs),
+    plans,
   };
+}
+
+/** The plan as it stood at `seq` (null: none set yet). */
+export function planAt(index: StepIndex, seq: number): readonly TodoItem[] | null {
+  const n = countAtOrBelow(index.planSeqs, seq);
+  return n === 0 ? null : index.plans[n - 1];
 }
 
 /**

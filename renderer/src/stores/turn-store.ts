@@ -29,8 +29,19 @@ interface TurnStoreState {
   setRetry(payload: EventPayload<"turn.retry">): void;
   setError(sessionId: string, message: string | null): void;
 
-  /** Sends (or queues) a message with any attached images; false when it could not be sent (reported). */
-  send(sessionId: string, text: string, images?: ImageContent[], mentions?: Mention[], command?: PromptCommandCall): Promise<boolean>;
+  /**
+   * Sends a message with any attached images (`command`: a prompt template the core expands); while a turn runs it
+   * is a follow-up, or with `steer` it joins the turn at its next tool boundary
+   * (docs/sub-agents.md#steering-and-follow-ups). False when it could not be sent (reported).
+   */
+  send(
+    sessionId: string,
+    text: string,
+    images?: ImageContent[],
+    mentions?: Mention[],
+    command?: PromptCommandCall,
+    steer?: boolean,
+  ): Promise<boolean>;
   abort(sessionId: string): Promise<void>;
   /**
    * `rule`: what approveForSession / approveAlways / denyAlways allow or deny from now on (docs/approvals.md).
@@ -89,7 +100,7 @@ export const useTurnStore = create<TurnStoreState>((set, get) => ({
     set((s) => ({ errors: { ...s.errors, [sessionId]: message } }));
   },
 
-  async send(sessionId, text, images = [], mentions = [], command) {
+  async send(sessionId, text, images = [], mentions = [], command, steer = false) {
     try {
       set((s) => ({ errors: { ...s.errors, [sessionId]: null } }));
       await client().call("chat.send", {
@@ -98,6 +109,7 @@ export const useTurnStore = create<TurnStoreState>((set, get) => ({
         ...(images.length > 0 ? { images } : {}),
         ...(mentions.length > 0 ? { mentions } : {}),
         ...(command ? { command } : {}),
+        ...(steer ? { delivery: "steer" as const } : {}),
       });
       return true;
     } catch (err) {

@@ -1,7 +1,7 @@
 /**
  * Settings: API keys (stored by the main process in the OS keychain; in web mode
  * they come from environment variables), base URLs with presets, default model,
- * approval policy, run budgets, theme. Keys are never shown back, only a hint.
+ * approval policy, run budgets, sub-agents, theme. Keys are never shown back, only a hint.
  */
 import { McpServersSection } from "./mcp-servers-section";
 import { useEffect, useId, useRef, useState } from "react";
@@ -13,6 +13,7 @@ import { useUiStore } from "../../stores/ui-store";
 import { ApiKeyRow } from "./api-key-row";
 import { BashSandboxSection } from "./bash-sandbox-settings";
 import { CheckpointSettingsSection } from "./checkpoint-settings";
+import { SubAgentSettingsSection } from "./sub-agent-settings";
 import { WorkspaceRules } from "./workspace-rules";
 
 const BASE_URL_PRESETS: { label: string; url: string }[] = [
@@ -93,6 +94,7 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
       network: { caFile: draft.network.caFile?.trim() ? draft.network.caFile.trim() : null },
       checkpoints: draft.checkpoints,
       bashSandbox: draft.bashSandbox,
+      subAgents: draft.subAgents,
     });
     setSaving(false);
     if (ok) {
@@ -256,6 +258,13 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
             ))}
           </div>
         </section>
+
+        <SubAgentSettingsSection
+          headingId={`${id}-sub-agents`}
+          value={draft.subAgents}
+          models={models}
+          onChange={(subAgents) => set({ subAgents })}
+        />
 
         <section aria-labelledby={`${id}-reasoning`}>
           <h3 id={`${id}-reasoning`}>Reasoning after a model switch</h3>

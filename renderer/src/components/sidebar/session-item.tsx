@@ -55,7 +55,7 @@ export const SessionItem = memo(function SessionItem({ session, active }: { sess
           <span className="session-meta muted">
             {formatTime(session.updatedAt)}
             {session.totalCost > 0 ? ` · ${formatCost(session.totalCost)}` : ""}
-            {session.parentSessionId ? " · fork" : ""}
+            {session.parentToolCallId !== undefined ? " · sub-agent" : session.parentSessionId ? " · fork" : ""}
             {turnStatus === "awaitingApproval" && <span className="badge warn session-state">waiting for approval</span>}
             {turnStatus === "running" && <span className="badge session-state">running</span>}
           </span>

@@ -1,11 +1,30 @@
 /** The session list (newest first), search across sessions with highlighted snippets, new session. */
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
+import { sessionTree, type SessionNode } from "../../lib/session-tree";
 import { formatTime } from "../../lib/format";
 import { splitSnippet } from "../../lib/snippet";
 import { useWorkspaceStore } from "../../stores/workspace-store";
 import { SessionItem } from "./session-item";
 
 const SEARCH_DELAY_MS = 200;
+
+/** A session and, nested under it, the sessions of the sub-agents it started. */
+function SessionBranch({ node, activeId }: { node: SessionNode; activeId: string | null }) {
+  return (
+    <>
+      <SessionItem session={node.session} active={node.session.id === activeId} />
+      {node.children.length > 0 && (
+        <li className="session-children">
+          <ul aria-label={`Sub-agents of ${node.session.title}`}>
+            {node.children.map((child) => (
+              <SessionBranch key={child.session.id} node={child} activeId={activeId} />
+            ))}
+          </ul>
+        </li>
+      )}
+    </>
+  );
+}
 
 export function SessionsSection({ onNewSession }: { onNewSession: () => void }) {
   const workspace = useWorkspaceStore((s) => s.workspace);
@@ -17,6 +36,7 @@ export function SessionsSection({ onNewSession }: { onNewSession: () => void }) 
   const loadMore = useWorkspaceStore((s) => s.loadMoreSessions);
   const selectSession = useWorkspaceStore((s) => s.selectSession);
   const [query, setQuery] = useState("");
+  const tree = useMemo(() => sessionTree(sessions), [sessions]);
 
   useEffect(() => {
     // eslint-disable-next-line react-hooks/set-state-in-effect -- switching workspace clears the session search
@@ -75,8 +95,8 @@ export function SessionsSection({ onNewSession }: { onNewSession: () => void }) 
         <>
           {sessions.length === 0 && <p className="muted">No sessions yet.</p>}
           <ul className="session-list" aria-label="Session list">
-            {sessions.map((s) => (
-              <SessionItem key={s.id} session={s} active={s.id === activeId} />
+            {tree.map((node) => (
+              <SessionBranch key={node.session.id} node={node} activeId={activeId} />
             ))}
           </ul>
           {hasMore && (

@@ -13,6 +13,7 @@ import { STATUS_LABEL, toolStatusOf } from "../../lib/tool-status";
 import { errorPreview, toolPath, toolSummary } from "../../lib/tool-summary";
 import { DiffSummaryView, type DiffSource } from "./diff-summary";
 import { useTranscriptContext } from "./transcript-context";
+import { SubAgentLink } from "./sub-agent-link";
 
 const OUTPUT_PREVIEW_CHARS = 20_000;
 
@@ -96,6 +97,7 @@ export const ToolCard = memo(function ToolCard({ call, streaming }: { call: Tool
             truncated
           </span>
         )}
+        {call.name === "task" && <SubAgentLink toolCallId={call.id} result={result} />}
       </header>
       {approval && (approval.decision !== "autoApproved" || approval.rules) && (
         <p className={`tool-decision decision-${approval.decision}`}>

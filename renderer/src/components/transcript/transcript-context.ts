@@ -17,6 +17,8 @@ export interface TranscriptActions {
   forkAt?: (seq: number) => void;
   /** Opens the rewind preview for the workspace and conversation as of a step (docs/checkpoints.md). */
   rewindTo?: (seq: number, label: string) => void;
+  /** Opens another session: a sub-agent's, from its task call (live: the session; replay: its replay). */
+  openSession?: (sessionId: string) => void;
 }
 
 export interface TranscriptContextValue {
@@ -29,6 +31,8 @@ export interface TranscriptContextValue {
   readOnly: boolean;
   models: readonly ModelOption[];
   actions: TranscriptActions;
+  /** The session shown, null when unknown. */
+  sessionId: string | null;
 }
 
 export const TranscriptContext = createContext<TranscriptContextValue>({
@@ -40,6 +44,7 @@ export const TranscriptContext = createContext<TranscriptContextValue>({
   readOnly: true,
   models: [],
   actions: {},
+  sessionId: null,
 });
 
 export function useTranscriptContext(): TranscriptContextValue {

@@ -25,9 +25,12 @@ import {
 } from "./marker-rows";
 import { EntryBoundary } from "../error-boundary";
 import { AssistantRow, UserRow } from "./message-rows";
+import { PlanEditRow } from "../plan/plan-list";
 import { TranscriptContext, type TranscriptActions, type TranscriptContextValue } from "./transcript-context";
 
 export interface TranscriptViewProps {
+  /** The session shown (its sub-agents' sessions are found by it). */
+  sessionId?: string | null;
   model: TranscriptModel;
   partial: AssistantMessage | null;
   toolStatus: Readonly<Record<string, LiveToolStatus>>;
@@ -66,6 +69,8 @@ function RowView({ row }: { row: TranscriptRow }) {
       return <OrphanResultRow message={row.message} />;
     case "orphanApproval":
       return <OrphanApprovalRow entry={row.entry} />;
+    case "planEdit":
+      return <PlanEditRow entry={row.entry} />;
   }
 }
 
@@ -79,6 +84,7 @@ const ROW_LABEL: Record<TranscriptRow["kind"], string> = {
   fork: "fork marker",
   orphanResult: "tool result",
   orphanApproval: "approval",
+  planEdit: "plan edit",
 };
 
 /** What a row's boundary names when the row cannot render: "entry 12 (assistant message)". */
@@ -136,8 +142,19 @@ export function TranscriptView(props: TranscriptViewProps) {
       readOnly: props.readOnly ?? false,
       models: props.models,
       actions: props.actions ?? {},
+      sessionId: props.sessionId ?? null,
     }),
-    [model.results, model.approvals, props.toolStatus, props.pendingApprovalId, props.running, props.readOnly, props.models, props.actions],
+    [
+      model.results,
+      model.approvals,
+      props.toolStatus,
+      props.pendingApprovalId,
+      props.running,
+      props.readOnly,
+      props.models,
+      props.actions,
+      props.sessionId,
+    ],
   );
 
   const totalSize = virtualizer.getTotalSize();
