@@ -217,6 +217,8 @@ export const SettingsSchema = z.object({
   demoteOtherReasoning: z.boolean(),
   bashSandbox: BashSandboxSettingsSchema,
   network: NetworkSettingsSchema,
+  /** Where the model catalog is fetched from (models.dev's api.json shape); null: models.dev. */
+  modelCatalogUrl: z.string().url().max(2048).nullable(),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 

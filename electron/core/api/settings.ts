@@ -15,6 +15,7 @@ export function defaultSettings(): Settings {
     checkpoints: { enabled: true, capBytes: DEFAULT_CHECKPOINT_CAP_BYTES },
     demoteOtherReasoning: false,
     bashSandbox: { mode: "auto", network: false },
+    modelCatalogUrl: null,
   };
 }
 

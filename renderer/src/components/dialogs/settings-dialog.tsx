@@ -91,6 +91,7 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
       theme: draft.theme,
       demoteOtherReasoning: draft.demoteOtherReasoning,
       network: { caFile: draft.network.caFile?.trim() ? draft.network.caFile.trim() : null },
+      modelCatalogUrl: draft.modelCatalogUrl?.trim() ? draft.modelCatalogUrl.trim() : null,
       checkpoints: draft.checkpoints,
       bashSandbox: draft.bashSandbox,
     });
@@ -284,6 +285,20 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
           <p className="muted small">
             A PEM file of extra certificate authorities to trust, for a network or proxy that inspects TLS. Proxies come from the system
             settings in the desktop app, and from HTTPS_PROXY / HTTP_PROXY / NO_PROXY in web mode.
+          </p>
+          <label className="field">
+            <span>Model catalog URL</span>
+            <input
+              aria-label="Model catalog URL"
+              placeholder="https://models.dev/api.json"
+              value={draft.modelCatalogUrl ?? ""}
+              onChange={(e) => set({ modelCatalogUrl: e.target.value })}
+              spellCheck={false}
+            />
+          </label>
+          <p className="muted small">
+            Where model limits and capabilities are fetched from at start (a copy of models.dev&apos;s api.json); empty: models.dev. The
+            AGENT_WORKBENCH_MODELS_URL environment variable, when set, wins.
           </p>
         </section>
 
