@@ -2,7 +2,7 @@
 import { memo, useState } from "react";
 import type { AssistantMessage, ThinkingContent, UserMessage } from "../../../../shared/protocol";
 import { parseAttachedFile } from "../../../../shared/mentions";
-import { formatCost, formatTime, formatTokens } from "../../lib/format";
+import { formatCostOf, formatTime, formatTokens } from "../../lib/format";
 import { errorHint } from "../../lib/error-hint";
 import { closeCutMarkdown } from "../../lib/markdown";
 import { modelLabel, useModelsStore } from "../../stores/models-store";
@@ -111,9 +111,10 @@ export const AssistantRow = memo(function AssistantRow({
           <span
             className="usage"
             title={`input ${u.input} · output ${u.output} · cache read ${u.cacheRead} · cache write ${u.cacheWrite}`}
-            aria-label={`Usage: ${u.totalTokens} tokens, ${formatCost(u.cost.total)}`}
+            aria-label={`Usage: ${u.totalTokens} tokens, ${formatCostOf(u.cost.total, u.cost.unknown)}`}
           >
-            {formatTokens(u.input + u.cacheRead + u.cacheWrite)} in · {formatTokens(u.output)} out · {formatCost(u.cost.total)}
+            {formatTokens(u.input + u.cacheRead + u.cacheWrite)} in · {formatTokens(u.output)} out ·{" "}
+            {formatCostOf(u.cost.total, u.cost.unknown)}
           </span>
         )}
         {message.stopReason === "aborted" && <span className="badge warn">stopped</span>}
