@@ -180,6 +180,33 @@ describe("quirk overrides keyed by api and family", () => {
   });
 });
 
+describe("the order a new session's default is taken from", () => {
+  const firstOf = (provider: string, api?: ModelInfo["api"]) =>
+    listModels().find((m) => m.provider === provider && (api === undefined || m.api === api));
+
+  it("puts each provider's newest model of its preferred families first, and deprecated models last", () => {
+    expect(firstOf("anthropic")?.id).toBe("claude-sonnet-5");
+    // The newest "gpt" model, not a pro or codex one released the same day.
+    expect(firstOf("openai", "openai-responses")?.id).toBe("gpt-5.5");
+    expect(firstOf("google")?.family).toBe("gemini-pro");
+    const anthropic = listModels()
+      .filter((m) => m.provider === "anthropic")
+      .map((m) => m.id);
+    // Claude 3 Haiku is deprecated in the catalog: still resolvable for old sessions, listed last.
+    expect(anthropic.indexOf("claude-3-haiku-20240307")).toBeGreaterThan(anthropic.indexOf("claude-haiku-4-5"));
+    expect(findModel("anthropic/claude-3-haiku-20240307")).toBeDefined();
+  });
+
+  it("a newer model of the preferred family in a fresher catalog comes first", () => {
+    const catalog = catalogOf("anthropic", [
+      entry("claude-sonnet-5", { family: "claude-sonnet", release_date: "2026-06-30" }),
+      entry("zz-newer-haiku", { family: "claude-haiku", release_date: "2027-02-01" }),
+      entry("zz-newer-sonnet", { family: "claude-sonnet", release_date: "2027-01-01" }),
+    ]);
+    expect(catalogModels(catalog, listProviders()).map((m) => m.id)).toEqual(["zz-newer-sonnet", "claude-sonnet-5", "zz-newer-haiku"]);
+  });
+});
+
 describe("Bedrock inference profiles", () => {
   it("resolves a profile the catalog does not list to its foundation model, under the profile's id", () => {
     const llama = model("bedrock/us.meta.llama3-3-70b-instruct-v1:0");

@@ -12,6 +12,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ModelOption, RequestMethod, RequestParams, RequestResult } from "../../shared/api";
 import { createWorkbench } from "../../electron/core/api/create-workbench";
+import { SETTINGS_KEY } from "../../electron/core/api/settings";
+import { SessionStore } from "../../electron/core/store";
 import {
   catalogUrl,
   LiveCatalog,
@@ -179,6 +181,30 @@ describe("the model catalog fetched at run time", () => {
     expect(await live.refresh(server.url)).toMatchObject({ ok: true, source: "fetched" });
     expect(live.models().some((m) => m.id === NEW_ID)).toBe(true);
     expect(JSON.parse(readFileSync(cacheFile, "utf8"))).toMatchObject({ url: server.url });
+  });
+
+  it("fetches from the URL set in Settings, and from a new one at once when it is changed", async () => {
+    const dir = tempDir();
+    const plain = await serve(json(snapshot));
+    const changed = await serve(json(changedCatalog()));
+    const dbPath = join(dir, "workbench.db");
+    const setup = SessionStore.open(dbPath);
+    setup.setSetting(SETTINGS_KEY, { modelCatalogUrl: plain.url });
+    setup.close();
+    // No URL from the environment: Settings decides.
+    const wb = await createWorkbench({ dbPath, host: { mode: "web" }, version: "test", env: {}, modelCatalog: { cacheFile: null } });
+    cleanups.push(() => wb.close());
+    await plain.seen;
+    const res = await wb.handle("settings.update", { modelCatalogUrl: changed.url });
+    expect(res.ok).toBe(true);
+    await changed.seen;
+    await vi.waitFor(
+      async () => {
+        const list = await wb.handle("models.list", {});
+        expect(list.ok && (list.result as ModelOption[]).some((m) => m.id === NEW_ID)).toBe(true);
+      },
+      { timeout: 60_000, interval: 50 },
+    );
   });
 
   it("takes its URL from the environment first, then Settings, then models.dev; tests fetch nothing by default", () => {

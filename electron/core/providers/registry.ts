@@ -45,20 +45,17 @@ export function withBuiltIns(catalog: readonly ModelInfo[]): ModelInfo[] {
 export class ModelRegistry {
   private customModels: ModelInfo[] = [];
   private customProviders: ProviderConfig[] = [];
-  private bundled: ModelInfo[] | undefined;
+  /** The built-in models, for the catalog array they were made from. */
+  private bundled: { from: readonly ModelInfo[]; list: ModelInfo[] } | undefined;
 
   /** `catalog`: the catalog's models (default: the bundled snapshot's). */
   constructor(private readonly catalog: () => readonly ModelInfo[] = snapshotCatalogModels) {}
 
   private bundledModels(): ModelInfo[] {
-    const catalog = this.catalog();
-    if (this.bundled === undefined || this.bundledFrom !== catalog) {
-      this.bundled = withBuiltIns(catalog);
-      this.bundledFrom = catalog;
-    }
-    return this.bundled;
+    const from = this.catalog();
+    if (this.bundled?.from !== from) this.bundled = { from, list: withBuiltIns(from) };
+    return this.bundled.list;
   }
-  private bundledFrom: readonly ModelInfo[] | undefined;
 
   listProviders(): ProviderConfig[] {
     const custom = new Set(this.customProviders.map((p) => p.key));

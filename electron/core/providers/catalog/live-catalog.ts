@@ -52,6 +52,7 @@ export class LiveCatalog {
   private source: CatalogSource = "snapshot";
   private fetchedAt: number | null = null;
   private running: Promise<RefreshResult> | null = null;
+  private runningUrl: string | null = null;
   private readonly listeners = new Set<() => void>();
 
   constructor(private readonly options: LiveCatalogOptions) {}
@@ -73,14 +74,21 @@ export class LiveCatalog {
 
   /**
    * Takes the cached copy, then fetches `url` unless the cache is fresh
-   * (`force`: fetch anyway; url "off": never). Never rejects; concurrent
-   * callers share one round.
+   * (`force`: fetch anyway; url "off": never). Never rejects. A caller asking
+   * for the round under way shares it; one asking for another URL (Settings
+   * changed meanwhile) or forcing runs after it.
    */
   refresh(url: string, force = false): Promise<RefreshResult> {
-    this.running ??= this.round(url, force).finally(() => {
-      this.running = null;
+    if (this.running !== null && this.runningUrl === url && !force) return this.running;
+    const round: Promise<RefreshResult> = (this.running ?? Promise.resolve())
+      .then(() => this.round(url, force))
+      .catch((err: unknown) => ({ ok: false as const, error: `the model catalog could not be updated: ${String(err)}` }));
+    this.running = round;
+    this.runningUrl = url;
+    void round.then(() => {
+      if (this.running === round) this.running = null;
     });
-    return this.running;
+    return round;
   }
 
   private async round(url: string, force: boolean): Promise<RefreshResult> {

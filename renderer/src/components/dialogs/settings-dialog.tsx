@@ -22,6 +22,7 @@ const BASE_URL_PRESETS: { label: string; url: string }[] = [
   { label: "OpenRouter", url: "https://openrouter.ai/api/v1" },
   { label: "Mistral", url: "https://api.mistral.ai/v1" },
   { label: "Groq", url: "https://api.groq.com/openai/v1" },
+  { label: "xAI", url: "https://api.x.ai/v1" },
   { label: "OpenAI", url: "https://api.openai.com/v1" },
   { label: "Anthropic", url: "https://api.anthropic.com" },
 ];
