@@ -30,7 +30,8 @@ async function harness(options: Parameters<typeof startHarness>[0] = {}): Promis
 describe("models listed by the providers' own endpoints", () => {
   it("offers what Anthropic, Gemini and OpenAI list that the catalog lacks, once, with the endpoint's limits and no price", async () => {
     const h = await harness();
-    h.faux.setListedModels("anthropic", [UNLISTED.id, "claude-sonnet-4-5", UNLISTED.id]);
+    // claude-opus-5: not in the models.dev snapshot, but genai-prices prices it.
+    h.faux.setListedModels("anthropic", [UNLISTED.id, "claude-sonnet-4-5", UNLISTED.id, "claude-opus-5"]);
     h.faux.setListedModels("gemini", ["gemini-faux-next", "gemini-2.5-pro"]);
     h.faux.setModels(["gpt-faux-next"]);
     const before = await h.call("models.list", {});
@@ -47,6 +48,12 @@ describe("models listed by the providers' own endpoints", () => {
         configured: true,
       }),
     ]);
+    expect(after.find((m) => m.provider === "anthropic" && m.id === "claude-opus-5")).toMatchObject({
+      discovered: true,
+      priceSource: "genai-prices",
+      price: { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 },
+    });
+    expect(after.find((m) => m.id === "claude-opus-5")?.priceUnknown).toBeUndefined();
     // A model the catalog knows keeps the catalog's entry, once.
     const sonnet = after.filter((m) => m.provider === "anthropic" && m.id === "claude-sonnet-4-5");
     expect(sonnet).toHaveLength(1);
