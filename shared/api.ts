@@ -250,6 +250,8 @@ export const SettingsSchema = z.object({
   bashSandbox: BashSandboxSettingsSchema,
   network: NetworkSettingsSchema,
   subAgents: SubAgentSettingsSchema,
+  /** Where the model catalog is fetched from (models.dev's api.json shape); null: models.dev. */
+  modelCatalogUrl: z.string().url().max(2048).nullable(),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 

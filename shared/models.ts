@@ -77,18 +77,30 @@ export const ModelInfoSchema = z.object({
    * defaults (registry.ts `FAMILY_RULES`). Optional: a model without one gets
    * only its own and its provider's flags.
    */
-  family: z.string().min(1).optional(),
+  family: z.string().min(1).max(100).optional(),
   contextWindow: z.number().int().positive(),
   maxOutput: z.number().int().positive(),
   input: z.array(z.enum(["text", "image"])),
   reasoning: z.boolean(),
-  /** USD per million tokens. */
+  /** USD per million tokens (the first tier where the price rises with the prompt's length). */
   price: z.object({
     input: z.number().nonnegative(),
     output: z.number().nonnegative(),
     cacheRead: z.number().nonnegative(),
     cacheWrite: z.number().nonnegative(),
+    /** Reasoning tokens, where they are priced apart from other output. */
+    reasoning: z.number().nonnegative().optional(),
   }),
+  /**
+   * True when no price is known for the model (a model only its provider's
+   * models endpoint lists): `price` then holds zeros that are not a price, and
+   * costs are stored and shown as unknown, never as $0.
+   */
+  priceUnknown: z.boolean().optional(),
+  /** Where the price comes from: genai-prices (costed at each response's real counts and tier), or the models.dev catalog. */
+  priceSource: z.enum(["genai-prices", "models.dev"]).optional(),
+  /** Listed by the provider's own models endpoint but unknown to the catalog: limits and price are assumed. */
+  discovered: z.boolean().optional(),
   compat: CompatSchema.partial().optional(),
   /** True for the bundled offline demo model (served by the faux provider). */
   demo: z.boolean().optional(),

@@ -83,6 +83,8 @@ export const CostSchema = z.object({
   cacheRead: z.number(),
   cacheWrite: z.number(),
   total: z.number(),
+  /** No price is known for the model: the numbers are zeros that are not a cost (absent in sessions stored before). */
+  unknown: z.boolean().optional(),
 });
 export type Cost = z.infer<typeof CostSchema>;
 

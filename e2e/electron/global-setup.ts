@@ -6,8 +6,11 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { ensureElectronNative } from "../../scripts/rebuild-native";
 import { ROOT, electronSkipReason } from "./electron-env";
+import { MODELS_URL_ENV } from "../../electron/core/providers/catalog/live-catalog";
 
 export default async function globalSetup(): Promise<void> {
+  // The app under test fetches no model catalog from the network (its env is this process's).
+  process.env[MODELS_URL_ENV] ??= "off";
   const skip = electronSkipReason();
   if (skip !== null) {
     console.log(skip);

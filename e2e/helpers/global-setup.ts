@@ -3,6 +3,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { writeReplayModule } from "../../scripts/build-html-replay";
 import { buildRenderer } from "./build-renderer";
+import { MODELS_URL_ENV } from "../../electron/core/providers/catalog/live-catalog";
 
 function newest(path: string): number {
   if (!existsSync(path)) return 0;
@@ -15,6 +16,8 @@ function newest(path: string): number {
 
 export default async function globalSetup(): Promise<void> {
   const root = process.cwd();
+  // No host or app an e2e starts fetches the model catalog from the network.
+  process.env[MODELS_URL_ENV] ??= "off";
   // The hosts export HTML replays: bundle their script from its typed source.
   writeReplayModule(root);
   const built = newest(join(root, "out", "renderer", "index.html"));

@@ -93,6 +93,8 @@ const BIG_LINE_MARK = "[big-line]";
 const THREE_FILES_MARK = "[three-files]";
 /** The one model the local Ollama the faux plays has installed. */
 const LOCAL_MODEL = "qwen2.5-coder:14b";
+/** A model Anthropic's models endpoint (the faux) lists that the catalog does not know (e2e/web/listed-models.spec.ts). */
+const LISTED_ANTHROPIC_MODEL = "claude-faux-frontier-1";
 
 /** Image blocks in a request body: Anthropic `{type:"image"}`, Chat Completions `image_url`, Responses `input_image`. */
 function imagesIn(body: unknown): number {
@@ -145,6 +147,7 @@ async function main(): Promise<void> {
   process.env.AWS_SECRET_ACCESS_KEY = "e2e-faux-secret-access-key";
   const faux = await startFauxProvider({});
   faux.setModels([LOCAL_MODEL]);
+  faux.setListedModels("anthropic", [LISTED_ANTHROPIC_MODEL]);
   const demo = createDemoResponder({ pace: { chunkSize: 12, chunkDelayMs: 4 } });
   faux.setDefaultResponder((request) => {
     const tree = agentTreeReply(request);

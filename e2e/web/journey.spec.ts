@@ -65,9 +65,9 @@ test("a change is proposed, approved, shown as a diff, survives a model switch a
   await screenshot(page, "transcript-with-diff");
   expect(readFileSync(join(host.workspace, "README.md"), "utf8")).toContain(NOTE);
 
-  // How full the context is, against the current model's window (Claude: 200k).
+  // How full the context is, against the current model's window (Claude Sonnet 5, the first Anthropic model: 1M).
   const contextMeter = page.getByRole("meter", { name: /^Context: / });
-  await expect(contextMeter).toHaveAccessibleName(/^Context: \d+ of 200000 tokens \(\d+%\)/);
+  await expect(contextMeter).toHaveAccessibleName(/^Context: \d+ of 1000000 tokens \(\d+%\)/);
 
   // Switch to an OpenAI model mid-session; a marker says so.
   await modelButton(page).click();
@@ -76,8 +76,8 @@ test("a change is proposed, approved, shown as a diff, survives a model switch a
   await page.keyboard.press("Escape");
   const openaiModel = await chooseModel(page, "OpenAI");
   await expect(transcript(page).getByRole("note", { name: "Model switched" })).toContainText(`to ${openaiModel}`);
-  // The same history measured against the new model's window (GPT-5: 400k).
-  await expect(contextMeter).toHaveAccessibleName(/^Context: \d+ of 400000 tokens/);
+  // The same history measured against the new model's window (GPT-5.5, the first OpenAI model: 1.05M).
+  await expect(contextMeter).toHaveAccessibleName(/^Context: \d+ of 1050000 tokens/);
 
   // The agent continues on the new model with more tool calls (approved for the session by keyboard).
   await send(page, "Now add the same note to src/math.ts.");

@@ -65,7 +65,12 @@ export async function startHarness(
     host: { mode: "web" },
     version: "test",
     env: { ...TEST_KEYS },
-    baseUrlOverrides: { anthropic: faux.baseUrls.anthropic, openai: faux.baseUrls.openai, mistral: faux.baseUrls.mistral },
+    baseUrlOverrides: {
+      anthropic: faux.baseUrls.anthropic,
+      openai: faux.baseUrls.openai,
+      mistral: faux.baseUrls.mistral,
+      google: faux.baseUrls.gemini,
+    },
     sleep: async () => undefined,
     ...options.workbench,
   });

@@ -43,7 +43,7 @@ describe("model registry", () => {
     expect(findModel("openai/gpt-5")?.api).toBe("openai-responses");
     expect(findModel("openai/gpt-5", "openai-completions")?.api).toBe("openai-completions");
     expect(findModel("groq/openai/gpt-oss-120b")?.id).toBe("openai/gpt-oss-120b");
-    expect(findModel({ provider: "anthropic", api: "anthropic-messages", id: "claude-haiku-4-5" })?.name).toBe("Claude Haiku 4.5");
+    expect(findModel({ provider: "anthropic", api: "anthropic-messages", id: "claude-haiku-4-5" })?.name).toBe("Claude Haiku 4.5 (latest)");
     expect(findModel("nope/x")).toBeUndefined();
     expect(findModel("no-slash")).toBeUndefined();
   });
@@ -72,14 +72,15 @@ describe("model registry", () => {
   it("prices usage per million tokens", () => {
     const sonnet = findModel("anthropic/claude-sonnet-4-5");
     if (!sonnet) throw new Error("registry lacks sonnet");
-    const counts = { input: 1_000_000, output: 200_000, cacheRead: 500_000, cacheWrite: 100_000 };
+    // A prompt under the 200k long-context threshold: list prices.
+    const counts = { input: 100_000, output: 20_000, cacheRead: 50_000, cacheWrite: 10_000 };
     const cost = computeCost(sonnet, counts);
-    expect(cost.input).toBeCloseTo(3);
-    expect(cost.output).toBeCloseTo(3);
-    expect(cost.cacheRead).toBeCloseTo(0.15);
-    expect(cost.cacheWrite).toBeCloseTo(0.375);
-    expect(cost.total).toBeCloseTo(6.525);
-    expect(usageWithCost(sonnet, counts)).toMatchObject({ totalTokens: 1_800_000, cost });
+    expect(cost.input).toBeCloseTo(0.3);
+    expect(cost.output).toBeCloseTo(0.3);
+    expect(cost.cacheRead).toBeCloseTo(0.015);
+    expect(cost.cacheWrite).toBeCloseTo(0.0375);
+    expect(cost.total).toBeCloseTo(0.6525);
+    expect(usageWithCost(sonnet, counts)).toMatchObject({ totalTokens: 180_000, cost });
   });
 
   it("accepts user-added models after validation and rejects malformed ones with a reason", () => {

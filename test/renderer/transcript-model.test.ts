@@ -68,7 +68,7 @@ describe("transcript model", () => {
       user(3, "second"),
       assistant(4, { text: "y", tokens: 50, cost: 0.25 }),
     ]);
-    expect(m.totals).toEqual({ tokens: 150, cost: 0.75 });
+    expect(m.totals).toEqual({ tokens: 150, cost: 0.75, costUnknown: false });
     expect(m.lastUserText).toBe("second");
   });
 

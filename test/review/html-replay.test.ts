@@ -83,7 +83,7 @@ describe.skipIf(!executablePath)("HTML replay in Chromium, offline (skipped when
     // Kinds and models by their names, not "toolCall" or provider/id.
     expect(await page.locator("#timeline li .kind").allTextContents()).toContain("Tool call");
     expect(await page.locator("#timeline li .kind").allTextContents()).not.toContain("toolCall");
-    expect(await page.locator("#filter-model option").allTextContents()).toContain("Claude Sonnet 4.5");
+    expect(await page.locator("#filter-model option").allTextContents()).toContain("Claude Sonnet 4.5 (latest)");
     expect(await page.locator("#facts").textContent()).toMatch(/Approvals: \d+ approved, \d+ denied/);
     expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
 

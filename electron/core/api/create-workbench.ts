@@ -44,6 +44,8 @@ import { createHandlers } from "./handlers";
 import { createEcosystemHandlers } from "./ecosystem-handlers";
 import { KeyRing } from "./keys";
 import { ModelCatalog } from "./model-catalog";
+import { catalogUrl, LiveCatalog } from "../providers/catalog/live-catalog";
+import { listProviders, snapshotCatalogModels } from "../providers/registry";
 import { ModelPolicy } from "./model-policy";
 import { NotFound, openWorkspaceFolder } from "./lookups";
 import { SessionSummaries } from "./session-summaries";
@@ -88,6 +90,12 @@ export interface WorkbenchOptions {
   sleep?: AgentDeps["sleep"];
   /** The user's config folder (user-level mcp.json, AGENTS.md, commands/); default: userConfigDir(env). */
   userConfigDir?: string;
+  /**
+   * Keep the model catalog current at run time (docs/architecture.md#model-catalog):
+   * `cacheFile` in the data folder; `url` from the environment (AGENT_WORKBENCH_MODELS_URL),
+   * else the one in Settings, else models.dev; "off": never fetch. Absent: the bundled snapshot only.
+   */
+  modelCatalog?: { cacheFile: string | null; url?: string };
   /**
    * The fetch the provider SDK clients use, for the current network settings:
    * Electron's `net.fetch` in the desktop app; absent, a Node fetch honouring
@@ -167,7 +175,16 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       emit("app.notice", notice);
     },
   });
+  const live = options.modelCatalog
+    ? new LiveCatalog({
+        providers: listProviders(),
+        snapshot: snapshotCatalogModels,
+        cacheFile: options.modelCatalog.cacheFile,
+        fetch: () => providerFetch(settings.network),
+      })
+    : undefined;
   const catalog = new ModelCatalog({
+    live,
     extraProviders: options.extraProviders ?? [],
     extraModels: options.extraModels ?? [],
     baseUrls: () => ({ ...settings.baseUrls, ...(options.baseUrlOverrides ?? {}) }),
@@ -335,8 +352,13 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     settings: () => settings,
     checkpoints,
     saveSettings: (next) => {
+      const catalogMoved = next.modelCatalogUrl !== settings.modelCatalogUrl;
       settings = next;
       store.setSetting(SETTINGS_KEY, next);
+      // A catalog URL set in Settings is asked at once (the environment's, when set, still wins).
+      if (catalogMoved && live && options.modelCatalog && options.modelCatalog.url === undefined) {
+        void live.refresh(catalogUrl(env, next.modelCatalogUrl), true);
+      }
     },
     initialWorkspaceId,
     services,
@@ -387,6 +409,11 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     onSessionChanged: (s) => emit("session.updated", s),
   });
   // Compiles the first answers' parsers and statements while no window has asked yet.
+  // In the background: start-up never waits for the network, and what fails keeps the snapshot (or the cached copy).
+  if (live && options.modelCatalog) {
+    const url = options.modelCatalog.url ?? catalogUrl(env, settings.modelCatalogUrl);
+    void live.refresh(url);
+  }
   const stopWarmUp = scheduleWarmUp({ store: () => store.warmUp(), models: () => defaultModel(modelOptions()) });
 
   const table: HandlerTable = {

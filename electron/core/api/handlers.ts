@@ -208,7 +208,7 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
 
     "models.list": () => ctx.modelOptions(),
     "models.refresh": async () => {
-      await ctx.catalog.discoverLocalModels();
+      await ctx.catalog.discoverModels({ ready: (p) => ctx.keys.ready(p), apiKey: (p) => ctx.keys.get(p) });
       return ctx.modelOptions();
     },
     "providers.list": () => ctx.catalog.providers().map((p) => providerStatus(p.key)),

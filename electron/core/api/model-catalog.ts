@@ -1,14 +1,18 @@
 /**
- * The models and providers this workbench offers: the bundled registry plus
- * extras (custom models, the demo) and the models local servers list, with
- * base URLs from settings applied.
+ * The models and providers this workbench offers: the catalog (kept current
+ * by the live catalog, else the bundled snapshot), the local examples and the
+ * demo, extras (custom models), and what each provider's own models endpoint
+ * lists, with base URLs from settings applied.
  */
 import type { ModelInfo, ProviderConfig } from "../../../shared/models";
 import type { AssistantMessage, ModelRef } from "../../../shared/protocol";
 import type { ResolvedModel } from "../agent/ports";
 import { streamModel } from "../providers";
+import { inferenceProfileModel } from "../providers/catalog/build-models";
+import type { LiveCatalog } from "../providers/catalog/live-catalog";
 import { discoveredModel, isLocalServer, listServerModels } from "../providers/local-models";
-import { listModels, listProviders, usageWithCost } from "../providers/registry";
+import { listedModelInfo, listProviderModels } from "../providers/provider-models";
+import { listProviders, snapshotCatalogModels, usageWithCost, withBuiltIns } from "../providers/registry";
 import type { LlmContext, StreamEvent, StreamOptions } from "../providers/types";
 
 export interface CatalogOptions {
@@ -22,6 +26,14 @@ export interface CatalogOptions {
   fetch?(): typeof globalThis.fetch | undefined;
   /** The idle-stream timeout of every call (default: the adapters', 120 s); tests shorten it. */
   idleTimeoutMs?: number;
+  /** The catalog kept current at run time; absent: the bundled snapshot. */
+  live?: LiveCatalog;
+}
+
+/** Whether a provider can be asked now, and with which key (cloud providers: only once their key is set). */
+export interface ProviderAccess {
+  ready(provider: ProviderConfig): boolean;
+  apiKey(provider: ProviderConfig): string | null;
 }
 
 /** SDKs insist on a key; keyless servers (Ollama, LM Studio, the demo) ignore it. */
@@ -30,13 +42,24 @@ const NO_KEY = "no-key-needed";
 export class ModelCatalog {
   /** The provider with its base URL applied, kept while the URL stays the same: per-provider caches key on the object. */
   private readonly withUrl = new Map<ProviderConfig, { url: string; provider: ProviderConfig }>();
-  /** Per local server (provider key): the models it listed when last asked. */
+  /** Per provider key: the models its endpoint listed when last asked (local servers: all of them; others: those the catalog lacks). */
   private readonly discovered = new Map<string, ModelInfo[]>();
   /** Per local server: whether it answered when last asked (absent: not asked yet). */
   private readonly reachable = new Map<string, boolean>();
   private discovering: Promise<void> | null = null;
+  /** The built-in models and an index of them, for the catalog array they were made from. */
+  private builtIn: { from: readonly ModelInfo[]; list: ModelInfo[]; byKey: Map<string, ModelInfo> } | null = null;
 
   constructor(private readonly options: CatalogOptions) {}
+
+  private builtIns(): { list: ModelInfo[]; byKey: Map<string, ModelInfo> } {
+    const from = this.options.live?.models() ?? snapshotCatalogModels();
+    if (this.builtIn?.from !== from) {
+      const list = withBuiltIns(from);
+      this.builtIn = { from, list, byKey: new Map(list.map((m) => [modelKey(m), m])) };
+    }
+    return this.builtIn;
+  }
 
   providers(): ProviderConfig[] {
     const extra = new Map(this.options.extraProviders.map((p) => [p.key, p]));
@@ -59,45 +82,63 @@ export class ModelCatalog {
     return provider;
   }
 
-  /** Bundled and extra models, then what local servers listed that neither has. */
+  /** Catalog and extra models, then what providers' endpoints listed that neither has. */
   models(): ModelInfo[] {
     const keys = new Set(this.options.extraModels.map(modelKey));
     const providers = new Set(this.providers().map((p) => p.key));
-    const known = [...listModels().filter((m) => !keys.has(modelKey(m))), ...this.options.extraModels];
+    const known = [...this.builtIns().list.filter((m) => !keys.has(modelKey(m))), ...this.options.extraModels];
     const knownKeys = new Set(known.map(modelKey));
     const listed = [...this.discovered.values()].flat().filter((m) => !knownKeys.has(modelKey(m)));
     return [...known, ...listed].filter((m) => providers.has(m.provider));
   }
 
   /**
-   * `models().find(...)`: an extra model wins over a bundled one with the same
-   * ref; its provider must be offered. Any id of a local server resolves (a
-   * session keeps its model while the server is down or before it was asked).
+   * `models().find(...)`: an extra model wins over a catalog one with the same
+   * ref; its provider must be offered. A Bedrock inference profile resolves to
+   * its foundation model. Any other id on the provider's own api resolves as a
+   * model the catalog does not know (a session keeps a model its provider
+   * listed across restarts, and while a local server is down).
    */
   find(ref: ModelRef): ModelInfo | undefined {
     const same = (m: ModelInfo) => m.provider === ref.provider && m.api === ref.api && m.id === ref.id;
-    const model = this.options.extraModels.find(same) ?? listModels().find(same);
+    const { list, byKey } = this.builtIns();
+    const model =
+      this.options.extraModels.find(same) ?? byKey.get(modelKey(ref)) ?? inferenceProfileModel(list, ref.provider, ref.api, ref.id);
     if (model !== undefined) return this.provider(model.provider) !== undefined ? model : undefined;
     const provider = this.provider(ref.provider);
-    if (provider === undefined || !isLocalServer(provider) || provider.api !== ref.api) return undefined;
-    return this.discovered.get(provider.key)?.find(same) ?? discoveredModel(provider, ref.id);
+    if (provider === undefined || provider.api !== ref.api || provider.key === "demo") return undefined;
+    const listed = this.discovered.get(provider.key)?.find(same);
+    if (listed) return listed;
+    return isLocalServer(provider) ? discoveredModel(provider, ref.id) : listedModelInfo(provider, { id: ref.id });
   }
 
   /**
-   * Asks every local server for its models (concurrent callers share one
-   * round). A server that cannot be reached lists nothing until asked again.
+   * Asks every local server, and every other provider that `access` says is
+   * ready, for its models (concurrent callers share one round). A provider
+   * that cannot be asked lists nothing until asked again.
    */
-  discoverLocalModels(): Promise<void> {
+  discoverModels(access: ProviderAccess): Promise<void> {
+    const fetch = this.options.fetch?.();
     this.discovering ??= Promise.all(
       this.providers()
-        .filter(isLocalServer)
+        .filter((p) => p.key !== "demo" && (isLocalServer(p) || access.ready(p)))
         .map(async (provider) => {
           try {
-            this.discovered.set(provider.key, await listServerModels(provider));
-            this.reachable.set(provider.key, true);
+            if (isLocalServer(provider)) {
+              this.discovered.set(provider.key, await listServerModels(provider));
+              this.reachable.set(provider.key, true);
+              return;
+            }
+            const listed = await listProviderModels(provider, { apiKey: access.apiKey(provider), ...(fetch ? { fetch } : {}) });
+            const { byKey } = this.builtIns();
+            const unknown = listed.filter((m) => !byKey.has(modelKey({ provider: provider.key, api: provider.api, id: m.id })));
+            this.discovered.set(
+              provider.key,
+              unknown.map((m) => listedModelInfo(provider, m)),
+            );
           } catch {
             this.discovered.delete(provider.key);
-            this.reachable.set(provider.key, false);
+            if (isLocalServer(provider)) this.reachable.set(provider.key, false);
           }
         }),
     ).then(() => {
@@ -130,6 +171,6 @@ export class ModelCatalog {
   }
 }
 
-function modelKey(m: ModelInfo): string {
+function modelKey(m: ModelRef): string {
   return `${m.provider}\u0000${m.api}\u0000${m.id}`;
 }

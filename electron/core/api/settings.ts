@@ -16,6 +16,7 @@ export function defaultSettings(): Settings {
     demoteOtherReasoning: false,
     bashSandbox: { mode: "auto", network: false },
     subAgents: { model: null, maxPerTurn: 8, maxConcurrent: 3, maxDepth: 1, sideEffects: false },
+    modelCatalogUrl: null,
   };
 }
 

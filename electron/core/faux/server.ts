@@ -58,10 +58,45 @@ export interface FauxProvider {
   signatureOwner(signature: string): string | undefined;
   /** The ids `GET …/v1/models` lists on the OpenAI-style routes (default: none), as a local server lists its installed models. */
   setModels(ids: readonly string[]): void;
+  /**
+   * The ids the Anthropic (`GET /anthropic/v1/models`) or Gemini (`GET /gemini/v1beta/models`)
+   * models endpoint lists, in that API's own shape (default: none).
+   */
+  setListedModels(api: ListingApi, ids: readonly string[]): void;
   /** Clears the queue and the recorded requests (signatures are kept). */
   reset(): void;
   close(): Promise<void>;
 }
+
+export type ListingApi = "anthropic" | "gemini";
+
+/** A models endpoint's answer in its API's real shape. */
+function modelListBody(api: ListingApi, ids: readonly string[]): unknown {
+  if (api === "anthropic") {
+    const data = ids.map((id) => ({
+      type: "model",
+      id,
+      display_name: id,
+      created_at: "2026-01-01T00:00:00Z",
+      lifecycle: "active",
+      max_input_tokens: 200_000,
+      max_tokens: 32_000,
+    }));
+    return { data, has_more: false, first_id: ids[0] ?? null, last_id: ids[ids.length - 1] ?? null };
+  }
+  return {
+    models: ids.map((id) => ({
+      name: `models/${id}`,
+      version: "001",
+      displayName: id,
+      inputTokenLimit: 1_048_576,
+      outputTokenLimit: 65_536,
+      supportedGenerationMethods: ["generateContent", "countTokens"],
+    })),
+  };
+}
+
+const LISTING_PATHS: Record<string, ListingApi> = { "/anthropic/v1/models": "anthropic", "/gemini/v1beta/models": "gemini" };
 
 const ROUTES: Record<string, FauxRoute> = {
   "/anthropic/v1/messages": "anthropic",
@@ -136,6 +171,7 @@ export async function startFauxProvider(options: FauxProviderOptions = {}): Prom
   const closing = new AbortController();
   let defaultResponder: FauxResponder | null = null;
   let modelIds: readonly string[] = [];
+  const listed: Record<ListingApi, readonly string[]> = { anthropic: [], gemini: [] };
   let seq = 0;
 
   const notify = () => {
@@ -173,6 +209,11 @@ export async function startFauxProvider(options: FauxProviderOptions = {}): Prom
     if (req.method === "GET" && (path === "/openai/v1/models" || path === "/mistral/v1/models")) {
       // OpenAI's model list; not recorded as a request (it is no model call).
       sendJson(res, 200, {}, { object: "list", data: modelIds.map((id) => ({ id, object: "model", created: 0, owned_by: "faux" })) });
+      return;
+    }
+    const listing = req.method === "GET" ? LISTING_PATHS[path] : undefined;
+    if (listing !== undefined) {
+      sendJson(res, 200, requestIdHeader(listing), modelListBody(listing, listed[listing]));
       return;
     }
     const matched = routeOf(path);
@@ -381,6 +422,9 @@ export async function startFauxProvider(options: FauxProviderOptions = {}): Prom
     signatureOwner: (signature) => signatures.ownerOf(signature),
     setModels(ids) {
       modelIds = [...ids];
+    },
+    setListedModels(api, ids) {
+      listed[api] = [...ids];
     },
     reset() {
       queue.length = 0;

@@ -3,12 +3,14 @@
  * when asked or when no API key is configured anywhere, the offline demo
  * provider (the faux server playing a small coding agent).
  */
+import { dirname, join } from "node:path";
 import type { ApprovalPolicy } from "../../../shared/api";
 import type { ModelInfo, ProviderConfig } from "../../../shared/models";
 import { createWorkbench, type WorkbenchOptions } from "../api/create-workbench";
 import type { HostServices, Workbench } from "../api/workbench";
 import { createDemoResponder, startFauxProvider } from "../faux";
 import { listProviders } from "../providers/registry";
+import { MODELS_URL_ENV } from "../providers/catalog/live-catalog";
 import { takeKeysFromProcess } from "./startup-environ";
 
 function providerKeyNames(): string[] {
@@ -63,6 +65,11 @@ export async function startCore(options: StartCoreOptions): Promise<RunningCore>
     extraModels: options.extraModels,
     approvalPolicy: options.approvalPolicy,
     providerFetch: options.providerFetch,
+    // The catalog is kept current beside the database (docs/architecture.md#model-catalog).
+    modelCatalog: {
+      cacheFile: options.dbPath === ":memory:" ? null : join(dirname(options.dbPath), "models-dev.json"),
+      ...(process.env[MODELS_URL_ENV] ? { url: process.env[MODELS_URL_ENV] } : {}),
+    },
   };
   const workbench = await createWorkbench(workbenchOptions);
   return {

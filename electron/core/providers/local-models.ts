@@ -11,6 +11,7 @@
  */
 import { z } from "zod";
 import type { ModelInfo, ProviderConfig } from "../../../shared/models";
+import { BodyTooLarge, readCapped } from "../network/read-capped";
 
 export const DISCOVERED_CONTEXT_WINDOW = 32_768;
 export const DISCOVERED_MAX_OUTPUT = 8_192;
@@ -54,43 +55,33 @@ export class ModelListError extends Error {
   }
 }
 
-/** The server's models, in its order, without duplicates; throws ModelListError. */
-export async function listServerModels(provider: ProviderConfig, timeoutMs = DISCOVERY_TIMEOUT_MS): Promise<ModelInfo[]> {
+/** The ids `GET {baseUrl}/models` lists in OpenAI's shape (with the key as a bearer token where there is one); throws ModelListError. */
+export async function listOpenAIModels(
+  provider: ProviderConfig,
+  options: { apiKey?: string | null; timeoutMs?: number; fetch?: typeof globalThis.fetch } = {},
+): Promise<Array<{ id: string }>> {
   let body: unknown;
   try {
-    const res = await fetch(`${provider.baseUrl.replace(/\/+$/, "")}/models`, {
-      headers: { accept: "application/json" },
-      signal: AbortSignal.timeout(timeoutMs),
+    const res = await (options.fetch ?? globalThis.fetch)(`${provider.baseUrl.replace(/\/+$/, "")}/models`, {
+      headers: { accept: "application/json", ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}) },
+      signal: AbortSignal.timeout(options.timeoutMs ?? DISCOVERY_TIMEOUT_MS),
       redirect: "error",
     });
     if (!res.ok) throw new ModelListError(provider, `HTTP ${res.status}`);
-    body = JSON.parse(await readCapped(res, provider));
+    body = JSON.parse(await readCapped(res, MAX_LIST_BYTES));
   } catch (err) {
     if (err instanceof ModelListError) throw err;
+    if (err instanceof BodyTooLarge) throw new ModelListError(provider, err.message);
     const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : "";
     throw new ModelListError(provider, cause || (err instanceof Error ? err.message : String(err)));
   }
   const parsed = ModelList.safeParse(body);
   if (!parsed.success) throw new ModelListError(provider, "the answer is not an OpenAI model list");
-  const ids = [...new Set(parsed.data.data.map((m) => m.id))].slice(0, MAX_DISCOVERED_MODELS);
-  return ids.map((id) => discoveredModel(provider, id));
+  return [...new Set(parsed.data.data.map((m) => m.id))].slice(0, MAX_DISCOVERED_MODELS).map((id) => ({ id }));
 }
 
-/** The body as text, refused past MAX_LIST_BYTES (a server must not make us buffer without bound). */
-async function readCapped(res: Response, provider: ProviderConfig): Promise<string> {
-  if (!res.body) return "";
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_LIST_BYTES) {
-      await reader.cancel();
-      throw new ModelListError(provider, `the answer is larger than ${MAX_LIST_BYTES / 1024 / 1024} MB`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+/** The server's models, in its order, without duplicates; throws ModelListError. */
+export async function listServerModels(provider: ProviderConfig, timeoutMs = DISCOVERY_TIMEOUT_MS): Promise<ModelInfo[]> {
+  const listed = await listOpenAIModels(provider, { timeoutMs });
+  return listed.map((m) => discoveredModel(provider, m.id));
 }

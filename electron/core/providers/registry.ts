@@ -1,7 +1,9 @@
 /**
- * The model registry: bundled providers and models plus user-added custom ones,
- * lookups, compat resolution and cost. Decisions about quirks come from the
- * declared api and compat flags here, never from substrings of a model id.
+ * The model registry: bundled providers, the catalog's models (the bundled
+ * snapshot unless a fresher catalog is given), the local examples and the demo,
+ * plus user-added custom ones; lookups, compat resolution and cost. Decisions
+ * about quirks come from the declared api and compat flags here, never from
+ * substrings of a model id.
  */
 import { z } from "zod";
 import type { Api, Cost, ModelRef, Usage } from "../../../shared/protocol";
@@ -13,7 +15,10 @@ import {
   type ModelInfo,
   type ProviderConfig,
 } from "../../../shared/models";
-import { BUNDLED_MODELS, BUNDLED_PROVIDERS } from "./registry-data";
+import { catalogModels, inferenceProfileModel } from "./catalog/build-models";
+import { responseCost } from "./catalog/prices";
+import { bundledCatalog } from "./catalog/snapshot";
+import { BUNDLED_PROVIDERS, DEMO_MODEL, LOCAL_EXAMPLE_MODELS } from "./registry-data";
 
 export type RegistryResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -24,9 +29,33 @@ function key(provider: string, api: Api, id: string): string {
   return `${provider}\u0000${api}\u0000${id}`;
 }
 
+let snapshotModels: readonly ModelInfo[] | undefined;
+
+/** The models of the bundled snapshot (built once, on first use). */
+export function snapshotCatalogModels(): readonly ModelInfo[] {
+  snapshotModels ??= catalogModels(bundledCatalog(), BUNDLED_PROVIDERS);
+  return snapshotModels;
+}
+
+/** Catalog models, then the local servers' examples and the demo model. */
+export function withBuiltIns(catalog: readonly ModelInfo[]): ModelInfo[] {
+  return [...catalog, ...LOCAL_EXAMPLE_MODELS, DEMO_MODEL];
+}
+
 export class ModelRegistry {
   private customModels: ModelInfo[] = [];
   private customProviders: ProviderConfig[] = [];
+  /** The built-in models, for the catalog array they were made from. */
+  private bundled: { from: readonly ModelInfo[]; list: ModelInfo[] } | undefined;
+
+  /** `catalog`: the catalog's models (default: the bundled snapshot's). */
+  constructor(private readonly catalog: () => readonly ModelInfo[] = snapshotCatalogModels) {}
+
+  private bundledModels(): ModelInfo[] {
+    const from = this.catalog();
+    if (this.bundled?.from !== from) this.bundled = { from, list: withBuiltIns(from) };
+    return this.bundled.list;
+  }
 
   listProviders(): ProviderConfig[] {
     const custom = new Set(this.customProviders.map((p) => p.key));
@@ -40,27 +69,31 @@ export class ModelRegistry {
   /** Bundled models, then custom ones; a custom model replaces a bundled one with the same provider, api and id. */
   listModels(): ModelInfo[] {
     const custom = new Set(this.customModels.map((m) => key(m.provider, m.api, m.id)));
-    return [...BUNDLED_MODELS.filter((m) => !custom.has(key(m.provider, m.api, m.id))), ...this.customModels];
+    return [...this.bundledModels().filter((m) => !custom.has(key(m.provider, m.api, m.id))), ...this.customModels];
   }
 
   /**
    * Finds a model by exact ref, or by "provider/id" (the id may itself contain
    * "/", e.g. "groq/openai/gpt-oss-120b"). With several apis for one id, `api`
-   * picks one; otherwise the provider's default api wins.
+   * picks one; otherwise the provider's default api wins. A Bedrock
+   * inference profile (`us.…`) resolves to its foundation model's facts.
    */
   findModel(ref: ModelRef | string, api?: Api): ModelInfo | undefined {
     const models = this.listModels();
     if (typeof ref !== "string") {
-      return models.find((m) => m.provider === ref.provider && m.api === ref.api && m.id === ref.id);
+      const found = models.find((m) => m.provider === ref.provider && m.api === ref.api && m.id === ref.id);
+      return found ?? inferenceProfileModel(models, ref.provider, ref.api, ref.id);
     }
     const slash = ref.indexOf("/");
     if (slash <= 0) return undefined;
     const providerKey = ref.slice(0, slash);
     const id = ref.slice(slash + 1);
     const candidates = models.filter((m) => m.provider === providerKey && m.id === id);
-    if (api !== undefined) return candidates.find((m) => m.api === api);
     const preferred = this.findProvider(providerKey)?.api;
-    return candidates.find((m) => m.api === preferred) ?? candidates[0];
+    const found =
+      api !== undefined ? candidates.find((m) => m.api === api) : (candidates.find((m) => m.api === preferred) ?? candidates[0]);
+    const wanted = api ?? preferred;
+    return found ?? (wanted !== undefined ? inferenceProfileModel(models, providerKey, wanted, id) : undefined);
   }
 
   /** Validates and adds user models (replacing earlier custom ones with the same provider, api and id). */
@@ -174,8 +207,19 @@ export function resolveCompat(model: ModelInfo, provider: ProviderConfig): Compa
   return compat;
 }
 
-/** USD cost of the given token counts at the model's per-million prices. */
+const UNKNOWN_COST: Cost = Object.freeze({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0, unknown: true });
+
+/**
+ * USD cost of the given token counts: unknown for a model without a known
+ * price; genai-prices' at these counts (long-context tiers) where the price
+ * came from there; else the model's per-million prices.
+ */
 export function computeCost(model: ModelInfo, counts: TokenCounts): Cost {
+  if (model.priceUnknown) return { ...UNKNOWN_COST };
+  if (model.priceSource === "genai-prices") {
+    const cost = responseCost(model.provider, model.id, counts);
+    if (cost !== undefined) return cost;
+  }
   const input = (counts.input * model.price.input) / 1_000_000;
   const output = (counts.output * model.price.output) / 1_000_000;
   const cacheRead = (counts.cacheRead * model.price.cacheRead) / 1_000_000;

@@ -139,7 +139,7 @@ function assistantBlock(head: string, m: AssistantMessage): string[] {
   const out = [
     `${head} ${kind} · ${modelLabel(m.model)} · ${formatTime(m.timestamp)}`,
     "",
-    `_${formatCount(u.input)} in · ${formatCount(u.output)} out${u.cacheRead ? ` · ${formatCount(u.cacheRead)} cache read` : ""} · ${formatCost(u.cost.total)} · stop: ${m.stopReason}_`,
+    `_${formatCount(u.input)} in · ${formatCount(u.output)} out${u.cacheRead ? ` · ${formatCount(u.cacheRead)} cache read` : ""} · ${u.cost.unknown ? "price unknown" : formatCost(u.cost.total)} · stop: ${m.stopReason}_`,
     "",
   ];
   if (m.errorMessage) out.push(`> **Error:** ${oneLine(m.errorMessage)}`, "");

@@ -95,7 +95,8 @@ export function buildTimeline(
             timestamp: m.timestamp,
             model: m.model,
             tokens: tokensOf(m),
-            cost: m.usage.cost.total,
+            // No known price: no cost shown for the step rather than $0.
+            cost: m.usage.cost.unknown ? null : m.usage.cost.total,
             latencyMs: lastMessageAt === null ? null : m.timestamp - lastMessageAt,
             outcome: m.stopReason,
             isError: failed,

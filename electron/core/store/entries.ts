@@ -65,7 +65,8 @@ export function columnsOf(entry: SessionEntry): EntryColumns {
           cacheRead: m.usage.cacheRead,
           cacheWrite: m.usage.cacheWrite,
           totalTokens: m.usage.totalTokens,
-          cost: m.usage.cost.total,
+          // Unknown price: no number in the cost column, so sums over it never count it as $0 (the JSON keeps `unknown`).
+          cost: m.usage.cost.unknown ? null : m.usage.cost.total,
         };
       }
       if (m.role === "toolResult") return { ...base, toolCallId: m.toolCallId };

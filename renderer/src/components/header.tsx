@@ -1,6 +1,6 @@
 /** Session title, current model (switcher), running token and cost totals, how full the context is, panel toggles. */
 import type { ModelRef } from "../../../shared/protocol";
-import { formatCost, formatTokens } from "../lib/format";
+import { formatCostOf, formatTokens } from "../lib/format";
 import { useAppStore } from "../stores/app-store";
 import { sameModel, useModelsStore } from "../stores/models-store";
 import { useDefaultModel } from "../stores/settings-store";
@@ -34,6 +34,11 @@ export function Header({
     const v = s.view;
     if (!v || v.sessionId !== session?.id || v.status !== "ready") return null;
     return v.model.totals.cost + (v.partial?.usage.cost.total ?? 0);
+  });
+  const viewCostUnknown = useTranscriptStore((s) => {
+    const v = s.view;
+    if (!v || v.sessionId !== session?.id || v.status !== "ready") return false;
+    return v.model.totals.costUnknown || v.partial?.usage.cost.unknown === true;
   });
   const context = useTranscriptStore((s) => {
     const v = s.view;
@@ -80,8 +85,8 @@ export function Header({
         <ModelSwitcher current={current} onSelect={(m) => (session ? onSwitchModel(session.id, m) : onDraftModel(m))} />
         {session && <ReasoningControl session={session} model={currentInfo} />}
         {session && (
-          <span className="totals" aria-label={`Session usage: ${tokens} tokens, ${formatCost(cost)}`}>
-            {formatTokens(tokens)} tokens · {formatCost(cost)}
+          <span className="totals" aria-label={`Session usage: ${tokens} tokens, ${formatCostOf(cost, viewCostUnknown)}`}>
+            {formatTokens(tokens)} tokens · {formatCostOf(cost, viewCostUnknown)}
           </span>
         )}
         {session && context !== null && currentInfo && (

@@ -203,7 +203,9 @@ export function ModelSwitcher({ current, onSelect }: { current: ModelRef | null;
                       data-idx={idx}
                       role="option"
                       aria-selected={selected}
-                      aria-label={`${m.name} (${m.providerLabel})${m.configured ? "" : ", API key missing"}${LOCAL_NOTE[m.local ?? "unknown"]}`}
+                      aria-label={`${m.name} (${m.providerLabel})${m.configured ? "" : ", API key missing"}${LOCAL_NOTE[m.local ?? "unknown"]}${
+                        m.discovered ? ", listed by the provider, not in the catalog" : ""
+                      }${m.priceUnknown ? ", price unknown" : ""}`}
                       className={`model-option${idx === active ? " active" : ""}${selected ? " selected" : ""}`}
                       // Move, not enter: a menu opening under a resting pointer must keep the current model highlighted.
                       onMouseMove={() => idx !== active && setActive(idx)}
@@ -215,12 +217,21 @@ export function ModelSwitcher({ current, onSelect }: { current: ModelRef | null;
                         {selected && <span className="badge ok">current</span>}
                         <ReadinessBadge model={m} />
                         {m.demo && <span className="badge">demo</span>}
+                        {m.discovered && (
+                          <span className="badge" title="Listed by the provider's models endpoint; the catalog does not know it yet">
+                            not in catalog
+                          </span>
+                        )}
                       </div>
                       <div className="model-option-meta muted">
                         <span>{m.id}</span> · <span>{formatContextWindow(m.contextWindow)} context</span> ·{" "}
-                        <span>
-                          {formatPrice(m.price.input)} / {formatPrice(m.price.output)} per M tokens
-                        </span>
+                        {m.priceUnknown ? (
+                          <span>price unknown</span>
+                        ) : (
+                          <span>
+                            {formatPrice(m.price.input)} / {formatPrice(m.price.output)} per M tokens
+                          </span>
+                        )}
                         {m.reasoning && <> · reasoning</>}
                       </div>
                     </div>

@@ -43,6 +43,15 @@ export function formatCost(usd: number): string {
   return `$${usd.toFixed(2)}`;
 }
 
+/**
+ * A cost that may be only partly known: an answer from a model without a known
+ * price is "price unknown", never "$0"; a sum with such answers says so.
+ */
+export function formatCostOf(total: number, unknown: boolean | undefined): string {
+  if (!unknown) return formatCost(total);
+  return total > 0 ? `${formatCost(total)} + price unknown` : "price unknown";
+}
+
 export function formatDuration(ms: number): string {
   if (!Number.isFinite(ms)) return "?";
   if (Math.abs(ms) >= HUGE) return `${huge(ms)} ms`;

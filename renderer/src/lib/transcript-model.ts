@@ -51,7 +51,8 @@ export interface TranscriptModel {
   /** seq → row index, for jumping to a search hit. */
   seqRow: ReadonlyMap<number, number>;
   lastSeq: number;
-  totals: { tokens: number; cost: number };
+  /** `costUnknown`: some answer came from a model without a known price, so `cost` is only the known part. */
+  totals: { tokens: number; cost: number; costUnknown: boolean };
   /**
    * Tokens the last answered request held (input, cache and output of the last
    * assistant message that has usage): how full the context is. Null before
@@ -71,7 +72,7 @@ export const EMPTY_TRANSCRIPT: TranscriptModel = {
   callRow: new Map(),
   seqRow: new Map(),
   lastSeq: -1,
-  totals: { tokens: 0, cost: 0 },
+  totals: { tokens: 0, cost: 0, costUnknown: false },
   context: null,
   lastUserText: null,
   plan: null,
@@ -90,7 +91,7 @@ export function appendEntries(model: TranscriptModel, entries: readonly StoredEn
   const approvals = new Map(model.approvals);
   const callRow = new Map(model.callRow);
   const seqRow = new Map(model.seqRow);
-  let { tokens, cost } = model.totals;
+  let { tokens, cost, costUnknown } = model.totals;
   let context = model.context;
   let lastUserText = model.lastUserText;
   let lastSeq = model.lastSeq;
@@ -114,6 +115,7 @@ export function appendEntries(model: TranscriptModel, entries: readonly StoredEn
           for (const block of m.content) if (block.type === "toolCall") callRow.set(block.id, rows.length);
           tokens += m.usage.totalTokens;
           cost += m.usage.cost.total;
+          if (m.usage.cost.unknown) costUnknown = true;
           const held = m.usage.input + m.usage.cacheRead + m.usage.cacheWrite + m.usage.output;
           if (held > 0) context = held;
           push({ kind: "assistant", key, seq, message: m });
@@ -155,7 +157,7 @@ export function appendEntries(model: TranscriptModel, entries: readonly StoredEn
         break;
     }
   }
-  return { rows, results, approvals, callRow, seqRow, lastSeq, totals: { tokens, cost }, context, lastUserText, plan };
+  return { rows, results, approvals, callRow, seqRow, lastSeq, totals: { tokens, cost, costUnknown }, context, lastUserText, plan };
 }
 
 /** The plan a todo call of this row set, as shared/todo.ts's PlanTracker reads it. */

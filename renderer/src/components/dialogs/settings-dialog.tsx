@@ -23,6 +23,7 @@ const BASE_URL_PRESETS: { label: string; url: string }[] = [
   { label: "OpenRouter", url: "https://openrouter.ai/api/v1" },
   { label: "Mistral", url: "https://api.mistral.ai/v1" },
   { label: "Groq", url: "https://api.groq.com/openai/v1" },
+  { label: "xAI", url: "https://api.x.ai/v1" },
   { label: "OpenAI", url: "https://api.openai.com/v1" },
   { label: "Anthropic", url: "https://api.anthropic.com" },
 ];
@@ -92,6 +93,7 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
       theme: draft.theme,
       demoteOtherReasoning: draft.demoteOtherReasoning,
       network: { caFile: draft.network.caFile?.trim() ? draft.network.caFile.trim() : null },
+      modelCatalogUrl: draft.modelCatalogUrl?.trim() ? draft.modelCatalogUrl.trim() : null,
       checkpoints: draft.checkpoints,
       bashSandbox: draft.bashSandbox,
       subAgents: draft.subAgents,
@@ -293,6 +295,20 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
           <p className="muted small">
             A PEM file of extra certificate authorities to trust, for a network or proxy that inspects TLS. Proxies come from the system
             settings in the desktop app, and from HTTPS_PROXY / HTTP_PROXY / NO_PROXY in web mode.
+          </p>
+          <label className="field">
+            <span>Model catalog URL</span>
+            <input
+              aria-label="Model catalog URL"
+              placeholder="https://models.dev/api.json"
+              value={draft.modelCatalogUrl ?? ""}
+              onChange={(e) => set({ modelCatalogUrl: e.target.value })}
+              spellCheck={false}
+            />
+          </label>
+          <p className="muted small">
+            Where model limits and capabilities are fetched from at start (a copy of models.dev&apos;s api.json); empty: models.dev. The
+            AGENT_WORKBENCH_MODELS_URL environment variable, when set, wins.
           </p>
         </section>
 

@@ -2,7 +2,7 @@
 import { memo, useState } from "react";
 import type { AssistantMessage, ThinkingContent, UserMessage } from "../../../../shared/protocol";
 import { parseAttachedFile } from "../../../../shared/mentions";
-import { formatCost, formatTime, formatTokens, timeAttribute, usageTitle } from "../../lib/format";
+import { formatCostOf, formatTime, formatTokens, timeAttribute, usageTitle } from "../../lib/format";
 import { errorHint } from "../../lib/error-hint";
 import { closeCutMarkdown } from "../../lib/markdown";
 import { modelLabel, useModelsStore } from "../../stores/models-store";
@@ -109,9 +109,14 @@ export const AssistantRow = memo(function AssistantRow({
         <span className="who">{modelLabel(models, message.model)}</span>
         <time dateTime={timeAttribute(message.timestamp)}>{formatTime(message.timestamp)}</time>
         {!streaming && u.totalTokens > 0 && (
-          <span className="usage" title={usageTitle(u)} aria-label={`Usage: ${u.totalTokens} tokens, ${formatCost(u.cost.total)}`}>
+          <span
+            className="usage"
+            title={usageTitle(u)}
+            aria-label={`Usage: ${u.totalTokens} tokens, ${formatCostOf(u.cost.total, u.cost.unknown)}`}
+          >
             {formatTokens(u.input + u.cacheRead + u.cacheWrite)} in
-            {u.cacheRead > 0 && ` (${formatTokens(u.cacheRead)} cached)`} · {formatTokens(u.output)} out · {formatCost(u.cost.total)}
+            {u.cacheRead > 0 && ` (${formatTokens(u.cacheRead)} cached)`} · {formatTokens(u.output)} out ·{" "}
+            {formatCostOf(u.cost.total, u.cost.unknown)}
           </span>
         )}
         {message.stopReason === "aborted" && <span className="badge warn">stopped</span>}
