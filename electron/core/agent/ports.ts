@@ -19,6 +19,7 @@ import type {
 import type { LlmContext, StreamEvent, StreamOptions, ToolSpec } from "../providers/types";
 import type { DecidingRule } from "../../../shared/protocol";
 import type { PolicyAction, Proposal, ToolOutcome } from "../tools/types";
+import type { TurnLimits } from "./turn-budget";
 
 export interface ResolvedModel {
   model: ModelInfo;
@@ -123,4 +124,8 @@ export interface AgentDeps {
    * call; `seq` is the last stored entry. Never throws.
    */
   checkpoint?(sessionId: string, point: { kind: "turnStart" | "afterTool"; seq: number; toolCallId: string }): Promise<unknown>;
+  /** The turn limits in Settings, read at every check (docs/architecture.md#compaction-and-budgets); absent: none. */
+  turnLimits?(): TurnLimits;
+  /** The setting that pauses the turn and asks before compacting (read at each compaction). */
+  askBeforeCompacting?(): boolean;
 }

@@ -216,6 +216,8 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       instructions: (touched) => loadInstructions({ workspaceRoot: workspace.path, userDir: configDir, touched }),
       onModeChanged: (sid, mode, afterSeq) => services.recordMode(sid, { mode, afterSeq, timestamp: now() }),
       checkpoint: (sid, point) => checkpoints.record(sid, point),
+      turnLimits: () => settings.limits,
+      askBeforeCompacting: () => settings.compaction.ask,
     };
     const agent = new SessionAgent(deps, sessionId, session.model ?? defaultModel(), session.reasoning, services.mode(sessionId));
     agents.set(sessionId, agent);

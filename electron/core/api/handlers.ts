@@ -136,7 +136,10 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
       const attached = await attachMentions(ctx.workspaceRootOf(p.sessionId), p.mentions ?? []);
       if (!attached.ok) throw new ApiFailure("INVALID_REQUEST", attached.message);
       const askEach = p.approvals === "askEach" ? "this run asks for every change and command" : undefined;
-      return ctx.agent(p.sessionId).send(p.text, p.images ?? [], attached.blocks, askEach ? { askEach } : {});
+      return ctx.agent(p.sessionId).send(p.text, p.images ?? [], attached.blocks, {
+        ...(askEach ? { askEach } : {}),
+        ...(p.limits ? { limits: p.limits } : {}),
+      });
     },
     "chat.abort": (p: P<"chat.abort">) => {
       requireSession(p.sessionId);

@@ -15,6 +15,9 @@ export function defaultSettings(): Settings {
     checkpoints: { enabled: true, capBytes: DEFAULT_CHECKPOINT_CAP_BYTES },
     demoteOtherReasoning: false,
     bashSandbox: { mode: "auto", network: false },
+    // A runaway loop stops here even when every tool call fits the tool budget.
+    limits: { maxCostUsd: null, maxRoundTrips: 500, maxWallTimeMs: null },
+    compaction: { ask: false },
   };
 }
 

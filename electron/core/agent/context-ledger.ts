@@ -1,0 +1,64 @@
+/**
+ * How many tokens the next request will carry. The provider's own count of
+ * the last answered request (input, cache and output of its answer) plus the
+ * estimate of what was added since; before any answer on the current view, the
+ * estimate of the whole view plus the system prompt and tools. Estimates are
+ * scaled by how far they fell short of the provider's count last time (never
+ * below 1: an estimate is not trusted to overstate). O(1) per message and per
+ * question: prefix sums kept as messages are added.
+ */
+import type { Message } from "../../../shared/protocol";
+import { messageTokens } from "./tokens";
+
+/** The scale never grows past this: one odd count must not make every estimate absurd. */
+const MAX_FACTOR = 4;
+
+export class ContextLedger {
+  /** prefix[i]: estimate of the first i messages of the view. */
+  private prefix: number[] = [0];
+  /** Messages from this index on were answered on the current view (the ones before were kept by a compaction). */
+  private liveFrom = 0;
+  /** The last answer on the current view with usage: its index and the request size it implies. */
+  private counted: { index: number; tokens: number } | null = null;
+  private factor = 1;
+  private overhead = 0;
+
+  /** The view was (re)built; `liveFrom`: the first message added after the latest compaction. */
+  reset(view: readonly Message[], liveFrom: number): void {
+    this.prefix = [0];
+    this.counted = null;
+    this.liveFrom = liveFrom;
+    for (const m of view) this.push(m);
+  }
+
+  push(m: Message): void {
+    const index = this.prefix.length - 1;
+    this.prefix.push(this.prefix[index] + messageTokens(m));
+    if (m.role !== "assistant" || index < this.liveFrom || m.stopReason === "error" || m.stopReason === "aborted") return;
+    const tokens = m.usage.input + m.usage.cacheRead + m.usage.cacheWrite + m.usage.output;
+    if (tokens === 0) return;
+    const estimated = this.prefix[index + 1] + this.overhead;
+    if (estimated > 0) this.factor = Math.min(MAX_FACTOR, Math.max(1, tokens / estimated));
+    this.counted = { index, tokens };
+  }
+
+  /** The provider ran out of room where the estimate said there was some: estimate more from now on. */
+  underestimated(): void {
+    this.factor = Math.min(MAX_FACTOR, this.factor * 1.25);
+  }
+
+  /** The next request's size; `overhead`: the estimate of its system prompt and tools. */
+  nextRequest(overhead: number): number {
+    this.overhead = overhead;
+    const total = this.prefix[this.prefix.length - 1];
+    if (this.counted !== null) return this.counted.tokens + Math.ceil((total - this.prefix[this.counted.index + 1]) * this.factor);
+    return Math.ceil((total + overhead) * this.factor);
+  }
+
+  /** The size of a request carrying `messages` (a view not built yet: what a compaction would leave). */
+  estimate(messages: readonly Message[], overhead: number): number {
+    let total = overhead;
+    for (const m of messages) total += messageTokens(m);
+    return Math.ceil(total * this.factor);
+  }
+}
