@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { FauxReply, FauxRequest } from "../../electron/core/faux";
-import { TurnBudget } from "../../electron/core/agent/turn-budget";
+import { TurnCaps } from "../../electron/core/agent/turn-caps";
 import type { AssistantMessage, StoredEntry } from "../../shared/protocol";
 import { expectAllAccepted, expectEveryCallAnswered, messagesOf, startHarness, type Harness } from "./harness";
 
@@ -150,7 +150,7 @@ describe("turn limits", () => {
 describe("a shared turn budget (sub-agents)", () => {
   it("charges a child's spending to its parent, and a child is out of budget when its parent is", () => {
     let now = 0;
-    const parent = new TurnBudget({ maxCostUsd: 1, maxRoundTrips: 10, maxWallTimeMs: null }, () => now);
+    const parent = new TurnCaps({ maxCostUsd: 1, maxRoundTrips: 10, maxWallTimeMs: null }, () => now);
     const child = parent.child({ maxRoundTrips: 3 });
     child.charge({ costUsd: 0.4, roundTrips: 2 });
     expect(parent.spent()).toMatchObject({ costUsd: 0.4, roundTrips: 2 });
@@ -168,7 +168,7 @@ describe("a shared turn budget (sub-agents)", () => {
   });
 
   it("ignores charges that are not real spending", () => {
-    const budget = new TurnBudget({ maxCostUsd: 1, maxRoundTrips: 2, maxWallTimeMs: null }, () => 0);
+    const budget = new TurnCaps({ maxCostUsd: 1, maxRoundTrips: 2, maxWallTimeMs: null }, () => 0);
     budget.charge({ costUsd: Number.NaN, roundTrips: -3 });
     budget.charge({ costUsd: -5, roundTrips: 1.5 });
     expect(budget.spent()).toMatchObject({ costUsd: 0, roundTrips: 0 });

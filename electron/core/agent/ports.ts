@@ -19,7 +19,7 @@ import type {
 import type { LlmContext, StreamEvent, StreamOptions, ToolSpec } from "../providers/types";
 import type { DecidingRule } from "../../../shared/protocol";
 import type { PolicyAction, Proposal, ToolOutcome } from "../tools/types";
-import type { TurnLimits } from "./turn-budget";
+import type { TurnLimits } from "./turn-caps";
 
 export interface ResolvedModel {
   model: ModelInfo;

@@ -23,7 +23,7 @@ import { SessionInstructions } from "./session-instructions";
 import { SessionJournal, errorText } from "./session-journal";
 import { RequestContextBuilder } from "./request-context";
 import { runToolBatch, type ToolBatchHost } from "./tool-batch";
-import { NO_LIMITS, TurnBudget, type TurnLimits } from "./turn-budget";
+import { NO_LIMITS, TurnCaps, type TurnLimits } from "./turn-caps";
 import { runTurnLoop, type LoopHost } from "./turn-loop";
 
 export type { AnswerRefusal, UserDecision } from "./approval-gate";
@@ -37,7 +37,7 @@ export interface SendOptions {
   /** Limits over the ones in Settings for this turn (headless --max-budget-usd, --max-turns). */
   limits?: Partial<TurnLimits>;
   /** Run the turn on this budget (a sub-agent's: `parentBudget.child(...)`), instead of a new one. */
-  budget?: TurnBudget;
+  budget?: TurnCaps;
 }
 
 /** The model an error entry names when the session has none (no model configured at all). */
@@ -59,7 +59,7 @@ export class SessionAgent {
   private turnCheckpointed = false;
   private readonly compaction: SessionCompaction;
   /** The running turn's budget (null when idle). */
-  private budget: TurnBudget | null = null;
+  private budget: TurnCaps | null = null;
 
   constructor(
     private readonly deps: AgentDeps,
@@ -105,7 +105,7 @@ export class SessionAgent {
   }
 
   /** The running turn's budget, to charge work done for it outside the loop (a sub-agent); null when idle. */
-  turnBudget(): TurnBudget | null {
+  turnCaps(): TurnCaps | null {
     return this.budget;
   }
 
@@ -258,7 +258,7 @@ export class SessionAgent {
     const limits = opts.limits ?? {};
     this.budget =
       opts.budget ??
-      new TurnBudget(
+      new TurnCaps(
         () => ({ ...(this.deps.turnLimits?.() ?? NO_LIMITS), ...limits }),
         () => this.deps.now(),
       );
@@ -296,7 +296,7 @@ export class SessionAgent {
     }
   }
 
-  private loopHost(budget: TurnBudget): LoopHost {
+  private loopHost(budget: TurnCaps): LoopHost {
     return {
       deps: this.deps,
       sessionId: this.sessionId,

@@ -11,7 +11,7 @@ import { compactionCut, latestCompaction } from "./context";
 import type { AgentDeps, ResolvedModel } from "./ports";
 import { pruneBoundary } from "./prune";
 import type { SessionJournal } from "./session-journal";
-import type { TurnBudget } from "./turn-budget";
+import type { TurnCaps } from "./turn-caps";
 
 export interface SessionCompactionHost {
   readonly deps: AgentDeps;
@@ -20,7 +20,7 @@ export interface SessionCompactionHost {
   /** The estimate of the next request's system prompt and tools. */
   overhead(resolved: ResolvedModel): number;
   /** The running turn's budget (the summary's cost is charged to it), null outside a turn. */
-  budget(): TurnBudget | null;
+  budget(): TurnCaps | null;
   /** Stores why the turn ended, and announces it. */
   failTurn(message: string): void;
   /** The turn now waits for (or no longer waits for) the user's answer. */

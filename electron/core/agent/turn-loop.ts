@@ -15,7 +15,7 @@ import type { CompactionTrigger } from "./compaction";
 import type { AgentDeps, ResolvedModel } from "./ports";
 import { requestWithRetries, type RequestHost } from "./request-stream";
 import type { SessionJournal } from "./session-journal";
-import type { TurnBudget } from "./turn-budget";
+import type { TurnCaps } from "./turn-caps";
 
 export const CONTINUE_PROMPT =
   "[Agent Workbench] Your last response was cut off at the output token limit. Continue from where you stopped, or wrap up briefly.";
@@ -34,7 +34,7 @@ export interface LoopHost {
   readonly deps: AgentDeps;
   readonly sessionId: string;
   readonly journal: SessionJournal;
-  readonly budget: TurnBudget;
+  readonly budget: TurnCaps;
   /** The session's current model, or null after failing the turn (no model, no key). */
   resolveModel(): ResolvedModel | null;
   /** The request of this turn, with the session's tools or none (the final summary). */

@@ -1,13 +1,16 @@
 /**
- * The limits of one turn: cost (USD), model round trips and wall time, plus
+ * The caps of one turn (its budget beside the tool runtime's per-turn tool
+ * budget, tools/budget.ts): cost (USD), model round trips and wall time, plus
  * the tool budget once the tool runtime refused a call for it. The loop checks
  * `reached()` before every request; when a limit is reached it makes one
  * final request without tools for a summary and stops
  * (docs/architecture.md#compaction-and-budgets).
  *
- * Shareable: `charge` may be called from outside the loop, and `child()` gives
- * a budget whose charges also go to this one and which is reached when this
- * one is, so a sub-agent's requests count against its parent's turn.
+ * Shareable: `charge` may be called from outside the loop
+ * (`SessionAgent.turnCaps()` gives the running turn's), and `child()` gives
+ * caps whose charges also go to these and which are reached when these are:
+ * a sub-agent run on `parent.child(...)` (`send(..., { budget })`) counts
+ * against its parent's turn.
  */
 import type { TurnLimitHit } from "../../../shared/protocol";
 
@@ -28,7 +31,7 @@ export interface TurnSpend {
   wallTimeMs: number;
 }
 
-export class TurnBudget {
+export class TurnCaps {
   private costUsd = 0;
   private roundTrips = 0;
   private toolBudget: string | null = null;
@@ -40,7 +43,7 @@ export class TurnBudget {
   constructor(
     limits: TurnLimits | (() => TurnLimits),
     private readonly now: () => number,
-    private readonly parent: TurnBudget | null = null,
+    private readonly parent: TurnCaps | null = null,
   ) {
     this.limits = typeof limits === "function" ? limits : () => limits;
     this.startedAt = now();
@@ -61,8 +64,8 @@ export class TurnBudget {
   }
 
   /** A budget for a sub-agent: its own limits on top of this one's, its spending charged here too. */
-  child(limits: Partial<TurnLimits> = {}): TurnBudget {
-    return new TurnBudget({ ...NO_LIMITS, ...limits }, this.now, this);
+  child(limits: Partial<TurnLimits> = {}): TurnCaps {
+    return new TurnCaps({ ...NO_LIMITS, ...limits }, this.now, this);
   }
 
   spent(): TurnSpend {
