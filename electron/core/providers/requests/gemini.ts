@@ -96,9 +96,13 @@ function toContents(wire: readonly WireMessage[]): Content[] {
   };
   for (const message of wire) {
     if (message.role === "assistant") {
+      const parts = modelParts(message);
+      // A step that was only our own thinking has no part to send: "contents.parts must not be empty". Left out,
+      // the user turns around it are one.
+      if (parts.length === 0) continue;
       user = undefined;
       callNames = new Map(message.content.flatMap((b) => (b.type === "toolCall" ? [[b.id, b.name] as const] : [])));
-      out.push({ role: "model", parts: modelParts(message) });
+      out.push({ role: "model", parts });
     } else if (message.role === "user") {
       userTurn().push(...message.content.map(userPart));
     } else {
