@@ -64,6 +64,10 @@ const THREE_HUNK_EDITS = [
 ];
 /** A turn that edits README.md and src/math.ts, then runs a bash command creating notes.txt (the rewind test). */
 const THREE_FILES_MARK = "[three-files]";
+/** A model that never stops calling tools (e2e/web/long-turn.spec.ts): it reads README.md until tools are taken away. */
+const LOOP_MARK = "[loop]";
+/** Compaction's summary requests (the agent's own system prompt for them). */
+const SUMMARY_SYSTEM = "You compact coding-agent conversations";
 /** The one model the local Ollama the faux plays has installed. */
 const LOCAL_MODEL = "qwen2.5-coder:14b";
 
@@ -126,6 +130,13 @@ async function main(): Promise<void> {
       return reply([text(`Quiet answer; attached: ${attached.join(", ") || "none"}.`)]);
     }
     if (userText.includes(UNSAFE_HTML_MARK)) return reply([text(UNSAFE_HTML_ANSWER)]);
+    if (request.turns.some((t) => t.role === "system" && t.text.startsWith(SUMMARY_SYSTEM))) {
+      return reply([text("SUMMARY: the user asked the agent to read README.md again and again.")]);
+    }
+    if (request.turns.some((t) => t.role === "user" && t.text.includes(LOOP_MARK))) {
+      if (request.tools.length === 0) return reply([text("Where it stands: README.md was read several times; nothing is left to do.")]);
+      return reply([toolCall("read", { path: "README.md" })]);
+    }
     if (userText.includes(MCP_MARK)) {
       if (request.lastTurn?.role === "toolResult") return reply([text(`MCP tool answered: ${request.lastTurn.text}`)]);
       const tool = request.tools.find((t) => t.name.endsWith("toggle-simulated-logging"));

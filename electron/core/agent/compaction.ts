@@ -14,7 +14,7 @@
 import type { CompactionEntry, Message, StoredEntry, Usage } from "../../../shared/protocol";
 import type { LlmContext, StreamEvent, StreamOptions } from "../providers/types";
 import { summaryRequest, userText } from "./compaction-request";
-import { compactionCut, latestCompaction, viewOf, type ModelView } from "./context";
+import { AGENT_NOTE_PREFIX, compactionCut, latestCompaction, viewOf, type ModelView } from "./context";
 import type { ResolvedModel } from "./ports";
 import { pruneBoundary } from "./prune";
 
@@ -157,12 +157,14 @@ export async function compactHistory(input: CompactionInput): Promise<Compaction
   return { kind: "compacted", entry: { ...entry, tokensAfter: after }, after };
 }
 
-/** The newest message of the user's own (not a summary) before `cut`, word for word, or null. */
+/** The newest message of the user's own (not a summary, not the agent's note) before `cut`, word for word, or null. */
 function lastUserRequest(view: ModelView, cut: number): string | null {
   for (let i = cut - 1; i >= 0; i--) {
     const m = view.messages[i];
     if (view.seqs[i] === null) return null;
-    if (m.role === "user") return userText(m) || null;
+    if (m.role !== "user") continue;
+    const text = userText(m);
+    if (text && !text.startsWith(AGENT_NOTE_PREFIX)) return text;
   }
   return null;
 }

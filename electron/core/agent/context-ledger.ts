@@ -18,8 +18,8 @@ export class ContextLedger {
   private prefix: number[] = [0];
   /** Messages from this index on were answered on the current view (the ones before were kept by a compaction). */
   private liveFrom = 0;
-  /** The last answer on the current view with usage: its index and the request size it implies. */
-  private counted: { index: number; tokens: number } | null = null;
+  /** The last answer on the current view with usage: its index, the request size it implies, and that request's prompt and tools. */
+  private counted: { index: number; tokens: number; overhead: number } | null = null;
   private factor = 1;
   private overhead = 0;
 
@@ -39,7 +39,7 @@ export class ContextLedger {
     if (tokens === 0) return;
     const estimated = this.prefix[index + 1] + this.overhead;
     if (estimated > 0) this.factor = Math.min(MAX_FACTOR, Math.max(1, tokens / estimated));
-    this.counted = { index, tokens };
+    this.counted = { index, tokens, overhead: this.overhead };
   }
 
   /** The provider ran out of room where the estimate said there was some: estimate more from now on. */
@@ -51,7 +51,9 @@ export class ContextLedger {
   nextRequest(overhead: number): number {
     this.overhead = overhead;
     const total = this.prefix[this.prefix.length - 1];
-    if (this.counted !== null) return this.counted.tokens + Math.ceil((total - this.prefix[this.counted.index + 1]) * this.factor);
+    const c = this.counted;
+    // What came after the counted answer, and the difference in prompt and tools (the final request at a limit has none).
+    if (c !== null) return Math.max(0, c.tokens + Math.ceil((total - this.prefix[c.index + 1] + overhead - c.overhead) * this.factor));
     return Math.ceil((total + overhead) * this.factor);
   }
 

@@ -11,6 +11,8 @@ import { messageTokens } from "./tokens";
 
 export const COMPACTION_PREFIX = "Summary of the earlier part of this conversation (older messages were compacted):\n\n";
 export const CARRIED_PREFIX = "Kept across compaction:\n\n";
+/** How the agent's own notes to the model begin (the prompt to continue, a limit reached): not the user's words. */
+export const AGENT_NOTE_PREFIX = "[Agent Workbench] ";
 export const USER_REQUEST_PREFIX = "The user's request, verbatim:\n\n";
 
 export function latestCompaction(entries: readonly StoredEntry[]): CompactionEntry | null {

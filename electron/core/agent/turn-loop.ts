@@ -12,17 +12,17 @@
 import { compactionThreshold } from "../../../shared/models";
 import type { AssistantMessage, ToolCall, TurnLimitHit } from "../../../shared/protocol";
 import type { CompactionTrigger } from "./compaction";
+import { AGENT_NOTE_PREFIX } from "./context";
 import type { AgentDeps, ResolvedModel } from "./ports";
 import { requestWithRetries, type RequestHost } from "./request-stream";
 import type { SessionJournal } from "./session-journal";
 import type { TurnCaps } from "./turn-caps";
 
-export const CONTINUE_PROMPT =
-  "[Agent Workbench] Your last response was cut off at the output token limit. Continue from where you stopped, or wrap up briefly.";
+export const CONTINUE_PROMPT = `${AGENT_NOTE_PREFIX}Your last response was cut off at the output token limit. Continue from where you stopped, or wrap up briefly.`;
 
 /** The prompt of the final request a turn makes at a limit (no tools are offered with it). */
 export function limitPrompt(hit: TurnLimitHit): string {
-  return `[Agent Workbench] This turn reached ${hit.detail} and stops after this answer. Tools are no longer available. Reply with a short summary of where the work stands: what is done, what is left, and what to do next.`;
+  return `${AGENT_NOTE_PREFIX}This turn reached ${hit.detail} and stops after this answer. Tools are no longer available. Reply with a short summary of where the work stands: what is done, what is left, and what to do next.`;
 }
 
 /** Overflow reports answered by compacting and retrying, in a row, before the turn gives up. */

@@ -9,6 +9,7 @@ import { useTurn, useTurnStore } from "../stores/turn-store";
 import { useUiStore } from "../stores/ui-store";
 import { useWorkspaceStore } from "../stores/workspace-store";
 import { ApprovalCard } from "./approval-card";
+import { CompactionPrompt } from "./compaction-prompt";
 import { useRewindStore } from "./rewind/rewind-store";
 import { Composer, type BuiltinCommand } from "./composer";
 import { client } from "../api/current";
@@ -181,6 +182,7 @@ export function SessionPane({ sessionId }: { sessionId: string }) {
         />
       )}
       {turn?.pendingApproval && <ApprovalCard approval={turn.pendingApproval} />}
+      {turn?.pendingCompaction && <CompactionPrompt sessionId={sessionId} pending={turn.pendingCompaction} />}
       <McpTrustNotice workspaceId={workspaceId} />
       <PendingComments sessionId={sessionId} disabled={view.status !== "ready"} />
       <Composer

@@ -13,6 +13,7 @@ import { useUiStore } from "../../stores/ui-store";
 import { ApiKeyRow } from "./api-key-row";
 import { BashSandboxSection } from "./bash-sandbox-settings";
 import { CheckpointSettingsSection } from "./checkpoint-settings";
+import { TurnLimitsSection } from "./turn-limits-settings";
 import { WorkspaceRules } from "./workspace-rules";
 
 const BASE_URL_PRESETS: { label: string; url: string }[] = [
@@ -93,6 +94,8 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
       network: { caFile: draft.network.caFile?.trim() ? draft.network.caFile.trim() : null },
       checkpoints: draft.checkpoints,
       bashSandbox: draft.bashSandbox,
+      limits: draft.limits,
+      compaction: draft.compaction,
     });
     setSaving(false);
     if (ok) {
@@ -256,6 +259,8 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
             ))}
           </div>
         </section>
+
+        <TurnLimitsSection headingId={`${id}-limits`} limits={draft.limits} compaction={draft.compaction} onChange={set} />
 
         <section aria-labelledby={`${id}-reasoning`}>
           <h3 id={`${id}-reasoning`}>Reasoning after a model switch</h3>
