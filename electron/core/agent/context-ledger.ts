@@ -19,7 +19,9 @@ export class ContextLedger {
   /** Messages from this index on were answered on the current view (the ones before were kept by a compaction). */
   private liveFrom = 0;
   /** The last answer on the current view with usage: its index, the request size it implies, and that request's prompt and tools. */
-  private counted: { index: number; tokens: number; overhead: number } | null = null;
+  private counted: { index: number; tokens: number; overhead: number | null } | null = null;
+  /** While the view is rebuilt from storage: the prompt and tools of the requests then are not known (taken as now's). */
+  private loading = false;
   private factor = 1;
   private overhead = 0;
 
@@ -28,7 +30,9 @@ export class ContextLedger {
     this.prefix = [0];
     this.counted = null;
     this.liveFrom = liveFrom;
+    this.loading = true;
     for (const m of view) this.push(m);
+    this.loading = false;
   }
 
   push(m: Message): void {
@@ -37,9 +41,11 @@ export class ContextLedger {
     if (m.role !== "assistant" || index < this.liveFrom || m.stopReason === "error" || m.stopReason === "aborted") return;
     const tokens = m.usage.input + m.usage.cacheRead + m.usage.cacheWrite + m.usage.output;
     if (tokens === 0) return;
-    const estimated = this.prefix[index + 1] + this.overhead;
-    if (estimated > 0) this.factor = Math.min(MAX_FACTOR, Math.max(1, tokens / estimated));
-    this.counted = { index, tokens, overhead: this.overhead };
+    if (!this.loading) {
+      const estimated = this.prefix[index + 1] + this.overhead;
+      if (estimated > 0) this.factor = Math.min(MAX_FACTOR, Math.max(1, tokens / estimated));
+    }
+    this.counted = { index, tokens, overhead: this.loading ? null : this.overhead };
   }
 
   /** The provider ran out of room where the estimate said there was some: estimate more from now on. */
@@ -53,7 +59,8 @@ export class ContextLedger {
     const total = this.prefix[this.prefix.length - 1];
     const c = this.counted;
     // What came after the counted answer, and the difference in prompt and tools (the final request at a limit has none).
-    if (c !== null) return Math.max(0, c.tokens + Math.ceil((total - this.prefix[c.index + 1] + overhead - c.overhead) * this.factor));
+    if (c !== null)
+      return Math.max(0, c.tokens + Math.ceil((total - this.prefix[c.index + 1] + overhead - (c.overhead ?? overhead)) * this.factor));
     return Math.ceil((total + overhead) * this.factor);
   }
 
