@@ -154,11 +154,17 @@ describe("Compact now", () => {
     expect(log.summaries).toBe(1);
   });
 
-  it("while idle, with nothing to compact, answers ok and stores nothing", async () => {
+  it("while idle, compacts a session that is one long turn (one prompt, many steps)", async () => {
     const model = testModel("anthropic", "manual-model", 200_000);
     h = await startLongTurnHarness([model], FILES);
+    const log = newLog();
+    h.faux.setDefaultResponder(toolLoopResponder({ calls: 10, call: read, final: "done" }, "read them", log));
+    await h.turn("read them");
+    // One prompt, then ten steps: the steps before the newest are summarised (the old cut needed two prompts).
     await expect(h.call("session.compact", { sessionId: h.sessionId })).resolves.toEqual({ ok: true });
     const { entries } = await h.call("session.load", { sessionId: h.sessionId });
-    expect(compactionsOf(entries)).toHaveLength(0);
+    const [compaction] = compactionsOf(entries);
+    expect(compaction?.entry).toMatchObject({ step: "summary", trigger: "manual", userRequest: "read them" });
+    expect(log.summaries).toBe(1);
   });
 });
