@@ -467,7 +467,7 @@ export const requests = lazyTable({
     params: SessionId.extend({ decision: z.enum(["compact", "stop"]) }).strict(),
     result: Ok,
   }),
-  /** How full the session's context is now (the meter before the next request announces it). */
+  /** How full the session's context is now (the meter before the next request announces it); null until the core has the session in use. */
   "session.contextMeter": () => ({ params: SessionId.strict(), result: ContextMeterSchema.nullable() }),
   /** The instruction files (AGENTS.md …) in the session's system prompt. */
   "session.instructions": () => ({ params: SessionId.strict(), result: z.object({ files: z.array(InstructionFileSchema) }) }),

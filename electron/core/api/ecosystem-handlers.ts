@@ -55,7 +55,8 @@ export function createEcosystemHandlers(ctx: CoreContext): Pick<HandlerTable, Ec
     },
     "session.contextMeter": (p: P<"session.contextMeter">) => {
       requireSession(p.sessionId);
-      return ctx.agent(p.sessionId).contextMeter();
+      // Only a session the core holds already: opening a long session must not load its whole history for a meter.
+      return ctx.activeAgent(p.sessionId)?.contextMeter() ?? null;
     },
     "session.instructions": async (p: P<"session.instructions">) => {
       requireSession(p.sessionId);
