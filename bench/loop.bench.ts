@@ -237,6 +237,8 @@ async function main(): Promise<void> {
   };
   await call("settings.update", {
     budget: { maxToolCalls: ROUND_TRIPS + 10, maxOutputBytes: 1e9, maxDurationMs: 3_600_000, maxSideEffects: 10 },
+    // The default cap of model requests per turn is below the bench's round trips.
+    limits: { maxCostUsd: null, maxRoundTrips: null, maxWallTimeMs: null },
   });
   const ws = await call("workspace.open", { path: workspace });
   const session = await call("session.create", {

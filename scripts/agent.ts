@@ -2,10 +2,14 @@
  * The headless agent: one turn in the same core and database as the app.
  *
  *   npm run agent -- run --workspace <dir> [--model <provider>/<model>] [--reasoning <level>]
- *                        [--session <id> | --continue] [--approve all|read-only|none] [--trust-mcp] [--json] [--db <file>] "<prompt>"
+ *                        [--session <id> | --continue] [--approve all|read-only|none] [--trust-mcp]
+ *                        [--max-budget-usd <usd>] [--max-turns <n>] [--json] [--db <file>] "<prompt>"
  *
  * Prints the answer (or, with --json, one JSON event per line: {"event","payload"}) on stdout and
- * progress on stderr. Exit code: 0 answered, 1 the turn failed, 2 bad usage.
+ * progress on stderr. --max-budget-usd caps what the run's requests cost, --max-turns how many model
+ * requests it makes; at either the agent makes one last request without tools for a summary, prints
+ * it, says which limit stopped it on stderr and exits 1. Exit code: 0 answered, 1 the turn failed or
+ * stopped at a limit, 2 bad usage.
  *
  *   npm run agent -- undo --workspace <dir> [--session <id>] [--force] [--json] [--db <file>]
  *
@@ -27,7 +31,7 @@ import { createFileSecretStore, keyFileFor } from "../electron/core/host/file-se
 import { defaultDataDir } from "../electron/core/host/data-dir";
 
 const USAGE = [
-  'usage: npm run agent -- run --workspace <dir> [--model <provider>/<model>] [--reasoning default|off|low|medium|high] [--session <id> | --continue] [--approve all|read-only|none] [--trust-mcp] [--json] [--db <file>] "<prompt>"',
+  'usage: npm run agent -- run --workspace <dir> [--model <provider>/<model>] [--reasoning default|off|low|medium|high] [--session <id> | --continue] [--approve all|read-only|none] [--trust-mcp] [--max-budget-usd <usd>] [--max-turns <n>] [--json] [--db <file>] "<prompt>"',
   "       npm run agent -- undo --workspace <dir> [--session <id>] [--force] [--json] [--db <file>]",
 ].join("\n");
 
@@ -52,6 +56,8 @@ async function main(): Promise<void> {
         db: { type: "string" },
         force: { type: "boolean", default: false },
         "trust-mcp": { type: "boolean", default: false },
+        "max-budget-usd": { type: "string" },
+        "max-turns": { type: "string" },
         help: { type: "boolean", default: false },
       },
       strict: true,
@@ -69,7 +75,14 @@ async function main(): Promise<void> {
   if (!values.workspace) usage("--workspace is required");
   if (command === "undo") {
     if (words.length > 0) usage("undo takes no prompt");
-    if (values.model !== undefined || values.reasoning !== undefined || values.continue || values["trust-mcp"])
+    if (
+      values.model !== undefined ||
+      values.reasoning !== undefined ||
+      values.continue ||
+      values["trust-mcp"] ||
+      values["max-budget-usd"] !== undefined ||
+      values["max-turns"] !== undefined
+    )
       usage("undo takes --session, --force, --json and --db only");
     process.exitCode = await withCore(values.db, (workbench, io) =>
       undoHeadless(
@@ -88,6 +101,12 @@ async function main(): Promise<void> {
     usage(`--approve must be all, read-only or none (got ${approve})`);
   const reasoning = values.reasoning === undefined ? undefined : ReasoningLevelSchema.safeParse(values.reasoning);
   if (reasoning && !reasoning.success) usage(`--reasoning must be one of ${ReasoningLevelSchema.options.join(", ")}`);
+  const maxCostUsd = values["max-budget-usd"] === undefined ? undefined : Number(values["max-budget-usd"]);
+  if (maxCostUsd !== undefined && !(Number.isFinite(maxCostUsd) && maxCostUsd > 0))
+    usage(`--max-budget-usd must be a positive amount in USD (got ${values["max-budget-usd"]})`);
+  const maxRoundTrips = values["max-turns"] === undefined ? undefined : Number(values["max-turns"]);
+  if (maxRoundTrips !== undefined && !(Number.isSafeInteger(maxRoundTrips) && maxRoundTrips > 0))
+    usage(`--max-turns must be a positive whole number (got ${values["max-turns"]})`);
 
   process.exitCode = await withCore(
     values.db,
@@ -103,6 +122,10 @@ async function main(): Promise<void> {
           approve,
           json: values.json,
           trustMcp: values["trust-mcp"],
+          limits: {
+            ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
+            ...(maxRoundTrips !== undefined ? { maxRoundTrips } : {}),
+          },
         },
         io,
       ),

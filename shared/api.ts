@@ -127,6 +127,38 @@ export const PendingApprovalSchema = z.object({
 });
 export type PendingApproval = z.infer<typeof PendingApprovalSchema>;
 
+/** A turn paused before compacting (the "ask before compacting" setting): the user compacts or stops the turn. */
+export const PendingCompactionSchema = z.object({
+  /** The estimated size of the next request and the model's window, in tokens. */
+  tokens: z.number().int().nonnegative(),
+  window: z.number().int().positive(),
+  /** threshold: the next request would pass the compaction threshold; overflow: the provider refused it as too long. */
+  reason: z.enum(["threshold", "overflow"]),
+});
+export type PendingCompaction = z.infer<typeof PendingCompactionSchema>;
+
+/** How full the model's context is (the header's meter and headless `--json`): docs/architecture.md#compaction-and-budgets. */
+export const ContextMeterSchema = z.object({
+  sessionId: z.string(),
+  model: ModelRefSchema,
+  /** The estimated size of the next request (the provider's count of the last one plus what was added since). */
+  tokens: z.number().int().nonnegative(),
+  window: z.number().int().positive(),
+  /** The size above which the agent compacts before sending. */
+  compactAt: z.number().int().nonnegative(),
+  /** What compacting would do now: stub old tool outputs, summarise older messages, or nothing is left to compact. */
+  next: z.enum(["prune", "summarize", "nothing"]),
+});
+export type ContextMeter = z.infer<typeof ContextMeterSchema>;
+
+/** Per-turn limits (docs/architecture.md#compaction-and-budgets); null: no limit. */
+export const TurnLimitsSchema = z.object({
+  maxCostUsd: z.number().positive().nullable(),
+  maxRoundTrips: z.number().int().positive().nullable(),
+  maxWallTimeMs: z.number().int().positive().nullable(),
+});
+export type TurnLimitsSettings = z.infer<typeof TurnLimitsSchema>;
+
 /** "ask": only read-only tools are offered and side-effect calls are refused (plan before touching anything). */
 export const SessionModeSchema = z.enum(["agent", "ask"]);
 export type SessionMode = z.infer<typeof SessionModeSchema>;
@@ -146,6 +178,8 @@ export const TurnStateSchema = z.object({
   pendingPlan: z.array(TodoItemSchema).optional(),
   /** Approval waiting for the user, if any. */
   pendingApproval: PendingApprovalSchema.nullable(),
+  /** The turn waits for the user to compact or stop (absent: not waiting). */
+  pendingCompaction: PendingCompactionSchema.nullable().optional(),
 });
 export type TurnState = z.infer<typeof TurnStateSchema>;
 
@@ -252,6 +286,10 @@ export const SettingsSchema = z.object({
   subAgents: SubAgentSettingsSchema,
   /** Where the model catalog is fetched from (models.dev's api.json shape); null: models.dev. */
   modelCatalogUrl: z.string().url().max(2048).nullable(),
+  /** Per-turn limits: cost, model requests, wall time (on top of the tool budget). */
+  limits: TurnLimitsSchema,
+  /** Compaction: `ask` pauses the turn and asks before compacting instead of compacting on its own. */
+  compaction: z.object({ ask: z.boolean() }),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -457,6 +495,8 @@ export const requests = lazyTable({
        * the running turn at its next tool boundary (docs/sub-agents.md#steering-and-follow-ups). Idle: both start a turn.
        */
       delivery: z.enum(["followUp", "steer"]).optional(),
+      /** Limits for the turn this message starts, over the ones in Settings (headless --max-budget-usd, --max-turns). */
+      limits: TurnLimitsSchema.partial().strict().optional(),
     }).strict(),
     result: z.object({ queued: z.boolean() }),
   }),
@@ -486,8 +526,15 @@ export const requests = lazyTable({
   }),
   /** Ask mode on or off; switching is recorded as a marker in the transcript. */
   "session.setMode": () => ({ params: SessionId.extend({ mode: SessionModeSchema }).strict(), result: TurnStateSchema }),
-  /** Summarises the conversation so far (the `/compact` command); refused while a turn runs. */
+  /** Compacts the conversation now (the `/compact` command, "Compact now"); during a turn, before its next request. */
   "session.compact": () => ({ params: SessionId.strict(), result: Ok }),
+  /** Answers a turn paused before compacting (TurnState.pendingCompaction). */
+  "session.answerCompaction": () => ({
+    params: SessionId.extend({ decision: z.enum(["compact", "stop"]) }).strict(),
+    result: Ok,
+  }),
+  /** How full the session's context is now (the meter before the next request announces it); null until the core has the session in use. */
+  "session.contextMeter": () => ({ params: SessionId.strict(), result: ContextMeterSchema.nullable() }),
   /** The instruction files (AGENTS.md …) in the session's system prompt. */
   "session.instructions": () => ({
     params: SessionId.strict(),
@@ -741,6 +788,8 @@ export const events = lazyTable({
       error: z.string(),
     }),
   "turn.error": () => z.object({ sessionId: z.string(), message: z.string() }),
+  /** How full the context is, before each request and after each compaction. */
+  "context.meter": () => ContextMeterSchema,
   "session.updated": () => SessionSummarySchema,
   "usage.updated": () => z.object({ sessionId: z.string(), usage: UsageSchema }),
   /** Something the user must know that is not about one session (the database reports damage). Also in app.info's notices. */

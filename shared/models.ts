@@ -139,5 +139,15 @@ export function reasoningLevelsFor(model: Pick<ModelInfo, "api" | "reasoning">, 
   return compat.reasoningOff === "none" ? ["default", ...efforts] : ["default", "off", ...efforts];
 }
 
-/** The agent compacts (summarises older turns) before a request estimated above this share of the model's context window. */
+/** The agent compacts before a request estimated above this share of the model's context window (less room for its answer). */
 export const COMPACT_AT_SHARE = 0.85;
+
+/**
+ * The request size (tokens) above which the agent compacts first: 85% of the
+ * window, and never closer to it than room for an answer (the model's output
+ * limit, at most a fifth of the window). docs/architecture.md#compaction-and-budgets
+ */
+export function compactionThreshold(model: Pick<ModelInfo, "contextWindow" | "maxOutput">): number {
+  const answerRoom = Math.min(model.maxOutput, Math.floor(model.contextWindow * 0.2));
+  return Math.floor(Math.min(model.contextWindow * COMPACT_AT_SHARE, model.contextWindow - answerRoom));
+}

@@ -127,6 +127,16 @@ export type StopDetails = z.infer<typeof StopDetailsSchema>;
 
 // ---------------------------------------------------------------- messages
 
+/** The limit a turn reached (docs/architecture.md#compaction-and-budgets). */
+export const TurnLimitKindSchema = z.enum(["cost", "roundTrips", "wallTime", "toolBudget"]);
+export type TurnLimitKind = z.infer<typeof TurnLimitKindSchema>;
+export const TurnLimitHitSchema = z.object({
+  kind: TurnLimitKindSchema,
+  /** For the user and the model: "the turn's cost limit of $0.05 ($0.0512 spent)". */
+  detail: z.string(),
+});
+export type TurnLimitHit = z.infer<typeof TurnLimitHitSchema>;
+
 export const UserMessageSchema = z.object({
   role: z.literal("user"),
   content: z.array(UserContentSchema),
@@ -147,6 +157,11 @@ export const AssistantMessageSchema = z.object({
   responseId: z.string().optional(),
   /** The provider's details of why it stopped (a refusal's category and explanation); absent in older sessions. */
   stopDetails: StopDetailsSchema.optional(),
+  /**
+   * Set on the answer to the one tool-less request a turn makes when it reached
+   * a limit (cost, round trips, wall time, the tool budget): the turn stopped there.
+   */
+  limit: TurnLimitHitSchema.optional(),
   timestamp: z.number(),
 });
 export type AssistantMessage = z.infer<typeof AssistantMessageSchema>;
@@ -220,14 +235,37 @@ export const ApprovalEntrySchema = z.object({
   timestamp: z.number(),
 });
 
+/**
+ * The model's view of the session from here on (docs/architecture.md#compaction-and-budgets):
+ * the summary, then the entries from `firstKeptSeq`, with the tool results
+ * stored before `prunedBeforeSeq` shown as a short stub. The latest one is the
+ * whole view, so a prune step carries the summary it kept.
+ */
 export const CompactionEntrySchema = z.object({
   type: z.literal("compaction"),
+  /** The summary of everything before `firstKeptSeq` ("" when nothing was summarised yet). */
   summary: z.string(),
   /** Sequence number of the first entry kept verbatim after the summary. */
   firstKeptSeq: z.number().int(),
   tokensBefore: z.number().int().nonnegative(),
   model: ModelRefSchema,
   timestamp: z.number(),
+  /** What this step did: replaced old tool outputs by stubs, or summarised (absent: "summary"). */
+  step: z.enum(["prune", "summary"]).optional(),
+  /** Tool results stored before this seq reach the model as a stub naming the call. */
+  prunedBeforeSeq: z.number().int().optional(),
+  /** Tool outputs this step replaced by stubs. */
+  pruned: z.number().int().nonnegative().optional(),
+  /** The estimated size of the next request after this step. */
+  tokensAfter: z.number().int().nonnegative().optional(),
+  /** Why it ran: the context passed the threshold, the provider reported an overflow, or the user asked. */
+  trigger: z.enum(["threshold", "overflow", "manual"]).optional(),
+  /** The user's latest request before the cut, word for word (kept from compaction to compaction). */
+  userRequest: z.string().optional(),
+  /** Text put back right after the summary, verbatim (what must survive compaction: the plan). */
+  carried: z.string().optional(),
+  /** What the summary request cost (absent for a prune step). */
+  usage: UsageSchema.optional(),
 });
 
 export const RenameEntrySchema = z.object({

@@ -91,6 +91,10 @@ const THREE_HUNK_EDITS = [
 const BIG_LINE_MARK = "[big-line]";
 /** A turn that edits README.md and src/math.ts, then runs a bash command creating notes.txt (the rewind test). */
 const THREE_FILES_MARK = "[three-files]";
+/** A model that never stops calling tools (e2e/web/long-turn.spec.ts): it reads README.md until tools are taken away. */
+const LOOP_MARK = "[loop]";
+/** Compaction's summary requests (the agent's own system prompt for them). */
+const SUMMARY_SYSTEM = "You compact coding-agent conversations";
 /** The one model the local Ollama the faux plays has installed. */
 const LOCAL_MODEL = "qwen2.5-coder:14b";
 /** A model Anthropic's models endpoint (the faux) lists that the catalog does not know (e2e/web/listed-models.spec.ts). */
@@ -166,6 +170,13 @@ async function main(): Promise<void> {
     if (userText.includes(OVERLAY_HTML_MARK)) {
       if (request.lastTurn?.role === "toolResult") return reply([text("I read README.md.")]);
       return reply([text(OVERLAY_HTML_ANSWER), toolCall("read", { path: "README.md" })]);
+    }
+    if (request.turns.some((t) => t.role === "system" && t.text.startsWith(SUMMARY_SYSTEM))) {
+      return reply([text("SUMMARY: the user asked the agent to read README.md again and again.")]);
+    }
+    if (request.turns.some((t) => t.role === "user" && t.text.includes(LOOP_MARK))) {
+      if (request.tools.length === 0) return reply([text("Where it stands: README.md was read several times; nothing is left to do.")]);
+      return reply([toolCall("read", { path: "README.md" })]);
     }
     if (userText.includes(MCP_MARK)) {
       if (request.lastTurn?.role === "toolResult") return reply([text(`MCP tool answered: ${request.lastTurn.text}`)]);

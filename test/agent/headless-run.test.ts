@@ -241,4 +241,53 @@ describe("npm run agent -- run", () => {
     },
     CLI_TEST_TIMEOUT_MS,
   );
+
+  it(
+    "with --max-budget-usd 0.05 a model that never stops calling tools stops at the budget: one tool-less summary, a clear line, exit code 1",
+    async () => {
+      writeFileSync(join(workspace, "notes.md"), NOTES);
+      let n = 0;
+      const offeredTools: number[] = [];
+      faux.setDefaultResponder((req) => {
+        n++;
+        offeredTools.push(req.tools.length);
+        // Bounded, so a loop without a cap ends too (and the test fails on its checks, not its timeout).
+        if (n > 60) return { type: "reply", content: [{ type: "text", text: "giving up" }] };
+        if (req.tools.length === 0) return { type: "reply", content: [{ type: "text", text: "Stopped: read notes.md, nothing changed." }] };
+        return { type: "reply", content: [{ type: "toolCall", id: `toolu_b${n}`, name: "read", arguments: { path: "notes.md" } }] };
+      });
+      try {
+        const run = await runAgent(["--model", "anthropic/claude-sonnet-4-5", "--max-budget-usd", "0.05", "Read notes.md forever"]);
+        expect(run.code).toBe(1);
+        expect(run.stderr).toMatch(/agent run stopped: this turn reached the cost limit of \$0\.05 \(\$0\.0\d+ spent\)/);
+        // A handful of requests at about a cent each, then the one without tools.
+        expect(n).toBeLessThan(15);
+        expect(offeredTools.at(-1)).toBe(0);
+        expect(offeredTools.slice(0, -1).every((t) => t > 0)).toBe(true);
+        const answers = entriesOf(run).filter((e) => e.type === "message" && (e.message as { role: string }).role === "assistant");
+        expect(answers.at(-1)?.message).toMatchObject({
+          limit: { kind: "cost" },
+          content: [{ type: "text", text: "Stopped: read notes.md, nothing changed." }],
+        });
+        // --json carries the context meter before every request.
+        const meters = run.events.filter((e) => e.event === "context.meter");
+        expect(meters.length).toBe(n);
+        expect(meters[0].payload).toMatchObject({ window: 200_000, compactAt: 160_000, model: { id: "claude-sonnet-4-5" } });
+        expect(meters[0].payload.tokens).toBeGreaterThan(0);
+      } finally {
+        faux.setDefaultResponder(null);
+      }
+    },
+    CLI_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    "refuses a --max-budget-usd or --max-turns that is not a positive number (exit code 2)",
+    async () => {
+      const run = await runAgent(["--max-budget-usd", "lots", "--max-turns", "0", "hello"]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain("--max-budget-usd must be a positive amount in USD (got lots)");
+    },
+    CLI_TEST_TIMEOUT_MS,
+  );
 });

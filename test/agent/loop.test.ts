@@ -16,6 +16,9 @@ const results = resultsOf;
 const lastTurn = (r: FauxRequest): FauxTurn | null => r.lastTurn;
 const isToolResult = (t: FauxTurn | null): t is Extract<FauxTurn, { role: "toolResult" }> => t?.role === "toolResult";
 
+/** An answer long enough that summarising it frees room (a summary of a tiny conversation would not shrink it). */
+const LONG_TEXT = "details of the first answer ".repeat(400);
+
 describe("agent loop", () => {
   it("runs parallel reads and a sequential edit in one turn, with approval", async () => {
     h = await startHarness({ files: { "a.txt": "alpha\n", "b.txt": "beta\n" } });
@@ -192,7 +195,7 @@ describe("agent loop", () => {
 
   it("compacts on a context overflow and completes the turn", async () => {
     h = await startHarness();
-    h.faux.script([{ type: "reply", content: [{ type: "text", text: "first answer" }] }]);
+    h.faux.script([{ type: "reply", content: [{ type: "text", text: `first answer ${LONG_TEXT}` }] }]);
     await h.turn("first question");
     h.faux.script([
       { type: "contextOverflow" },
@@ -216,7 +219,7 @@ describe("agent loop", () => {
 
   it("after a compaction, later requests of the same live session start from the summary and carry every newer message", async () => {
     h = await startHarness({ files: { "a.txt": "alpha\n" } });
-    h.faux.script([{ type: "reply", content: [{ type: "text", text: "first answer" }] }]);
+    h.faux.script([{ type: "reply", content: [{ type: "text", text: `first answer ${LONG_TEXT}` }] }]);
     await h.turn("first question");
     h.faux.script([
       { type: "contextOverflow" },
@@ -251,7 +254,9 @@ describe("agent loop", () => {
     const [first, second] = seen;
     // The summary and the first kept message arrive as one user turn (consecutive user messages are merged).
     expect(first[0]).toMatch(/^user:Summary of the earlier part[\s\S]*SUMMARY: the user asked something earlier\.[\s\S]*second question$/);
-    expect(first.join("\n")).not.toMatch(/first question|first answer/);
+    expect(first.join("\n")).not.toMatch(/first answer/);
+    // The user's request is kept word for word beside the summary.
+    expect(first[0]).toContain("The user's request, verbatim:\n\nfirst question");
     expect(first.slice(1)).toEqual(["assistant:second answer", "user:third question"]);
     expect(second.slice(0, first.length)).toEqual(first);
     expect(second.slice(first.length)).toEqual(["assistant:read", "result:1\talpha"]);

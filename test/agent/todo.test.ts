@@ -153,7 +153,8 @@ describe("the todo plan", () => {
     h = await startHarness();
     h.faux.script([
       todo("toolu_plan", PLAN),
-      say("planned"),
+      // Long enough that the first turn is summarised, not kept verbatim (a compaction that would not shrink is refused).
+      say(`planned ${"with many details ".repeat(14_000)}`),
       say("second answer"),
       say("SUMMARY: the user wants a --fast flag."),
       (req) => say(`first user turn: ${userTexts(req)[0] ?? ""}`),
@@ -163,10 +164,13 @@ describe("the todo plan", () => {
     await h.call("session.compact", { sessionId: h.sessionId });
     const { entries } = await h.call("session.load", { sessionId: h.sessionId });
     const compaction = entries.find((e) => e.entry.type === "compaction")?.entry;
+    const planText =
+      "Your plan (todo) as it stood when the conversation was compacted:\n1. [~] Read the config loader\n2. [ ] Add the --fast flag\n3. [ ] Update the docs";
     expect(compaction?.type === "compaction" && compaction.summary).toContain("SUMMARY: the user wants a --fast flag.");
-    expect(compaction?.type === "compaction" && compaction.summary).toContain(
-      "Your plan (todo) as it stood when the conversation was compacted:\n1. [~] Read the config loader\n2. [ ] Add the --fast flag\n3. [ ] Update the docs",
-    );
+    // The summariser was given the plan, and the plan is put back after the summary, word for word.
+    // The fourth request is the summary's (the script answers it with "SUMMARY: …").
+    expect(JSON.stringify(h.faux.requests[3]?.body)).toContain("1. [~] Read the config loader");
+    expect(compaction?.type === "compaction" && compaction.carried).toContain(planText);
     await h.turn("third question");
     const last = h.faux.requests.at(-1);
     const body = JSON.stringify(last?.body);

@@ -117,6 +117,26 @@ describe("Gemini thought signatures after a handoff", () => {
     expect(validateGeminiRequest(body, { modelId: m.id })?.message).toMatch(/^Function call is missing a thought_signature/);
   });
 
+  it("leaves out a step of Gemini's own that held only signed thinking (an empty model turn is refused)", () => {
+    const { m, p } = model("google/gemini-2.5-pro");
+    const own = { provider: m.provider, api: m.api, id: m.id };
+    const messages: Message[] = [
+      { role: "user", content: [{ type: "text", text: "Think first." }], timestamp: 1 },
+      {
+        role: "assistant",
+        content: [{ type: "thinking", thinking: "t", signature: "c2lnbg==" }],
+        stopReason: "length",
+        model: own,
+        usage,
+        timestamp: 2,
+      },
+      { role: "user", content: [{ type: "text", text: "Go on." }], timestamp: 3 },
+    ];
+    const { body } = buildGeminiRequest(m, p, { systemPrompt: "s", messages, tools: TOOLS });
+    expect(body.contents.map((c) => c.role)).toEqual(["user"]);
+    expect(validateGeminiRequest(body, { modelId: m.id, signatureOwner: () => m.id })).toBeNull();
+  });
+
   it("Gemini 2.5 takes calls without signatures, so none is invented for it", () => {
     const { m, p } = model("google/gemini-2.5-flash");
     const { body } = buildGeminiRequest(m, p, { systemPrompt: "s", messages: handoffHistory(), tools: TOOLS });

@@ -26,13 +26,17 @@ beforeAll(async () => {
   workspace = realpathSync(mkdtempSync(join(tmpdir(), "review-wire-")));
   mkdirSync(join(workspace, "src"));
   writeFileSync(join(workspace, "src/app.ts"), APP_AFTER);
+  writeFileSync(
+    join(workspace, "src/big.ts"),
+    Array.from({ length: 60 }, (_, i) => `export const line${i} = "${"z".repeat(30)}";`).join("\n"),
+  );
 });
 afterAll(async () => {
   await faux.close();
   rmSync(workspace, { recursive: true, force: true });
 });
 
-function agentFor(fixture: ReturnType<typeof buildSession>, model: ModelRef): SessionAgent {
+function agentFor(fixture: ReturnType<typeof buildSession>, model: ModelRef, extra: Partial<AgentDeps> = {}): SessionAgent {
   const deps: AgentDeps = {
     store: fixture.store,
     tools: createSessionTools({ workspaceRoot: workspace, settings: defaultSettings, env: {} }),
@@ -52,9 +56,13 @@ function agentFor(fixture: ReturnType<typeof buildSession>, model: ModelRef): Se
     platform: "linux",
     onModelChanged: (sessionId, ref) => void fixture.store.setSessionModel(sessionId, ref),
     onAppended: () => undefined,
+    ...extra,
   };
   return new SessionAgent(deps, fixture.sessionId, model);
 }
+
+const toolSpecs = () =>
+  builtInToolSpecs({ bashSandbox: defaultSettings().bashSandbox.mode, bashNetwork: defaultSettings().bashSandbox.network });
 
 describe("what the model saw, checked against the wire", () => {
   it("equals every body the provider received, for each API after a model switch, tool round trips included", async () => {
@@ -95,5 +103,60 @@ describe("what the model saw, checked against the wire", () => {
       }
       expect(faux.requests.map((r) => r.rejection?.message ?? "accepted")).toEqual(["accepted", "accepted"]);
     }
+  });
+
+  it("equals every body the provider received through prunes, summaries and a limit's tool-less final request", async () => {
+    const fixture = buildSession(":memory:", { anthropicSignature: false });
+    const WINDOW = 14_000;
+    faux.reset();
+    faux.setContextWindow(SONNET.id, WINDOW);
+    const agent = agentFor(fixture, SONNET, {
+      // The session's model with a small window: the turn must compact to go on.
+      resolveModel: (ref) => {
+        const r = resolveModel(ref);
+        if (!r) return { error: "unknown model" };
+        const baseUrl = r.provider.key === "anthropic" ? faux.baseUrls.anthropic : faux.baseUrls.openai;
+        return { model: { ...r.model, contextWindow: WINDOW }, provider: { ...r.provider, baseUrl }, apiKey: "test-key-not-secret" };
+      },
+      turnLimits: () => ({ maxCostUsd: null, maxRoundTrips: 40, maxWallTimeMs: null }),
+    });
+    let n = 0;
+    faux.setDefaultResponder((req) => {
+      if (req.turns.some((t) => t.role === "system" && t.text.startsWith("You compact"))) {
+        return { type: "reply", content: [{ type: "text", text: `SUMMARY ${n}` }] };
+      }
+      n++;
+      return req.tools.length === 0
+        ? { type: "reply", content: [{ type: "text", text: "Stopped at the limit; big.ts was read." }] }
+        : { type: "reply", content: [{ type: "toolCall", id: `toolu_w${n}`, name: "read", arguments: { path: "src/big.ts" } }] };
+    });
+    const before = fixture.store.loadEntries(fixture.sessionId).length;
+    try {
+      agent.send("Read src/big.ts until you are stopped.");
+      await agent.idle();
+    } finally {
+      faux.setDefaultResponder(null);
+      faux.setContextWindow(SONNET.id, 200_000);
+    }
+
+    const entries = fixture.store.loadEntries(fixture.sessionId);
+    const steps = entries.slice(before).flatMap((e) => (e.entry.type === "compaction" ? [e.entry.step] : []));
+    expect(steps).toContain("prune");
+    expect(steps).toContain("summary");
+    const answers = entries.slice(before).filter((e) => e.entry.type === "message" && e.entry.message.role === "assistant");
+    const sent = faux.requests.filter((r) => !JSON.stringify(r.body).includes("You compact coding-agent conversations"));
+    expect(answers).toHaveLength(41);
+    expect(sent).toHaveLength(41);
+    for (const [i, stored] of answers.entries()) {
+      const view = modelViewAt(entries, stored.seq, {
+        workspaceRoot: workspace,
+        platform: "linux",
+        toolSpecs: toolSpecs(),
+        resolve: resolveModel,
+      });
+      if (!view.ok) throw new Error(view.error.message);
+      expect(view.value.body).toEqual(sent[i].body);
+    }
+    expect(faux.requests.filter((r) => !r.accepted).map((r) => r.rejection?.message)).toEqual([]);
   });
 });

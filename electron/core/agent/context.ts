@@ -1,12 +1,20 @@
 /**
- * Turns a session's stored entries into the history the model is sent:
- * messages only, starting after the latest compaction (whose summary becomes
- * the first user message). Pure: entries are not modified.
+ * Turns a session's stored entries into the history the model is sent (its
+ * "view"): messages only, from the latest compaction on, whose summary (and
+ * the text carried across compaction) becomes the first user message, and
+ * whose older tool results reach the model as a short stub (prune.ts). Pure:
+ * entries are not modified. Contract: docs/architecture.md#compaction-and-budgets.
  */
-import type { CompactionEntry, Message, PlanEditEntry, SessionEntry, StoredEntry, UserMessage } from "../../../shared/protocol";
+import type { CompactionEntry, Message, PlanEditEntry, SessionEntry, StoredEntry, ToolCall, UserMessage } from "../../../shared/protocol";
 import { planEditText } from "../../../shared/todo";
+import { prunedResult } from "./prune";
+import { messageTokens } from "./tokens";
 
 export const COMPACTION_PREFIX = "Summary of the earlier part of this conversation (older messages were compacted):\n\n";
+export const CARRIED_PREFIX = "Kept across compaction:\n\n";
+/** How the agent's own notes to the model begin (the prompt to continue, a limit reached): not the user's words. */
+export const AGENT_NOTE_PREFIX = "[Agent Workbench] ";
+export const USER_REQUEST_PREFIX = "The user's request, verbatim:\n\n";
 
 export function latestCompaction(entries: readonly StoredEntry[]): CompactionEntry | null {
   for (let i = entries.length - 1; i >= 0; i--) {
@@ -20,16 +28,18 @@ export function latestCompaction(entries: readonly StoredEntry[]): CompactionEnt
  * One summary message per compaction entry: the same object on every request,
  * so the request builder recognises the history and resumes its kept pass.
  */
-const summaries = new WeakMap<CompactionEntry, UserMessage>();
+const summaries = new WeakMap<CompactionEntry, UserMessage | null>();
 
-function summaryOf(compaction: CompactionEntry): UserMessage {
+export function summaryOf(compaction: CompactionEntry): UserMessage | null {
   let summary = summaries.get(compaction);
   if (summary === undefined) {
-    summary = {
-      role: "user",
-      content: [{ type: "text", text: COMPACTION_PREFIX + compaction.summary }],
-      timestamp: compaction.timestamp,
-    };
+    const parts = [
+      ...(compaction.summary ? [COMPACTION_PREFIX + compaction.summary] : []),
+      ...(compaction.userRequest ? [USER_REQUEST_PREFIX + compaction.userRequest] : []),
+      ...(compaction.carried ? [CARRIED_PREFIX + compaction.carried] : []),
+    ];
+    summary =
+      parts.length === 0 ? null : { role: "user", content: [{ type: "text", text: parts.join("\n\n") }], timestamp: compaction.timestamp };
     summaries.set(compaction, summary);
   }
   return summary;
@@ -50,81 +60,77 @@ export function modelMessageOf(entry: SessionEntry): Message | null {
   return message;
 }
 
+/** The first index of `entries` (sorted by seq) whose seq is at least `seq`. */
+export function indexOfSeq(entries: readonly StoredEntry[], seq: number): number {
+  let lo = 0;
+  let hi = entries.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (entries[mid].seq < seq) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+export interface ModelView {
+  messages: Message[];
+  /** The seq of each message (null for the summary). */
+  seqs: (number | null)[];
+}
+
+/** The model's view of `entries`, with the seq behind each message. */
+export function viewOf(entries: readonly StoredEntry[]): ModelView {
+  const compaction = latestCompaction(entries);
+  const messages: Message[] = [];
+  const seqs: (number | null)[] = [];
+  const summary = compaction ? summaryOf(compaction) : null;
+  if (summary) {
+    messages.push(summary);
+    seqs.push(null);
+  }
+  const prunedBefore = compaction?.prunedBeforeSeq ?? Number.NEGATIVE_INFINITY;
+  const calls = new Map<string, ToolCall>();
+  for (let i = compaction ? indexOfSeq(entries, compaction.firstKeptSeq) : 0; i < entries.length; i++) {
+    const { seq, entry } = entries[i];
+    const m = modelMessageOf(entry);
+    if (m === null) continue;
+    if (m.role === "assistant" && seq < prunedBefore) {
+      for (const b of m.content) if (b.type === "toolCall") calls.set(b.id, b);
+    }
+    messages.push(m.role === "toolResult" && seq < prunedBefore ? prunedResult(m, calls.get(m.toolCallId)) : m);
+    seqs.push(seq);
+  }
+  return { messages, seqs };
+}
+
 export function historyForModel(entries: readonly StoredEntry[]): Message[] {
-  const compaction = latestCompaction(entries);
-  const out: Message[] = [];
-  if (compaction) out.push(summaryOf(compaction));
-  for (const { seq, entry } of entries) {
-    if (compaction && seq < compaction.firstKeptSeq) continue;
-    const message = modelMessageOf(entry);
-    if (message) out.push(message);
-  }
-  return out;
-}
-
-/** Rough token estimate (4 characters a token) for deciding when to compact. */
-export function estimateTokens(messages: readonly Message[]): number {
-  let chars = 0;
-  for (const m of messages) {
-    for (const block of m.content) {
-      switch (block.type) {
-        case "text":
-          chars += block.text.length;
-          break;
-        case "thinking":
-          chars += block.thinking.length;
-          break;
-        case "toolCall":
-          chars += block.name.length + JSON.stringify(block.arguments).length;
-          break;
-        case "image":
-          chars += 4_800; // ~1,200 tokens for a typical image
-          break;
-      }
-    }
-  }
-  return Math.ceil(chars / 4);
+  return viewOf(entries).messages;
 }
 
 /**
- * Where to cut for compaction: the seq of the first entry to keep verbatim.
- * Cuts only before a user message, so a tool call is never separated from its
- * result; keeps at least the last user turn. Returns null when there is
- * nothing worth compacting.
+ * Where a compaction may cut: the index (into `view.messages`) of the first
+ * message kept verbatim. A cut falls before a user message or an assistant
+ * message (not a failed request's record), so the kept part starts a valid request on every API: the results
+ * of the calls before it are all before it too (the loop stores them right
+ * after their call), and the summary, a user message, comes first. Keeps as
+ * many of the newest messages as fit `keepTokens`, and at least the last
+ * assistant message and what followed it. Null when nothing before the last
+ * boundary could be summarised.
  */
-export function compactionCut(entries: readonly StoredEntry[], keepTokens: number): number | null {
-  const compaction = latestCompaction(entries);
-  const candidates = entries.filter((e) => e.entry.type === "message" && (!compaction || e.seq >= compaction.firstKeptSeq));
-  const userStarts = candidates.filter((e) => e.entry.type === "message" && e.entry.message.role === "user");
-  if (userStarts.length < 2) return null;
-  let kept = 0;
+export function compactionCut(view: ModelView, keepTokens: number): number | null {
+  const { messages, seqs } = view;
   let cut: number | null = null;
-  for (let i = candidates.length - 1; i >= 0; i--) {
-    const e = candidates[i];
-    if (e.entry.type !== "message") continue;
-    kept += estimateTokens([e.entry.message]);
-    if (e.entry.message.role === "user") {
-      cut = e.seq;
-      if (kept >= keepTokens) break;
-    }
+  let kept = 0;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (seqs[i] === null) break;
+    const m = messages[i];
+    kept += messageTokens(m);
+    // A failed request's record is no step of its own: the cut goes before what it failed on.
+    if (m.role === "toolResult" || (m.role === "assistant" && (m.stopReason === "error" || m.stopReason === "aborted"))) continue;
+    if (cut !== null && kept > keepTokens) break;
+    cut = i;
   }
-  // Never keep everything: the first user message must be compacted away.
-  if (cut === null || cut === userStarts[0].seq) cut = userStarts[userStarts.length - 1].seq;
-  return cut === userStarts[0].seq ? null : cut;
-}
-
-/**
- * Tokens the next request will carry: the provider's own count from the
- * last response (input + cache + output) plus an estimate for what came
- * after it; a character estimate when there is no usable usage yet.
- */
-export function contextTokens(history: readonly Message[]): number {
-  for (let i = history.length - 1; i >= 0; i--) {
-    const m = history[i];
-    if (m.role !== "assistant" || m.stopReason === "error" || m.stopReason === "aborted") continue;
-    const counted = m.usage.input + m.usage.cacheRead + m.usage.cacheWrite + m.usage.output;
-    if (counted === 0) break;
-    return counted + estimateTokens(history.slice(i + 1));
-  }
-  return estimateTokens(history);
+  // Something must be left to summarise: a real message before the cut.
+  if (cut === null || !seqs.slice(0, cut).some((s) => s !== null)) return null;
+  return cut;
 }

@@ -20,6 +20,7 @@ import type { LlmContext, StreamEvent, StreamOptions, ToolSpec } from "../provid
 import type { DecidingRule } from "../../../shared/protocol";
 import type { PolicyAction, Proposal, ToolOutcome } from "../tools/types";
 import type { SubAgents } from "./sub-agent";
+import type { TurnLimits } from "./turn-caps";
 
 export interface ResolvedModel {
   model: ModelInfo;
@@ -128,4 +129,8 @@ export interface AgentDeps {
   checkpoint?(sessionId: string, point: { kind: "turnStart" | "afterTool"; seq: number; toolCallId: string }): Promise<unknown>;
   /** The sub-agents this agent starts with the task tool (sub-agent.ts); their approvals show in its turn state. */
   subAgents?: SubAgents;
+  /** The turn limits in Settings, read at every check (docs/architecture.md#compaction-and-budgets); absent: none. */
+  turnLimits?(): TurnLimits;
+  /** The setting that pauses the turn and asks before compacting (read at each compaction). */
+  askBeforeCompacting?(): boolean;
 }

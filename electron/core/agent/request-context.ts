@@ -9,6 +9,7 @@ import type { ModelInfo } from "../../../shared/models";
 import type { Message } from "../../../shared/protocol";
 import type { LlmContext, ToolSpec } from "../providers/types";
 import { buildSystemPrompt } from "./system-prompt";
+import { textTokens } from "./tokens";
 
 export interface RequestContextInput {
   model: ModelInfo;
@@ -24,6 +25,7 @@ export interface RequestContextInput {
 
 export class RequestContextBuilder {
   private readOnlyOf: { all: ToolSpec[]; readOnly: ToolSpec[] } | null = null;
+  private overheadOf: { prompt: string; tools: readonly ToolSpec[]; tokens: number } | null = null;
   private prompt: { date: string; tools: ToolSpec[]; instructions: string; mode: SessionMode; text: string } | null = null;
 
   constructor(
@@ -44,6 +46,16 @@ export class RequestContextBuilder {
       // A model that takes no input types (none listed) is offered no tools.
       tools: input.model.input.length > 0 ? tools : [],
     };
+  }
+
+  /** The token estimate of a context's system prompt and tools (cached while they stay the same objects). */
+  overhead(context: LlmContext): number {
+    const { systemPrompt, tools = [] } = context;
+    const o = this.overheadOf;
+    if (o !== null && o.prompt === systemPrompt && o.tools === tools) return o.tokens;
+    const tokens = textTokens(systemPrompt) + (tools.length > 0 ? textTokens(JSON.stringify(tools)) : 0);
+    this.overheadOf = { prompt: systemPrompt, tools, tokens };
+    return tokens;
   }
 
   /** Ask mode's offer: the same array for the same specs (request builders key their caches on it). */

@@ -1,5 +1,7 @@
 /**
- * The agent loop for one session.
+ * The agent for one session: its public API, the turn around the tool loop
+ * (turn-loop.ts), and what the loop needs from the session (its model, tools,
+ * instructions, compaction and the turn's budget).
  *
  * Contract: `send`, `abort`, `answerApproval` and `switchModel` never throw for
  * runtime failures. Every message is appended to the store when it completes;
@@ -7,29 +9,42 @@
  * (invariant 1), including calls of errored and aborted turns. After any turn
  * (stop, error, abort) the session is idle and accepts the next message.
  */
-import { COMPACT_AT_SHARE } from "../../../shared/models";
-import type { SessionMode, TurnState } from "../../../shared/api";
+import type { ContextMeter, SessionMode, TurnState } from "../../../shared/api";
 import type { ChangeReview } from "../../../shared/hunks";
-import type { ImageContent, ModelRef, ReasoningLevel, ToolCall, UserMessage } from "../../../shared/protocol";
+import type { AssistantMessage, ImageContent, Message, ModelRef, ReasoningLevel, ToolCall, UserMessage } from "../../../shared/protocol";
 import type { LlmContext, ToolSpec } from "../providers/types";
 import { ApprovalGate, type AnswerRefusal, type UserDecision } from "./approval-gate";
-import { compactHistory } from "./compaction";
-import { contextTokens } from "./context";
-import { NO_INSTRUCTIONS, touchedPaths, type LoadedInstructions } from "./instructions";
+import type { CompactionCarrier } from "./compaction";
+import type { LoadedInstructions } from "./instructions";
 import type { AgentDeps, ResolvedModel } from "./ports";
-import { failedRequest, requestWithRetries, type RequestHost } from "./request-stream";
+import { failedRequest, type RequestHost } from "./request-stream";
+import { SessionCompaction, compactionResult } from "./session-compaction";
+import { SessionInstructions } from "./session-instructions";
 import { SessionJournal, errorText } from "./session-journal";
 import { RequestContextBuilder } from "./request-context";
 import { runToolBatch, type ToolBatchHost } from "./tool-batch";
 import type { TodoItem } from "../../../shared/todo";
-import { compactionSurvivors } from "./todo";
+import { planCarry } from "./todo";
 import { TurnQueues } from "./turn-queues";
 import type { ParentAgent } from "./sub-agent";
+import { NO_LIMITS, TurnCaps, type TurnLimits } from "./turn-caps";
+import { runTurnLoop, type LoopHost } from "./turn-loop";
 
 export type { AnswerRefusal, UserDecision } from "./approval-gate";
+export type { CompactionCarrier, CompactionCarry } from "./compaction";
+export { CONTINUE_PROMPT } from "./turn-loop";
 
-export const CONTINUE_PROMPT =
-  "[Agent Workbench] Your last response was cut off at the output token limit. Continue from where you stopped, or wrap up briefly.";
+/** Options of the turn a message starts. */
+export interface SendOptions {
+  /** A reason: the turn asks for every side effect not denied, whatever rules allow (headless --approve none / read-only). */
+  askEach?: string;
+  /** Limits over the ones in Settings for this turn (headless --max-budget-usd, --max-turns). */
+  limits?: Partial<TurnLimits>;
+  /** Run the turn on this budget (a sub-agent's: `parentBudget.child(...)`), instead of a new one. */
+  budget?: TurnCaps;
+  /** While a turn runs: join it at its next tool boundary instead of following it (turn-queues.ts). */
+  steer?: boolean;
+}
 
 /** The model an error entry names when the session has none (no model configured at all). */
 const NO_MODEL: ModelRef = { provider: "none", api: "anthropic-messages", id: "none" };
@@ -45,12 +60,13 @@ export class SessionAgent implements ParentAgent {
   private turnTools: ToolSpec[] | null = null;
   private readonly contexts: RequestContextBuilder;
   private running: Promise<void> | null = null;
-  /** Files the session's read/write/edit calls named: their folders' AGENTS.md join the prompt. */
-  private readonly touched: Set<string>;
-  private instructions: LoadedInstructions = NO_INSTRUCTIONS;
-  private instructionsFor: string | null = null;
+  /** The AGENTS.md section for the files the session touched. */
+  private readonly instructions: SessionInstructions;
   /** Whether this turn already recorded its "before the first side effect" checkpoint. */
   private turnCheckpointed = false;
+  private readonly compaction: SessionCompaction;
+  /** The running turn's budget (null when idle). */
+  private budget: TurnCaps | null = null;
 
   constructor(
     private readonly deps: AgentDeps,
@@ -59,18 +75,30 @@ export class SessionAgent implements ParentAgent {
     private reasoning: ReasoningLevel = "default",
     private mode: SessionMode = "agent",
   ) {
-    this.journal = new SessionJournal(deps, sessionId);
-    this.gate = new ApprovalGate(deps, sessionId, this.journal, (waiting) => {
-      this.status = waiting ? "awaitingApproval" : "running";
-      this.emitState();
+    const load = deps.instructions?.bind(deps);
+    let instructions: SessionInstructions | null = null;
+    this.journal = new SessionJournal(deps, sessionId, (entries) => {
+      instructions = new SessionInstructions(load, entries);
     });
-    this.touched = new Set(touchedPaths(this.journal.entries));
+    this.instructions = instructions ?? new SessionInstructions(load, []);
+    this.gate = new ApprovalGate(deps, sessionId, this.journal, (waiting) => this.setWaiting(waiting));
+    this.compaction = new SessionCompaction({
+      deps,
+      sessionId,
+      journal: this.journal,
+      overhead: (resolved) => this.overhead(resolved),
+      budget: () => this.budget,
+      failTurn: (message) => this.failTurn(message),
+      waiting: (pending) => this.setWaiting(pending !== null),
+    });
     this.contexts = new RequestContextBuilder({
       workspaceRoot: deps.workspaceRoot,
       platform: deps.platform,
       isSideEffect: (name) => deps.tools.isSideEffect(name),
     });
     deps.subAgents?.attach(this);
+    // The todo plan outlives every compaction (docs/sub-agents.md#the-todo-plan).
+    this.addCompactionCarrier(() => planCarry(this.journal.entries));
   }
 
   // ------------------------------------------------------------ public API
@@ -85,7 +113,34 @@ export class SessionAgent implements ParentAgent {
       status: child && this.status === "running" ? "awaitingApproval" : this.status,
       ...this.queues.state(),
       pendingApproval: own ?? child,
+      pendingCompaction: this.compaction.pending(),
     };
+  }
+
+  /** The running turn's budget, to charge work done for it outside the loop (a sub-agent); null when idle. */
+  turnCaps(): TurnCaps | null {
+    return this.budget;
+  }
+
+  /**
+   * Registers what must survive compaction (the todo plan): at each compaction
+   * its `forSummary` goes into the summary request and its `reinject` is put
+   * back after the summary. Returns the unregister function.
+   */
+  addCompactionCarrier(carrier: CompactionCarrier): () => void {
+    return this.compaction.addCarrier(carrier);
+  }
+
+  /** Answers a turn paused before compacting; false when none is. */
+  answerCompaction(decision: "compact" | "stop"): boolean {
+    return this.compaction.answer(decision);
+  }
+
+  /** How full the context is for the next request (null without a usable model). */
+  contextMeter(): ContextMeter | null {
+    const resolved = this.model ? this.deps.resolveModel(this.model) : null;
+    if (!resolved || "error" in resolved) return null;
+    return this.compaction.meter(resolved, this.journal.ledger.nextRequest(this.overhead(resolved)));
   }
 
   currentModel(): ModelRef | null {
@@ -102,7 +157,7 @@ export class SessionAgent implements ParentAgent {
     text: string,
     images: ImageContent[] = [],
     attachments: { type: "text"; text: string }[] = [],
-    opts: { askEach?: string; steer?: boolean } = {},
+    opts: SendOptions = {},
   ): { queued: boolean } {
     const message: UserMessage = {
       role: "user",
@@ -115,7 +170,7 @@ export class SessionAgent implements ParentAgent {
       this.emitState();
       return { queued: true };
     }
-    this.running = this.runTurn(message, opts.askEach).finally(() => {
+    this.running = this.runTurn(message, opts).finally(() => {
       this.running = null;
     });
     return { queued: false };
@@ -130,6 +185,7 @@ export class SessionAgent implements ParentAgent {
     this.queues.clear();
     this.controller?.abort();
     this.gate.abort();
+    this.compaction.abort();
   }
 
   /** Answers the pending approval (approval-gate.ts); a refusal says why nothing was answered. */
@@ -150,36 +206,30 @@ export class SessionAgent implements ParentAgent {
   }
 
   /** The instruction files in the last system prompt, and those left out (loads them when no turn has yet). */
-  async instructionFiles(): Promise<Pick<LoadedInstructions, "files" | "skipped">> {
-    await this.refreshInstructions();
-    return { files: this.instructions.files, skipped: this.instructions.skipped };
+  instructionFiles(): Promise<Pick<LoadedInstructions, "files" | "skipped">> {
+    return this.instructions.files();
   }
 
-  private async refreshInstructions(): Promise<void> {
-    if (!this.deps.instructions) return;
-    const key = [...this.touched].join("\u0000");
-    if (key === this.instructionsFor) return;
-    // The loader treats unreadable files as absent; only a bug throws here, and it must not stop the turn.
-    this.instructions = await this.deps.instructions([...this.touched]).catch(() => NO_INSTRUCTIONS);
-    this.instructionsFor = key;
-  }
-
-  /** The `/compact` command: summarises the conversation now, outside a turn. */
+  /**
+   * "Compact now" (the `/compact` command): prunes and summarises the
+   * conversation. During a turn it runs before the turn's next request, and
+   * resolves once it has.
+   */
   async compactNow(): Promise<{ ok: true } | { ok: false; error: string }> {
-    if (this.status !== "idle") return { ok: false, error: "a turn is running; compact when it has finished" };
+    if (this.status !== "idle") return compactionResult(await this.compaction.requestDuringTurn());
     const resolved = this.resolveCurrentModel();
     if (!resolved) return { ok: false, error: "no usable model for the summary" };
     const controller = new AbortController();
     this.controller = controller;
     this.status = "running";
     this.emitState();
-    const work = this.compact(resolved, controller.signal);
+    const work = this.compaction.run(resolved, controller.signal, "manual");
     this.running = work.then(
       () => undefined,
       () => undefined,
     );
     try {
-      return (await work) ? { ok: true } : { ok: false, error: "compaction failed (see the error in the transcript)" };
+      return compactionResult(await work);
     } catch (err) {
       return { ok: false, error: errorText(err) };
     } finally {
@@ -198,7 +248,7 @@ export class SessionAgent implements ParentAgent {
     if (from && from.provider === to.provider && from.api === to.api && from.id === to.id) return;
     this.model = to;
     // Before the first message a switch just sets the model: a marker with nothing before it is noise in replay.
-    if (this.journal.entries.some((e) => e.entry.type === "message")) {
+    if (this.journal.hasMessages()) {
       this.journal.append({ type: "modelSwitch", from, to, timestamp: this.deps.now() });
     }
     this.deps.onModelChanged(this.sessionId, to);
@@ -215,28 +265,41 @@ export class SessionAgent implements ParentAgent {
 
   // ------------------------------------------------------------ the turn
 
-  private async runTurn(first: UserMessage, askEach?: string): Promise<void> {
+  private async runTurn(first: UserMessage, opts: SendOptions = {}): Promise<void> {
     const controller = new AbortController();
     this.controller = controller;
     this.status = "running";
     this.emitState();
     this.journal.appendMessage(first);
+    const limits = opts.limits ?? {};
+    this.budget =
+      opts.budget ??
+      new TurnCaps(
+        () => ({ ...(this.deps.turnLimits?.() ?? NO_LIMITS), ...limits }),
+        () => this.deps.now(),
+      );
     try {
       // MCP servers still starting, and the AGENTS.md files (read again each turn: the user may have edited them).
       await this.deps.prepareTools?.();
-      this.instructionsFor = null;
-      await this.refreshInstructions();
-      this.deps.tools.beginTurn(askEach ? { askEach } : {});
+      await this.instructions.reload();
+      this.deps.tools.beginTurn(opts.askEach ? { askEach: opts.askEach } : {});
       this.turnCheckpointed = false;
       // The runtime, and so its specs, stay the same for the whole turn.
       this.turnTools = this.deps.tools.specs();
-      await this.loop(controller.signal);
+      await runTurnLoop(this.loopHost(this.budget), controller.signal);
+      // A "Compact now" the loop did not reach (the turn ended first) runs now.
+      if (this.compaction.hasManualRequest() && !controller.signal.aborted) {
+        const resolved = this.resolveCurrentModel();
+        if (resolved) await this.compaction.run(resolved, controller.signal, "manual");
+      }
     } catch (err) {
       // A bug in the loop must not take the host down; store it as the turn's outcome, show it and go idle.
       this.failTurn(`internal error: ${errorText(err)}`);
     } finally {
+      this.compaction.abort();
       this.gate.clear();
       this.settleQueues();
+      this.budget = null;
       this.controller = null;
       this.status = "idle";
       this.emitState();
@@ -250,68 +313,31 @@ export class SessionAgent implements ParentAgent {
     }
   }
 
-  private async loop(signal: AbortSignal): Promise<void> {
-    let compactedThisTurn = false;
-    let askedToContinue = false;
-    for (;;) {
-      if (signal.aborted) return;
-      const resolved = this.resolveCurrentModel();
-      if (!resolved) return;
+  private loopHost(budget: TurnCaps): LoopHost {
+    return {
+      deps: this.deps,
+      sessionId: this.sessionId,
+      journal: this.journal,
+      budget,
+      resolveModel: () => this.resolveCurrentModel(),
+      requestHost: (withTools) => this.requestHost(withTools),
+      nextRequestTokens: (resolved, withTools) => this.journal.ledger.nextRequest(this.overhead(resolved, withTools)),
+      compact: async (resolved, signal, trigger) => {
+        const outcome = await this.compaction.run(resolved, signal, trigger);
+        return outcome.kind !== "endTurn";
+      },
+      takeCompactRequest: () => this.compaction.hasManualRequest(),
+      runTools: (message, calls, signal) => this.runTools(message, calls, signal),
+      deliverQueued: () => this.deliverAtBoundary(),
+      announceContext: (resolved, tokens) => this.deps.emit("context.meter", this.compaction.meter(resolved, tokens)),
+      failTurn: (message) => this.failTurn(message),
+    };
+  }
 
-      if (!compactedThisTurn && contextTokens(this.journal.history) > resolved.model.contextWindow * COMPACT_AT_SHARE) {
-        compactedThisTurn = true;
-        if (!(await this.compact(resolved, signal))) return;
-      }
-
-      const message = await requestWithRetries(this.requestHost, resolved, signal, () => {
-        if (compactedThisTurn) return false;
-        compactedThisTurn = true;
-        return true;
-      });
-      if (message === "compactAndRetry") {
-        if (!(await this.compact(resolved, signal))) return;
-        continue;
-      }
-      this.journal.appendMessage(message);
-      const calls = message.content.filter((b): b is ToolCall => b.type === "toolCall");
-
-      if (message.stopReason === "aborted") {
-        this.journal.appendSynthesized(calls, "aborted", "aborted: the user stopped the turn before this tool call ran");
-        return;
-      }
-      if (message.stopReason === "error") {
-        this.journal.appendSynthesized(calls, "error", "error: the response failed before this tool call could run");
-        this.deps.emit("turn.error", { sessionId: this.sessionId, message: message.errorMessage ?? "the provider returned an error" });
-        return;
-      }
-
-      if (calls.length > 0) {
-        const before = this.touched.size;
-        for (const path of touchedPaths([{ seq: 0, entry: { type: "message", message } }])) this.touched.add(path);
-        const finished = await runToolBatch(this.toolHost, calls, signal);
-        // A file in a new folder: that folder's AGENTS.md applies from the next request.
-        if (this.touched.size !== before) await this.refreshInstructions();
-        if (!finished) return;
-        this.deliverAtBoundary();
-        continue;
-      }
-
-      if (message.stopReason === "length") {
-        if (!compactedThisTurn && contextTokens(this.journal.history) > resolved.model.contextWindow * 0.7) {
-          compactedThisTurn = true;
-          if (!(await this.compact(resolved, signal))) return;
-          continue;
-        }
-        if (!askedToContinue) {
-          askedToContinue = true;
-          this.journal.appendMessage({ role: "user", content: [{ type: "text", text: CONTINUE_PROMPT }], timestamp: this.deps.now() });
-          continue;
-        }
-      }
-      // A steering message asks for an answer: the turn goes on. Follow-ups wait for the turn's end.
-      if (this.deliverAtBoundary()) continue;
-      return;
-    }
+  private async runTools(message: AssistantMessage, calls: ToolCall[], signal: AbortSignal): Promise<boolean> {
+    const finished = await runToolBatch(this.toolHost, calls, signal);
+    await this.instructions.noteCalls(message);
+    return finished;
   }
 
   private resolveCurrentModel(): ResolvedModel | null {
@@ -341,22 +367,28 @@ export class SessionAgent implements ParentAgent {
     this.deps.emit("turn.error", { sessionId: this.sessionId, message });
   }
 
-  private buildContext(resolved: ResolvedModel): LlmContext {
-    return this.contexts.build({
+  private buildContext(resolved: ResolvedModel, history: readonly Message[] | null = null, withTools = true): LlmContext {
+    const context = this.contexts.build({
       model: resolved.model,
       now: this.deps.now(),
       tools: (this.turnTools ??= this.deps.tools.specs()),
       mode: this.mode,
       instructions: this.instructions.text,
-      history: this.journal.history,
+      history: history ?? this.journal.history,
     });
+    return withTools ? context : { ...context, tools: [] };
   }
 
-  private get requestHost(): RequestHost {
+  /** The estimate of the system prompt and tools of the next request. */
+  private overhead(resolved: ResolvedModel, withTools = true): number {
+    return this.contexts.overhead(this.buildContext(resolved, [], withTools));
+  }
+
+  private requestHost(withTools: boolean): RequestHost {
     return {
       deps: this.deps,
       sessionId: this.sessionId,
-      context: (resolved) => this.buildContext(resolved),
+      context: (resolved) => this.buildContext(resolved, null, withTools),
       reasoning: () => this.reasoning,
       resolveCurrent: () => this.resolveCurrentModel(),
       record: (message) => this.journal.appendMessage(message),
@@ -376,26 +408,6 @@ export class SessionAgent implements ParentAgent {
         await this.deps.checkpoint?.(this.sessionId, { kind: "turnStart", seq: this.journal.lastSeq(), toolCallId });
       },
     };
-  }
-
-  // ------------------------------------------------------------ compaction
-
-  private async compact(resolved: ResolvedModel, signal: AbortSignal): Promise<boolean> {
-    const result = await compactHistory({
-      entries: this.journal.entries,
-      resolved,
-      signal,
-      stream: (resolved, context, options) => this.deps.stream(resolved, context, options),
-      now: () => this.deps.now(),
-      survivors: compactionSurvivors(this.journal.entries),
-    });
-    if (result.kind === "nothing") return true;
-    if (result.kind === "failed") {
-      this.failTurn(`compaction failed: ${result.error}`);
-      return false;
-    }
-    this.journal.append(result.entry);
-    return true;
   }
 
   // ------------------------------------------------------------ helpers
@@ -438,6 +450,11 @@ export class SessionAgent implements ParentAgent {
   }
 
   announceState(): void {
+    this.emitState();
+  }
+
+  private setWaiting(waiting: boolean): void {
+    this.status = waiting ? "awaitingApproval" : "running";
     this.emitState();
   }
 

@@ -12,27 +12,54 @@ import type {
   ToolResultMessage,
   UserMessage,
 } from "../../../shared/protocol";
-import { historyForModel, modelMessageOf } from "./context";
+import { ContextLedger } from "./context-ledger";
+import { indexOfSeq, latestCompaction, modelMessageOf, viewOf, type ModelView } from "./context";
 import type { AgentDeps } from "./ports";
 
 type JournalDeps = Pick<AgentDeps, "store" | "emit" | "onAppended" | "now">;
 
 export class SessionJournal {
-  readonly entries: StoredEntry[];
-  /** `historyForModel(this.entries)`, kept in step by `append` (one push per message, not a walk per request). */
-  private messages: Message[];
+  /**
+   * The entries the model's view is built from: the latest compaction and
+   * everything from its first kept entry on. Older entries stay in the store
+   * (transcript, replay, "what the model saw") but not in memory, so a long
+   * session through many compactions holds what the model sees, not its history.
+   */
+  private live: StoredEntry[];
+  /** The model's view of `live` (context.ts), kept in step by `append` (one push per message, not a walk per request). */
+  private view: ModelView;
+  /** The size of the next request (context-ledger.ts). */
+  readonly ledger = new ContextLedger();
+  private last = 0;
+  private messageSeen = false;
 
+  /** `inspect` sees every stored entry once, before the journal keeps only what the view needs. */
   constructor(
     private readonly deps: JournalDeps,
     private readonly sessionId: string,
+    inspect?: (entries: readonly StoredEntry[]) => void,
   ) {
-    this.entries = deps.store.loadEntries(sessionId);
-    this.messages = historyForModel(this.entries);
+    const entries = deps.store.loadEntries(sessionId);
+    inspect?.(entries);
+    this.last = entries.length === 0 ? 0 : entries[entries.length - 1].seq;
+    this.messageSeen = entries.some((e) => e.entry.type === "message");
+    this.live = entries;
+    this.view = this.rebuild();
+  }
+
+  /** The entries the view is built from (the latest compaction on). Read-only: `append` owns them. */
+  get entries(): readonly StoredEntry[] {
+    return this.live;
   }
 
   /** The conversation as the model sees it (after the last compaction). Read-only: `append` owns it. */
   get history(): readonly Message[] {
-    return this.messages;
+    return this.view.messages;
+  }
+
+  /** The view with the seq behind each message. */
+  get modelView(): ModelView {
+    return this.view;
   }
 
   /** The seq of the stored assistant entry holding this tool call (the latest, ids may repeat), or null. */
@@ -50,20 +77,52 @@ export class SessionJournal {
   }
 
   lastSeq(): number {
-    return this.entries.length === 0 ? 0 : this.entries[this.entries.length - 1].seq;
+    return this.last;
+  }
+
+  /** Whether the session has any message (stored before or during this run). */
+  hasMessages(): boolean {
+    return this.messageSeen;
   }
 
   /** Stores the entry (with `alongside` in its transaction); throws, keeping nothing, when the store refuses. */
   append(entry: SessionEntry, alongside?: () => void): void {
     const seq = this.deps.store.appendEntry(this.sessionId, entry, alongside);
-    this.entries.push({ seq, entry });
-    if (entry.type === "compaction") this.messages = historyForModel(this.entries);
-    else {
-      const message = modelMessageOf(entry);
-      if (message) this.messages.push(message);
+    this.last = seq;
+    this.live.push({ seq, entry });
+    const message = modelMessageOf(entry);
+    if (message) {
+      if (entry.type === "message") this.messageSeen = true;
+      this.view.messages.push(message);
+      this.view.seqs.push(seq);
+      this.ledger.push(message);
+    } else if (entry.type === "compaction") {
+      this.view = this.rebuild();
     }
     this.deps.emit("session.entry", { sessionId: this.sessionId, seq, entry });
     this.deps.onAppended(this.sessionId, seq, entry);
+  }
+
+  /** Drops what the latest compaction left out of the view, and builds the view and the ledger from the rest. */
+  private rebuild(): ModelView {
+    const compaction = latestCompaction(this.live);
+    let compactionSeq = 0;
+    if (compaction) {
+      for (let i = this.live.length - 1; i >= 0; i--) {
+        if (this.live[i].entry === compaction) {
+          compactionSeq = this.live[i].seq;
+          break;
+        }
+      }
+      const from = Math.min(indexOfSeq(this.live, compaction.firstKeptSeq), indexOfSeq(this.live, compactionSeq));
+      if (from > 0) this.live = this.live.slice(from);
+    }
+    const view = viewOf(this.live);
+    // Messages kept from before the compaction were answered on a larger view: their counts do not apply.
+    let liveFrom = view.seqs.length;
+    while (liveFrom > 0 && (view.seqs[liveFrom - 1] ?? 0) > compactionSeq) liveFrom--;
+    this.ledger.reset(view.messages, compaction ? liveFrom : 0);
+    return view;
   }
 
   appendMessage(message: UserMessage | AssistantMessage | ToolResultMessage): void {

@@ -1,7 +1,8 @@
 /**
- * One batch of tool calls from an assistant message: read-only calls in
- * parallel, side-effect calls one by one through proposal → approval →
- * execution, each result stored with its audit row (both or neither), and
+ * One batch of tool calls from an assistant message, in the model's order:
+ * consecutive read-only calls in parallel, each side-effect call on its own
+ * through proposal → approval → execution (the calls after it wait for it),
+ * each result stored with its audit row (both or neither), and
  * checkpoints around side effects (docs/checkpoints.md). Every call gets
  * exactly one stored result, also when the turn is aborted or the store
  * fails (docs/architecture.md#invariants).
@@ -71,30 +72,25 @@ export async function runToolBatch(host: ToolBatchHost, calls: ToolCall[], signa
     deps.emit("tool.status", { sessionId, toolCallId: call.id, toolName: call.name, status, durationMs });
   };
 
-  const readOnly = calls.filter((c) => !deps.tools.isSideEffect(c.name));
-  const sideEffects = calls.filter((c) => deps.tools.isSideEffect(c.name));
+  const runReadOnly = async (call: ToolCall) => {
+    const startedAt = deps.now();
+    deps.emit("tool.status", { sessionId, toolCallId: call.id, toolName: call.name, status: "running" });
+    // Read-only calls get their audit row when they finish (one write instead of two).
+    const outcome = await deps.tools.runReadOnly(call, signal);
+    finish(call, outcome, statusOf(outcome), startedAt);
+  };
 
-  await Promise.all(
-    readOnly.map(async (call) => {
-      const startedAt = deps.now();
-      deps.emit("tool.status", { sessionId, toolCallId: call.id, toolName: call.name, status: "running" });
-      // Read-only calls get their audit row when they finish (one write instead of two).
-      const outcome = await deps.tools.runReadOnly(call, signal);
-      finish(call, outcome, statusOf(outcome), startedAt);
-    }),
-  );
-
-  for (const call of sideEffects) {
-    if (signal.aborted || failedWrite) break;
+  /** One side-effect call through proposal → approval → execution; false when the batch must stop. */
+  const runSideEffect = async (call: ToolCall): Promise<boolean> => {
     const startedAt = deps.now();
     if (host.mode() === "ask") {
       finish(call, failure(errors.readOnlyMode(call.name)), "denied", startedAt);
-      continue;
+      return true;
     }
     const proposed = await deps.tools.propose(call);
     if ("outcome" in proposed) {
       finish(call, proposed.outcome, statusOf(proposed.outcome), startedAt);
-      continue;
+      return true;
     }
     const { proposal } = proposed;
     let answer: ApprovalAnswer;
@@ -105,15 +101,15 @@ export async function runToolBatch(host: ToolBatchHost, calls: ToolCall[], signa
       deps.tools.cancel(proposal);
       done.add(call);
       storeFailed(call, err);
-      break;
+      return false;
     }
     if (answer.decision === "aborted") {
       finish(call, deps.tools.cancel(proposal), "aborted", startedAt);
-      break;
+      return false;
     }
     if (answer.decision === "deny" || answer.decision === "denyAlways") {
       finish(call, deps.tools.deny(proposal, { reason: answer.reason?.trim() || undefined }), "denied", startedAt);
-      continue;
+      return true;
     }
     if (!answer.byPolicy) {
       const sessionRule = answer.rule && answer.decision === "approveForSession" ? { rule: answer.rule } : {};
@@ -133,13 +129,26 @@ export async function runToolBatch(host: ToolBatchHost, calls: ToolCall[], signa
       deps.tools.cancel(proposal);
       done.add(call);
       storeFailed(call, err);
-      break;
+      return false;
     }
     await host.checkpointTurnStart(call.id);
     const outcome = await deps.tools.execute(proposal, signal);
     finish(call, outcome, statusOf(outcome), startedAt);
     // After failures too: a command may have changed files before it failed or timed out.
     await deps.checkpoint?.(sessionId, { kind: "afterTool", seq: journal.lastSeq(), toolCallId: call.id });
+    return true;
+  };
+
+  // In the model's order: a read after an edit of the same file sees the edit. Only a run of
+  // consecutive read-only calls goes in parallel.
+  for (let i = 0; i < calls.length && !signal.aborted && !failedWrite;) {
+    if (deps.tools.isSideEffect(calls[i].name)) {
+      if (!(await runSideEffect(calls[i++]))) break;
+      continue;
+    }
+    const group: ToolCall[] = [];
+    while (i < calls.length && !deps.tools.isSideEffect(calls[i].name)) group.push(calls[i++]);
+    await Promise.all(group.map(runReadOnly));
   }
 
   if (failedWrite) {

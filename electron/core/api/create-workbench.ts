@@ -309,6 +309,8 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       instructions: (touched) => loadInstructions({ workspaceRoot: workspace.path, userDir: configDir, touched }),
       onModeChanged: (sid, mode, afterSeq) => services.recordMode(sid, { mode, afterSeq, timestamp: now() }),
       checkpoint: (sid, point) => checkpoints.record(sid, point),
+      turnLimits: () => settings.limits,
+      askBeforeCompacting: () => settings.compaction.ask,
     };
     return deps;
   };

@@ -14,6 +14,8 @@ type R<M extends keyof HandlerTable> = RequestResult<M>;
 export type EcosystemMethod =
   | "session.setMode"
   | "session.compact"
+  | "session.answerCompaction"
+  | "session.contextMeter"
   | "session.instructions"
   | "files.search"
   | "commands.list"
@@ -45,6 +47,17 @@ export function createEcosystemHandlers(ctx: CoreContext): Pick<HandlerTable, Ec
       const done = await ctx.agent(p.sessionId).compactNow();
       if (!done.ok) throw new ApiFailure("CONFLICT", done.error);
       return { ok: true as const };
+    },
+    "session.answerCompaction": (p: P<"session.answerCompaction">) => {
+      requireSession(p.sessionId);
+      if (!ctx.activeAgent(p.sessionId)?.answerCompaction(p.decision))
+        throw new ApiFailure("CONFLICT", "no compaction is waiting for an answer");
+      return { ok: true as const };
+    },
+    "session.contextMeter": (p: P<"session.contextMeter">) => {
+      requireSession(p.sessionId);
+      // Only a session the core holds already: opening a long session must not load its whole history for a meter.
+      return ctx.activeAgent(p.sessionId)?.contextMeter() ?? null;
     },
     "session.instructions": async (p: P<"session.instructions">) => {
       requireSession(p.sessionId);

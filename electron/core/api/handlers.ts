@@ -144,6 +144,7 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
       return ctx.agent(p.sessionId).send(text, p.images ?? [], blocks, {
         ...(askEach ? { askEach } : {}),
         ...(p.delivery === "steer" ? { steer: true } : {}),
+        ...(p.limits ? { limits: p.limits } : {}),
       });
     },
     "session.setPlan": (p: P<"session.setPlan">) => {

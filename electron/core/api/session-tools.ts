@@ -1,9 +1,10 @@
 /**
  * The tool runtime for one session, following the user's settings: the
- * approval policy and run budget are read when a turn begins, so a change in
- * Settings applies from the next turn. The workspace's saved rules are read at
- * every decision. Rules approved "for this session" stay when the runtime is
- * rebuilt.
+ * approval policy, the run budget and the workspace's saved rules are read at
+ * every decision, so a change in Settings (bash set to deny) applies to the
+ * next call, also in a running turn. The bash sandbox settings apply from the
+ * next turn: they shape bash's description, which the model is given once a
+ * turn. Rules approved "for this session" stay when the runtime is rebuilt.
  */
 import type { Settings } from "../../../shared/api";
 import type { ToolRuntimePort } from "../agent/ports";
@@ -41,14 +42,14 @@ export function createSessionTools(options: SessionToolsOptions): ToolRuntimePor
   const allowedForSession = new Set<string>();
 
   const current = (): ToolRuntime => {
-    const { approvalPolicy, budget, bashSandbox } = options.settings();
-    const key = JSON.stringify({ approvalPolicy, budget, bashSandbox });
+    const { bashSandbox } = options.settings();
+    const key = JSON.stringify(bashSandbox);
     if (!runtime || key !== builtFrom) {
       if (runtime) sessionRules = runtime.sessionRules().slice();
       runtime = createToolRuntime({
         workspaceRoot: options.workspaceRoot,
-        policy: approvalPolicy,
-        budget,
+        policy: () => options.settings().approvalPolicy,
+        budget: () => options.settings().budget,
         env: options.env,
         externalTools: options.externalTools,
         externalAllowed: options.externalAllowed,

@@ -17,6 +17,9 @@ export function defaultSettings(): Settings {
     bashSandbox: { mode: "auto", network: false },
     subAgents: { model: null, maxPerTurn: 8, maxConcurrent: 3, maxDepth: 1, sideEffects: false },
     modelCatalogUrl: null,
+    // A runaway loop stops here even when every tool call fits the tool budget.
+    limits: { maxCostUsd: null, maxRoundTrips: 500, maxWallTimeMs: null },
+    compaction: { ask: false },
   };
 }
 

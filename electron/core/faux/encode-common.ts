@@ -13,8 +13,8 @@ export interface EncodeInput {
   /** The `model` of the request: the owner of any signature issued here. */
   model: string;
   signatures: SignatureRegistry;
-  /** Size of the request body, for a plausible default input-token count. */
-  requestChars: number;
+  /** The request's token count (context-window.ts), the default input-token count. */
+  requestTokens: number;
 }
 
 export interface Encoded {
@@ -73,7 +73,7 @@ export function usageOf(input: EncodeInput): FauxUsage {
     return n + argumentText(b).length + b.name.length;
   }, 0);
   return {
-    input: input.reply.usage?.input ?? Math.max(1, Math.ceil(input.requestChars / 4)),
+    input: input.reply.usage?.input ?? input.requestTokens,
     output: input.reply.usage?.output ?? Math.max(1, Math.ceil(outputChars / 4)),
     cacheRead: input.reply.usage?.cacheRead ?? 0,
     cacheWrite: input.reply.usage?.cacheWrite ?? 0,

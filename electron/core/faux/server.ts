@@ -2,7 +2,8 @@
  * The faux provider: an HTTP server on 127.0.0.1 that speaks Anthropic
  * Messages, OpenAI Chat Completions, OpenAI Responses and Mistral's Chat
  * Completions well enough for the real SDKs, validates every request as
- * strictly as the real providers, and answers from a script.
+ * strictly as the real providers (their rules and their context windows,
+ * context-window.ts), and answers from a script.
  *
  * Contract: every request is recorded with its verdict; a rejected request is
  * answered with the provider's real status and error body and never consumes
@@ -24,6 +25,7 @@ import { errorBody } from "./faults-google-aws";
 import { faultAnswer, streamErrorEvent, type HttpAnswer } from "./faults";
 import { readTranscript } from "./transcript";
 import { validateRequest } from "./validation";
+import { ContextWindows, overflowRejection, requestTokens } from "./context-window";
 import type { FauxFault, FauxRecordedRequest, FauxReply, FauxRequest, FauxResponder, FauxRoute, FauxStep } from "./types";
 
 export interface FauxProviderOptions {
@@ -39,6 +41,8 @@ export interface FauxProviderOptions {
   recordCpu?: boolean;
   /** Serve HTTPS with this key and certificate (PEM) instead of plain HTTP. */
   tls?: { key: string; cert: string };
+  /** Context windows by model id on top of the registry's (null: no limit); a request over its window is refused. */
+  contextWindows?: Record<string, number | null>;
 }
 
 export interface FauxProvider {
@@ -56,6 +60,8 @@ export interface FauxProvider {
   waitForRequests(count: number): Promise<void>;
   /** The model a signature was issued for (undefined: never issued here). */
   signatureOwner(signature: string): string | undefined;
+  /** Sets a model's context window (null: no limit) from the next request on. */
+  setContextWindow(model: string, tokens: number | null): void;
   /** The ids `GET …/v1/models` lists on the OpenAI-style routes (default: none), as a local server lists its installed models. */
   setModels(ids: readonly string[]): void;
   /**
@@ -170,6 +176,7 @@ export async function startFauxProvider(options: FauxProviderOptions = {}): Prom
   const waiters: Array<{ count: number; resolve: () => void }> = [];
   const closing = new AbortController();
   let defaultResponder: FauxResponder | null = null;
+  const windows = new ContextWindows(options.contextWindows);
   let modelIds: readonly string[] = [];
   const listed: Record<ListingApi, readonly string[]> = { anthropic: [], gemini: [] };
   let seq = 0;
@@ -235,7 +242,11 @@ export async function startFauxProvider(options: FauxProviderOptions = {}): Prom
     const head = BodyHead.safeParse(body);
     const model = matched.model ?? (head.success ? head.data.model : undefined);
     const stream = matched.stream ?? (head.success && head.data.stream === true);
-    const rejection = validateRequest(route, body, { signatureOwner: (s) => signatures.ownerOf(s), modelId: model, stream });
+    const tokens = requestTokens(raw, body);
+    const window = windows.of(model);
+    const rejection =
+      validateRequest(route, body, { signatureOwner: (s) => signatures.ownerOf(s), modelId: model, stream }) ??
+      (window !== undefined && tokens > window ? overflowRejection(route, tokens, window) : null);
     const record: FauxRecordedRequest = {
       seq: ++seq,
       route,
@@ -244,6 +255,7 @@ export async function startFauxProvider(options: FauxProviderOptions = {}): Prom
       body: options.recordBodies === false ? null : body,
       model,
       stream,
+      tokens,
       accepted: rejection === null,
       rejection,
       outcome: rejection === null ? "pending" : "rejected",
@@ -306,7 +318,7 @@ export async function startFauxProvider(options: FauxProviderOptions = {}): Prom
       reply: fitToRequest(route, reply, headData, body),
       model: model ?? "",
       signatures,
-      requestChars: raw.length,
+      requestTokens: tokens,
     });
     const flags: EncodeFlags = {
       includeUsage: headData?.stream_options?.include_usage === true,
@@ -420,6 +432,7 @@ export async function startFauxProvider(options: FauxProviderOptions = {}): Prom
       return new Promise<void>((resolve) => waiters.push({ count, resolve }));
     },
     signatureOwner: (signature) => signatures.ownerOf(signature),
+    setContextWindow: (model, tokens) => windows.set(model, tokens),
     setModels(ids) {
       modelIds = [...ids];
     },

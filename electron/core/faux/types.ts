@@ -125,7 +125,9 @@ export interface FauxRecordedRequest {
   body: unknown;
   model: string | undefined;
   stream: boolean;
-  /** True when the strict validator accepted the request. */
+  /** Tokens in the request as the faux counts them (context-window.ts): what its usage reports and its window limits. */
+  tokens: number;
+  /** True when the strict validator accepted the request (and it fit its model's context window). */
   accepted: boolean;
   rejection: FauxRejection | null;
   /** What the server did: answered, injected a fault, rejected, or had nothing scripted. */

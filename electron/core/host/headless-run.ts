@@ -10,6 +10,10 @@
  * call the saved policy does not deny; "read-only" and "none" deny each one
  * with a reason the model reads, whatever saved allow rules or settings
  * allow (saved deny rules still apply). Nothing is approved silently.
+ * `limits` (--max-budget-usd, --max-turns) hold for the run's turn: at one the
+ * agent's last answer is its tool-less summary, printed, and the run says
+ * which limit stopped it and exits 1. A compaction the settings say to ask
+ * for is answered "compact" (no one is there to ask), and said on stderr.
  */
 import { formatWait } from "../agent/retry";
 import type {
@@ -40,6 +44,8 @@ export interface HeadlessRunOptions {
   json: boolean;
   /** Trusts the workspace's `.mcp.json` servers as they are now (as "Trust and start" in Settings does); default: only already trusted ones start. */
   trustMcp?: boolean;
+  /** The run's limits, over the ones in Settings. */
+  limits?: { maxCostUsd?: number; maxRoundTrips?: number };
 }
 
 export interface HeadlessIo {
@@ -138,6 +144,7 @@ export async function runHeadless(workbench: Workbench, options: HeadlessRunOpti
   let lastAssistant: AssistantMessage | null = null;
   let turnError: string | null = null;
   const answered = new Set<string>();
+  let compactionAnswered = false;
   const done = new Promise<void>((resolve) => {
     const off = workbench.onEvent((event, payload) => {
       const p = payload as { sessionId?: string };
@@ -167,7 +174,16 @@ export async function runHeadless(workbench: Workbench, options: HeadlessRunOpti
       const s = payload as EventPayload<"tool.status">;
       if (s.status !== "running" && s.status !== "awaitingApproval") io.err(`${s.toolName}: ${s.status}`);
     } else if (event === "turn.state") {
-      const pending = (payload as EventPayload<"turn.state">).pendingApproval;
+      const state = payload as EventPayload<"turn.state">;
+      if (!state.pendingCompaction) compactionAnswered = false;
+      else if (!compactionAnswered) {
+        compactionAnswered = true;
+        io.err(
+          `compacting: the next request would hold about ${state.pendingCompaction.tokens} of ${state.pendingCompaction.window} tokens`,
+        );
+        void call(workbench, "session.answerCompaction", { sessionId, decision: "compact" }).catch(() => undefined);
+      }
+      const pending = state.pendingApproval;
       // A sub-agent's approval shows in this turn with the sub-agent's own session (docs/sub-agents.md#sub-agents).
       const key = pending && `${pending.sessionId}\u0000${pending.toolCallId}`;
       if (pending && key && !answered.has(key)) {
@@ -195,6 +211,7 @@ export async function runHeadless(workbench: Workbench, options: HeadlessRunOpti
       sessionId,
       text: options.prompt,
       ...(options.approve === "all" ? {} : { approvals: "askEach" as const }),
+      ...(options.limits && Object.keys(options.limits).length > 0 ? { limits: options.limits } : {}),
     });
     await done;
   } catch (e) {
@@ -205,6 +222,11 @@ export async function runHeadless(workbench: Workbench, options: HeadlessRunOpti
   }
 
   const last = lastAssistant as AssistantMessage | null;
+  if (last?.limit && last.stopReason !== "error" && last.stopReason !== "aborted") {
+    if (!options.json) io.out(textOf(last));
+    io.err(`agent run stopped: this turn reached ${last.limit.detail}`);
+    return 1;
+  }
   if (turnError !== null || last === null || last.stopReason === "error" || last.stopReason === "aborted") {
     io.err(
       `agent run failed: ${turnError ?? last?.errorMessage ?? (last?.stopReason === "aborted" ? "the turn was stopped" : "no answer")}`,

@@ -107,6 +107,13 @@ function entryBlock(head: string, entry: SessionEntry, forkSummary: string | und
     case "reasoningChange":
       return [`${head} Reasoning level · ${formatTime(entry.timestamp)}`, "", `From ${entry.from} to **${entry.to}**`];
     case "compaction":
+      if (entry.step === "prune") {
+        return [
+          `${head} Compaction · ${formatTime(entry.timestamp)}`,
+          "",
+          `${formatCount(entry.pruned ?? 0)} older tool outputs were shown to the model as stubs (${formatCount(entry.tokensBefore)} tokens before); the outputs are above in full.`,
+        ];
+      }
       return [
         `${head} Compaction · ${modelLabel(entry.model)} · ${formatTime(entry.timestamp)}`,
         "",

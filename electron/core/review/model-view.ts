@@ -1,7 +1,7 @@
 /**
  * "What the model saw": rebuilds the exact request body behind a stored
  * assistant message with the loop's own context builder
- * (agent/request-context.ts): the history before it through `historyForModel`,
+ * (agent/request-context.ts): the history before it through `viewOf` (agent/context.ts),
  * the tool specs, the model stored on the message, then the pure request
  * builder with its boundary transform. Pure given its inputs.
  *
@@ -16,7 +16,7 @@
 import type { ModelInfo, ProviderConfig } from "../../../shared/models";
 import type { ModelRef, ReasoningLevel, StoredEntry } from "../../../shared/protocol";
 import type { ModelView, PromptSource } from "../../../shared/review";
-import { historyForModel, latestCompaction } from "../agent/context";
+import { viewOf } from "../agent/context";
 import { RequestContextBuilder } from "../agent/request-context";
 import { buildRequest } from "../providers/requests";
 import type { ToolSpec } from "../providers/types";
@@ -68,14 +68,17 @@ export function modelViewAt(entries: readonly StoredEntry[], seq: number, input:
   const requestTime = requestTimeOf(before) ?? message.timestamp;
   const mode = input.modeAt?.(before) ?? "agent";
   const isSideEffect = (name: string) => input.isSideEffect?.(name) ?? false;
-  const context = new RequestContextBuilder({ workspaceRoot: input.workspaceRoot, platform: input.platform, isSideEffect }).build({
+  const view = viewOf(before);
+  const offered = new RequestContextBuilder({ workspaceRoot: input.workspaceRoot, platform: input.platform, isSideEffect }).build({
     model: resolved.model,
     now: requestTime,
     tools: [...input.toolSpecs],
     mode,
     instructions: input.instructions?.(before) ?? "",
-    history: historyForModel(before),
+    history: view.messages,
   });
+  // The answer to a turn's final request at a limit was asked for without tools.
+  const context = message.limit ? { ...offered, tools: [] } : offered;
   try {
     const reasoning = reasoningAt(before);
     const built = buildRequest(resolved.model, resolved.provider, context, {
@@ -83,7 +86,7 @@ export function modelViewAt(entries: readonly StoredEntry[], seq: number, input:
       reasoning: reasoning === "default" ? undefined : reasoning,
       ...(input.sessionId !== undefined ? { sessionId: input.sessionId } : {}),
     });
-    const seqs = historySeqs(before);
+    const seqs = view.seqs;
     const repairs = built.repairs.map((r) => ({ ...r, seq: r.messageIndex === null ? null : (seqs[r.messageIndex] ?? null) }));
     return {
       ok: true,
@@ -105,18 +108,6 @@ export function modelViewAt(entries: readonly StoredEntry[], seq: number, input:
       error: { code: "INTERNAL", message: `could not rebuild the request: ${e instanceof Error ? e.message : String(e)}` },
     };
   }
-}
-
-/** The seq of each message `historyForModel(entries)` returns (null for the compaction summary). */
-function historySeqs(entries: readonly StoredEntry[]): (number | null)[] {
-  const compaction = latestCompaction(entries);
-  const out: (number | null)[] = compaction ? [null] : [];
-  for (const { seq, entry } of entries) {
-    if (entry.type !== "message") continue;
-    if (compaction && seq < compaction.firstKeptSeq) continue;
-    out.push(seq);
-  }
-  return out;
 }
 
 /** The session's reasoning level when the request was sent: the last change before it (sessions start at "default"). */

@@ -169,7 +169,10 @@ export function buildTimeline(
           kind: "compaction",
           timestamp: entry.timestamp,
           model: entry.model,
-          summary: `Context compacted (${entry.tokensBefore} tokens before; ${keptFrom(items, entry.firstKeptSeq)})`,
+          summary:
+            entry.step === "prune"
+              ? `Context pruned: ${entry.pruned ?? 0} old tool outputs shown as stubs (${entry.tokensBefore} tokens before)`
+              : `Context compacted (${entry.tokensBefore} tokens before; ${keptFrom(items, entry.firstKeptSeq)})`,
         });
         break;
       case "rename":

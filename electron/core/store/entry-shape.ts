@@ -41,6 +41,9 @@ const isCount = (v: unknown): boolean => isInt(v) && (v as number) >= 0;
 const APIS: ReadonlySet<unknown> = new Set(ApiSchema.options);
 const STOP_REASONS: ReadonlySet<unknown> = new Set(["stop", "toolUse", "length", "error", "aborted"]);
 const LEVELS: ReadonlySet<unknown> = new Set(["default", "off", "low", "medium", "high"]);
+const LIMIT_KINDS: ReadonlySet<unknown> = new Set(["cost", "roundTrips", "wallTime", "toolBudget"]);
+const COMPACTION_STEPS: ReadonlySet<unknown> = new Set(["prune", "summary"]);
+const COMPACTION_TRIGGERS: ReadonlySet<unknown> = new Set(["threshold", "overflow", "manual"]);
 const DECISIONS: ReadonlySet<unknown> = new Set(["approved", "approvedForSession", "denied", "autoApproved", "autoDenied"]);
 const TODO_STATUS: ReadonlySet<unknown> = new Set(TODO_STATUSES);
 
@@ -81,6 +84,28 @@ function todoItem(b: unknown): boolean {
   return isObject(b) && isString(b.text) && TODO_STATUS.has(b.status);
 }
 
+function limitHit(v: unknown): boolean {
+  return isObject(v) && LIMIT_KINDS.has(v.kind) && isString(v.detail);
+}
+
+function compaction(e: Obj): boolean {
+  return (
+    isString(e.summary) &&
+    isInt(e.firstKeptSeq) &&
+    isCount(e.tokensBefore) &&
+    modelRef(e.model) &&
+    isNumber(e.timestamp) &&
+    (e.step === undefined || COMPACTION_STEPS.has(e.step)) &&
+    (e.prunedBeforeSeq === undefined || isInt(e.prunedBeforeSeq)) &&
+    (e.pruned === undefined || isCount(e.pruned)) &&
+    (e.tokensAfter === undefined || isCount(e.tokensAfter)) &&
+    (e.trigger === undefined || COMPACTION_TRIGGERS.has(e.trigger)) &&
+    optString(e.userRequest) &&
+    optString(e.carried) &&
+    (e.usage === undefined || usage(e.usage))
+  );
+}
+
 function every(v: unknown, check: (b: unknown) => boolean): boolean {
   if (!Array.isArray(v)) return false;
   for (const b of v) if (!check(b)) return false;
@@ -100,6 +125,7 @@ function message(m: unknown): boolean {
         usage(m.usage) &&
         optString(m.errorMessage) &&
         optString(m.responseId) &&
+        (m.limit === undefined || limitHit(m.limit)) &&
         isNumber(m.timestamp)
       );
     case "toolResult":
@@ -135,7 +161,7 @@ export function isSessionEntryShape(input: unknown): boolean {
         isNumber(e.timestamp)
       );
     case "compaction":
-      return isString(e.summary) && isInt(e.firstKeptSeq) && isCount(e.tokensBefore) && modelRef(e.model) && isNumber(e.timestamp);
+      return compaction(e);
     case "rename":
       return isString(e.title) && isNumber(e.timestamp);
     case "reasoningChange":

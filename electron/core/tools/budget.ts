@@ -22,7 +22,8 @@ export interface BudgetUsage {
 export class TurnBudget {
   private used: BudgetUsage = { toolCalls: 0, outputBytes: 0, durationMs: 0, sideEffects: 0 };
 
-  constructor(private readonly limits: RunBudget) {}
+  /** `limits` is read at every check (a change in Settings applies to the next call). */
+  constructor(private readonly limitsNow: () => RunBudget) {}
 
   reset(): void {
     this.used = { toolCalls: 0, outputBytes: 0, durationMs: 0, sideEffects: 0 };
@@ -34,7 +35,8 @@ export class TurnBudget {
 
   /** The exhausted limit, described for the model, or null when there is room for one more call. */
   exhausted(kind: "call" | "sideEffect" | "execute"): string | null {
-    const { limits, used } = this;
+    const { used } = this;
+    const limits = this.limitsNow();
     if (kind === "call" && used.toolCalls >= limits.maxToolCalls)
       return `${limits.maxToolCalls} tool call${limits.maxToolCalls === 1 ? "" : "s"}`;
     if (used.outputBytes >= limits.maxOutputBytes) return `${limits.maxOutputBytes} bytes of tool output`;

@@ -19,8 +19,10 @@ export interface ToolCallInput {
 
 export interface ToolRuntimeOptions {
   workspaceRoot: string;
-  policy?: ToolPolicy;
-  budget?: RunBudget;
+  /** As a function: read at every decision, so a change in Settings applies to the next call. */
+  policy?: ToolPolicy | (() => ToolPolicy);
+  /** As a function: read at every check, so a change in Settings applies to the next call. */
+  budget?: RunBudget | (() => RunBudget);
   auditSink?: AuditSink;
   /** Base environment for bash (default process.env); secrets are stripped from it. */
   env?: Record<string, string | undefined>;

@@ -53,8 +53,10 @@ interface Pending {
 }
 
 export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
-  const policy = options.policy ?? DEFAULT_TOOL_POLICY;
-  const budget = new TurnBudget(options.budget ?? DEFAULT_RUN_BUDGET);
+  // Functions are read at every decision and every budget check: a change in Settings applies at once.
+  const { policy: policyOption, budget: budgetOption } = options;
+  const policy = typeof policyOption === "function" ? policyOption : () => policyOption ?? DEFAULT_TOOL_POLICY;
+  const budget = new TurnBudget(typeof budgetOption === "function" ? budgetOption : () => budgetOption ?? DEFAULT_RUN_BUDGET);
   const clock = options.now ?? Date.now;
   const hostEnv = options.env ?? process.env;
   const env = childEnvironment(hostEnv);
@@ -225,7 +227,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       const saved = options.externalAllowed?.();
       const allowed = saved && saved.size > 0 ? new Set([...sessionAllowed, ...saved]) : sessionAllowed;
       const verdict = evaluatePolicy(
-        policy,
+        policy(),
         [...sessionRules, ...(options.rules?.() ?? [])],
         proposal.toolName,
         proposal.preview,

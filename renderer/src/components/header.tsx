@@ -89,9 +89,7 @@ export function Header({
             {formatTokens(tokens)} tokens · {formatCostOf(cost, viewCostUnknown)}
           </span>
         )}
-        {session && context !== null && currentInfo && (
-          <ContextMeter tokens={context} window={currentInfo.contextWindow} modelName={currentInfo.name} />
-        )}
+        {session && currentInfo && <ContextMeter sessionId={session.id} model={currentInfo} lastRequest={context} />}
         {session && (
           <button
             type="button"

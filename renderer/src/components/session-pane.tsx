@@ -9,6 +9,7 @@ import { useTurn, useTurnStore } from "../stores/turn-store";
 import { useUiStore } from "../stores/ui-store";
 import { useWorkspaceStore } from "../stores/workspace-store";
 import { ApprovalCard } from "./approval-card";
+import { CompactionPrompt } from "./compaction-prompt";
 import { useRewindStore } from "./rewind/rewind-store";
 import { Composer, type BuiltinCommand } from "./composer";
 import { client } from "../api/current";
@@ -203,6 +204,7 @@ export function SessionPane({ sessionId }: { sessionId: string }) {
       )}
       {/* A new card per call: the focus is never inside a card that just appeared (docs/approvals.md). */}
       {turn?.pendingApproval && <ApprovalCard key={turn.pendingApproval.toolCallId} approval={turn.pendingApproval} />}
+      {turn?.pendingCompaction && <CompactionPrompt sessionId={sessionId} pending={turn.pendingCompaction} />}
       <McpTrustNotice workspaceId={workspaceId} />
       <PendingComments sessionId={sessionId} disabled={view.status !== "ready"} />
       {plan && plan.length > 0 && <PlanPanel items={plan} pending={turn?.pendingPlan !== undefined} onSave={savePlan} />}

@@ -172,7 +172,12 @@ function renderEntry(stored: StoredEntry): HTMLElement {
       card.appendChild(textBlock(`From ${e.from} to ${e.to}`));
     } else if (e.type === "compaction") {
       heading(card, "Compaction", `${model(e.model)} · ${time(e.timestamp)}`);
-      card.appendChild(textBlock(e.summary));
+      // A prune step carries the summary it kept; what it did is the stubbing.
+      card.appendChild(
+        textBlock(
+          e.step === "prune" ? `${e.pruned ?? 0} older tool outputs were shown to the model as stubs (outputs above in full).` : e.summary,
+        ),
+      );
     } else if (e.type === "rename") {
       heading(card, "Renamed", time(e.timestamp));
       card.appendChild(textBlock(e.title));

@@ -5,6 +5,7 @@
 import type { AppClient } from "../api/client";
 import { FrameBatcher } from "../lib/frame-batcher";
 import { useAppStore } from "./app-store";
+import { useContextStore } from "./context-store";
 import { useTranscriptStore, type TranscriptOp } from "./transcript-store";
 import { useUiStore } from "./ui-store";
 import { useTurnStore } from "./turn-store";
@@ -37,6 +38,7 @@ export function wireEvents(c: AppClient): () => void {
     }),
     c.on("turn.retry", (payload) => useTurnStore.getState().setRetry(payload)),
     c.on("turn.error", (payload) => useTurnStore.getState().setError(payload.sessionId, payload.message)),
+    c.on("context.meter", (meter) => useContextStore.getState().set(meter)),
     c.on("session.updated", (summary) => useWorkspaceStore.getState().upsertSession(summary)),
     c.on("app.notice", (notice) => useAppStore.getState().notify(notice.level === "error" ? "error" : "info", notice.message)),
     c.onConnection((info) => {

@@ -114,7 +114,7 @@ function toContents(wire: readonly WireMessage[]): Content[] {
   for (const message of wire) {
     if (message.role === "assistant") {
       const parts = modelParts(message);
-      // A turn that was only thinking (cut by the output limit while thinking) has no part to send:
+      // A turn that was only thinking (our own, or cut by the output limit while thinking) has no part to send:
       // "contents.parts must not be empty". It is left out; the user turns around it join.
       if (parts.length === 0) continue;
       user = undefined;

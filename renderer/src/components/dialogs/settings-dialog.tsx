@@ -14,6 +14,7 @@ import { ApiKeyRow } from "./api-key-row";
 import { BashSandboxSection } from "./bash-sandbox-settings";
 import { CheckpointSettingsSection } from "./checkpoint-settings";
 import { SubAgentSettingsSection } from "./sub-agent-settings";
+import { TurnLimitsSection } from "./turn-limits-settings";
 import { WorkspaceRules } from "./workspace-rules";
 
 const BASE_URL_PRESETS: { label: string; url: string }[] = [
@@ -97,6 +98,8 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
       checkpoints: draft.checkpoints,
       bashSandbox: draft.bashSandbox,
       subAgents: draft.subAgents,
+      limits: draft.limits,
+      compaction: draft.compaction,
     });
     setSaving(false);
     if (ok) {
@@ -267,6 +270,7 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
           models={models}
           onChange={(subAgents) => set({ subAgents })}
         />
+        <TurnLimitsSection headingId={`${id}-limits`} limits={draft.limits} compaction={draft.compaction} onChange={set} />
 
         <section aria-labelledby={`${id}-reasoning`}>
           <h3 id={`${id}-reasoning`}>Reasoning after a model switch</h3>

@@ -73,15 +73,36 @@ export const ReasoningChangeRow = memo(function ReasoningChangeRow({ entry }: { 
   );
 });
 
+/** What a compaction did, in one line (the full history stays in the transcript above it). */
+export function compactionLabel(entry: CompactionEntry): string {
+  const sizes = `${formatTokens(entry.tokensBefore)}${entry.tokensAfter !== undefined ? ` → ${formatTokens(entry.tokensAfter)}` : ""} tokens`;
+  const why = entry.trigger === "overflow" ? ", after the provider said it was too long" : entry.trigger === "manual" ? ", on request" : "";
+  if (entry.step === "prune") {
+    return `Context pruned: ${entry.pruned ?? 0} old tool output${entry.pruned === 1 ? "" : "s"} shown to the model as stubs (${sizes}${why})`;
+  }
+  return `Context compacted: older messages summarised (${sizes}${why})`;
+}
+
 export const CompactionRow = memo(function CompactionRow({ entry }: { entry: CompactionEntry }) {
   const [open, setOpen] = useState(false);
+  const details = entry.step !== "prune" || entry.carried !== undefined;
   return (
     <div className="marker compaction" role="note" aria-label="Context compacted">
-      <button type="button" className="link-button" aria-expanded={open} onClick={() => setOpen((v) => !v)}>
-        Context compacted ({formatTokens(entry.tokensBefore)} tokens summarized)
-      </button>
+      {details ? (
+        <button type="button" className="link-button" aria-expanded={open} onClick={() => setOpen((v) => !v)}>
+          {compactionLabel(entry)}
+        </button>
+      ) : (
+        <span>{compactionLabel(entry)}</span>
+      )}
       <time>{formatTime(entry.timestamp)}</time>
-      {open && <div className="compaction-summary">{entry.summary}</div>}
+      {open && (
+        <div className="compaction-summary">
+          {entry.step !== "prune" && entry.summary}
+          {entry.userRequest && `\n\nThe user's request, kept word for word:\n${entry.userRequest}`}
+          {entry.carried && `\n\nKept across compaction:\n${entry.carried}`}
+        </div>
+      )}
     </div>
   );
 });

@@ -141,6 +141,12 @@ export const AssistantRow = memo(function AssistantRow({
         );
       })}
       {streaming && message.content.length === 0 && <p className="muted typing">Waiting for the model…</p>}
+      {message.limit && (
+        <div className="marker turn-limit" role="note" aria-label="Turn stopped at a limit">
+          Stopped: this turn reached {message.limit.detail}. The answer above is the model&apos;s summary of where it stands; send a message
+          to go on.
+        </div>
+      )}
       {message.stopReason === "error" && (
         <RequestError message={message} retry={readOnly ? undefined : actions.retry} running={running} readOnly={readOnly} />
       )}
