@@ -665,6 +665,8 @@ export const ApiErrorCodeSchema = z.enum([
   "CONFLICT",
   "UNSUPPORTED",
   "INTERNAL",
+  /** The session database refused a write (disk full, locked by another program, read-only, an I/O error): the same request can work once that is fixed. */
+  "STORAGE",
   /** Client side: the core cannot be reached (WebSocket closed or reconnecting). */
   "UNAVAILABLE",
 ]);

@@ -18,7 +18,8 @@ import { contextTokens } from "./context";
 import { NO_INSTRUCTIONS, touchedPaths, type LoadedInstructions } from "./instructions";
 import type { AgentDeps, ResolvedModel } from "./ports";
 import { failedRequest, requestWithRetries, type RequestHost } from "./request-stream";
-import { SessionJournal, errorText } from "./session-journal";
+import { isStorageFailure } from "../store";
+import { SessionJournal, errorText, turnFailureText } from "./session-journal";
 import { RequestContextBuilder } from "./request-context";
 import { runToolBatch, type ToolBatchHost } from "./tool-batch";
 
@@ -87,13 +88,17 @@ export class SessionAgent {
    * Sends a user message; queued when a turn is running. `askEach` (a reason):
    * the turn this message starts asks for every side effect not denied,
    * whatever rules allow (headless --approve none / read-only).
+   * When idle the message is saved before the turn starts; a store that
+   * refuses it (disk full, locked, read-only) leaves the session idle and
+   * answers `notSaved` with the reason in plain words: nothing ran, the
+   * caller still holds the message and sends it again (Retry).
    */
   send(
     text: string,
     images: ImageContent[] = [],
     attachments: { type: "text"; text: string }[] = [],
     opts: { askEach?: string } = {},
-  ): { queued: boolean } {
+  ): { queued: boolean; notSaved?: string } {
     const message: UserMessage = {
       role: "user",
       content: [...(text ? [{ type: "text" as const, text }] : []), ...attachments, ...images],
@@ -104,10 +109,37 @@ export class SessionAgent {
       this.emitState();
       return { queued: true };
     }
-    this.running = this.runTurn(message, opts.askEach).finally(() => {
-      this.running = null;
-    });
+    // Messages left queued by a turn whose store failed go first, in order.
+    this.queue.push(message);
+    const notSaved = this.saveQueued();
+    if (notSaved !== null) {
+      if (this.queue.at(-1) === message) this.queue.pop();
+      this.emitState();
+      return { queued: false, notSaved };
+    }
+    this.startTurn(opts.askEach);
     return { queued: false };
+  }
+
+  /** Saves the queued messages in order, each leaving the queue once stored; the failure's words, or null. */
+  private saveQueued(): string | null {
+    try {
+      while (this.queue.length > 0) {
+        this.journal.appendMessage(this.queue[0]);
+        this.queue.shift();
+      }
+      return null;
+    } catch (err) {
+      return turnFailureText(err);
+    }
+  }
+
+  private startTurn(askEach?: string): void {
+    this.running = this.runTurn(askEach)
+      .catch((err: unknown) => this.deps.emit("turn.error", { sessionId: this.sessionId, message: turnFailureText(err) }))
+      .finally(() => {
+        this.running = null;
+      });
   }
 
   /** Resolves when the current turn (if any) has finished. */
@@ -203,12 +235,13 @@ export class SessionAgent {
 
   // ------------------------------------------------------------ the turn
 
-  private async runTurn(first: UserMessage, askEach?: string): Promise<void> {
+  /** Runs a turn on the stored history (its user message is saved already). */
+  private async runTurn(askEach?: string): Promise<void> {
     const controller = new AbortController();
     this.controller = controller;
     this.status = "running";
     this.emitState();
-    this.journal.appendMessage(first);
+    let storeFailed = false;
     try {
       // MCP servers still starting, and the AGENTS.md files (read again each turn: the user may have edited them).
       await this.deps.prepareTools?.();
@@ -220,8 +253,10 @@ export class SessionAgent {
       this.turnTools = this.deps.tools.specs();
       await this.loop(controller.signal);
     } catch (err) {
-      // A bug in the loop must not take the host down; store it as the turn's outcome, show it and go idle.
-      this.failTurn(`internal error: ${errorText(err)}`);
+      // A store that refused a write, or a bug in the loop, must not take the host down:
+      // store it as the turn's outcome when the store still takes it, show it and go idle.
+      storeFailed = isStorageFailure(err);
+      this.failTurn(turnFailureText(err));
     } finally {
       this.gate.clear();
       this.controller = null;
@@ -229,12 +264,17 @@ export class SessionAgent {
       this.emitState();
       this.deps.emit("stream.end", { sessionId: this.sessionId });
     }
-    // Messages that arrived after the last request of the turn start a new turn.
-    const next = this.queue.shift();
-    if (next) {
-      this.running = this.runTurn(next);
-      await this.running;
+    // Messages that arrived after the last request of the turn start a new turn; one the store
+    // refuses stays queued (shown in the turn state) until the next send saves it first.
+    if (this.queue.length === 0 || storeFailed) return;
+    const notSaved = this.saveQueued();
+    if (notSaved !== null) {
+      this.deps.emit("turn.error", { sessionId: this.sessionId, message: notSaved });
+      this.emitState();
+      return;
     }
+    this.running = this.runTurn();
+    await this.running;
   }
 
   private async loop(signal: AbortSignal): Promise<void> {
@@ -345,7 +385,7 @@ export class SessionAgent {
       context: (resolved) => this.buildContext(resolved),
       reasoning: () => this.reasoning,
       resolveCurrent: () => this.resolveCurrentModel(),
-      record: (message) => this.journal.appendMessage(message),
+      record: (message) => this.journal.appendFailedAttempt(message),
     };
   }
 
@@ -387,7 +427,11 @@ export class SessionAgent {
 
   private deliverQueued(): boolean {
     if (this.queue.length === 0) return false;
-    for (const message of this.queue.splice(0)) this.journal.appendMessage(message);
+    // Each leaves the queue once stored: a store that fails keeps the rest queued (runTurn's catch reports it).
+    while (this.queue.length > 0) {
+      this.journal.appendMessage(this.queue[0]);
+      this.queue.shift();
+    }
     this.emitState();
     return true;
   }

@@ -3,6 +3,7 @@ import type { RequestParams, RequestResult } from "../../../shared/api";
 import type { CoreContext } from "./create-workbench";
 import { NotFound, openWorkspaceFolder, requireSession as findSession, requireWorkspace as findWorkspace } from "./lookups";
 import { ApiFailure, type CoreHandlerTable, type HandlerTable } from "./dispatch";
+import { isStorageFailure } from "../store";
 import { readCaFile } from "../network/node-fetch";
 import { parseSettings } from "./settings";
 import { invalidBashAllow } from "../tools/approval/rule-match";
@@ -107,7 +108,14 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
     "session.load": (p: P<"session.load">) => {
       const session = requireSession(p.sessionId);
       const agent = ctx.activeAgent(p.sessionId);
-      if (!agent || agent.turnState().status === "idle") store.repairSession(p.sessionId);
+      if (!agent || agent.turnState().status === "idle") {
+        try {
+          store.repairSession(p.sessionId);
+        } catch (err) {
+          // A store that refuses the write (locked, full) still lets the session be read; the repair runs at the next load.
+          if (!isStorageFailure(err)) throw err;
+        }
+      }
       const current = requireSession(p.sessionId);
       const fromSeq = p.tail ? Math.max(1, current.entryCount - p.tail + 1) : undefined;
       return {
@@ -136,7 +144,10 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
       const attached = await attachMentions(ctx.workspaceRootOf(p.sessionId), p.mentions ?? []);
       if (!attached.ok) throw new ApiFailure("INVALID_REQUEST", attached.message);
       const askEach = p.approvals === "askEach" ? "this run asks for every change and command" : undefined;
-      return ctx.agent(p.sessionId).send(p.text, p.images ?? [], attached.blocks, askEach ? { askEach } : {});
+      const sent = ctx.agent(p.sessionId).send(p.text, p.images ?? [], attached.blocks, askEach ? { askEach } : {});
+      // Not saved, so not sent: the caller keeps the message and sends it again once the store takes it.
+      if (sent.notSaved !== undefined) throw new ApiFailure("STORAGE", sent.notSaved);
+      return { queued: sent.queued };
     },
     "chat.abort": (p: P<"chat.abort">) => {
       requireSession(p.sessionId);

@@ -86,7 +86,12 @@ export function columnsOf(entry: SessionEntry): EntryColumns {
 
 // ---------------------------------------------------------------- open tool calls
 
-const OpenCallsSchema = z.array(z.object({ id: z.string(), name: z.string() }));
+const OpenCallsSchema = z.array(z.object({ id: z.string(), name: z.string(), late: z.literal(true).optional() }));
+/**
+ * A stored call still without a result. `late`: an assistant message came
+ * after it (its response failed and was retried, or the session was imported
+ * that way): no result can be expected any more, and repair answers it.
+ */
 export type OpenCall = z.infer<typeof OpenCallsSchema>[number];
 
 export function parseOpenCalls(json: string | null): OpenCall[] {
@@ -102,19 +107,24 @@ export function parseOpenCalls(json: string | null): OpenCall[] {
 
 /**
  * The open calls after appending `entry`, or `undefined` when unchanged.
- * Tracks the calls of the last assistant message that have no result yet; ids
- * may repeat (even be empty), so a result closes the first matching call only.
+ * Tracks every call of the session without a result, not only the last
+ * assistant message's: a call left behind by a later assistant message is
+ * kept, marked `late`, so repair finds it wherever it is
+ * (docs/architecture.md#invariants). Ids may repeat (even be empty): a result
+ * closes the first matching call of the last assistant message, else the most
+ * recent late one.
  */
 function nextOpenCalls(current: readonly OpenCall[], entry: SessionEntry): OpenCall[] | undefined {
   if (entry.type !== "message") return undefined;
   const m = entry.message;
   if (m.role === "assistant") {
-    const calls: OpenCall[] = [];
+    const calls: OpenCall[] = current.map((c) => (c.late ? c : { ...c, late: true }));
     for (const b of m.content) if (b.type === "toolCall") calls.push({ id: b.id, name: b.name });
     return calls.length === 0 && current.length === 0 ? undefined : calls;
   }
   if (m.role === "toolResult") {
-    const i = current.findIndex((c) => c.id === m.toolCallId);
+    let i = current.findIndex((c) => !c.late && c.id === m.toolCallId);
+    if (i < 0) i = current.findLastIndex((c) => c.id === m.toolCallId);
     if (i < 0) return undefined;
     return [...current.slice(0, i), ...current.slice(i + 1)];
   }

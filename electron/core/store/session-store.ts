@@ -189,16 +189,26 @@ export class SessionStore {
     }
   }
 
-  /** Indexes what is pending for search, then closes. */
+  /**
+   * Indexes what is pending for search, then closes. Throws only a StoreError,
+   * and only when the connection itself could not be closed: an index that
+   * could not catch up (a full disk) is caught up at the next open from its
+   * watermark, so it is no reason to fail.
+   */
   close(): void {
     this.indexer.cancel();
     if (!this.ctx.db.open) return;
     try {
       this.indexer.flush();
-    } finally {
-      // The worker closes its own connection; whichever closes last checkpoints and removes the WAL.
-      if (this.checkpointer) this.checkpointerStopped = this.checkpointer.stop();
+    } catch (e) {
+      this.indexer.lastError = e;
+    }
+    // The worker closes its own connection; whichever closes last checkpoints and removes the WAL.
+    if (this.checkpointer) this.checkpointerStopped = this.checkpointer.stop();
+    try {
       this.ctx.db.close();
+    } catch (e) {
+      throw toStoreError(e, "close");
     }
   }
 
