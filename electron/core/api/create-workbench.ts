@@ -346,6 +346,10 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    notice: (level, message) => {
+      notices.push(message);
+      emit("app.notice", { level, message });
+    },
     close: async () => {
       stopWarmUp();
       for (const agent of agents.values()) agent.abort();
