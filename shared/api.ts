@@ -49,6 +49,20 @@ export const WorkspaceSchema = z.object({
 });
 export type Workspace = z.infer<typeof WorkspaceSchema>;
 
+/**
+ * A stored entry that could not be read (`INVALID_JSON`, `INVALID_ENTRY`: its
+ * bytes stay in the database and go into a JSON export) or a run of entries
+ * that are gone (`MISSING`, `toSeq` the last of the run).
+ */
+export const DamagedEntrySchema = z.object({
+  seq: z.number().int(),
+  toSeq: z.number().int().optional(),
+  kind: z.string(),
+  code: z.enum(["INVALID_JSON", "INVALID_ENTRY", "MISSING"]),
+  message: z.string(),
+});
+export type DamagedEntry = z.infer<typeof DamagedEntrySchema>;
+
 export const SessionSummarySchema = z.object({
   id: z.string(),
   workspaceId: z.string(),
@@ -378,6 +392,8 @@ export const requests = lazyTable({
     result: z.object({
       session: SessionSummarySchema,
       entries: z.array(StoredEntrySchema),
+      /** Stored rows in the same range that could not be read, and runs of missing ones (shown as "damaged entry" rows). */
+      damaged: z.array(DamagedEntrySchema).optional(),
       turn: TurnStateSchema,
       /** Ask mode switched on or off after entry `afterSeq` (shown as markers). */
       modeChanges: z.array(ModeChangeSchema),
@@ -386,7 +402,7 @@ export const requests = lazyTable({
   "session.entries": () => ({
     /** Entries with fromSeq <= seq <= toSeq, in order. */
     params: SessionId.extend({ fromSeq: z.number().int().min(1).optional(), toSeq: z.number().int().min(1).optional() }).strict(),
-    result: z.object({ entries: z.array(StoredEntrySchema) }),
+    result: z.object({ entries: z.array(StoredEntrySchema), damaged: z.array(DamagedEntrySchema).optional() }),
   }),
   "chat.send": () => ({
     params: SessionId.extend({

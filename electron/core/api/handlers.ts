@@ -118,9 +118,12 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
       }
       const current = requireSession(p.sessionId);
       const fromSeq = p.tail ? Math.max(1, current.entryCount - p.tail + 1) : undefined;
+      // Checked: a row that no longer reads is shown as damaged, not silently left out.
+      const { entries, problems } = store.loadEntriesChecked(session.id, { fromSeq });
       return {
         session: current,
-        entries: store.loadEntries(session.id, { fromSeq }),
+        entries,
+        damaged: problems,
         turn: agent?.turnState() ?? {
           sessionId: session.id,
           mode: ctx.services.mode(session.id),
@@ -134,7 +137,8 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
 
     "session.entries": (p: P<"session.entries">) => {
       requireSession(p.sessionId);
-      return { entries: store.loadEntries(p.sessionId, { fromSeq: p.fromSeq, toSeq: p.toSeq }) };
+      const { entries, problems } = store.loadEntriesChecked(p.sessionId, { fromSeq: p.fromSeq, toSeq: p.toSeq });
+      return { entries, damaged: problems };
     },
 
     "chat.send": async (p: P<"chat.send">) => {

@@ -322,17 +322,30 @@ export function lastEntry(ctx: StoreContext, num: number): LastEntryRow | undefi
 
 // ---------------------------------------------------------------- load
 
-/** A stored row that could not be returned as an entry. Its seq is kept so the UI can show the gap. */
+/**
+ * A stored row that could not be returned as an entry, or a run of seqs with
+ * no row at all (`MISSING`: lost to damage, a salvage that could not read
+ * them). Its seq is kept so the UI can show the gap.
+ */
 export interface EntryProblem {
   seq: number;
   kind: string;
-  code: "INVALID_JSON" | "INVALID_ENTRY";
+  code: "INVALID_JSON" | "INVALID_ENTRY" | "MISSING";
   message: string;
+  /** MISSING: the last seq of the run. */
+  toSeq?: number;
+  /** The row's stored text, as it is (only when asked for: exports keep it). */
+  raw?: string;
 }
 
 export interface CheckedEntries {
   entries: StoredEntry[];
   problems: EntryProblem[];
+}
+
+export interface LoadOptions {
+  /** Put each unreadable row's stored text in its problem (`raw`). */
+  raw?: boolean;
 }
 
 export interface EntryRange {
@@ -355,10 +368,17 @@ export function entryRows(ctx: StoreContext, lo: number, hi: number): IterableIt
 
 /**
  * Loads entries in seq order. A row whose JSON no longer parses or no longer
- * matches the protocol is not returned as an entry but listed in `problems`;
- * every other row is returned. An unknown session yields no entries.
+ * matches the protocol is not returned as an entry but listed in `problems`
+ * (with its stored text when `options.raw`), and so is every run of seqs
+ * inside the range that has no row; every other row is returned. An unknown
+ * session yields no entries.
  */
-export function loadEntriesChecked(ctx: StoreContext, sessionId: string, range: EntryRange = {}): CheckedEntries {
+export function loadEntriesChecked(
+  ctx: StoreContext,
+  sessionId: string,
+  range: EntryRange = {},
+  options: LoadOptions = {},
+): CheckedEntries {
   const head = sessionHead(ctx, sessionId);
   if (head === undefined) return { entries: [], problems: [] };
   const [lo, hi] = sessionRange(head.num);
@@ -367,27 +387,37 @@ export function loadEntriesChecked(ctx: StoreContext, sessionId: string, range: 
   const rows = entryRows(ctx, lo + from, Math.min(hi, lo + to));
   const entries: StoredEntry[] = [];
   const problems: EntryProblem[] = [];
+  // Seqs are contiguous from 1 (entryId): a jump means rows were lost.
+  let expected = from;
+  const damaged = (problem: Omit<EntryProblem, "raw">, content: string) =>
+    problems.push(options.raw ? { ...problem, raw: content } : problem);
   for (const [id, kind, content] of rows) {
     const seq = id - lo;
+    if (seq > expected) problems.push(missing(expected, seq - 1));
+    expected = seq + 1;
     let value: unknown;
     try {
       value = JSON.parse(content);
     } catch (e) {
-      problems.push({ seq, kind, code: "INVALID_JSON", message: e instanceof Error ? e.message : String(e) });
+      damaged({ seq, kind, code: "INVALID_JSON", message: e instanceof Error ? e.message : String(e) }, content);
       continue;
     }
     const parsed = SessionEntrySchema.safeParse(value);
     if (!parsed.success) {
       const first = parsed.error.issues[0];
-      problems.push({
-        seq,
-        kind,
-        code: "INVALID_ENTRY",
-        message: first ? `${first.path.join(".") || "(root)"}: ${first.message}` : "invalid entry",
-      });
+      damaged(
+        { seq, kind, code: "INVALID_ENTRY", message: first ? `${first.path.join(".") || "(root)"}: ${first.message}` : "invalid entry" },
+        content,
+      );
       continue;
     }
     entries.push({ seq, entry: parsed.data });
   }
   return { entries, problems };
+}
+
+function missing(fromSeq: number, toSeq: number): EntryProblem {
+  const n = toSeq - fromSeq + 1;
+  const which = n === 1 ? `entry ${fromSeq} is` : `entries ${fromSeq}–${toSeq} (${n}) are`;
+  return { seq: fromSeq, toSeq, kind: "unknown", code: "MISSING", message: `${which} missing: lost to damage to the database` };
 }

@@ -1,7 +1,7 @@
 /** The SQLite session store (see session-store.ts for the contract). */
 export { SessionStore, type OpenReport, type Recovered, type StoreOptions } from "./session-store";
 export { StoreError, isStoreError, isStorageFailure, rewordStorageFailure, type StoreErrorCode } from "./errors";
-export type { CheckedEntries, EntryProblem, EntryRange } from "./entries";
+export type { CheckedEntries, EntryProblem, EntryRange, LoadOptions } from "./entries";
 export type { CreateSessionInput, ForkOptions, ListSessionsOptions, SessionPage } from "./sessions";
 export type { SearchOptions } from "./search";
 export { toFtsQuery } from "./search";

@@ -32,7 +32,7 @@ import {
 import { createContext, moveAside, openDatabase, schemaVersion, type StoreContext } from "./db";
 import { checkIntegrityOffThread, type IntegrityReport } from "./integrity";
 import { Checkpointer, DEFAULT_CHECKPOINTER_OPTIONS, type CheckpointerOptions } from "./checkpointer";
-import { appendEntry, loadEntriesChecked, type CheckedEntries, type EntryRange } from "./entries";
+import { appendEntry, loadEntriesChecked, type CheckedEntries, type EntryRange, type LoadOptions } from "./entries";
 import { StoreError, toStoreError } from "./errors";
 import { addNote, deleteNote, listNotes, type Note, type NoteInput } from "./notes";
 import { repairAll, repairSession, type RepairReport } from "./repair";
@@ -300,9 +300,9 @@ export class SessionStore {
   loadEntries(sessionId: string, range: EntryRange = {}): StoredEntry[] {
     return this.loadEntriesChecked(sessionId, range).entries;
   }
-  /** Entries in seq order plus a `problems` list naming every row that could not be returned. */
-  loadEntriesChecked(sessionId: string, range: EntryRange = {}): CheckedEntries {
-    return this.guard("loadEntries", () => loadEntriesChecked(this.ctx, sessionId, range));
+  /** Entries in seq order plus a `problems` list naming every row that could not be returned (and every missing run). */
+  loadEntriesChecked(sessionId: string, range: EntryRange = {}, options: LoadOptions = {}): CheckedEntries {
+    return this.guard("loadEntries", () => loadEntriesChecked(this.ctx, sessionId, range, options));
   }
   /** Prepares the statements of the first reads after start, reading no session (warm-up.ts). */
   warmUp(): void {

@@ -20,6 +20,7 @@ import {
   ModelSwitchRow,
   OrphanApprovalRow,
   OrphanResultRow,
+  DamagedRow,
   ReasoningChangeRow,
   RenameRow,
 } from "./marker-rows";
@@ -65,6 +66,8 @@ function RowView({ row }: { row: TranscriptRow }) {
       return <OrphanResultRow message={row.message} />;
     case "orphanApproval":
       return <OrphanApprovalRow entry={row.entry} />;
+    case "damaged":
+      return <DamagedRow damaged={row.damaged} />;
   }
 }
 
