@@ -500,6 +500,26 @@ export const requests = lazyTable({
     result: ApprovalRuleSchema,
   }),
   "rules.remove": () => ({ params: z.object({ workspaceId: z.string(), id: z.string() }).strict(), result: Ok }),
+  /** Session database files kept aside as damaged (newest first): Settings offers to recover from them. */
+  "storage.keptFiles": () => ({
+    params: Empty,
+    result: z.array(z.object({ path: z.string(), bytes: z.number().int().nonnegative(), keptAt: z.number() })),
+  }),
+  /**
+   * Copies every readable row of a kept file (one `storage.keptFiles` lists) into the current
+   * database; sessions already here are left as they are, so a second run adds nothing.
+   */
+  "storage.recover": () => ({
+    params: z.object({ path: z.string().min(1) }).strict(),
+    result: z.object({
+      sessions: z.number().int(),
+      entries: z.number().int(),
+      missingEntries: z.number().int(),
+      alreadyPresent: z.number().int(),
+      /** The same in one sentence. */
+      summary: z.string(),
+    }),
+  }),
   "settings.get": () => ({ params: Empty, result: SettingsSchema }),
   "settings.update": () => ({ params: SettingsSchema.partial().strict(), result: SettingsSchema }),
   /** The OS sandbox bash would run in on this machine (probed once). */

@@ -11,6 +11,7 @@ import { detectBashSandbox } from "../tools/bash-sandbox";
 import { attachMentions } from "../mentions/attach";
 import { listFolders } from "./folder-browser";
 import type { EcosystemMethod } from "./ecosystem-handlers";
+import type { StorageMethod } from "./storage-handlers";
 
 /** A bash allow rule must name its program; any rule needs text. */
 function checkRulePattern(tool: string, action: string, pattern: string): void {
@@ -21,7 +22,7 @@ function checkRulePattern(tool: string, action: string, pattern: string): void {
 type P<M extends keyof HandlerTable> = RequestParams<M>;
 type R<M extends keyof HandlerTable> = RequestResult<M>;
 
-export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, EcosystemMethod> {
+export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, EcosystemMethod | StorageMethod> {
   const { store } = ctx;
 
   const requireSession = (id: string) => findSession(store, id);

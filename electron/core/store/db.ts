@@ -3,8 +3,8 @@
  * a damaged file aside.
  */
 import Database from "better-sqlite3";
-import { accessSync, constants, existsSync, renameSync, statSync } from "node:fs";
-import { dirname } from "node:path";
+import { accessSync, constants, existsSync, readdirSync, renameSync, statSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { LATEST_VERSION, MIGRATIONS, type Migration } from "./migrations";
 import { StoreError, isDamageError, storageFailureText, toStoreError } from "./errors";
 import { OPEN_GATE, type WriteGate } from "./write-gate";
@@ -238,6 +238,37 @@ export function moveAside(path: string, at: number): string {
     throw toStoreError(e, `cannot move damaged database ${path} aside`);
   }
   return target;
+}
+
+export interface KeptFile {
+  path: string;
+  bytes: number;
+  /** When it was moved aside (its modification time). */
+  keptAt: number;
+}
+
+/** The files `moveAside` kept beside `path` (their -wal/-shm companions are not listed), newest first. */
+export function listKeptFiles(path: string): KeptFile[] {
+  if (path === ":memory:" || path === "" || path.startsWith("file:")) return [];
+  const folder = dirname(path);
+  const prefix = `${basename(path)}.damaged-`;
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return [];
+  }
+  const kept: KeptFile[] = [];
+  for (const name of names) {
+    if (!name.startsWith(prefix) || name.endsWith("-wal") || name.endsWith("-shm") || name.endsWith(".marks")) continue;
+    try {
+      const st = statSync(join(folder, name));
+      if (st.isFile()) kept.push({ path: join(folder, name), bytes: st.size, keptAt: st.mtimeMs });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return kept.sort((a, b) => b.keptAt - a.keptAt);
 }
 
 export { isDamageError };

@@ -1,5 +1,6 @@
 /** The SQLite session store (see session-store.ts for the contract). */
 export { SessionStore, type OpenReport, type Recovered, type StoreOptions } from "./session-store";
+export type { IntegrityReport } from "./integrity";
 export { StoreError, isStoreError, isStorageFailure, rewordStorageFailure, type StoreErrorCode } from "./errors";
 export type { CheckedEntries, EntryProblem, EntryRange, LoadOptions } from "./entries";
 export type { CreateSessionInput, ForkOptions, ListSessionsOptions, SessionPage } from "./sessions";
@@ -9,3 +10,5 @@ export { ToolAuditStatusSchema, type ToolAuditStatus, type ToolCallInput, type T
 export type { Note, NoteInput, NoteVerdict } from "./notes";
 export { ABORTED_RESULT_TEXT, synthesizedAbortResult, type RepairReport } from "./repair";
 export type { CheckpointInput, CheckpointKind, CheckpointRecord } from "./checkpoints";
+export type { SalvageReport } from "./salvage";
+export type { KeptFile } from "./db";

@@ -29,13 +29,14 @@ import {
   type CheckpointInput,
   type CheckpointRecord,
 } from "./checkpoints";
-import { createContext, moveAside, openDatabase, schemaVersion, type StoreContext } from "./db";
+import { createContext, listKeptFiles, moveAside, openDatabase, schemaVersion, type KeptFile, type StoreContext } from "./db";
 import { checkIntegrityOffThread, type IntegrityReport } from "./integrity";
 import { Checkpointer, DEFAULT_CHECKPOINTER_OPTIONS, type CheckpointerOptions } from "./checkpointer";
 import { appendEntry, loadEntriesChecked, type CheckedEntries, type EntryRange, type LoadOptions } from "./entries";
 import { StoreError, toStoreError } from "./errors";
 import { addNote, deleteNote, listNotes, type Note, type NoteInput } from "./notes";
 import { repairAll, repairSession, type RepairReport } from "./repair";
+import { salvageInto, type SalvageReport } from "./salvage";
 import { search, type SearchOptions } from "./search";
 import { DEFAULT_INDEXER_OPTIONS, SearchIndexer, useSlicedMerges, type IndexerOptions } from "./search-index";
 import {
@@ -90,6 +91,9 @@ export interface Recovered {
   movedTo: string;
   /** Why it was judged damaged. */
   reason: string;
+  /** What was read from it into the fresh store (salvage.ts); null when the salvage itself failed (`salvageError`). */
+  salvage: SalvageReport | null;
+  salvageError?: string;
 }
 
 export class SessionStore {
@@ -185,8 +189,36 @@ export class SessionStore {
     } catch (e) {
       if (!(e instanceof StoreError) || e.code !== "DAMAGED" || path === ":memory:" || path === "") throw e;
       const movedTo = moveAside(path, (options.now ?? Date.now)());
-      return { store: SessionStore.open(path, options), recovered: { movedTo, reason: e.message } };
+      const store = SessionStore.open(path, options);
+      // Every row that still reads goes into the fresh store before anything else is written to it.
+      try {
+        return { store, recovered: { movedTo, reason: e.message, salvage: store.salvageFrom(movedTo) } };
+      } catch (err) {
+        return { store, recovered: { movedTo, reason: e.message, salvage: null, salvageError: toStoreError(err, "salvage").message } };
+      }
     }
+  }
+
+  /**
+   * Copies every readable row of the database file at `path` (one moved
+   * aside as damaged) into this store: sessions it already has are left as
+   * they are. Repairs the copied sessions' unanswered calls and schedules
+   * their indexing. Throws StoreError only for this store's own failures.
+   */
+  salvageFrom(path: string): SalvageReport {
+    return this.guard("salvage", () => {
+      const report = salvageInto(this.ctx, path, this.nativeBinding);
+      const repaired = repairAll(this.ctx);
+      this.openReport.repaired.push(...repaired.repaired);
+      this.openReport.repairFailures.push(...repaired.failures);
+      this.indexer.noteBulkInsert();
+      return report;
+    });
+  }
+
+  /** Database files kept aside as damaged beside this store's file (db.ts `moveAside`), newest first. */
+  keptFiles(): KeptFile[] {
+    return listKeptFiles(this.path);
   }
 
   /**

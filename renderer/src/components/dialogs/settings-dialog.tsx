@@ -13,6 +13,7 @@ import { useUiStore } from "../../stores/ui-store";
 import { ApiKeyRow } from "./api-key-row";
 import { BashSandboxSection } from "./bash-sandbox-settings";
 import { CheckpointSettingsSection } from "./checkpoint-settings";
+import { StorageSettingsSection } from "./storage-settings";
 import { WorkspaceRules } from "./workspace-rules";
 
 const BASE_URL_PRESETS: { label: string; url: string }[] = [
@@ -293,6 +294,7 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
           value={draft.checkpoints}
           onChange={(checkpoints) => set({ checkpoints })}
         />
+        <StorageSettingsSection headingId={`${id}-storage`} />
 
         <section aria-labelledby={`${id}-theme`}>
           <h3 id={`${id}-theme`}>Appearance</h3>
