@@ -43,7 +43,7 @@ describe("repair on open", () => {
     store.close(); // the app "dies" here
 
     const reopened = SessionStore.open(path, { now: () => REOPEN_AT });
-    expect(reopened.openReport).toEqual({ repaired: [{ sessionId: s.id, added: 2 }], repairFailures: [] });
+    expect(reopened.openReport).toMatchObject({ repaired: [{ sessionId: s.id, added: 2 }], repairFailures: [] });
     const tail = reopened.loadEntries(s.id, { fromSeq: 4 });
     expect(tail).toEqual([
       { seq: 4, entry: aborted("functions.read:0", "read") },

@@ -24,7 +24,7 @@ import { createReviewHandlers } from "../review/handlers";
 import { redactText } from "../review/redact";
 import { SessionStore } from "../store";
 import { dispatch, type HandlerTable } from "./dispatch";
-import { damageNotice, recoveredNotice } from "./store-notices";
+import { damageNotice, lossNotice, recoveredNotice } from "./store-notices";
 import { createHandlers } from "./handlers";
 import { createEcosystemHandlers } from "./ecosystem-handlers";
 import { createStorageHandlers } from "./storage-handlers";
@@ -118,6 +118,8 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
   });
   const notices = [...(options.host.notices ?? [])];
   if (recovered) notices.push(recoveredNotice(recovered));
+  const lost = lossNotice(store.openReport);
+  if (lost) notices.push(lost);
   const repaired = store.openReport.repaired ?? [];
   if (repaired.length > 0) notices.push(`${repaired.length} session(s) interrupted mid-turn were repaired.`);
 

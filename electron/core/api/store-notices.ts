@@ -4,7 +4,7 @@
  * missing at open. One sentence of what happened, one of what was kept, one
  * of what to do.
  */
-import type { IntegrityReport, Recovered, SalvageReport } from "../store";
+import type { IntegrityReport, OpenReport, Recovered, SalvageReport } from "../store";
 
 const n = (count: number, one: string, many = `${one}s`) => `${count.toLocaleString("en")} ${count === 1 ? one : many}`;
 
@@ -42,4 +42,22 @@ export function damageNotice(report: Extract<IntegrityReport, { ok: false }>): s
   if (report.dataIntact)
     return `The session database's search index is damaged (${report.message}). Your sessions are not affected: at the next start they are copied into a fresh database and the index is rebuilt; until then search may miss messages.`;
   return `The session database reports damage (${report.message}). At the next start every entry that can still be read is copied into a fresh database, and the damaged file is kept (Settings → Storage). Export any session you need now.`;
+}
+
+/** Commits lost since the last run (a -wal file cut short, an older copy put back), or null when none were. */
+export function lossNotice(report: Pick<OpenReport, "lostEntries" | "walCutShort">): string | null {
+  const { lostEntries, walCutShort } = report;
+  if (lostEntries.length === 0 && !walCutShort) return null;
+  if (lostEntries.length === 0)
+    return "The session database's -wal file was cut short (it ends inside a write): the changes made just before the app last stopped may be missing. Everything before them is intact.";
+  const missing = lostEntries.reduce((sum, l) => sum + (l.acknowledged - l.kept), 0);
+  const sessions = lostEntries
+    .slice(0, 3)
+    .map((l) => `“${l.title}” keeps ${n(l.kept, "entry", "entries")} of ${l.acknowledged.toLocaleString("en")}`)
+    .join("; ");
+  const more = lostEntries.length > 3 ? `; and ${n(lostEntries.length - 3, "more session")}` : "";
+  const why = walCutShort
+    ? "its -wal file was cut short"
+    : "its -wal file was cut short or an older copy of the database was put in its place";
+  return `${n(missing, "entry", "entries")} saved earlier are missing from the session database (${why}): ${sessions}${more}. What is still there is intact and kept.`;
 }

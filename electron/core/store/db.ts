@@ -231,7 +231,8 @@ export function moveAside(path: string, at: number): string {
   for (let n = 2; existsSync(target) || existsSync(`${target}-wal`); n++) target = `${path}.damaged-${stamp}-${n}`;
   try {
     renameSync(path, target);
-    for (const suffix of ["-wal", "-shm"]) {
+    // The tails marks (tail-marks.ts) belong to that file: the fresh one starts without them.
+    for (const suffix of ["-wal", "-shm", ".tails"]) {
       if (existsSync(path + suffix)) renameSync(path + suffix, target + suffix);
     }
   } catch (e) {
@@ -260,7 +261,7 @@ export function listKeptFiles(path: string): KeptFile[] {
   }
   const kept: KeptFile[] = [];
   for (const name of names) {
-    if (!name.startsWith(prefix) || name.endsWith("-wal") || name.endsWith("-shm") || name.endsWith(".marks")) continue;
+    if (!name.startsWith(prefix) || name.endsWith("-wal") || name.endsWith("-shm") || name.endsWith(".tails")) continue;
     try {
       const st = statSync(join(folder, name));
       if (st.isFile()) kept.push({ path: join(folder, name), bytes: st.size, keptAt: st.mtimeMs });

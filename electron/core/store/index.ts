@@ -12,3 +12,4 @@ export { ABORTED_RESULT_TEXT, synthesizedAbortResult, type RepairReport } from "
 export type { CheckpointInput, CheckpointKind, CheckpointRecord } from "./checkpoints";
 export type { SalvageReport } from "./salvage";
 export type { KeptFile } from "./db";
+export type { EntryLoss } from "./tail-marks";

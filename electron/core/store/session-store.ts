@@ -37,6 +37,7 @@ import { StoreError, toStoreError } from "./errors";
 import { addNote, deleteNote, listNotes, type Note, type NoteInput } from "./notes";
 import { repairAll, repairSession, type RepairReport } from "./repair";
 import { salvageInto, type SalvageReport } from "./salvage";
+import { TailMarks, checkMarks, walCutShort, type EntryLoss } from "./tail-marks";
 import { search, type SearchOptions } from "./search";
 import { DEFAULT_INDEXER_OPTIONS, SearchIndexer, useSlicedMerges, type IndexerOptions } from "./search-index";
 import {
@@ -84,6 +85,10 @@ export interface OpenReport {
   repaired: RepairReport[];
   /** Sessions whose repair failed (left as they were). */
   repairFailures: Array<{ sessionId: string; message: string }>;
+  /** Sessions holding fewer entries than were acknowledged before (tail-marks.ts): commits were lost. */
+  lostEntries: EntryLoss[];
+  /** The -wal file ended inside a frame: it was cut, and SQLite dropped what came after the cut. */
+  walCutShort: boolean;
 }
 
 export interface Recovered {
@@ -105,6 +110,7 @@ export class SessionStore {
     private readonly path: string,
     private readonly nativeBinding: string | undefined,
     private readonly checkpointer: Checkpointer | null,
+    private readonly marks: TailMarks | null,
   ) {}
 
   private integrityRun: Promise<IntegrityReport> | null = null;
@@ -148,11 +154,14 @@ export class SessionStore {
     const now = options.now ?? Date.now;
     // A background check that found damage last time asks for the full check at this open (and so the move aside).
     const atOpen = options.integrityCheck !== "background" || existsSync(recheckMarker(path));
+    const onFile = path !== ":memory:" && path !== "" && !path.startsWith("file:");
+    // Before SQLite opens it: opening recovers the WAL, and what was after a cut is then gone without a trace.
+    const cut = onFile && walCutShort(path);
     const db = openDatabase(path, undefined, options.nativeBinding, atOpen);
     if (atOpen) rmSync(recheckMarker(path), { force: true });
     const events = { appended: (_sessionId: string) => {} };
     const ctx = createContext(db, now, events);
-    const onFile = path !== ":memory:" && path !== "" && !path.startsWith("file:");
+    const marks = onFile ? new TailMarks(ctx, path) : null;
     const checkpointer =
       options.checkpoints === "background" && onFile
         ? new Checkpointer(db, path, options.nativeBinding, { ...DEFAULT_CHECKPOINTER_OPTIONS, ...options.checkpointer })
@@ -162,14 +171,18 @@ export class SessionStore {
     events.appended = (sessionId) => {
       indexer.noteAppend(sessionId);
       checkpointer?.noteWrite();
+      marks?.touch(sessionId);
     };
     try {
       useSlicedMerges(ctx);
-      const report = repairAtOpen(ctx);
+      // Before repair appends anything: the marks say what the last process had committed.
+      const lostEntries = onFile ? checkMarks(ctx, path) : [];
+      const report = { ...repairAtOpen(ctx), lostEntries, walCutShort: cut };
       // Catch up on rows a previous process left unindexed, once the app is idle.
       indexer.schedule();
-      return new SessionStore(ctx, indexer, report, path, options.nativeBinding, checkpointer);
+      return new SessionStore(ctx, indexer, report, path, options.nativeBinding, checkpointer, marks);
     } catch (e) {
+      marks?.cancel();
       indexer.cancel();
       void checkpointer?.stop();
       db.close();
@@ -212,6 +225,7 @@ export class SessionStore {
       this.openReport.repaired.push(...repaired.repaired);
       this.openReport.repairFailures.push(...repaired.failures);
       this.indexer.noteBulkInsert();
+      for (const id of report.sessionIds) this.marks?.touch(id);
       return report;
     });
   }
@@ -235,6 +249,7 @@ export class SessionStore {
     } catch (e) {
       this.indexer.lastError = e;
     }
+    this.marks?.flush();
     // The worker closes its own connection; whichever closes last checkpoints and removes the WAL.
     if (this.checkpointer) this.checkpointerStopped = this.checkpointer.stop();
     try {
@@ -295,7 +310,12 @@ export class SessionStore {
   }
   /** True when the session existed. */
   deleteSession(id: string): boolean {
-    return this.guard("deleteSession", () => deleteSession(this.ctx, id));
+    return this.guard("deleteSession", () => {
+      const deleted = deleteSession(this.ctx, id);
+      // Its mark goes too: a deleted session is not a lost one.
+      this.marks?.touch(id);
+      return deleted;
+    });
   }
   forkSession(id: string, atSeq: number, options: ForkOptions = {}): SessionSummary {
     return this.guard("forkSession", () => forkSession(this.ctx, id, atSeq, options));
@@ -459,7 +479,7 @@ function recheckMarker(path: string): string {
   return `${path}.needs-integrity-check`;
 }
 
-function repairAtOpen(ctx: StoreContext): OpenReport {
+function repairAtOpen(ctx: StoreContext): Pick<OpenReport, "repaired" | "repairFailures"> {
   const { repaired, failures } = repairAll(ctx);
   return { repaired, repairFailures: failures };
 }
