@@ -2,7 +2,7 @@
  * The integrity check (`PRAGMA quick_check`) off the main thread. Its cost
  * grows with the whole database (seconds for a multi-GB history), so the app
  * opens the store without it and runs it here, on a worker thread with its own
- * read-only connection, after start and before a backup or export; damage is
+ * read-only connection, after start (and on demand); damage is
  * reported to the user as at open (docs/performance.md, "No main-process stall at any history size").
  */
 import { createRequire } from "node:module";

@@ -17,7 +17,7 @@ import {
   type ToolCallPatch,
   type ToolCallRecord,
 } from "./audit";
-import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import type { Worker } from "node:worker_threads";
 import {
   addCheckpoint,
@@ -29,17 +29,17 @@ import {
   type CheckpointInput,
   type CheckpointRecord,
 } from "./checkpoints";
-import { createContext, listKeptFiles, moveAside, openDatabase, schemaVersion, type KeptFile, type StoreContext } from "./db";
+import { listKeptFiles, moveAside, schemaVersion, type KeptFile, type StoreContext } from "./db";
 import { checkIntegrityOffThread, type IntegrityReport } from "./integrity";
-import { Checkpointer, DEFAULT_CHECKPOINTER_OPTIONS, type CheckpointerOptions } from "./checkpointer";
+import type { Checkpointer } from "./checkpointer";
 import { appendEntry, loadEntriesChecked, type CheckedEntries, type EntryRange, type LoadOptions } from "./entries";
 import { StoreError, toStoreError } from "./errors";
 import { addNote, deleteNote, listNotes, type Note, type NoteInput } from "./notes";
-import { repairAll, repairSession, type RepairReport } from "./repair";
+import { repairAll, repairSession } from "./repair";
 import { salvageInto, type SalvageReport } from "./salvage";
-import { TailMarks, checkMarks, walCutShort, type EntryLoss } from "./tail-marks";
+import type { TailMarks } from "./tail-marks";
 import { search, type SearchOptions } from "./search";
-import { DEFAULT_INDEXER_OPTIONS, SearchIndexer, useSlicedMerges, type IndexerOptions } from "./search-index";
+import type { SearchIndexer } from "./search-index";
 import {
   createSession,
   deleteSession,
@@ -58,48 +58,9 @@ import { addRule, listRules, removeRule, updateRule, type RuleInput } from "./ru
 import { deleteSetting, getSetting, setSetting } from "./settings";
 import { addWorkspace, getWorkspace, recentWorkspaces } from "./workspaces";
 import { warmReadPaths } from "./warm-up";
+import { openParts, recheckMarker, type OpenReport, type Recovered, type StoreOptions } from "./store-open";
 
-export interface StoreOptions {
-  /** Clock in Unix ms (tests inject one). */
-  now?: () => number;
-  /** better_sqlite3.node built for Electron's ABI (see docs/electron.md); absent under Node. */
-  nativeBinding?: string;
-  /** When the search index catches up with appends (see search-index.ts). */
-  indexer?: Partial<IndexerOptions>;
-  /**
-   * "atOpen" (default): quick_check before opening, a damaged file fails the open.
-   * "background": open at the same cost at any size; the caller runs `integrity()` after start.
-   */
-  integrityCheck?: "atOpen" | "background";
-  /**
-   * "atCommit" (default): SQLite checkpoints the WAL inside the commit that crosses its threshold.
-   * "background": a worker thread checkpoints instead (checkpointer.ts), so no append pays for it (the app).
-   */
-  checkpoints?: "atCommit" | "background";
-  /** Tuning of the background checkpoints (tests); defaults in checkpointer.ts. */
-  checkpointer?: Partial<CheckpointerOptions>;
-}
-
-export interface OpenReport {
-  /** Sessions that had tool calls without results and got synthesized "aborted" results. */
-  repaired: RepairReport[];
-  /** Sessions whose repair failed (left as they were). */
-  repairFailures: Array<{ sessionId: string; message: string }>;
-  /** Sessions holding fewer entries than were acknowledged before (tail-marks.ts): commits were lost. */
-  lostEntries: EntryLoss[];
-  /** The -wal file ended inside a frame: it was cut, and SQLite dropped what came after the cut. */
-  walCutShort: boolean;
-}
-
-export interface Recovered {
-  /** Where the damaged file now lives (its -wal/-shm moved alongside). */
-  movedTo: string;
-  /** Why it was judged damaged. */
-  reason: string;
-  /** What was read from it into the fresh store (salvage.ts); null when the salvage itself failed (`salvageError`). */
-  salvage: SalvageReport | null;
-  salvageError?: string;
-}
+export type { OpenReport, Recovered, StoreOptions } from "./store-open";
 
 export class SessionStore {
   private constructor(
@@ -119,9 +80,9 @@ export class SessionStore {
 
   /**
    * The integrity check, on a worker thread (integrity.ts): the first call
-   * starts it, later calls share it; `fresh` runs a new one (before a backup
-   * or export). Damage leaves a marker so the next open runs the full check
-   * at open, where a damaged file is moved aside as always.
+   * starts it, later calls share it; `fresh` runs a new one. Damage leaves a
+   * marker so the next open runs the full check at open, where a damaged
+   * file is salvaged and moved aside (`openOrRecover`).
    */
   integrity(options: { fresh?: boolean } = {}): Promise<IntegrityReport> {
     if (!this.integrityRun || options.fresh) {
@@ -151,43 +112,8 @@ export class SessionStore {
    * in-memory store. Throws StoreError DAMAGED / TOO_NEW / IO / BUSY.
    */
   static open(path: string, options: StoreOptions = {}): SessionStore {
-    const now = options.now ?? Date.now;
-    // A background check that found damage last time asks for the full check at this open (and so the move aside).
-    const atOpen = options.integrityCheck !== "background" || existsSync(recheckMarker(path));
-    const onFile = path !== ":memory:" && path !== "" && !path.startsWith("file:");
-    // Before SQLite opens it: opening recovers the WAL, and what was after a cut is then gone without a trace.
-    const cut = onFile && walCutShort(path);
-    const db = openDatabase(path, undefined, options.nativeBinding, atOpen);
-    if (atOpen) rmSync(recheckMarker(path), { force: true });
-    const events = { appended: (_sessionId: string) => {} };
-    const ctx = createContext(db, now, events);
-    const marks = onFile ? new TailMarks(ctx, path) : null;
-    const checkpointer =
-      options.checkpoints === "background" && onFile
-        ? new Checkpointer(db, path, options.nativeBinding, { ...DEFAULT_CHECKPOINTER_OPTIONS, ...options.checkpointer })
-        : null;
-    if (checkpointer) ctx.gate = checkpointer.gate;
-    const indexer = new SearchIndexer(ctx, { ...DEFAULT_INDEXER_OPTIONS, ...options.indexer }, (n) => checkpointer?.noteWrite(n));
-    events.appended = (sessionId) => {
-      indexer.noteAppend(sessionId);
-      checkpointer?.noteWrite();
-      marks?.touch(sessionId);
-    };
-    try {
-      useSlicedMerges(ctx);
-      // Before repair appends anything: the marks say what the last process had committed.
-      const lostEntries = onFile ? checkMarks(ctx, path) : [];
-      const report = { ...repairAtOpen(ctx), lostEntries, walCutShort: cut };
-      // Catch up on rows a previous process left unindexed, once the app is idle.
-      indexer.schedule();
-      return new SessionStore(ctx, indexer, report, path, options.nativeBinding, checkpointer, marks);
-    } catch (e) {
-      marks?.cancel();
-      indexer.cancel();
-      void checkpointer?.stop();
-      db.close();
-      throw toStoreError(e, `cannot open ${path}`);
-    }
+    const { ctx, indexer, report, checkpointer, marks } = openParts(path, options);
+    return new SessionStore(ctx, indexer, report, path, options.nativeBinding, checkpointer, marks);
   }
 
   /**
@@ -473,13 +399,4 @@ export class SessionStore {
       throw toStoreError(e, what);
     }
   }
-}
-
-function recheckMarker(path: string): string {
-  return `${path}.needs-integrity-check`;
-}
-
-function repairAtOpen(ctx: StoreContext): Pick<OpenReport, "repaired" | "repairFailures"> {
-  const { repaired, failures } = repairAll(ctx);
-  return { repaired, repairFailures: failures };
 }
