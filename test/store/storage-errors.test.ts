@@ -48,14 +48,18 @@ describe.skipIf(!canMountSmallDisk)("storage failures (on a real tmpfs)", () => 
     expect(err.message).toContain("is read-only");
   });
 
-  it("a full disk: appends fail DISK_FULL in plain words, close does not throw, and the index catches up at the next open", () => {
+  it("a full disk: appends fail DISK_FULL in plain words, search answers from what is indexed, close does not throw, and the index catches up at the next open", () => {
     disk = mountSmallDisk(4);
     const path = join(disk!.path, "workbench.db");
     // The index catches up only at close: its rows are what close has to write.
     const store = SessionStore.open(path, { indexer: { idleMs: null, maxBacklog: 1_000_000 } });
     const s = store.createSession({ workspaceId: store.addWorkspace("/w").id });
     for (let i = 0; i < 50; i++) store.appendEntry(s.id, user(`searchable message ${i} ${"words ".repeat(200)}`));
+    expect(store.search("searchable", { limit: 100 })).toHaveLength(50);
+    for (let i = 0; i < 50; i++) store.appendEntry(s.id, user(`pending message ${i} ${"words ".repeat(200)}`));
     disk!.fill();
+    // The pending rows cannot be indexed now: search answers from what is indexed instead of failing.
+    expect(store.search("searchable", { limit: 100 })).toHaveLength(50);
     let refused: unknown = null;
     try {
       for (let i = 0; i < 200; i++) store.appendEntry(s.id, user(`more ${i} ${"filler ".repeat(2000)}`));
@@ -64,14 +68,16 @@ describe.skipIf(!canMountSmallDisk)("storage failures (on a real tmpfs)", () => 
     }
     expect(refused).toBeInstanceOf(StoreError);
     expect((refused as StoreError).code).toBe("DISK_FULL");
-    expect((refused as StoreError).message).toMatch(/^The disk holding your sessions is full \(appendEntry: .*\): free space and try again\.$/);
+    expect((refused as StoreError).message).toMatch(
+      /^The disk holding your sessions is full \(appendEntry: .*\): free space and try again\.$/,
+    );
     // Its index rows cannot be written either: they are caught up at the next open, close does not fail for them.
     expect(() => store.close()).not.toThrow();
 
     disk!.free();
     const again = SessionStore.open(path);
-    expect(again.loadEntries(s.id).length).toBeGreaterThanOrEqual(50);
-    expect(again.search("searchable").length).toBeGreaterThan(0);
+    expect(again.loadEntries(s.id).length).toBeGreaterThanOrEqual(100);
+    expect(again.search("pending", { limit: 100 })).toHaveLength(50);
     again.close();
   });
 });

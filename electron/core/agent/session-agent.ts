@@ -256,7 +256,8 @@ export class SessionAgent {
       // A store that refused a write, or a bug in the loop, must not take the host down:
       // store it as the turn's outcome when the store still takes it, show it and go idle.
       storeFailed = isStorageFailure(err);
-      this.failTurn(turnFailureText(err));
+      // A store that just refused a write is not asked again (a held lock would cost another busy timeout).
+      this.failTurn(turnFailureText(err), !storeFailed);
     } finally {
       this.gate.clear();
       this.controller = null;
@@ -358,9 +359,9 @@ export class SessionAgent {
    * turn's outcome, an assistant entry with stopReason "error", so a reload,
    * replay and statistics show what happened; then announced like a provider error.
    */
-  private failTurn(message: string): void {
+  private failTurn(message: string, store = true): void {
     try {
-      this.journal.appendMessage(failedRequest(this.model ?? NO_MODEL, message, this.deps.now()));
+      if (store) this.journal.appendMessage(failedRequest(this.model ?? NO_MODEL, message, this.deps.now()));
     } catch {
       // The store itself failing: the event below still tells the user.
     }

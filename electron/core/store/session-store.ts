@@ -33,7 +33,7 @@ import { listKeptFiles, moveAside, schemaVersion, type KeptFile, type StoreConte
 import { checkIntegrityOffThread, type IntegrityReport } from "./integrity";
 import type { Checkpointer } from "./checkpointer";
 import { appendEntry, loadEntriesChecked, type CheckedEntries, type EntryRange, type LoadOptions } from "./entries";
-import { StoreError, toStoreError } from "./errors";
+import { StoreError, isStorageFailure, toStoreError } from "./errors";
 import { addNote, deleteNote, listNotes, type Note, type NoteInput } from "./notes";
 import { repairAll, repairSession } from "./repair";
 import { salvageInto, type SalvageReport } from "./salvage";
@@ -304,10 +304,16 @@ export class SessionStore {
     return c ? { ready: c.ready, checkpoints: c.checkpoints, restarts: c.restarts } : null;
   }
 
-  /** Catches the index up with every committed entry, then queries it. */
+  /** Catches the index up with every committed entry (as far as the disk takes it), then queries it. */
   search(query: string, options: SearchOptions = {}): SearchHit[] {
     return this.guard("search", () => {
-      this.indexer.flush();
+      try {
+        this.indexer.flush();
+      } catch (e) {
+        // A full or locked disk cannot take the newest index rows: search what is indexed (they stay pending).
+        if (!isStorageFailure(toStoreError(e, "search"))) throw e;
+        this.indexer.lastError = e;
+      }
       return search(this.ctx, query, options);
     });
   }
