@@ -10,14 +10,15 @@ import { MAX_REPORTS, installProcessGuard } from "../../electron/core/host/proce
 
 describe("process guard", () => {
   it("logs every failure, reports from when the core is connected, and caps the reports", () => {
-    const proc = new EventEmitter() as unknown as NodeJS.Process;
+    const emitter = new EventEmitter();
+    const proc = emitter as unknown as NodeJS.Process;
     const logged: string[] = [];
     const reported: string[] = [];
     const guard = installProcessGuard((line) => logged.push(line), proc);
-    proc.emit("unhandledRejection", new Error("before the core"));
+    emitter.emit("unhandledRejection", new Error("before the core"));
     guard.reportTo((m) => reported.push(m));
-    proc.emit("uncaughtException", new Error("boom"));
-    for (let i = 0; i < MAX_REPORTS + 5; i++) proc.emit("unhandledRejection", `reason ${i}`);
+    emitter.emit("uncaughtException", new Error("boom"));
+    for (let i = 0; i < MAX_REPORTS + 5; i++) emitter.emit("unhandledRejection", `reason ${i}`);
 
     expect(logged).toHaveLength(MAX_REPORTS + 7);
     expect(logged[0]).toMatch(/^unhandled promise rejection \(the app keeps running\): Error: before the core/);
@@ -26,7 +27,7 @@ describe("process guard", () => {
     expect(reported.at(-1)).toMatch(/Further ones are only written to the log\.$/);
 
     guard.dispose();
-    expect(proc.listenerCount("unhandledRejection")).toBe(0);
-    expect(proc.listenerCount("uncaughtException")).toBe(0);
+    expect(emitter.listenerCount("unhandledRejection")).toBe(0);
+    expect(emitter.listenerCount("uncaughtException")).toBe(0);
   });
 });
