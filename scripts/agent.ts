@@ -29,11 +29,15 @@ import { undoHeadless } from "../electron/core/host/headless-undo";
 import { startCore } from "../electron/core/host/start-core";
 import { createFileSecretStore, keyFileFor } from "../electron/core/host/file-secret-store";
 import { defaultDataDir } from "../electron/core/host/data-dir";
+import { installProcessGuard } from "../electron/core/host/process-guard";
 
 const USAGE = [
   'usage: npm run agent -- run --workspace <dir> [--model <provider>/<model>] [--reasoning default|off|low|medium|high] [--session <id> | --continue] [--approve all|read-only|none] [--trust-mcp] [--max-budget-usd <usd>] [--max-turns <n>] [--json] [--db <file>] "<prompt>"',
   "       npm run agent -- undo --workspace <dir> [--session <id>] [--force] [--json] [--db <file>]",
 ].join("\n");
+
+// First: a missed catch in the core is logged, never the end of a run halfway through a turn (process-guard.ts).
+const guard = installProcessGuard((line) => process.stderr.write(`agent: ${line}\n`));
 
 function usage(message: string): never {
   process.stderr.write(`${message}\n${USAGE}\n`);
@@ -163,6 +167,7 @@ async function withCore(
     demo: "auto",
     ...(approvalPolicy ? { approvalPolicy } : {}),
   });
+  guard.reportTo((message) => core.workbench.notice?.("error", message));
   try {
     return await work(core.workbench, {
       out: (line) => process.stdout.write(`${line}\n`),

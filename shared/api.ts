@@ -51,6 +51,20 @@ export const WorkspaceSchema = z.object({
 });
 export type Workspace = z.infer<typeof WorkspaceSchema>;
 
+/**
+ * A stored entry that could not be read (`INVALID_JSON`, `INVALID_ENTRY`: its
+ * bytes stay in the database and go into a JSON export) or a run of entries
+ * that are gone (`MISSING`, `toSeq` the last of the run).
+ */
+export const DamagedEntrySchema = z.object({
+  seq: z.number().int(),
+  toSeq: z.number().int().optional(),
+  kind: z.string(),
+  code: z.enum(["INVALID_JSON", "INVALID_ENTRY", "MISSING"]),
+  message: z.string(),
+});
+export type DamagedEntry = z.infer<typeof DamagedEntrySchema>;
+
 export const SessionSummarySchema = z.object({
   id: z.string(),
   workspaceId: z.string(),
@@ -467,6 +481,8 @@ export const requests = lazyTable({
     result: z.object({
       session: SessionSummarySchema,
       entries: z.array(StoredEntrySchema),
+      /** Stored rows in the same range that could not be read, and runs of missing ones (shown as "damaged entry" rows). */
+      damaged: z.array(DamagedEntrySchema).optional(),
       turn: TurnStateSchema,
       /** Ask mode switched on or off after entry `afterSeq` (shown as markers). */
       modeChanges: z.array(ModeChangeSchema),
@@ -475,7 +491,7 @@ export const requests = lazyTable({
   "session.entries": () => ({
     /** Entries with fromSeq <= seq <= toSeq, in order. */
     params: SessionId.extend({ fromSeq: z.number().int().min(1).optional(), toSeq: z.number().int().min(1).optional() }).strict(),
-    result: z.object({ entries: z.array(StoredEntrySchema) }),
+    result: z.object({ entries: z.array(StoredEntrySchema), damaged: z.array(DamagedEntrySchema).optional() }),
   }),
   "chat.send": () => ({
     params: SessionId.extend({
@@ -605,6 +621,26 @@ export const requests = lazyTable({
     result: ApprovalRuleSchema,
   }),
   "rules.remove": () => ({ params: z.object({ workspaceId: z.string(), id: z.string() }).strict(), result: Ok }),
+  /** Session database files kept aside as damaged (newest first): Settings offers to recover from them. */
+  "storage.keptFiles": () => ({
+    params: Empty,
+    result: z.array(z.object({ path: z.string(), bytes: z.number().int().nonnegative(), keptAt: z.number() })),
+  }),
+  /**
+   * Copies every readable row of a kept file (one `storage.keptFiles` lists) into the current
+   * database; sessions already here are left as they are, so a second run adds nothing.
+   */
+  "storage.recover": () => ({
+    params: z.object({ path: z.string().min(1) }).strict(),
+    result: z.object({
+      sessions: z.number().int(),
+      entries: z.number().int(),
+      missingEntries: z.number().int(),
+      alreadyPresent: z.number().int(),
+      /** The same in one sentence. */
+      summary: z.string(),
+    }),
+  }),
   "settings.get": () => ({ params: Empty, result: SettingsSchema }),
   "settings.update": () => ({ params: SettingsSchema.partial().strict(), result: SettingsSchema }),
   /** The OS sandbox bash would run in on this machine (probed once). */
@@ -813,6 +849,8 @@ export const ApiErrorCodeSchema = z.enum([
   "IMPORT_INVALID",
   /** An import past IMPORT_LIMITS (bytes or counts). Nothing was stored. */
   "IMPORT_TOO_LARGE",
+  /** The session database refused a write (disk full, locked by another program, read-only, an I/O error): the same request can work once that is fixed. */
+  "STORAGE",
   /** Client side: the core cannot be reached (WebSocket closed or reconnecting). */
   "UNAVAILABLE",
 ]);

@@ -361,8 +361,22 @@ export const SessionExportSchema = z
     entries: z.array(ExportedEntrySchema),
     notes: z.array(ExportedNoteSchema),
     toolCalls: z.array(ExportedToolCallSchema),
-    /** Stored rows that could not be read when exporting (not importable). */
-    problems: z.array(z.object({ seq: z.number().int(), kind: z.string(), code: z.string(), message: z.string() }).strict()),
+    /**
+     * Stored rows that could not be read when exporting (not importable), with their stored text as it
+     * is (`raw`, redacted like the rest), and runs of missing entries (`toSeq`: the last of the run).
+     */
+    problems: z.array(
+      z
+        .object({
+          seq: z.number().int(),
+          kind: z.string(),
+          code: z.string(),
+          message: z.string(),
+          toSeq: z.number().int().optional(),
+          raw: z.string().optional(),
+        })
+        .strict(),
+    ),
   })
   .strict();
 export type SessionExport = z.infer<typeof SessionExportSchema>;

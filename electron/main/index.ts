@@ -10,6 +10,7 @@ import { registerAppScheme, serveRenderer } from "./app-protocol";
 import { parseAppArgs } from "./args";
 import { openCore } from "./core";
 import { hardenSession, hardenWebContents } from "./harden";
+import { installProcessGuard } from "../core/host/process-guard";
 import { createHostServices } from "./host-services";
 import { registerWorkbenchIpc } from "./ipc";
 import { buildMenuTemplate } from "./menu";
@@ -20,6 +21,8 @@ import { createWindowOptions } from "./window-options";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const log = (line: string) => console.log(`[main] ${line}`);
+// First: a missed catch in the core or here is logged and reported, never the end of the app (process-guard.ts).
+const guard = installProcessGuard(log);
 
 const args = parseAppArgs(process.argv, app.isPackaged, process.cwd());
 // Before "ready" and before anything reads userData (safeStorage, the database, Chromium's profile).
@@ -100,6 +103,7 @@ async function start(): Promise<void> {
     return;
   }
   closeCore = opened.close;
+  guard.reportTo((message) => opened.workbench.notice?.("error", message));
   log(`sessions: ${opened.dbPath}`);
   registerWorkbenchIpc({
     ipcMain,

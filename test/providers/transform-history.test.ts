@@ -362,3 +362,31 @@ describe("purity", () => {
     expect(JSON.stringify(history)).toBe(before);
   });
 });
+
+describe("a failed attempt cut inside a tool call, then retried", () => {
+  // The loop stores the failed attempt with its call and an error result for it, then the retry's turn.
+  const history = (): Message[] => [
+    user("read a"),
+    assistant(CLAUDE, [text("Reading"), call("toolu_cut")], "error"),
+    { ...result("toolu_cut", "error: the response failed before this tool call could run"), isError: true },
+    assistant(CLAUDE, [call("toolu_ok")]),
+    result("toolu_ok", "contents"),
+    assistant(CLAUDE, [text("a says hello")], "stop"),
+    user("thanks"),
+  ];
+
+  for (const [name, t] of [
+    ["Anthropic", ANTHROPIC],
+    ["Chat Completions", CHAT],
+    ["Responses", RESPONSES],
+    ["Mistral", MISTRAL],
+  ] as const) {
+    it(`never sends the failed attempt's call, nor its result, to ${name}`, () => {
+      const { messages } = prepare(t, history());
+      const wire = JSON.stringify(messages);
+      expect(wire).not.toContain("toolu_cut");
+      expect(wire).toContain("contents");
+      accepted(t, history(), TOOLS, t === MISTRAL);
+    });
+  }
+});

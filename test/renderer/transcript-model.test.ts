@@ -80,3 +80,19 @@ describe("transcript model", () => {
     expect(m1.results.has("c1")).toBe(false);
   });
 });
+
+describe("damaged entries", () => {
+  it("are rows in seq order among the entries, never left out", () => {
+    const model = buildTranscript(
+      [user(1, "first"), user(3, "third"), user(7, "seventh")],
+      [
+        { seq: 2, kind: "user", code: "INVALID_JSON", message: "Unexpected end of JSON input" },
+        { seq: 4, toSeq: 6, kind: "unknown", code: "MISSING", message: "entries 4–6 (3) are missing" },
+        { seq: 8, kind: "assistant", code: "INVALID_ENTRY", message: "message.content: Required" },
+      ],
+    );
+    expect(model.rows.map((r) => `${r.kind}:${r.seq}`)).toEqual(["user:1", "damaged:2", "user:3", "damaged:4", "user:7", "damaged:8"]);
+    expect(model.lastSeq).toBe(8);
+    expect(model.lastUserText).toBe("seventh");
+  });
+});

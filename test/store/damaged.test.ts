@@ -46,7 +46,7 @@ describe("damaged database file", () => {
     store.close();
   });
 
-  it("reports a truncated database as DAMAGED and keeps the truncated file and its WAL aside", () => {
+  it("reports a truncated database as DAMAGED, saves what precedes the cut, and keeps the truncated file and its WAL aside", () => {
     dir = tempDir();
     const path = dir.file("sessions.db");
     realDatabase(path);
@@ -59,7 +59,15 @@ describe("damaged database file", () => {
     expect(recovered).not.toBeNull();
     expect(readFileSync(`${path}.damaged-${STAMP}`)).toEqual(truncated);
     expect(existsSync(`${path}.damaged-${STAMP}-wal`)).toBe(true);
-    expect(store.recentWorkspaces()).toEqual([]);
+    // The rows before the cut were copied into the fresh store; the kept file is unchanged.
+    expect(store.recentWorkspaces().map((w) => w.path)).toEqual(["/w"]);
+    const [session] = store.listSessions(store.recentWorkspaces()[0].id).sessions;
+    expect(recovered?.salvage?.entries).toBeGreaterThan(0);
+    expect(recovered?.salvage?.entries).toBeLessThan(300);
+    // A row whose text ran onto a lost page was copied as it reads: listed as damaged, not dropped.
+    const { entries, problems } = store.loadEntriesChecked(session.id);
+    expect(entries.length + problems.filter((p) => p.code !== "MISSING").length).toBe(recovered!.salvage!.entries);
+    expect(readFileSync(`${path}.damaged-${STAMP}`)).toEqual(truncated);
     store.close();
   });
 

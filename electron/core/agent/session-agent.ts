@@ -18,9 +18,10 @@ import type { CompactionCarrier } from "./compaction";
 import type { LoadedInstructions } from "./instructions";
 import type { AgentDeps, ResolvedModel } from "./ports";
 import { failedRequest, type RequestHost } from "./request-stream";
+import { isStorageFailure } from "../store";
 import { SessionCompaction, compactionResult } from "./session-compaction";
 import { SessionInstructions } from "./session-instructions";
-import { SessionJournal, errorText } from "./session-journal";
+import { SessionJournal, errorText, turnFailureText } from "./session-journal";
 import { RequestContextBuilder } from "./request-context";
 import { runToolBatch, type ToolBatchHost } from "./tool-batch";
 import type { TodoItem } from "../../../shared/todo";
@@ -152,13 +153,17 @@ export class SessionAgent implements ParentAgent {
    * or, with `steer`, joins this turn at its next tool boundary (turn-queues.ts).
    * `askEach` (a reason): the turn this message starts asks for every side
    * effect not denied, whatever rules allow (headless --approve none / read-only).
+   * When idle the message is saved before the turn starts; a store that
+   * refuses it (disk full, locked, read-only) leaves the session idle and
+   * answers `notSaved` with the reason in plain words: nothing ran, the
+   * caller still holds the message and sends it again (Retry).
    */
   send(
     text: string,
     images: ImageContent[] = [],
     attachments: { type: "text"; text: string }[] = [],
     opts: SendOptions = {},
-  ): { queued: boolean } {
+  ): { queued: boolean; notSaved?: string } {
     const message: UserMessage = {
       role: "user",
       content: [...(text ? [{ type: "text" as const, text }] : []), ...attachments, ...images],
@@ -170,10 +175,44 @@ export class SessionAgent implements ParentAgent {
       this.emitState();
       return { queued: true };
     }
-    this.running = this.runTurn(message, opts).finally(() => {
-      this.running = null;
-    });
+    // Follow-ups left by a turn whose store failed go first, in order; the new message is the caller's to send again.
+    const notSaved = this.saveLeftovers() ?? this.save(message);
+    if (notSaved !== null) {
+      this.emitState();
+      return { queued: false, notSaved };
+    }
+    this.startTurn(opts);
     return { queued: false };
+  }
+
+  /** Stores a message a turn starts with; the failure's words, or null. */
+  private save(message: UserMessage): string | null {
+    try {
+      this.journal.appendMessage(message);
+      return null;
+    } catch (err) {
+      return turnFailureText(err);
+    }
+  }
+
+  /** Stores the follow-ups a failed store left queued, each leaving the queue once stored; the failure's words, or null. */
+  private saveLeftovers(): string | null {
+    for (let queued = this.queues.nextFollowUp(); queued; queued = this.queues.nextFollowUp()) {
+      const notSaved = this.save(queued);
+      if (notSaved !== null) {
+        this.queues.putBack(queued);
+        return notSaved;
+      }
+    }
+    return null;
+  }
+
+  private startTurn(opts: SendOptions): void {
+    this.running = this.runTurn(opts)
+      .catch((err: unknown) => this.deps.emit("turn.error", { sessionId: this.sessionId, message: turnFailureText(err) }))
+      .finally(() => {
+        this.running = null;
+      });
   }
 
   /** Resolves when the current turn (if any) has finished. */
@@ -265,12 +304,12 @@ export class SessionAgent implements ParentAgent {
 
   // ------------------------------------------------------------ the turn
 
-  private async runTurn(first: UserMessage, opts: SendOptions = {}): Promise<void> {
+  /** Runs a turn on the stored history (its user message is saved already). */
+  private async runTurn(opts: SendOptions = {}): Promise<void> {
     const controller = new AbortController();
     this.controller = controller;
     this.status = "running";
     this.emitState();
-    this.journal.appendMessage(first);
     const limits = opts.limits ?? {};
     this.budget =
       opts.budget ??
@@ -278,6 +317,7 @@ export class SessionAgent implements ParentAgent {
         () => ({ ...(this.deps.turnLimits?.() ?? NO_LIMITS), ...limits }),
         () => this.deps.now(),
       );
+    let storeFailed = false;
     try {
       // MCP servers still starting, and the AGENTS.md files (read again each turn: the user may have edited them).
       await this.deps.prepareTools?.();
@@ -293,8 +333,11 @@ export class SessionAgent implements ParentAgent {
         if (resolved) await this.compaction.run(resolved, controller.signal, "manual");
       }
     } catch (err) {
-      // A bug in the loop must not take the host down; store it as the turn's outcome, show it and go idle.
-      this.failTurn(`internal error: ${errorText(err)}`);
+      // A store that refused a write, or a bug in the loop, must not take the host down:
+      // store it as the turn's outcome when the store still takes it, show it and go idle.
+      storeFailed = isStorageFailure(err);
+      // A store that just refused a write is not asked again (a held lock would cost another busy timeout).
+      this.failTurn(turnFailureText(err), !storeFailed);
     } finally {
       this.compaction.abort();
       this.gate.clear();
@@ -305,12 +348,20 @@ export class SessionAgent implements ParentAgent {
       this.emitState();
       this.deps.emit("stream.end", { sessionId: this.sessionId });
     }
-    // Follow-ups (and steering messages no boundary took) start a new turn each.
+    // Follow-ups (and steering messages no boundary took) start a new turn each; one the store
+    // refuses stays first in line (shown in the turn state) until the next send saves it first.
+    if (storeFailed) return;
     const next = this.queues.nextFollowUp();
-    if (next) {
-      this.running = this.runTurn(next);
-      await this.running;
+    if (!next) return;
+    const notSaved = this.save(next);
+    if (notSaved !== null) {
+      this.queues.putBack(next);
+      this.deps.emit("turn.error", { sessionId: this.sessionId, message: notSaved });
+      this.emitState();
+      return;
     }
+    this.running = this.runTurn();
+    await this.running;
   }
 
   private loopHost(budget: TurnCaps): LoopHost {
@@ -358,9 +409,9 @@ export class SessionAgent implements ParentAgent {
    * turn's outcome, an assistant entry with stopReason "error", so a reload,
    * replay and statistics show what happened; then announced like a provider error.
    */
-  private failTurn(message: string): void {
+  private failTurn(message: string, store = true): void {
     try {
-      this.journal.appendMessage(failedRequest(this.model ?? NO_MODEL, message, this.deps.now()));
+      if (store) this.journal.appendMessage(failedRequest(this.model ?? NO_MODEL, message, this.deps.now()));
     } catch {
       // The store itself failing: the event below still tells the user.
     }
@@ -391,7 +442,7 @@ export class SessionAgent implements ParentAgent {
       context: (resolved) => this.buildContext(resolved, null, withTools),
       reasoning: () => this.reasoning,
       resolveCurrent: () => this.resolveCurrentModel(),
-      record: (message) => this.journal.appendMessage(message),
+      record: (message) => this.journal.appendFailedAttempt(message),
     };
   }
 

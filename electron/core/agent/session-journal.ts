@@ -12,6 +12,7 @@ import type {
   ToolResultMessage,
   UserMessage,
 } from "../../../shared/protocol";
+import { isStorageFailure, rewordStorageFailure } from "../store";
 import { ContextLedger } from "./context-ledger";
 import { indexOfSeq, latestCompaction, modelMessageOf, viewOf, type ModelView } from "./context";
 import type { AgentDeps } from "./ports";
@@ -151,6 +152,17 @@ export class SessionJournal {
     }
   }
 
+  /**
+   * A failed attempt that will be retried, with an error result for each of
+   * its calls: the retry's message comes next, so nothing else would answer
+   * them (docs/architecture.md#invariants).
+   */
+  appendFailedAttempt(message: AssistantMessage): void {
+    this.appendMessage(message);
+    const calls = message.content.filter((b): b is ToolCall => b.type === "toolCall");
+    this.appendSynthesized(calls, "error", "error: the response failed before this tool call could run");
+  }
+
   /** appendSynthesized as errors, for a store that may be failing: a write that fails is left to the repair at the next open. */
   tryAppendSynthesized(calls: ToolCall[], text: string): void {
     try {
@@ -163,4 +175,9 @@ export class SessionJournal {
 
 export function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+/** What a turn that threw tells the user: a storage failure in plain words with the way out, anything else as the bug it is. */
+export function turnFailureText(err: unknown): string {
+  return isStorageFailure(err) ? rewordStorageFailure(err, "press Retry") : `internal error: ${errorText(err)}`;
 }

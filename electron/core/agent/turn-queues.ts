@@ -33,14 +33,28 @@ export class TurnQueues {
     return this.followUps.shift();
   }
 
-  /** At a tool boundary: stores the plan edit and the steering messages, in that order; true when a steering message was stored. */
+  /** A follow-up the store refused: first in line again. */
+  putBack(message: UserMessage): void {
+    this.followUps.unshift(message);
+  }
+
+  /**
+   * At a tool boundary: stores the plan edit and the steering messages, in
+   * that order, each leaving the queue once stored (a store that refuses one
+   * keeps it and the rest queued, and throws); true when a steering message was stored.
+   */
   deliver(journal: SessionJournal, now: number): boolean {
-    const plan = this.planEdit;
-    const steering = this.steering.splice(0);
-    this.planEdit = null;
-    if (plan !== null) journal.append({ type: "planEdit", items: plan, timestamp: now });
-    for (const message of steering) journal.appendMessage(message);
-    return steering.length > 0;
+    if (this.planEdit !== null) {
+      journal.append({ type: "planEdit", items: this.planEdit, timestamp: now });
+      this.planEdit = null;
+    }
+    let steered = false;
+    while (this.steering.length > 0) {
+      journal.appendMessage(this.steering[0]);
+      this.steering.shift();
+      steered = true;
+    }
+    return steered;
   }
 
   /**

@@ -39,9 +39,11 @@ import { withWorkspaceDiff } from "../checkpoints/export-diff";
 import { createReviewHandlers } from "../review/handlers";
 import { redactText } from "../review/redact";
 import { SessionStore } from "../store";
-import { ApiFailure, dispatch, type HandlerTable } from "./dispatch";
+import { dispatch, type HandlerTable } from "./dispatch";
+import { damageNotice, lossNotice, recoveredNotice } from "./store-notices";
 import { createHandlers } from "./handlers";
 import { createEcosystemHandlers } from "./ecosystem-handlers";
+import { createStorageHandlers } from "./storage-handlers";
 import { KeyRing } from "./keys";
 import { ModelCatalog } from "./model-catalog";
 import { catalogUrl, LiveCatalog } from "../providers/catalog/live-catalog";
@@ -145,7 +147,9 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     checkpoints: "background",
   });
   const notices = [...(options.host.notices ?? [])];
-  if (recovered) notices.push(`The session database was damaged; it was moved to ${recovered.movedTo} and a fresh one was started.`);
+  if (recovered) notices.push(recoveredNotice(recovered));
+  const lost = lossNotice(store.openReport);
+  if (lost) notices.push(lost);
   const repaired = store.openReport.repaired ?? [];
   if (repaired.length > 0) notices.push(`${repaired.length} session(s) interrupted mid-turn were repaired.`);
   const leftovers = store.openReport.leftoverImports;
@@ -315,19 +319,12 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     return deps;
   };
 
-  const damageNotice = (message: string) =>
-    `The session database reports damage (${message}). Export the sessions you need; at the next start the damaged file is moved aside and a fresh one is started.`;
   void store.integrity().then((report) => {
     if (report.ok) return;
-    const notice = report.damaged ? damageNotice(report.message) : `The session database could not be checked: ${report.message}`;
+    const notice = damageNotice(report);
     notices.push(notice);
-    emit("app.notice", { level: report.damaged ? "error" : "warning", message: notice });
+    emit("app.notice", { level: report.damaged && !report.dataIntact ? "error" : "warning", message: notice });
   });
-  /** Before an export: a fresh check, so a damaged database is not silently copied out. */
-  const ensureIntact = async () => {
-    const report = await store.integrity({ fresh: true });
-    if (!report.ok && report.damaged) throw new ApiFailure("CONFLICT", damageNotice(report.message));
-  };
 
   let initialWorkspaceId: string | null = null;
   if (options.initialWorkspace) {
@@ -421,12 +418,13 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
   const table: HandlerTable = {
     ...createHandlers(ctx),
     ...createEcosystemHandlers(ctx),
+    ...createStorageHandlers(ctx),
     ...review,
     // Files at a step and exports read the checkpoints, so what bash changed shows too (docs/checkpoints.md).
     "review.fileStates": async (p: { sessionId: string; seq: number }) =>
       fileStatesFromCheckpoints(checkpoints, p.sessionId, p.seq, review["review.fileStates"](p)),
+    // Not refused for damage elsewhere in the file: the export holds what reads, and lists what does not (its problems).
     "review.export": async (p: { sessionId: string; format: ExportFormat; includeWorkspaceDiff?: boolean }) => {
-      await ensureIntact();
       const file = review["review.export"](p);
       if (!p.includeWorkspaceDiff) return file;
       const diff = await sessionWorkspaceDiff(checkpoints, p.sessionId);
@@ -453,6 +451,10 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     onEvent: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    notice: (level, message) => {
+      notices.push(message);
+      emit("app.notice", { level, message });
     },
     close: async () => {
       stopWarmUp();

@@ -3,7 +3,7 @@
  * typed ApiError. Never throws.
  */
 import { requests, type ApiError, type ApiResponse, type RequestMethod, type RequestResult } from "../../../shared/api";
-import { isStoreError } from "../store";
+import { isStorageFailure, isStoreError } from "../store";
 
 export type HandlerTable = {
   [M in RequestMethod]: (params: never) => Promise<RequestResult<M>> | RequestResult<M>;
@@ -55,7 +55,14 @@ export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiFailure) return { code: err.code, message: err.message };
   if (err instanceof Error && err.name === "NotFound") return { code: "NOT_FOUND", message: err.message };
   if (isStoreError(err)) {
-    const code = err.code === "NOT_FOUND" ? "NOT_FOUND" : err.code === "INVALID_ARGUMENT" ? "INVALID_REQUEST" : "INTERNAL";
+    const code =
+      err.code === "NOT_FOUND"
+        ? "NOT_FOUND"
+        : err.code === "INVALID_ARGUMENT"
+          ? "INVALID_REQUEST"
+          : isStorageFailure(err)
+            ? "STORAGE"
+            : "INTERNAL";
     return { code, message: err.message };
   }
   return { code: "INTERNAL", message: err instanceof Error ? err.message : String(err) };

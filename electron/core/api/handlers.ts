@@ -3,6 +3,7 @@ import type { RequestParams, RequestResult } from "../../../shared/api";
 import type { CoreContext } from "./create-workbench";
 import { NotFound, openWorkspaceFolder, requireSession as findSession, requireWorkspace as findWorkspace } from "./lookups";
 import { ApiFailure, type CoreHandlerTable, type HandlerTable } from "./dispatch";
+import { isStorageFailure } from "../store";
 import { readCaFile } from "../network/node-fetch";
 import { parseSettings } from "./settings";
 import { invalidBashAllow } from "../tools/approval/rule-match";
@@ -10,6 +11,7 @@ import { detectBashSandbox } from "../tools/bash-sandbox";
 import { composeMessage } from "./compose-message";
 import { listFolders } from "./folder-browser";
 import type { EcosystemMethod } from "./ecosystem-handlers";
+import type { StorageMethod } from "./storage-handlers";
 
 /** A bash allow rule must name its program; any rule needs text. */
 function checkRulePattern(tool: string, action: string, pattern: string): void {
@@ -20,7 +22,7 @@ function checkRulePattern(tool: string, action: string, pattern: string): void {
 type P<M extends keyof HandlerTable> = RequestParams<M>;
 type R<M extends keyof HandlerTable> = RequestResult<M>;
 
-export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, EcosystemMethod> {
+export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, EcosystemMethod | StorageMethod> {
   const { store } = ctx;
 
   const requireSession = (id: string) => findSession(store, id);
@@ -109,12 +111,22 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
     "session.load": (p: P<"session.load">) => {
       const session = requireSession(p.sessionId);
       const agent = ctx.activeAgent(p.sessionId);
-      if (!agent || agent.turnState().status === "idle") store.repairSession(p.sessionId);
+      if (!agent || agent.turnState().status === "idle") {
+        try {
+          store.repairSession(p.sessionId);
+        } catch (err) {
+          // A store that refuses the write (locked, full) still lets the session be read; the repair runs at the next load.
+          if (!isStorageFailure(err)) throw err;
+        }
+      }
       const current = requireSession(p.sessionId);
       const fromSeq = p.tail ? Math.max(1, current.entryCount - p.tail + 1) : undefined;
+      // Checked: a row that no longer reads is shown as damaged, not silently left out.
+      const { entries, problems } = store.loadEntriesChecked(session.id, { fromSeq });
       return {
         session: current,
-        entries: store.loadEntries(session.id, { fromSeq }),
+        entries,
+        damaged: problems,
         turn: agent?.turnState() ?? {
           sessionId: session.id,
           mode: ctx.services.mode(session.id),
@@ -128,7 +140,8 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
 
     "session.entries": (p: P<"session.entries">) => {
       requireSession(p.sessionId);
-      return { entries: store.loadEntries(p.sessionId, { fromSeq: p.fromSeq, toSeq: p.toSeq }) };
+      const { entries, problems } = store.loadEntriesChecked(p.sessionId, { fromSeq: p.fromSeq, toSeq: p.toSeq });
+      return { entries, damaged: problems };
     },
 
     "chat.send": async (p: P<"chat.send">) => {
@@ -141,11 +154,14 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
         sources: ctx.promptSources,
       });
       const askEach = p.approvals === "askEach" ? "this run asks for every change and command" : undefined;
-      return ctx.agent(p.sessionId).send(text, p.images ?? [], blocks, {
+      const sent = ctx.agent(p.sessionId).send(text, p.images ?? [], blocks, {
         ...(askEach ? { askEach } : {}),
         ...(p.delivery === "steer" ? { steer: true } : {}),
         ...(p.limits ? { limits: p.limits } : {}),
       });
+      // Not saved, so not sent: the caller keeps the message and sends it again once the store takes it.
+      if (sent.notSaved !== undefined) throw new ApiFailure("STORAGE", sent.notSaved);
+      return { queued: sent.queued };
     },
     "session.setPlan": (p: P<"session.setPlan">) => {
       requireSession(p.sessionId);

@@ -32,5 +32,7 @@ export interface SecretStore {
 export interface Workbench {
   handle(method: string, params: unknown): Promise<ApiResponse<unknown>>;
   onEvent(listener: WorkbenchEventListener): () => void;
+  /** Tells the user something about the app as a whole (an `app.notice` now, and in `app.info`'s notices later). */
+  notice?(level: "warning" | "error", message: string): void;
   close(): Promise<void>;
 }

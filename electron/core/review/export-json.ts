@@ -49,7 +49,8 @@ export interface ExportSource {
 export function loadExportSource(store: ReviewStorePort, sessionId: string): ReviewResult<ExportSource> {
   const session = store.getSession(sessionId);
   if (!session) return fail("NOT_FOUND", `no session ${sessionId}`);
-  const { entries, problems } = store.loadEntriesChecked(sessionId);
+  // With each unreadable row's stored text: the export keeps what the app could not read.
+  const { entries, problems } = store.loadEntriesChecked(sessionId, {}, { raw: true });
   return {
     ok: true,
     value: {
@@ -112,7 +113,14 @@ export function buildEnvelope(src: ExportSource, redactor: Redactor): SessionExp
     entries: src.entries.map(({ seq, entry }) => ({ seq, entry: withoutSignatures(entry) })),
     notes,
     toolCalls,
-    problems: src.problems.map((p) => ({ seq: p.seq, kind: p.kind, code: p.code, message: p.message })),
+    problems: src.problems.map((p) => ({
+      seq: p.seq,
+      kind: p.kind,
+      code: p.code,
+      message: p.message,
+      ...(p.toSeq !== undefined ? { toSeq: p.toSeq } : {}),
+      ...(p.raw !== undefined ? { raw: p.raw } : {}),
+    })),
   };
   return redactor.value(envelope);
 }

@@ -2,7 +2,7 @@
 import type { ApiErrorCode } from "../../../shared/api";
 export type ReviewErrorCode = Extract<
   ApiErrorCode,
-  "NOT_FOUND" | "INVALID_REQUEST" | "UNSUPPORTED" | "CONFLICT" | "INTERNAL" | "IMPORT_INVALID" | "IMPORT_TOO_LARGE"
+  "NOT_FOUND" | "INVALID_REQUEST" | "UNSUPPORTED" | "CONFLICT" | "INTERNAL" | "IMPORT_INVALID" | "IMPORT_TOO_LARGE" | "STORAGE"
 >;
 
 export interface ReviewError {

@@ -4,7 +4,7 @@
  */
 import type { SessionSummary } from "../../../shared/api";
 import type { ModelRef, SessionEntry, StoredEntry } from "../../../shared/protocol";
-import type { CheckedEntries, EntryRange, Note, NoteInput, StagedImportsPort, ToolCallInput, ToolCallRecord } from "../store";
+import type { CheckedEntries, EntryRange, LoadOptions, Note, NoteInput, StagedImportsPort, ToolCallInput, ToolCallRecord } from "../store";
 import type { Workspace } from "../../../shared/api";
 
 export interface ReviewStorePort {
@@ -17,7 +17,7 @@ export interface ReviewStorePort {
   repairSession(id: string): number;
   appendEntry(sessionId: string, entry: SessionEntry): number;
   loadEntries(sessionId: string, range?: EntryRange): StoredEntry[];
-  loadEntriesChecked(sessionId: string): CheckedEntries;
+  loadEntriesChecked(sessionId: string, range?: EntryRange, options?: LoadOptions): CheckedEntries;
   listToolCalls(sessionId: string): ToolCallRecord[];
   recordToolCall(input: ToolCallInput): ToolCallRecord;
   addNote(input: NoteInput): Note;

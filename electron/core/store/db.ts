@@ -3,9 +3,10 @@
  * a damaged file aside.
  */
 import Database from "better-sqlite3";
-import { existsSync, renameSync } from "node:fs";
+import { accessSync, constants, existsSync, readdirSync, renameSync, statSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { LATEST_VERSION, MIGRATIONS, type Migration } from "./migrations";
-import { StoreError, isDamageError, toStoreError } from "./errors";
+import { StoreError, isDamageError, storageFailureText, toStoreError } from "./errors";
 import { OPEN_GATE, type WriteGate } from "./write-gate";
 
 export type Db = Database.Database;
@@ -34,8 +35,8 @@ export interface SessionTail {
   lastSeq: number;
   runningTokens: number;
   runningCost: number;
-  /** Unanswered calls of the last assistant message, and their stored JSON (null when none). */
-  openCalls: ReadonlyArray<{ id: string; name: string }>;
+  /** The session's calls without a result (entries.ts, `OpenCall`), and their stored JSON (null when none). */
+  openCalls: ReadonlyArray<{ id: string; name: string; late?: true }>;
   openCallsJson: string | null;
 }
 
@@ -99,9 +100,7 @@ export function openDatabase(path: string, migrations: readonly Migration[] = MI
   try {
     db = new Database(path, binding);
   } catch (e) {
-    // better-sqlite3 throws a plain TypeError (no SQLite code) for a missing folder.
-    const err = toStoreError(e, `cannot open ${path}`);
-    throw err.code === "INTERNAL" ? new StoreError("IO", err.message, e) : err;
+    throw explainOpenFailure(path, e);
   }
   try {
     configure(db);
@@ -109,9 +108,51 @@ export function openDatabase(path: string, migrations: readonly Migration[] = MI
     migrate(db, migrations);
     return db;
   } catch (e) {
-    db.close();
-    throw toStoreError(e, `cannot open ${path}`);
+    closeQuietly(db);
+    throw explainOpenFailure(path, e);
   }
+}
+
+/** Closes a connection whose open failed; its own error is not the one to report. */
+function closeQuietly(db: Db): void {
+  try {
+    db.close();
+  } catch {
+    // e.g. the WAL could not be checkpointed on a full disk: the open's error says why.
+  }
+}
+
+/**
+ * SQLite says "unable to open database file" for a missing folder, a
+ * read-only folder (WAL needs its -wal and -shm files beside the database) and
+ * a file it may not write alike; the folder tells which.
+ */
+function explainOpenFailure(path: string, e: unknown): StoreError {
+  const err = toStoreError(e, `cannot open ${path}`);
+  if (err.code !== "IO" && err.code !== "INTERNAL" && err.code !== "READ_ONLY") return err;
+  if (path === ":memory:" || path === "" || path.startsWith("file:")) return err;
+  const folder = dirname(path);
+  let isFolder = false;
+  try {
+    isFolder = statSync(folder).isDirectory();
+  } catch {
+    // missing: said below
+  }
+  if (!isFolder) return new StoreError("IO", `The folder for the session database does not exist: ${folder}`, e);
+  for (const [target, what] of [
+    [folder, `the folder ${folder} is read-only`],
+    [path, `the file ${path} is read-only`],
+  ] as const) {
+    if (target === path && !existsSync(path)) continue;
+    try {
+      accessSync(target, constants.W_OK);
+    } catch (denied) {
+      const reason = denied instanceof Error && "code" in denied && denied.code === "EROFS" ? `${what} (a read-only file system)` : what;
+      return new StoreError("READ_ONLY", storageFailureText("READ_ONLY", reason), e, reason);
+    }
+  }
+  // better-sqlite3 throws a plain TypeError (no SQLite code) for some open failures.
+  return err.code === "INTERNAL" ? new StoreError("IO", err.message, e) : err;
 }
 
 /**
@@ -190,13 +231,45 @@ export function moveAside(path: string, at: number): string {
   for (let n = 2; existsSync(target) || existsSync(`${target}-wal`); n++) target = `${path}.damaged-${stamp}-${n}`;
   try {
     renameSync(path, target);
-    for (const suffix of ["-wal", "-shm"]) {
+    // The tails marks (tail-marks.ts) belong to that file: the fresh one starts without them.
+    for (const suffix of ["-wal", "-shm", ".tails"]) {
       if (existsSync(path + suffix)) renameSync(path + suffix, target + suffix);
     }
   } catch (e) {
     throw toStoreError(e, `cannot move damaged database ${path} aside`);
   }
   return target;
+}
+
+export interface KeptFile {
+  path: string;
+  bytes: number;
+  /** When it was moved aside (its modification time). */
+  keptAt: number;
+}
+
+/** The files `moveAside` kept beside `path` (their -wal/-shm companions are not listed), newest first. */
+export function listKeptFiles(path: string): KeptFile[] {
+  if (path === ":memory:" || path === "" || path.startsWith("file:")) return [];
+  const folder = dirname(path);
+  const prefix = `${basename(path)}.damaged-`;
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return [];
+  }
+  const kept: KeptFile[] = [];
+  for (const name of names) {
+    if (!name.startsWith(prefix) || name.endsWith("-wal") || name.endsWith("-shm") || name.endsWith(".tails")) continue;
+    try {
+      const st = statSync(join(folder, name));
+      if (st.isFile()) kept.push({ path: join(folder, name), bytes: st.size, keptAt: st.mtimeMs });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return kept.sort((a, b) => b.keptAt - a.keptAt);
 }
 
 export { isDamageError };

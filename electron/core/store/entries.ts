@@ -88,7 +88,12 @@ export function columnsOf(entry: SessionEntry): EntryColumns {
 
 // ---------------------------------------------------------------- open tool calls
 
-const OpenCallsSchema = z.array(z.object({ id: z.string(), name: z.string() }));
+const OpenCallsSchema = z.array(z.object({ id: z.string(), name: z.string(), late: z.literal(true).optional() }));
+/**
+ * A stored call still without a result. `late`: an assistant message came
+ * after it (its response failed and was retried, or the session was imported
+ * that way): no result can be expected any more, and repair answers it.
+ */
 export type OpenCall = z.infer<typeof OpenCallsSchema>[number];
 
 export function parseOpenCalls(json: string | null): OpenCall[] {
@@ -104,19 +109,24 @@ export function parseOpenCalls(json: string | null): OpenCall[] {
 
 /**
  * The open calls after appending `entry`, or `undefined` when unchanged.
- * Tracks the calls of the last assistant message that have no result yet; ids
- * may repeat (even be empty), so a result closes the first matching call only.
+ * Tracks every call of the session without a result, not only the last
+ * assistant message's: a call left behind by a later assistant message is
+ * kept, marked `late`, so repair finds it wherever it is
+ * (docs/architecture.md#invariants). Ids may repeat (even be empty): a result
+ * closes the first matching call of the last assistant message, else the most
+ * recent late one.
  */
 function nextOpenCalls(current: readonly OpenCall[], entry: SessionEntry): OpenCall[] | undefined {
   if (entry.type !== "message") return undefined;
   const m = entry.message;
   if (m.role === "assistant") {
-    const calls: OpenCall[] = [];
+    const calls: OpenCall[] = current.map((c) => (c.late ? c : { ...c, late: true }));
     for (const b of m.content) if (b.type === "toolCall") calls.push({ id: b.id, name: b.name });
     return calls.length === 0 && current.length === 0 ? undefined : calls;
   }
   if (m.role === "toolResult") {
-    const i = current.findIndex((c) => c.id === m.toolCallId);
+    let i = current.findIndex((c) => !c.late && c.id === m.toolCallId);
+    if (i < 0) i = current.findLastIndex((c) => c.id === m.toolCallId);
     if (i < 0) return undefined;
     return [...current.slice(0, i), ...current.slice(i + 1)];
   }
@@ -321,17 +331,30 @@ export function lastEntry(ctx: StoreContext, num: number): LastEntryRow | undefi
 
 // ---------------------------------------------------------------- load
 
-/** A stored row that could not be returned as an entry. Its seq is kept so the UI can show the gap. */
+/**
+ * A stored row that could not be returned as an entry, or a run of seqs with
+ * no row at all (`MISSING`: lost to damage, a salvage that could not read
+ * them). Its seq is kept so the UI can show the gap.
+ */
 export interface EntryProblem {
   seq: number;
   kind: string;
-  code: "INVALID_JSON" | "INVALID_ENTRY";
+  code: "INVALID_JSON" | "INVALID_ENTRY" | "MISSING";
   message: string;
+  /** MISSING: the last seq of the run. */
+  toSeq?: number;
+  /** The row's stored text, as it is (only when asked for: exports keep it). */
+  raw?: string;
 }
 
 export interface CheckedEntries {
   entries: StoredEntry[];
   problems: EntryProblem[];
+}
+
+export interface LoadOptions {
+  /** Put each unreadable row's stored text in its problem (`raw`). */
+  raw?: boolean;
 }
 
 export interface EntryRange {
@@ -354,10 +377,17 @@ export function entryRows(ctx: StoreContext, lo: number, hi: number): IterableIt
 
 /**
  * Loads entries in seq order. A row whose JSON no longer parses or no longer
- * matches the protocol is not returned as an entry but listed in `problems`;
- * every other row is returned. An unknown session yields no entries.
+ * matches the protocol is not returned as an entry but listed in `problems`
+ * (with its stored text when `options.raw`), and so is every run of seqs
+ * inside the range that has no row; every other row is returned. An unknown
+ * session yields no entries.
  */
-export function loadEntriesChecked(ctx: StoreContext, sessionId: string, range: EntryRange = {}): CheckedEntries {
+export function loadEntriesChecked(
+  ctx: StoreContext,
+  sessionId: string,
+  range: EntryRange = {},
+  options: LoadOptions = {},
+): CheckedEntries {
   const head = sessionHead(ctx, sessionId);
   if (head === undefined) return { entries: [], problems: [] };
   const [lo, hi] = sessionRange(head.num);
@@ -366,27 +396,37 @@ export function loadEntriesChecked(ctx: StoreContext, sessionId: string, range: 
   const rows = entryRows(ctx, lo + from, Math.min(hi, lo + to));
   const entries: StoredEntry[] = [];
   const problems: EntryProblem[] = [];
+  // Seqs are contiguous from 1 (entryId): a jump means rows were lost.
+  let expected = from;
+  const damaged = (problem: Omit<EntryProblem, "raw">, content: string) =>
+    problems.push(options.raw ? { ...problem, raw: content } : problem);
   for (const [id, kind, content] of rows) {
     const seq = id - lo;
+    if (seq > expected) problems.push(missing(expected, seq - 1));
+    expected = seq + 1;
     let value: unknown;
     try {
       value = JSON.parse(content);
     } catch (e) {
-      problems.push({ seq, kind, code: "INVALID_JSON", message: e instanceof Error ? e.message : String(e) });
+      damaged({ seq, kind, code: "INVALID_JSON", message: e instanceof Error ? e.message : String(e) }, content);
       continue;
     }
     const parsed = SessionEntrySchema.safeParse(value);
     if (!parsed.success) {
       const first = parsed.error.issues[0];
-      problems.push({
-        seq,
-        kind,
-        code: "INVALID_ENTRY",
-        message: first ? `${first.path.join(".") || "(root)"}: ${first.message}` : "invalid entry",
-      });
+      damaged(
+        { seq, kind, code: "INVALID_ENTRY", message: first ? `${first.path.join(".") || "(root)"}: ${first.message}` : "invalid entry" },
+        content,
+      );
       continue;
     }
     entries.push({ seq, entry: parsed.data });
   }
   return { entries, problems };
+}
+
+function missing(fromSeq: number, toSeq: number): EntryProblem {
+  const n = toSeq - fromSeq + 1;
+  const which = n === 1 ? `entry ${fromSeq} is` : `entries ${fromSeq}–${toSeq} (${n}) are`;
+  return { seq: fromSeq, toSeq, kind: "unknown", code: "MISSING", message: `${which} missing: lost to damage to the database` };
 }

@@ -1,7 +1,8 @@
 /** The SQLite session store (see session-store.ts for the contract). */
 export { SessionStore, type OpenReport, type Recovered, type StoreOptions } from "./session-store";
-export { StoreError, isStoreError, type StoreErrorCode } from "./errors";
-export type { CheckedEntries, EntryProblem, EntryRange } from "./entries";
+export type { IntegrityReport } from "./integrity";
+export { StoreError, isStoreError, isStorageFailure, rewordStorageFailure, type StoreErrorCode } from "./errors";
+export type { CheckedEntries, EntryProblem, EntryRange, LoadOptions } from "./entries";
 export type { CreateSessionInput, ForkOptions, ListSessionsOptions, SessionPage, SubAgentSessionInput } from "./sessions";
 export type { SearchOptions } from "./search";
 export { toFtsQuery } from "./search";
@@ -10,3 +11,6 @@ export type { Note, NoteInput, NoteVerdict } from "./notes";
 export { ABORTED_RESULT_TEXT, synthesizedAbortResult, type RepairReport } from "./repair";
 export type { CheckpointInput, CheckpointKind, CheckpointRecord } from "./checkpoints";
 export type { LeftoverImport, StagedBatch, StagedBatchResult, StagedImportsPort, StagedSessionInput } from "./staged-imports";
+export type { SalvageReport } from "./salvage";
+export type { KeptFile } from "./db";
+export type { EntryLoss } from "./tail-marks";

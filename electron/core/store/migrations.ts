@@ -309,6 +309,17 @@ export const MIGRATIONS: readonly Migration[] = [
       END;
     `,
   },
+  {
+    version: 8,
+    name: "every unanswered tool call tracked, not only the last assistant message's",
+    sql: `
+      -- 0: the session's rows were written when open_tool_calls held only the last assistant message's
+      -- calls, so an unanswered call further back is not recorded there; repair scans such a session
+      -- once (repair.ts) and sets 1. New sessions start at 1.
+      ALTER TABLE sessions ADD COLUMN calls_checked INTEGER NOT NULL DEFAULT 1;
+      UPDATE sessions SET calls_checked = 0;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.length === 0 ? 0 : MIGRATIONS[MIGRATIONS.length - 1].version;

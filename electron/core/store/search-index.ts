@@ -254,6 +254,12 @@ export class SearchIndexer {
     this.schedule();
   }
 
+  /** Rows were added outside appends (a salvage): look at every session again. */
+  noteBulkInsert(): void {
+    this.pending = "all";
+    this.schedule();
+  }
+
   get overBacklog(): boolean {
     return this.backlog >= this.options.maxBacklog;
   }

@@ -17,7 +17,7 @@ import {
   type ToolCallPatch,
   type ToolCallRecord,
 } from "./audit";
-import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import type { Worker } from "node:worker_threads";
 import {
   addCheckpoint,
@@ -29,15 +29,17 @@ import {
   type CheckpointInput,
   type CheckpointRecord,
 } from "./checkpoints";
-import { createContext, moveAside, openDatabase, schemaVersion, type StoreContext } from "./db";
+import { listKeptFiles, moveAside, schemaVersion, type KeptFile, type StoreContext } from "./db";
 import { checkIntegrityOffThread, type IntegrityReport } from "./integrity";
-import { Checkpointer, DEFAULT_CHECKPOINTER_OPTIONS, type CheckpointerOptions } from "./checkpointer";
-import { appendEntry, loadEntriesChecked, type CheckedEntries, type EntryRange } from "./entries";
-import { StoreError, toStoreError } from "./errors";
+import type { Checkpointer } from "./checkpointer";
+import { appendEntry, loadEntriesChecked, type CheckedEntries, type EntryRange, type LoadOptions } from "./entries";
+import { StoreError, isStorageFailure, toStoreError } from "./errors";
 import { addNote, deleteNote, listNotes, type Note, type NoteInput } from "./notes";
-import { repairAll, repairSession, type RepairReport } from "./repair";
+import { repairAll, repairSession } from "./repair";
+import { salvageInto, type SalvageReport } from "./salvage";
+import type { TailMarks } from "./tail-marks";
 import { search, type SearchOptions } from "./search";
-import { DEFAULT_INDEXER_OPTIONS, SearchIndexer, useSlicedMerges, type IndexerOptions } from "./search-index";
+import type { SearchIndexer } from "./search-index";
 import {
   createSession,
   createSubAgentSession,
@@ -55,47 +57,13 @@ import {
   type SubAgentSessionInput,
 } from "./sessions";
 import { addRule, listRules, removeRule, updateRule, type RuleInput } from "./rules";
-import { StagedImports, listLeftoverImports, type LeftoverImport } from "./staged-imports";
+import type { StagedImports } from "./staged-imports";
 import { deleteSetting, getSetting, setSetting } from "./settings";
 import { addWorkspace, getWorkspace, recentWorkspaces } from "./workspaces";
 import { warmReadPaths } from "./warm-up";
+import { openParts, recheckMarker, type OpenReport, type Recovered, type StoreOptions } from "./store-open";
 
-export interface StoreOptions {
-  /** Clock in Unix ms (tests inject one). */
-  now?: () => number;
-  /** better_sqlite3.node built for Electron's ABI (see docs/electron.md); absent under Node. */
-  nativeBinding?: string;
-  /** When the search index catches up with appends (see search-index.ts). */
-  indexer?: Partial<IndexerOptions>;
-  /**
-   * "atOpen" (default): quick_check before opening, a damaged file fails the open.
-   * "background": open at the same cost at any size; the caller runs `integrity()` after start.
-   */
-  integrityCheck?: "atOpen" | "background";
-  /**
-   * "atCommit" (default): SQLite checkpoints the WAL inside the commit that crosses its threshold.
-   * "background": a worker thread checkpoints instead (checkpointer.ts), so no append pays for it (the app).
-   */
-  checkpoints?: "atCommit" | "background";
-  /** Tuning of the background checkpoints (tests); defaults in checkpointer.ts. */
-  checkpointer?: Partial<CheckpointerOptions>;
-}
-
-export interface OpenReport {
-  /** Sessions that had tool calls without results and got synthesized "aborted" results. */
-  repaired: RepairReport[];
-  /** Sessions whose repair failed (left as they were). */
-  repairFailures: Array<{ sessionId: string; message: string }>;
-  /** Imports the previous process did not finish: never visible, discarded in the background after the open. */
-  leftoverImports: LeftoverImport[];
-}
-
-export interface Recovered {
-  /** Where the damaged file now lives (its -wal/-shm moved alongside). */
-  movedTo: string;
-  /** Why it was judged damaged. */
-  reason: string;
-}
+export type { OpenReport, Recovered, StoreOptions } from "./store-open";
 
 export class SessionStore {
   private constructor(
@@ -106,6 +74,7 @@ export class SessionStore {
     private readonly path: string,
     private readonly nativeBinding: string | undefined,
     private readonly checkpointer: Checkpointer | null,
+    private readonly marks: TailMarks | null,
     /** Imports written in slices and published in one transaction (staged-imports.ts). */
     readonly imports: StagedImports,
   ) {}
@@ -116,9 +85,9 @@ export class SessionStore {
 
   /**
    * The integrity check, on a worker thread (integrity.ts): the first call
-   * starts it, later calls share it; `fresh` runs a new one (before a backup
-   * or export). Damage leaves a marker so the next open runs the full check
-   * at open, where a damaged file is moved aside as always.
+   * starts it, later calls share it; `fresh` runs a new one. Damage leaves a
+   * marker so the next open runs the full check at open, where a damaged
+   * file is salvaged and moved aside (`openOrRecover`).
    */
   integrity(options: { fresh?: boolean } = {}): Promise<IntegrityReport> {
     if (!this.integrityRun || options.fresh) {
@@ -148,40 +117,8 @@ export class SessionStore {
    * in-memory store. Throws StoreError DAMAGED / TOO_NEW / IO / BUSY.
    */
   static open(path: string, options: StoreOptions = {}): SessionStore {
-    const now = options.now ?? Date.now;
-    // A background check that found damage last time asks for the full check at this open (and so the move aside).
-    const atOpen = options.integrityCheck !== "background" || existsSync(recheckMarker(path));
-    const db = openDatabase(path, undefined, options.nativeBinding, atOpen);
-    if (atOpen) rmSync(recheckMarker(path), { force: true });
-    const events = { appended: (_sessionId: string) => {} };
-    const ctx = createContext(db, now, events);
-    const onFile = path !== ":memory:" && path !== "" && !path.startsWith("file:");
-    const checkpointer =
-      options.checkpoints === "background" && onFile
-        ? new Checkpointer(db, path, options.nativeBinding, { ...DEFAULT_CHECKPOINTER_OPTIONS, ...options.checkpointer })
-        : null;
-    if (checkpointer) ctx.gate = checkpointer.gate;
-    const indexer = new SearchIndexer(ctx, { ...DEFAULT_INDEXER_OPTIONS, ...options.indexer }, (n) => checkpointer?.noteWrite(n));
-    events.appended = (sessionId) => {
-      indexer.noteAppend(sessionId);
-      checkpointer?.noteWrite();
-    };
-    const imports = new StagedImports(ctx, (sessionId) => indexer.noteAppend(sessionId));
-    try {
-      useSlicedMerges(ctx);
-      const leftoverImports = listLeftoverImports(ctx);
-      const report = { ...repairAtOpen(ctx), leftoverImports };
-      // Catch up on rows a previous process left unindexed, once the app is idle.
-      indexer.schedule();
-      // A discard that fails leaves the session staged (invisible); the next open tries again.
-      for (const l of leftoverImports) imports.discard(l.sessionId).catch(() => undefined);
-      return new SessionStore(ctx, indexer, report, path, options.nativeBinding, checkpointer, imports);
-    } catch (e) {
-      indexer.cancel();
-      void checkpointer?.stop();
-      db.close();
-      throw toStoreError(e, `cannot open ${path}`);
-    }
+    const { ctx, indexer, report, checkpointer, marks, imports } = openParts(path, options);
+    return new SessionStore(ctx, indexer, report, path, options.nativeBinding, checkpointer, marks, imports);
   }
 
   /**
@@ -196,21 +133,61 @@ export class SessionStore {
     } catch (e) {
       if (!(e instanceof StoreError) || e.code !== "DAMAGED" || path === ":memory:" || path === "") throw e;
       const movedTo = moveAside(path, (options.now ?? Date.now)());
-      return { store: SessionStore.open(path, options), recovered: { movedTo, reason: e.message } };
+      const store = SessionStore.open(path, options);
+      // Every row that still reads goes into the fresh store before anything else is written to it.
+      try {
+        return { store, recovered: { movedTo, reason: e.message, salvage: store.salvageFrom(movedTo) } };
+      } catch (err) {
+        return { store, recovered: { movedTo, reason: e.message, salvage: null, salvageError: toStoreError(err, "salvage").message } };
+      }
     }
   }
 
-  /** Indexes what is pending for search, then closes. */
+  /**
+   * Copies every readable row of the database file at `path` (one moved
+   * aside as damaged) into this store: sessions it already has are left as
+   * they are. Repairs the copied sessions' unanswered calls and schedules
+   * their indexing. Throws StoreError only for this store's own failures.
+   */
+  salvageFrom(path: string): SalvageReport {
+    return this.guard("salvage", () => {
+      const report = salvageInto(this.ctx, path, this.nativeBinding);
+      const repaired = repairAll(this.ctx);
+      this.openReport.repaired.push(...repaired.repaired);
+      this.openReport.repairFailures.push(...repaired.failures);
+      this.indexer.noteBulkInsert();
+      for (const id of report.sessionIds) this.marks?.touch(id);
+      return report;
+    });
+  }
+
+  /** Database files kept aside as damaged beside this store's file (db.ts `moveAside`), newest first. */
+  keptFiles(): KeptFile[] {
+    return listKeptFiles(this.path);
+  }
+
+  /**
+   * Indexes what is pending for search, then closes. Throws only a StoreError,
+   * and only when the connection itself could not be closed: an index that
+   * could not catch up (a full disk) is caught up at the next open from its
+   * watermark, so it is no reason to fail.
+   */
   close(): void {
     this.indexer.cancel();
     this.imports.stop();
     if (!this.ctx.db.open) return;
     try {
       this.indexer.flush();
-    } finally {
-      // The worker closes its own connection; whichever closes last checkpoints and removes the WAL.
-      if (this.checkpointer) this.checkpointerStopped = this.checkpointer.stop();
+    } catch (e) {
+      this.indexer.lastError = e;
+    }
+    this.marks?.flush();
+    // The worker closes its own connection; whichever closes last checkpoints and removes the WAL.
+    if (this.checkpointer) this.checkpointerStopped = this.checkpointer.stop();
+    try {
       this.ctx.db.close();
+    } catch (e) {
+      throw toStoreError(e, "close");
     }
   }
 
@@ -268,7 +245,12 @@ export class SessionStore {
   }
   /** True when the session existed. Its sub-agents' sessions go with it. */
   deleteSession(id: string): boolean {
-    return this.guard("deleteSession", () => deleteSession(this.ctx, id));
+    return this.guard("deleteSession", () => {
+      const deleted = deleteSession(this.ctx, id);
+      // Its mark goes too: a deleted session is not a lost one.
+      this.marks?.touch(id);
+      return deleted;
+    });
   }
   forkSession(id: string, atSeq: number, options: ForkOptions = {}): SessionSummary {
     return this.guard("forkSession", () => forkSession(this.ctx, id, atSeq, options));
@@ -305,9 +287,9 @@ export class SessionStore {
   loadEntries(sessionId: string, range: EntryRange = {}): StoredEntry[] {
     return this.loadEntriesChecked(sessionId, range).entries;
   }
-  /** Entries in seq order plus a `problems` list naming every row that could not be returned. */
-  loadEntriesChecked(sessionId: string, range: EntryRange = {}): CheckedEntries {
-    return this.guard("loadEntries", () => loadEntriesChecked(this.ctx, sessionId, range));
+  /** Entries in seq order plus a `problems` list naming every row that could not be returned (and every missing run). */
+  loadEntriesChecked(sessionId: string, range: EntryRange = {}, options: LoadOptions = {}): CheckedEntries {
+    return this.guard("loadEntries", () => loadEntriesChecked(this.ctx, sessionId, range, options));
   }
   /** Prepares the statements of the first reads after start, reading no session (warm-up.ts). */
   warmUp(): void {
@@ -331,10 +313,16 @@ export class SessionStore {
     return c ? { ready: c.ready, checkpoints: c.checkpoints, restarts: c.restarts } : null;
   }
 
-  /** Catches the index up with every committed entry, then queries it. */
+  /** Catches the index up with every committed entry (as far as the disk takes it), then queries it. */
   search(query: string, options: SearchOptions = {}): SearchHit[] {
     return this.guard("search", () => {
-      this.indexer.flush();
+      try {
+        this.indexer.flush();
+      } catch (e) {
+        // A full or locked disk cannot take the newest index rows: search what is indexed (they stay pending).
+        if (!isStorageFailure(toStoreError(e, "search"))) throw e;
+        this.indexer.lastError = e;
+      }
       return search(this.ctx, query, options);
     });
   }
@@ -426,13 +414,4 @@ export class SessionStore {
       throw toStoreError(e, what);
     }
   }
-}
-
-function recheckMarker(path: string): string {
-  return `${path}.needs-integrity-check`;
-}
-
-function repairAtOpen(ctx: StoreContext): Omit<OpenReport, "leftoverImports"> {
-  const { repaired, failures } = repairAll(ctx);
-  return { repaired, repairFailures: failures };
 }

@@ -260,7 +260,7 @@ export function deleteSession(ctx: StoreContext, id: string): boolean {
   });
 }
 
-/** The calls of the session's last assistant message that have no result yet (from its last row). */
+/** The session's calls that have no result yet, wherever they are (from its last row, entries.ts). */
 export function openCalls(ctx: StoreContext, sessionId: string): OpenCall[] {
   const head = sessionHead(ctx, sessionId);
   if (head === undefined) throw new StoreError("NOT_FOUND", `no session ${sessionId}`);
@@ -306,6 +306,8 @@ export function forkSession(ctx: StoreContext, id: string, atSeq: number, opts: 
          FROM entries WHERE id BETWEEN ? AND ? ORDER BY id`,
       )
       .run(srcLo, forkLo, fork.id, srcLo + 1, srcLo + atSeq);
+    // A copy of a session not yet scanned for unanswered calls is not scanned either (repair.ts).
+    ctx.stmt(`UPDATE sessions SET calls_checked = (SELECT calls_checked FROM sessions WHERE id = ?) WHERE id = ?`).run(id, fork.id);
     if (atSeq > 0) ctx.events.appended(fork.id);
     appendEntry(ctx, fork.id, { type: "fork", sourceSessionId: id, sourceSeq: atSeq, timestamp: ctx.now() });
     return requireSession(ctx, fork.id);

@@ -8,11 +8,15 @@ import { mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { defaultDataDir } from "../host/data-dir";
+import { installProcessGuard } from "../host/process-guard";
 import { createFileSecretStore, keyFileFor } from "../host/file-secret-store";
 import { startCore } from "../host/start-core";
 import { startWebHost } from "./server";
 
 const USAGE = "usage: npm run web -- [--workspace <dir>] [--port <n>] [--db <file>] [--demo] [--static <dir>]";
+
+// First: a missed catch anywhere is logged and reported, never the end of the process (process-guard.ts).
+const guard = installProcessGuard((line) => console.error(`web mode: ${line}`));
 
 async function main(): Promise<void> {
   let args;
@@ -58,6 +62,7 @@ async function main(): Promise<void> {
     demo: args.demo ? true : "auto",
     initialWorkspace: args.workspace ? resolve(args.workspace) : undefined,
   });
+  guard.reportTo((message) => core.workbench.notice?.("error", message));
   const host = await startWebHost({ workbench: core.workbench, staticDir, port });
   console.log(`Agent Workbench (web mode) on ${host.url}`);
   if (core.demoBaseUrl) console.log(`Demo model: offline faux provider at ${core.demoBaseUrl} (no API key needed).`);

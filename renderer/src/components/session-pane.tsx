@@ -30,6 +30,7 @@ export function SessionPane({ sessionId }: { sessionId: string }) {
   const turn = useTurn(sessionId);
   const turnError = useTurnStore((s) => s.errors[sessionId] ?? null);
   const retry = useTurnStore((s) => s.retries[sessionId] ?? null);
+  const unsent = useTurnStore((s) => s.unsent[sessionId] ?? null);
   const send = useTurnStore((s) => s.send);
   const abort = useTurnStore((s) => s.abort);
   const models = useModelsStore((s) => s.models);
@@ -106,8 +107,10 @@ export function SessionPane({ sessionId }: { sessionId: string }) {
   // The user's edit shows at once; the stored plan takes over when it is recorded.
   const plan = turn?.pendingPlan ?? view?.model.plan ?? null;
 
+  // A message the store refused is sent again as it was; otherwise Retry sends the last stored one again.
   const retryLast = useCallback(() => {
-    if (lastUserText) void send(sessionId, lastUserText);
+    if (useTurnStore.getState().unsent[sessionId]) void useTurnStore.getState().retryUnsent(sessionId);
+    else if (lastUserText) void send(sessionId, lastUserText);
   }, [lastUserText, send, sessionId]);
 
   const actions: TranscriptActions = useMemo(
@@ -150,8 +153,9 @@ export function SessionPane({ sessionId }: { sessionId: string }) {
   const rows = view.model.rows;
   const last = rows[rows.length - 1];
   const lastIsError = last?.kind === "assistant" && last.message.stopReason === "error";
+  const showError = turnError !== null && (!lastIsError || unsent !== null);
   const footer =
-    (turnError && !lastIsError) || retry ? (
+    showError || retry ? (
       <div className="turn-footer">
         {retry && running && (
           <p className="retry-note" role="status">
@@ -159,10 +163,15 @@ export function SessionPane({ sessionId }: { sessionId: string }) {
             {retry.hinted ? ", as the provider asked" : ""} (attempt {retry.attempt}): {retry.error}
           </p>
         )}
-        {turnError && !lastIsError && (
+        {unsent && (
+          <p className="unsent-note" role="status">
+            Not sent yet: “{unsent.text.length > 120 ? `${unsent.text.slice(0, 120)}…` : unsent.text}”
+          </p>
+        )}
+        {showError && (
           <div className="msg-error" role="alert">
             <span>{turnError}</span>
-            {lastUserText && (
+            {(lastUserText || unsent) && (
               <button type="button" onClick={retryLast} disabled={running}>
                 Retry
               </button>

@@ -5,7 +5,15 @@
  * the transcript uses it; an entry that fails is left out and counted.
  */
 import { z } from "zod";
-import { ModeChangeSchema, SessionSummarySchema, StoredEntrySchema, TurnStateSchema, WorkbenchApiError } from "../../../shared/api";
+import {
+  DamagedEntrySchema,
+  ModeChangeSchema,
+  SessionSummarySchema,
+  StoredEntrySchema,
+  TurnStateSchema,
+  WorkbenchApiError,
+} from "../../../shared/api";
+import type { DamagedEntry } from "../../../shared/api";
 import type { StoredEntry } from "../../../shared/protocol";
 
 export { TAIL_ENTRIES } from "./last-open";
@@ -15,7 +23,14 @@ const EnvelopeSchema = z.object({
   entries: z.array(z.unknown()),
   turn: TurnStateSchema,
   modeChanges: z.array(ModeChangeSchema).default([]),
+  damaged: z.array(DamagedEntrySchema).default([]),
 });
+
+/** The damaged entries of a session.entries answer (none when absent or malformed: the rows are what matters). */
+export function damagedOf(raw: unknown): DamagedEntry[] {
+  const parsed = z.object({ damaged: z.array(DamagedEntrySchema).default([]) }).safeParse(raw);
+  return parsed.success ? parsed.data.damaged : [];
+}
 export type LoadEnvelope = z.infer<typeof EnvelopeSchema>;
 
 const CHUNK = 1000;

@@ -8,6 +8,7 @@
  * to the tool call that produced them (a card). A result or decision whose
  * call is unknown still shows, as an orphan row, so nothing stored is hidden.
  */
+import type { DamagedEntry } from "../../../shared/api";
 import type {
   ApprovalEntry,
   AssistantMessage,
@@ -33,7 +34,9 @@ export type TranscriptRow =
   | { kind: "compaction"; key: string; seq: number; entry: CompactionEntry }
   | { kind: "rename"; key: string; seq: number; entry: RenameEntry }
   | { kind: "fork"; key: string; seq: number; entry: ForkEntry }
-  | { kind: "planEdit"; key: string; seq: number; entry: PlanEditEntry };
+  | { kind: "planEdit"; key: string; seq: number; entry: PlanEditEntry }
+  /** A stored entry that could not be read, or a run of lost ones: shown, never silently left out. */
+  | { kind: "damaged"; key: string; seq: number; damaged: DamagedEntry };
 
 export interface AttachedResult {
   seq: number;
@@ -78,14 +81,22 @@ export const EMPTY_TRANSCRIPT: TranscriptModel = {
   plan: null,
 };
 
-export function buildTranscript(entries: readonly StoredEntry[]): TranscriptModel {
-  return appendEntries(EMPTY_TRANSCRIPT, entries);
+export function buildTranscript(entries: readonly StoredEntry[], damaged: readonly DamagedEntry[] = []): TranscriptModel {
+  return appendEntries(EMPTY_TRANSCRIPT, entries, damaged);
 }
 
-/** Returns a new model with the entries appended; entries at or below lastSeq are ignored. */
-export function appendEntries(model: TranscriptModel, entries: readonly StoredEntry[]): TranscriptModel {
+/**
+ * Returns a new model with the entries (and damaged-entry rows, in seq order
+ * among them) appended; entries at or below lastSeq are ignored.
+ */
+export function appendEntries(
+  model: TranscriptModel,
+  entries: readonly StoredEntry[],
+  damaged: readonly DamagedEntry[] = [],
+): TranscriptModel {
   const fresh = entries.filter((e) => e.seq > model.lastSeq);
-  if (fresh.length === 0) return model;
+  const lost = damaged.filter((d) => d.seq > model.lastSeq);
+  if (fresh.length === 0 && lost.length === 0) return model;
   const rows = model.rows.slice();
   const results = new Map(model.results);
   const approvals = new Map(model.approvals);
@@ -97,7 +108,17 @@ export function appendEntries(model: TranscriptModel, entries: readonly StoredEn
   let lastSeq = model.lastSeq;
   let plan = model.plan;
 
+  let nextLost = 0;
+  const pushLost = (before: number) => {
+    for (; nextLost < lost.length && lost[nextLost].seq < before; nextLost++) {
+      const d = lost[nextLost];
+      seqRow.set(d.seq, rows.length);
+      rows.push({ kind: "damaged", key: `d${d.seq}`, seq: d.seq, damaged: d });
+      lastSeq = Math.max(lastSeq, d.toSeq ?? d.seq);
+    }
+  };
   for (const { seq, entry } of fresh) {
+    pushLost(seq);
     lastSeq = Math.max(lastSeq, seq);
     const key = `e${seq}`;
     const push = (row: TranscriptRow) => {
@@ -157,6 +178,7 @@ export function appendEntries(model: TranscriptModel, entries: readonly StoredEn
         break;
     }
   }
+  pushLost(Infinity);
   return { rows, results, approvals, callRow, seqRow, lastSeq, totals: { tokens, cost, costUnknown }, context, lastUserText, plan };
 }
 

@@ -9,7 +9,7 @@ import { WorkbenchApiError, type EventPayload, type ModeChange, type SessionMode
 import type { AssistantMessage } from "../../../shared/protocol";
 import { client, errorText } from "../api/current";
 import { nextPaint } from "../lib/after-paint";
-import { parseEnvelope, TAIL_ENTRIES, validateInChunks, validateRange } from "../lib/session-load";
+import { damagedOf, parseEnvelope, TAIL_ENTRIES, validateInChunks, validateRange } from "../lib/session-load";
 import { appendEntries, buildTranscript, EMPTY_TRANSCRIPT, type TranscriptModel } from "../lib/transcript-model";
 import { useAppStore } from "./app-store";
 import { useTurnStore } from "./turn-store";
@@ -197,7 +197,7 @@ export const useTranscriptStore = create<TranscriptState>((set, get) => ({
         status: "ready",
         complete: firstSeq <= 1,
         error: null,
-        model: buildTranscript(tail.entries),
+        model: buildTranscript(tail.entries, envelope.damaged),
         partial: null,
         toolStatus: get().view?.toolStatus ?? {},
       };
@@ -220,7 +220,7 @@ export const useTranscriptStore = create<TranscriptState>((set, get) => ({
       if (!head || token !== loadToken) return;
       const current = get().view;
       if (!current || current.sessionId !== sessionId) return;
-      const full = buildTranscript([...head.entries, ...tail.entries]);
+      const full = buildTranscript([...head.entries, ...tail.entries], [...damagedOf(older), ...envelope.damaged]);
       set({ view: reduceView({ ...current, model: full, complete: true }, get().buffered), buffered: [] });
       performance.mark("wb:session-load:complete");
       reportUnreadable(head.invalid + tail.invalid);

@@ -1,6 +1,13 @@
 /** Turn state per session: running/awaiting approval, queued messages, retries, errors. */
 import { create } from "zustand";
-import type { EventPayload, Mention, PromptCommandCall, RequestParams, TurnState } from "../../../shared/api";
+import {
+  WorkbenchApiError,
+  type EventPayload,
+  type Mention,
+  type PromptCommandCall,
+  type RequestParams,
+  type TurnState,
+} from "../../../shared/api";
 import type { ChangeReview } from "../../../shared/hunks";
 import type { ImageContent } from "../../../shared/protocol";
 import { client } from "../api/current";
@@ -16,10 +23,20 @@ export interface RetryInfo {
 }
 
 export type ApprovalDecision = RequestParams<"approval.answer">["decision"];
+
+/** A message the core could not save (its store refused the write): held here until Retry sends it again. */
+export interface UnsentMessage {
+  text: string;
+  images: ImageContent[];
+  mentions: Mention[];
+}
+
 interface TurnStoreState {
   turns: Record<string, TurnState>;
   retries: Record<string, RetryInfo | null>;
   errors: Record<string, string | null>;
+  /** Per session, the message the core's store refused (disk full, locked…); Retry sends it again. */
+  unsent: Record<string, UnsentMessage | null>;
   /** Approvals answered locally and not yet confirmed by a turn.state (prevents double answers). */
   answering: Record<string, string | null>;
 
@@ -32,7 +49,9 @@ interface TurnStoreState {
   /**
    * Sends a message with any attached images (`command`: a prompt template the core expands); while a turn runs it
    * is a follow-up, or with `steer` it joins the turn at its next tool boundary
-   * (docs/sub-agents.md#steering-and-follow-ups). False when it could not be sent (reported).
+   * (docs/sub-agents.md#steering-and-follow-ups). False when it could not be sent (reported). A message the core's
+   * store refused is held as `unsent` with the reason as the session's error, and counts as taken (true): Retry
+   * sends it again.
    */
   send(
     sessionId: string,
@@ -42,6 +61,8 @@ interface TurnStoreState {
     command?: PromptCommandCall,
     steer?: boolean,
   ): Promise<boolean>;
+  /** Sends the held unsent message again; true when the core took it. */
+  retryUnsent(sessionId: string): Promise<boolean>;
   abort(sessionId: string): Promise<void>;
   /**
    * `rule`: what approveForSession / approveAlways / denyAlways allow or deny from now on (docs/approvals.md).
@@ -63,6 +84,7 @@ export const useTurnStore = create<TurnStoreState>((set, get) => ({
   turns: {},
   retries: {},
   errors: {},
+  unsent: {},
   answering: {},
 
   setTurn(turn) {
@@ -111,11 +133,27 @@ export const useTurnStore = create<TurnStoreState>((set, get) => ({
         ...(command ? { command } : {}),
         ...(steer ? { delivery: "steer" as const } : {}),
       });
+      set((s) => ({ unsent: { ...s.unsent, [sessionId]: null } }));
       return true;
     } catch (err) {
+      if (err instanceof WorkbenchApiError && err.error.code === "STORAGE") {
+        // Nothing ran and nothing was stored: hold the message under the reason, for Retry.
+        set((s) => ({
+          errors: { ...s.errors, [sessionId]: err.message },
+          unsent: { ...s.unsent, [sessionId]: { text, images, mentions } },
+        }));
+        return true;
+      }
       useAppStore.getState().reportError("Could not send the message", err);
       return false;
     }
+  },
+
+  async retryUnsent(sessionId) {
+    const held = get().unsent[sessionId];
+    if (!held) return false;
+    await get().send(sessionId, held.text, held.images, held.mentions);
+    return get().unsent[sessionId] === null;
   },
 
   async abort(sessionId) {

@@ -15,6 +15,7 @@ import { BashSandboxSection } from "./bash-sandbox-settings";
 import { CheckpointSettingsSection } from "./checkpoint-settings";
 import { SubAgentSettingsSection } from "./sub-agent-settings";
 import { TurnLimitsSection } from "./turn-limits-settings";
+import { StorageSettingsSection } from "./storage-settings";
 import { WorkspaceRules } from "./workspace-rules";
 
 const BASE_URL_PRESETS: { label: string; url: string }[] = [
@@ -322,6 +323,7 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
           value={draft.checkpoints}
           onChange={(checkpoints) => set({ checkpoints })}
         />
+        <StorageSettingsSection headingId={`${id}-storage`} />
 
         <section aria-labelledby={`${id}-theme`}>
           <h3 id={`${id}-theme`}>Appearance</h3>

@@ -1,6 +1,6 @@
-/** Rows for session events that are not messages: model switch, compaction, rename, fork, Ask-mode switches, orphans. */
+/** Rows for session events that are not messages: model switch, compaction, rename, fork, Ask-mode switches, orphans, damaged entries. */
 import { memo, useState } from "react";
-import type { ModeChange } from "../../../../shared/api";
+import type { DamagedEntry, ModeChange } from "../../../../shared/api";
 import type {
   ApprovalEntry,
   CompactionEntry,
@@ -149,6 +149,27 @@ export const OrphanApprovalRow = memo(function OrphanApprovalRow({ entry }: { en
     <div className="marker" role="note">
       {entry.toolName}: {entry.decision}
       {entry.reason ? ` — ${entry.reason}` : ""}
+    </div>
+  );
+});
+
+/** A stored entry the app cannot read, or a run of lost ones: its place in the session stays visible. */
+export const DamagedRow = memo(function DamagedRow({ damaged }: { damaged: DamagedEntry }) {
+  if (damaged.code === "MISSING") {
+    const span =
+      damaged.toSeq !== undefined && damaged.toSeq !== damaged.seq
+        ? `Entries ${damaged.seq}–${damaged.toSeq} are`
+        : `Entry ${damaged.seq} is`;
+    return (
+      <div className="marker damaged error" role="note">
+        {span} missing: they were lost to damage to the session database.
+      </div>
+    );
+  }
+  return (
+    <div className="marker damaged error" role="note">
+      Damaged entry {damaged.seq} ({damaged.kind}) could not be read: <span className="muted">{damaged.message.slice(0, 200)}</span>. Its
+      stored bytes are kept and go into a JSON export of this session.
     </div>
   );
 });

@@ -20,6 +20,7 @@ import {
   ModelSwitchRow,
   OrphanApprovalRow,
   OrphanResultRow,
+  DamagedRow,
   ReasoningChangeRow,
   RenameRow,
 } from "./marker-rows";
@@ -71,6 +72,8 @@ function RowView({ row }: { row: TranscriptRow }) {
       return <OrphanApprovalRow entry={row.entry} />;
     case "planEdit":
       return <PlanEditRow entry={row.entry} />;
+    case "damaged":
+      return <DamagedRow damaged={row.damaged} />;
   }
 }
 
@@ -85,6 +88,7 @@ const ROW_LABEL: Record<TranscriptRow["kind"], string> = {
   orphanResult: "tool result",
   orphanApproval: "approval",
   planEdit: "plan edit",
+  damaged: "damaged entry",
 };
 
 /** What a row's boundary names when the row cannot render: "entry 12 (assistant message)". */
