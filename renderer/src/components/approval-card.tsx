@@ -166,10 +166,15 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
           {revealInvisible(approval.toolName)} · {toolSummary(approval.toolName, approval.args)}
         </span>
       </header>
+      {/* Both texts share one cell: the focus a click brings must not move the button under the pointer
+          (a hint that wraps to another height made the first click land beside its button). */}
       <p className="muted small key-hint" data-testid="key-hint">
-        {keysOn
-          ? `Keys on: ${MOD}+Enter or Y approves once, ${MOD}+Shift+Enter or S approves for this session, N denies.`
-          : `Keys work once the focus is in this card (click it or Tab to it), never from the message box.`}
+        <span aria-hidden={!keysOn} data-shown={keysOn}>
+          {`Keys on: ${MOD}+Enter or Y approves once, ${MOD}+Shift+Enter or S approves for this session, N denies.`}
+        </span>
+        <span aria-hidden={keysOn} data-shown={!keysOn}>
+          {`Keys work once the focus is in this card (click it or Tab to it), never from the message box.`}
+        </span>
       </p>
       {preview.kind === "diff" && diffSource && (
         <>
