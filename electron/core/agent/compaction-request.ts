@@ -2,8 +2,11 @@
  * The summary request of a compaction: the part to summarise as a plain-text
  * transcript in one user message, with no tools. Plain text is valid on every
  * API whatever the history held (no tool-call pairing, no thinking signatures)
- * and can be cut to fit: the oldest messages are left out first, the user's
- * own messages never (their goal is what a summary must not lose).
+ * and can be cut to fit: the oldest messages are left out first. The user's
+ * own messages are listed word for word ahead of the transcript (their goal is
+ * what a summary must not lose), within a share of the budget: the first one
+ * and then the newest, the others counted, so a session with thousands of
+ * prompts still gets a request that fits.
  */
 import type { Message, ToolCall } from "../../../shared/protocol";
 import type { LlmContext } from "../providers/types";
@@ -24,6 +27,10 @@ const USER_TEXT_MAX_CHARS = 4_000;
 const RESULT_MAX_CHARS = 2_000;
 const ARGS_MAX_CHARS = 500;
 const EDITING_TOOLS: ReadonlySet<string> = new Set(["write", "edit"]);
+/** The share of the budget the user's own messages may take ahead of the transcript. */
+const GOAL_SHARE = 0.4;
+/** Changed paths named in the request; the summary entry itself keeps them all. */
+const PATHS_MAX = 200;
 
 export interface SummaryRequestInput {
   /** The part to summarise, as the model saw it (a previous summary first). */
@@ -42,11 +49,18 @@ export interface SummaryRequest {
 
 export function summaryRequest(input: SummaryRequestInput, now: number): SummaryRequest {
   const { older, keep, budget } = input;
-  const goal = older.flatMap((m) => (m.role === "user" ? [clip(textOf(m), USER_TEXT_MAX_CHARS)] : [])).filter(Boolean);
+  const goal = boundedGoal(
+    older.flatMap((m) => (m.role === "user" ? [clip(textOf(m), USER_TEXT_MAX_CHARS)] : [])).filter(Boolean),
+    budget * GOAL_SHARE,
+  );
   const filesChanged = changedPaths(older);
+  const named =
+    filesChanged.length > PATHS_MAX
+      ? `${filesChanged.slice(-PATHS_MAX).join(", ")} and ${filesChanged.length - PATHS_MAX} earlier ones`
+      : filesChanged.join(", ");
   const head = [
     ...(goal.length > 0 ? ["The user's messages in this part, verbatim:", ...goal.map((g) => `- ${g}`), ""] : []),
-    ...(filesChanged.length > 0 ? [`Files the agent wrote or edited in this part: ${filesChanged.join(", ")}`, ""] : []),
+    ...(filesChanged.length > 0 ? [`Files the agent wrote or edited in this part: ${named}`, ""] : []),
     ...(keep.length > 0 ? ["Keep this in the summary as it stands:", ...keep, ""] : []),
   ].join("\n");
   const tail = `\n${COMPACTION_REQUEST}`;
@@ -74,6 +88,22 @@ export function summaryRequest(input: SummaryRequestInput, now: number): Summary
     },
     filesChanged,
   };
+}
+
+/** The user's messages within `budget` tokens: the first (the goal as first stated), then the newest; the rest counted. */
+function boundedGoal(goal: readonly string[], budget: number): string[] {
+  if (goal.length === 0) return [];
+  let room = budget - textTokens(goal[0]) - 1;
+  const newest: string[] = [];
+  for (let i = goal.length - 1; i >= 1; i--) {
+    const cost = textTokens(goal[i]) + 1;
+    if (cost > room) break;
+    room -= cost;
+    newest.push(goal[i]);
+  }
+  newest.reverse();
+  const left = goal.length - 1 - newest.length;
+  return [goal[0], ...(left > 0 ? [`[${left} more of the user's messages left out here: they did not fit]`] : []), ...newest];
 }
 
 /** A user message's text as the user wrote it (clipped), for keeping it word for word. */
