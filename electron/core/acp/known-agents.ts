@@ -24,7 +24,7 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
     id: "gemini",
     label: "Gemini CLI",
     command: "gemini",
-    args: ["--experimental-acp"],
+    args: ["--acp"],
     npmPackage: "@google/gemini-cli",
     keyVar: "GEMINI_API_KEY",
     baseUrlVar: "GOOGLE_GEMINI_BASE_URL",
