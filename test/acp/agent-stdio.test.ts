@@ -204,6 +204,28 @@ describe("npm run agent -- acp", () => {
   );
 
   it(
+    "a refusal answers stopReason refusal; a failed request answers a JSON-RPC error with its message",
+    async () => {
+      faux.reset();
+      faux.script([
+        { type: "reply", content: [{ type: "text", text: "I will not." }], stopReason: "refusal" },
+        { type: "http", status: 400, body: { type: "error", error: { type: "invalid_request_error", message: "bad thing" } } },
+      ]);
+      await withAgent(pick("reject_once"), async (ctx) => {
+        await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+        const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd: workspace, mcpServers: [] });
+        await ctx.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "model", value: MODEL });
+        const refused = await ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "Do it" }] });
+        expect(refused.stopReason).toBe("refusal");
+        await expect(
+          ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "Again" }] }),
+        ).rejects.toThrow(/bad thing/);
+      });
+    },
+    CLI_TEST_TIMEOUT_MS,
+  );
+
+  it(
     "bad input: an unknown session, an unknown model and garbage on stdin answer errors; the agent keeps serving",
     async () => {
       await withAgent(pick("reject_once"), async (ctx, editor) => {

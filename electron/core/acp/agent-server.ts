@@ -197,7 +197,6 @@ export function createAcpAgent(workbench: Workbench, options: AcpAgentOptions): 
     if (m.stopReason === "aborted") return "cancelled";
     if (m.limit) return "max_turn_requests";
     if (m.stopReason === "length") return "max_tokens";
-    if (m.stopDetails?.type === "refusal") return "refusal";
     return "end_turn";
   };
 
@@ -322,6 +321,8 @@ export function createAcpAgent(workbench: Workbench, options: AcpAgentOptions): 
       } finally {
         live.delete(sessionId);
       }
+      // A refusal ends the turn as an error in our transcript; ACP has its own stop reason for it.
+      if (turn.last?.stopReason === "error" && turn.last.errorMessage?.startsWith("refusal")) return { stopReason: "refusal" as const };
       if (turn.last?.stopReason === "error" || (turn.error !== null && turn.last?.stopReason !== "aborted")) {
         throw acp.RequestError.internalError(undefined, turn.error ?? turn.last?.errorMessage ?? "the turn failed");
       }
