@@ -15,6 +15,10 @@
  *
  * "Undo last turn": files and conversation back to before the session's last message (default: the
  * workspace's most recent session), the conversation forked there. Exit code: 0 restored, 1 refused, 2 bad usage.
+ *   npm run --silent agent -- acp [--db <file>]
+ *
+ * Speaks the Agent Client Protocol on stdin/stdout (docs/acp.md#acp-agent) until stdin closes: an ACP editor
+ * (Zed, a JetBrains IDE, …) runs our agent, its sessions stored in the same database. Only JSON-RPC goes to stdout.
  * Keys come from web mode's key file beside that database (saved in Settings) or environment variables
  * (ANTHROPIC_API_KEY, OPENAI_API_KEY, …), base URLs from the app's settings in that database, as in web mode.
  */
@@ -30,10 +34,13 @@ import { startCore } from "../electron/core/host/start-core";
 import { createFileSecretStore, keyFileFor } from "../electron/core/host/file-secret-store";
 import { defaultDataDir } from "../electron/core/host/data-dir";
 import { installProcessGuard } from "../electron/core/host/process-guard";
+import { createAcpAgent } from "../electron/core/acp/agent-server";
+import { acpStdio } from "../electron/core/acp/stdio";
 
 const USAGE = [
   'usage: npm run agent -- run --workspace <dir> [--model <provider>/<model>] [--reasoning default|off|low|medium|high] [--session <id> | --continue] [--approve all|read-only|none] [--trust-mcp] [--max-budget-usd <usd>] [--max-turns <n>] [--json] [--db <file>] "<prompt>"',
   "       npm run agent -- undo --workspace <dir> [--session <id>] [--force] [--json] [--db <file>]",
+  "       npm run --silent agent -- acp [--db <file>]",
 ].join("\n");
 
 // First: a missed catch in the core is logged, never the end of a run halfway through a turn (process-guard.ts).
@@ -75,6 +82,11 @@ async function main(): Promise<void> {
     return;
   }
   const [command, ...words] = positionals;
+  if (command === "acp") {
+    if (words.length > 0 || values.workspace !== undefined) usage("acp takes --db only (the editor names the workspace)");
+    process.exitCode = await serveAcp(values.db);
+    return;
+  }
   if (command !== "run" && command !== "undo") usage(command === undefined ? "missing command" : `unknown command ${command}`);
   if (!values.workspace) usage("--workspace is required");
   if (command === "undo") {
@@ -143,6 +155,20 @@ async function main(): Promise<void> {
       bashDeny: saved.bashDeny,
     }),
   );
+}
+
+/** Serves ACP on stdio until the editor closes stdin; resolves with the exit code. */
+async function serveAcp(db: string | undefined): Promise<number> {
+  // stdout carries JSON-RPC only: anything the core would print goes to stderr.
+  console.log = (...args: unknown[]) => process.stderr.write(`${args.map(String).join(" ")}\n`);
+  console.info = console.log;
+  return withCore(db, async (workbench) => {
+    const app = createAcpAgent(workbench, { name: "agent-workbench", version: process.env.npm_package_version ?? "0.0.0" });
+    const stream = acpStdio(process.stdout, process.stdin);
+    const connection = app.connect(stream);
+    await connection.closed;
+    return 0;
+  });
 }
 
 /** Runs `work` on the app's core and database (or `--db`), closing it after; resolves with the exit code. */

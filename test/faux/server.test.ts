@@ -116,6 +116,15 @@ describe("strict validation", () => {
     faux.script(reply([thinking("plan"), text("Answer.")]));
     const message = await anthropic.messages.create({ model: "claude-a", max_tokens: 2000, messages: [{ role: "user", content: "q" }] });
     expect(message.content).toEqual([{ type: "text", text: "Answer." }]);
+    // Adaptive thinking is thinking enabled: the validator then requires the block back, so the answer carries it.
+    faux.script(reply([thinking("plan"), text("Answer.")]));
+    const adaptive = await anthropic.messages.create({
+      model: "claude-a",
+      max_tokens: 2000,
+      thinking: { type: "adaptive" } as unknown as Anthropic.ThinkingConfigParam,
+      messages: [{ role: "user", content: "q" }],
+    });
+    expect(adaptive.content.map((b) => b.type)).toEqual(["thinking", "text"]);
   });
 
   it("applies Mistral's rules on the mistral route only", async () => {

@@ -147,7 +147,7 @@ type BodyHead = z.infer<typeof BodyHead>;
  */
 function fitToRequest(route: FauxRoute, reply: FauxReply, head: BodyHead | undefined, body: unknown): FauxReply {
   const withoutThinking = { ...reply, content: reply.content.filter((b) => b.type !== "thinking") };
-  if (route === "anthropic" && head?.thinking?.type !== "enabled") return withoutThinking;
+  if (route === "anthropic" && head?.thinking?.type !== "enabled" && head?.thinking?.type !== "adaptive") return withoutThinking;
   // Gemini sends thought parts only with `includeThoughts`; Bedrock reasoning only when it was requested.
   if (route === "gemini" && !hasPath(body, ["generationConfig", "thinkingConfig", "includeThoughts"], true)) return withoutThinking;
   if (
