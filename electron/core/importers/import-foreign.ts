@@ -10,7 +10,7 @@ import { importEnvelope } from "../review/export-json";
 import type { ReviewStorePort } from "../review/store-port";
 import { importClaudeCode } from "./claude-code";
 import { toEnvelope } from "./envelope";
-import { saveOrigin } from "./origin";
+import { rememberImport, saveOrigin } from "./origin";
 import { claudeSubagentFiles, insideRoot, readForeignText } from "./read-file";
 import { ForeignImportError, type AgentKind, type ForeignSession } from "./types";
 import { importCodex } from "./codex";
@@ -68,6 +68,7 @@ export async function importForeignFile(
       parentSessionId: null,
       children: children.map((c) => c.id),
     });
+    rememberImport(store, request.path, main.id);
     return { session: main, children, notHeld: foreign.notHeld };
   } catch (e) {
     for (const id of published) store.deleteSession(id);

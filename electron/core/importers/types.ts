@@ -5,13 +5,11 @@
  */
 import type { SessionEntry } from "../../../shared/protocol";
 
-export const AGENTS = ["claude-code", "codex"] as const;
-export type AgentKind = (typeof AGENTS)[number];
+import { FOREIGN_AGENTS, FOREIGN_AGENT_LABELS, type ForeignAgent } from "../../../shared/foreign-agents";
 
-export const AGENT_LABELS: Record<AgentKind, string> = {
-  "claude-code": "Claude Code",
-  codex: "Codex",
-};
+export const AGENTS = FOREIGN_AGENTS;
+export type AgentKind = ForeignAgent;
+export const AGENT_LABELS = FOREIGN_AGENT_LABELS;
 
 export interface ForeignSession {
   agent: AgentKind;
