@@ -158,4 +158,80 @@ describe(`Claude Code ${VERSION} (real CLI) → import`, () => {
     expect(await readdir(join(home, ".claude", "projects"))).toHaveLength(1);
     store.close();
   });
+
+  it("imports a sub-agent's transcript (subagents/) as a child session linked to its parent", async (ctx) => {
+    if (bin === null) return ctx.skip(`the Claude Code CLI could not be installed here: ${why}`);
+    const subHome = join(root, "home-sub");
+    const subWs = join(root, "ws-sub");
+    mkdirSync(subHome);
+    mkdirSync(subWs);
+    writeFileSync(join(subWs, "notes.txt"), "hello world\n");
+    const SUB_PROMPT = "Run cat notes.txt and report what it says.";
+    const subFaux = await startFauxProvider();
+    let main = 0;
+    let sub = 0;
+    subFaux.setDefaultResponder((req) => {
+      if (!req.tools.some((t) => t.name === "Read")) return reply("ok");
+      const first = req.turns.find((t) => t.role === "user");
+      if (first?.role === "user" && first.text.includes(SUB_PROMPT)) {
+        sub++;
+        if (sub === 1) return reply([thinking("Run it."), toolCall("Bash", { command: "cat notes.txt", description: "Show the file" })]);
+        return reply([thinking("Report."), text("It says hello world.")]);
+      }
+      main++;
+      if (main === 1)
+        return reply([
+          thinking("Delegate."),
+          toolCall("Agent", { description: "Read notes", prompt: SUB_PROMPT, subagent_type: "general-purpose" }),
+        ]);
+      return reply([thinking("Done."), text("The sub-agent says notes.txt holds hello world.")]);
+    });
+    try {
+      const run = await runCli(
+        bin,
+        ["-p", "Ask a sub-agent what notes.txt says", "--model", MODEL, "--allowedTools", "Read,Bash,Agent", "--output-format", "json"],
+        {
+          cwd: subWs,
+          env: {
+            PATH: process.env.PATH,
+            HOME: subHome,
+            ANTHROPIC_BASE_URL: subFaux.baseUrls.anthropic,
+            ANTHROPIC_API_KEY: "sk-ant-faux-dummy",
+            DISABLE_TELEMETRY: "1",
+            DISABLE_AUTOUPDATER: "1",
+            DISABLE_ERROR_REPORTING: "1",
+            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+          },
+        },
+      );
+      expect(run.code, run.stderr + run.stdout).toBe(0);
+      expect(sub).toBe(2);
+    } finally {
+      await subFaux.close();
+    }
+    const [listing] = await discover(
+      agentRoots({ CLAUDE_CONFIG_DIR: join(subHome, ".claude") }, subHome).filter((r) => r.agent === "claude-code"),
+    );
+    // The sub-agent's transcript is not a session of its own in the listing.
+    expect(listing?.sessions).toHaveLength(1);
+    const store = SessionStore.open(":memory:");
+    const workspaceId = store.addWorkspace(subWs).id;
+    const result = await importForeignFile(store, workspaceId, {
+      agent: "claude-code",
+      path: listing.sessions[0].path,
+      root: listing.folder,
+    });
+    expect(result.children).toHaveLength(1);
+    const child = result.children[0];
+    const childEntries = store.loadEntries(child.id).map((e) => e.entry);
+    const childShape = shapeOf(childEntries);
+    expect(childShape.calls.map((c) => c.name)).toEqual(["Bash"]);
+    expectCallsPaired(childEntries);
+    expect(JSON.stringify(childEntries)).toContain(SUB_PROMPT);
+    const parentShape = shapeOf(store.loadEntries(result.session.id).map((e) => e.entry));
+    expect(parentShape.calls.map((c) => c.name)).toEqual(["Agent"]);
+    expect(loadOrigin(store, result.session.id)?.children).toEqual([child.id]);
+    expect(loadOrigin(store, child.id)?.parentSessionId).toBe(result.session.id);
+    store.close();
+  });
 });
