@@ -28,6 +28,8 @@ let root: string;
 let home: string;
 let ws: string;
 let bin: string | null = null;
+/** The first run's transcript and session id, for the compaction test. */
+let firstRun: { file: string; sessionId: string; root: string } | null = null;
 let why = "";
 const served = { input: 0, output: 0, replies: 0 };
 
@@ -156,6 +158,48 @@ describe(`Claude Code ${VERSION} (real CLI) → import`, () => {
     expect(store.loadEntries(result.session.id).map((e) => e.entry)).toEqual(foreign.entries);
     expect(await fingerprint([file])).toEqual(before);
     expect(await readdir(join(home, ".claude", "projects"))).toHaveLength(1);
+    store.close();
+    firstRun = { file, sessionId: foreign.foreignId, root: listing.folder };
+  });
+
+  it("imports a compaction (/compact on the resumed session) as a compaction entry with Claude Code's summary", async (ctx) => {
+    if (bin === null) return ctx.skip(`the Claude Code CLI could not be installed here: ${why}`);
+    if (firstRun === null) return ctx.skip("the first run did not get that far");
+    const SUMMARY = "The user asked to change hello to goodbye in notes.txt; it was edited and shown.";
+    faux.setDefaultResponder(() => reply([text(`<summary>${SUMMARY}</summary>`)]));
+    const run = await runCli(bin, ["-p", "/compact", "--resume", firstRun.sessionId, "--model", MODEL, "--output-format", "json"], {
+      cwd: ws,
+      env: {
+        PATH: process.env.PATH,
+        HOME: home,
+        ANTHROPIC_BASE_URL: faux.baseUrls.anthropic,
+        ANTHROPIC_API_KEY: "sk-ant-faux-dummy",
+        DISABLE_TELEMETRY: "1",
+        DISABLE_AUTOUPDATER: "1",
+        DISABLE_ERROR_REPORTING: "1",
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      },
+    });
+    expect(run.code, run.stderr + run.stdout).toBe(0);
+    const foreign = importClaudeCode({ path: firstRun.file, text: readFileSync(firstRun.file, "utf8") });
+    const compactions = foreign.entries.flatMap((e, i) => (e.type === "compaction" ? [{ e, seq: i + 1 }] : []));
+    expect(compactions).toHaveLength(1);
+    const { e, seq } = compactions[0];
+    expect(e).toMatchObject({ trigger: "manual", step: "summary", model: { id: MODEL } });
+    expect(e.summary).toContain(SUMMARY);
+    expect(e.tokensBefore).toBeGreaterThan(0);
+    expect(e.firstKeptSeq).toBeGreaterThanOrEqual(1);
+    expect(e.firstKeptSeq).toBeLessThanOrEqual(seq + 1);
+    // Everything before the compaction is still there for replay.
+    expect(shapeOf(foreign.entries).calls.map((c) => c.name)).toEqual(["Read", "Edit", "Bash"]);
+    expectCallsPaired(foreign.entries);
+    const store = SessionStore.open(":memory:");
+    const result = await importForeignFile(store, store.addWorkspace(ws).id, {
+      agent: "claude-code",
+      path: firstRun.file,
+      root: firstRun.root,
+    });
+    expect(store.loadEntries(result.session.id).map((x) => x.entry)).toEqual(foreign.entries);
     store.close();
   });
 

@@ -102,7 +102,9 @@ function convert(text: string, path: string): ForeignSession {
   let pending: AssistantMessage | null = null;
   let pendingId: string | undefined;
   let lastModel: ModelRef | null = null;
-  let pendingCompaction: { tokensBefore: number; trigger: "threshold" | "manual"; at: number } | null = null;
+  let pendingCompaction: { tokensBefore: number; trigger: "threshold" | "manual"; at: number; keptFrom?: string } | null = null;
+  /** Line uuid → seq of the first entry it became (a compaction's kept segment starts at one). */
+  const seqOfUuid = new Map<string, number>();
   let firstPrompt: string | undefined;
   const flush = () => {
     if (pending !== null) entries.push({ type: "message", message: pending });
@@ -112,11 +114,20 @@ function convert(text: string, path: string): ForeignSession {
 
   for (const rec of chain) {
     const at = timeOf(rec.timestamp) ?? 0;
+    const uuid = str(rec.uuid);
+    // The seq this line's first entry gets: joined assistant lines share their message's (not pushed yet).
+    const mark = () => uuid !== undefined && seqOfUuid.set(uuid, entries.length + 1);
     const message = obj(rec.message);
     if (rec.type === "system") {
       flush();
       const meta = obj(rec.compactMetadata);
-      pendingCompaction = { tokensBefore: count(meta?.preTokens), trigger: str(meta?.trigger) === "manual" ? "manual" : "threshold", at };
+      const keptFrom = str(obj(meta?.preservedSegment)?.headUuid);
+      pendingCompaction = {
+        tokensBefore: count(meta?.preTokens),
+        trigger: str(meta?.trigger) === "manual" ? "manual" : "threshold",
+        at,
+        ...(keptFrom !== undefined ? { keptFrom } : {}),
+      };
       continue;
     }
     if (message === undefined) continue;
@@ -131,6 +142,7 @@ function convert(text: string, path: string): ForeignSession {
           entries.push({ type: "modelSwitch", from: lastModel, to: model, timestamp: at });
         lastModel = model;
       }
+      mark();
       const target: AssistantMessage = pending;
       for (const block of arr(message.content) ?? []) {
         const b = assistantBlock(obj(block), notHeld);
@@ -151,13 +163,15 @@ function convert(text: string, path: string): ForeignSession {
     }
     // user
     flush();
+    mark();
     const content = message.content;
     if (rec.isCompactSummary === true && pendingCompaction !== null) {
       entries.push({
         type: "compaction",
         summary: typeof content === "string" ? content : textOf(content),
-        // The next entry is the first one the model saw after this summary.
-        firstKeptSeq: entries.length + 2,
+        // Claude Code keeps a recent segment verbatim after the summary (its head line); else the view restarts after it.
+        firstKeptSeq:
+          (pendingCompaction.keptFrom !== undefined ? seqOfUuid.get(pendingCompaction.keptFrom) : undefined) ?? entries.length + 2,
         tokensBefore: pendingCompaction.tokensBefore,
         model: lastModel ?? { provider: "anthropic", api: "anthropic-messages", id: "unknown" },
         timestamp: pendingCompaction.at,
