@@ -6,13 +6,14 @@
  */
 import { z } from "zod";
 
-export const FOREIGN_AGENTS = ["claude-code", "codex"] as const;
+export const FOREIGN_AGENTS = ["claude-code", "codex", "pi"] as const;
 export const ForeignAgentSchema = z.enum(FOREIGN_AGENTS);
 export type ForeignAgent = z.infer<typeof ForeignAgentSchema>;
 
 export const FOREIGN_AGENT_LABELS: Record<ForeignAgent, string> = {
   "claude-code": "Claude Code",
   codex: "Codex",
+  pi: "pi",
 };
 
 /** Where an imported session came from; the replay header shows it with what the format could not hold. */

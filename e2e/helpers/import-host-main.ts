@@ -87,6 +87,7 @@ async function main(): Promise<void> {
       OPENAI_API_KEY: "sk-e2e-not-a-real-key",
       CLAUDE_CONFIG_DIR: join(home, ".claude"),
       CODEX_HOME: join(dir, "no-codex"),
+      PI_CODING_AGENT_DIR: join(dir, "no-pi"),
     },
     initialWorkspace: workspace,
     baseUrlOverrides: { anthropic: faux.baseUrls.anthropic, openai: faux.baseUrls.openai },

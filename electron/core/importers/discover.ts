@@ -37,6 +37,7 @@ export function agentRoots(env: NodeJS.ProcessEnv = process.env, home = homedir(
   const folder: Record<AgentKind, string> = {
     "claude-code": join(env.CLAUDE_CONFIG_DIR || join(home, ".claude"), "projects"),
     codex: join(env.CODEX_HOME || join(home, ".codex"), "sessions"),
+    pi: join(env.PI_CODING_AGENT_DIR || join(home, ".pi", "agent"), "sessions"),
   };
   return AGENTS.map((agent) => ({ agent, label: AGENT_LABELS[agent], folder: folder[agent] }));
 }
@@ -49,15 +50,15 @@ async function listRoot(root: AgentRoot): Promise<AgentListing> {
   const out: AgentListing = { ...root, exists: false, sessions: [], truncated: false };
   if (!(await isDir(root.folder))) return out;
   out.exists = true;
-  // Claude Code: projects/<project>/<id>.jsonl. Codex: sessions/YYYY/MM/DD/rollout-*.jsonl[.zst].
-  const depth = root.agent === "claude-code" ? 2 : 4;
+  // Claude Code: projects/<project>/<id>.jsonl. pi: sessions/--<cwd>--/<time>_<id>.jsonl. Codex: sessions/YYYY/MM/DD/rollout-*.jsonl[.zst].
+  const depth = root.agent === "codex" ? 4 : 2;
   await walk(root.folder, depth, (name) => isSessionFile(root.agent, name), out);
   out.sessions.sort((a, b) => b.modifiedAt - a.modifiedAt);
   return out;
 }
 
 export function isSessionFile(agent: AgentKind, name: string): boolean {
-  if (agent === "claude-code") return name.endsWith(".jsonl");
+  if (agent !== "codex") return name.endsWith(".jsonl");
   return name.startsWith("rollout-") && (name.endsWith(".jsonl") || name.endsWith(".jsonl.zst"));
 }
 

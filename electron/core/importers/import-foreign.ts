@@ -14,6 +14,7 @@ import { rememberImport, saveOrigin } from "./origin";
 import { claudeSubagentFiles, insideRoot, readForeignText } from "./read-file";
 import { ForeignImportError, type AgentKind, type ForeignSession } from "./types";
 import { importCodex } from "./codex";
+import { importPi } from "./pi";
 import { decodeText } from "./decode";
 
 export interface ForeignImportResult {
@@ -29,6 +30,7 @@ export async function parseForeignFile(agent: AgentKind, path: string): Promise<
     for (const sub of await claudeSubagentFiles(path)) subs.push({ path: sub, text: decodeText(await readForeignText(sub), sub) });
     return importClaudeCode({ path, text }, subs);
   }
+  if (agent === "pi") return importPi(path, decodeText(await readForeignText(path), path));
   return importCodex(path, decodeText(await readForeignText(path), path));
 }
 
