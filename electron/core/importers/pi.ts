@@ -1,7 +1,7 @@
 /**
  * pi sessions: `~/.pi/agent/sessions/--<cwd>--/<time>_<uuid>.jsonl`, a header
- * line then entries forming a tree by `id`/`parentId` (docs/session-format.md
- * of @mariozechner/pi-coding-agent). Its messages are close to ours (same
+ * line then entries forming a tree by `id`/`parentId` (the session-format page of
+ * the @mariozechner/pi-coding-agent package). Its messages are close to ours (same
  * roles and blocks; thinking signatures in `thinkingSignature`).
  *
  * The branch ending at the file's last entry is the session; every other leaf
