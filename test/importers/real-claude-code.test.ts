@@ -14,6 +14,7 @@ import { importClaudeCode } from "../../electron/core/importers/claude-code";
 import { agentRoots, discover } from "../../electron/core/importers/discover";
 import { importForeignFile } from "../../electron/core/importers/import-foreign";
 import { loadOrigin } from "../../electron/core/importers/origin";
+import { fileStatesAt } from "../../electron/core/review/file-history";
 import { SessionStore } from "../../electron/core/store";
 import { assistants, expectCallsPaired, shapeOf } from "./assertions";
 import { ensureCli } from "./cli-cache";
@@ -156,6 +157,11 @@ describe(`Claude Code ${VERSION} (real CLI) → import`, () => {
       parentSessionId: null,
     });
     expect(store.loadEntries(result.session.id).map((e) => e.entry)).toEqual(foreign.entries);
+    // Replay's files at the last step come from the recorded Edit: before and after, with its diff.
+    const states = fileStatesAt(store.loadEntries(result.session.id), foreign.entries.length);
+    expect(states.files).toMatchObject([
+      { path: "notes.txt", before: "hello world\n", after: "goodbye world\n", changes: [{ toolName: "Edit", added: 1, removed: 1 }] },
+    ]);
     expect(await fingerprint([file])).toEqual(before);
     expect(await readdir(join(home, ".claude", "projects"))).toHaveLength(1);
     store.close();

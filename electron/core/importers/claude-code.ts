@@ -19,6 +19,7 @@ import type { AssistantContent, AssistantMessage, ModelRef, SessionEntry, StopRe
 import { arr, count, lineWord, obj, readJsonl, str, timeOf } from "./jsonl";
 import { FOREIGN_LIMITS, ForeignImportError, type ForeignSession } from "./types";
 import { usageOf } from "./usage";
+import { boundedDiff, DIFF_MAX_CHARS, fileDiff } from "../tools/diff";
 
 type Rec = Record<string, unknown>;
 
@@ -199,7 +200,9 @@ function convert(text: string, path: string): ForeignSession {
             toolName: callNames.get(callId) ?? "unknown",
             isError: block.is_error === true,
             content: resultContent(block.content),
-            ...(rec.toolUseResult !== undefined ? { details: { claudeCode: rec.toolUseResult } } : {}),
+            ...(rec.toolUseResult !== undefined
+              ? { details: { ...fileChange(callNames.get(callId), obj(rec.toolUseResult), cwd), claudeCode: rec.toolUseResult } }
+              : {}),
             timestamp: at,
           },
         });
@@ -223,6 +226,33 @@ function convert(text: string, path: string): ForeignSession {
     notHeld,
     children: [],
   };
+}
+
+/**
+ * An Edit or Write result as our write/edit details (path, before, after, diff), so replay shows
+ * the files at each step and their diffs (review/file-history.ts); from what Claude Code recorded.
+ */
+function fileChange(tool: string | undefined, r: Rec | undefined, cwd: string | null): Rec {
+  if (r === undefined || (tool !== "Edit" && tool !== "Write")) return {};
+  const file = str(r.filePath);
+  if (file === undefined) return {};
+  const original = typeof r.originalFile === "string" ? r.originalFile : null;
+  let after: string | undefined;
+  if (tool === "Write") after = str(r.content);
+  else if (original !== null) {
+    const from = str(r.oldString) ?? "";
+    const to = str(r.newString) ?? "";
+    const at = original.indexOf(from);
+    if (from !== "" && at >= 0)
+      after = r.replaceAll === true ? original.split(from).join(to) : original.slice(0, at) + to + original.slice(at + from.length);
+  }
+  if (after === undefined) return {};
+  const created = tool === "Write" ? str(r.type) === "create" : false;
+  if (!created && original === null) return {};
+  const path = cwd !== null && file.startsWith(`${cwd}/`) ? file.slice(cwd.length + 1) : file;
+  const diff = boundedDiff(fileDiff(path, created ? null : original, after));
+  const small = (original?.length ?? 0) + after.length <= DIFF_MAX_CHARS;
+  return { path, created, diff, ...(small ? { before: created ? null : original, after } : { contentOmitted: true }) };
 }
 
 function modelOf(message: Rec, last: ModelRef | null): ModelRef {
