@@ -5,6 +5,7 @@
  * payload on arrival (docs/architecture.md#transports-and-the-api-contract).
  */
 import { z } from "zod";
+import { AgentListingSchema, ForeignAgentSchema } from "./foreign-agents";
 import { lazyTable } from "./lazy-table";
 import {
   AssistantMessageSchema,
@@ -84,6 +85,8 @@ export const SessionSummarySchema = z.object({
   entryCount: z.number().int(),
   totalCost: z.number(),
   totalTokens: z.number().int(),
+  /** Imported from another agent's files (the sidebar's badge); absent on sessions recorded here. */
+  origin: ForeignAgentSchema.optional(),
 });
 export type SessionSummary = z.infer<typeof SessionSummarySchema>;
 
@@ -785,6 +788,19 @@ export const requests = lazyTable({
   }),
   "review.import.finish": () => ({ params: z.object({ importId: z.string().min(1).max(100) }).strict(), result: SessionSummarySchema }),
   "review.import.cancel": () => ({ params: z.object({ importId: z.string().min(1).max(100) }).strict(), result: Ok }),
+  /** The folders each other agent keeps its sessions in, and the session files there (names and sizes only). */
+  "importers.discover": () => ({
+    params: z.object({}).strict(),
+    result: z.object({ agents: z.array(AgentListingSchema) }),
+  }),
+  /**
+   * Imports one session file that discovery listed (and a Claude Code session's sub-agent transcripts) as new
+   * sessions of the workspace. Reads only; a file outside the agent's folder is refused.
+   */
+  "importers.import": () => ({
+    params: z.object({ workspaceId: z.string().min(1), agent: ForeignAgentSchema, path: z.string().min(1).max(4096) }).strict(),
+    result: z.object({ session: SessionSummarySchema, children: z.array(SessionSummarySchema), notHeld: z.array(z.string()) }),
+  }),
   /** A new session holding the entries up to `atSeq`, switched to `model`; it links back to the source. */
   "review.fork": () => ({
     params: SessionId.extend({ atSeq: z.number().int().nonnegative(), model: ModelRefSchema }).strict(),

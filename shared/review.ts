@@ -6,6 +6,7 @@
  * Pure module: zod only (see docs/architecture.md#layers).
  */
 import { z } from "zod";
+import { SessionOriginSchema } from "./foreign-agents";
 import { ApprovalDecisionSchema, ModelRefSchema, SessionEntrySchema } from "./protocol";
 
 // ---------------------------------------------------------------- timeline
@@ -147,6 +148,8 @@ export const TimelineSchema = z.object({
   forkedFromStep: z.number().int().positive().nullable().optional(),
   /** The session came from an imported export (its steps were recorded elsewhere). */
   imported: z.boolean().optional(),
+  /** Imported from another agent's files: which, and what its format could not hold (absent: recorded here or an export). */
+  origin: SessionOriginSchema.optional(),
 });
 export type Timeline = z.infer<typeof TimelineSchema>;
 

@@ -37,6 +37,8 @@ import { CheckpointService } from "../checkpoints/service";
 import { fileStatesFromCheckpoints, sessionWorkspaceDiff } from "../checkpoints/review";
 import { withWorkspaceDiff } from "../checkpoints/export-diff";
 import { createReviewHandlers } from "../review/handlers";
+import { createImporterHandlers } from "../importers/handlers";
+import { agentRoots } from "../importers/discover";
 import { redactText } from "../review/redact";
 import { SessionStore } from "../store";
 import { dispatch, type HandlerTable } from "./dispatch";
@@ -419,6 +421,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     ...createHandlers(ctx),
     ...createEcosystemHandlers(ctx),
     ...createStorageHandlers(ctx),
+    ...createImporterHandlers({ store, roots: () => agentRoots(env), now, onSessionChanged: (s) => emit("session.updated", s) }),
     ...review,
     // Files at a step and exports read the checkpoints, so what bash changed shows too (docs/checkpoints.md).
     "review.fileStates": async (p: { sessionId: string; seq: number }) =>

@@ -12,6 +12,7 @@ import { composeMessage } from "./compose-message";
 import { listFolders } from "./folder-browser";
 import type { EcosystemMethod } from "./ecosystem-handlers";
 import type { StorageMethod } from "./storage-handlers";
+import { withOrigin, type ImporterMethod } from "../importers/handlers";
 
 /** A bash allow rule must name its program; any rule needs text. */
 function checkRulePattern(tool: string, action: string, pattern: string): void {
@@ -22,7 +23,7 @@ function checkRulePattern(tool: string, action: string, pattern: string): void {
 type P<M extends keyof HandlerTable> = RequestParams<M>;
 type R<M extends keyof HandlerTable> = RequestResult<M>;
 
-export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, EcosystemMethod | StorageMethod> {
+export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, EcosystemMethod | StorageMethod | ImporterMethod> {
   const { store } = ctx;
 
   const requireSession = (id: string) => findSession(store, id);
@@ -78,7 +79,10 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
     "workspace.recent": () => store.recentWorkspaces(20),
     "workspace.browse": (p: P<"workspace.browse">) => listFolders(p.path, p.showHidden === true),
 
-    "session.list": (p: P<"session.list">) => store.listSessions(p.workspaceId, { limit: p.limit, before: p.before }),
+    "session.list": (p: P<"session.list">) => {
+      const page = store.listSessions(p.workspaceId, { limit: p.limit, before: p.before });
+      return { ...page, sessions: page.sessions.map((s) => withOrigin(store, s)) };
+    },
     "session.search": (p: P<"session.search">) => store.search(p.query, { workspaceId: p.workspaceId, limit: p.limit }),
     "session.create": (p: P<"session.create">) => {
       if (!store.getWorkspace(p.workspaceId)) throw new NotFound(`no workspace ${p.workspaceId}`);

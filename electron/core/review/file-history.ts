@@ -29,7 +29,8 @@ const FileChangeDetailsSchema = z
 
 const ErrorDetailsSchema = z.object({ errorCode: z.string().optional(), synthesized: z.boolean().optional() }).loose();
 
-export const FILE_CHANGE_TOOLS: readonly string[] = ["write", "edit"];
+/** Ours, and Claude Code's as imported (importers/claude-code.ts gives their results the same details). */
+export const FILE_CHANGE_TOOLS: readonly string[] = ["write", "edit", "Write", "Edit"];
 export const COMMAND_TOOLS: readonly string[] = ["bash"];
 
 export function fileStatesAt(entries: readonly StoredEntry[], seq: number): FileStates {

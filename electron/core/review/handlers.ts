@@ -16,6 +16,7 @@ import { ApiFailure } from "../api/dispatch";
 import type { ToolSpec } from "../providers/types";
 import { defaultToolSpecs } from "../tools";
 import { loadImportedTimes } from "./import-times";
+import { loadOrigin } from "../importers/origin";
 import { exportSession } from "./export-session";
 import { changeDiff, changesBetween } from "./changes";
 import { fileStatesAt } from "./file-history";
@@ -143,6 +144,7 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
         return sources.get(key);
       };
       const items = buildTimeline(entries, store.listToolCalls(p.sessionId), { modelName, forkSource: source });
+      const origin = loadOrigin(store, p.sessionId);
       const forked = session.parentSessionId && session.parentSeq !== null ? source(session.parentSessionId, session.parentSeq) : undefined;
       return {
         items,
@@ -150,6 +152,7 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
         problems,
         forkedFromStep: forked?.step ?? null,
         imported: loadImportedTimes(store, p.sessionId) !== null,
+        ...(origin ? { origin } : {}),
       };
     },
 

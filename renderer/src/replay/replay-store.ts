@@ -6,6 +6,7 @@
  * Stepping only moves `cursor`; everything shown for a step is derived from it
  * (step-view.ts), so a step costs a binary search and the rows that changed.
  */
+import type { SessionOrigin } from "../../../shared/foreign-agents";
 import { create } from "zustand";
 import type { SessionSummary } from "../../../shared/api";
 import type { ModelRef } from "../../../shared/protocol";
@@ -37,6 +38,8 @@ export interface ReplayData {
   forkedFromStep: number | null;
   /** From an imported export: recorded elsewhere, then imported here. */
   imported: boolean;
+  /** Imported from another agent's files: which, and what its format could not hold. */
+  origin: SessionOrigin | null;
   index: StepIndex;
   totals: RunningTotals;
   choices: ReturnType<typeof filterChoices>;
@@ -230,6 +233,7 @@ export const useReplayStore = create<ReplayState>((set, get) => {
           problems: timeline.problems,
           forkedFromStep: timeline.forkedFromStep ?? null,
           imported: timeline.imported ?? false,
+          origin: timeline.origin ?? null,
           index,
           totals: runningTotals(timeline.items),
           choices: filterChoices(timeline.items),

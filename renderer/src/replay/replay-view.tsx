@@ -4,6 +4,7 @@
  * then the timeline, the transcript as of the step with the step's details
  * below it, and the shared diff panel showing the files as of the step.
  */
+import { FOREIGN_AGENT_LABELS } from "../../../shared/foreign-agents";
 import { useEffect } from "react";
 import { DiffPanel } from "../components/diff/diff-panel";
 import { PanelBoundary } from "../components/error-boundary";
@@ -45,6 +46,7 @@ function ReplayHeader() {
   const ready = useReplayStore((s) => s.status === "ready");
   const noteCount = useReplayStore((s) => s.notes.length);
   const imported = useReplayStore((s) => s.data?.imported ?? false);
+  const origin = useReplayStore((s) => s.data?.origin ?? null);
   const { setPanel, close } = useReplayStore.getState();
   return (
     <header className="app-header replay-header">
@@ -53,10 +55,28 @@ function ReplayHeader() {
         {title ?? "Loading…"}
       </h1>
       <span className="badge">read-only</span>
-      {imported && (
-        <span className="badge" title="Recorded elsewhere and imported from a session export">
-          imported
-        </span>
+      {origin ? (
+        <details className="origin-details">
+          <summary className="badge" title={origin.path}>
+            from {FOREIGN_AGENT_LABELS[origin.agent]}
+          </summary>
+          <div className="origin-notes" role="note" aria-label="What this import could not hold">
+            <p className="small">
+              Imported from <code>{origin.path}</code> ({FOREIGN_AGENT_LABELS[origin.agent]} session {origin.foreignId}).
+            </p>
+            <ul className="small">
+              {origin.notHeld.map((n) => (
+                <li key={n}>{n}</li>
+              ))}
+            </ul>
+          </div>
+        </details>
+      ) : (
+        imported && (
+          <span className="badge" title="Recorded elsewhere and imported from a session export">
+            imported
+          </span>
+        )
       )}
       <ForkedFrom />
       <div className="header-right">

@@ -16,6 +16,7 @@ import { CheckpointSettingsSection } from "./checkpoint-settings";
 import { SubAgentSettingsSection } from "./sub-agent-settings";
 import { TurnLimitsSection } from "./turn-limits-settings";
 import { StorageSettingsSection } from "./storage-settings";
+import { ImportAgentsSection } from "./import-agents-settings";
 import { WorkspaceRules } from "./workspace-rules";
 
 const BASE_URL_PRESETS: { label: string; url: string }[] = [
@@ -324,6 +325,7 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
           onChange={(checkpoints) => set({ checkpoints })}
         />
         <StorageSettingsSection headingId={`${id}-storage`} />
+        <ImportAgentsSection headingId={`${id}-import-agents`} />
 
         <section aria-labelledby={`${id}-theme`}>
           <h3 id={`${id}-theme`}>Appearance</h3>

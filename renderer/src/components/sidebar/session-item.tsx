@@ -1,6 +1,7 @@
 /** One session in the list: select, rename inline, fork, delete (with confirmation). */
 import { memo, useState, type KeyboardEvent } from "react";
 import type { SessionSummary } from "../../../../shared/api";
+import { FOREIGN_AGENT_LABELS } from "../../../../shared/foreign-agents";
 import { formatCost, formatTime } from "../../lib/format";
 import { useTurnStore } from "../../stores/turn-store";
 import { useWorkspaceStore } from "../../stores/workspace-store";
@@ -52,6 +53,11 @@ export const SessionItem = memo(function SessionItem({ session, active }: { sess
           onClick={() => selectSession(session.id)}
         >
           <span className="session-name">{session.title}</span>
+          {session.origin !== undefined && (
+            <span className="badge origin-badge" title={`Imported from ${FOREIGN_AGENT_LABELS[session.origin]}`}>
+              {FOREIGN_AGENT_LABELS[session.origin]}
+            </span>
+          )}
           <span className="session-meta muted">
             {formatTime(session.updatedAt)}
             {session.totalCost > 0 ? ` · ${formatCost(session.totalCost)}` : ""}
