@@ -9,7 +9,6 @@ import { existsSync } from "node:fs";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SessionStore } from "../../electron/core/store";
-import { Checkpointer, DEFAULT_CHECKPOINTER_OPTIONS } from "../../electron/core/store/checkpointer";
 import { createContext, openDatabase } from "../../electron/core/store/db";
 import { appendEntry } from "../../electron/core/store/entries";
 import { indexSlice, mergeSlice, SearchIndexer, useSlicedMerges, type MergeSteps } from "../../electron/core/store/search-index";
@@ -144,78 +143,5 @@ describe("FTS5 segment merges in slices", () => {
     expect(hits("message")).toBe(120);
     expect(hits("word77")).toBe(1);
     ctx.db.close();
-  });
-});
-
-describe("WAL checkpoints on a worker thread", () => {
-  it("checkpoints what the main connection wrote, with SQLite's in-commit checkpoints held back", async () => {
-    dir = tempDir();
-    const path = dir.file("c.db");
-    const db = new Database(path);
-    db.pragma("journal_mode = WAL");
-    db.exec(`CREATE TABLE t (x TEXT)`);
-    const cp = new Checkpointer(db, path, undefined, { ...DEFAULT_CHECKPOINTER_OPTIONS, pollMs: 5, writes: 10, quietMs: 50 });
-    expect(db.pragma("wal_autocheckpoint", { simple: true })).toBeGreaterThan(1000);
-    const insert = db.prepare(`INSERT INTO t VALUES (?)`);
-    for (let i = 0; i < 200; i++) insert.run("x".repeat(2000));
-    cp.noteWrite(200);
-    await vi.waitFor(() => expect(cp.checkpoints).toBeGreaterThan(0), { timeout: 20_000, interval: 20 });
-    // Everything written was copied into the database file: nothing left for a checkpoint here.
-    const [r] = db.pragma("wal_checkpoint(PASSIVE)") as Array<{ log: number; checkpointed: number }>;
-    expect(r.checkpointed).toBe(r.log);
-    expect(cp.lastError).toBeNull();
-    db.close();
-    await cp.stop();
-  });
-
-  it("falls back to SQLite's own checkpoints when the worker cannot open the file", async () => {
-    dir = tempDir();
-    const path = dir.file("c.db");
-    const db = new Database(path);
-    db.pragma("journal_mode = WAL");
-    const cp = new Checkpointer(db, dir.file("missing.db"), undefined);
-    await vi.waitFor(() => expect(cp.lastError).toMatch(/background checkpoints failed/), { timeout: 20_000, interval: 20 });
-    expect(db.pragma("wal_autocheckpoint", { simple: true })).toBe(1000);
-    db.close();
-  });
-
-  it("a store with background checkpoints keeps every append across close and reopen", async () => {
-    dir = tempDir();
-    const path = dir.file("s.db");
-    const store = SessionStore.open(path, { checkpoints: "background" });
-    const s = store.createSession({ workspaceId: store.addWorkspace("/w").id });
-    for (let i = 0; i < 300; i++) store.appendEntry(s.id, user(`entry ${i} tag${i}`));
-    expect(store.checkpointerError).toBeNull();
-    store.close();
-    const again = SessionStore.open(path);
-    expect(again.loadEntries(s.id)).toHaveLength(300);
-    expect(again.search("tag299")).toHaveLength(1);
-    again.close();
-  });
-
-  it("stop settles once the worker thread is gone, even when it is still starting", async () => {
-    dir = tempDir();
-    const path = dir.file("c.db");
-    const db = new Database(path);
-    db.pragma("journal_mode = WAL");
-    const cp = new Checkpointer(db, path, undefined);
-    expect(cp.threadAlive).toBe(true);
-    db.close();
-    await cp.stop();
-    expect(cp.threadAlive).toBe(false);
-    expect(cp.lastError).toBeNull();
-  });
-
-  it("once close has settled, no thread holds the file: its folder can be removed (the store's last connection removed the WAL)", async () => {
-    dir = tempDir();
-    const path = dir.file("s.db");
-    const store = SessionStore.open(path, { checkpoints: "background" });
-    const s = store.createSession({ workspaceId: store.addWorkspace("/w").id });
-    store.appendEntry(s.id, user("one"));
-    // The worker thread is still starting or running when the store closes.
-    store.close();
-    await store.whenStopped();
-    // SQLite removes -wal and -shm when the last connection to the file closes.
-    expect([existsSync(`${path}-wal`), existsSync(`${path}-shm`)]).toEqual([false, false]);
   });
 });

@@ -143,8 +143,8 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     now,
     nativeBinding: options.nativeBinding,
     integrityCheck: "background",
-    // WAL checkpoints on a worker thread: no append waits for a 4 MB copy and two fsyncs.
-    checkpoints: "background",
+    // A PASSIVE WAL checkpoint whenever the store goes quiet (wal-checkpoint.ts).
+    walCheckpoints: "whenIdle",
   });
   const notices = [...(options.host.notices ?? [])];
   if (recovered) notices.push(recoveredNotice(recovered));
