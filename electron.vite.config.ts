@@ -14,7 +14,12 @@ export default defineConfig({
       rollupOptions: {
         input: {
           index: resolve(__dirname, "electron/main/index.ts"),
+          // Worker threads start from their own file beside the bundle (electron/core/process/worker-file.ts).
+          "integrity-worker": resolve(__dirname, "electron/core/store/integrity-worker.ts"),
+          "regex-thread": resolve(__dirname, "electron/core/tools/regex-thread.ts"),
         },
+        // One folder: a worker entry is found next to whichever chunk starts it.
+        output: { entryFileNames: "[name].js", chunkFileNames: "[name]-[hash].js" },
       },
     },
   },
