@@ -4,20 +4,14 @@
  * commit crosses FTS5's threshold.
  */
 import Database from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SessionStore } from "../../electron/core/store";
 import { createContext, openDatabase } from "../../electron/core/store/db";
 import { appendEntry } from "../../electron/core/store/entries";
 import { indexSlice, mergeSlice, SearchIndexer, useSlicedMerges } from "../../electron/core/store/search-index";
 import { createSession } from "../../electron/core/store/sessions";
 import { addWorkspace } from "../../electron/core/store/workspaces";
-import { tempDir, user, type TempDir } from "./helpers";
-
-let dir: TempDir | null = null;
-afterEach(() => {
-  dir?.remove();
-  dir = null;
-});
+import { user } from "./helpers";
 
 function sessionWith(n: number, wordsEach = 0) {
   const ctx = createContext(openDatabase(":memory:"), Date.now);
