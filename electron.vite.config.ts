@@ -2,7 +2,6 @@ import { resolve } from "node:path";
 import { defineConfig } from "electron-vite";
 import react from "@vitejs/plugin-react";
 import { events, requests } from "./shared/api";
-import { preloadAppChunk } from "./scripts/vite-preload-app";
 
 // Builds main, preload and renderer without needing the Electron binary.
 // The main bundle also carries the plain-Node entries (web host, faux provider)
@@ -45,7 +44,7 @@ export default defineConfig({
   renderer: {
     root: resolve(__dirname, "renderer"),
     base: "./",
-    plugins: [react(), preloadAppChunk("renderer/src/start.tsx")],
+    plugins: [react()],
     build: {
       outDir: resolve(__dirname, "out/renderer"),
       // electron-vite leaves bundles unminified; the renderer is parsed on every start.

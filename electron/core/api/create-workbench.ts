@@ -54,7 +54,6 @@ import { SessionSummaries } from "./session-summaries";
 import { ToolAudit } from "./tool-audit";
 import { SETTINGS_KEY, parseSettings } from "./settings";
 import { createSessionTools } from "./session-tools";
-import { scheduleWarmUp } from "./warm-up";
 import type { HostServices, Workbench, WorkbenchEventListener } from "./workbench";
 
 export interface WorkbenchOptions {
@@ -407,13 +406,11 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     demoteOtherReasoning: () => settings.demoteOtherReasoning,
     onSessionChanged: (s) => emit("session.updated", s),
   });
-  // Compiles the first answers' parsers and statements while no window has asked yet.
   // In the background: start-up never waits for the network, and what fails keeps the snapshot (or the cached copy).
   if (live && options.modelCatalog) {
     const url = options.modelCatalog.url ?? catalogUrl(env, settings.modelCatalogUrl);
     void live.refresh(url);
   }
-  const stopWarmUp = scheduleWarmUp({ store: () => store.warmUp(), models: () => defaultModel(modelOptions()) });
 
   const table: HandlerTable = {
     ...createHandlers(ctx),
@@ -457,7 +454,6 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       emit("app.notice", { level, message });
     },
     close: async () => {
-      stopWarmUp();
       for (const agent of agents.values()) agent.abort();
       await Promise.all([...agents.values()].map((a) => a.idle()));
       await checkpoints.close();

@@ -59,7 +59,6 @@ import { addRule, listRules, removeRule, updateRule, type RuleInput } from "./ru
 import type { StagedImports } from "./staged-imports";
 import { deleteSetting, getSetting, setSetting } from "./settings";
 import { addWorkspace, getWorkspace, recentWorkspaces } from "./workspaces";
-import { warmReadPaths } from "./warm-up";
 import type { WalCheckpoint } from "./wal-checkpoint";
 import { openParts, recheckMarker, type OpenReport, type Recovered, type StoreOptions } from "./store-open";
 
@@ -289,10 +288,6 @@ export class SessionStore {
   /** Entries in seq order plus a `problems` list naming every row that could not be returned (and every missing run). */
   loadEntriesChecked(sessionId: string, range: EntryRange = {}, options: LoadOptions = {}): CheckedEntries {
     return this.guard("loadEntries", () => loadEntriesChecked(this.ctx, sessionId, range, options));
-  }
-  /** Prepares the statements of the first reads after start, reading no session (warm-up.ts). */
-  warmUp(): void {
-    this.guard("warmUp", () => warmReadPaths(this.ctx));
   }
   /** Appends a synthesized "aborted" result for each unanswered call of the last assistant message. */
   repairSession(id: string): number {
