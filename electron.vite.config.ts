@@ -16,6 +16,7 @@ export default defineConfig({
           // Worker threads start from their own file beside the bundle (electron/core/process/worker-file.ts).
           "integrity-worker": resolve(__dirname, "electron/core/store/integrity-worker.ts"),
           "regex-thread": resolve(__dirname, "electron/core/tools/regex-thread.ts"),
+          "workspace-scan-thread": resolve(__dirname, "electron/core/tools/workspace-scan-thread.ts"),
         },
         // One folder: a worker entry is found next to whichever chunk starts it.
         output: { entryFileNames: "[name].js", chunkFileNames: "[name]-[hash].js" },
