@@ -2,7 +2,6 @@ import { resolve } from "node:path";
 import { defineConfig } from "electron-vite";
 import react from "@vitejs/plugin-react";
 import { events, requests } from "./shared/api";
-import { preloadAppChunk } from "./scripts/vite-preload-app";
 
 // Builds main, preload and renderer without needing the Electron binary.
 // The main bundle also carries the plain-Node entries (web host, faux provider)
@@ -14,7 +13,13 @@ export default defineConfig({
       rollupOptions: {
         input: {
           index: resolve(__dirname, "electron/main/index.ts"),
+          // Worker threads start from their own file beside the bundle (electron/core/process/worker-file.ts).
+          "integrity-worker": resolve(__dirname, "electron/core/store/integrity-worker.ts"),
+          "regex-thread": resolve(__dirname, "electron/core/tools/regex-thread.ts"),
+          "workspace-scan-thread": resolve(__dirname, "electron/core/tools/workspace-scan-thread.ts"),
         },
+        // One folder: a worker entry is found next to whichever chunk starts it.
+        output: { entryFileNames: "[name].js", chunkFileNames: "[name]-[hash].js" },
       },
     },
   },
@@ -40,7 +45,7 @@ export default defineConfig({
   renderer: {
     root: resolve(__dirname, "renderer"),
     base: "./",
-    plugins: [react(), preloadAppChunk("renderer/src/start.tsx")],
+    plugins: [react()],
     build: {
       outDir: resolve(__dirname, "out/renderer"),
       // electron-vite leaves bundles unminified; the renderer is parsed on every start.

@@ -73,7 +73,7 @@ function main(dir: string): void {
   const baseInsert = base.prepare(`INSERT INTO entries (session_id, content) VALUES (?, ?)`);
 
   // Opened as the app opens it (api/create-workbench.ts): integrity scan and WAL checkpoints off the main thread.
-  const store = SessionStore.open(join(dir, "store.db"), { integrityCheck: "background", checkpoints: "background" });
+  const store = SessionStore.open(join(dir, "store.db"), { integrityCheck: "background", walCheckpoints: "whenIdle" });
   const ws = store.addWorkspace("/bench/workspace");
   const session = store.createSession({ workspaceId: ws.id, title: "bench" });
 

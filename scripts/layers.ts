@@ -21,6 +21,24 @@ const SHARED_ALLOWED_PACKAGES = new Set(["zod"]);
 
 type Layer = "shared" | "core" | "shell" | "renderer" | "other";
 
+/**
+ * The order inside the core, top to bottom: a folder may import its own rank
+ * and below, never above. The web host and the API (request table, handlers,
+ * composition root) drive the agent; the agent drives tools, providers and the
+ * store. Folders not named here (helpers such as process/, network/) are free.
+ */
+const CORE_RANKS: Record<string, number> = { web: 3, api: 3, agent: 2, tools: 1, providers: 1, store: 1 };
+const rankName = (rank: number) =>
+  Object.keys(CORE_RANKS)
+    .filter((k) => CORE_RANKS[k] === rank)
+    .join("/");
+
+/** The rank of a core file by its first folder under electron/core/ (undefined: unranked). */
+function coreRank(relPath: string): number | undefined {
+  const m = /^electron\/core\/([^/]+)\//.exec(relPath.split(sep).join("/"));
+  return m ? CORE_RANKS[m[1]] : undefined;
+}
+
 function layerOf(relPath: string): Layer {
   const p = relPath.split(sep).join("/");
   if (p.startsWith("shared/")) return "shared";
@@ -52,10 +70,17 @@ export function checkFile(root: string, file: string, source: string): LayerViol
         else if (!isRelative && !SHARED_ALLOWED_PACKAGES.has(spec.split("/")[0]))
           bad(`shared/ may import only ${[...SHARED_ALLOWED_PACKAGES].join(", ")}`);
         break;
-      case "core":
+      case "core": {
         if (isElectron(spec)) bad("the core must never import electron");
         else if (isRelative && (target === "shell" || target === "renderer")) bad("the core must not import the shell or the renderer");
+        else if (isRelative && target === "core") {
+          const from = coreRank(rel);
+          const to = coreRank(relative(root, resolve(file, "..", spec)));
+          if (from !== undefined && to !== undefined && to > from)
+            bad(`${rankName(from)} sits below ${rankName(to)} in the core: it must not import it (docs/architecture.md#layers)`);
+        }
         break;
+      }
       case "renderer":
         if (isElectron(spec)) bad("renderer/ must not import electron");
         else if (isNodeBuiltin(spec)) bad("renderer/ must not import Node built-ins");

@@ -44,6 +44,33 @@ describe("layering check", () => {
     ).toEqual([join("electron/core/thing.ts"), join("renderer/src/a.ts")]);
   });
 
+  it("catches a lower room of the core importing a higher one: the store or a tool reaching into the agent or the API", () => {
+    const root = plant({
+      "electron/core/store/bad.ts": `import { runTurn } from "../agent/loop";\nexport const x = runTurn;\n`,
+      "electron/core/tools/bad.ts": `import { handlers } from "../api/handlers";\nexport const y = handlers;\n`,
+      "electron/core/agent/bad.ts": `import { createWorkbench } from "../api/create-workbench";\nexport const z = createWorkbench;\n`,
+      "electron/core/agent/loop.ts": `export const runTurn = 1;\n`,
+      "electron/core/api/handlers.ts": `export const handlers = 1;\n`,
+      "electron/core/api/create-workbench.ts": `export const createWorkbench = 1;\n`,
+    });
+    const found = checkLayers(root);
+    expect(found.map((v) => v.file).sort()).toEqual(
+      [join("electron/core/agent/bad.ts"), join("electron/core/store/bad.ts"), join("electron/core/tools/bad.ts")].sort(),
+    );
+    expect(found.find((v) => v.file === join("electron/core/store/bad.ts"))?.rule).toMatch(/must not import it/);
+  });
+
+  it("allows the core's order downwards and its unranked helpers anywhere", () => {
+    const root = plant({
+      "electron/core/api/a.ts": `import { b } from "../agent/b";\nimport { c } from "../store/c";\nexport const a = [b, c];\n`,
+      "electron/core/agent/b.ts": `import { d } from "../tools/d";\nimport { e } from "../process/e";\nexport const b = [d, e];\n`,
+      "electron/core/store/c.ts": `import { e } from "../process/e";\nexport const c = e;\n`,
+      "electron/core/tools/d.ts": `import { c } from "../store/c";\nexport const d = c;\n`,
+      "electron/core/process/e.ts": `export const e = 1;\n`,
+    });
+    expect(checkLayers(root)).toEqual([]);
+  });
+
   it("allows the shell to import electron and shared/ to import zod", () => {
     const root = plant({
       "electron/main/index.ts": `import { app } from "electron";\nimport { z } from "zod";\nexport { app, z };\n`,

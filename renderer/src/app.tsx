@@ -38,7 +38,7 @@ export function App() {
   const settingsOpen = useUiStore((s) => s.settingsOpen);
   const rewindOpen = useRewindStore((s) => s.request !== null);
 
-  // Started in start.tsx before the first render (the same call, once per page).
+  // Started in main.tsx as the shell first renders (the same call, once per page).
   useEffect(() => {
     void startBoot();
     preloadLazyParts();

@@ -1,10 +1,9 @@
 /**
  * The app's start: app.info, the session open last time (the likely one to
  * show; session.load sends only its last entries first, so it is small), then
- * the workspace, models, settings and running turns. Started from start.tsx
- * before the first render: the early socket usually has app.info and the
- * session by then, so the stores are filled before React first renders and the
- * first paint already shows the session. Once per page.
+ * the workspace, models, settings and running turns. Started from main.tsx
+ * as the shell first renders; the stores fill the shell in as the answers
+ * arrive. Once per page.
  */
 import { useAppStore, type AppInfo } from "./stores/app-store";
 import { useModelsStore } from "./stores/models-store";

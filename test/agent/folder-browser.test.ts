@@ -47,7 +47,7 @@ describe("workspace.browse", () => {
 
   it("refuses a relative path, a missing folder and a file with typed errors", async () => {
     await expect(h.call("workspace.browse", { path: "relative/dir" })).rejects.toThrow(/INVALID_REQUEST not an absolute path/);
-    await expect(h.call("workspace.browse", { path: join(root, "nope") })).rejects.toThrow(/NOT_FOUND folder not found/);
+    await expect(h.call("workspace.browse", { path: join(root, "nope") })).rejects.toThrow(/NOT_FOUND no folder/);
     await expect(h.call("workspace.browse", { path: join(root, "secret-plan.txt") })).rejects.toThrow(/NOT_FOUND not a folder/);
   });
 

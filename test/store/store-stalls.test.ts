@@ -1,27 +1,17 @@
 /**
- * No main-process stall, continued: an index slice checks its deadline before
- * every row and keeps time for its commit, FTS5 segment merges happen in
- * slices instead of inside whichever commit crosses FTS5's threshold, and WAL
- * checkpoints run on a worker thread (falling back to SQLite's own when the
- * worker cannot run).
+ * No main-process stall, continued: an index slice is bounded by the text it
+ * adds, and FTS5 segment merges happen in slices instead of inside whichever
+ * commit crosses FTS5's threshold.
  */
-import { existsSync } from "node:fs";
 import Database from "better-sqlite3";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SessionStore } from "../../electron/core/store";
-import { Checkpointer, DEFAULT_CHECKPOINTER_OPTIONS } from "../../electron/core/store/checkpointer";
 import { createContext, openDatabase } from "../../electron/core/store/db";
 import { appendEntry } from "../../electron/core/store/entries";
-import { indexSlice, mergeSlice, SearchIndexer, useSlicedMerges, type MergeSteps } from "../../electron/core/store/search-index";
+import { indexSlice, mergeSlice, SearchIndexer, useSlicedMerges } from "../../electron/core/store/search-index";
 import { createSession } from "../../electron/core/store/sessions";
 import { addWorkspace } from "../../electron/core/store/workspaces";
-import { tempDir, user, type TempDir } from "./helpers";
-
-let dir: TempDir | null = null;
-afterEach(() => {
-  dir?.remove();
-  dir = null;
-});
+import { user } from "./helpers";
 
 function sessionWith(n: number, wordsEach = 0) {
   const ctx = createContext(openDatabase(":memory:"), Date.now);
@@ -33,74 +23,43 @@ function sessionWith(n: number, wordsEach = 0) {
   return { ctx, id: s.id };
 }
 
-describe("index slices stop at their deadline", () => {
-  it("a late slice indexes one row, not a whole batch of rows", () => {
+describe("index slices are bounded by text, not rows", () => {
+  it("a slice with no room left still indexes one row: every slice makes progress", () => {
     const { ctx, id } = sessionWith(100);
-    const r = indexSlice(ctx, [id], performance.now() - 1);
+    const r = indexSlice(ctx, [id], 0);
     expect(r.scanned).toBe(1);
     expect(r.behind).toEqual([id]);
+    expect(indexSlice(ctx, [id]).scanned).toBe(99);
     ctx.db.close();
   });
 
-  it("keeps time for its commit: a commit estimated to fill the slice stops it after one row", () => {
-    const { ctx, id } = sessionWith(100);
-    const r = indexSlice(ctx, [id], performance.now() + 1000, { insertMsPerChar: 0, commitMsPerChar: 100 });
-    expect(r.scanned).toBe(1);
-    // Without a commit estimate a deadline far enough away (whatever the machine's load) indexes everything.
-    expect(indexSlice(ctx, [id], performance.now() + 60_000).scanned).toBe(99);
-    ctx.db.close();
-  });
-});
-
-describe("index slices are bounded by text, not rows", () => {
-  it("a row whose text would not fit before the deadline waits for the next slice, which indexes it alone", () => {
+  it("a row whose text would overflow the slice waits for the next one, which indexes it alone", () => {
     const ctx = createContext(openDatabase(":memory:"), Date.now);
     const s = createSession(ctx, { workspaceId: addWorkspace(ctx, "/w").id });
     for (let i = 0; i < 5; i++) appendEntry(ctx, s.id, user(`short ${i}`));
     // One tool output can hold as much text as a hundred messages.
     appendEntry(ctx, s.id, user(`huge ${"word ".repeat(40_000)}`));
     appendEntry(ctx, s.id, user("after"));
-    const costs = { insertMsPerChar: 0, commitMsPerChar: 0.1 };
-    // 200,000 characters at 0.1 ms each would end 10 s after a deadline 10 s away, which the short
-    // rows (under 1 ms of estimated commit) leave far from reached even on a loaded machine.
-    const first = indexSlice(ctx, [s.id], performance.now() + 10_000, costs);
+    const first = indexSlice(ctx, [s.id], 1000);
     expect(first).toMatchObject({ scanned: 5, indexed: 5, behind: [s.id] });
     expect(first.chars).toBeLessThan(100);
-    const second = indexSlice(ctx, [s.id], performance.now() + 10_000, costs);
+    const second = indexSlice(ctx, [s.id], 1000);
     expect(second.scanned).toBe(1);
     expect(second.chars).toBeGreaterThan(200_000);
-    expect(indexSlice(ctx, [s.id], performance.now() + 10_000, costs)).toMatchObject({ scanned: 1, behind: [] });
+    expect(indexSlice(ctx, [s.id], 1000)).toMatchObject({ scanned: 1, behind: [] });
     ctx.db.close();
   });
 });
 
 describe("FTS5 segment merges in slices", () => {
-  it("merge steps stop when the next one (estimated by the last) would end past the deadline", () => {
-    const { ctx, id } = sessionWith(120, 200);
-    useSlicedMerges(ctx);
-    let behind: string[] = [id];
-    while (behind.length > 0) behind = indexSlice(ctx, behind, performance.now() - 1).behind;
-    const late: MergeSteps = { count: 0, maxMs: 0 };
-    expect(mergeSlice(ctx, performance.now() - 1, 1, late)).toBe(true);
-    expect(late.count).toBe(1);
-    // Already late and none asked for: no step at all (an index slice that used its time).
-    const none: MergeSteps = { count: 0, maxMs: 0 };
-    expect(mergeSlice(ctx, performance.now() - 1, 0, none)).toBe(true);
-    expect(none.count).toBe(0);
-    const roomy: MergeSteps = { count: 0, maxMs: 0 };
-    mergeSlice(ctx, performance.now() + 10_000, 1, roomy);
-    expect(roomy.count).toBeGreaterThan(1);
-    ctx.db.close();
-  });
-
   it("a slice either indexes or merges, never both: merge steps come in turns with index slices", () => {
     const { ctx, id } = sessionWith(60, 50);
     useSlicedMerges(ctx);
     // Level-0 segments enough for FTS5 to have merges due.
     let behind: string[] = [id];
-    while (behind.length > 0) behind = indexSlice(ctx, behind, performance.now() - 1).behind;
+    while (behind.length > 0) behind = indexSlice(ctx, behind, 0).behind;
     for (let i = 0; i < 40; i++) appendEntry(ctx, id, user(`later ${i}`));
-    const indexer = new SearchIndexer(ctx, { idleMs: null, maxBacklog: 512, sliceMs: 50 });
+    const indexer = new SearchIndexer(ctx, { idleMs: null, maxBacklog: 512, sliceChars: 100_000, mergeSteps: 4 });
     indexer.noteAppend(id);
     const kinds: string[] = [];
     for (let done = false, i = 0; !done && i < 20; i++) {
@@ -129,93 +88,19 @@ describe("FTS5 segment merges in slices", () => {
     useSlicedMerges(ctx);
     // One row per commit: 120 level-0 segments' worth of writes, none merged inside a commit.
     let behind: string[] = [id];
-    while (behind.length > 0) behind = indexSlice(ctx, behind, performance.now() - 1).behind;
-    const late = () => performance.now() - 1;
-    expect(mergeSlice(ctx, late())).toBe(true);
+    while (behind.length > 0) behind = indexSlice(ctx, behind, 0).behind;
+    expect(mergeSlice(ctx, 1)).toBe(true);
 
-    const indexer = new SearchIndexer(ctx, { idleMs: null, maxBacklog: 512, sliceMs: 0 });
+    const indexer = new SearchIndexer(ctx, { idleMs: null, maxBacklog: 512, sliceChars: 0, mergeSteps: 1 });
     let slices = 1;
     while (!indexer.slice()) slices++;
     expect(slices).toBeGreaterThan(1);
     // Done: a merge now finds nothing to do.
-    expect(mergeSlice(ctx, late())).toBe(false);
+    expect(mergeSlice(ctx, 1)).toBe(false);
     expect(() => ctx.db.exec(`INSERT INTO entries_fts (entries_fts) VALUES ('integrity-check')`)).not.toThrow();
     const hits = (w: string) => ctx.db.prepare(`SELECT count(*) FROM entries_fts WHERE entries_fts MATCH ?`).pluck().get(w);
     expect(hits("message")).toBe(120);
     expect(hits("word77")).toBe(1);
     ctx.db.close();
-  });
-});
-
-describe("WAL checkpoints on a worker thread", () => {
-  it("checkpoints what the main connection wrote, with SQLite's in-commit checkpoints held back", async () => {
-    dir = tempDir();
-    const path = dir.file("c.db");
-    const db = new Database(path);
-    db.pragma("journal_mode = WAL");
-    db.exec(`CREATE TABLE t (x TEXT)`);
-    const cp = new Checkpointer(db, path, undefined, { ...DEFAULT_CHECKPOINTER_OPTIONS, pollMs: 5, writes: 10, quietMs: 50 });
-    expect(db.pragma("wal_autocheckpoint", { simple: true })).toBeGreaterThan(1000);
-    const insert = db.prepare(`INSERT INTO t VALUES (?)`);
-    for (let i = 0; i < 200; i++) insert.run("x".repeat(2000));
-    cp.noteWrite(200);
-    await vi.waitFor(() => expect(cp.checkpoints).toBeGreaterThan(0), { timeout: 20_000, interval: 20 });
-    // Everything written was copied into the database file: nothing left for a checkpoint here.
-    const [r] = db.pragma("wal_checkpoint(PASSIVE)") as Array<{ log: number; checkpointed: number }>;
-    expect(r.checkpointed).toBe(r.log);
-    expect(cp.lastError).toBeNull();
-    db.close();
-    await cp.stop();
-  });
-
-  it("falls back to SQLite's own checkpoints when the worker cannot open the file", async () => {
-    dir = tempDir();
-    const path = dir.file("c.db");
-    const db = new Database(path);
-    db.pragma("journal_mode = WAL");
-    const cp = new Checkpointer(db, dir.file("missing.db"), undefined);
-    await vi.waitFor(() => expect(cp.lastError).toMatch(/background checkpoints failed/), { timeout: 20_000, interval: 20 });
-    expect(db.pragma("wal_autocheckpoint", { simple: true })).toBe(1000);
-    db.close();
-  });
-
-  it("a store with background checkpoints keeps every append across close and reopen", async () => {
-    dir = tempDir();
-    const path = dir.file("s.db");
-    const store = SessionStore.open(path, { checkpoints: "background" });
-    const s = store.createSession({ workspaceId: store.addWorkspace("/w").id });
-    for (let i = 0; i < 300; i++) store.appendEntry(s.id, user(`entry ${i} tag${i}`));
-    expect(store.checkpointerError).toBeNull();
-    store.close();
-    const again = SessionStore.open(path);
-    expect(again.loadEntries(s.id)).toHaveLength(300);
-    expect(again.search("tag299")).toHaveLength(1);
-    again.close();
-  });
-
-  it("stop settles once the worker thread is gone, even when it is still starting", async () => {
-    dir = tempDir();
-    const path = dir.file("c.db");
-    const db = new Database(path);
-    db.pragma("journal_mode = WAL");
-    const cp = new Checkpointer(db, path, undefined);
-    expect(cp.threadAlive).toBe(true);
-    db.close();
-    await cp.stop();
-    expect(cp.threadAlive).toBe(false);
-    expect(cp.lastError).toBeNull();
-  });
-
-  it("once close has settled, no thread holds the file: its folder can be removed (the store's last connection removed the WAL)", async () => {
-    dir = tempDir();
-    const path = dir.file("s.db");
-    const store = SessionStore.open(path, { checkpoints: "background" });
-    const s = store.createSession({ workspaceId: store.addWorkspace("/w").id });
-    store.appendEntry(s.id, user("one"));
-    // The worker thread is still starting or running when the store closes.
-    store.close();
-    await store.whenStopped();
-    // SQLite removes -wal and -shm when the last connection to the file closes.
-    expect([existsSync(`${path}-wal`), existsSync(`${path}-shm`)]).toEqual([false, false]);
   });
 });

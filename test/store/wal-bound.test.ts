@@ -1,16 +1,14 @@
 /**
- * The WAL stays bounded without the main thread checkpointing: a writer that
- * never pauses gets its WAL restarted by the checkpoint worker (under the
- * writer lock, once the gap is small), and when the worker dies SQLite's own
- * checkpoints at commit take over again.
+ * The WAL stays short: an idle PASSIVE checkpoint after a burst of writes
+ * (wal-checkpoint.ts), SQLite's own checkpoint for a writer that never pauses.
  */
-import { statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { BACKSTOP_PAGES, Checkpointer, DEFAULT_CHECKPOINTER_OPTIONS } from "../../electron/core/store/checkpointer";
 import { SessionStore } from "../../electron/core/store";
+import { WalCheckpoint } from "../../electron/core/store/wal-checkpoint";
 import { tempDir, user, type TempDir } from "./helpers";
 
 let dir: TempDir | null = null;
@@ -31,56 +29,39 @@ function walDb(path: string): Database.Database {
   return db;
 }
 
-describe("a bounded WAL with background checkpoints", () => {
-  it("a writer that never pauses: the worker restarts the WAL, which never reaches the main connection's backstop", async () => {
+describe("a bounded WAL with idle checkpoints", () => {
+  it("once writes pause, one PASSIVE checkpoint copies the WAL into the database file", async () => {
     dir = tempDir();
     const path = dir.file("s.db");
-    const restartFrames = 256;
-    const store = SessionStore.open(path, {
-      checkpoints: "background",
-      checkpointer: { pollMs: 2, writes: 8, behindMs: 1, restartFrames, restartGap: 64 },
-      indexer: { idleMs: null },
-    });
+    const store = SessionStore.open(path, { walCheckpoints: "whenIdle", walIdleMs: 20, indexer: { idleMs: null } });
     const s = store.createSession({ workspaceId: store.addWorkspace("/w").id });
-    // Until its thread has started (a few hundred ms), only the backstop bounds the WAL.
-    await vi.waitFor(() => expect(store.checkpointerStats?.ready).toBe(true), { timeout: 20_000, interval: 10 });
-    // Appends in a loop that never yields to the event loop (the worker reads the write counter from
-    // shared memory). A PASSIVE checkpoint alone never restarts this WAL: frames come in meanwhile.
-    const until = Date.now() + 60_000;
-    let n = 0;
-    while ((store.checkpointerStats?.restarts ?? 0) < 3 && Date.now() < until)
-      store.appendEntry(s.id, user(`entry ${n++} ${"x".repeat(3000)}`));
-    expect(store.checkpointerStats?.restarts).toBeGreaterThanOrEqual(3);
-    expect(store.checkpointerError).toBeNull();
-    // The WAL file (reused from its start after each restart) never reached the backstop, where the
-    // main connection would checkpoint inside a commit.
-    expect(walFrames(path)).toBeLessThan(BACKSTOP_PAGES);
+    const before = statSync(path).size;
+    for (let i = 0; i < 200; i++) store.appendEntry(s.id, user(`entry ${i} ${"x".repeat(3000)}`));
+    // Under SQLite's threshold: without the idle checkpoint these pages would stay in the WAL.
+    expect(walFrames(path)).toBeLessThan(1000);
+    expect(statSync(path).size).toBe(before);
+    await vi.waitFor(() => expect(store.walCheckpointStats?.checkpoints).toBeGreaterThan(0), { timeout: 20_000, interval: 10 });
+    expect(statSync(path).size).toBeGreaterThan(before + 200 * 3000);
+    expect(store.walCheckpointStats?.lastError).toBeNull();
     store.close();
-    await store.whenStopped();
     const again = SessionStore.open(path);
-    expect(again.loadEntries(s.id)).toHaveLength(n);
+    expect(again.loadEntries(s.id)).toHaveLength(200);
     again.close();
   });
 
-  it("when the worker dies, SQLite's own checkpoints return and bound the WAL at its default", async () => {
+  it("a writer that never pauses: SQLite's own checkpoint still bounds the WAL", () => {
     dir = tempDir();
-    const path = dir.file("w.db");
-    const db = walDb(path);
-    const cp = new Checkpointer(db, path, undefined);
-    // The thread ends as a crash would end it (not through stop()).
-    await (cp as unknown as { worker: Worker }).worker.terminate();
-    await vi.waitFor(() => expect(cp.lastError).toBe("background checkpoints stopped"), { timeout: 20_000, interval: 10 });
-    expect(cp.threadAlive).toBe(false);
-    expect(db.pragma("wal_autocheckpoint", { simple: true })).toBe(1000);
-    const insert = db.prepare(`INSERT INTO t VALUES (?)`);
-    for (let i = 0; i < 5000; i++) insert.run("x".repeat(3000));
-    // 5,000 pages written, the WAL restarted after each ~1,000.
-    expect(walFrames(path)).toBeLessThan(1100);
-    expect(db.prepare(`SELECT count(*) FROM t`).pluck().get()).toBe(5000);
-    db.close();
+    const path = dir.file("s.db");
+    const store = SessionStore.open(path, { walCheckpoints: "whenIdle", indexer: { idleMs: null } });
+    const s = store.createSession({ workspaceId: store.addWorkspace("/w").id });
+    for (let i = 0; i < 3000; i++) store.appendEntry(s.id, user(`entry ${i} ${"x".repeat(3000)}`));
+    // ~1 page an entry plus its index rows: far past 1,000 pages, restarted after each ~1,000.
+    expect(store.walCheckpointStats?.checkpoints).toBe(0);
+    expect(walFrames(path)).toBeLessThan(1500);
+    store.close();
   });
 
-  it("a long reader holding old frames: the worker does not restart the WAL under it, and does not fail", async () => {
+  it("a long reader holding old frames: the idle checkpoint neither fails nor disturbs its snapshot", async () => {
     dir = tempDir();
     const path = dir.file("w.db");
     const db = walDb(path);
@@ -89,35 +70,33 @@ describe("a bounded WAL with background checkpoints", () => {
     const reader = new Database(path, { readonly: true });
     const rows = reader.prepare(`SELECT x FROM t`).iterate();
     rows.next(); // an open read transaction, as the integrity check holds one
-    const cp = new Checkpointer(db, path, undefined, {
-      ...DEFAULT_CHECKPOINTER_OPTIONS,
-      pollMs: 2,
-      writes: 8,
-      behindMs: 1,
-      restartFrames: 64,
-      restartGap: 4096,
-    });
-    // Writes keep coming while the worker looks (it checkpoints after every 8), far past restartFrames.
-    let written = 0;
-    await vi.waitFor(
-      () => {
-        for (let i = 0; i < 40; i++) insert.run("y".repeat(3000));
-        cp.noteWrite(40);
-        written += 40;
-        expect(cp.checkpoints).toBeGreaterThan(5);
-      },
-      { timeout: 20_000, interval: 10 },
-    );
-    expect(written).toBeGreaterThan(64);
-    expect(cp.restarts).toBe(0);
+    const cp = new WalCheckpoint(db, 5);
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 40; i++) insert.run("y".repeat(3000));
+      cp.noteWrite();
+      const seen = cp.checkpoints;
+      await vi.waitFor(() => expect(cp.checkpoints).toBe(seen + 1), { timeout: 20_000, interval: 10 });
+    }
     expect(cp.lastError).toBeNull();
-    // The reader still reads its snapshot to the end.
     let seen = 1;
     for (const _ of rows) seen++;
     expect(seen).toBe(50);
     reader.close();
+    cp.stop();
     db.close();
-    await cp.stop();
+  });
+
+  it("a checkpoint that comes due after the store closed does nothing", async () => {
+    dir = tempDir();
+    const path = dir.file("s.db");
+    const store = SessionStore.open(path, { walCheckpoints: "whenIdle", walIdleMs: 5 });
+    store.appendEntry(store.createSession({ workspaceId: store.addWorkspace("/w").id }).id, user("one"));
+    store.close();
+    await store.whenStopped();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(store.walCheckpointStats).toEqual({ checkpoints: 0, lastError: null });
+    // SQLite removes -wal and -shm when the last connection to the file closes.
+    expect([existsSync(`${path}-wal`), existsSync(`${path}-shm`)]).toEqual([false, false]);
   });
 
   it("a store transaction that reads before writing waits for another connection's write lock instead of failing", async () => {
@@ -125,7 +104,7 @@ describe("a bounded WAL with background checkpoints", () => {
     const path = dir.file("s.db");
     const store = SessionStore.open(path);
     const ws = store.addWorkspace("/w");
-    // Another thread holds the writer lock for a moment, as the checkpoint worker does to restart the WAL.
+    // Another connection (here a thread) holds the writer lock for a moment, as another process on the file may.
     // It keeps it 300 ms from when the main thread is about to write (the flag), not from when it took it:
     // on a loaded machine its "locked" message can arrive after a fixed hold has already ended.
     const flag = new Int32Array(new SharedArrayBuffer(4));

@@ -7,7 +7,7 @@ import type { RequestParams } from "../../../shared/api";
 import { expandTemplate } from "../../../shared/mentions";
 import { readPromptTemplate } from "../commands/prompt-commands";
 import { attachMentions } from "../mentions/attach";
-import { ApiFailure } from "./dispatch";
+import { ApiFailure } from "./errors";
 import type { PromptSourceLog } from "./prompt-sources";
 
 type TextBlock = { type: "text"; text: string };

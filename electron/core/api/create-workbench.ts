@@ -51,12 +51,12 @@ import { ModelCatalog } from "./model-catalog";
 import { catalogUrl, LiveCatalog } from "../providers/catalog/live-catalog";
 import { listProviders, snapshotCatalogModels } from "../providers/registry";
 import { ModelPolicy } from "./model-policy";
-import { NotFound, openWorkspaceFolder } from "./lookups";
+import { NotFound } from "./errors";
+import { openWorkspaceFolder } from "./lookups";
 import { SessionSummaries } from "./session-summaries";
 import { ToolAudit } from "./tool-audit";
 import { SETTINGS_KEY, parseSettings } from "./settings";
 import { createSessionTools } from "./session-tools";
-import { scheduleWarmUp } from "./warm-up";
 import type { HostServices, Workbench, WorkbenchEventListener } from "./workbench";
 
 export interface WorkbenchOptions {
@@ -145,8 +145,8 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     now,
     nativeBinding: options.nativeBinding,
     integrityCheck: "background",
-    // WAL checkpoints on a worker thread: no append waits for a 4 MB copy and two fsyncs.
-    checkpoints: "background",
+    // A PASSIVE WAL checkpoint whenever the store goes quiet (wal-checkpoint.ts).
+    walCheckpoints: "whenIdle",
   });
   const notices = [...(options.host.notices ?? [])];
   if (recovered) notices.push(recoveredNotice(recovered));
@@ -409,13 +409,11 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     demoteOtherReasoning: () => settings.demoteOtherReasoning,
     onSessionChanged: (s) => emit("session.updated", s),
   });
-  // Compiles the first answers' parsers and statements while no window has asked yet.
   // In the background: start-up never waits for the network, and what fails keeps the snapshot (or the cached copy).
   if (live && options.modelCatalog) {
     const url = options.modelCatalog.url ?? catalogUrl(env, settings.modelCatalogUrl);
     void live.refresh(url);
   }
-  const stopWarmUp = scheduleWarmUp({ store: () => store.warmUp(), models: () => defaultModel(modelOptions()) });
 
   const table: HandlerTable = {
     ...createHandlers(ctx),
@@ -460,7 +458,6 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       emit("app.notice", { level, message });
     },
     close: async () => {
-      stopWarmUp();
       for (const agent of agents.values()) agent.abort();
       await Promise.all([...agents.values()].map((a) => a.idle()));
       await checkpoints.close();

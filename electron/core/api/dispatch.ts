@@ -4,6 +4,7 @@
  */
 import { requests, type ApiError, type ApiResponse, type RequestMethod, type RequestResult } from "../../../shared/api";
 import { isStorageFailure, isStoreError } from "../store";
+import { ApiFailure } from "./errors";
 
 export type HandlerTable = {
   [M in RequestMethod]: (params: never) => Promise<RequestResult<M>> | RequestResult<M>;
@@ -14,15 +15,7 @@ export type ReviewMethod = Extract<RequestMethod, `review.${string}`>;
 export type CheckpointMethod = Extract<RequestMethod, `checkpoint.${string}` | `rewind.${string}`>;
 export type CoreHandlerTable = Omit<HandlerTable, ReviewMethod | CheckpointMethod>;
 
-export class ApiFailure extends Error {
-  constructor(
-    readonly code: ApiError["code"],
-    message: string,
-  ) {
-    super(message);
-    this.name = "ApiFailure";
-  }
-}
+export { ApiFailure } from "./errors";
 
 function isMethod(method: string): method is RequestMethod {
   return Object.prototype.hasOwnProperty.call(requests, method);
@@ -53,7 +46,6 @@ export async function dispatch(table: Partial<HandlerTable>, method: string, par
 
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiFailure) return { code: err.code, message: err.message };
-  if (err instanceof Error && err.name === "NotFound") return { code: "NOT_FOUND", message: err.message };
   if (isStoreError(err)) {
     const code =
       err.code === "NOT_FOUND"

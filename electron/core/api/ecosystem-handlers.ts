@@ -5,8 +5,8 @@
 import type { RequestParams, RequestResult } from "../../../shared/api";
 import { listPromptCommands } from "../commands/prompt-commands";
 import type { CoreContext } from "./create-workbench";
-import { NotFound, requireSession as findSession, requireWorkspace as findWorkspace } from "./lookups";
-import { ApiFailure, type HandlerTable } from "./dispatch";
+import type { HandlerTable } from "./dispatch";
+import { ApiFailure, NotFound, requireSession as findSession, requireWorkspace as findWorkspace } from "./errors";
 
 type P<M extends keyof HandlerTable> = RequestParams<M>;
 type R<M extends keyof HandlerTable> = RequestResult<M>;

@@ -10,8 +10,7 @@ import { access, readdir, realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join } from "node:path";
 import type { FolderListing } from "../../../shared/api";
-import { ApiFailure } from "./dispatch";
-import { NotFound } from "./lookups";
+import { ApiFailure, NotFound } from "./errors";
 
 /** Folders listed at most; the listing says when there were more. */
 export const FOLDER_LISTING_MAX = 2000;
@@ -36,7 +35,7 @@ export async function listFolders(path: string | undefined, showHidden: boolean,
     if (!(await stat(real)).isDirectory()) throw new NotFound(`not a folder: ${wanted}`);
   } catch (error) {
     if (error instanceof NotFound) throw error;
-    throw new NotFound(`folder not found: ${wanted}`);
+    throw new NotFound(`no folder ${wanted}`);
   }
   let entries;
   try {

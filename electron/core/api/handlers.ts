@@ -1,8 +1,9 @@
 /** The WorkbenchApi request handlers (params already parsed by dispatch). */
 import type { RequestParams, RequestResult } from "../../../shared/api";
 import type { CoreContext } from "./create-workbench";
-import { NotFound, openWorkspaceFolder, requireSession as findSession, requireWorkspace as findWorkspace } from "./lookups";
-import { ApiFailure, type CoreHandlerTable, type HandlerTable } from "./dispatch";
+import { openWorkspaceFolder } from "./lookups";
+import type { CoreHandlerTable, HandlerTable } from "./dispatch";
+import { ApiFailure, NotFound, requireSession as findSession, requireWorkspace as findWorkspace } from "./errors";
 import { isStorageFailure } from "../store";
 import { readCaFile } from "../network/node-fetch";
 import { parseSettings } from "./settings";

@@ -4,7 +4,8 @@
  */
 import type { RequestParams, RequestResult } from "../../../shared/api";
 import type { CoreContext } from "./create-workbench";
-import { ApiFailure, type HandlerTable } from "./dispatch";
+import type { HandlerTable } from "./dispatch";
+import { ApiFailure } from "./errors";
 import { salvageSummary } from "./store-notices";
 
 export type StorageMethod = "storage.keptFiles" | "storage.recover";

@@ -6,7 +6,8 @@
 import type { z } from "zod";
 import { requests, type RequestResult, type SessionSummary } from "../../../shared/api";
 import type { RewindPreview, RewindTarget } from "../../../shared/checkpoints";
-import { ApiFailure, type CheckpointMethod } from "../api/dispatch";
+import type { CheckpointMethod } from "../api/dispatch";
+import { ApiFailure, requireSession as findSession } from "../api/errors";
 import type { SessionStore } from "../store";
 import { checkpointForStep, previewRestore, resolveTarget, restoreFiles, RewindConflict } from "./rewind";
 import { forkConversation } from "./rewind-journal";
@@ -25,11 +26,7 @@ export type CheckpointHandlers = { [M in CheckpointMethod]: (params: Params<M>) 
 
 export function createCheckpointHandlers(ctx: CheckpointHandlerContext): CheckpointHandlers {
   const { store, service } = ctx;
-  const requireSession = (id: string): SessionSummary => {
-    const s = store.getSession(id);
-    if (!s) throw new ApiFailure("NOT_FOUND", `no session ${id}`);
-    return s;
-  };
+  const requireSession = (id: string): SessionSummary => findSession(store, id);
   /** Turns the engine's typed failures into API errors. */
   const guard = async <T>(fn: () => Promise<T>): Promise<T> => {
     try {

@@ -26,7 +26,7 @@ import {
   type ImportLimits,
   type SessionExport,
 } from "../../../shared/review";
-import { ApiFailure } from "../api/dispatch";
+import { ApiFailure } from "../api/errors";
 import type { EntryProblem, Note, ToolCallRecord } from "../store";
 import { EnvelopeReader, ReadError } from "./envelope-reader";
 import { ItemChecker } from "./import-items";

@@ -12,7 +12,7 @@ import type { ModelInfo, ProviderConfig } from "../../../shared/models";
 import type { ModelRef, StoredEntry } from "../../../shared/protocol";
 import { IMPORT_LIMITS, type ImportLimits, type PromptSource } from "../../../shared/review";
 import { NO_INSTRUCTIONS, type LoadedInstructions } from "../agent/instructions";
-import { ApiFailure } from "../api/dispatch";
+import { ApiFailure, requireSession as findSession } from "../api/errors";
 import type { ToolSpec } from "../providers/types";
 import { defaultToolSpecs } from "../tools";
 import { loadImportedTimes } from "./import-times";
@@ -76,11 +76,7 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
   const { store } = ctx;
   const now = () => (ctx.now ? ctx.now() : Date.now());
 
-  const requireSession = (id: string): SessionSummary => {
-    const s = store.getSession(id);
-    if (!s) throw new ApiFailure("NOT_FOUND", `no session ${id}`);
-    return s;
-  };
+  const requireSession = (id: string): SessionSummary => findSession(store, id);
   const workspaceRoot = (session: SessionSummary): string => {
     if (ctx.workspaceRoot) return ctx.workspaceRoot(session.id);
     const ws = store.getWorkspace(session.workspaceId);

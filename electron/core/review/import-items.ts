@@ -7,7 +7,7 @@
  */
 import type { SessionEntry } from "../../../shared/protocol";
 import { EXPORT_FORMAT, EXPORT_VERSION, type ImportLimits, type SessionExport } from "../../../shared/review";
-import { ApiFailure } from "../api/dispatch";
+import { ApiFailure } from "../api/errors";
 import { ARRAY_FIELDS, VALUE_FIELDS, type ArrayField, type ReaderItem } from "./envelope-reader";
 import { importRules, type Checked, type ImportRules } from "./import-rules";
 

@@ -10,7 +10,7 @@
 import { randomUUID } from "node:crypto";
 import type { SessionSummary } from "../../../shared/api";
 import type { ImportLimits } from "../../../shared/review";
-import { ApiFailure } from "../api/dispatch";
+import { ApiFailure } from "../api/errors";
 import { ImportJob, checkStart, importText } from "./import-job";
 import type { ReviewStorePort } from "./store-port";
 

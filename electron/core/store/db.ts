@@ -7,7 +7,6 @@ import { accessSync, constants, existsSync, readdirSync, renameSync, statSync } 
 import { basename, dirname, join } from "node:path";
 import { LATEST_VERSION, MIGRATIONS, type Migration } from "./migrations";
 import { StoreError, isDamageError, storageFailureText, toStoreError } from "./errors";
-import { OPEN_GATE, type WriteGate } from "./write-gate";
 
 export type Db = Database.Database;
 export type Statement = Database.Statement;
@@ -24,8 +23,6 @@ export interface StoreContext {
   readonly events: StoreEvents;
   /** The single writer's memory of session tails (see tails.ts). */
   readonly cache: WriterCache;
-  /** Taken around every write transaction: the checkpoint worker restarts the WAL only between them (write-gate.ts). */
-  gate: WriteGate;
 }
 
 /** Session tail state: what the next append needs, kept so an append is one INSERT. */
@@ -56,7 +53,7 @@ export function createContext(db: Db, now: () => number, events: StoreEvents = {
   // One wrapper created once: better-sqlite3 turns nested calls into savepoints. IMMEDIATE: the
   // write lock is taken at BEGIN, where SQLite waits for it (busy timeout). A deferred transaction
   // that reads first gets SQLITE_BUSY at once when it upgrades while another connection holds the
-  // lock, as the checkpoint worker briefly does to restart the WAL (checkpointer.ts).
+  // lock (another process on the same file).
   const wrapped = db.transaction((fn: () => unknown) => fn());
   const run = (fn: () => unknown): unknown => wrapped.immediate(fn);
   const ctx: StoreContext = {
@@ -64,7 +61,6 @@ export function createContext(db: Db, now: () => number, events: StoreEvents = {
     now,
     events,
     cache: { tails: new Map(), top: new Map() },
-    gate: OPEN_GATE,
     stmt(sql) {
       let s = cache.get(sql);
       if (s === undefined) {
@@ -74,12 +70,7 @@ export function createContext(db: Db, now: () => number, events: StoreEvents = {
       return s;
     },
     tx<T>(fn: () => T): T {
-      ctx.gate.enter();
-      try {
-        return run(fn) as T;
-      } finally {
-        ctx.gate.leave();
-      }
+      return run(fn) as T;
     },
   };
   return ctx;

@@ -215,15 +215,7 @@ function insertValidated(
   // No named closure here: tsx/esbuild's keepNames wraps each one in a defineProperty call per append.
   const touched = touch ? { sessionId, now } : null;
   if (touch || alongside !== undefined) ctx.tx(() => insertRow(ctx, row, touched, alongside));
-  else {
-    // Its own autocommit transaction: taken through the write gate like ctx.tx (write-gate.ts).
-    ctx.gate.enter();
-    try {
-      insertRow(ctx, row, null, undefined);
-    } finally {
-      ctx.gate.leave();
-    }
-  }
+  else insertRow(ctx, row, null, undefined);
   if (ctx.db.inTransaction) {
     // An enclosing transaction may still roll back: trust nothing cached about this session.
     forgetSession(ctx, sessionId);

@@ -17,7 +17,7 @@ import Database from "better-sqlite3";
 import { closeSync, copyFileSync, existsSync, openSync, readSync, rmSync, statSync, truncateSync } from "node:fs";
 import type { Db, StoreContext } from "./db";
 import { isDamageError } from "./errors";
-import { DERIVED_TABLES } from "./integrity";
+import { DERIVED_TABLES } from "./derived-tables";
 import { SEQ_SPAN } from "./keys";
 
 export interface SalvageReport {

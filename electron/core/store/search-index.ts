@@ -5,10 +5,10 @@
  * times the append itself (each commit writes a new FTS segment and merges),
  * and the agent loop waits on appends while streaming. So an append only
  * commits its entry row; `sessions.fts_indexed_seq` says how far each
- * session's entries are indexed, and the indexer catches up: in slices of a
- * few milliseconds when the app is idle (a short timer, then one slice per
- * event-loop turn), one slice with an append when the backlog grows past a
- * bound, and completely before every search (so search never misses a
+ * session's entries are indexed, and the indexer catches up: in fixed-size
+ * slices (at most `sliceChars` of text, or `mergeSteps` FTS5 merge steps)
+ * when the app is idle (a short timer, then one slice per timer turn), one
+ * slice with an append when the backlog grows past a bound, and completely before every search (so search never misses a
  * committed message) and at close. A crash loses nothing: the watermark is in the
  * database and the next batch picks the rows up.
  */
@@ -23,7 +23,7 @@ interface PendingRow {
   content: string;
 }
 
-/** Rows read per session per statement (the deadline is checked before each row). */
+/** Rows read per session per statement (the size bound is checked before each row). */
 const STEP_ROWS = 32;
 const MESSAGE_KINDS = new Set(["user", "assistant", "toolResult"]);
 
@@ -38,35 +38,17 @@ export interface SliceResult {
   behind: string[];
 }
 
-/** What indexing costs per character of text (ms), learned from earlier slices: how a slice plans its time. */
-export interface SliceCosts {
-  /** Reading the row and adding its text to FTS5's pending segment. */
-  insertMsPerChar: number;
-  /** Writing that segment at the commit. */
-  commitMsPerChar: number;
-}
-
-const FREE: SliceCosts = { insertMsPerChar: 0, commitMsPerChar: 0 };
-
 /**
  * Indexes entries above the watermark of the given sessions (all sessions when
- * `sessionIds` is "all"), in one transaction, until `deadline`
- * (performance.now() value; Infinity: everything). A slice is bounded by the
- * text it indexes, not by rows: one tool result can hold as much text as a
- * hundred messages. Before every row it checks that the row's text (its
- * insert and its share of the commit, per `costs`) still fits before the
- * deadline, with the commit of what is already indexed kept in reserve, so
- * the whole slice ends close to the deadline. A session's rows go in seq
- * order and its watermark moves with them, so a slice can stop anywhere and
- * the next one carries on. FTS rowids follow the order rows are indexed in,
- * which is time order within a session (search lists newest first by rowid).
+ * `sessionIds` is "all"), in one transaction, up to `maxChars` of text
+ * (Infinity: everything). Bounded by text, not rows: one tool result can hold
+ * as much text as a hundred messages; the first row always goes in, so every
+ * slice makes progress. A session's rows go in seq order and its watermark
+ * moves with them, so a slice can stop anywhere and the next one carries on.
+ * FTS rowids follow the order rows are indexed in, which is time order within
+ * a session (search lists newest first by rowid).
  */
-export function indexSlice(
-  ctx: StoreContext,
-  sessionIds: Iterable<string> | "all",
-  deadline = Infinity,
-  costs: SliceCosts = FREE,
-): SliceResult {
+export function indexSlice(ctx: StoreContext, sessionIds: Iterable<string> | "all", maxChars = Infinity): SliceResult {
   return ctx.tx(() => {
     const behind =
       sessionIds === "all"
@@ -87,20 +69,17 @@ export function indexSlice(
     const insertRow = ctx.stmt(`INSERT INTO search_rows (fts_rowid, entry_id) VALUES (?, ?)`);
     const setWatermark = ctx.stmt(`UPDATE sessions SET fts_indexed_seq = ? WHERE id = ?`);
     const result: SliceResult = { indexed: 0, chars: 0, scanned: 0, behind: [] };
-    const perChar = costs.insertMsPerChar + costs.commitMsPerChar;
-    // Every slice moves at least one row, however late it starts: the index always catches up.
-    const late = (nextChars: number): boolean =>
-      result.scanned > 0 && performance.now() + result.chars * costs.commitMsPerChar + nextChars * perChar >= deadline;
+    const full = (nextChars: number): boolean => result.scanned > 0 && result.chars + nextChars > maxChars;
     for (const [sessionId, num, indexedSeq] of behind) {
       const [lo, hi] = sessionRange(num);
       let seq = indexedSeq;
       let done = false;
-      let stopped = late(0);
+      let stopped = full(0);
       while (!stopped) {
         const rows = rowsOf.all(lo + seq + 1, hi) as PendingRow[];
         for (const row of rows) {
           const text = MESSAGE_KINDS.has(row.kind) ? searchableText(row.content) : "";
-          if (late(text.length)) {
+          if (full(text.length)) {
             stopped = true;
             break;
           }
@@ -146,9 +125,8 @@ const MERGE_PAGES = 16;
  * FTS5 merges its segments inside the commit that writes a new one
  * ("automerge"): every 64 leaf pages written, 64 pages times the number of
  * levels, 15–40 ms of one commit once the index holds a few hundred thousand
- * texts (measured with bench/store-stalls.ts). With automerge off the index
- * slices merge instead, in steps of MERGE_PAGES until their deadline
- * (`mergeSlice`). The setting lives in the FTS table's own config row; this
+ * texts. With automerge off the index slices merge instead, a few steps of
+ * MERGE_PAGES at a time (`mergeSlice`). The setting lives in the FTS table's own config row; this
  * writes it only when it differs, so open stays one cheap read.
  */
 export function useSlicedMerges(ctx: StoreContext): void {
@@ -157,43 +135,19 @@ export function useSlicedMerges(ctx: StoreContext): void {
 }
 
 /**
- * Merges index segments in small steps while the next step (estimated by the
- * last one) still ends before `deadline`, and at least `minSteps` steps.
- * Returns true when a step still found work or none ran (more may remain),
- * false when FTS5 had nothing left to merge (its "merge" did not change
- * anything).
+ * Runs up to `steps` merge steps. Returns true when the last step still found
+ * work (more may remain), false when FTS5 had nothing left to merge (its
+ * "merge" did not change anything).
  */
-export function mergeSlice(ctx: StoreContext, deadline: number, minSteps = 1, steps: MergeSteps = { count: 0, maxMs: 0 }): boolean {
+export function mergeSlice(ctx: StoreContext, steps: number): boolean {
   const merge = ctx.stmt(`INSERT INTO entries_fts (entries_fts, rank) VALUES ('merge', ${MERGE_PAGES})`);
   const changes = ctx.stmt(`SELECT total_changes()`).pluck();
-  let stepMs = 0;
-  for (let n = 0; n < minSteps || performance.now() + stepMs < deadline; n++) {
-    const t0 = performance.now();
+  for (let n = 0; n < steps; n++) {
     const before = changes.get() as number;
     merge.run();
-    const worked = (changes.get() as number) - before >= 2;
-    stepMs = performance.now() - t0;
-    steps.count++;
-    steps.maxMs = Math.max(steps.maxMs, stepMs);
-    if (!worked) return false;
+    if ((changes.get() as number) - before < 2) return false;
   }
   return true;
-}
-
-/** What a mergeSlice did (for diagnostics). */
-export interface MergeSteps {
-  count: number;
-  maxMs: number;
-}
-
-export interface SliceStats {
-  indexMs: number;
-  mergeMs: number;
-  commitMs: number;
-  texts: number;
-  chars: number;
-  mergeSteps: number;
-  maxMergeStepMs: number;
 }
 
 export interface IndexerOptions {
@@ -201,17 +155,19 @@ export interface IndexerOptions {
   idleMs: number | null;
   /** Appends after which an append also runs one slice, bounding the backlog of a writer that never yields. */
   maxBacklog: number;
-  /** Longest a slice may run (ms): the main process is never held longer for the index. */
-  sliceMs: number;
+  /** Most text an index slice adds (characters): a few milliseconds of FTS5 work and commit. */
+  sliceChars: number;
+  /** Merge steps of a merge slice. */
+  mergeSteps: number;
 }
 
-export const DEFAULT_INDEXER_OPTIONS: IndexerOptions = { idleMs: 200, maxBacklog: 512, sliceMs: 6 };
+export const DEFAULT_INDEXER_OPTIONS: IndexerOptions = { idleMs: 200, maxBacklog: 512, sliceChars: 32_768, mergeSteps: 4 };
 
 /**
  * Decides when to index. One per store; assumes the store is the only writer.
- * Background work runs in slices of at most `sliceMs`, each its own
- * transaction, with the event loop free between them (a timer), so IPC
- * and the window never wait on the index for more than one slice. `flush`
+ * Background work runs in fixed-size slices, each its own transaction,
+ * with the event loop free between them (a timer), so IPC and the window
+ * never wait on the index for more than one slice. `flush`
  * (before every search, and at close) indexes everything, so search is never
  * stale.
  */
@@ -220,31 +176,22 @@ export class SearchIndexer {
   /** Sessions with unindexed rows; "all" at open, as a previous process may have died mid-backlog. */
   private pending: Set<string> | "all" = "all";
   private timer: ReturnType<typeof setTimeout> | undefined;
-  /**
-   * The next slice of a catch-up. A timer (the next event-loop turn), not an
-   * immediate: an immediate queued while a tool loop runs lands in the check
-   * phase of the turn that builds and sends the next request, before undici
-   * writes it (its idle-socket check is an immediate too), i.e. on the path
-   * the user waits on; a timer runs at the start of a turn, while the request
-   * is out.
-   */
+  /** The next slice of a catch-up (a timer: the event loop turns between slices). */
   private nextSlice: ReturnType<typeof setTimeout> | undefined;
   /** The last background slice's error, reported by the next flush if it fails the same way. */
   lastError: unknown = null;
-  /** Measured costs per character (moving averages): how a slice plans its time. */
-  private readonly costs: SliceCosts = { insertMsPerChar: 1e-4, commitMsPerChar: 2e-5 };
   /** Segment merges may remain (checked once after open, then after every slice that merged). */
   private merging = true;
   /** The next slice merges if merges remain (slices alternate between indexing and merging). */
   private mergeNext = false;
-  /** Where the last slice's time went (ms), for bench/store-stalls.ts. */
-  lastSlice: SliceStats | null = null;
+  /** What the last slice did (tests). */
+  lastSlice: { texts: number; mergeSteps: number } | null = null;
 
   constructor(
     private readonly ctx: StoreContext,
     private readonly options: IndexerOptions = DEFAULT_INDEXER_OPTIONS,
-    /** Told how many texts each committed slice or flush wrote (the background checkpointer counts writes). */
-    private readonly written: (texts: number) => void = () => {},
+    /** Told after each committed slice or flush (the idle WAL checkpoint waits for quiet). */
+    private readonly written: () => void = () => {},
   ) {}
 
   /** Called for every inserted entry row (possibly inside a transaction: only bookkeeping here). */
@@ -265,46 +212,25 @@ export class SearchIndexer {
   }
 
   /**
-   * One slice of at most `sliceMs`: indexes pending rows, or merges index
-   * segments (in turns while both are due). Returns true when nothing is
-   * pending any more.
+   * One slice: indexes pending rows, or merges index segments (in turns
+   * while both are due). Returns true when nothing is pending any more.
    */
   slice(): boolean {
     const wantsIndex = this.pending === "all" || this.pending.size > 0;
     if (!wantsIndex && !this.merging) return true;
-    // One kind of work per slice. A merge step's length is only known once it ran (FTS5 ends a step at
-    // a term boundary: a few ms, more over a common term), so it never comes on top of an index slice
-    // that used its time. While both are wanted, slices alternate: every segment an index slice writes
-    // is followed by at least one merge step; without them, the level-0 segments pile up to FTS5's
+    // One kind of work per slice. While both are wanted, slices alternate: every segment an index
+    // slice writes is followed by merge steps; without them, the level-0 segments pile up to FTS5's
     // crisis merge (16 of them merged inside one commit, measured at 40-100 ms).
     const merge = this.merging && (!wantsIndex || this.mergeNext);
     const indexing = wantsIndex && !merge;
     this.mergeNext = indexing;
-    const start = performance.now();
-    const deadline = start + this.options.sliceMs;
-    let workedUntil = start;
     let result: SliceResult = { indexed: 0, chars: 0, scanned: 0, behind: [] };
-    let indexedAt = start;
-    const steps: MergeSteps = { count: 0, maxMs: 0 };
     this.ctx.tx(() => {
-      if (indexing) result = indexSlice(this.ctx, this.pending, deadline, this.costs);
-      indexedAt = performance.now();
-      if (merge) this.merging = mergeSlice(this.ctx, deadline, 1, steps);
-      workedUntil = performance.now();
+      if (indexing) result = indexSlice(this.ctx, this.pending, this.options.sliceChars);
+      if (merge) this.merging = mergeSlice(this.ctx, this.options.mergeSteps);
     });
-    // The commit is what follows the last statement (better-sqlite3 commits when the outer tx returns).
-    const end = performance.now();
-    if (result.chars > 0) this.learn(indexedAt - start, end - workedUntil, result.chars);
-    this.lastSlice = {
-      indexMs: indexedAt - start,
-      mergeMs: workedUntil - indexedAt,
-      commitMs: end - workedUntil,
-      texts: result.indexed,
-      chars: result.chars,
-      mergeSteps: steps.count,
-      maxMergeStepMs: steps.maxMs,
-    };
-    this.written(result.indexed + steps.count);
+    this.lastSlice = { texts: result.indexed, mergeSteps: merge ? this.options.mergeSteps : 0 };
+    this.written();
     // A new segment: merges may be due again.
     if (result.indexed > 0) this.merging = true;
     if (indexing) {
@@ -315,23 +241,12 @@ export class SearchIndexer {
     return this.pending !== "all" && this.pending.size === 0 && !this.merging;
   }
 
-  /**
-   * Updates the cost estimates from one slice. Capped at 1 ms per KB: one
-   * commit that waited on the disk (a WAL restart's sync) must not shrink the
-   * following slices to a row each.
-   */
-  private learn(indexMs: number, commitMs: number, chars: number): void {
-    const cap = 1e-3;
-    this.costs.insertMsPerChar = 0.7 * this.costs.insertMsPerChar + 0.3 * Math.min(indexMs / chars, cap);
-    this.costs.commitMsPerChar = 0.7 * this.costs.commitMsPerChar + 0.3 * Math.min(commitMs / chars, cap);
-  }
-
   /** Brings the index up to date; cheap when nothing is pending. */
   flush(): number {
     this.cancel();
     if (this.pending !== "all" && this.pending.size === 0) return 0;
     const n = indexPending(this.ctx, this.pending);
-    this.written(n);
+    this.written();
     if (n > 0) this.merging = true;
     this.pending = new Set();
     this.backlog = 0;

@@ -31,7 +31,6 @@ import {
 } from "./checkpoints";
 import { listKeptFiles, moveAside, schemaVersion, type KeptFile, type StoreContext } from "./db";
 import { checkIntegrityOffThread, type IntegrityReport } from "./integrity";
-import type { Checkpointer } from "./checkpointer";
 import { appendEntry, loadEntriesChecked, type CheckedEntries, type EntryRange, type LoadOptions } from "./entries";
 import { StoreError, isStorageFailure, toStoreError } from "./errors";
 import { addNote, deleteNote, listNotes, type Note, type NoteInput } from "./notes";
@@ -60,7 +59,7 @@ import { addRule, listRules, removeRule, updateRule, type RuleInput } from "./ru
 import type { StagedImports } from "./staged-imports";
 import { deleteSetting, getSetting, setSetting } from "./settings";
 import { addWorkspace, getWorkspace, recentWorkspaces } from "./workspaces";
-import { warmReadPaths } from "./warm-up";
+import type { WalCheckpoint } from "./wal-checkpoint";
 import { openParts, recheckMarker, type OpenReport, type Recovered, type StoreOptions } from "./store-open";
 
 export type { OpenReport, Recovered, StoreOptions } from "./store-open";
@@ -73,7 +72,7 @@ export class SessionStore {
     readonly openReport: OpenReport,
     private readonly path: string,
     private readonly nativeBinding: string | undefined,
-    private readonly checkpointer: Checkpointer | null,
+    private readonly walCheckpoint: WalCheckpoint | null,
     private readonly marks: TailMarks | null,
     /** Imports written in slices and published in one transaction (staged-imports.ts). */
     readonly imports: StagedImports,
@@ -81,7 +80,6 @@ export class SessionStore {
 
   private integrityRun: Promise<IntegrityReport> | null = null;
   private readonly integrityWorkers = new Set<Worker>();
-  private checkpointerStopped: Promise<void> = Promise.resolve();
 
   /**
    * The integrity check, on a worker thread (integrity.ts): the first call
@@ -117,8 +115,8 @@ export class SessionStore {
    * in-memory store. Throws StoreError DAMAGED / TOO_NEW / IO / BUSY.
    */
   static open(path: string, options: StoreOptions = {}): SessionStore {
-    const { ctx, indexer, report, checkpointer, marks, imports } = openParts(path, options);
-    return new SessionStore(ctx, indexer, report, path, options.nativeBinding, checkpointer, marks, imports);
+    const { ctx, indexer, report, walCheckpoint, marks, imports } = openParts(path, options);
+    return new SessionStore(ctx, indexer, report, path, options.nativeBinding, walCheckpoint, marks, imports);
   }
 
   /**
@@ -182,8 +180,8 @@ export class SessionStore {
       this.indexer.lastError = e;
     }
     this.marks?.flush();
-    // The worker closes its own connection; whichever closes last checkpoints and removes the WAL.
-    if (this.checkpointer) this.checkpointerStopped = this.checkpointer.stop();
+    // Closing the last connection checkpoints and removes the WAL itself.
+    this.walCheckpoint?.stop();
     try {
       this.ctx.db.close();
     } catch (e) {
@@ -193,13 +191,13 @@ export class SessionStore {
 
   /**
    * Settles once no thread of this store has the file open any more (the
-   * background checkpointer and a running integrity check): after `close()`,
+   * running integrity check): after `close()`,
    * await this before moving or removing the database's folder.
    */
   async whenStopped(): Promise<void> {
     // Unref'd while they run (a check must not keep the app alive); awaited here, they must keep the loop alive.
     for (const w of this.integrityWorkers) w.ref();
-    await Promise.all([this.checkpointerStopped, this.integrityRun]);
+    await this.integrityRun;
   }
 
   /** The applied migration version (PRAGMA user_version). */
@@ -291,10 +289,6 @@ export class SessionStore {
   loadEntriesChecked(sessionId: string, range: EntryRange = {}, options: LoadOptions = {}): CheckedEntries {
     return this.guard("loadEntries", () => loadEntriesChecked(this.ctx, sessionId, range, options));
   }
-  /** Prepares the statements of the first reads after start, reading no session (warm-up.ts). */
-  warmUp(): void {
-    this.guard("warmUp", () => warmReadPaths(this.ctx));
-  }
   /** Appends a synthesized "aborted" result for each unanswered call of the last assistant message. */
   repairSession(id: string): number {
     return this.guard("repairSession", () => repairSession(this.ctx, id));
@@ -302,15 +296,10 @@ export class SessionStore {
 
   // ------------------------------------------------------------ search, usage
 
-  /** Why background checkpoints stopped (SQLite then checkpoints at commits again); null when they run or were not asked for. */
-  get checkpointerError(): string | null {
-    return this.checkpointer?.lastError ?? null;
-  }
-
-  /** What the background checkpoints did (diagnostics, tests); null when they were not asked for. */
-  get checkpointerStats(): { ready: boolean; checkpoints: number; restarts: number } | null {
-    const c = this.checkpointer;
-    return c ? { ready: c.ready, checkpoints: c.checkpoints, restarts: c.restarts } : null;
+  /** What the idle WAL checkpoints did (diagnostics, tests); null when they were not asked for. */
+  get walCheckpointStats(): { checkpoints: number; lastError: string | null } | null {
+    const c = this.walCheckpoint;
+    return c ? { checkpoints: c.checkpoints, lastError: c.lastError } : null;
   }
 
   /** Catches the index up with every committed entry (as far as the disk takes it), then queries it. */

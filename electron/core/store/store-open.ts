@@ -1,10 +1,9 @@
 /**
  * Opening a store: the connection, the context and the parts that run beside
- * it (search indexer, checkpoint worker, tail marks), the checks and repair
+ * it (search indexer, idle WAL checkpoint, tail marks), the checks and repair
  * at open. `SessionStore.open` wraps the result.
  */
 import { existsSync, rmSync } from "node:fs";
-import { Checkpointer, DEFAULT_CHECKPOINTER_OPTIONS, type CheckpointerOptions } from "./checkpointer";
 import { createContext, openDatabase, type StoreContext } from "./db";
 import { toStoreError } from "./errors";
 import { repairAll, type RepairReport } from "./repair";
@@ -12,6 +11,7 @@ import type { SalvageReport } from "./salvage";
 import { DEFAULT_INDEXER_OPTIONS, SearchIndexer, useSlicedMerges, type IndexerOptions } from "./search-index";
 import { StagedImports, listLeftoverImports, type LeftoverImport } from "./staged-imports";
 import { TailMarks, checkMarks, walCutShort, type EntryLoss } from "./tail-marks";
+import { WalCheckpoint } from "./wal-checkpoint";
 
 export interface StoreOptions {
   /** Clock in Unix ms (tests inject one). */
@@ -26,12 +26,12 @@ export interface StoreOptions {
    */
   integrityCheck?: "atOpen" | "background";
   /**
-   * "atCommit" (default): SQLite checkpoints the WAL inside the commit that crosses its threshold.
-   * "background": a worker thread checkpoints instead (checkpointer.ts), so no append pays for it (the app).
+   * "atCommit" (default): only SQLite's own WAL checkpoint, inside the commit that crosses its threshold.
+   * "whenIdle": also one PASSIVE checkpoint once the store has been quiet for `walIdleMs` (wal-checkpoint.ts; the app).
    */
-  checkpoints?: "atCommit" | "background";
-  /** Tuning of the background checkpoints (tests); defaults in checkpointer.ts. */
-  checkpointer?: Partial<CheckpointerOptions>;
+  walCheckpoints?: "atCommit" | "whenIdle";
+  /** Quiet time before the idle WAL checkpoint (tests); default in wal-checkpoint.ts. */
+  walIdleMs?: number;
 }
 
 export interface OpenReport {
@@ -61,7 +61,7 @@ export interface StoreParts {
   ctx: StoreContext;
   indexer: SearchIndexer;
   report: OpenReport;
-  checkpointer: Checkpointer | null;
+  walCheckpoint: WalCheckpoint | null;
   marks: TailMarks | null;
   imports: StagedImports;
 }
@@ -79,15 +79,11 @@ export function openParts(path: string, options: StoreOptions): StoreParts {
   const events = { appended: (_sessionId: string) => {} };
   const ctx = createContext(db, now, events);
   const marks = onFile ? new TailMarks(ctx, path) : null;
-  const checkpointer =
-    options.checkpoints === "background" && onFile
-      ? new Checkpointer(db, path, options.nativeBinding, { ...DEFAULT_CHECKPOINTER_OPTIONS, ...options.checkpointer })
-      : null;
-  if (checkpointer) ctx.gate = checkpointer.gate;
-  const indexer = new SearchIndexer(ctx, { ...DEFAULT_INDEXER_OPTIONS, ...options.indexer }, (n) => checkpointer?.noteWrite(n));
+  const walCheckpoint = options.walCheckpoints === "whenIdle" && onFile ? new WalCheckpoint(db, options.walIdleMs) : null;
+  const indexer = new SearchIndexer(ctx, { ...DEFAULT_INDEXER_OPTIONS, ...options.indexer }, () => walCheckpoint?.noteWrite());
   events.appended = (sessionId) => {
     indexer.noteAppend(sessionId);
-    checkpointer?.noteWrite();
+    walCheckpoint?.noteWrite();
     marks?.touch(sessionId);
   };
   const imports = new StagedImports(ctx, (sessionId) => indexer.noteAppend(sessionId));
@@ -101,11 +97,11 @@ export function openParts(path: string, options: StoreOptions): StoreParts {
     indexer.schedule();
     // A discard that fails leaves the session staged (invisible); the next open tries again.
     for (const l of leftoverImports) imports.discard(l.sessionId).catch(() => undefined);
-    return { ctx, indexer, report, checkpointer, marks, imports };
+    return { ctx, indexer, report, walCheckpoint, marks, imports };
   } catch (e) {
     marks?.cancel();
     indexer.cancel();
-    void checkpointer?.stop();
+    walCheckpoint?.stop();
     db.close();
     throw toStoreError(e, `cannot open ${path}`);
   }

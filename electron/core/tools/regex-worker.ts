@@ -10,10 +10,11 @@
  * the process on inputs over its 16 MB heap and costs ~7 µs per call
  * (docs/tool-sandbox.md).
  *
- * Contract: `runRegexJob` never rejects; the pattern is compiled by the
+ * The thread's code is regex-thread.ts. Contract: `runRegexJob` never rejects; the pattern is compiled by the
  * caller first (compiling is linear and safe on the main thread).
  */
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
+import { startWorker } from "../process/worker-file";
 import { REGEX_JOB_TIMEOUT_MS } from "./limits";
 
 export type RegexJob =
@@ -26,47 +27,11 @@ export type RegexJobResult<J extends RegexJob> = J extends { op: "lines" } ? num
 
 export type RegexOutcome<T> = { ok: true; value: T } | { ok: false; reason: "timeout" | "aborted" | "failed"; message: string };
 
-// Plain JavaScript evaluated in the worker: no module to locate in a bundled app.
-const WORKER_SOURCE = `
-const { parentPort } = require("node:worker_threads");
-parentPort.on("message", (job) => {
-  try {
-    const re = new RegExp(job.source, job.flags);
-    if (job.op === "test") {
-      parentPort.postMessage({ ok: true, value: job.inputs.map((s) => re.test(s)) });
-      return;
-    }
-    const out = [];
-    for (const text of job.texts) {
-      const hits = [];
-      let start = 0;
-      let n = 0;
-      while (start <= text.length) {
-        let end = text.indexOf("\\n", start);
-        const last = end === -1;
-        if (last) end = text.length;
-        if (last && start === end) break;
-        n++;
-        let line = text.slice(start, end);
-        if (line.endsWith("\\r")) line = line.slice(0, -1);
-        if (re.test(line)) hits.push(n);
-        if (last) break;
-        start = end + 1;
-      }
-      out.push(hits);
-    }
-    parentPort.postMessage({ ok: true, value: out });
-  } catch (err) {
-    parentPort.postMessage({ ok: false, message: String(err && err.message || err) });
-  }
-});
-`;
-
 const MAX_IDLE = 2;
 const idle: Worker[] = [];
 
 function takeWorker(): Worker {
-  const w = idle.pop() ?? new Worker(WORKER_SOURCE, { eval: true });
+  const w = idle.pop() ?? startWorker("regex-thread", import.meta.url);
   w.ref();
   return w;
 }

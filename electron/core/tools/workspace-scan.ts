@@ -15,7 +15,8 @@
  * Contract: `scanWorkspace` and `scanChanges` never reject; a failed or
  * aborted walk comes back as `complete: false` with what it found.
  */
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
+import { startWorker } from "../process/worker-file";
 
 /** What identifies a file's contents and metadata without reading it: any write or chmod moves ctime. */
 export interface FileStamp {
@@ -60,114 +61,6 @@ export interface ScanLimits {
 /** A walk of 49 k entries takes ~130 ms on a quiet machine; a bigger workspace is covered partly and the card says so. */
 export const SCAN_LIMITS: ScanLimits = { maxEntries: 200_000, maxMs: 2_000 };
 
-// Plain JavaScript evaluated in the worker: no module to locate in a bundled app.
-const WORKER_SOURCE = `
-const { parentPort } = require("node:worker_threads");
-const { readdirSync, lstatSync } = require("node:fs");
-parentPort.on("message", (job) => {
-  try {
-    parentPort.postMessage({ ok: true, value: job.op === "full" ? full(job) : changes(job) });
-  } catch (err) {
-    parentPort.postMessage({ ok: false, message: String((err && err.message) || err) });
-  }
-});
-function walker(job) {
-  const started = Date.now();
-  const w = { entries: 0, complete: true, git: [] };
-  // Counts the entry about to be handled; past a bound it is not handled (nor counted) and the walk stops.
-  w.over = () => {
-    if (++w.entries > job.maxEntries || (w.entries % 1024 === 0 && Date.now() - started > job.maxMs)) {
-      w.entries--;
-      w.complete = false;
-    }
-    return !w.complete;
-  };
-  w.read = (rel) => {
-    try {
-      return readdirSync(rel === "" ? job.root : job.root + "/" + rel, { withFileTypes: true });
-    } catch {
-      return [];
-    }
-  };
-  w.noteGit = (child, d) => {
-    if (d.name === ".git") w.git.push([child, d.isDirectory() ? "dir" : d.isSymbolicLink() ? "link" : "file"]);
-  };
-  return w;
-}
-const stampOf = (s) => [s.dev, s.ino, s.size, s.mtimeMs, s.ctimeMs];
-function full(job) {
-  const w = walker(job);
-  const byInode = new Map();
-  const dirs = [];
-  const stack = [""];
-  walk: while (stack.length > 0) {
-    const rel = stack.pop();
-    try {
-      const s = lstatSync(rel === "" ? job.root : job.root + "/" + rel);
-      dirs.push([rel, s.ino, s.ctimeMs]);
-    } catch {
-      continue;
-    }
-    for (const d of w.read(rel)) {
-      if (w.over()) break walk;
-      const child = rel === "" ? d.name : rel + "/" + d.name;
-      w.noteGit(child, d);
-      if (d.isDirectory()) stack.push(child);
-      else if (d.isFile()) {
-        let s;
-        try {
-          s = lstatSync(job.root + "/" + child);
-        } catch {
-          continue;
-        }
-        if (s.nlink < 2 || !s.isFile()) continue;
-        const key = s.dev + ":" + s.ino;
-        const seen = byInode.get(key);
-        if (seen) seen.names.push(child);
-        else byInode.set(key, { nlink: s.nlink, names: [child], stamp: stampOf(s) });
-      }
-    }
-  }
-  const linked = [];
-  // All of a file's names inside the workspace: a write through one changes nothing outside.
-  for (const f of byInode.values()) if (f.names.length < f.nlink) for (const n of f.names) linked.push([n, f.stamp]);
-  return { linked, git: w.git, dirs, entries: w.entries, complete: w.complete };
-}
-function changes(job) {
-  const w = walker(job);
-  const known = new Map(job.dirs.map(([rel, ino, ctimeMs]) => [rel, [ino, ctimeMs]]));
-  const stack = [];
-  for (const [rel, was] of known) {
-    let s;
-    try {
-      s = lstatSync(rel === "" ? job.root : job.root + "/" + rel);
-    } catch {
-      continue;
-    }
-    if (!s.isDirectory() || s.ino !== was[0] || s.ctimeMs !== was[1]) stack.push(rel);
-  }
-  walk: while (stack.length > 0) {
-    const rel = stack.pop();
-    for (const d of w.read(rel)) {
-      if (w.over()) break walk;
-      const child = rel === "" ? d.name : rel + "/" + d.name;
-      w.noteGit(child, d);
-      // A folder new here (made, or moved in from elsewhere in the workspace) is read in full.
-      if (d.isDirectory() && !known.has(child)) stack.push(child);
-    }
-  }
-  const rechecked = job.recheck.map((rel) => {
-    try {
-      const s = lstatSync(job.root + "/" + rel);
-      return s.isFile() ? stampOf(s) : null;
-    } catch {
-      return null;
-    }
-  });
-  return { rechecked, git: w.git, entries: w.entries, complete: w.complete };
-}
-`;
-
 type Stamp = [number, number, number, number, number];
 type FullReply = {
   linked: [string, Stamp][];
@@ -188,7 +81,7 @@ let idle: Worker | null = null;
 function runJob<R>(job: Job, signal: AbortSignal | undefined, limits: ScanLimits): Promise<R | null> {
   return new Promise((resolve) => {
     if (signal?.aborted) return resolve(null);
-    const worker = idle ?? new Worker(WORKER_SOURCE, { eval: true });
+    const worker = idle ?? startWorker("workspace-scan-thread", import.meta.url);
     idle = null;
     worker.ref();
     let done = false;

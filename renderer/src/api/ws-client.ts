@@ -17,13 +17,10 @@ import {
   type WorkbenchClient,
 } from "../../../shared/api";
 import type { ConnectionAware, ConnectionInfo, UnvalidatedCalls } from "./connection";
-import { EventHub, isEventName, isRequestMethod, unwrapResponse, unwrapUnvalidated } from "./transport";
-import { requestKey, takeEarlySocket } from "./early-socket";
+import { EventHub, isEventName, unwrapResponse, unwrapUnvalidated } from "./transport";
 
 interface Pending {
   method: RequestMethod;
-  /** Resolve with the raw response (an early request: the caller that claims it unwraps it). */
-  raw?: boolean;
   /** Resolve with the result as received (the caller validates it). */
   unvalidated: boolean;
   resolve: (value: unknown) => void;
@@ -43,8 +40,6 @@ export class WebSocketClient implements WorkbenchClient, ConnectionAware, Unvali
   private readonly connectionListeners = new Set<(info: ConnectionInfo) => void>();
   private attempts = 0;
   private closed = false;
-  /** Requests the early socket sent before this client existed, by requestKey, until a call claims them. */
-  private readonly early = new Map<string, Promise<unknown>>();
 
   constructor(private readonly url: string) {
     this.open();
@@ -59,12 +54,6 @@ export class WebSocketClient implements WorkbenchClient, ConnectionAware, Unvali
   }
 
   private request(method: RequestMethod, params: unknown, unvalidated: boolean): Promise<unknown> {
-    const key = requestKey(method, params);
-    const sent = this.early.get(key);
-    if (sent) {
-      this.early.delete(key);
-      return sent.then((raw) => (unvalidated ? unwrapUnvalidated(method, raw) : unwrapResponse(method, raw)));
-    }
     const id = this.nextId++;
     const frame = JSON.stringify({ id, method, params });
     // The host would close the socket on it (and fail every request in flight): refuse it here instead.
@@ -108,20 +97,8 @@ export class WebSocketClient implements WorkbenchClient, ConnectionAware, Unvali
   }
 
   private open(): void {
-    // The first connection may already be under way (early-socket.ts).
-    const early = takeEarlySocket(this.url);
-    const socket = early?.socket ?? new WebSocket(this.url);
+    const socket = new WebSocket(this.url);
     this.socket = socket;
-    for (const r of early?.sent ?? []) {
-      if (!isRequestMethod(r.method)) continue;
-      const method = r.method;
-      const raw = new Promise<unknown>((resolve, reject) =>
-        this.pending.set(r.id, { method, raw: true, unvalidated: true, resolve, reject }),
-      );
-      raw.catch(() => undefined);
-      this.early.set(r.key, raw);
-      this.nextId = Math.max(this.nextId, r.id + 1);
-    }
     socket.onopen = () => {
       performance.mark("wb:ws:open");
       this.attempts = 0;
@@ -137,8 +114,6 @@ export class WebSocketClient implements WorkbenchClient, ConnectionAware, Unvali
       if (this.socket !== socket) return;
       this.socket = null;
       this.failInFlight();
-      // Unclaimed early requests died with the socket: a later call sends its own.
-      this.early.clear();
       if (this.closed) return;
       this.setInfo({ status: "reconnecting", generation: this.info.generation });
       const delay = Math.min(MAX_BACKOFF_MS, 250 * 2 ** this.attempts++);
@@ -146,17 +121,6 @@ export class WebSocketClient implements WorkbenchClient, ConnectionAware, Unvali
     };
     // Errors are followed by close; the close handler does the work.
     socket.onerror = () => undefined;
-    // Replay what the early socket saw before it was handed over, after the constructor returns.
-    if (early && early.backlog.length > 0) {
-      const backlog = early.backlog.splice(0);
-      queueMicrotask(() => {
-        for (const ev of backlog) {
-          if (ev.type === "open") socket.onopen?.(new Event("open"));
-          else if (ev.type === "message") socket.onmessage?.(new MessageEvent("message", { data: ev.data }));
-          else socket.onclose?.(new CloseEvent("close"));
-        }
-      });
-    }
   }
 
   /** Requests already sent cannot be known to have run; the caller decides whether to retry. */
@@ -187,8 +151,7 @@ export class WebSocketClient implements WorkbenchClient, ConnectionAware, Unvali
       this.pending.delete(frame.id);
       try {
         const response = "response" in frame ? frame.response : undefined;
-        if (p.raw) p.resolve(response);
-        else p.resolve(p.unvalidated ? unwrapUnvalidated(p.method, response) : unwrapResponse(p.method, response));
+        p.resolve(p.unvalidated ? unwrapUnvalidated(p.method, response) : unwrapResponse(p.method, response));
       } catch (err) {
         p.reject(err instanceof WorkbenchApiError ? err : new WorkbenchApiError({ code: "INTERNAL", message: String(err) }));
       }
@@ -212,4 +175,11 @@ function utf8Length(text: string): number {
   return bytes;
 }
 
-export { webSocketUrlFromLocation } from "./early-socket";
+/** ws://host/ws?token=… from the page's #token=… fragment. */
+export function webSocketUrlFromLocation(loc: Location): string | null {
+  const hash = new URLSearchParams(loc.hash.replace(/^#/, ""));
+  const token = hash.get("token");
+  if (!token) return null;
+  const scheme = loc.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${loc.host}/ws?token=${encodeURIComponent(token)}`;
+}

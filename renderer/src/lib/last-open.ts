@@ -1,7 +1,6 @@
 /**
  * What this browser remembers between page loads: the session open last, per
- * workspace and overall. No imports: the entry script reads it before the rest
- * of the app is loaded (early-socket.ts).
+ * workspace and overall.
  */
 
 const LAST_SESSION_KEY = "workbench.lastSession.";
@@ -44,12 +43,3 @@ export function rememberedSession(workspaceId: string): string | null {
  * enough that validating and building them stays a small part of that paint.
  */
 export const TAIL_ENTRIES = 80;
-
-/** The requests every start makes first (app.info, and the session open last time), in the order they are sent. */
-export function bootRequests(): Array<{ method: string; params: Record<string, unknown> }> {
-  const last = lastOpen();
-  const out: Array<{ method: string; params: Record<string, unknown> }> = [];
-  if (last?.sessionId) out.push({ method: "session.load", params: { sessionId: last.sessionId, tail: TAIL_ENTRIES } });
-  out.push({ method: "app.info", params: {} });
-  return out;
-}
