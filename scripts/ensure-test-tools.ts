@@ -11,7 +11,15 @@ import { onPath } from "./chromium-path";
 import { aptInstall, canInstallWithApt, fail } from "./debian-packages";
 
 /** Binary the tests run → the Debian package that has it. */
-const TOOLS = [
+interface Tool {
+  binary: string;
+  pkg: string;
+  for: string;
+  /** Where it is when not on PATH. */
+  find?: () => string | null;
+}
+
+const TOOLS: Tool[] = [
   { binary: "bwrap", pkg: "bubblewrap", for: "the bash sandbox" },
   { binary: "rg", pkg: "ripgrep", for: "the grep tool" },
   { binary: "openssl", pkg: "openssl", for: "the network tests' certificate authority" },
@@ -27,7 +35,7 @@ function postgresBin(): string | null {
 }
 
 function missing() {
-  return TOOLS.filter((t) => ("find" in t ? t.find() : onPath(t.binary)) === null);
+  return TOOLS.filter((t) => (t.find ? t.find() : onPath(t.binary)) === null);
 }
 
 function main(): void {

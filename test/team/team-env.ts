@@ -4,7 +4,7 @@
  * what works), migrated by the owner role as an admin would.
  */
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import pg from "pg";
 import type { TeamConnection } from "../../shared/team";
 import { migrateTeamSchema } from "../../electron/core/team/schema";
@@ -27,7 +27,7 @@ export interface TeamEnv {
 
 /** The ```sql blocks of docs/team.md, in order. */
 export function adminSqlBlocks(): string[] {
-  const doc = readFileSync(join(__dirname, "../../docs/team.md"), "utf8");
+  const doc = readFileSync(fileURLToPath(new URL("../../docs/team.md", import.meta.url)), "utf8");
   return [...doc.matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]);
 }
 
