@@ -57,15 +57,13 @@ async function main(): Promise<void> {
     await team.list(); // connect and check the schema before timing
     const ws = store.addWorkspace("/bench/team");
     const baseWs = baselineStore.addWorkspace("/bench/team-baseline");
-    const tableBytes = async () =>
-      Number(
-        (
-          await env.asOwner(
-            `SELECT sum(pg_total_relation_size(c.oid))::bigint AS b FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-             WHERE n.nspname = 'wb_team' AND c.relkind IN ('r', 'm')`,
-          )
-        ).rows[0].b,
+    const tableBytes = async () => {
+      const r = await env.asOwner(
+        `SELECT sum(pg_total_relation_size(c.oid))::bigint AS b FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+         WHERE n.nspname = 'wb_team' AND c.relkind IN ('r', 'm')`,
       );
+      return Number((r.rows[0] as { b: string }).b);
+    };
     const publishMs: number[] = [];
     const baselineMs: number[] = [];
     let publishBytes = 0;

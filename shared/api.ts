@@ -41,6 +41,8 @@ import {
   RewindTargetSchema,
 } from "./checkpoints";
 
+import { TEAM_ERROR_CODES, teamEvents, teamRequests } from "./team";
+
 // ---------------------------------------------------------------- shared shapes
 
 export const WorkspaceSchema = z.object({
@@ -790,6 +792,7 @@ export const requests = lazyTable({
     params: SessionId.extend({ atSeq: z.number().int().nonnegative(), model: ModelRefSchema }).strict(),
     result: SessionSummarySchema,
   }),
+  ...teamRequests,
 });
 
 export type RequestMethod = keyof typeof requests;
@@ -831,6 +834,7 @@ export const events = lazyTable({
   /** Something the user must know that is not about one session (the database reports damage). Also in app.info's notices. */
   "app.notice": () => z.object({ level: z.enum(["warning", "error"]), message: z.string() }),
   "mcp.status": () => McpStatusSchema,
+  ...teamEvents,
 });
 
 export type EventName = keyof typeof events;
@@ -853,6 +857,7 @@ export const ApiErrorCodeSchema = z.enum([
   "STORAGE",
   /** Client side: the core cannot be reached (WebSocket closed or reconnecting). */
   "UNAVAILABLE",
+  ...TEAM_ERROR_CODES,
 ]);
 export type ApiErrorCode = z.infer<typeof ApiErrorCodeSchema>;
 

@@ -107,3 +107,92 @@ export const TEAM_ERROR_CODES = [
   "TEAM_INVALID",
 ] as const;
 export type TeamErrorCode = (typeof TEAM_ERROR_CODES)[number];
+
+// ---------------------------------------------------------------- requests and events (spread into shared/api.ts)
+
+const Id = z.string().uuid();
+const Queued = z.object({ queued: z.literal(true), outboxId: z.string() });
+const Query = { project: TeamProjectSchema.optional(), limit: z.number().int().min(1).max(500).optional() };
+
+export const TeamSettingsSchema = z.object({
+  connection: TeamConnectionSchema.nullable(),
+  /** A password is in the key store (it is never sent back). */
+  passwordSet: z.boolean(),
+  status: TeamStatusSchema,
+});
+
+export const teamRequests = {
+  "team.settings": () => ({ params: z.object({}).strict(), result: TeamSettingsSchema }),
+  /**
+   * Saves the connection (null: none). `password`: stored in the key store (null clears it, absent keeps it);
+   * `url`: a postgresql:// URL that fills the fields (its password, if any, goes to the key store too).
+   */
+  "team.configure": () => ({
+    params: z
+      .object({
+        connection: TeamConnectionSchema.nullable().optional(),
+        url: z.string().min(1).max(2048).optional(),
+        defaultProject: TeamProjectSchema.optional(),
+        password: z.string().max(1024).nullable().optional(),
+      })
+      .strict(),
+    result: TeamSettingsSchema,
+  }),
+  "team.publish": () => ({
+    params: z.object({ sessionId: z.string().min(1), project: TeamProjectSchema.optional() }).strict(),
+    result: z.union([
+      Queued,
+      z.object({
+        queued: z.literal(false),
+        sessionId: z.string(),
+        revision: z.number().int(),
+        entries: z.number().int(),
+        bytes: z.number(),
+      }),
+    ]),
+  }),
+  "team.list": () => ({ params: z.object(Query).strict(), result: z.array(TeamSessionSchema) }),
+  "team.search": () => ({
+    params: z.object({ query: z.string().min(1).max(500), ...Query }).strict(),
+    result: z.array(TeamSearchHitSchema),
+  }),
+  /** A published revision (the latest when none is named) as a local read-only copy in `workspaceId`: replay, "what the model saw". */
+  "team.open": () => ({
+    params: z.object({ id: Id, workspaceId: z.string().min(1), revision: z.number().int().positive().optional() }).strict(),
+    result: z.object({ localSessionId: z.string(), revision: z.number().int() }),
+  }),
+  "team.notes": () => ({ params: z.object({ id: Id }).strict(), result: z.array(TeamNoteSchema) }),
+  "team.notes.add": () => ({
+    params: TeamNoteInputSchema,
+    result: z.union([Queued, z.object({ queued: z.literal(false), note: TeamNoteSchema })]),
+  }),
+  "team.review.state": () => ({
+    params: z.object({ id: Id, state: ReviewStateSchema }).strict(),
+    result: z.union([Queued, z.object({ queued: z.literal(false) })]),
+  }),
+  /** "Review requested from …": a database role name. */
+  "team.review.request": () => ({
+    params: z
+      .object({
+        id: Id,
+        assignee: z
+          .string()
+          .trim()
+          .min(1)
+          .max(63)
+          .regex(/^[\p{L}\p{N}_.@-]+$/u),
+      })
+      .strict(),
+    result: z.union([Queued, z.object({ queued: z.literal(false) })]),
+  }),
+  /** Sends what is queued now (else it goes every 10 s and when the server is back). */
+  "team.sync": () => ({ params: z.object({}).strict(), result: TeamStatusSchema }),
+};
+
+export const teamEvents = {
+  /** A note on a published session, written here or by another reviewer (read through the server's RLS). */
+  "team.note": () => TeamNoteSchema,
+  /** A published session's review state or assignees changed. */
+  "team.review": () => TeamSessionSchema,
+  "team.status": () => TeamStatusSchema,
+};

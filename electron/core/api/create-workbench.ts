@@ -40,6 +40,7 @@ import { createReviewHandlers } from "../review/handlers";
 import { redactText } from "../review/redact";
 import { SessionStore } from "../store";
 import { dispatch, type HandlerTable } from "./dispatch";
+import { createTeamHandlers } from "./team-handlers";
 import { damageNotice, lossNotice, recoveredNotice } from "./store-notices";
 import { createHandlers } from "./handlers";
 import { createEcosystemHandlers } from "./ecosystem-handlers";
@@ -415,8 +416,16 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
   }
   const stopWarmUp = scheduleWarmUp({ store: () => store.warmUp(), models: () => defaultModel(modelOptions()) });
 
+  const team = createTeamHandlers({
+    store,
+    secrets: options.host.secrets,
+    env,
+    knownSecrets: () => catalog.providers().flatMap((p) => keys.get(p) ?? []),
+    emit,
+  });
   const table: HandlerTable = {
     ...createHandlers(ctx),
+    ...team.table,
     ...createEcosystemHandlers(ctx),
     ...createStorageHandlers(ctx),
     ...review,
@@ -463,6 +472,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       await checkpoints.close();
       summaries.flush();
       await services.close();
+      await team.service.close();
       if (memoryOutputs) await rm(toolOutputs.root, { recursive: true, force: true }).catch(() => undefined);
       listeners.clear();
       store.close();
