@@ -208,6 +208,9 @@ describe("team library on PostgreSQL", () => {
         const r = await carol.query<{ n: number }>(`SELECT count(*)::int AS n FROM wb_team.${t}`);
         expect(r.rows[0].n, t).toBe(0);
       }
+      // The search function runs as the owner: it must apply the grants itself, whatever project is asked for.
+      const searched = await carol.query(`SELECT count(*)::int AS n FROM wb_team.search(to_tsquery('simple', 'greet'), 'alpha', 50, 2000)`);
+      expect((searched.rows[0] as { n: number }).n).toBe(0);
       // A notification reaches every listener, but carries ids only.
       await carol.query("LISTEN wb_team_notes");
       const heard = new Promise<string>((resolve) => carol.on("notification", (m) => resolve(m.payload ?? "")));

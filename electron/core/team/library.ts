@@ -268,6 +268,13 @@ export function toTsQuery(query: string): string | null {
   return parts.length > 0 ? parts.join(" & ") : null;
 }
 
+/**
+ * Matches ranked: ts_rank reads each match's tsvector, so a common word over
+ * a big library would rank tens of thousands of rows; the newest matches
+ * this many are ranked, as local search walks newest first.
+ */
+const RANKED_CANDIDATES = 2_000;
+
 /** Ranked (ts_rank, then newest) over the latest revision of every visible session; snippets marked \u0002 … \u0003 like local search. */
 export async function searchLibrary(
   client: pg.ClientBase,
@@ -278,15 +285,11 @@ export async function searchLibrary(
   if (q === null) return [];
   const limit = Math.min(Math.max(opts.limit ?? 50, 1), 500);
   const r = await client.query<{ session_id: string; title: string; project: string; seq: number; ts: string; snippet: string }>(
-    `WITH q AS (SELECT to_tsquery('simple', $1) AS q),
-     hits AS (
-       SELECT e.session_id, e.project, e.seq, e.ts, e.search_text, ts_rank(e.tsv, q.q) AS rank
-       FROM wb_team.entries e JOIN wb_team.sessions s ON s.id = e.session_id AND e.revision = s.latest_revision, q
-       WHERE e.tsv @@ q.q AND ($2::text IS NULL OR e.project = $2)
-       ORDER BY rank DESC, e.ts DESC LIMIT $3)
+    `WITH q AS (SELECT to_tsquery('simple', $1) AS q)
      SELECT h.session_id, s.title, h.project, h.seq, h.ts,
        ts_headline('simple', h.search_text, q.q, 'StartSel=' || chr(2) || ', StopSel=' || chr(3) || ', MaxWords=16, MinWords=6, MaxFragments=1, FragmentDelimiter=…') AS snippet
-     FROM hits h JOIN wb_team.sessions s ON s.id = h.session_id, q ORDER BY h.rank DESC, h.ts DESC`,
+     FROM q, wb_team.search(q.q, $2, $3, ${RANKED_CANDIDATES}) h JOIN wb_team.sessions s ON s.id = h.session_id
+     ORDER BY h.rank DESC, h.ts DESC`,
     [q, opts.project ?? null, limit],
   );
   return r.rows.map((h) => ({

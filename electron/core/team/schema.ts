@@ -157,6 +157,27 @@ const MIGRATIONS: readonly TeamMigration[] = [
       -- Only the publisher moves a session to its next revision; the project never changes.
       CREATE POLICY next_revision ON wb_team.sessions FOR UPDATE USING (publisher = current_user AND ${VISIBLE});
 
+      -- Search runs as the owner with the policy's own project filter: under RLS the planner may not use the
+      -- GIN index for @@ (not a leakproof operator), and 100k rows would be scanned whole. The filter is the
+      -- login role's grants (session_user: inside this function current_user is the owner).
+      CREATE FUNCTION wb_team.search(q tsquery, only_project text, lim integer, candidates integer)
+        RETURNS TABLE (session_id uuid, project text, seq integer, ts bigint, rank real, search_text text)
+        LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+        WITH visible AS (
+          SELECT a.project FROM wb_team.project_access a JOIN pg_roles r ON r.rolname = a.member
+          WHERE pg_has_role(session_user, r.oid, 'MEMBER')),
+        matches AS (
+          SELECT e.session_id, e.revision, e.seq
+          FROM wb_team.entries e JOIN wb_team.sessions s ON s.id = e.session_id AND e.revision = s.latest_revision
+          WHERE e.tsv @@ q AND e.project IN (SELECT v.project FROM visible v) AND (only_project IS NULL OR e.project = only_project)
+          ORDER BY e.ts DESC LIMIT candidates)
+        SELECT e.session_id, e.project, e.seq, e.ts, ts_rank(e.tsv, q) AS rank, e.search_text
+        FROM matches m JOIN wb_team.entries e ON e.session_id = m.session_id AND e.revision = m.revision AND e.seq = m.seq
+        ORDER BY rank DESC, e.ts DESC LIMIT lim
+      $fn$;
+      REVOKE ALL ON FUNCTION wb_team.search(tsquery, text, integer, integer) FROM PUBLIC;
+      GRANT EXECUTE ON FUNCTION wb_team.search(tsquery, text, integer, integer) TO ${MEMBER_ROLE};
+
       GRANT SELECT ON wb_team.project_access TO ${MEMBER_ROLE};
       GRANT SELECT, INSERT ON wb_team.payloads, wb_team.sessions, wb_team.revisions, wb_team.entries,
         wb_team.notes, wb_team.review_events TO ${MEMBER_ROLE};
