@@ -1,22 +1,41 @@
 /**
  * Run by `npm test` before anything else: the programs the unit tests need
- * beside Node, so that a newcomer's `npm test` runs the bash sandbox and
- * ripgrep tests instead of skipping them. Found: says so. Missing: installs
+ * beside Node, so that a newcomer's `npm test` runs the bash sandbox,
+ * ripgrep and team library (PostgreSQL) tests instead of skipping them. Found: says so. Missing: installs
  * the Debian packages as root with apt; otherwise stops with one line naming
  * what to install. (Chromium, for the end-to-end step, is ensure-chromium.ts.)
  */
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import { onPath } from "./chromium-path";
 import { aptInstall, canInstallWithApt, fail } from "./debian-packages";
 
 /** Binary the tests run → the Debian package that has it. */
-const TOOLS = [
+interface Tool {
+  binary: string;
+  pkg: string;
+  for: string;
+  /** Where it is when not on PATH. */
+  find?: () => string | null;
+}
+
+const TOOLS: Tool[] = [
   { binary: "bwrap", pkg: "bubblewrap", for: "the bash sandbox" },
   { binary: "rg", pkg: "ripgrep", for: "the grep tool" },
   { binary: "openssl", pkg: "openssl", for: "the network tests' certificate authority" },
+  // Debian keeps the server binaries off PATH, in /usr/lib/postgresql/<version>/bin (test/team/pg-server.ts).
+  { binary: "initdb", pkg: "postgresql", for: "the team library tests' PostgreSQL", find: postgresBin },
 ];
 
+function postgresBin(): string | null {
+  const root = "/usr/lib/postgresql";
+  if (!existsSync(root)) return null;
+  const hit = readdirSync(root).find((v) => existsSync(join(root, v, "bin", "initdb")));
+  return hit ? join(root, hit, "bin", "initdb") : null;
+}
+
 function missing() {
-  return TOOLS.filter((t) => onPath(t.binary) === null);
+  return TOOLS.filter((t) => (t.find ? t.find() : onPath(t.binary)) === null);
 }
 
 function main(): void {

@@ -42,6 +42,8 @@ import {
   RewindTargetSchema,
 } from "./checkpoints";
 
+import { TEAM_ERROR_CODES, teamEvents, teamRequests } from "./team";
+
 // ---------------------------------------------------------------- shared shapes
 
 export const WorkspaceSchema = z.object({
@@ -806,6 +808,7 @@ export const requests = lazyTable({
     params: SessionId.extend({ atSeq: z.number().int().nonnegative(), model: ModelRefSchema }).strict(),
     result: SessionSummarySchema,
   }),
+  ...teamRequests,
 });
 
 export type RequestMethod = keyof typeof requests;
@@ -847,6 +850,7 @@ export const events = lazyTable({
   /** Something the user must know that is not about one session (the database reports damage). Also in app.info's notices. */
   "app.notice": () => z.object({ level: z.enum(["warning", "error"]), message: z.string() }),
   "mcp.status": () => McpStatusSchema,
+  ...teamEvents,
 });
 
 export type EventName = keyof typeof events;
@@ -869,6 +873,7 @@ export const ApiErrorCodeSchema = z.enum([
   "STORAGE",
   /** Client side: the core cannot be reached (WebSocket closed or reconnecting). */
   "UNAVAILABLE",
+  ...TEAM_ERROR_CODES,
 ]);
 export type ApiErrorCode = z.infer<typeof ApiErrorCodeSchema>;
 

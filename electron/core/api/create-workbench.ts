@@ -42,6 +42,7 @@ import { agentRoots } from "../importers/discover";
 import { redactText } from "../review/redact";
 import { SessionStore } from "../store";
 import { dispatch, type HandlerTable } from "./dispatch";
+import { createTeamHandlers } from "./team-handlers";
 import { damageNotice, lossNotice, recoveredNotice } from "./store-notices";
 import { createHandlers } from "./handlers";
 import { createEcosystemHandlers } from "./ecosystem-handlers";
@@ -415,8 +416,16 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     void live.refresh(url);
   }
 
+  const team = createTeamHandlers({
+    store,
+    secrets: options.host.secrets,
+    env,
+    knownSecrets: () => catalog.providers().flatMap((p) => keys.get(p) ?? []),
+    emit,
+  });
   const table: HandlerTable = {
     ...createHandlers(ctx),
+    ...team.table,
     ...createEcosystemHandlers(ctx),
     ...createStorageHandlers(ctx),
     ...createImporterHandlers({ store, roots: () => agentRoots(env), now, onSessionChanged: (s) => emit("session.updated", s) }),
@@ -463,6 +472,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       await checkpoints.close();
       summaries.flush();
       await services.close();
+      await team.service.close();
       if (memoryOutputs) await rm(toolOutputs.root, { recursive: true, force: true }).catch(() => undefined);
       listeners.clear();
       store.close();

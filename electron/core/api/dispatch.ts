@@ -4,6 +4,7 @@
  */
 import { requests, type ApiError, type ApiResponse, type RequestMethod, type RequestResult } from "../../../shared/api";
 import { isStorageFailure, isStoreError } from "../store";
+import { TeamError } from "../team/errors";
 import { ApiFailure } from "./errors";
 
 export type HandlerTable = {
@@ -13,7 +14,9 @@ export type HandlerTable = {
 export type ReviewMethod = Extract<RequestMethod, `review.${string}`>;
 /** Handlers of checkpoints and rewind, which live in electron/core/checkpoints. */
 export type CheckpointMethod = Extract<RequestMethod, `checkpoint.${string}` | `rewind.${string}`>;
-export type CoreHandlerTable = Omit<HandlerTable, ReviewMethod | CheckpointMethod>;
+/** Handlers of the team library, which live in electron/core/api/team-handlers.ts. */
+export type TeamMethod = Extract<RequestMethod, `team.${string}`>;
+export type CoreHandlerTable = Omit<HandlerTable, ReviewMethod | CheckpointMethod | TeamMethod>;
 
 export { ApiFailure } from "./errors";
 
@@ -46,6 +49,7 @@ export async function dispatch(table: Partial<HandlerTable>, method: string, par
 
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiFailure) return { code: err.code, message: err.message };
+  if (err instanceof TeamError) return { code: err.code, message: err.message };
   if (isStoreError(err)) {
     const code =
       err.code === "NOT_FOUND"

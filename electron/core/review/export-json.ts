@@ -33,7 +33,7 @@ import { ItemChecker } from "./import-items";
 import { importText } from "./import-job";
 import { loadImportedTimes, type ImportedTimes } from "./import-times";
 import type { Redactor } from "./redact";
-import { fail, type ReviewResult } from "./result";
+import { fail, type ReviewErrorCode, type ReviewResult } from "./result";
 import type { ReviewStorePort } from "./store-port";
 
 export interface ExportSource {
@@ -170,9 +170,12 @@ export async function importEnvelope(
     return { ok: true, value: await importText({ store, workspaceId, limits: IMPORT_LIMITS, now }, serializeEnvelope(envelope)) };
   } catch (e) {
     if (!(e instanceof ApiFailure)) throw e;
-    const code = e.code === "UNKNOWN_METHOD" || e.code === "UNAVAILABLE" ? "INTERNAL" : e.code;
-    return fail(code, e.message);
+    return fail(isReviewCode(e.code) ? e.code : "INTERNAL", e.message);
   }
+}
+
+function isReviewCode(code: ApiFailure["code"]): code is ReviewErrorCode {
+  return code !== "UNKNOWN_METHOD" && code !== "UNAVAILABLE" && !code.startsWith("TEAM_");
 }
 
 function withoutSignatures(entry: SessionEntry): SessionEntry {
