@@ -48,6 +48,9 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
   const [rule, setRule] = useState(suggestions[0] ?? "");
   // The focus is inside the card: its keys work (said in words on the card).
   const [keysOn, setKeysOn] = useState(false);
+  // Ctrl/Cmd+Enter pressed outside the card (the message box): it approved nothing, and the card says so in words.
+  const [missedKey, setMissedKey] = useState(false);
+  const cardRef = useRef<HTMLElement>(null);
   const reasonRef = useRef<HTMLTextAreaElement>(null);
   const { preview } = approval;
   const scoped = suggestions.length > 0;
@@ -107,6 +110,16 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
     if (denying) reasonRef.current?.focus();
   }, [denying]);
 
+  useEffect(() => {
+    const onWindowKey = (e: globalThis.KeyboardEvent) => {
+      if (!(e.ctrlKey || e.metaKey) || e.key !== "Enter") return;
+      if (e.target instanceof Node && cardRef.current?.contains(e.target)) return;
+      setMissedKey(true);
+    };
+    window.addEventListener("keydown", onWindowKey);
+    return () => window.removeEventListener("keydown", onWindowKey);
+  }, []);
+
   // Bubbling from inside the card only: the message box never decides (docs/approvals.md).
   const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
     if (e.repeat || answering || e.altKey || e.nativeEvent.isComposing) return;
@@ -150,7 +163,11 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
       aria-busy={answering}
       tabIndex={-1}
       onKeyDown={onKeyDown}
-      onFocus={() => setKeysOn(true)}
+      ref={cardRef}
+      onFocus={() => {
+        setKeysOn(true);
+        setMissedKey(false);
+      }}
       onBlur={(e) => {
         if (!e.currentTarget.contains(e.relatedTarget)) setKeysOn(false);
       }}
@@ -165,7 +182,15 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
         <span className="muted">
           {revealInvisible(approval.toolName)} · {toolSummary(approval.toolName, approval.args)}
         </span>
+        <span className={`badge keys-state${keysOn ? " on" : ""}`} data-testid="keys-state">
+          {keysOn ? "Keys on" : "Keys off"}
+        </span>
       </header>
+      {missedKey && !keysOn && (
+        <p className="notice keys-missed" role="status">
+          {`${MOD}+Enter outside this card approves nothing. Click the card or Tab to it, then press ${MOD}+Enter to approve once.`}
+        </p>
+      )}
       {/* Both texts share one cell: the focus a click brings must not move the button under the pointer
           (a hint that wraps to another height made the first click land beside its button). */}
       <p className="muted small key-hint" data-testid="key-hint">

@@ -141,6 +141,20 @@ export function createDiffHost(container: HTMLElement, opts: { inline: boolean; 
       };
       if (h.newLines > 0) mod.push({ range: range(h.newStart, h.newLines), options });
       if (h.oldLines > 0) orig.push({ range: range(h.oldStart, h.oldLines), options });
+      // A whole-line class paints behind the text: the strike-through goes on the text itself, to the end of the hunk's last line.
+      if (!rejected) return;
+      const struck = (model: monaco.editor.ITextModel | undefined, start: number, count: number) => {
+        if (!model || count === 0) return null;
+        const last = Math.min(model.getLineCount(), start + count - 1);
+        return {
+          range: new monaco.Range(Math.max(1, start), 1, last, model.getLineMaxColumn(last)),
+          options: { inlineClassName: "hunk-rejected-text" },
+        };
+      };
+      const m = struck(models?.modified, h.newStart, h.newLines);
+      const o = struck(models?.original, h.oldStart, h.oldLines);
+      if (m) mod.push(m);
+      if (o) orig.push(o);
     });
     modifiedMarks.set(mod);
     originalMarks.set(orig);
