@@ -38,6 +38,9 @@ interface UiState {
   modelMenuOpen: boolean;
   /** The Changes view takes the transcript's place. */
   changesOpen: boolean;
+  /** Web mode's folder browser (the sidebar's, also opened from the empty first screen). */
+  browsingFolder: boolean;
+  setBrowsingFolder(open: boolean): void;
   setChangesOpen(open: boolean): void;
   openDiff(selection: DiffSelection): void;
   closeDiff(): void;
@@ -57,6 +60,10 @@ export const useUiStore = create<UiState>((set) => ({
   changesOpen: false,
   setChangesOpen(changesOpen) {
     set({ changesOpen });
+  },
+  browsingFolder: false,
+  setBrowsingFolder(browsingFolder) {
+    set({ browsingFolder });
   },
   openDiff(selection) {
     set({ diff: selection, diffOpen: true });
