@@ -47,6 +47,8 @@ for (const theme of ["light", "dark"] as const) {
 
     await page.getByRole("button", { name: "Changes", exact: true }).click();
     await expect(page.getByRole("region", { name: "Changes" })).toBeVisible();
+    // It says how to comment on a line.
+    await expect(page.getByRole("region", { name: "Changes" }).getByRole("note")).toContainText("click a line number");
     found.push(...(await seriousViolations(page, "Changes")));
     await page.getByRole("button", { name: "Changes", exact: true }).click();
 
