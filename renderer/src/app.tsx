@@ -169,6 +169,7 @@ function StartPane({ hasWorkspace, draftModel }: { hasWorkspace: boolean; draftM
           <>
             <h2>Open a workspace</h2>
             <p className="muted">Choose the folder the agent may read and change.</p>
+            <OpenFolderButton />
           </>
         )}
       </div>
@@ -184,5 +185,20 @@ function StartPane({ hasWorkspace, draftModel }: { hasWorkspace: boolean; draftM
         onStop={() => undefined}
       />
     </div>
+  );
+}
+
+/** The empty first screen's primary action: the native picker in Electron, the folder browser in web mode. */
+function OpenFolderButton() {
+  const mode = useAppStore((s) => s.info?.mode ?? "web");
+  const pickWorkspace = useWorkspaceStore((s) => s.pickWorkspace);
+  return (
+    <button
+      type="button"
+      className="primary"
+      onClick={() => (mode === "electron" ? void pickWorkspace() : useUiStore.getState().setBrowsingFolder(true))}
+    >
+      Open folder…
+    </button>
   );
 }

@@ -48,6 +48,9 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
   const [rule, setRule] = useState(suggestions[0] ?? "");
   // The focus is inside the card: its keys work (said in words on the card).
   const [keysOn, setKeysOn] = useState(false);
+  // Ctrl/Cmd+Enter pressed outside the card (the message box): it approved nothing, and the card says so in words.
+  const [missedKey, setMissedKey] = useState(false);
+  const cardRef = useRef<HTMLElement>(null);
   const reasonRef = useRef<HTMLTextAreaElement>(null);
   const { preview } = approval;
   const scoped = suggestions.length > 0;
@@ -107,6 +110,16 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
     if (denying) reasonRef.current?.focus();
   }, [denying]);
 
+  useEffect(() => {
+    const onWindowKey = (e: globalThis.KeyboardEvent) => {
+      if (!(e.ctrlKey || e.metaKey) || e.key !== "Enter") return;
+      if (e.target instanceof Node && cardRef.current?.contains(e.target)) return;
+      setMissedKey(true);
+    };
+    window.addEventListener("keydown", onWindowKey);
+    return () => window.removeEventListener("keydown", onWindowKey);
+  }, []);
+
   // Bubbling from inside the card only: the message box never decides (docs/approvals.md).
   const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
     if (e.repeat || answering || e.altKey || e.nativeEvent.isComposing) return;
@@ -150,7 +163,11 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
       aria-busy={answering}
       tabIndex={-1}
       onKeyDown={onKeyDown}
-      onFocus={() => setKeysOn(true)}
+      ref={cardRef}
+      onFocus={() => {
+        setKeysOn(true);
+        setMissedKey(false);
+      }}
       onBlur={(e) => {
         if (!e.currentTarget.contains(e.relatedTarget)) setKeysOn(false);
       }}
@@ -165,7 +182,15 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
         <span className="muted">
           {revealInvisible(approval.toolName)} · {toolSummary(approval.toolName, approval.args)}
         </span>
+        <span className={`badge keys-state${keysOn ? " on" : ""}`} data-testid="keys-state">
+          {keysOn ? "Keys on" : "Keys off"}
+        </span>
       </header>
+      {missedKey && !keysOn && (
+        <p className="notice keys-missed" role="status">
+          {`${MOD}+Enter outside this card approves nothing. Click the card or Tab to it, then press ${MOD}+Enter to approve once.`}
+        </p>
+      )}
       {/* Both texts share one cell: the focus a click brings must not move the button under the pointer
           (a hint that wraps to another height made the first click land beside its button). */}
       <p className="muted small key-hint" data-testid="key-hint">
@@ -176,137 +201,140 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
           {`Keys work once the focus is in this card (click it or Tab to it), never from the message box.`}
         </span>
       </p>
-      {preview.kind === "diff" && diffSource && (
-        <>
-          <p className="muted">
-            {preview.before === null ? "Create" : "Change"} <code>{revealInvisible(preview.path)}</code>
-          </p>
-          {preview.tooLarge ? (
-            <>
-              <TooLargeDiff path={preview.path} tooLarge={{ ...preview.tooLarge, added: preview.added, removed: preview.removed }} />
-              <p className="muted">Approve or deny the change as a whole.</p>
-            </>
-          ) : perHunk ? (
-            <>
-              <div className="diff-summary-head">
-                <span className="diff-counts" aria-label={`${preview.added} lines added, ${preview.removed} lines removed`}>
-                  <span className="added">+{preview.added}</span> <span className="removed">−{preview.removed}</span>
-                </span>
+      {/* One scroller for everything that is decided on: at any height each part reads whole (scroll here), the buttons stay put. */}
+      <div className="approval-body" data-testid="approval-body">
+        {preview.kind === "diff" && diffSource && (
+          <>
+            <p className="muted">
+              {preview.before === null ? "Create" : "Change"} <code>{revealInvisible(preview.path)}</code>
+            </p>
+            {preview.tooLarge ? (
+              <>
+                <TooLargeDiff path={preview.path} tooLarge={{ ...preview.tooLarge, added: preview.added, removed: preview.removed }} />
+                <p className="muted">Approve or deny the change as a whole.</p>
+              </>
+            ) : perHunk ? (
+              <>
+                <div className="diff-summary-head">
+                  <span className="diff-counts" aria-label={`${preview.added} lines added, ${preview.removed} lines removed`}>
+                    <span className="added">+{preview.added}</span> <span className="removed">−{preview.removed}</span>
+                  </span>
+                  <button
+                    type="button"
+                    className="link-button"
+                    onClick={() =>
+                      openDiff(
+                        editable
+                          ? {
+                              key: diffSource.key,
+                              path: preview.path,
+                              before: preview.before ?? "",
+                              after: preview.after,
+                              origin: "proposal",
+                              review: { toolCallId: approval.toolCallId, hunks },
+                            }
+                          : selectionFor(diffSource, hunksFromUnified(preview.unifiedDiff)),
+                      )
+                    }
+                  >
+                    Open in diff view
+                  </button>
+                </div>
+                <HunkList reviewKey={approval.toolCallId} hunks={hunks} disabled={answering || review?.edited != null} />
+              </>
+            ) : (
+              <DiffSummaryView
+                source={diffSource}
+                maxRows={40}
+                onOpen={(sel) => openDiff(editable ? { ...sel, review: { toolCallId: approval.toolCallId, hunks } } : sel)}
+              />
+            )}
+            {review?.edited != null && (
+              <p className="notice" role="status">
+                You are editing the proposal in the diff view: Approve writes your text.{" "}
                 <button
                   type="button"
                   className="link-button"
-                  onClick={() =>
-                    openDiff(
-                      editable
-                        ? {
-                            key: diffSource.key,
-                            path: preview.path,
-                            before: preview.before ?? "",
-                            after: preview.after,
-                            origin: "proposal",
-                            review: { toolCallId: approval.toolCallId, hunks },
-                          }
-                        : selectionFor(diffSource, hunksFromUnified(preview.unifiedDiff)),
-                    )
-                  }
+                  onClick={() => useHunkReviewStore.getState().setEdited(approval.toolCallId, null)}
                 >
-                  Open in diff view
+                  Discard my edit
                 </button>
-              </div>
-              <HunkList reviewKey={approval.toolCallId} hunks={hunks} disabled={answering || review?.edited != null} />
-            </>
-          ) : (
-            <DiffSummaryView
-              source={diffSource}
-              maxRows={40}
-              onOpen={(sel) => openDiff(editable ? { ...sel, review: { toolCallId: approval.toolCallId, hunks } } : sel)}
-            />
-          )}
-          {review?.edited != null && (
-            <p className="notice" role="status">
-              You are editing the proposal in the diff view: Approve writes your text.{" "}
-              <button
-                type="button"
-                className="link-button"
-                onClick={() => useHunkReviewStore.getState().setEdited(approval.toolCallId, null)}
-              >
-                Discard my edit
-              </button>
-            </p>
-          )}
-        </>
-      )}
-      {preview.kind === "command" && (
-        <div className="command-preview">
-          <pre aria-label="Command">$ {revealInvisible(preview.command)}</pre>
-          <p className="muted">
-            in <code>{revealInvisible(preview.cwd)}</code> · timeout {Math.round(preview.timeoutMs / 1000)} s
-          </p>
-          {preview.sandbox && (
-            <p className={preview.sandboxed ? "muted sandbox-line" : "sandbox-line unsandboxed"} aria-label="Sandbox">
-              {revealInvisible(preview.sandbox)}
-            </p>
-          )}
-          {preview.runsWorkspaceCode && preview.runsWorkspaceCode.length > 0 && (
-            <p className="workspace-code" aria-label="Runs workspace code">
-              Runs code from the workspace: {preview.runsWorkspaceCode.map(revealInvisible).join("; ")}. Approving it (or a rule for it)
-              trusts that code as it is when it runs.
-            </p>
-          )}
-        </div>
-      )}
-      {preview.kind === "mcp" && (
-        <div className="command-preview">
-          <p className="muted">
-            MCP tool <code>{revealInvisible(preview.tool)}</code> of server <code>{revealInvisible(preview.server)}</code>
-            {preview.readOnlyHint ? " (the server says it only reads: that is the server's claim, not a guarantee)" : ""}
-          </p>
-          <pre aria-label="Arguments">{revealInvisible(preview.argsJson)}</pre>
-        </div>
-      )}
-      <div className="approval-scope">
-        {wholeTool ? (
-          <p className="muted" data-testid="scope-words">
-            For the session, or always in this workspace (while the server runs the same code), also allows this MCP tool without asking,
-            whatever its arguments.
-          </p>
-        ) : scoped ? (
-          <>
-            <div className="scope-row">
-              <label htmlFor={`${id}-rule`}>Rule</label>
-              <input
-                id={`${id}-rule`}
-                aria-label="Approval rule"
-                value={rule}
-                onChange={(e) => setRule(e.target.value)}
-                spellCheck={false}
-              />
-              {suggestions
-                .filter((s) => s !== ruleText)
-                .map((s) => (
-                  <button key={s} type="button" className="link-button" onClick={() => setRule(s)}>
-                    use <code>{revealInvisible(s)}</code>
-                  </button>
-                ))}
-            </div>
-            {/* The box shows the rule's text as the browser draws it: say what it really holds. */}
-            {hasInvisible(rule) && (
-              <p className="invisible-note" role="note" data-testid="rule-invisible">
-                The rule holds invisible or control characters: <code>{revealInvisible(rule)}</code>
               </p>
             )}
-            <p className="muted" aria-live="polite" data-testid="scope-words">
-              {ruleText
-                ? `For the session or always, also allows without asking: ${describeRule(approval.toolName, ruleText)}.`
-                : "Enter a rule to approve for the session or always."}
-            </p>
           </>
-        ) : (
-          <p className="muted" data-testid="scope-words">
-            No rule can cover this command (it uses shell features such as redirections, variables, substitutions or wrappers): it can only
-            be approved once.
-          </p>
         )}
+        {preview.kind === "command" && (
+          <div className="command-preview">
+            <pre aria-label="Command">$ {revealInvisible(preview.command)}</pre>
+            <p className="muted">
+              in <code>{revealInvisible(preview.cwd)}</code> · timeout {Math.round(preview.timeoutMs / 1000)} s
+            </p>
+            {preview.sandbox && (
+              <p className={preview.sandboxed ? "muted sandbox-line" : "sandbox-line unsandboxed"} aria-label="Sandbox">
+                {revealInvisible(preview.sandbox)}
+              </p>
+            )}
+            {preview.runsWorkspaceCode && preview.runsWorkspaceCode.length > 0 && (
+              <p className="workspace-code" aria-label="Runs workspace code">
+                Runs code from the workspace: {preview.runsWorkspaceCode.map(revealInvisible).join("; ")}. Approving it (or a rule for it)
+                trusts that code as it is when it runs.
+              </p>
+            )}
+          </div>
+        )}
+        {preview.kind === "mcp" && (
+          <div className="command-preview">
+            <p className="muted">
+              MCP tool <code>{revealInvisible(preview.tool)}</code> of server <code>{revealInvisible(preview.server)}</code>
+              {preview.readOnlyHint ? " (the server says it only reads: that is the server's claim, not a guarantee)" : ""}
+            </p>
+            <pre aria-label="Arguments">{revealInvisible(preview.argsJson)}</pre>
+          </div>
+        )}
+        <div className="approval-scope">
+          {wholeTool ? (
+            <p className="muted" data-testid="scope-words">
+              For the session, or always in this workspace (while the server runs the same code), also allows this MCP tool without asking,
+              whatever its arguments.
+            </p>
+          ) : scoped ? (
+            <>
+              <div className="scope-row">
+                <label htmlFor={`${id}-rule`}>Rule</label>
+                <input
+                  id={`${id}-rule`}
+                  aria-label="Approval rule"
+                  value={rule}
+                  onChange={(e) => setRule(e.target.value)}
+                  spellCheck={false}
+                />
+                {suggestions
+                  .filter((s) => s !== ruleText)
+                  .map((s) => (
+                    <button key={s} type="button" className="link-button" onClick={() => setRule(s)}>
+                      use <code>{revealInvisible(s)}</code>
+                    </button>
+                  ))}
+              </div>
+              {/* The box shows the rule's text as the browser draws it: say what it really holds. */}
+              {hasInvisible(rule) && (
+                <p className="invisible-note" role="note" data-testid="rule-invisible">
+                  The rule holds invisible or control characters: <code>{revealInvisible(rule)}</code>
+                </p>
+              )}
+              <p className="muted" aria-live="polite" data-testid="scope-words">
+                {ruleText
+                  ? `For the session or always, also allows without asking: ${describeRule(approval.toolName, ruleText)}.`
+                  : "Enter a rule to approve for the session or always."}
+              </p>
+            </>
+          ) : (
+            <p className="muted" data-testid="scope-words">
+              No rule can cover this command (it uses shell features such as redirections, variables, substitutions or wrappers): it can
+              only be approved once.
+            </p>
+          )}
+        </div>
       </div>
       {denying && (
         <label className="deny-reason">

@@ -333,7 +333,6 @@ export function Composer({
           onSelect={(e) => setCaret(e.currentTarget.selectionStart)}
           onKeyDown={onKeyDown}
           aria-autocomplete="list"
-          aria-expanded={popupOpen}
           onPaste={onPaste}
         />
         <input

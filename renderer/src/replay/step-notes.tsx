@@ -102,14 +102,7 @@ export function StepNotes({ seq, step }: { seq: number; step: number }) {
         <div className="note-form-row">
           <div className="segmented" role="radiogroup" aria-label="Verdict">
             {([null, "ok", "problem"] as const).map((v) => (
-              <button
-                key={v ?? "none"}
-                type="button"
-                role="radio"
-                aria-checked={verdict === v}
-                aria-pressed={verdict === v}
-                onClick={() => setVerdict(v)}
-              >
+              <button key={v ?? "none"} type="button" role="radio" aria-checked={verdict === v} onClick={() => setVerdict(v)}>
                 {v === null ? "No verdict" : v === "ok" ? "OK" : "Problem"}
               </button>
             ))}

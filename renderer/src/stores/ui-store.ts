@@ -1,6 +1,7 @@
 /** View state that belongs to no server object: the diff panel's selection, dialogs. */
 import { create } from "zustand";
 import type { ProposalHunk } from "../../../shared/hunks";
+import { useWorkspaceStore } from "./workspace-store";
 
 export interface DiffSelection {
   /** Stable key (tool-call id or "approval:<id>") so re-selecting is a no-op. */
@@ -37,6 +38,9 @@ interface UiState {
   modelMenuOpen: boolean;
   /** The Changes view takes the transcript's place. */
   changesOpen: boolean;
+  /** Web mode's folder browser (the sidebar's, also opened from the empty first screen). */
+  browsingFolder: boolean;
+  setBrowsingFolder(open: boolean): void;
   setChangesOpen(open: boolean): void;
   openDiff(selection: DiffSelection): void;
   closeDiff(): void;
@@ -56,6 +60,10 @@ export const useUiStore = create<UiState>((set) => ({
   changesOpen: false,
   setChangesOpen(changesOpen) {
     set({ changesOpen });
+  },
+  browsingFolder: false,
+  setBrowsingFolder(browsingFolder) {
+    set({ browsingFolder });
   },
   openDiff(selection) {
     set({ diff: selection, diffOpen: true });
@@ -82,6 +90,8 @@ export const useUiStore = create<UiState>((set) => ({
     set((s) => {
       const origin = settledOrigin(status);
       if (!s.diff || s.diff.origin !== "proposal" || s.diff.key !== `approval:${toolCallId}` || origin === null) return s;
+      // A denied proposal changed nothing: the panel drops it (the tool card still opens it, marked denied).
+      if (origin === "denied") return { diff: null, diffOpen: false };
       return { diff: { ...s.diff, origin } };
     });
   },
@@ -104,3 +114,9 @@ function loadDiffMode(): UiState["diffMode"] {
 export function effectiveDiffMode(picked: UiState["diffMode"], widthPx: number): "sideBySide" | "inline" {
   return picked ?? (widthPx > 0 && widthPx < DIFF_INLINE_BELOW_PX ? "inline" : "sideBySide");
 }
+
+// Another session (a new one, too) never shows the previous session's diff. Synchronous with the switch, so a
+// waiting approval of the session switched to opens its proposal after this.
+useWorkspaceStore.subscribe((s, prev) => {
+  if (s.activeSessionId !== prev.activeSessionId) useUiStore.setState({ diff: null, diffOpen: false });
+});

@@ -61,13 +61,45 @@ function ensureEnvironment(): void {
   self.MonacoEnvironment = { getWorker: () => new EditorWorker() };
 }
 
+/*
+ * Monaco's own themes put text below 4.5:1 on a changed line (a blockquote's
+ * comment green on the inserted-text green: 3.9:1 light, 1.9:1 dark). Ours keep
+ * the change colours fainter and the comment colour readable on them.
+ */
+const LIGHT_THEME = "awb-light";
+const DARK_THEME = "awb-dark";
+let themesDefined = false;
+function themeName(dark: boolean): string {
+  if (!themesDefined) {
+    themesDefined = true;
+    monaco.editor.defineTheme(LIGHT_THEME, {
+      base: "vs",
+      inherit: true,
+      rules: [{ token: "comment", foreground: "006000" }],
+      colors: { "diffEditor.insertedTextBackground": "#9ccc2c30", "diffEditor.removedTextBackground": "#ff000024" },
+    });
+    monaco.editor.defineTheme(DARK_THEME, {
+      base: "vs-dark",
+      inherit: true,
+      rules: [{ token: "comment", foreground: "b5e09f" }],
+      colors: {
+        "diffEditor.insertedTextBackground": "#9ccc2c24",
+        "diffEditor.insertedLineBackground": "#9bb95518",
+        "diffEditor.removedTextBackground": "#ff000026",
+        "diffEditor.removedLineBackground": "#ff000018",
+      },
+    });
+  }
+  return dark ? DARK_THEME : LIGHT_THEME;
+}
+
 function knownLanguage(id: string): string {
   return monaco.languages.getLanguages().some((l) => l.id === id) ? id : "plaintext";
 }
 
 export function createDiffHost(container: HTMLElement, opts: { inline: boolean; dark: boolean }): DiffHost {
   ensureEnvironment();
-  monaco.editor.setTheme(opts.dark ? "vs-dark" : "vs");
+  monaco.editor.setTheme(themeName(opts.dark));
   const editor = monaco.editor.createDiffEditor(container, {
     readOnly: true,
     originalEditable: false,
@@ -81,10 +113,27 @@ export function createDiffHost(container: HTMLElement, opts: { inline: boolean; 
     ignoreTrimWhitespace: false,
     fontSize: 13,
     ariaLabel: "Diff editor",
+    originalAriaLabel: "Before the change",
+    modifiedAriaLabel: "After the change",
     // The change under review shows control, bidi and zero-width characters, not only the text they hide.
     renderControlCharacters: true,
     unicodeHighlight: { invisibleCharacters: true, ambiguousCharacters: true },
   });
+  // Monaco 0.54 leaves each side's text input (EditContext element or textarea) without a name (axe: critical):
+  // name them after each side, also when Monaco renders them anew.
+  const nameInputs = () => {
+    for (const [side, name] of [
+      [editor.getOriginalEditor(), "Before the change"],
+      [editor.getModifiedEditor(), "After the change"],
+    ] as const) {
+      for (const input of side.getContainerDomNode().querySelectorAll(".native-edit-context, textarea.inputarea")) {
+        if (input.getAttribute("aria-label") !== name) input.setAttribute("aria-label", name);
+      }
+    }
+  };
+  nameInputs();
+  const inputNames = new MutationObserver(nameInputs);
+  inputNames.observe(container, { childList: true, subtree: true, attributes: true, attributeFilter: ["aria-label"] });
   type ModelPair = { original: monaco.editor.ITextModel; modified: monaco.editor.ITextModel };
   let models: ModelPair | null = null;
   let retired: ModelPair[] = [];
@@ -141,6 +190,20 @@ export function createDiffHost(container: HTMLElement, opts: { inline: boolean; 
       };
       if (h.newLines > 0) mod.push({ range: range(h.newStart, h.newLines), options });
       if (h.oldLines > 0) orig.push({ range: range(h.oldStart, h.oldLines), options });
+      // A whole-line class paints behind the text: the strike-through goes on the text itself, to the end of the hunk's last line.
+      if (!rejected) return;
+      const struck = (model: monaco.editor.ITextModel | undefined, start: number, count: number) => {
+        if (!model || count === 0) return null;
+        const last = Math.min(model.getLineCount(), start + count - 1);
+        return {
+          range: new monaco.Range(Math.max(1, start), 1, last, model.getLineMaxColumn(last)),
+          options: { inlineClassName: "hunk-rejected-text" },
+        };
+      };
+      const m = struck(models?.modified, h.newStart, h.newLines);
+      const o = struck(models?.original, h.oldStart, h.oldLines);
+      if (m) mod.push(m);
+      if (o) orig.push(o);
     });
     modifiedMarks.set(mod);
     originalMarks.set(orig);
@@ -193,9 +256,10 @@ export function createDiffHost(container: HTMLElement, opts: { inline: boolean; 
       editor.updateOptions({ renderSideBySide: !inline });
     },
     setDark(dark) {
-      monaco.editor.setTheme(dark ? "vs-dark" : "vs");
+      monaco.editor.setTheme(themeName(dark));
     },
     dispose() {
+      inputNames.disconnect();
       editSub?.dispose();
       diffSub.dispose();
       for (const sub of clickSubs) sub.dispose();

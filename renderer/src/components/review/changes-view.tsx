@@ -171,6 +171,11 @@ export function ChangesView({
         </p>
       )}
       {set && set.files.length === 0 && <p className="muted pad">No file changed in this range.</p>}
+      {set && set.files.length > 0 && (
+        <p className="muted pad small" role="note">
+          Open a file to see its diff; click a line number there to comment on that line for the agent.
+        </p>
+      )}
       {set && set.files.length > 0 && <ChangedFileList files={set.files} selected={selected} onOpen={(f) => void open(f)} />}
     </section>
   );

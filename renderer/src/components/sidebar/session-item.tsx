@@ -8,6 +8,7 @@ import { useWorkspaceStore } from "../../stores/workspace-store";
 import { ConfirmDialog } from "../dialogs/confirm-dialog";
 import { CloseIcon, ForkIcon, PencilIcon } from "../icons";
 import { ReplayButton } from "../../replay";
+import { originOf } from "../../lib/session-origin";
 
 export const SessionItem = memo(function SessionItem({ session, active }: { session: SessionSummary; active: boolean }) {
   const selectSession = useWorkspaceStore((s) => s.selectSession);
@@ -18,6 +19,10 @@ export const SessionItem = memo(function SessionItem({ session, active }: { sess
   const [title, setTitle] = useState(session.title);
   const [confirming, setConfirming] = useState(false);
   const turnStatus = useTurnStore((s) => s.turns[session.id]?.status ?? "idle");
+  const parentTitle = useWorkspaceStore((s) =>
+    session.parentSessionId ? (s.sessions.find((p) => p.id === session.parentSessionId)?.title ?? null) : null,
+  );
+  const origin = originOf(session, parentTitle);
 
   const commit = () => {
     const t = title.trim();
@@ -49,7 +54,7 @@ export const SessionItem = memo(function SessionItem({ session, active }: { sess
           type="button"
           className="session-select"
           aria-current={active ? "true" : undefined}
-          title={session.title}
+          title={origin ? `${session.title}\n${origin}` : session.title}
           onClick={() => selectSession(session.id)}
         >
           <span className="session-name">{session.title}</span>
@@ -58,10 +63,11 @@ export const SessionItem = memo(function SessionItem({ session, active }: { sess
               {FOREIGN_AGENT_LABELS[session.origin]}
             </span>
           )}
+          {origin && <span className="session-origin muted">{origin}</span>}
           <span className="session-meta muted">
             {formatTime(session.updatedAt)}
             {session.totalCost > 0 ? ` · ${formatCost(session.totalCost)}` : ""}
-            {session.parentToolCallId !== undefined ? " · sub-agent" : session.parentSessionId ? " · fork" : ""}
+            {session.parentToolCallId !== undefined ? " · sub-agent" : ""}
             {turnStatus === "awaitingApproval" && <span className="badge warn session-state">waiting for approval</span>}
             {turnStatus === "running" && <span className="badge session-state">running</span>}
           </span>

@@ -3,6 +3,7 @@ import { useState, type FormEvent } from "react";
 import { FolderBrowser } from "./folder-browser";
 import { useAppStore } from "../../stores/app-store";
 import { useWorkspaceStore } from "../../stores/workspace-store";
+import { useUiStore } from "../../stores/ui-store";
 
 export function WorkspaceSection() {
   const mode = useAppStore((s) => s.info?.mode ?? "web");
@@ -14,7 +15,8 @@ export function WorkspaceSection() {
   const [path, setPath] = useState("");
   const [busy, setBusy] = useState(false);
   const [editing, setEditing] = useState(false);
-  const [browsing, setBrowsing] = useState(false);
+  const browsing = useUiStore((s) => s.browsingFolder);
+  const setBrowsing = useUiStore((s) => s.setBrowsingFolder);
 
   const open = async (folder: string) => {
     setBusy(true);
@@ -63,21 +65,29 @@ export function WorkspaceSection() {
             </button>
           )
         ) : (
-          <form className="workspace-form" onSubmit={(e) => void submit(e)}>
-            <input
-              aria-label="Workspace folder path"
-              placeholder="/path/to/project"
-              value={path}
-              onChange={(e) => setPath(e.target.value)}
-              spellCheck={false}
-            />
-            <button type="submit" disabled={busy || !path.trim()}>
-              Open
-            </button>
-            <button type="button" disabled={busy} onClick={() => setBrowsing(true)}>
-              Browse…
-            </button>
-          </form>
+          <>
+            {/* The first screen's primary action; the path field below is for a path at hand. */}
+            {!workspace && !browsing && (
+              <button type="button" className="primary wide" disabled={busy} onClick={() => setBrowsing(true)}>
+                Open folder…
+              </button>
+            )}
+            <form className="workspace-form" onSubmit={(e) => void submit(e)}>
+              <input
+                aria-label="Workspace folder path"
+                placeholder="/path/to/project"
+                value={path}
+                onChange={(e) => setPath(e.target.value)}
+                spellCheck={false}
+              />
+              <button type="submit" disabled={busy || !path.trim()}>
+                Open
+              </button>
+              <button type="button" disabled={busy} onClick={() => setBrowsing(true)}>
+                Browse…
+              </button>
+            </form>
+          </>
         ))}
       {browsing && (
         <FolderBrowser

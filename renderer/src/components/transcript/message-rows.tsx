@@ -77,6 +77,8 @@ function clipText(message: UserMessage): string {
 function ThinkingBlock({ block, streaming }: { block: ThinkingContent; streaming: boolean }) {
   const [open, setOpen] = useState(false);
   if (block.redacted) return <p className="thinking muted">Thinking (redacted by the provider)</p>;
+  // A signature with no thought (Gemini signs its calls so): nothing to open, so no toggle.
+  if (block.thinking.trim() === "") return streaming ? <p className="thinking muted">Thinking…</p> : null;
   const preview = block.thinking.trim().split("\n")[0]?.slice(0, 80) ?? "";
   return (
     <div className="thinking">

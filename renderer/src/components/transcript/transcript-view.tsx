@@ -196,6 +196,14 @@ export function TranscriptView(props: TranscriptViewProps) {
     if (lastUserKey !== null && scrolledOnce.current) stickRef.current = true;
   }, [lastUserKey]);
 
+  // An answered approval brings the view back to the bottom too: what follows is the outcome the user waits for.
+  const pendingApprovalId = props.pendingApprovalId ?? null;
+  const shownApproval = useRef(pendingApprovalId);
+  useLayoutEffect(() => {
+    if (shownApproval.current !== null && pendingApprovalId !== shownApproval.current && scrolledOnce.current) stickRef.current = true;
+    shownApproval.current = pendingApprovalId;
+  }, [pendingApprovalId]);
+
   // Jump to a search hit.
   useEffect(() => {
     if (props.focusSeq == null || model.rows.length === 0) return;
