@@ -126,6 +126,8 @@ export const ProposalPreviewSchema = z.discriminatedUnion("kind", [
   /** An MCP tool the server does not mark read-only. */
   /** `readOnlyHint`: the server says the tool only reads (a hint, not a guarantee: it is asked all the same). */
   z.object({ kind: z.literal("mcp"), server: z.string(), tool: z.string(), argsJson: z.string(), readOnlyHint: z.boolean().optional() }),
+  /** webfetch: the whole URL (all the request carries) and the host its rules match. */
+  z.object({ kind: z.literal("fetch"), url: z.string(), host: z.string() }),
 ]);
 
 export const PendingApprovalSchema = z.object({
@@ -218,6 +220,13 @@ export const ApprovalPolicySchema = z.object({
   /** Command patterns (glob-like prefix) always allowed / always denied for bash. Deny wins. */
   bashAllow: z.array(z.string()),
   bashDeny: z.array(z.string()),
+  /** webfetch (docs/conventions.md#web-fetch): asked per host unless a host rule decides; absent: ask. */
+  webfetch: z.enum(["ask", "allow", "deny"]).optional(),
+  /** Host rules for webfetch saved with "always": `docs.example.com` or `*.example.com`. Deny wins. */
+  hostAllow: z.array(z.string()).optional(),
+  hostDeny: z.array(z.string()).optional(),
+  /** webfetch may reach loopback and private addresses (off: refused). */
+  fetchPrivate: z.boolean().optional(),
 });
 export type ApprovalPolicy = z.infer<typeof ApprovalPolicySchema>;
 

@@ -287,7 +287,15 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       },
       audit: (sid, event) => audit.write(sid, event, now()),
       saveRule: (rule) => {
-        store.addRule({ workspaceId: workspace.id, ...rule });
+        if (rule.tool !== "webfetch") {
+          store.addRule({ workspaceId: workspace.id, ...rule, tool: rule.tool });
+          return;
+        }
+        // Host rules are the user's, for every workspace: kept in the settings (approvalPolicy.hostAllow / hostDeny).
+        const policy = settings.approvalPolicy;
+        const key = rule.action === "allow" ? "hostAllow" : "hostDeny";
+        const list = policy[key] ?? [];
+        if (!list.includes(rule.pattern)) ctx.saveSettings({ ...settings, approvalPolicy: { ...policy, [key]: [...list, rule.pattern] } });
       },
       allowToolAlways: (toolName) => services.allowMcpTool(workspace.id, toolName),
       now,

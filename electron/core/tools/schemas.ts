@@ -159,3 +159,14 @@ export function formatIssues(error: z.ZodError): string {
     })
     .join("\n");
 }
+
+/** webfetch: one URL, read from `offset` on (docs/conventions.md#web-fetch). */
+export const WebFetchArgsSchema = z.strictObject({
+  url: z.string().min(1).max(2000).describe("The http(s) URL to read. Only the URL is sent: no workspace content, no cookies."),
+  offset: z
+    .int()
+    .min(0)
+    .optional()
+    .describe("Character offset in the page's text to read from, to continue a page that was cut. Default 0."),
+});
+export type WebFetchArgs = z.infer<typeof WebFetchArgsSchema>;
