@@ -395,6 +395,15 @@ export const InstructionFileSchema = z.object({
 });
 export type InstructionFile = z.infer<typeof InstructionFileSchema>;
 
+/** A skill the model is offered (docs/conventions.md#skills): its name and description are in the system prompt. */
+export const SkillInfoSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  scope: z.enum(["workspace", "user"]),
+  path: z.string(),
+});
+export type SkillInfo = z.infer<typeof SkillInfoSchema>;
+
 /** A file that would have reached the prompt but was left out: a link leading out of the workspace, a FIFO… (docs/prompt-files.md). */
 export const SkippedPromptFileSchema = z.object({ path: z.string(), reason: z.string() });
 export type SkippedPromptFile = z.infer<typeof SkippedPromptFileSchema>;
@@ -563,7 +572,12 @@ export const requests = lazyTable({
   /** The instruction files (AGENTS.md …) in the session's system prompt. */
   "session.instructions": () => ({
     params: SessionId.strict(),
-    result: z.object({ files: z.array(InstructionFileSchema), skipped: z.array(SkippedPromptFileSchema) }),
+    result: z.object({
+      files: z.array(InstructionFileSchema),
+      skipped: z.array(SkippedPromptFileSchema),
+      /** The skills offered (a SKILL.md left out is in `skipped`). */
+      skills: z.array(SkillInfoSchema).optional(),
+    }),
   }),
   /** Fuzzy search of the workspace's files (gitignore-aware) for @-mentions. */
   "files.search": () => ({

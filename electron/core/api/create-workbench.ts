@@ -2,6 +2,7 @@
  * Assembles the core: store, model registry, keys, tool runtimes and one
  * SessionAgent per active session, behind the zod-validated request table.
  */
+import { WorkspaceSkills } from "../skills/skill-tool";
 import { randomBytes } from "node:crypto";
 import { rm } from "node:fs/promises";
 import { dirname, isAbsolute, join } from "node:path";
@@ -257,12 +258,24 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       emit,
       depsFor: (sid, tools, subAgents) => depsFor(sid, workspace, mcp, tools, subAgents),
       agents,
+      skills: skillsOf(workspace),
     });
     const subAgents = new SubAgents(subAgentHost, sessionTools);
-    const deps = depsFor(sessionId, workspace, mcp, withAgentTools(sessionTools, subAgents), subAgents);
+    const deps = depsFor(sessionId, workspace, mcp, withAgentTools(sessionTools, subAgents, skillsOf(workspace)), subAgents);
     const agent = new SessionAgent(deps, sessionId, session.model ?? defaultModel(), session.reasoning, services.mode(sessionId));
     agents.set(sessionId, agent);
     return agent;
+  };
+
+  /** The workspace's skills (docs/conventions.md#skills): listed with the instructions, loaded by the skill tool. */
+  const workspaceSkills = new Map<string, WorkspaceSkills>();
+  const skillsOf = (workspace: Workspace): WorkspaceSkills => {
+    let skills = workspaceSkills.get(workspace.id);
+    if (!skills) {
+      skills = new WorkspaceSkills({ workspaceRoot: workspace.path, userDir: configDir });
+      workspaceSkills.set(workspace.id, skills);
+    }
+    return skills;
   };
 
   /** An agent's deps for a session of `workspace` (a sub-agent's too: same store, models, events, audit, checkpoints). */
@@ -318,7 +331,8 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
         checkpoints.warm(workspace.id);
         await mcp?.whenStarted(MCP_TURN_WAIT_MS);
       },
-      instructions: (touched) => loadInstructions({ workspaceRoot: workspace.path, userDir: configDir, touched }),
+      instructions: async (touched) =>
+        skillsOf(workspace).withSkills(await loadInstructions({ workspaceRoot: workspace.path, userDir: configDir, touched })),
       onModeChanged: (sid, mode, afterSeq) => services.recordMode(sid, { mode, afterSeq, timestamp: now() }),
       checkpoint: (sid, point) => checkpoints.record(sid, point),
       turnLimits: () => settings.limits,
