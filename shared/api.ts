@@ -603,6 +603,30 @@ export const requests = lazyTable({
     params: z.object({ workspaceId: z.string().min(1), tool: z.string().min(1) }).strict(),
     result: McpStatusSchema,
   }),
+  /** The workspace's and the user's hooks (docs/conventions.md#hooks): what runs, and whether the workspace's are trusted as they are now. */
+  "hooks.status": () => ({
+    params: z.object({ workspaceId: z.string().min(1) }).strict(),
+    result: z.object({
+      hooks: z.array(
+        z.object({
+          event: z.string(),
+          matcher: z.string(),
+          command: z.string(),
+          timeoutS: z.number(),
+          source: z.enum(["workspace", "user"]),
+        }),
+      ),
+      /** The workspace hooks' fingerprint (null without any) and whether the user trusted exactly these. */
+      fingerprint: z.string().nullable(),
+      trusted: z.boolean(),
+      problems: z.array(z.object({ path: z.string(), reason: z.string() })),
+    }),
+  }),
+  /** Trusts the workspace's hooks with this fingerprint (as shown by hooks.status), or withdraws the trust. */
+  "hooks.trust": () => ({
+    params: z.object({ workspaceId: z.string().min(1), fingerprint: z.string().regex(/^[0-9a-f]{64}$/), trusted: z.boolean() }).strict(),
+    result: Ok,
+  }),
   "mcp.trust": () => ({
     params: z
       .object({

@@ -2,6 +2,11 @@
  * Assembles the core: store, model registry, keys, tool runtimes and one
  * SessionAgent per active session, behind the zod-validated request table.
  */
+import { loadHooks } from "../hooks/config";
+import { HookTrust } from "../hooks/trust";
+import { withHooks } from "../hooks/with-hooks";
+import { childEnvironment } from "../tools/env";
+import { detectBashSandbox } from "../tools/bash-sandbox";
 import { WorkspaceSkills } from "../skills/skill-tool";
 import { randomBytes } from "node:crypto";
 import { rm } from "node:fs/promises";
@@ -250,6 +255,19 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       outputDir: toolOutputs.dirFor(sessionId),
       onOutputKept: () => toolOutputs.boundTotal(),
     });
+    // Hooks around the workspace's tools (docs/conventions.md#hooks); sub-agents' calls go through them too.
+    const hooked = withHooks(sessionTools, {
+      sessionId,
+      load: () => loadHooks({ workspaceRoot: workspace.path, userDir: configDir }),
+      trusted: (fingerprint) => hookTrust.trusted(workspace.id, fingerprint),
+      runContext: () => ({
+        workspaceRoot: workspace.path,
+        env: childEnvironment(env),
+        sandbox:
+          settings.bashSandbox.mode === "off" ? { kind: "none", reason: "the sandbox is turned off in the settings" } : detectBashSandbox(),
+        hidden: isAbsolute(options.dbPath) ? [dirname(options.dbPath)] : [],
+      }),
+    });
     // The agent's own tools (todo, task) on top; its sub-agents share this session's runtime (docs/sub-agents.md).
     const subAgentHost = createSubAgentHost({
       store,
@@ -260,13 +278,14 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       agents,
       skills: skillsOf(workspace),
     });
-    const subAgents = new SubAgents(subAgentHost, sessionTools);
-    const deps = depsFor(sessionId, workspace, mcp, withAgentTools(sessionTools, subAgents, skillsOf(workspace)), subAgents);
+    const subAgents = new SubAgents(subAgentHost, hooked);
+    const deps = depsFor(sessionId, workspace, mcp, withAgentTools(hooked, subAgents, skillsOf(workspace)), subAgents);
     const agent = new SessionAgent(deps, sessionId, session.model ?? defaultModel(), session.reasoning, services.mode(sessionId));
     agents.set(sessionId, agent);
     return agent;
   };
 
+  const hookTrust = new HookTrust(store);
   /** The workspace's skills (docs/conventions.md#skills): listed with the instructions, loaded by the skill tool. */
   const workspaceSkills = new Map<string, WorkspaceSkills>();
   const skillsOf = (workspace: Workspace): WorkspaceSkills => {
