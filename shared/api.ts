@@ -131,6 +131,8 @@ export const ProposalPreviewSchema = z.discriminatedUnion("kind", [
   /** An MCP tool the server does not mark read-only. */
   /** `readOnlyHint`: the server says the tool only reads (a hint, not a guarantee: it is asked all the same). */
   z.object({ kind: z.literal("mcp"), server: z.string(), tool: z.string(), argsJson: z.string(), readOnlyHint: z.boolean().optional() }),
+  /** webfetch: the whole URL (all the request carries) and the host its rules match. */
+  z.object({ kind: z.literal("fetch"), url: z.string(), host: z.string() }),
 ]);
 
 export const PendingApprovalSchema = z.object({
@@ -223,6 +225,13 @@ export const ApprovalPolicySchema = z.object({
   /** Command patterns (glob-like prefix) always allowed / always denied for bash. Deny wins. */
   bashAllow: z.array(z.string()),
   bashDeny: z.array(z.string()),
+  /** webfetch (docs/conventions.md#web-fetch): asked per host unless a host rule decides; absent: ask. */
+  webfetch: z.enum(["ask", "allow", "deny"]).optional(),
+  /** Host rules for webfetch saved with "always": `docs.example.com` or `*.example.com`. Deny wins. */
+  hostAllow: z.array(z.string()).optional(),
+  hostDeny: z.array(z.string()).optional(),
+  /** webfetch may reach loopback and private addresses (off: refused). */
+  fetchPrivate: z.boolean().optional(),
 });
 export type ApprovalPolicy = z.infer<typeof ApprovalPolicySchema>;
 
@@ -390,6 +399,15 @@ export const InstructionFileSchema = z.object({
   truncated: z.boolean(),
 });
 export type InstructionFile = z.infer<typeof InstructionFileSchema>;
+
+/** A skill the model is offered (docs/conventions.md#skills): its name and description are in the system prompt. */
+export const SkillInfoSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  scope: z.enum(["workspace", "user"]),
+  path: z.string(),
+});
+export type SkillInfo = z.infer<typeof SkillInfoSchema>;
 
 /** A file that would have reached the prompt but was left out: a link leading out of the workspace, a FIFO… (docs/prompt-files.md). */
 export const SkippedPromptFileSchema = z.object({ path: z.string(), reason: z.string() });
@@ -559,7 +577,12 @@ export const requests = lazyTable({
   /** The instruction files (AGENTS.md …) in the session's system prompt. */
   "session.instructions": () => ({
     params: SessionId.strict(),
-    result: z.object({ files: z.array(InstructionFileSchema), skipped: z.array(SkippedPromptFileSchema) }),
+    result: z.object({
+      files: z.array(InstructionFileSchema),
+      skipped: z.array(SkippedPromptFileSchema),
+      /** The skills offered (a SKILL.md left out is in `skipped`). */
+      skills: z.array(SkillInfoSchema).optional(),
+    }),
   }),
   /** Fuzzy search of the workspace's files (gitignore-aware) for @-mentions. */
   "files.search": () => ({
@@ -584,6 +607,30 @@ export const requests = lazyTable({
   "mcp.forgetTool": () => ({
     params: z.object({ workspaceId: z.string().min(1), tool: z.string().min(1) }).strict(),
     result: McpStatusSchema,
+  }),
+  /** The workspace's and the user's hooks (docs/conventions.md#hooks): what runs, and whether the workspace's are trusted as they are now. */
+  "hooks.status": () => ({
+    params: z.object({ workspaceId: z.string().min(1) }).strict(),
+    result: z.object({
+      hooks: z.array(
+        z.object({
+          event: z.string(),
+          matcher: z.string(),
+          command: z.string(),
+          timeoutS: z.number(),
+          source: z.enum(["workspace", "user"]),
+        }),
+      ),
+      /** The workspace hooks' fingerprint (null without any) and whether the user trusted exactly these. */
+      fingerprint: z.string().nullable(),
+      trusted: z.boolean(),
+      problems: z.array(z.object({ path: z.string(), reason: z.string() })),
+    }),
+  }),
+  /** Trusts the workspace's hooks with this fingerprint (as shown by hooks.status), or withdraws the trust. */
+  "hooks.trust": () => ({
+    params: z.object({ workspaceId: z.string().min(1), fingerprint: z.string().regex(/^[0-9a-f]{64}$/), trusted: z.boolean() }).strict(),
+    result: Ok,
   }),
   "mcp.trust": () => ({
     params: z

@@ -208,7 +208,7 @@ export type ApprovalDecision = z.infer<typeof ApprovalDecisionSchema>;
 
 /** The rule that decided a call, stored with the decision and shown on the tool card. */
 export const DecidingRuleSchema = z.object({
-  tool: z.enum(["bash", "write", "edit"]),
+  tool: z.enum(["bash", "write", "edit", "webfetch"]),
   action: z.enum(["allow", "deny"]),
   pattern: z.string(),
   source: z.enum(["settings", "workspace", "session"]),

@@ -63,6 +63,20 @@ describe("tool details", () => {
     expect(readToolDetails(res(undefined)).diff).toBeNull();
     expect(readToolDetails(res(undefined)).sandboxWarnings).toEqual([]);
   });
+  it("reads the hook runs for the card, leaving out a malformed one", () => {
+    const run = {
+      event: "PreToolUse",
+      command: "./check.sh",
+      source: "workspace",
+      ran: true,
+      exitCode: 2,
+      decision: "deny",
+      reason: "no rm",
+    };
+    const d = readToolDetails(res({ hooks: [run, { event: 1 }, "x"] }));
+    expect(d.hooks).toEqual([run]);
+    expect(readToolDetails(res({ hooks: "nope" })).hooks).toEqual([]);
+  });
   it("reads the bash sandbox's warnings for the card, and drops them when they are not a list of strings", () => {
     expect(readToolDetails(res({ sandboxWarnings: ["Written through a hard link: a.js."] })).sandboxWarnings).toEqual([
       "Written through a hard link: a.js.",

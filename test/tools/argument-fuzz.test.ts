@@ -38,6 +38,7 @@ const FIELDS: Record<string, string[]> = {
   glob: ["pattern", "path", "cursor"],
   grep: ["pattern", "path", "include", "literal", "ignoreCase", "context"],
   bash: ["command", "timeout", "workdir", "description"],
+  webfetch: ["url", "offset"],
 };
 
 const pathish = fc.oneof(
@@ -109,6 +110,13 @@ const NEAR_VALID: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
       description: opt(fc.string({ maxLength: 30 })),
     })
     .map(drop),
+  // Proposed only (a preview, no request): URLs of every shape, private and credentialed ones included.
+  webfetch: fc
+    .record({
+      url: fc.oneof(fc.webUrl(), fc.constantFrom("http://127.0.0.1/", "https://u:p@x.org/", "file:///etc/passwd", "http://[::1]/"), text),
+      offset: opt(fc.integer({ min: -5, max: 100_000 })),
+    })
+    .map(drop),
 };
 
 /** Near-valid objects, random objects shaped like the arguments, and fully random JSON. */
@@ -146,7 +154,7 @@ describe("argument fuzzing", () => {
   afterAll(() => fx.cleanup());
 
   for (const tool of TOOL_NAMES) {
-    const sideEffect = tool === "write" || tool === "edit" || tool === "bash";
+    const sideEffect = tool === "write" || tool === "edit" || tool === "bash" || tool === "webfetch";
     it(`${tool}: ${RUNS} random argument objects give a typed error or a success, never a throw`, async () => {
       let i = 0;
       let reached = 0;

@@ -10,7 +10,8 @@
  *   never reset the parent's budget.
  */
 import { TODO_TOOL } from "../../../shared/todo";
-import { AGENT_TOOL_NAMES, agentToolSpecs, runTodo, subAgentErrors, TASK_TOOL } from "../tools/agent-tools";
+import type { SkillTools } from "../skills/skill-tool";
+import { AGENT_TOOL_NAMES, agentToolSpecs, runTodo, SKILL_TOOL, subAgentErrors, TASK_TOOL } from "../tools/agent-tools";
 import { errors, failure } from "../tools/errors";
 import type { Proposal, ToolOutcome } from "../tools/types";
 import type { ToolRuntimePort } from "./ports";
@@ -18,7 +19,7 @@ import type { AgentTree, SubAgents } from "./sub-agent";
 
 const isAgentTool = (name: string) => AGENT_TOOL_NAMES.includes(name);
 
-export function withAgentTools(inner: ToolRuntimePort, subAgents: SubAgents): ToolRuntimePort {
+export function withAgentTools(inner: ToolRuntimePort, subAgents: SubAgents, skills?: SkillTools): ToolRuntimePort {
   const timed = async (run: () => ToolOutcome | Promise<ToolOutcome>): Promise<ToolOutcome> => {
     const started = Date.now();
     const outcome = await run();
@@ -26,7 +27,10 @@ export function withAgentTools(inner: ToolRuntimePort, subAgents: SubAgents): To
     return outcome.ok ? { ...outcome, details } : { ...outcome, details };
   };
   return {
-    specs: () => [...inner.specs().filter((s) => !isAgentTool(s.name)), ...agentToolSpecs(subAgents.taskCaps())],
+    specs: () => {
+      const skill = skills?.spec();
+      return [...inner.specs().filter((s) => !isAgentTool(s.name)), ...agentToolSpecs(subAgents.taskCaps()), ...(skill ? [skill] : [])];
+    },
     beginTurn: (turn) => {
       inner.beginTurn(turn);
       subAgents.beginTurn();
@@ -36,6 +40,7 @@ export function withAgentTools(inner: ToolRuntimePort, subAgents: SubAgents): To
       if (!isAgentTool(call.name)) return inner.runReadOnly(call, signal);
       if (call.argumentsError !== undefined) return Promise.resolve(failure(errors.invalidJson(call.name, call.argumentsError)));
       if (call.name === TODO_TOOL) return timed(() => runTodo(call.arguments));
+      if (call.name === SKILL_TOOL && skills) return timed(() => skills.run(call.arguments));
       return timed(() => (call.name === TASK_TOOL ? subAgents.run(call, signal) : failure(errors.unknownTool(call.name, []))));
     },
     propose: (call) => inner.propose(call),

@@ -144,7 +144,7 @@ export class ApprovalGate {
     this.onWaiting(false);
     const now = deps.now();
     if (answer.decision === "aborted") return answer;
-    const tool = proposal.toolName as "bash" | "write" | "edit";
+    const tool = proposal.toolName as "bash" | "write" | "edit" | "webfetch";
     let chosen: { rules: DecidingRule[] } | Record<string, never> = {};
     if (answer.decision === "approveAlways" && proposal.preview.kind === "mcp") {
       deps.allowToolAlways?.(proposal.toolName);

@@ -15,7 +15,7 @@
  * Contract: never throws; the turn goes on without what cannot be read.
  */
 import { dirname, join, relative, sep } from "node:path";
-import type { InstructionFile, SkippedPromptFile } from "../../../shared/api";
+import type { InstructionFile, SkillInfo, SkippedPromptFile } from "../../../shared/api";
 import type { StoredEntry } from "../../../shared/protocol";
 import { PromptFileReader, promptText } from "../prompt-files/reader";
 
@@ -31,6 +31,8 @@ export interface LoadedInstructions {
   skipped: SkippedPromptFile[];
   /** The system prompt's section, "" when there is none. */
   text: string;
+  /** The skills listed in `text` (docs/conventions.md#skills). */
+  skills?: SkillInfo[];
 }
 
 export const NO_INSTRUCTIONS: LoadedInstructions = { files: [], skipped: [], text: "" };

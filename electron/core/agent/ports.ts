@@ -99,8 +99,8 @@ export interface AgentDeps {
    * an append's `alongside` that rolls the entry back too (both or neither).
    */
   audit(sessionId: string, event: ToolAuditEvent): void;
-  /** Saves an "always allow / always deny" rule for the session's workspace. */
-  saveRule?(rule: { tool: "bash" | "write" | "edit"; action: "allow" | "deny"; pattern: string }): void;
+  /** Saves an "always allow / always deny" rule: bash/write/edit for the session's workspace; webfetch hosts in the settings. */
+  saveRule?(rule: { tool: "bash" | "write" | "edit" | "webfetch"; action: "allow" | "deny"; pattern: string }): void;
   /** Saves "always allow this MCP tool" for the session's workspace (docs/mcp-trust.md#approving-mcp-tools). */
   allowToolAlways?(toolName: string): void;
   now(): number;

@@ -245,7 +245,7 @@ export class SessionAgent implements ParentAgent {
   }
 
   /** The instruction files in the last system prompt, and those left out (loads them when no turn has yet). */
-  instructionFiles(): Promise<Pick<LoadedInstructions, "files" | "skipped">> {
+  instructionFiles(): Promise<Pick<LoadedInstructions, "files" | "skipped" | "skills">> {
     return this.instructions.files();
   }
 

@@ -25,9 +25,9 @@ export class SessionInstructions {
   }
 
   /** The instruction files in the last system prompt, and those left out (loads them when none were yet). */
-  async files(): Promise<Pick<LoadedInstructions, "files" | "skipped">> {
+  async files(): Promise<Pick<LoadedInstructions, "files" | "skipped" | "skills">> {
     await this.refresh();
-    return { files: this.loaded.files, skipped: this.loaded.skipped };
+    return { files: this.loaded.files, skipped: this.loaded.skipped, skills: this.loaded.skills ?? [] };
   }
 
   /** A new turn: the files are read again. */

@@ -36,6 +36,7 @@ import { failure, toolError } from "../tools/errors";
 import { OUTPUT_MAX_BYTES, KB } from "../tools/limits";
 import { truncateHead } from "../tools/truncate";
 import type { ToolOutcome } from "../tools/types";
+import type { SkillTools } from "../skills/skill-tool";
 import { childToolPort, withAgentTools } from "./agent-tools";
 import type { ToolRuntimePort } from "./ports";
 import { errorText } from "./session-journal";
@@ -79,6 +80,8 @@ export interface SubAgentHost {
   /** The task call ended: the child's session becomes an ordinary one. */
   release(sessionId: string): void;
   loadEntries(sessionId: string): StoredEntry[];
+  /** The workspace's skill tool, which sub-agents get too (docs/conventions.md#skills). */
+  skills?: SkillTools;
 }
 
 /** State shared by every agent of one root turn's tree. */
@@ -243,6 +246,7 @@ export class SubAgents {
     const tools = withAgentTools(
       childToolPort(this.rootTools, this.tree, () => this.host.settings().sideEffects),
       subAgents,
+      this.host.skills,
     );
     const child = this.host.startChild({ session, mode: parent.currentMode(), tools, subAgents, onState: () => parent.announceState() });
     this.running.set(session.id, { agent: child, name: task.description });

@@ -2,6 +2,12 @@
  * Assembles the core: store, model registry, keys, tool runtimes and one
  * SessionAgent per active session, behind the zod-validated request table.
  */
+import { loadHooks } from "../hooks/config";
+import { HookTrust } from "../hooks/trust";
+import { withHooks } from "../hooks/with-hooks";
+import { childEnvironment } from "../tools/env";
+import { detectBashSandbox } from "../tools/bash-sandbox";
+import { WorkspaceSkills } from "../skills/skill-tool";
 import { randomBytes } from "node:crypto";
 import { rm } from "node:fs/promises";
 import { dirname, isAbsolute, join } from "node:path";
@@ -252,6 +258,19 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       outputDir: toolOutputs.dirFor(sessionId),
       onOutputKept: () => toolOutputs.boundTotal(),
     });
+    // Hooks around the workspace's tools (docs/conventions.md#hooks); sub-agents' calls go through them too.
+    const hooked = withHooks(sessionTools, {
+      sessionId,
+      load: () => loadHooks({ workspaceRoot: workspace.path, userDir: configDir }),
+      trusted: (fingerprint) => hookTrust.trusted(workspace.id, fingerprint),
+      runContext: () => ({
+        workspaceRoot: workspace.path,
+        env: childEnvironment(env),
+        sandbox:
+          settings.bashSandbox.mode === "off" ? { kind: "none", reason: "the sandbox is turned off in the settings" } : detectBashSandbox(),
+        hidden: isAbsolute(options.dbPath) ? [dirname(options.dbPath)] : [],
+      }),
+    });
     // The agent's own tools (todo, task) on top; its sub-agents share this session's runtime (docs/sub-agents.md).
     const subAgentHost = createSubAgentHost({
       store,
@@ -260,12 +279,25 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       emit,
       depsFor: (sid, tools, subAgents) => depsFor(sid, workspace, mcp, tools, subAgents),
       agents,
+      skills: skillsOf(workspace),
     });
-    const subAgents = new SubAgents(subAgentHost, sessionTools);
-    const deps = depsFor(sessionId, workspace, mcp, withAgentTools(sessionTools, subAgents), subAgents);
+    const subAgents = new SubAgents(subAgentHost, hooked);
+    const deps = depsFor(sessionId, workspace, mcp, withAgentTools(hooked, subAgents, skillsOf(workspace)), subAgents);
     const agent = new SessionAgent(deps, sessionId, session.model ?? defaultModel(), session.reasoning, services.mode(sessionId));
     agents.set(sessionId, agent);
     return agent;
+  };
+
+  const hookTrust = new HookTrust(store);
+  /** The workspace's skills (docs/conventions.md#skills): listed with the instructions, loaded by the skill tool. */
+  const workspaceSkills = new Map<string, WorkspaceSkills>();
+  const skillsOf = (workspace: Workspace): WorkspaceSkills => {
+    let skills = workspaceSkills.get(workspace.id);
+    if (!skills) {
+      skills = new WorkspaceSkills({ workspaceRoot: workspace.path, userDir: configDir });
+      workspaceSkills.set(workspace.id, skills);
+    }
+    return skills;
   };
 
   /** An agent's deps for a session of `workspace` (a sub-agent's too: same store, models, events, audit, checkpoints). */
@@ -290,7 +322,15 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       },
       audit: (sid, event) => audit.write(sid, event, now()),
       saveRule: (rule) => {
-        store.addRule({ workspaceId: workspace.id, ...rule });
+        if (rule.tool !== "webfetch") {
+          store.addRule({ workspaceId: workspace.id, ...rule, tool: rule.tool });
+          return;
+        }
+        // Host rules are the user's, for every workspace: kept in the settings (approvalPolicy.hostAllow / hostDeny).
+        const policy = settings.approvalPolicy;
+        const key = rule.action === "allow" ? "hostAllow" : "hostDeny";
+        const list = policy[key] ?? [];
+        if (!list.includes(rule.pattern)) ctx.saveSettings({ ...settings, approvalPolicy: { ...policy, [key]: [...list, rule.pattern] } });
       },
       allowToolAlways: (toolName) => services.allowMcpTool(workspace.id, toolName),
       now,
@@ -313,7 +353,8 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
         checkpoints.warm(workspace.id);
         await mcp?.whenStarted(MCP_TURN_WAIT_MS);
       },
-      instructions: (touched) => loadInstructions({ workspaceRoot: workspace.path, userDir: configDir, touched }),
+      instructions: async (touched) =>
+        skillsOf(workspace).withSkills(await loadInstructions({ workspaceRoot: workspace.path, userDir: configDir, touched })),
       onModeChanged: (sid, mode, afterSeq) => services.recordMode(sid, { mode, afterSeq, timestamp: now() }),
       checkpoint: (sid, point) => checkpoints.record(sid, point),
       turnLimits: () => settings.limits,

@@ -2,6 +2,8 @@
  * Handlers for MCP status and restart, @-mention file search, prompt
  * commands, Ask mode, `/compact` and the instruction files in effect.
  */
+import { loadHooks } from "../hooks/config";
+import { HookTrust } from "../hooks/trust";
 import type { RequestParams, RequestResult } from "../../../shared/api";
 import { listPromptCommands } from "../commands/prompt-commands";
 import type { CoreContext } from "./create-workbench";
@@ -22,12 +24,15 @@ export type EcosystemMethod =
   | "mcp.status"
   | "mcp.restart"
   | "mcp.forgetTool"
-  | "mcp.trust";
+  | "mcp.trust"
+  | "hooks.status"
+  | "hooks.trust";
 
 export function createEcosystemHandlers(ctx: CoreContext): Pick<HandlerTable, EcosystemMethod> {
   const { store, services } = ctx;
   const requireSession = (id: string) => findSession(store, id);
   const requireWorkspace = (id: string) => findWorkspace(store, id);
+  const hookTrust = new HookTrust(store);
   const mcpStatus = async (workspaceId: string): Promise<R<"mcp.status">> => {
     requireWorkspace(workspaceId);
     const status = await services.mcpStatus(workspaceId);
@@ -87,6 +92,29 @@ export function createEcosystemHandlers(ctx: CoreContext): Pick<HandlerTable, Ec
       requireWorkspace(p.workspaceId);
       if (!services.forgetMcpTool(p.workspaceId, p.tool)) throw new NotFound(`${p.tool} is not always allowed in this workspace`);
       return mcpStatus(p.workspaceId);
+    },
+    "hooks.status": async (p: P<"hooks.status">) => {
+      const workspace = requireWorkspace(p.workspaceId);
+      const loaded = await loadHooks({ workspaceRoot: workspace.path, userDir: ctx.configDir });
+      const fingerprint = loaded.workspaceFingerprint;
+      return {
+        hooks: loaded.hooks,
+        fingerprint,
+        trusted: fingerprint !== null && hookTrust.trusted(workspace.id, fingerprint),
+        problems: loaded.problems,
+      };
+    },
+    "hooks.trust": async (p: P<"hooks.trust">) => {
+      const workspace = requireWorkspace(p.workspaceId);
+      const { workspaceFingerprint } = await loadHooks({ workspaceRoot: workspace.path, userDir: ctx.configDir });
+      // Only what the user was shown: hooks changed since are not trusted by an old fingerprint.
+      if (p.trusted && workspaceFingerprint !== p.fingerprint)
+        throw new ApiFailure(
+          "INVALID_REQUEST",
+          "the workspace's hooks changed since they were shown: look at them again before trusting them",
+        );
+      hookTrust.set(workspace.id, p.trusted ? p.fingerprint : null);
+      return { ok: true as const };
     },
     "mcp.trust": async (p: P<"mcp.trust">) => {
       const current = (await mcpStatus(p.workspaceId)).servers;

@@ -58,6 +58,10 @@ export function createSessionTools(options: SessionToolsOptions): ToolRuntimePor
         onOutputKept: options.onOutputKept,
         bashSandbox: bashSandbox.mode,
         bashNetwork: bashSandbox.network,
+        webFetch: () => {
+          const s = options.settings();
+          return { caFile: s.network.caFile ?? null, allowPrivate: s.approvalPolicy.fetchPrivate === true };
+        },
         ...(options.rules ? { rules: options.rules } : {}),
       });
       for (const rule of sessionRules) runtime.addSessionRule(rule);
@@ -88,7 +92,7 @@ export function createSessionTools(options: SessionToolsOptions): ToolRuntimePor
       suggestRules(proposal.toolName as SideEffectToolName, proposal.preview).filter((r) => turnRuntime.checkRule(proposal, r) === null),
     checkRule: (proposal, pattern, action) => turnRuntime.checkRule(proposal, pattern, action),
     approve: (proposal, { forSession, rule, review, unsandboxed }) => {
-      if (forSession && !["bash", "write", "edit"].includes(proposal.toolName)) allowedForSession.add(proposal.toolName);
+      if (forSession && !["bash", "write", "edit", "webfetch"].includes(proposal.toolName)) allowedForSession.add(proposal.toolName);
       turnRuntime.approve(proposal, {
         forSession,
         ...(rule ? { rule } : {}),

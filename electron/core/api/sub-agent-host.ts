@@ -4,6 +4,7 @@
  * the parent's, and registers it while its task runs so that approvals, Stop
  * and loading its session reach it through the API.
  */
+import type { SkillTools } from "../skills/skill-tool";
 import type { EventName, EventPayload, SubAgentSettings } from "../../../shared/api";
 import type { ModelRef } from "../../../shared/protocol";
 import type { AgentDeps, ResolvedModel } from "../agent/ports";
@@ -22,6 +23,7 @@ export interface SubAgentHostOptions {
   depsFor(sessionId: string, tools: AgentDeps["tools"], subAgents: AgentDeps["subAgents"]): AgentDeps;
   /** The API's agents by session. */
   agents: Map<string, SessionAgent>;
+  skills?: SkillTools;
 }
 
 export function createSubAgentHost(options: SubAgentHostOptions): SubAgentHost {
@@ -29,6 +31,7 @@ export function createSubAgentHost(options: SubAgentHostOptions): SubAgentHost {
   const emit: SubAgentHostOptions["emit"] = (event, payload) => options.emit(event, payload);
   return {
     settings: () => options.settings(),
+    ...(options.skills ? { skills: options.skills } : {}),
     modelProblem: (ref) => {
       const resolved = options.resolveModel(ref);
       return "error" in resolved ? resolved.error : null;

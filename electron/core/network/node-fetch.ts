@@ -7,6 +7,7 @@
  * See docs/networks.md.
  */
 import { readFileSync } from "node:fs";
+import type { LookupFunction } from "node:net";
 import tls from "node:tls";
 import { EnvHttpProxyAgent, fetch as undiciFetch, type Dispatcher } from "undici";
 
@@ -23,6 +24,8 @@ export interface NodeNetworkOptions {
   env: Record<string, string | undefined>;
   /** A PEM file of extra trusted CA certificates (Settings → Network → CA file). */
   caFile?: string;
+  /** Name resolution for direct connections (not the proxy's): webfetch's guard against private addresses. */
+  lookup?: LookupFunction;
 }
 
 /** A failure of the network setup (proxy, CA file) already described for the user. */
@@ -115,7 +118,7 @@ export function createNodeNetwork(options: NodeNetworkOptions): NodeNetwork {
     httpProxy: httpProxy ?? "",
     httpsProxy: httpsProxy ?? "",
     noProxy: noProxy ?? "",
-    connect: tlsOptions,
+    connect: options.lookup ? { ...tlsOptions, lookup: options.lookup } : tlsOptions,
     requestTls: tlsOptions,
     proxyTls: tlsOptions,
   });

@@ -11,11 +11,12 @@ import { formatPlan, planCounts, TODO_TOOL } from "../../../shared/todo";
 import { TODO_DESCRIPTION, taskDescription, type TaskDescriptionCaps } from "./descriptions";
 import { toolError } from "./errors";
 import { parser } from "./registry";
-import { TaskArgsSchema, TodoArgsSchema, toProviderSchema, type TaskArgs, type TodoArgs } from "./schemas";
+import { SkillArgsSchema, TaskArgsSchema, TodoArgsSchema, toProviderSchema, type SkillArgs, type TaskArgs, type TodoArgs } from "./schemas";
 import type { Result, ToolError, ToolOutcome, ToolSpec } from "./types";
 
 export const TASK_TOOL = "task";
-export const AGENT_TOOL_NAMES: readonly string[] = [TODO_TOOL, TASK_TOOL];
+export const SKILL_TOOL = "skill";
+export const AGENT_TOOL_NAMES: readonly string[] = [TODO_TOOL, TASK_TOOL, SKILL_TOOL];
 
 export const parseTodoArgs: (raw: unknown) => Result<TodoArgs> = parser(TODO_TOOL, TodoArgsSchema);
 export const parseTaskArgs: (raw: unknown) => Result<TaskArgs> = parser(TASK_TOOL, TaskArgsSchema);
@@ -87,3 +88,17 @@ export const subAgentErrors = {
       "Do the work yourself, or try once more with a clearer prompt.",
     ),
 };
+
+export const parseSkillArgs: (raw: unknown) => Result<SkillArgs> = parser(SKILL_TOOL, SkillArgsSchema);
+let skillParameters: Record<string, unknown> | null = null;
+
+export const SKILL_DESCRIPTION = `Load a skill: the instructions for a kind of task, listed under Skills in the system prompt with what each is for.
+
+- Call it with the skill's name before starting a task that matches its description, then follow the instructions.
+- The instructions may list files of the skill (templates, scripts, references): load one with \`file\`, relative to the skill's folder.`;
+
+/** What providers get for the skill tool (only offered when there are skills). */
+export function skillToolSpec(): ToolSpec {
+  skillParameters ??= toProviderSchema(SkillArgsSchema);
+  return { name: SKILL_TOOL, description: SKILL_DESCRIPTION, parameters: structuredClone(skillParameters) };
+}

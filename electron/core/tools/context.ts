@@ -15,6 +15,14 @@ export interface ToolContext {
   outputKept?: () => Promise<void>;
   /** How bash commands are confined (docs/tool-sandbox.md). */
   bash: BashSettings;
+  /** webfetch's network: the host's environment (proxy variables), the CA file, private addresses allowed. */
+  webFetch: WebFetchSettings;
+}
+
+export interface WebFetchSettings {
+  env: Record<string, string | undefined>;
+  caFile: string | null;
+  allowPrivate: boolean;
 }
 
 export interface BashSettings {

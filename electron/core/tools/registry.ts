@@ -1,5 +1,5 @@
 /**
- * The seven tools: schema, description, tier and implementation, in the
+ * The eight tools: schema, description, tier and implementation, in the
  * order providers get them.
  */
 import type { z } from "zod";
@@ -31,11 +31,13 @@ import {
   ListArgsSchema,
   ReadArgsSchema,
   toProviderSchema,
+  WebFetchArgsSchema,
   WriteArgsSchema,
 } from "./schemas";
+import { proposeFetch, runWebFetch, WEBFETCH_DESCRIPTION } from "./webfetch-tool";
 import type { ProposalPreview, Result, SideEffectTier, ToolError, ToolOutcome, ToolSpec } from "./types";
 
-export const TOOL_NAMES = ["read", "write", "edit", "list", "glob", "grep", "bash"] as const;
+export const TOOL_NAMES = ["read", "write", "edit", "list", "glob", "grep", "bash", "webfetch"] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
 export interface Planned {
@@ -178,6 +180,10 @@ export const TOOL_DEFS: readonly ToolDef[] = [
       };
     },
     execute: (args, ctx) => runBash(args, ctx),
+  }),
+  sideEffect("webfetch", WebFetchArgsSchema, WEBFETCH_DESCRIPTION, {
+    propose: (args, ctx) => Promise.resolve(proposeFetch(args.url, ctx)),
+    execute: (args, ctx) => runWebFetch(args, ctx),
   }),
 ];
 

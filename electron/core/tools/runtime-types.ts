@@ -57,6 +57,8 @@ export interface ToolRuntimeOptions {
   bashNetwork?: boolean;
   /** Folders sandboxed bash cannot see besides the home secrets (the app's data folder). */
   bashHidden?: readonly string[];
+  /** webfetch's CA file and whether it may reach private addresses, read at every call (default: none, refused). */
+  webFetch?: () => { caFile: string | null; allowPrivate: boolean };
 }
 
 export type UserAnswer =

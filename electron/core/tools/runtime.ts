@@ -92,7 +92,8 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   const context = async (signal: AbortSignal): Promise<Result<ToolContext>> => {
     const sb = await openSandbox();
     if (!sb.ok) return sb;
-    return { ok: true, value: { sandbox: sb.value, signal, env, rgPath, outputDir, outputKept: options.onOutputKept, bash } };
+    const webFetch = { env: hostEnv, ...(options.webFetch?.() ?? { caFile: null, allowPrivate: false }) };
+    return { ok: true, value: { sandbox: sb.value, signal, env, rgPath, outputDir, outputKept: options.onOutputKept, bash, webFetch } };
   };
 
   const finish = (

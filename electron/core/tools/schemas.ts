@@ -88,6 +88,18 @@ export const BashArgsSchema = z.strictObject({
   description: z.string().max(200).optional().describe("What the command does, in 5-10 words, shown to the user when asking for approval."),
 });
 
+/** skill: load a skill's instructions, or one of its files (docs/conventions.md#skills). */
+export const SkillArgsSchema = z.strictObject({
+  name: z.string().min(1).max(64).describe("The skill's name, as listed under Skills in the system prompt."),
+  file: z
+    .string()
+    .min(1)
+    .max(500)
+    .optional()
+    .describe("A file of the skill, relative to its folder, as the skill lists them. Absent: the skill's instructions."),
+});
+export type SkillArgs = z.infer<typeof SkillArgsSchema>;
+
 /** todo: the whole plan each time (docs/sub-agents.md#the-todo-plan). */
 export const TodoArgsSchema = z.strictObject({ items: TodoPlanInputSchema });
 
@@ -159,3 +171,14 @@ export function formatIssues(error: z.ZodError): string {
     })
     .join("\n");
 }
+
+/** webfetch: one URL, read from `offset` on (docs/conventions.md#web-fetch). */
+export const WebFetchArgsSchema = z.strictObject({
+  url: z.string().min(1).max(2000).describe("The http(s) URL to read. Only the URL is sent: no workspace content, no cookies."),
+  offset: z
+    .int()
+    .min(0)
+    .optional()
+    .describe("Character offset in the page's text to read from, to continue a page that was cut. Default 0."),
+});
+export type WebFetchArgs = z.infer<typeof WebFetchArgsSchema>;

@@ -88,7 +88,9 @@ export type ProposalPreview =
       runsWorkspaceCode?: string[];
     }
   /** An MCP tool: the server, its own tool name and the arguments, pretty-printed; `readOnlyHint`: the server's claim, shown only. */
-  | { kind: "mcp"; server: string; tool: string; argsJson: string; readOnlyHint?: boolean };
+  | { kind: "mcp"; server: string; tool: string; argsJson: string; readOnlyHint?: boolean }
+  /** webfetch: the whole URL (all the request carries) and the host the rules match. */
+  | { kind: "fetch"; url: string; host: string };
 
 export interface Proposal {
   toolCallId: string;

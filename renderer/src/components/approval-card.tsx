@@ -282,6 +282,14 @@ export function ApprovalCard({ approval }: { approval: PendingApproval }) {
             )}
           </div>
         )}
+        {preview.kind === "fetch" && (
+          <div className="command-preview">
+            <p className="muted">
+              Fetch a web page from <code>{revealInvisible(preview.host)}</code>. The request carries only this URL:
+            </p>
+            <pre aria-label="URL">{revealInvisible(preview.url)}</pre>
+          </div>
+        )}
         {preview.kind === "mcp" && (
           <div className="command-preview">
             <p className="muted">

@@ -36,7 +36,24 @@ const DetailsSchema = DiffSchema.extend({
   totalBytes: num,
   synthesized: z.boolean().optional().catch(undefined),
   sandboxWarnings: z.array(z.string()).optional().catch(undefined),
+  hooks: z.array(z.unknown()).optional().catch(undefined),
 });
+
+/** One hook's run around the call (docs/conventions.md#hooks); a malformed record is left out. */
+const HookRunSchema = z.object({
+  event: z.string(),
+  command: z.string(),
+  source: z.string(),
+  ran: z.boolean(),
+  skipped: z.string().optional(),
+  exitCode: z.number().nullable().optional(),
+  stdout: z.string().optional(),
+  stderr: z.string().optional(),
+  timedOut: z.boolean().optional(),
+  decision: z.enum(["allow", "deny", "ask"]).optional(),
+  reason: z.string().optional(),
+});
+export type HookRun = z.infer<typeof HookRunSchema>;
 
 export interface FileDiff {
   path: string;
@@ -58,6 +75,8 @@ export interface ToolDetails {
   synthesized: boolean;
   /** What the bash sandbox could not refuse and found after the run (a write through a hard link, a new repository …). */
   sandboxWarnings: string[];
+  /** The hooks that ran (or were not run) around the call. */
+  hooks: HookRun[];
 }
 
 const EMPTY: ToolDetails = {
@@ -68,6 +87,7 @@ const EMPTY: ToolDetails = {
   errorCode: null,
   synthesized: false,
   sandboxWarnings: [],
+  hooks: [],
 };
 
 export function readToolDetails(result: ToolResultMessage | null | undefined, fallbackPath?: string): ToolDetails {
@@ -98,5 +118,9 @@ export function readToolDetails(result: ToolResultMessage | null | undefined, fa
     errorCode: d.errorCode ?? d.error?.errorCode ?? null,
     synthesized: d.synthesized === true,
     sandboxWarnings: d.sandboxWarnings ?? [],
+    hooks: (d.hooks ?? []).flatMap((h) => {
+      const run = HookRunSchema.safeParse(h);
+      return run.success ? [run.data] : [];
+    }),
   };
 }

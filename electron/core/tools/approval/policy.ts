@@ -12,7 +12,8 @@
  * commands joined by ; && || | and every one of them is covered by an allow
  * rule (`shell-parse.ts`, `rule-match.ts`); without an OS sandbox on the
  * machine nothing auto-allows bash. A write or edit inside `.git/` is never
- * auto-allowed. The verdict names the rules that decided.
+ * auto-allowed. webfetch is decided by host rules (deny wins), else asked.
+ * The verdict names the rules that decided.
  */
 import type { DecidingRule } from "../../../../shared/protocol";
 import { allCommands, plainCommands } from "../shell-parse";
@@ -20,6 +21,7 @@ import type { PolicyAction, ProposalPreview } from "../types";
 import { parseWords } from "./command-words";
 import { LAUNCHERS } from "./launchers";
 import { programSpec } from "./programs";
+import { hostCovers, suggestHostRules } from "../../webfetch/hosts";
 import { bashAllowCovers, bashDenyCovers, commandFolders, pathCovers } from "./rule-match";
 
 /** What the policy knows beyond the call: where paths point, and a run that asks for everything. */
@@ -41,6 +43,10 @@ export interface ToolPolicy {
   /** Workspace-relative path globs for write and edit. */
   pathAllow?: readonly string[];
   pathDeny?: readonly string[];
+  /** webfetch: absent is ask. Its rules are hosts (`docs.example.com`, `*.example.com`, webfetch/hosts.ts). */
+  webfetch?: PolicyAction;
+  hostAllow?: readonly string[];
+  hostDeny?: readonly string[];
 }
 
 export const DEFAULT_TOOL_POLICY: ToolPolicy = {
@@ -53,7 +59,7 @@ export const DEFAULT_TOOL_POLICY: ToolPolicy = {
   pathDeny: [],
 };
 
-export type SideEffectToolName = "write" | "edit" | "bash";
+export type SideEffectToolName = "write" | "edit" | "bash" | "webfetch";
 
 /** A rule as the policy sees it (saved, session or from the settings). */
 export type PolicyRule = DecidingRule;
@@ -77,6 +83,8 @@ export function settingsRules(policy: ToolPolicy): PolicyRule[] {
     for (const pattern of policy.pathDeny ?? []) rules.push({ tool, action: "deny", pattern, source: "settings" });
     for (const pattern of policy.pathAllow ?? []) rules.push({ tool, action: "allow", pattern, source: "settings" });
   }
+  for (const pattern of policy.hostDeny ?? []) rules.push({ tool: "webfetch", action: "deny", pattern, source: "settings" });
+  for (const pattern of policy.hostAllow ?? []) rules.push({ tool: "webfetch", action: "allow", pattern, source: "settings" });
   return rules;
 }
 
@@ -95,14 +103,20 @@ export function evaluatePolicy(
     if (externalAllowed.has(toolName)) return { action: "allow", rule: `${toolName}: allowed for this session` };
     return { action: "ask", rule: `${toolName}: ask (external tool)` };
   }
-  const toolAction = policy[toolName];
+  const toolAction = policy[toolName] ?? "ask";
   if (toolAction === "deny") return { action: "deny", rule: `${toolName}: deny` };
   const rules = [...settingsRules(policy), ...extraRules].filter((r) => r.tool === toolName);
   const denies = rules.filter((r) => r.action === "deny");
   const allows = rules.filter((r) => r.action === "allow");
   let notCoverable: string | undefined;
 
-  if (preview.kind === "diff") {
+  if (preview.kind === "fetch") {
+    const denied = denies.find((r) => hostCovers(r.pattern, preview.host));
+    if (denied) return ruled("deny", [denied]);
+    if (context.askEach) return { action: "ask", rule: `${toolName}: ask (${context.askEach})` };
+    const allowed = allows.find((r) => hostCovers(r.pattern, preview.host));
+    if (allowed) return ruled("allow", [allowed]);
+  } else if (preview.kind === "diff") {
     const denied = denies.find((r) => pathCovers(r.pattern, preview.path, "deny"));
     if (denied) return ruled("deny", [denied]);
     if (context.askEach) return { action: "ask", rule: `${toolName}: ask (${context.askEach})` };
@@ -162,7 +176,7 @@ function ruled(action: "allow" | "deny", rules: PolicyRule[]): PolicyVerdict {
 }
 
 function isBuiltIn(name: string): name is SideEffectToolName {
-  return name === "write" || name === "edit" || name === "bash";
+  return name === "write" || name === "edit" || name === "bash" || name === "webfetch";
 }
 
 /**
@@ -175,6 +189,7 @@ function isBuiltIn(name: string): name is SideEffectToolName {
  * is code or a command. write/edit: the file, then its folder.
  */
 export function suggestRules(toolName: SideEffectToolName, preview: ProposalPreview): string[] {
+  if (preview.kind === "fetch") return suggestHostRules(preview.host);
   if (preview.kind === "diff") {
     const slash = preview.path.lastIndexOf("/");
     return slash === -1 ? [preview.path] : [preview.path, `${preview.path.slice(0, slash)}/**`];

@@ -3,6 +3,7 @@ import type { ToolCallInput } from "../runtime-types";
 import { plainCommands } from "../shell-parse";
 import type { Proposal } from "../types";
 import { evaluatePolicy, type PolicyContext, type PolicyRule, type SideEffectToolName } from "./policy";
+import { hostRuleProblem } from "../../webfetch/hosts";
 import { invalidBashAllow } from "./rule-match";
 
 /** Why this rule would not cover the proposal (it must, to be offered for it), or null. */
@@ -13,8 +14,12 @@ export function ruleProblem(
   context: PolicyContext = {},
 ): string | null {
   const tool = proposal.toolName;
-  if (!isBuiltInSideEffect(tool)) return `rules apply to bash, write and edit, not ${tool}`;
+  if (!isBuiltInSideEffect(tool)) return `rules apply to bash, write, edit and webfetch, not ${tool}`;
   const rule: PolicyRule = { tool, action, pattern: pattern.trim(), source: "session" };
+  if (tool === "webfetch") {
+    const invalid = hostRuleProblem(rule.pattern);
+    if (invalid) return invalid;
+  }
   if (tool === "bash" && action === "allow") {
     const invalid = invalidBashAllow(rule.pattern);
     if (invalid) return invalid;
@@ -26,12 +31,13 @@ export function ruleProblem(
   const verdict = evaluatePolicy(bare, [rule], tool, proposal.preview, new Set(), context.inside ? { inside: context.inside } : {});
   if (verdict.action === action) return null;
   if (verdict.notCoverable) return `no rule can cover this command: it has ${verdict.notCoverable}; approve it once instead`;
-  return `the rule \`${rule.pattern}\` does not cover this ${tool === "bash" ? "command" : "file"}`;
+  return `the rule \`${rule.pattern}\` does not cover this ${tool === "bash" ? "command" : tool === "webfetch" ? "host" : "file"}`;
 }
 
 /** The rule that covers exactly this call: the command's words, or the file. Null when none can (a command with a redirection, …). */
 export function exactRule(proposal: Proposal): string | null {
   if (proposal.preview.kind === "diff") return proposal.preview.path;
+  if (proposal.preview.kind === "fetch") return proposal.preview.host;
   if (proposal.preview.kind !== "command") return null;
   const words = plainCommands(proposal.preview.command);
   if (!words.ok || words.commands.length !== 1 || words.commands[0].some((w) => /\s|\*/.test(w))) return null;
@@ -39,7 +45,7 @@ export function exactRule(proposal: Proposal): string | null {
 }
 
 export function isBuiltInSideEffect(name: string): name is SideEffectToolName {
-  return name === "write" || name === "edit" || name === "bash";
+  return name === "write" || name === "edit" || name === "bash" || name === "webfetch";
 }
 
 export function callOf(proposal: Proposal): Pick<ToolCallInput, "id" | "name"> {

@@ -8,7 +8,7 @@ import { revealInvisible } from "../../../../shared/invisible-chars";
 import { decidedByText } from "../../lib/approval-rules";
 import type { ToolCall } from "../../../../shared/protocol";
 import { formatDuration } from "../../lib/format";
-import { readToolDetails } from "../../lib/tool-details";
+import { readToolDetails, type HookRun } from "../../lib/tool-details";
 import { STATUS_LABEL, toolStatusOf } from "../../lib/tool-status";
 import { errorPreview, toolPath, toolSummary } from "../../lib/tool-summary";
 import { DiffSummaryView, type DiffSource } from "./diff-summary";
@@ -116,6 +116,11 @@ export const ToolCard = memo(function ToolCard({ call, streaming }: { call: Tool
           {w}
         </p>
       ))}
+      {details.hooks.map((hook, i) => (
+        <p key={i} className={`tool-hook${hook.decision === "deny" ? " tool-error" : ""}`} data-testid="hook-run">
+          {hookLine(hook)}
+        </p>
+      ))}
       {call.argumentsError && <p className="tool-error">{argumentsNote(call.argumentsError)}</p>}
       {diffSource && !result?.isError && <DiffSummaryView source={diffSource} onOpen={ctx.actions.openDiff} />}
       {/* A denial is said once, by the decision line (its result only repeats it for the model). */}
@@ -144,6 +149,16 @@ export const ToolCard = memo(function ToolCard({ call, streaming }: { call: Tool
     </article>
   );
 });
+
+/** One hook's run in words: the event, the command, and its exit status, decision and output, or why it did not run. */
+function hookLine(hook: HookRun): string {
+  const head = `${hook.event} hook (${hook.source}) \`${revealInvisible(hook.command.slice(0, 120))}\``;
+  if (!hook.ran) return `${head}: ${hook.skipped ?? "not run"}`;
+  const status = hook.timedOut ? "timed out" : `exit ${hook.exitCode ?? "?"}`;
+  const decision = hook.decision ? ` · ${hook.decision}${hook.reason ? `: ${revealInvisible(hook.reason)}` : ""}` : "";
+  const output = (hook.stderr || hook.stdout || "").trim();
+  return `${head}: ${status}${decision}${output && !hook.reason ? ` · ${revealInvisible(output.slice(0, 300))}` : ""}`;
+}
 
 function deniedByDecision(approval: { decision: string } | null): boolean {
   return approval !== null && (approval.decision === "denied" || approval.decision === "autoDenied");
