@@ -443,6 +443,7 @@ export class SessionAgent implements ParentAgent {
       reasoning: () => this.reasoning,
       resolveCurrent: () => this.resolveCurrentModel(),
       record: (message) => this.journal.appendFailedAttempt(message),
+      sent: (raw) => this.journal.noteRequest(raw),
     };
   }
 

@@ -13,6 +13,7 @@ import type { ModelRef, StoredEntry } from "../../../shared/protocol";
 import { IMPORT_LIMITS, type ImportLimits, type PromptSource } from "../../../shared/review";
 import { NO_INSTRUCTIONS, type LoadedInstructions } from "../agent/instructions";
 import { ApiFailure } from "../api/dispatch";
+import { isStoreError } from "../store";
 import type { ToolSpec } from "../providers/types";
 import { defaultToolSpecs } from "../tools";
 import { loadImportedTimes } from "./import-times";
@@ -100,6 +101,15 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
     for (const item of items) if (item.seq <= seq) step = item.index + 1;
     return step > 0 ? { title: source.title, step } : undefined;
   };
+  // A record that no longer reads (a damaged page) leaves the step rebuilt, as a session stored before recording.
+  const recordedRequest = (sessionId: string, seq: number): string | undefined => {
+    try {
+      return store.loadRequest?.(sessionId, seq);
+    } catch (e) {
+      if (isStoreError(e) && e.code === "DAMAGED") return undefined;
+      throw e;
+    }
+  };
   const modelView = async (sessionId: string, seq: number) => {
     const session = requireSession(sessionId);
     const entries = cache.entries(session.id);
@@ -114,6 +124,7 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
         platform: ctx.platform,
         toolSpecs: ctx.toolSpecs?.(session.id) ?? defaultToolSpecs(),
         resolve: (ref) => ctx.resolveModel(ref),
+        recorded: (at) => recordedRequest(session.id, at),
         ...extras,
         instructions: () => instructions.text,
         sources: (before) => promptSourcesBefore(before, { instructions, recorded: recordedSources?.() ?? [] }),

@@ -5,6 +5,7 @@ import type { SessionSummary } from "../../../shared/api";
 import type { StoreContext } from "./db";
 import { appendEntry, lastEntry, parseOpenCalls, sessionHead, type OpenCall } from "./entries";
 import { StoreError } from "./errors";
+import { copyRequests } from "./request-records";
 import { LAST_ENTRY_ID_SQL, VISIBLE, checkSessionNum, sessionRange } from "./keys";
 import { forgetSession, noteTouched } from "./tails";
 import { clampLimit } from "./workspaces";
@@ -306,6 +307,7 @@ export function forkSession(ctx: StoreContext, id: string, atSeq: number, opts: 
          FROM entries WHERE id BETWEEN ? AND ? ORDER BY id`,
       )
       .run(srcLo, forkLo, fork.id, srcLo + 1, srcLo + atSeq);
+    copyRequests(ctx, srcHead.num, fork.num, atSeq);
     // A copy of a session not yet scanned for unanswered calls is not scanned either (repair.ts).
     ctx.stmt(`UPDATE sessions SET calls_checked = (SELECT calls_checked FROM sessions WHERE id = ?) WHERE id = ?`).run(id, fork.id);
     if (atSeq > 0) ctx.events.appended(fork.id);
