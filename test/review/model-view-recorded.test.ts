@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { ModelRef } from "../../shared/protocol";
 import { MODELS, type Harness } from "../agent/harness";
 import { approveEveryCall, callTool, say, startTrusted } from "../mcp/agent-helpers";
+import { startLongTurnHarness, testModel } from "../agent/long-turn-fixtures";
 import { PROCESS_TEST_TIMEOUT_MS } from "../timeouts";
 
 let h: Harness | null = null;
@@ -73,6 +74,38 @@ describe("what the model saw is recorded when sent", () => {
         expect(raws).toHaveLength(3);
         expect(raws[2]).toContain("haiku");
         expect(raws[2]).not.toContain("Answers pong");
+      },
+      PROCESS_TEST_TIMEOUT_MS,
+    );
+  }
+});
+
+describe("what the model saw is recorded on the SDKs that reshape the body (Gemini, Bedrock)", () => {
+  for (const api of ["gemini", "bedrock"] as const) {
+    it(
+      `${api}: the bytes on the wire, not the builder's body, survive AGENTS.md and a setting changed later`,
+      async () => {
+        const raws: string[] = [];
+        const model = testModel(api, api === "gemini" ? "gemini-2.5-flash" : "anthropic.claude-sonnet-4-6", 200_000);
+        h = await startLongTurnHarness([model], { "a.txt": "alpha" }, { onRawBody: (raw) => raws.push(raw) });
+        h.faux.script([
+          { type: "reply", content: [{ type: "toolCall", id: "call_a", name: "read", arguments: { path: "a.txt" } }] },
+          say("alpha it is"),
+        ]);
+        await h.turn("read a.txt");
+        writeFileSync(join(h.workspace, "AGENTS.md"), AGENTS_MD);
+        const settings = await h.call("settings.get", {});
+        await h.call("settings.update", { bashSandbox: { ...settings.bashSandbox, network: !settings.bashSandbox.network } });
+
+        const { entries } = await h.call("session.load", { sessionId: h.sessionId });
+        const answers = entries.filter((e) => e.entry.type === "message" && e.entry.message.role === "assistant").map((e) => e.seq);
+        expect(answers).toHaveLength(2);
+        expect(raws).toHaveLength(2);
+        for (const [i, seq] of answers.entries()) {
+          const view = await h.call("review.modelView", { sessionId: h.sessionId, seq });
+          expect(view.recorded).toBe(true);
+          expect(view.raw).toBe(raws[i]);
+        }
       },
       PROCESS_TEST_TIMEOUT_MS,
     );
