@@ -47,8 +47,10 @@ export interface ReviewContext {
     /** The templates and @-mentions recorded when the session's messages were stored. */
     recordedSources?: () => readonly PromptSource[];
   };
-  /** The catalog's model and provider for a model ref (ModelCatalog.find + provider). */
+  /** The model and provider behind a stored model ref, also one the catalog no longer offers (ModelCatalog.forStoredRef). */
   resolveModel(ref: ModelRef): { model: ModelInfo; provider: ProviderConfig } | undefined;
+  /** Whether a new session can run on `ref` today (a fork's model); default: `resolveModel` knows it. */
+  usableModel?(ref: ModelRef): boolean;
   /** The setting that sends other models' reasoning as text (as the loop reads it). */
   demoteOtherReasoning?(): boolean;
   /** Exact secrets to remove from exports besides the patterns (the configured API keys). */
@@ -231,7 +233,8 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
 
     "review.fork": (p) => {
       requireSession(p.sessionId);
-      if (!ctx.resolveModel(p.model)) throw new ApiFailure("NOT_FOUND", `unknown model ${modelLabel(p.model)}`);
+      const usable = ctx.usableModel ? ctx.usableModel(p.model) : ctx.resolveModel(p.model) !== undefined;
+      if (!usable) throw new ApiFailure("NOT_FOUND", `unknown model ${modelLabel(p.model)}`);
       const fork = unwrap(forkAt(store, p.sessionId, p.atSeq, p.model, now));
       ctx.onSessionChanged?.(fork);
       return fork;

@@ -111,7 +111,8 @@ export function pickerGroups(models: readonly ModelOption[]): PickerGroup[] {
 export function modelLabel(models: readonly ModelOption[], ref: ModelRef | null | undefined): string {
   if (!ref) return "No model";
   const found = models.find((m) => sameModel(modelRefOf(m), ref));
-  return found ? found.name : ref.id;
+  // A model the catalog no longer offers (the demo once a key is set): named by its stored ref.
+  return found ? found.name : `${ref.provider}/${ref.id}`;
 }
 
 /** What the composer needs to know of the model a message goes to. */
