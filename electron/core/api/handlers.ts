@@ -173,6 +173,12 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
       ctx.activeAgent(p.sessionId)?.abort();
       return { ok: true as const };
     },
+    "chat.retry": (p: P<"chat.retry">) => {
+      requireSession(p.sessionId);
+      const refused = ctx.agent(p.sessionId).retry();
+      if (refused !== null) throw new ApiFailure("CONFLICT", refused);
+      return { ok: true as const };
+    },
     "chat.activeTurns": () => ctx.activeTurns(),
     "chat.switchModel": (p: P<"chat.switchModel">) => {
       requireSession(p.sessionId);
