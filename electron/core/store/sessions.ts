@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { ApiSchema, ReasoningLevelSchema, type Api, type ModelRef, type ReasoningLevel } from "../../../shared/protocol";
 import type { SessionSummary } from "../../../shared/api";
 import type { StoreContext } from "./db";
+import { plainTitle } from "../../../shared/mentions";
 import { appendEntry, lastEntry, parseOpenCalls, sessionHead, type OpenCall } from "./entries";
 import { StoreError } from "./errors";
 import { copyRequests } from "./request-records";
@@ -52,7 +53,7 @@ function toSummary(r: SessionRow): SessionSummary {
   return {
     id: r.id,
     workspaceId: r.workspace_id,
-    title: r.title,
+    title: plainTitle(r.title),
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     model,
