@@ -12,6 +12,7 @@ import { composeMessage } from "./compose-message";
 import { listFolders } from "./folder-browser";
 import type { EcosystemMethod } from "./ecosystem-handlers";
 import type { StorageMethod } from "./storage-handlers";
+import { withResults } from "../review/fork";
 
 /** A bash allow rule must name its program; any rule needs text. */
 function checkRulePattern(tool: string, action: string, pattern: string): void {
@@ -101,7 +102,8 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
     },
     "session.fork": (p: P<"session.fork">) => {
       requireSession(p.sessionId);
-      let fork = store.forkSession(p.sessionId, p.atSeq);
+      // A step's tool calls go with their results (review/fork.ts): no false "aborted" in the fork.
+      let fork = store.forkSession(p.sessionId, withResults(store.loadEntries(p.sessionId), p.atSeq));
       if (p.model) {
         ctx.agent(fork.id).switchModel(p.model);
         fork = requireSession(fork.id);
