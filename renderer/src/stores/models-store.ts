@@ -87,7 +87,7 @@ export function groupModels(models: readonly ModelOption[]): ProviderGroup[] {
 export function notReadyReason(m: ModelOption): string | null {
   if (m.local === "unreachable") return "its server is not running";
   if (m.local === "notInstalled") return "the server does not have it installed";
-  if (!m.configured) return "its API key is missing";
+  if (!m.configured) return m.api === "bedrock-converse-stream" ? "its AWS credentials are missing" : "its API key is missing";
   return null;
 }
 
@@ -122,4 +122,9 @@ export function composerModel(
 ): { name: string; acceptsImages: boolean } | null {
   const m = ref ? models.find((o) => sameModel(o, ref)) : undefined;
   return m ? { name: m.name, acceptsImages: m.input.includes("image") } : null;
+}
+
+/** What a model without credentials lacks, in its provider's terms: Bedrock signs with AWS credentials, not an API key. */
+export function missingCredential(model: Pick<ModelOption, "api">): string {
+  return model.api === "bedrock-converse-stream" ? "AWS credentials missing" : "key missing";
 }
