@@ -5,7 +5,8 @@
  *                        [--session <id> | --continue] [--approve all|read-only|none] [--trust-mcp]
  *                        [--max-budget-usd <usd>] [--max-turns <n>] [--json] [--db <file>] "<prompt>"
  *
- * Prints the answer (or, with --json, one JSON event per line: {"event","payload"}) on stdout and
+ * Prints the answer (or, with --json, one JSON event per line: {"event","payload"}, failures as "error"
+ * events and a final "result" event) on stdout and
  * progress on stderr. --max-budget-usd caps what the run's requests cost, --max-turns how many model
  * requests it makes; at either the agent makes one last request without tools for a summary, prints
  * it, says which limit stopped it on stderr and exits 1. Exit code: 0 answered, 1 the turn failed or
@@ -14,11 +15,14 @@
  *   npm run agent -- undo --workspace <dir> [--session <id>] [--force] [--json] [--db <file>]
  *
  * "Undo last turn": files and conversation back to before the session's last message (default: the
- * workspace's most recent session), the conversation forked there. Exit code: 0 restored, 1 refused, 2 bad usage.
+ * workspace's most recent session), the conversation forked there. Exit code: 0 restored, 1 refused, 2 bad usage,
+ * 3 nothing to undo.
+ *
  *   npm run --silent agent -- acp [--db <file>]
  *
  * Speaks the Agent Client Protocol on stdin/stdout (docs/acp.md#acp-agent) until stdin closes: an ACP editor
  * (Zed, a JetBrains IDE, …) runs our agent, its sessions stored in the same database. Only JSON-RPC goes to stdout.
+ *
  * Keys come from web mode's key file beside that database (saved in Settings) or environment variables
  * (ANTHROPIC_API_KEY, OPENAI_API_KEY, …), base URLs from the app's settings in that database, as in web mode.
  */

@@ -545,6 +545,11 @@ export const requests = lazyTable({
    */
   "session.setPlan": () => ({ params: SessionId.extend({ items: TodoPlanInputSchema }).strict(), result: Ok }),
   "chat.abort": () => ({ params: SessionId.strict(), result: Ok }),
+  /**
+   * Retry after a failed request: runs the turn again from the stored history, the user's message not stored
+   * (nor sent) a second time. CONFLICT while a turn runs or when the last turn did not fail.
+   */
+  "chat.retry": () => ({ params: SessionId.strict(), result: Ok }),
   /** Sessions whose turn is running or waiting for an approval (badges in the list after a reload). */
   "chat.activeTurns": () => ({ params: Empty, result: z.array(TurnStateSchema) }),
   "chat.switchModel": () => ({ params: SessionId.extend({ model: ModelRefSchema }).strict(), result: SessionSummarySchema }),

@@ -79,3 +79,29 @@ export function parseSlashCommand(text: string): { name: string; args: string } 
   const m = /^\/([\w.:-]+)(?:\s+([\s\S]*))?$/.exec(text.trim());
   return m ? { name: m[1], args: m[2] ?? "" } : null;
 }
+
+/**
+ * A session title as shown: without an attached file's markup, which titles
+ * taken from a first message held before titles were cleaned
+ * (`… <attached-file path="lib/s…`). A title that is only markup becomes the
+ * file it attached.
+ */
+export function plainTitle(title: string): string {
+  const at = title.indexOf("<attached-file");
+  if (at < 0) return title;
+  const before = title.slice(0, at).trim();
+  if (before) return before;
+  const path = /<attached-file path="([^"]*)/.exec(title)?.[1];
+  return path ? unescapeAttr(path) : title;
+}
+
+/** A title from a first message's text blocks: the user's own words, never an attached file's block. */
+export function titleFromMessage(texts: readonly string[]): string {
+  const own = texts
+    .filter((t) => parseAttachedFile(t) === null)
+    .join(" ")
+    .trim();
+  const files = texts.map((t) => parseAttachedFile(t)?.path).filter((p): p is string => p !== undefined);
+  const line = plainTitle(own.split("\n")[0].trim()) || (files.length > 0 ? files.join(", ") : "");
+  return line.length > 60 ? `${line.slice(0, 57)}…` : line;
+}

@@ -241,8 +241,16 @@ export type PromptSource = z.infer<typeof PromptSourceSchema>;
 export const ModelViewSchema = z.object({
   seq: z.number().int(),
   model: ModelRefSchema,
-  /** The exact request body (the boundary transform applied). */
+  /** The exact request body (the boundary transform applied): as recorded when it was sent, else rebuilt. */
   body: z.unknown(),
+  /**
+   * True: `body` is the request as it went out, recorded at send time. False: the session has no
+   * record of it (stored before requests were recorded, or imported) and it was rebuilt from the
+   * stored entries with today's instructions, tools and settings, so it may differ from what was sent.
+   */
+  recorded: z.boolean(),
+  /** The recorded body's bytes as sent (absent when rebuilt). */
+  raw: z.string().optional(),
   /** wire tool-call id -> stored id, for this request only. */
   idMap: z.record(z.string(), z.string()),
   /** wire tool name -> the app's tool name. */
@@ -273,7 +281,7 @@ export const ModelViewTextSchema = z.object({
 export type ModelViewText = z.infer<typeof ModelViewTextSchema>;
 
 /** "What the model saw" without the body object: its first lines as text, the rest fetched by line (review.modelViewText). */
-export const ModelViewHeadSchema = ModelViewSchema.omit({ body: true }).extend({ text: ModelViewTextSchema });
+export const ModelViewHeadSchema = ModelViewSchema.omit({ body: true, raw: true }).extend({ text: ModelViewTextSchema });
 export type ModelViewHead = z.infer<typeof ModelViewHeadSchema>;
 
 // ---------------------------------------------------------------- notes

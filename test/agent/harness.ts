@@ -10,7 +10,7 @@ import { expect } from "vitest";
 import type { Message, ModelRef, StoredEntry, ToolResultMessage } from "../../shared/protocol";
 import { createWorkbench, type WorkbenchOptions } from "../../electron/core/api/create-workbench";
 import type { Workbench } from "../../electron/core/api/workbench";
-import { startFauxProvider, type FauxProvider } from "../../electron/core/faux";
+import { startFauxProvider, type FauxProvider, type FauxProviderOptions } from "../../electron/core/faux";
 
 export const MODELS = {
   anthropic: { provider: "anthropic", api: "anthropic-messages", id: "claude-sonnet-4-6" },
@@ -52,6 +52,7 @@ export async function startHarness(
     model?: ModelRef;
     workbench?: Partial<WorkbenchOptions>;
     dbPath?: string;
+    faux?: FauxProviderOptions;
   } = {},
 ): Promise<Harness> {
   const workspace = mkdtempSync(join(tmpdir(), "wb-ws-"));
@@ -59,7 +60,7 @@ export async function startHarness(
     mkdirSync(dirname(join(workspace, path)), { recursive: true });
     writeFileSync(join(workspace, path), text);
   }
-  const faux = await startFauxProvider();
+  const faux = await startFauxProvider(options.faux);
   const workbench = await createWorkbench({
     dbPath: options.dbPath ?? ":memory:",
     host: { mode: "web" },

@@ -70,6 +70,20 @@ function runAgent(args: string[], dirOfWorkspace = workspace): Promise<Run> {
   });
 }
 
+/** Sessions of the workspace in the run's database, read with the app's own core. */
+async function sessionCount(): Promise<number> {
+  const workbench = await createWorkbench({ dbPath, host: { mode: "web" }, version: "test", env: {} });
+  try {
+    const ws = await workbench.handle("workspace.open", { path: workspace });
+    if (!ws.ok) throw new Error(ws.error.message);
+    const list = await workbench.handle("session.list", { workspaceId: (ws.result as { id: string }).id, limit: 500 });
+    if (!list.ok) throw new Error(list.error.message);
+    return (list.result as { sessions: unknown[] }).sessions.length;
+  } finally {
+    await workbench.close();
+  }
+}
+
 const entriesOf = (run: Run) =>
   run.events.filter((e) => e.event === "session.entry").map((e) => e.payload.entry as { type: string; [k: string]: unknown });
 
@@ -201,9 +215,16 @@ describe("npm run agent -- run", () => {
   it(
     "exits non-zero with a clear line on bad usage",
     async () => {
+      const before = await sessionCount();
       const run = await runAgent(["--model", "nope/none", "hello"]);
       expect(run.code).toBe(2);
       expect(run.stderr).toContain("unknown model nope/none");
+      // --json: the error and the final result as events on stdout.
+      expect(run.events.map((e) => e.event)).toEqual(["error", "result"]);
+      expect(run.events[0].payload.message).toContain("unknown model nope/none");
+      expect(run.events[1].payload).toMatchObject({ exitCode: 2, sessionId: null });
+      // No empty session is left behind.
+      expect(await sessionCount()).toBe(before);
     },
     CLI_TEST_TIMEOUT_MS,
   );

@@ -82,7 +82,14 @@ describe("npm run agent -- undo", () => {
 
       const undo = await agent(["undo", "--json"]);
       expect(undo.code, undo.stderr).toBe(0);
-      const result = JSON.parse(undo.stdout.trim()) as { restoredFiles: string[]; session: string | null; prompt: string | null };
+      // --json: one final result event.
+      const final = JSON.parse(undo.stdout.trim()) as {
+        event: string;
+        payload: { exitCode: number; restoredFiles: string[]; session: string | null; prompt: string | null };
+      };
+      expect(final.event).toBe("result");
+      expect(final.payload.exitCode).toBe(0);
+      const result = final.payload;
       expect(result.restoredFiles).toEqual(["notes.md"]);
       expect(result.prompt).toBe("Move the ship date to Monday");
       expect(notes()).toBe(NOTES);
@@ -106,6 +113,18 @@ describe("npm run agent -- undo", () => {
       } finally {
         await workbench.close();
       }
+
+      // Again: the fork has no turn left. Not bad usage: its own exit code, said as JSON too.
+      const again = await agent(["undo", "--json"]);
+      expect(again.code).toBe(3);
+      expect(again.stderr).toContain("has no turn to undo");
+      const events = again.stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as { event: string; payload: { exitCode: number; message?: string } });
+      expect(events.map((e) => e.event)).toEqual(["error", "result"]);
+      expect(events[0].payload.message).toContain("has no turn to undo");
+      expect(events[1].payload.exitCode).toBe(3);
     },
     CLI_TEST_TIMEOUT_MS,
   );

@@ -7,7 +7,7 @@
 import { expect } from "vitest";
 import type { ModelInfo } from "../../shared/models";
 import type { CompactionEntry, ModelRef, StoredEntry } from "../../shared/protocol";
-import type { FauxReply, FauxRequest } from "../../electron/core/faux";
+import type { FauxProviderOptions, FauxReply, FauxRequest } from "../../electron/core/faux";
 import { fakeAwsCredentials } from "../providers/adapters-fixtures";
 import { expectEveryCallAnswered, resultsOf, startHarness, TEST_KEYS, type Harness } from "./harness";
 
@@ -38,10 +38,15 @@ export function testModel(api: LongTurnApi, id: string, window: number): ModelIn
 
 export const refOf = (m: ModelInfo): ModelRef => ({ provider: m.provider, api: m.api, id: m.id });
 
-export async function startLongTurnHarness(models: ModelInfo[], files: Record<string, string>): Promise<Harness> {
+export async function startLongTurnHarness(
+  models: ModelInfo[],
+  files: Record<string, string>,
+  faux?: FauxProviderOptions,
+): Promise<Harness> {
   fakeAwsCredentials();
   const h = await startHarness({
     files,
+    faux,
     model: refOf(models[0]),
     workbench: {
       extraModels: models,

@@ -2,7 +2,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { FauxReply, FauxRequest } from "../../electron/core/faux";
+import type { FauxProviderOptions, FauxReply, FauxRequest } from "../../electron/core/faux";
 import type { EventPayload } from "../../shared/api";
 import type { ModelRef } from "../../shared/protocol";
 import { MODELS, startHarness, type Harness } from "../agent/harness";
@@ -16,9 +16,10 @@ const MCP_JSON = JSON.stringify({ mcpServers: { [SERVER]: { command: process.exe
 export async function startTrusted(
   files: Record<string, string>,
   model: ModelRef = MODELS.anthropic,
+  faux?: FauxProviderOptions,
 ): Promise<{ harness: Harness; userDir: string }> {
   const userDir = mkdtempSync(join(tmpdir(), "awb-user-"));
-  const harness = await startHarness({ files: { ".mcp.json": MCP_JSON, ...files }, model, workbench: { userConfigDir: userDir } });
+  const harness = await startHarness({ files: { ".mcp.json": MCP_JSON, ...files }, model, workbench: { userConfigDir: userDir }, faux });
   // The workspace's .mcp.json starts nothing until trusted (mcp-trust.test.ts): trust what mcp.status shows.
   const { servers } = await harness.call("mcp.status", { workspaceId: harness.workspaceId });
   const trusted = servers.map(({ name, fingerprint }) => ({ name, fingerprint }));

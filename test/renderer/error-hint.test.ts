@@ -89,6 +89,10 @@ describe("error hints", () => {
     expect(errorHint(network("connect ECONNREFUSED 127.0.0.1:11434"), "qwen3:8b", ollama)?.text).toBe(
       "Nothing is listening at http://localhost:11434/v1. Is Ollama running? Start it with: ollama serve",
     );
+    // The address the request used, when the provider's details name another (a base URL saved since).
+    expect(errorHint(network("connect ECONNREFUSED 127.0.0.1:45999"), "qwen3:8b", ollama)?.text).toBe(
+      "Nothing is listening at 127.0.0.1:45999. Is Ollama running? Start it with: ollama serve",
+    );
     // A remote provider refusing is a network problem, not a server to start.
     expect(errorHint(network("connect ECONNREFUSED 1.2.3.4:443"), "gpt-4.1", openai)?.text).toBe(
       "The connection to OpenAI failed, also when retried. Check the network, then Retry.",

@@ -15,6 +15,28 @@ describe("transcript model", () => {
     expect(rowForSeq(m, 3)).toBe(1);
   });
 
+  it("shows one failed request and its automatic retries as one row, the earlier attempts inside it", () => {
+    const m = buildTranscript([
+      user(1, "fix it"),
+      assistant(2, { stop: "error" }),
+      assistant(3, { stop: "error" }),
+      assistant(4, { stop: "error" }),
+      assistant(5, { stop: "error" }),
+    ]);
+    expect(m.rows.map((r) => r.kind)).toEqual(["user", "assistant"]);
+    const row = m.rows[1];
+    expect(row.kind === "assistant" && row.attempts?.length).toBe(3);
+    expect(row.seq).toBe(5);
+    expect(rowForSeq(m, 2)).toBe(1);
+    expect(rowForSeq(m, 5)).toBe(1);
+    // Appended one at a time (live events), the same.
+    let live = buildTranscript([user(1, "fix it")]);
+    for (const seq of [2, 3, 4, 5]) live = appendEntries(live, [assistant(seq, { stop: "error" })]);
+    expect(live.rows).toHaveLength(2);
+    // An answer after the failures is its own row.
+    expect(appendEntries(m, [assistant(6, { text: "done" })]).rows).toHaveLength(3);
+  });
+
   it("keeps a result whose call is unknown visible as an orphan row", () => {
     const m = buildTranscript([user(1, "hi"), result(2, "ghost")]);
     expect(m.rows.map((r) => r.kind)).toEqual(["user", "orphanResult"]);

@@ -266,10 +266,10 @@ describe("review requests", () => {
     });
   });
 
-  it("review.fork in the middle of a tool batch closes the open calls before switching", () => {
+  it("review.fork at a step with tool calls keeps their stored approvals and results before switching", () => {
     const f = buildSession();
     const { ok } = api(f.store);
-    // At #12 the write and bash calls have no results yet.
+    // #12 is the step with the write and bash calls; their approvals and results follow it (#13-#16).
     const fork = ok("review.fork", { sessionId: f.sessionId, atSeq: 12, model: GPT41 });
     const tail = f.store
       .loadEntries(fork.id)
@@ -279,7 +279,11 @@ describe("review requests", () => {
           ? `${e.entry.message.role}:${e.entry.message.role === "toolResult" ? e.entry.message.toolCallId : ""}`
           : e.entry.type,
       );
-    expect(tail).toEqual(["fork", "toolResult:toolu_01W", "toolResult:toolu_01X", "modelSwitch"]);
+    expect(tail).toEqual(["approval", "toolResult:toolu_01W", "approval", "toolResult:toolu_01X", "fork", "modelSwitch"]);
+    const results = f.store
+      .loadEntries(fork.id)
+      .flatMap((e) => (e.entry.type === "message" && e.entry.message.role === "toolResult" ? [e.entry.message] : []));
+    expect(results.filter((r) => JSON.stringify(r.details ?? {}).includes("synthesized"))).toEqual([]);
   });
 
   it("does not add a switch when forking onto the model already in use", () => {

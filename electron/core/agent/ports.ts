@@ -31,8 +31,10 @@ export interface ResolvedModel {
 
 export interface AgentStorePort {
   /** `alongside` runs in the entry's own transaction (the audit row of a tool result: one commit). */
-  appendEntry(sessionId: string, entry: SessionEntry, alongside?: () => void): number;
+  appendEntry(sessionId: string, entry: SessionEntry, alongside?: (seq: number) => void): number;
   loadEntries(sessionId: string): StoredEntry[];
+  /** Records the body an assistant entry answered, as sent; called inside that entry's `alongside` (store/request-records.ts). */
+  recordRequest?(sessionId: string, seq: number, raw: string): void;
 }
 
 export interface ToolRuntimePort {

@@ -22,6 +22,8 @@ export interface RequestHost {
   resolveCurrent(): ResolvedModel | null;
   /** Stores a failed attempt. */
   record(message: AssistantMessage): void;
+  /** The body this attempt sent, byte for byte (undefined: nothing went out), stored with the message it gets. */
+  sent?(raw: string | undefined): void;
 }
 
 type Attempt =
@@ -67,6 +69,7 @@ async function streamOnce(host: RequestHost, resolved: ResolvedModel, signal: Ab
   let lastEmit = 0;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let latest: AssistantMessage | null = null;
+  let sent: string | undefined;
   const flush = () => {
     timer = null;
     if (latest) deps.emit("stream.partial", { sessionId, message: latest });
@@ -81,6 +84,9 @@ async function streamOnce(host: RequestHost, resolved: ResolvedModel, signal: Ab
       demoteOtherReasoning: deps.demoteOtherReasoning?.() ?? false,
       // The session's requests share a prompt cache where the API keys one (Responses).
       sessionId,
+      onSentBody: (raw: string) => {
+        sent = raw;
+      },
     };
     for await (const event of deps.stream(resolved, context, options)) {
       if (event.type === "done") return { kind: "done", message: deps.computeCost(resolved.model, event.message) };
@@ -111,6 +117,7 @@ async function streamOnce(host: RequestHost, resolved: ResolvedModel, signal: Ab
     return { kind: "error", message: failedRequest(resolved.model, errorText(err), deps.now()), retryable: false };
   } finally {
     if (timer !== null) clearTimeout(timer);
+    host.sent?.(sent);
   }
 }
 

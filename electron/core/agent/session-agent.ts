@@ -185,6 +185,26 @@ export class SessionAgent implements ParentAgent {
     return { queued: false };
   }
 
+  /**
+   * Retry: runs the last turn again from the stored history, without storing
+   * the user's message a second time. Only when idle and the last turn ended
+   * in a failed request; the refusal's words otherwise.
+   */
+  retry(): string | null {
+    if (this.status !== "idle") return "a turn is running: wait for it to end or stop it";
+    const history = this.journal.history;
+    for (let i = history.length - 1; i >= 0; i--) {
+      const m = history[i];
+      if (m.role === "toolResult") continue;
+      if (m.role === "assistant" && m.stopReason === "error") {
+        this.startTurn({});
+        return null;
+      }
+      break;
+    }
+    return "the last turn did not fail: there is nothing to retry";
+  }
+
   /** Stores a message a turn starts with; the failure's words, or null. */
   private save(message: UserMessage): string | null {
     try {
@@ -443,6 +463,7 @@ export class SessionAgent implements ParentAgent {
       reasoning: () => this.reasoning,
       resolveCurrent: () => this.resolveCurrentModel(),
       record: (message) => this.journal.appendFailedAttempt(message),
+      sent: (raw) => this.journal.noteRequest(raw),
     };
   }
 

@@ -32,6 +32,7 @@ export class SessionJournal {
   /** The size of the next request (context-ledger.ts). */
   readonly ledger = new ContextLedger();
   private last = 0;
+  private pendingRequest: string | undefined;
   private messageSeen = false;
 
   /** `inspect` sees every stored entry once, before the journal keeps only what the view needs. */
@@ -86,9 +87,27 @@ export class SessionJournal {
     return this.messageSeen;
   }
 
+  /** The body the latest request sent, stored with the next assistant message (the answer to it). */
+  noteRequest(raw: string | undefined): void {
+    this.pendingRequest = raw;
+  }
+
   /** Stores the entry (with `alongside` in its transaction); throws, keeping nothing, when the store refuses. */
   append(entry: SessionEntry, alongside?: () => void): void {
-    const seq = this.deps.store.appendEntry(this.sessionId, entry, alongside);
+    let both: ((seq: number) => void) | undefined = alongside;
+    if (entry.type === "message" && entry.message.role === "assistant") {
+      const raw = this.pendingRequest;
+      this.pendingRequest = undefined;
+      const { store } = this.deps;
+      // One commit: the answer and the request it answered (docs/architecture.md#review-and-replay).
+      if (raw !== undefined && store.recordRequest !== undefined) {
+        both = (seq: number) => {
+          alongside?.();
+          store.recordRequest?.(this.sessionId, seq, raw);
+        };
+      }
+    }
+    const seq = this.deps.store.appendEntry(this.sessionId, entry, both);
     this.last = seq;
     this.live.push({ seq, entry });
     const message = modelMessageOf(entry);

@@ -419,10 +419,10 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     store,
     platform: platform(),
     now,
-    resolveModel: (ref) => {
+    resolveModel: (ref) => catalog.forStoredRef(ref),
+    usableModel: (ref) => {
       const model = catalog.find(ref);
-      const provider = model && catalog.provider(model.provider);
-      return model && provider ? { model, provider } : undefined;
+      return model !== undefined && catalog.provider(model.provider) !== undefined;
     },
     knownSecrets: () => catalog.providers().flatMap((p) => keys.get(p) ?? []),
     toolSpecs: (sessionId) => {

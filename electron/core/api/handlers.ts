@@ -14,6 +14,7 @@ import { listFolders } from "./folder-browser";
 import type { EcosystemMethod } from "./ecosystem-handlers";
 import type { StorageMethod } from "./storage-handlers";
 import { withOrigin, type ImporterMethod } from "../importers/handlers";
+import { withResults } from "../review/fork";
 
 /** A bash allow rule must name its program; any rule needs text. */
 function checkRulePattern(tool: string, action: string, pattern: string): void {
@@ -106,7 +107,8 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
     },
     "session.fork": (p: P<"session.fork">) => {
       requireSession(p.sessionId);
-      let fork = store.forkSession(p.sessionId, p.atSeq);
+      // A step's tool calls go with their results (review/fork.ts): no false "aborted" in the fork.
+      let fork = store.forkSession(p.sessionId, withResults(store.loadEntries(p.sessionId), p.atSeq));
       if (p.model) {
         ctx.agent(fork.id).switchModel(p.model);
         fork = requireSession(fork.id);
@@ -176,6 +178,12 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
     "chat.abort": (p: P<"chat.abort">) => {
       requireSession(p.sessionId);
       ctx.activeAgent(p.sessionId)?.abort();
+      return { ok: true as const };
+    },
+    "chat.retry": (p: P<"chat.retry">) => {
+      requireSession(p.sessionId);
+      const refused = ctx.agent(p.sessionId).retry();
+      if (refused !== null) throw new ApiFailure("CONFLICT", refused);
       return { ok: true as const };
     },
     "chat.activeTurns": () => ctx.activeTurns(),

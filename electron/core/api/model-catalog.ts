@@ -113,6 +113,22 @@ export class ModelCatalog {
   }
 
   /**
+   * The model behind a stored step, for review and replay: as `find` has it,
+   * else as the bundle knew it (the demo model when the demo is not running,
+   * a model the catalog dropped), else an assumed model on the ref's provider
+   * and api. A stored session stays inspectable whatever the catalog says today.
+   */
+  forStoredRef(ref: ModelRef): { model: ModelInfo; provider: ProviderConfig } | undefined {
+    const found = this.find(ref);
+    const offered = found && this.provider(found.provider);
+    if (found && offered) return { model: found, provider: offered };
+    const provider = this.options.extraProviders.find((e) => e.key === ref.provider) ?? listProviders().find((b) => b.key === ref.provider);
+    if (provider === undefined || provider.api !== ref.api) return undefined;
+    const model = this.builtIns().byKey.get(modelKey(ref)) ?? listedModelInfo(provider, { id: ref.id });
+    return { model, provider: this.provider(provider.key) ?? provider };
+  }
+
+  /**
    * Asks every local server, and every other provider that `access` says is
    * ready, for its models (concurrent callers share one round). A provider
    * that cannot be asked lists nothing until asked again.

@@ -6,6 +6,7 @@
 import type { EventName, EventPayload, SessionSummary } from "../../../shared/api";
 import type { SessionEntry } from "../../../shared/protocol";
 import type { SessionStore } from "../store";
+import { titleFromMessage } from "../../../shared/mentions";
 
 export const DEFAULT_TITLE = "New session";
 
@@ -45,13 +46,10 @@ export class SessionSummaries {
     if (entry.type === "message" && entry.message.role === "user") {
       const session = this.store.getSession(sessionId);
       if (!session) return;
-      const text = entry.message.content
-        .map((c) => (c.type === "text" ? c.text : ""))
-        .join(" ")
-        .trim();
-      if (session.title === DEFAULT_TITLE && text) {
+      const title = titleFromMessage(entry.message.content.flatMap((c) => (c.type === "text" ? [c.text] : [])));
+      if (session.title === DEFAULT_TITLE && title) {
         this.stale.delete(sessionId);
-        this.emit("session.updated", this.rename(sessionId, titleFrom(text)));
+        this.emit("session.updated", this.rename(sessionId, title));
         return;
       }
     }
@@ -82,9 +80,4 @@ export class SessionSummaries {
       }
     }
   }
-}
-
-function titleFrom(text: string): string {
-  const line = text.split("\n")[0].trim();
-  return line.length > 60 ? `${line.slice(0, 57)}…` : line;
 }

@@ -5,7 +5,9 @@
  *
  * Contract: `runHeadless` never throws for a failed turn; it resolves with the
  * exit code (0: the model answered; 1: the turn failed or was stopped; 2: bad
- * usage such as an unknown session or model). Side-effect tools follow
+ * usage such as an unknown session or model, found before a new session is
+ * made, so none is left behind). With `json` every failure is also an `error`
+ * event on stdout and the run ends with one `result` event. Side-effect tools follow
  * `approve` and every decision is stored and reported: "all" approves each
  * call the saved policy does not deny; "read-only" and "none" deny each one
  * with a reason the model reads, whatever saved allow rules or settings
@@ -82,9 +84,10 @@ export async function chooseSession(
   workbench: Workbench,
   workspaceId: string,
   options: Pick<HeadlessRunOptions, "session">,
+  model?: ModelRef,
 ): Promise<SessionSummary> {
   const session = options.session;
-  if (session === undefined) return call(workbench, "session.create", { workspaceId });
+  if (session === undefined) return call(workbench, "session.create", { workspaceId, ...(model ? { model } : {}) });
   if (typeof session === "object") {
     const { sessions } = await call(workbench, "session.list", { workspaceId, limit: 1 });
     if (!sessions[0]) throw new UsageError("--continue: this workspace has no session yet");
@@ -119,16 +122,38 @@ function textOf(message: AssistantMessage): string {
   return message.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n\n");
 }
 
+/**
+ * With --json, what a script reads on stdout: an `error` event for each failure (stderr keeps the
+ * words for a person) and one final `result` event, whatever the outcome.
+ */
+export function jsonReport(io: HeadlessIo, json: boolean) {
+  return {
+    error(command: string, message: string, code: number): void {
+      io.err(`agent ${command}: ${message}`);
+      if (json) io.out(JSON.stringify({ event: "error", payload: { message, exitCode: code } }));
+    },
+    result<T extends object>(code: number, payload: T): number {
+      if (json) io.out(JSON.stringify({ event: "result", payload: { exitCode: code, ...payload } }));
+      return code;
+    },
+  };
+}
+
 export async function runHeadless(workbench: Workbench, options: HeadlessRunOptions, io: HeadlessIo): Promise<number> {
+  const report = jsonReport(io, options.json);
   let sessionId: string;
+  let created: string | null = null;
   try {
     const workspace = await call(workbench, "workspace.open", { path: options.workspace });
+    // The model first: an unknown one is bad usage before any session exists.
+    const wanted = options.model !== undefined ? findModel(await call(workbench, "models.list", {}), options.model) : undefined;
     await reportMcpTrust(workbench, workspace.id, options.trustMcp === true, io);
-    let session = await chooseSession(workbench, workspace.id, options);
+    let session = await chooseSession(workbench, workspace.id, options, wanted);
+    if (options.session === undefined) created = session.id;
     sessionId = session.id;
-    if (options.model !== undefined) {
-      const model = findModel(await call(workbench, "models.list", {}), options.model);
-      session = await call(workbench, "chat.switchModel", { sessionId, model });
+    const current = session.model;
+    if (wanted && !(current && current.provider === wanted.provider && current.api === wanted.api && current.id === wanted.id)) {
+      session = await call(workbench, "chat.switchModel", { sessionId, model: wanted });
     }
     const model = session.model;
     if (model === null) throw new UsageError("no model: pass --model <provider>/<model> or configure an API key");
@@ -137,8 +162,11 @@ export async function runHeadless(workbench: Workbench, options: HeadlessRunOpti
       `session ${sessionId} · ${model.provider}/${model.id}${session.reasoning !== "default" ? ` · reasoning ${session.reasoning}` : ""}`,
     );
   } catch (e) {
-    io.err(`agent run: ${e instanceof Error ? e.message : String(e)}`);
-    return 2;
+    // A session this run made and could not use is not left behind empty.
+    if (created !== null) await call(workbench, "session.delete", { sessionId: created }).catch(() => undefined);
+    const code = e instanceof UsageError ? 2 : 1;
+    report.error("run", e instanceof Error ? e.message : String(e), code);
+    return report.result(code, { sessionId: null });
   }
 
   let lastAssistant: AssistantMessage | null = null;
@@ -215,8 +243,8 @@ export async function runHeadless(workbench: Workbench, options: HeadlessRunOpti
     });
     await done;
   } catch (e) {
-    io.err(`agent run: ${e instanceof Error ? e.message : String(e)}`);
-    return 1;
+    report.error("run", e instanceof Error ? e.message : String(e), 1);
+    return report.result(1, { sessionId });
   } finally {
     process.off("SIGINT", abort);
   }
@@ -225,14 +253,13 @@ export async function runHeadless(workbench: Workbench, options: HeadlessRunOpti
   if (last?.limit && last.stopReason !== "error" && last.stopReason !== "aborted") {
     if (!options.json) io.out(textOf(last));
     io.err(`agent run stopped: this turn reached ${last.limit.detail}`);
-    return 1;
+    return report.result(1, { sessionId, answer: textOf(last), limit: last.limit.detail });
   }
   if (turnError !== null || last === null || last.stopReason === "error" || last.stopReason === "aborted") {
-    io.err(
-      `agent run failed: ${turnError ?? last?.errorMessage ?? (last?.stopReason === "aborted" ? "the turn was stopped" : "no answer")}`,
-    );
-    return 1;
+    const why = turnError ?? last?.errorMessage ?? (last?.stopReason === "aborted" ? "the turn was stopped" : "no answer");
+    report.error("run failed", why, 1);
+    return report.result(1, { sessionId });
   }
   if (!options.json) io.out(textOf(last));
-  return 0;
+  return report.result(0, { sessionId, answer: textOf(last) });
 }

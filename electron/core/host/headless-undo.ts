@@ -7,14 +7,20 @@
  *
  * Exit code: 0 restored; 1 refused (files changed outside the agent since
  * then without --force, files that cannot be restored, a turn running);
- * 2 bad usage (no such session, nothing to undo).
+ * 2 bad usage (no such session); 3 nothing to undo (the session has no turn
+ * left: not a mistake in the command, e.g. a second undo). With `json`, errors
+ * are `error` events on stdout and the run ends with a `result` event.
  */
 import type { SessionSummary } from "../../../shared/api";
 import type { RewindPreview } from "../../../shared/checkpoints";
 import type { StoredEntry } from "../../../shared/protocol";
 import { CONTINUE_PROMPT } from "../agent/session-agent";
 import type { Workbench } from "../api/workbench";
-import { call, chooseSession, UsageError, type HeadlessIo } from "./headless-run";
+import { call, chooseSession, jsonReport, UsageError, type HeadlessIo } from "./headless-run";
+
+/** The session has no turn to undo: exit code 3. */
+export const NOTHING_TO_UNDO = 3;
+class NothingToUndo extends Error {}
 
 export interface HeadlessUndoOptions {
   workspace: string;
@@ -26,6 +32,11 @@ export interface HeadlessUndoOptions {
 }
 
 export async function undoHeadless(workbench: Workbench, options: HeadlessUndoOptions, io: HeadlessIo): Promise<number> {
+  const report = jsonReport(io, options.json);
+  const fail = (message: string, code: number, sessionId: string | null) => {
+    report.error("undo", message, code);
+    return report.result(code, { sessionId });
+  };
   let session: SessionSummary;
   let seq: number;
   try {
@@ -33,25 +44,24 @@ export async function undoHeadless(workbench: Workbench, options: HeadlessUndoOp
     session = await chooseSession(workbench, workspace.id, { session: options.session ?? { continue: true } });
     const { entries } = await call(workbench, "session.load", { sessionId: session.id });
     const last = lastUserSeq(entries);
-    if (last === null) throw new UsageError(`session ${session.id} has no turn to undo`);
+    if (last === null) throw new NothingToUndo(`session ${session.id} has no turn to undo`);
     seq = last - 1;
   } catch (e) {
-    io.err(`agent undo: ${e instanceof Error ? e.message : String(e)}`);
-    return e instanceof UsageError ? 2 : 1;
+    const code = e instanceof NothingToUndo ? NOTHING_TO_UNDO : e instanceof UsageError ? 2 : 1;
+    return fail(e instanceof Error ? e.message : String(e), code, null);
   }
 
   try {
     const target = { seq };
     const preview: RewindPreview = await call(workbench, "rewind.preview", { sessionId: session.id, target });
-    if (preview.filesUnavailable) {
-      io.err(`agent undo: the files cannot be restored: ${preview.filesUnavailable}`);
-      return 1;
-    }
+    if (preview.filesUnavailable) return fail(`the files cannot be restored: ${preview.filesUnavailable}`, 1, session.id);
     const conflicts = preview.files.filter((f) => f.conflict).map((f) => f.path);
     if (conflicts.length > 0 && !options.force) {
-      io.err(`agent undo: changed outside the agent since that turn: ${conflicts.join(", ")}`);
-      io.err("Nothing was restored. Run again with --force to restore over them (their current content is checkpointed first).");
-      return 1;
+      return fail(
+        `changed outside the agent since that turn: ${conflicts.join(", ")}. Nothing was restored. Run again with --force to restore over them (their current content is checkpointed first).`,
+        1,
+        session.id,
+      );
     }
     const result = await call(workbench, "rewind.apply", {
       sessionId: session.id,
@@ -59,24 +69,19 @@ export async function undoHeadless(workbench: Workbench, options: HeadlessUndoOp
       mode: "both",
       confirmConflicts: options.force || undefined,
     });
-    if (options.json) {
-      io.out(
-        JSON.stringify({
-          restoredFiles: result.restoredFiles,
-          session: result.forked?.id ?? null,
-          prompt: result.draft,
-          undoCheckpointId: result.undoCheckpointId,
-        }),
-      );
-    } else {
+    if (!options.json) {
       for (const path of result.restoredFiles) io.out(`restored ${path}`);
       if (result.forked) io.out(`conversation continues in session ${result.forked.id} (the original session ${session.id} is kept)`);
       if (result.draft) io.out(`undone prompt: ${result.draft}`);
     }
-    return 0;
+    return report.result(0, {
+      restoredFiles: result.restoredFiles,
+      session: result.forked?.id ?? null,
+      prompt: result.draft,
+      undoCheckpointId: result.undoCheckpointId,
+    });
   } catch (e) {
-    io.err(`agent undo: ${e instanceof Error ? e.message : String(e)}`);
-    return 1;
+    return fail(e instanceof Error ? e.message : String(e), 1, session.id);
   }
 }
 

@@ -52,6 +52,8 @@ export interface StreamOptions {
   headers?: Record<string, string>;
   /** Called with the exact body before sending (for "what the model saw"). */
   onRequestBody?: (body: unknown) => void;
+  /** Called with the request body as it went to fetch, byte for byte (recorded as "what the model saw"). */
+  onSentBody?: (raw: string) => void;
   /**
    * The fetch the SDK client uses (Electron's `net.fetch` in the desktop app,
    * a proxy- and CA-aware fetch in web mode); the adapter's default otherwise.

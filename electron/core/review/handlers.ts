@@ -13,6 +13,7 @@ import type { ModelRef, StoredEntry } from "../../../shared/protocol";
 import { IMPORT_LIMITS, type ImportLimits, type PromptSource } from "../../../shared/review";
 import { NO_INSTRUCTIONS, type LoadedInstructions } from "../agent/instructions";
 import { ApiFailure, requireSession as findSession } from "../api/errors";
+import { isStoreError } from "../store";
 import type { ToolSpec } from "../providers/types";
 import { defaultToolSpecs } from "../tools";
 import { loadImportedTimes } from "./import-times";
@@ -47,8 +48,10 @@ export interface ReviewContext {
     /** The templates and @-mentions recorded when the session's messages were stored. */
     recordedSources?: () => readonly PromptSource[];
   };
-  /** The catalog's model and provider for a model ref (ModelCatalog.find + provider). */
+  /** The model and provider behind a stored model ref, also one the catalog no longer offers (ModelCatalog.forStoredRef). */
   resolveModel(ref: ModelRef): { model: ModelInfo; provider: ProviderConfig } | undefined;
+  /** Whether a new session can run on `ref` today (a fork's model); default: `resolveModel` knows it. */
+  usableModel?(ref: ModelRef): boolean;
   /** The setting that sends other models' reasoning as text (as the loop reads it). */
   demoteOtherReasoning?(): boolean;
   /** Exact secrets to remove from exports besides the patterns (the configured API keys). */
@@ -97,6 +100,15 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
     for (const item of items) if (item.seq <= seq) step = item.index + 1;
     return step > 0 ? { title: source.title, step } : undefined;
   };
+  // A record that no longer reads (a damaged page) leaves the step rebuilt, as a session stored before recording.
+  const recordedRequest = (sessionId: string, seq: number): string | undefined => {
+    try {
+      return store.loadRequest?.(sessionId, seq);
+    } catch (e) {
+      if (isStoreError(e) && e.code === "DAMAGED") return undefined;
+      throw e;
+    }
+  };
   const modelView = async (sessionId: string, seq: number) => {
     const session = requireSession(sessionId);
     const entries = cache.entries(session.id);
@@ -111,6 +123,7 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
         platform: ctx.platform,
         toolSpecs: ctx.toolSpecs?.(session.id) ?? defaultToolSpecs(),
         resolve: (ref) => ctx.resolveModel(ref),
+        recorded: (at) => recordedRequest(session.id, at),
         ...extras,
         instructions: () => instructions.text,
         sources: (before) => promptSourcesBefore(before, { instructions, recorded: recordedSources?.() ?? [] }),
@@ -219,7 +232,8 @@ export function createReviewHandlers(ctx: ReviewContext): ReviewHandlers {
 
     "review.fork": (p) => {
       requireSession(p.sessionId);
-      if (!ctx.resolveModel(p.model)) throw new ApiFailure("NOT_FOUND", `unknown model ${modelLabel(p.model)}`);
+      const usable = ctx.usableModel ? ctx.usableModel(p.model) : ctx.resolveModel(p.model) !== undefined;
+      if (!usable) throw new ApiFailure("NOT_FOUND", `unknown model ${modelLabel(p.model)}`);
       const fork = unwrap(forkAt(store, p.sessionId, p.atSeq, p.model, now));
       ctx.onSessionChanged?.(fork);
       return fork;

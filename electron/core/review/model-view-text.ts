@@ -15,15 +15,15 @@ import type { ModelView, ModelViewHead, ModelViewText } from "../../../shared/re
 const STEPS_KEPT = 2;
 
 interface Rendered {
-  view: Omit<ModelView, "body">;
+  view: Omit<ModelView, "body" | "raw">;
   lines: string[];
   chars: number;
 }
 
 function render(view: ModelView): Rendered {
   const text = JSON.stringify(view.body, null, 2) ?? "";
-  const { seq, model, idMap, toolNames, requestTime, repairs, sources } = view;
-  return { view: { seq, model, idMap, toolNames, requestTime, repairs, sources }, lines: text.split("\n"), chars: text.length };
+  const { seq, model, recorded, idMap, toolNames, requestTime, repairs, sources } = view;
+  return { view: { seq, model, recorded, idMap, toolNames, requestTime, repairs, sources }, lines: text.split("\n"), chars: text.length };
 }
 
 function window(r: Rendered, from: number, count: number): ModelViewText {

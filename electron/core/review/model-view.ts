@@ -1,6 +1,9 @@
 /**
- * "What the model saw": rebuilds the exact request body behind a stored
- * assistant message with the loop's own context builder
+ * "What the model saw": the request body behind a stored assistant message as
+ * it was recorded when sent (byte for byte, whatever changed since: AGENTS.md,
+ * MCP servers, settings, the catalog). For a step without a record (sessions
+ * stored before requests were recorded, imports) it is rebuilt, and says so,
+ * with the loop's own context builder
  * (agent/request-context.ts): the history before it through `viewOf` (agent/context.ts),
  * the tool specs, the model stored on the message, then the pure request
  * builder with its boundary transform. Pure given its inputs.
@@ -14,7 +17,7 @@
  * not take…), each with the entry it concerns.
  */
 import type { ModelInfo, ProviderConfig } from "../../../shared/models";
-import type { ModelRef, ReasoningLevel, StoredEntry } from "../../../shared/protocol";
+import type { AssistantMessage, ModelRef, ReasoningLevel, StoredEntry } from "../../../shared/protocol";
 import type { ModelView, PromptSource } from "../../../shared/review";
 import { viewOf } from "../agent/context";
 import { RequestContextBuilder } from "../agent/request-context";
@@ -42,6 +45,8 @@ export interface ModelViewInput {
   isSideEffect?(name: string): boolean;
   /** The catalog's model and provider for a stored model ref. */
   resolve(ref: ModelRef): { model: ModelInfo; provider: ProviderConfig } | undefined;
+  /** The body recorded when the request behind entry `seq` was sent (store/request-records.ts); undefined: none was. */
+  recorded?(seq: number): string | undefined;
 }
 
 export function modelViewAt(entries: readonly StoredEntry[], seq: number, input: ModelViewInput): ReviewResult<ModelView> {
@@ -53,19 +58,65 @@ export function modelViewAt(entries: readonly StoredEntry[], seq: number, input:
     return { ok: false, error: { code: "INVALID_REQUEST", message: `entry #${seq} is a ${kind} entry, not an assistant message` } };
   }
   const message = target.message;
+  const before = entries.slice(0, index);
+  const requestTime = requestTimeOf(before) ?? message.timestamp;
+  const sources = input.sources?.(before) ?? [];
   const resolved = input.resolve(message.model);
+  const recorded = input.recorded?.(seq);
+  if (recorded !== undefined) {
+    // What went out; a rebuild (when the model is still known) only names the wire ids and the repairs.
+    const rebuilt = resolved ? rebuild(before, message, resolved, requestTime, input) : undefined;
+    const { idMap, toolNames, repairs } = rebuilt?.ok ? rebuilt.value : { idMap: {}, toolNames: {}, repairs: [] };
+    return {
+      ok: true,
+      value: {
+        seq,
+        model: message.model,
+        body: parseBody(recorded),
+        recorded: true,
+        raw: recorded,
+        requestTime,
+        sources,
+        idMap,
+        toolNames,
+        repairs,
+      },
+    };
+  }
   if (!resolved) {
     return {
       ok: false,
       error: {
         code: "UNSUPPORTED",
-        message: `model ${modelLabel(message.model)} is no longer in the model catalog; its request cannot be rebuilt`,
+        message: `model ${modelLabel(message.model)} is no longer in the model catalog and this request was not recorded (the session predates recording); it cannot be rebuilt`,
       },
     };
   }
+  const rebuilt = rebuild(before, message, resolved, requestTime, input);
+  if (!rebuilt.ok) return rebuilt;
+  const { body, ...parts } = rebuilt.value;
+  return { ok: true, value: { seq, model: message.model, body, recorded: false, requestTime, sources, ...parts } };
+}
 
-  const before = entries.slice(0, index);
-  const requestTime = requestTimeOf(before) ?? message.timestamp;
+/** A recorded body is JSON on every wire we speak; anything else is shown as the text it was. */
+function parseBody(raw: string): unknown {
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return raw;
+  }
+}
+
+type Rebuilt = Pick<ModelView, "body" | "idMap" | "toolNames" | "repairs">;
+
+/** The request rebuilt from the stored entries with the loop's builders and today's instructions, tools and settings. */
+function rebuild(
+  before: readonly StoredEntry[],
+  message: AssistantMessage,
+  resolved: { model: ModelInfo; provider: ProviderConfig },
+  requestTime: number,
+  input: ModelViewInput,
+): ReviewResult<Rebuilt> {
   const mode = input.modeAt?.(before) ?? "agent";
   const isSideEffect = (name: string) => input.isSideEffect?.(name) ?? false;
   const view = viewOf(before);
@@ -88,19 +139,7 @@ export function modelViewAt(entries: readonly StoredEntry[], seq: number, input:
     });
     const seqs = view.seqs;
     const repairs = built.repairs.map((r) => ({ ...r, seq: r.messageIndex === null ? null : (seqs[r.messageIndex] ?? null) }));
-    return {
-      ok: true,
-      value: {
-        seq,
-        model: message.model,
-        body: built.body,
-        idMap: Object.fromEntries(built.idMap),
-        toolNames: built.toolNames,
-        requestTime,
-        repairs,
-        sources: input.sources?.(before) ?? [],
-      },
-    };
+    return { ok: true, value: { body: built.body, idMap: Object.fromEntries(built.idMap), toolNames: built.toolNames, repairs } };
   } catch (e) {
     // The builders are pure and should not throw; if one does, report it rather than crash the request.
     return {

@@ -19,6 +19,8 @@ export interface ReviewStorePort {
   loadEntries(sessionId: string, range?: EntryRange): StoredEntry[];
   loadEntriesChecked(sessionId: string, range?: EntryRange, options?: LoadOptions): CheckedEntries;
   listToolCalls(sessionId: string): ToolCallRecord[];
+  /** The request body recorded for entry `seq` as it was sent, or undefined (store/request-records.ts). */
+  loadRequest?(sessionId: string, seq: number): string | undefined;
   recordToolCall(input: ToolCallInput): ToolCallRecord;
   addNote(input: NoteInput): Note;
   listNotes(sessionId: string): Note[];

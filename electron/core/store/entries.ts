@@ -176,7 +176,7 @@ export const TOUCH_INTERVAL_MS = 1000;
  * audit row with its result: one commit, not two); if it throws, the entry is
  * not written either.
  */
-export function appendEntry(ctx: StoreContext, sessionId: string, input: unknown, alongside?: () => void): number {
+export function appendEntry(ctx: StoreContext, sessionId: string, input: unknown, alongside?: (seq: number) => void): number {
   const { entry, json } = validateEntry(input);
   try {
     return insertValidated(ctx, sessionId, entry, json, alongside);
@@ -204,7 +204,7 @@ function insertValidated(
   sessionId: string,
   entry: SessionEntry,
   json: string,
-  alongside: (() => void) | undefined,
+  alongside: ((seq: number) => void) | undefined,
 ): number {
   const tail = ctx.cache.tails.get(sessionId) ?? readTail(ctx, sessionId);
   const { row, after } = nextRow(tail, sessionId, entry, json);
@@ -214,7 +214,8 @@ function insertValidated(
   const touch = top === undefined || top.sessionId !== sessionId || now >= top.at + TOUCH_INTERVAL_MS;
   // No named closure here: tsx/esbuild's keepNames wraps each one in a defineProperty call per append.
   const touched = touch ? { sessionId, now } : null;
-  if (touch || alongside !== undefined) ctx.tx(() => insertRow(ctx, row, touched, alongside));
+  if (touch || alongside !== undefined)
+    ctx.tx(() => insertRow(ctx, row, touched, alongside === undefined ? undefined : () => alongside(seq)));
   else insertRow(ctx, row, null, undefined);
   if (ctx.db.inTransaction) {
     // An enclosing transaction may still roll back: trust nothing cached about this session.

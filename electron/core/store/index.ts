@@ -13,4 +13,5 @@ export type { CheckpointInput, CheckpointKind, CheckpointRecord } from "./checkp
 export type { LeftoverImport, StagedBatch, StagedBatchResult, StagedImportsPort, StagedSessionInput } from "./staged-imports";
 export type { SalvageReport } from "./salvage";
 export type { KeptFile } from "./db";
+export type { RecordedRequestSize } from "./request-records";
 export type { EntryLoss } from "./tail-marks";

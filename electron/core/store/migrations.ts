@@ -320,6 +320,30 @@ export const MIGRATIONS: readonly Migration[] = [
       UPDATE sessions SET calls_checked = 0;
     `,
   },
+  {
+    version: 9,
+    name: "the request body behind each assistant message, recorded as sent",
+    sql: `
+      -- Distinct content-defined chunks of a session's request bodies, deflated (request-records.ts).
+      CREATE TABLE request_chunks (
+        id INTEGER PRIMARY KEY,
+        session_num INTEGER NOT NULL,
+        hash BLOB NOT NULL,
+        data BLOB NOT NULL,
+        UNIQUE (session_num, hash)
+      );
+      -- One per recorded request, keyed like the assistant entry it was answered by; chunks: 16-byte hashes in order.
+      CREATE TABLE request_records (
+        entry_id INTEGER PRIMARY KEY,
+        chunks BLOB NOT NULL,
+        bytes INTEGER NOT NULL
+      );
+      CREATE TRIGGER sessions_delete_requests AFTER DELETE ON sessions BEGIN
+        DELETE FROM request_records WHERE entry_id BETWEEN old.num * 4294967296 AND old.num * 4294967296 + 4294967295;
+        DELETE FROM request_chunks WHERE session_num = old.num;
+      END;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.length === 0 ? 0 : MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -10,6 +10,7 @@ import type { StoreContext } from "./db";
 import { toStoreError } from "./errors";
 import { VISIBLE } from "./keys";
 import { clampLimit } from "./workspaces";
+import { plainTitle } from "../../../shared/mentions";
 
 export interface SearchOptions {
   workspaceId?: string;
@@ -72,7 +73,7 @@ export function search(ctx: StoreContext, query: string, opts: SearchOptions = {
   }
   return rows.map((r) => ({
     sessionId: r.session_id,
-    sessionTitle: r.title,
+    sessionTitle: plainTitle(r.title),
     workspaceId: r.workspace_id,
     seq: r.seq,
     snippet: r.snippet,

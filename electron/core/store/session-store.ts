@@ -31,7 +31,8 @@ import {
 } from "./checkpoints";
 import { listKeptFiles, moveAside, schemaVersion, type KeptFile, type StoreContext } from "./db";
 import { checkIntegrityOffThread, type IntegrityReport } from "./integrity";
-import { appendEntry, loadEntriesChecked, type CheckedEntries, type EntryRange, type LoadOptions } from "./entries";
+import { recordRequest, loadRequest, recordedSize, type RecordedRequestSize } from "./request-records";
+import { appendEntry, loadEntriesChecked, sessionHead, type CheckedEntries, type EntryRange, type LoadOptions } from "./entries";
 import { StoreError, isStorageFailure, toStoreError } from "./errors";
 import { addNote, deleteNote, listNotes, type Note, type NoteInput } from "./notes";
 import { repairAll, repairSession } from "./repair";
@@ -261,7 +262,7 @@ export class SessionStore {
    * `alongside` runs inside that transaction (e.g. the entry's audit row); if
    * it throws, nothing is written.
    */
-  appendEntry(sessionId: string, entry: SessionEntry, alongside?: () => void): number {
+  appendEntry(sessionId: string, entry: SessionEntry, alongside?: (seq: number) => void): number {
     return this.guard("appendEntry", () => {
       const seq = appendEntry(this.ctx, sessionId, entry, alongside);
       // After the commit: the entry is durable whatever happens to the index. One short slice
@@ -277,6 +278,26 @@ export class SessionStore {
       }
       return seq;
     });
+  }
+  /**
+   * Records the request body entry `seq` (an assistant message) answered, as it was sent
+   * (request-records.ts). Call it inside that entry's `alongside` so both commit or neither.
+   */
+  recordRequest(sessionId: string, seq: number, raw: string): void {
+    this.guard("recordRequest", () => recordRequest(this.ctx, this.sessionNum(sessionId), seq, raw));
+  }
+  /** The request body recorded for entry `seq`, or undefined when none was (sessions stored before, imports). */
+  loadRequest(sessionId: string, seq: number): string | undefined {
+    return this.guard("loadRequest", () => loadRequest(this.ctx, this.sessionNum(sessionId), seq));
+  }
+  /** Bytes of the session's recorded requests as sent and as stored. */
+  recordedRequestSize(sessionId: string): RecordedRequestSize {
+    return this.guard("recordedRequestSize", () => recordedSize(this.ctx, this.sessionNum(sessionId)));
+  }
+  private sessionNum(sessionId: string): number {
+    const head = sessionHead(this.ctx, sessionId);
+    if (head === undefined) throw new StoreError("NOT_FOUND", `no session ${sessionId}`);
+    return head.num;
   }
   /**
    * Entries in seq order, skipping rows that no longer parse or validate.

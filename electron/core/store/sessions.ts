@@ -3,8 +3,10 @@ import { randomUUID } from "node:crypto";
 import { ApiSchema, ReasoningLevelSchema, type Api, type ModelRef, type ReasoningLevel } from "../../../shared/protocol";
 import type { SessionSummary } from "../../../shared/api";
 import type { StoreContext } from "./db";
+import { plainTitle } from "../../../shared/mentions";
 import { appendEntry, lastEntry, parseOpenCalls, sessionHead, type OpenCall } from "./entries";
 import { StoreError } from "./errors";
+import { copyRequests } from "./request-records";
 import { LAST_ENTRY_ID_SQL, VISIBLE, checkSessionNum, sessionRange } from "./keys";
 import { forgetSession, noteTouched } from "./tails";
 import { clampLimit } from "./workspaces";
@@ -51,7 +53,7 @@ function toSummary(r: SessionRow): SessionSummary {
   return {
     id: r.id,
     workspaceId: r.workspace_id,
-    title: r.title,
+    title: plainTitle(r.title),
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     model,
@@ -306,6 +308,7 @@ export function forkSession(ctx: StoreContext, id: string, atSeq: number, opts: 
          FROM entries WHERE id BETWEEN ? AND ? ORDER BY id`,
       )
       .run(srcLo, forkLo, fork.id, srcLo + 1, srcLo + atSeq);
+    copyRequests(ctx, srcHead.num, fork.num, atSeq);
     // A copy of a session not yet scanned for unanswered calls is not scanned either (repair.ts).
     ctx.stmt(`UPDATE sessions SET calls_checked = (SELECT calls_checked FROM sessions WHERE id = ?) WHERE id = ?`).run(id, fork.id);
     if (atSeq > 0) ctx.events.appended(fork.id);

@@ -9,7 +9,7 @@ import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react"
 import type { ModelOption } from "../../../shared/api";
 import type { ModelRef } from "../../../shared/protocol";
 import { formatContextWindow, formatPrice } from "../lib/format";
-import { modelLabel, modelRefOf, notReadyReason, pickerGroups, sameModel, useModelsStore } from "../stores/models-store";
+import { missingCredential, modelLabel, modelRefOf, notReadyReason, pickerGroups, sameModel, useModelsStore } from "../stores/models-store";
 import { useUiStore } from "../stores/ui-store";
 
 const LOCAL_NOTE: Record<NonNullable<ModelOption["local"]> | "unknown", string> = {
@@ -24,7 +24,7 @@ function ReadinessBadge({ model }: { model: ModelOption }) {
   if (model.local === "installed") return <span className="badge ok">installed</span>;
   if (model.local === "notInstalled") return <span className="badge">not installed</span>;
   if (model.local === "unreachable") return <span className="badge warn">server not running</span>;
-  return model.configured ? <span className="badge ok">configured</span> : <span className="badge warn">key missing</span>;
+  return model.configured ? <span className="badge ok">configured</span> : <span className="badge warn">{missingCredential(model)}</span>;
 }
 
 export function ModelSwitcher({ current, onSelect }: { current: ModelRef | null; onSelect: (model: ModelRef) => void }) {
@@ -203,7 +203,7 @@ export function ModelSwitcher({ current, onSelect }: { current: ModelRef | null;
                       data-idx={idx}
                       role="option"
                       aria-selected={selected}
-                      aria-label={`${m.name} (${m.providerLabel})${m.configured ? "" : ", API key missing"}${LOCAL_NOTE[m.local ?? "unknown"]}${
+                      aria-label={`${m.name} (${m.providerLabel})${m.configured ? "" : m.api === "bedrock-converse-stream" ? ", AWS credentials missing" : ", API key missing"}${LOCAL_NOTE[m.local ?? "unknown"]}${
                         m.discovered ? ", listed by the provider, not in the catalog" : ""
                       }${m.priceUnknown ? ", price unknown" : ""}`}
                       className={`model-option${idx === active ? " active" : ""}${selected ? " selected" : ""}`}

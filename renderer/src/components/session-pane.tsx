@@ -107,11 +107,12 @@ export function SessionPane({ sessionId }: { sessionId: string }) {
   // The user's edit shows at once; the stored plan takes over when it is recorded.
   const plan = turn?.pendingPlan ?? view?.model.plan ?? null;
 
-  // A message the store refused is sent again as it was; otherwise Retry sends the last stored one again.
+  // A message the store refused is sent again as it was; otherwise the core runs the failed turn again
+  // from the stored history (the message is not sent twice).
   const retryLast = useCallback(() => {
     if (useTurnStore.getState().unsent[sessionId]) void useTurnStore.getState().retryUnsent(sessionId);
-    else if (lastUserText) void send(sessionId, lastUserText);
-  }, [lastUserText, send, sessionId]);
+    else void useTurnStore.getState().retryTurn(sessionId);
+  }, [sessionId]);
 
   const actions: TranscriptActions = useMemo(
     () => ({

@@ -58,10 +58,13 @@ export function errorHint(errorText: string, modelId: string, provider: Provider
   const status = statusOf(errorText);
   const label = provider?.label ?? "The provider";
   if (errorText.startsWith("network error:")) {
-    const local = provider !== undefined && LOOPBACK.test(provider.baseUrl);
-    if (/ECONNREFUSED/.test(errorText) && local) {
+    // The address the request used, as the error names it: the provider's details may predate a Save.
+    const used = /ECONNREFUSED ((?:\[[0-9a-f:]+\]|[\w.-]+):\d+)/i.exec(errorText)?.[1];
+    const local = used !== undefined ? LOOPBACK.test(`http://${used}`) : provider !== undefined && LOOPBACK.test(provider.baseUrl);
+    if (/ECONNREFUSED/.test(errorText) && local && provider !== undefined) {
       const start = provider.key === "ollama" ? " Start it with: ollama serve" : "";
-      return { text: `Nothing is listening at ${provider.baseUrl}. Is ${provider.label} running?${start}`, opensSettings: false };
+      const where = used === undefined || sameAddress(provider.baseUrl, used) ? provider.baseUrl : used;
+      return { text: `Nothing is listening at ${where}. Is ${provider.label} running?${start}`, opensSettings: false };
     }
     if (/ENOTFOUND|EAI_AGAIN/.test(errorText)) {
       return {
@@ -97,4 +100,17 @@ export function errorHint(errorText: string, modelId: string, provider: Provider
     return { text: `${label} had a problem on its side, also when retried. Retry in a moment.`, opensSettings: false };
   }
   return null;
+}
+
+/** The base URL points at `address` (host:port, localhost and 127.0.0.1 alike). */
+function sameAddress(baseUrl: string, address: string): boolean {
+  try {
+    const url = new URL(baseUrl);
+    const port = url.port || (url.protocol === "https:" ? "443" : "80");
+    const host = (h: string) => (h === "localhost" ? "127.0.0.1" : h.replace(/^\[|\]$/g, ""));
+    const i = address.lastIndexOf(":");
+    return host(url.hostname) === host(address.slice(0, i)) && port === address.slice(i + 1);
+  } catch {
+    return false;
+  }
 }

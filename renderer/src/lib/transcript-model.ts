@@ -26,7 +26,8 @@ import { planOfCall, TODO_TOOL, type TodoItem } from "../../../shared/todo";
 
 export type TranscriptRow =
   | { kind: "user"; key: string; seq: number; message: UserMessage }
-  | { kind: "assistant"; key: string; seq: number; message: AssistantMessage }
+  /** `attempts`: the failed attempts of the same request before this one (automatic retries, Retry), oldest first. */
+  | { kind: "assistant"; key: string; seq: number; message: AssistantMessage; attempts?: readonly AssistantMessage[] }
   | { kind: "orphanResult"; key: string; seq: number; message: ToolResultMessage }
   | { kind: "orphanApproval"; key: string; seq: number; entry: ApprovalEntry }
   | { kind: "modelSwitch"; key: string; seq: number; entry: ModelSwitchEntry }
@@ -139,7 +140,12 @@ export function appendEntries(
           if (m.usage.cost.unknown) costUnknown = true;
           const held = m.usage.input + m.usage.cacheRead + m.usage.cacheWrite + m.usage.output;
           if (held > 0) context = held;
-          push({ kind: "assistant", key, seq, message: m });
+          const prev = rows[rows.length - 1];
+          if (m.stopReason === "error" && prev?.kind === "assistant" && prev.message.stopReason === "error") {
+            // One failed request is one row: the earlier attempts are listed inside it.
+            seqRow.set(seq, rows.length - 1);
+            rows[rows.length - 1] = { ...prev, seq, message: m, attempts: [...(prev.attempts ?? []), prev.message] };
+          } else push({ kind: "assistant", key, seq, message: m });
         } else {
           results.set(m.toolCallId, { seq, message: m });
           const at = callRow.get(m.toolCallId);

@@ -188,18 +188,27 @@ export function ModelViewDialog() {
 
   return (
     <Dialog title="What the model saw" onClose={close} wide>
-      {state.status === "loading" && <p className="muted">Rebuilding the request…</p>}
+      {state.status === "loading" && <p className="muted">Loading the request…</p>}
       {state.status === "error" && (
         <p className="error-text" role="alert">
-          Could not rebuild the request: {state.error}
+          Could not show the request: {state.error}
         </p>
       )}
       {view && (
         <>
-          <p>
-            The request behind {stepOf(view.seq)}, as <strong>{modelLabel(models, view.model)}</strong> received it ({view.model.api}),
-            rebuilt from the stored history with the boundary transform. System prompt dated {formatDateTime(view.requestTime)}.
-          </p>
+          {view.recorded ? (
+            <p>
+              The request behind {stepOf(view.seq)}, as <strong>{modelLabel(models, view.model)}</strong> received it ({view.model.api}):{" "}
+              <strong>recorded</strong> byte for byte when it was sent. System prompt dated {formatDateTime(view.requestTime)}.
+            </p>
+          ) : (
+            <p>
+              The request behind {stepOf(view.seq)} for <strong>{modelLabel(models, view.model)}</strong> ({view.model.api}):{" "}
+              <strong>rebuilt, not recorded</strong>. This session was stored before requests were recorded (or was imported), so it is
+              rebuilt from the stored history with today&apos;s instructions, tools and settings, and may differ from what was sent. System
+              prompt dated {formatDateTime(view.requestTime)}.
+            </p>
+          )}
           <h3>Files in this request</h3>
           <PromptSourcesList sources={view.sources} stepOf={stepOf} />
           <h3>Left out or changed</h3>

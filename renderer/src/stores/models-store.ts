@@ -87,7 +87,7 @@ export function groupModels(models: readonly ModelOption[]): ProviderGroup[] {
 export function notReadyReason(m: ModelOption): string | null {
   if (m.local === "unreachable") return "its server is not running";
   if (m.local === "notInstalled") return "the server does not have it installed";
-  if (!m.configured) return "its API key is missing";
+  if (!m.configured) return m.api === "bedrock-converse-stream" ? "its AWS credentials are missing" : "its API key is missing";
   return null;
 }
 
@@ -111,7 +111,8 @@ export function pickerGroups(models: readonly ModelOption[]): PickerGroup[] {
 export function modelLabel(models: readonly ModelOption[], ref: ModelRef | null | undefined): string {
   if (!ref) return "No model";
   const found = models.find((m) => sameModel(modelRefOf(m), ref));
-  return found ? found.name : ref.id;
+  // A model the catalog no longer offers (the demo once a key is set): named by its stored ref.
+  return found ? found.name : `${ref.provider}/${ref.id}`;
 }
 
 /** What the composer needs to know of the model a message goes to. */
@@ -121,4 +122,9 @@ export function composerModel(
 ): { name: string; acceptsImages: boolean } | null {
   const m = ref ? models.find((o) => sameModel(o, ref)) : undefined;
   return m ? { name: m.name, acceptsImages: m.input.includes("image") } : null;
+}
+
+/** What a model without credentials lacks, in its provider's terms: Bedrock signs with AWS credentials, not an API key. */
+export function missingCredential(model: Pick<ModelOption, "api">): string {
+  return model.api === "bedrock-converse-stream" ? "AWS credentials missing" : "key missing";
 }

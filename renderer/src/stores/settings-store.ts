@@ -4,6 +4,7 @@ import type { Settings } from "../../../shared/api";
 import type { ModelRef } from "../../../shared/protocol";
 import { client } from "../api/current";
 import { useAppStore } from "./app-store";
+import { useModelsStore } from "./models-store";
 
 interface SettingsState {
   settings: Settings | null;
@@ -23,6 +24,8 @@ export const useSettingsStore = create<SettingsState>((set) => ({
   async update(patch) {
     try {
       set({ settings: await client().call("settings.update", patch) });
+      // Base URLs (and what depends on them) live in the provider details too: read them again after a save.
+      if (patch.baseUrls !== undefined) void useModelsStore.getState().load();
       return true;
     } catch (err) {
       useAppStore.getState().reportError("Could not save settings", err);

@@ -63,6 +63,8 @@ interface TurnStoreState {
   ): Promise<boolean>;
   /** Sends the held unsent message again; true when the core took it. */
   retryUnsent(sessionId: string): Promise<boolean>;
+  /** Retry after a failed request: the core runs the turn again without a second copy of the message. */
+  retryTurn(sessionId: string): Promise<boolean>;
   abort(sessionId: string): Promise<void>;
   /**
    * `rule`: what approveForSession / approveAlways / denyAlways allow or deny from now on (docs/approvals.md).
@@ -154,6 +156,17 @@ export const useTurnStore = create<TurnStoreState>((set, get) => ({
     if (!held) return false;
     await get().send(sessionId, held.text, held.images, held.mentions);
     return get().unsent[sessionId] === null;
+  },
+
+  async retryTurn(sessionId) {
+    try {
+      set((s) => ({ errors: { ...s.errors, [sessionId]: null } }));
+      await client().call("chat.retry", { sessionId });
+      return true;
+    } catch (err) {
+      useAppStore.getState().reportError("Could not retry the turn", err);
+      return false;
+    }
   },
 
   async abort(sessionId) {

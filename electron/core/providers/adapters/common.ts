@@ -163,7 +163,7 @@ export async function* runStream(
   const { controller, unlink } = linkAbort(options.signal);
   const idleMs = options.idleTimeoutMs ?? config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const idle = new IdleWatch(idleMs, controller);
-  const record = new FetchRecord();
+  const record = new FetchRecord(options.onSentBody);
   const base = options.fetch ?? config.fetch ?? globalThis.fetch;
   // Local servers need no key, but the SDKs insist on one.
   const apiKey = options.apiKey || "no-key";

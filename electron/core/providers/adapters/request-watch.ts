@@ -79,6 +79,8 @@ const TAIL_BYTES = 64 * 1024;
 /** What the SDK client saw: an error response's body text and headers, and the last bytes of a streamed body. */
 export class FetchRecord {
   errorBody: string | undefined = undefined;
+  /** `onSent`: the request body as it went out, once per request (the recorded "what the model saw"). */
+  constructor(readonly onSent?: (raw: string) => void) {}
   /** An error response's headers: the retry hints, for SDKs whose errors do not keep them. */
   errorHeaders: Headers | undefined = undefined;
   private readonly tail: Uint8Array[] = [];
@@ -150,6 +152,10 @@ export function requestFetchOptions(idle: IdleWatch, record: FetchRecord): Reque
  */
 export function watchedFetch(base: FetchFunction, idle: IdleWatch, record: FetchRecord): FetchFunction {
   return async (input, init) => {
+    if (record.onSent !== undefined) {
+      const sent = await sentBody(input, init);
+      if (sent !== undefined) record.onSent(sent);
+    }
     const response = await base(input, init);
     idle.touch();
     if (!response.ok) {
@@ -168,6 +174,20 @@ export function watchedFetch(base: FetchFunction, idle: IdleWatch, record: Fetch
       headers: response.headers,
     });
   };
+}
+
+/**
+ * The request body as text, exactly as handed to fetch: a string (the
+ * Anthropic, OpenAI and Gemini SDKs), bytes, or a Request (the AWS SDK).
+ * A streamed body is not read (no SDK we use sends one).
+ */
+async function sentBody(input: Parameters<FetchFunction>[0], init: RequestInit | undefined): Promise<string | undefined> {
+  const body = init?.body;
+  if (typeof body === "string") return body;
+  if (body instanceof Uint8Array) return new TextDecoder().decode(body);
+  if (body instanceof ArrayBuffer) return new TextDecoder().decode(new Uint8Array(body));
+  if (body === undefined && input instanceof Request && input.body !== null) return input.clone().text();
+  return undefined;
 }
 
 /**

@@ -7,7 +7,7 @@ import { McpServersSection } from "./mcp-servers-section";
 import { useEffect, useId, useRef, useState } from "react";
 import type { Settings } from "../../../../shared/api";
 import { useAppStore } from "../../stores/app-store";
-import { modelRefOf, sameModel, useModelsStore } from "../../stores/models-store";
+import { missingCredential, modelRefOf, sameModel, useModelsStore } from "../../stores/models-store";
 import { useSettingsStore } from "../../stores/settings-store";
 import { useUiStore } from "../../stores/ui-store";
 import { ApiKeyRow } from "./api-key-row";
@@ -200,7 +200,7 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
             {models.map((m, i) => (
               <option key={`${m.provider}/${m.id}`} value={i}>
                 {m.providerLabel} · {m.name}
-                {m.configured ? "" : " (key missing)"}
+                {m.configured ? "" : ` (${missingCredential(m)})`}
               </option>
             ))}
           </select>

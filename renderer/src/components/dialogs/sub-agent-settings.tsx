@@ -4,7 +4,7 @@
  * tool holds to, and whether sub-agents get side-effect tools.
  */
 import type { ModelOption, SubAgentSettings } from "../../../../shared/api";
-import { modelRefOf, sameModel } from "../../stores/models-store";
+import { missingCredential, modelRefOf, sameModel } from "../../stores/models-store";
 
 const CAPS: { key: "maxPerTurn" | "maxConcurrent" | "maxDepth"; label: string; min: number; max: number }[] = [
   { key: "maxPerTurn", label: "Sub-agents per turn", min: 1, max: 50 },
@@ -41,7 +41,7 @@ export function SubAgentSettingsSection({
           {models.map((m, i) => (
             <option key={`${m.provider}/${m.id}`} value={i}>
               {m.providerLabel} · {m.name}
-              {m.configured ? "" : " (key missing)"}
+              {m.configured ? "" : ` (${missingCredential(m)})`}
             </option>
           ))}
         </select>

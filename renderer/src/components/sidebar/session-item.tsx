@@ -112,7 +112,7 @@ export const SessionItem = memo(function SessionItem({ session, active }: { sess
       {confirming && (
         <ConfirmDialog
           title="Delete this session?"
-          body={`“${session.title}” and its ${session.entryCount} entries will be deleted. This cannot be undone.`}
+          body={`“${session.title}” and its ${session.entryCount === 1 ? "1 entry" : `${session.entryCount.toLocaleString()} entries`} will be deleted. This cannot be undone.`}
           confirmLabel="Delete"
           onCancel={() => setConfirming(false)}
           onConfirm={() => {

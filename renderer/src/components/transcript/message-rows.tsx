@@ -94,10 +94,13 @@ export const AssistantRow = memo(function AssistantRow({
   message,
   seq,
   streaming = false,
+  attempts,
 }: {
   message: AssistantMessage;
   seq: number | null;
   streaming?: boolean;
+  /** Earlier failed attempts of this request (automatic retries), shown inside its error. */
+  attempts?: readonly AssistantMessage[];
 }) {
   const { models, actions, readOnly, running } = useTranscriptContext();
   const u = message.usage;
@@ -150,7 +153,13 @@ export const AssistantRow = memo(function AssistantRow({
         </div>
       )}
       {message.stopReason === "error" && (
-        <RequestError message={message} retry={readOnly ? undefined : actions.retry} running={running} readOnly={readOnly} />
+        <RequestError
+          message={message}
+          attempts={attempts ?? []}
+          retry={readOnly ? undefined : actions.retry}
+          running={running}
+          readOnly={readOnly}
+        />
       )}
     </div>
   );
@@ -159,11 +168,13 @@ export const AssistantRow = memo(function AssistantRow({
 /** A failed request: the provider's words, what to do about them, and Retry. */
 function RequestError({
   message,
+  attempts,
   retry,
   running,
   readOnly,
 }: {
   message: AssistantMessage;
+  attempts: readonly AssistantMessage[];
   retry?: () => void;
   running: boolean;
   readOnly: boolean;
@@ -175,6 +186,20 @@ function RequestError({
     <div className="msg-error" role="alert">
       <div className="msg-error-text">
         <span>{message.errorMessage ?? "The model request failed."}</span>
+        {attempts.length > 0 && (
+          <details className="error-attempts">
+            <summary>
+              Failed {attempts.length + 1} times ({attempts.length} automatic {attempts.length === 1 ? "retry" : "retries"})
+            </summary>
+            <ol>
+              {attempts.map((a, i) => (
+                <li key={i}>
+                  <time dateTime={timeAttribute(a.timestamp)}>{formatTime(a.timestamp)}</time> {a.errorMessage ?? "failed"}
+                </li>
+              ))}
+            </ol>
+          </details>
+        )}
         {hint && (
           <p className="error-hint">
             {hint.text}

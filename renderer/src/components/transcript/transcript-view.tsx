@@ -55,7 +55,7 @@ function RowView({ row }: { row: TranscriptRow }) {
     case "user":
       return <UserRow message={row.message} seq={row.seq} />;
     case "assistant":
-      return <AssistantRow message={row.message} seq={row.seq} />;
+      return <AssistantRow message={row.message} seq={row.seq} attempts={row.attempts} />;
     case "modelSwitch":
       return <ModelSwitchRow entry={row.entry} />;
     case "reasoningChange":
