@@ -113,7 +113,9 @@ describe("npm run agent -- run", () => {
       const approvals = entriesOf(run).filter((e) => e.type === "approval");
       expect(approvals).toEqual([expect.objectContaining({ toolName: "edit", decision: "approved", decidedBy: "user" })]);
       expect(readFileSync(join(workspace, "notes.md"), "utf8")).toBe("# Notes\nship on Monday\n");
-      expect(run.events.at(-1)?.event).toBe("stream.end");
+      // The turn's stream ends, then the run's own result closes the output.
+      expect(run.events.slice(-2).map((e) => e.event)).toEqual(["stream.end", "result"]);
+      expect(run.events.at(-1)?.payload).toMatchObject({ exitCode: 0 });
 
       // The same database the app opens holds the session, with its three requests' answers.
       const workbench = await createWorkbench({ dbPath, host: { mode: "web" }, version: "test", env: {} });

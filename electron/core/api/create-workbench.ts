@@ -224,7 +224,8 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       ? join(tmpdir(), "agent-workbench-tool-output", `memory-${process.pid}-${randomBytes(4).toString("hex")}`)
       : join(dirname(options.dbPath), "tool-output"),
   );
-  if (!memoryOutputs) void toolOutputs.sweep((id) => store.getSession(id) !== undefined);
+  // A store closed while the sweep runs throws before anything is removed: the sweep just stops.
+  if (!memoryOutputs) void toolOutputs.sweep((id) => store.getSession(id) !== undefined).catch(() => undefined);
   void sweepLegacyOutputs(join(tmpdir(), "agent-workbench-tool-output"), now());
   const env = options.env ?? process.env;
   const configDir = options.userConfigDir ?? userConfigDir(env);
