@@ -15,6 +15,7 @@ import {
   UsageSchema,
 } from "./protocol";
 import { ModelInfoSchema } from "./models";
+import { SearchEverythingParamsSchema, SearchEverythingResultSchema } from "./search";
 import { TodoItemSchema, TodoPlanInputSchema } from "./todo";
 import { ChangeReviewSchema, ProposalHunkSchema } from "./hunks";
 import {
@@ -465,6 +466,8 @@ export const requests = lazyTable({
       .strict(),
     result: z.array(SearchHitSchema),
   }),
+  /** Full-text search across every workspace, with filters, grouped per session (shared/search.ts). */
+  "search.everything": () => ({ params: SearchEverythingParamsSchema, result: SearchEverythingResultSchema }),
   "session.create": () => ({
     params: z.object({ workspaceId: z.string(), model: ModelRefSchema.optional(), title: z.string().max(200).optional() }).strict(),
     result: SessionSummarySchema,

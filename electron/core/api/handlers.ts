@@ -80,6 +80,7 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
 
     "session.list": (p: P<"session.list">) => store.listSessions(p.workspaceId, { limit: p.limit, before: p.before }),
     "session.search": (p: P<"session.search">) => store.search(p.query, { workspaceId: p.workspaceId, limit: p.limit }),
+    "search.everything": (p: P<"search.everything">) => store.searchEverything(p.query, p.filters, p.limit),
     "session.create": (p: P<"session.create">) => {
       if (!store.getWorkspace(p.workspaceId)) throw new NotFound(`no workspace ${p.workspaceId}`);
       const model = p.model ?? ctx.defaultModel();

@@ -133,7 +133,8 @@ function searchableText(content: string): string {
     const value: unknown = JSON.parse(content);
     if (!isSessionEntryShape(value)) return "";
     const entry = value as SessionEntry;
-    return entry.type === "message" ? messageText(entry.message) : "";
+    // \u0002 and \u0003 mark matches in snippets (search.ts): stored text must not be able to fake one.
+    return entry.type === "message" ? messageText(entry.message).replace(/[\u0002\u0003]/gu, " ") : "";
   } catch {
     return "";
   }

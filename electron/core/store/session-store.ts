@@ -39,6 +39,8 @@ import { repairAll, repairSession } from "./repair";
 import { salvageInto, type SalvageReport } from "./salvage";
 import type { TailMarks } from "./tail-marks";
 import { search, type SearchOptions } from "./search";
+import { searchEverything } from "./search-everything";
+import type { SearchEverythingResult, SearchFilters } from "../../../shared/search";
 import type { SearchIndexer } from "./search-index";
 import {
   createSession,
@@ -316,15 +318,27 @@ export class SessionStore {
   /** Catches the index up with every committed entry (as far as the disk takes it), then queries it. */
   search(query: string, options: SearchOptions = {}): SearchHit[] {
     return this.guard("search", () => {
-      try {
-        this.indexer.flush();
-      } catch (e) {
-        // A full or locked disk cannot take the newest index rows: search what is indexed (they stay pending).
-        if (!isStorageFailure(toStoreError(e, "search"))) throw e;
-        this.indexer.lastError = e;
-      }
+      this.catchUpIndex();
       return search(this.ctx, query, options);
     });
+  }
+
+  /** Search across every workspace with filters, grouped per session (search-everything.ts). */
+  searchEverything(query: string, filters: SearchFilters = {}, limit?: number): SearchEverythingResult {
+    return this.guard("search", () => {
+      this.catchUpIndex();
+      return searchEverything(this.ctx, query, filters, limit);
+    });
+  }
+
+  private catchUpIndex(): void {
+    try {
+      this.indexer.flush();
+    } catch (e) {
+      // A full or locked disk cannot take the newest index rows: search what is indexed (they stay pending).
+      if (!isStorageFailure(toStoreError(e, "search"))) throw e;
+      this.indexer.lastError = e;
+    }
   }
 
   // ------------------------------------------------------------ tool audit
