@@ -48,7 +48,7 @@ export const SearchGroupSchema = z.object({
   model: z.string().nullable(),
   /** Hits of this session among those read. */
   hitCount: z.number().int(),
-  /** The session's best hits (BM25 rank), at most three. */
+  /** The session's best hits (most matches in the snippet, then newest), at most three. */
   hits: z.array(GroupHitSchema),
   /** Newest hit's time: groups come newest first. */
   newest: z.number(),

@@ -60,7 +60,7 @@ describe("search everything", () => {
     const r = store.searchEverything("zebra");
     expect(r.groups[0].hitCount).toBe(8);
     expect(r.groups[0].hits).toHaveLength(3);
-    // BM25: the message that is all "zebra" ranks first.
+    // The message that is all "zebra" ranks first.
     expect(r.groups[0].hits[0].seq).toBe(6);
     expect(store.searchEverything("zebra", {}, 4)).toMatchObject({ truncated: true });
     store.close();
