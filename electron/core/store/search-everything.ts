@@ -124,7 +124,7 @@ function score(r: Row): number {
   return r.snippet.split("\u0002").length - 1;
 }
 
-/** Groups in the order of each session's newest hit; within one, the hits with the most matches first. */
+/** Groups newest hit first; within one, the hits with the most matches first. */
 function groupRows(rows: Row[]): SearchGroup[] {
   const groups = new Map<string, { group: SearchGroup; all: Row[] }>();
   for (const r of rows) {
@@ -150,7 +150,9 @@ function groupRows(rows: Row[]): SearchGroup[] {
     g.group.newest = Math.max(g.group.newest, r.timestamp);
     g.all.push(r);
   }
-  return [...groups.values()].map(({ group, all }) => ({
+  // FTS rowids follow the order rows were indexed in, which is only roughly time order across sessions.
+  const ordered = [...groups.values()].sort((a, b) => b.group.newest - a.group.newest);
+  return ordered.map(({ group, all }) => ({
     ...group,
     hits: all
       .sort((a, b) => score(b) - score(a) || b.timestamp - a.timestamp)
