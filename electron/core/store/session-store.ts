@@ -48,6 +48,7 @@ import {
   deleteSession,
   forkSession,
   getSession,
+  subAgentSessions,
   listSessions,
   renameSession,
   setSessionModel,
@@ -228,6 +229,9 @@ export class SessionStore {
   }
   createSubAgentSession(input: SubAgentSessionInput): SessionSummary {
     return this.guard("createSubAgentSession", () => createSubAgentSession(this.ctx, input));
+  }
+  subAgentSessions(parentId: string): SessionSummary[] {
+    return this.guard("subAgentSessions", () => subAgentSessions(this.ctx, parentId));
   }
   getSession(id: string): SessionSummary | undefined {
     return this.guard("getSession", () => getSession(this.ctx, id));
