@@ -16,6 +16,7 @@ import {
 } from "./protocol";
 import { ModelInfoSchema } from "./models";
 import { SearchEverythingParamsSchema, SearchEverythingResultSchema } from "./search";
+import { OtelStatusSchema, OtelUpdateSchema } from "./otel";
 import { TodoItemSchema, TodoPlanInputSchema } from "./todo";
 import { ChangeReviewSchema, ProposalHunkSchema } from "./hunks";
 import {
@@ -468,6 +469,10 @@ export const requests = lazyTable({
   }),
   /** Full-text search across every workspace, with filters, grouped per session (shared/search.ts). */
   "search.everything": () => ({ params: SearchEverythingParamsSchema, result: SearchEverythingResultSchema }),
+  /** OpenTelemetry export (shared/otel.ts): settings, and sending one session's trace now. */
+  "otel.get": () => ({ params: Empty, result: OtelStatusSchema }),
+  "otel.update": () => ({ params: OtelUpdateSchema, result: OtelStatusSchema }),
+  "otel.exportSession": () => ({ params: SessionId.strict(), result: z.object({ spans: z.number().int() }) }),
   "session.create": () => ({
     params: z.object({ workspaceId: z.string(), model: ModelRefSchema.optional(), title: z.string().max(200).optional() }).strict(),
     result: SessionSummarySchema,

@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
- 
+
 const root = require("@opentelemetry/otlp-proto-exporter-base/build/src/generated/root") as {
   opentelemetry: { proto: { collector: { trace: { v1: { ExportTraceServiceRequest: ProtoType } } } } };
 };

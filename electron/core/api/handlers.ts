@@ -12,6 +12,7 @@ import { composeMessage } from "./compose-message";
 import { listFolders } from "./folder-browser";
 import type { EcosystemMethod } from "./ecosystem-handlers";
 import type { StorageMethod } from "./storage-handlers";
+import type { OtelMethod } from "./otel-handlers";
 
 /** A bash allow rule must name its program; any rule needs text. */
 function checkRulePattern(tool: string, action: string, pattern: string): void {
@@ -22,7 +23,7 @@ function checkRulePattern(tool: string, action: string, pattern: string): void {
 type P<M extends keyof HandlerTable> = RequestParams<M>;
 type R<M extends keyof HandlerTable> = RequestResult<M>;
 
-export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, EcosystemMethod | StorageMethod> {
+export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, EcosystemMethod | StorageMethod | OtelMethod> {
   const { store } = ctx;
 
   const requireSession = (id: string) => findSession(store, id);
