@@ -32,7 +32,7 @@ describe("OpenTelemetry settings and live export", () => {
     const secrets = memorySecrets();
     const receiver = await startReceiver();
     const notices: string[] = [];
-    const otel = new OtelService({
+    const otel: OtelService = new OtelService({
       store,
       secrets,
       redactor: () => createRedactor(otel.secretValues()),
