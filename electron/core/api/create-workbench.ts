@@ -260,6 +260,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       bashHidden: isAbsolute(options.dbPath) ? [dirname(options.dbPath)] : [],
       outputDir: toolOutputs.dirFor(sessionId),
       onOutputKept: () => toolOutputs.boundTotal(),
+      traceparent: (toolCallId) => otel.traceparentFor(sessionId, toolCallId),
     });
     // The agent's own tools (todo, task) on top; its sub-agents share this session's runtime (docs/sub-agents.md).
     const subAgentHost = createSubAgentHost({

@@ -9,13 +9,16 @@ import { DEFAULT_OTEL_CONFIG, OtelConfigSchema, type OtelConfig, type OtelStatus
 import type { SecretStore } from "../api/workbench";
 import type { Redactor } from "../review/redact";
 import { exportSpans, type OtlpTarget } from "./exporter";
-import { sessionSpans, type TraceSource } from "./session-spans";
+import { traceIdOf, toolSpanId, traceparent } from "./ids";
+import { rootSessionOf, sessionSpans, type TraceSource } from "./session-spans";
 
 const SETTING_KEY = "otel";
 /** The key store entry holding the headers (JSON); provider keys never take this form. */
 export const HEADERS_SECRET = "otel:headers";
 
 export interface OtelStorePort extends TraceSource {
+  /** The session's audited tool calls (how many earlier calls share a call id). */
+  listToolCalls(sessionId: string): Array<{ toolCallId: string }>;
   getSetting(key: string): unknown;
   setSetting(key: string, value: unknown): void;
 }
@@ -118,6 +121,18 @@ export class OtelService {
         if (this.again.delete(sessionId)) this.turnEnded(sessionId);
       });
     this.running.set(sessionId, run);
+  }
+
+  /**
+   * TRACEPARENT for a tool call's commands while export is on: the trace of the session's top-level
+   * session, the call's execute_tool span (the same ids the export derives).
+   */
+  traceparentFor(sessionId: string, toolCallId: string): string | null {
+    if (this.config().endpoint === null) return null;
+    const rootId = rootSessionOf(this.options.store, sessionId);
+    if (rootId === null) return null;
+    const earlier = this.options.store.listToolCalls(sessionId).filter((c) => c.toolCallId === toolCallId).length - 1;
+    return traceparent(traceIdOf(rootId), toolSpanId(sessionId, toolCallId, Math.max(0, earlier)));
   }
 
   /** Waits for the exports under way (tests, shutdown). */

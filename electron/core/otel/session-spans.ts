@@ -46,7 +46,21 @@ export function sessionSpans(source: TraceSource, sessionId: string, options: Sp
   const session = source.getSession(sessionId);
   if (!session) return [];
   // The trace belongs to the top-level session: a sub-agent exported alone still lands in its parent's trace.
-  let root = session;
+  const rootId = rootSessionOf(source, sessionId) ?? session.id;
+  const resource = resourceFromAttributes({ "service.name": "agent-workbench", "service.version": options.serviceVersion });
+  const builder = new Builder(source, options, traceIdOf(rootId), rootId, resource);
+  const parent =
+    session.parentToolCallId !== undefined && session.parentSessionId !== null
+      ? builder.context(toolSpanId(session.parentSessionId, session.parentToolCallId))
+      : undefined;
+  builder.session(session, parent, 0, new Set());
+  return builder.spans;
+}
+
+/** The top-level session above a sub-agent's (itself for any other); null for an unknown session. */
+export function rootSessionOf(source: Pick<TraceSource, "getSession">, sessionId: string): string | null {
+  let root = source.getSession(sessionId);
+  if (!root) return null;
   const seen = new Set([root.id]);
   while (root.parentToolCallId !== undefined && root.parentSessionId !== null && seen.size < MAX_DEPTH) {
     const up = source.getSession(root.parentSessionId);
@@ -54,14 +68,7 @@ export function sessionSpans(source: TraceSource, sessionId: string, options: Sp
     seen.add(up.id);
     root = up;
   }
-  const resource = resourceFromAttributes({ "service.name": "agent-workbench", "service.version": options.serviceVersion });
-  const builder = new Builder(source, options, traceIdOf(root.id), root.id, resource);
-  const parent =
-    session.parentToolCallId !== undefined && session.parentSessionId !== null
-      ? builder.context(toolSpanId(session.parentSessionId, session.parentToolCallId))
-      : undefined;
-  builder.session(session, parent, 0, new Set());
-  return builder.spans;
+  return root.id;
 }
 
 class Builder {
