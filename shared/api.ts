@@ -16,7 +16,7 @@ import {
 } from "./protocol";
 import { ModelInfoSchema } from "./models";
 import { SearchEverythingParamsSchema, SearchEverythingResultSchema } from "./search";
-import { OtelStatusSchema, OtelUpdateSchema } from "./otel";
+import { OtelStatusSchema, OtelTargetSchema, OtelUpdateSchema } from "./otel";
 import { TodoItemSchema, TodoPlanInputSchema } from "./todo";
 import { ChangeReviewSchema, ProposalHunkSchema } from "./hunks";
 import {
@@ -472,7 +472,11 @@ export const requests = lazyTable({
   /** OpenTelemetry export (shared/otel.ts): settings, and sending one session's trace now. */
   "otel.get": () => ({ params: Empty, result: OtelStatusSchema }),
   "otel.update": () => ({ params: OtelUpdateSchema, result: OtelStatusSchema }),
-  "otel.exportSession": () => ({ params: SessionId.strict(), result: z.object({ spans: z.number().int() }) }),
+  /** `target`: send to this endpoint once (a headless run's --otlp), instead of the configured one; never stored. */
+  "otel.exportSession": () => ({
+    params: SessionId.extend({ target: OtelTargetSchema.optional() }).strict(),
+    result: z.object({ spans: z.number().int() }),
+  }),
   "session.create": () => ({
     params: z.object({ workspaceId: z.string(), model: ModelRefSchema.optional(), title: z.string().max(200).optional() }).strict(),
     result: SessionSummarySchema,

@@ -35,3 +35,14 @@ export const OtelUpdateSchema = OtelConfigSchema.partial()
     headers: z.record(HeaderName, HeaderValue).nullable().optional(),
   })
   .strict();
+
+/** A one-off export target (headless `run --otlp`). */
+export const OtelTargetSchema = z
+  .object({
+    endpoint: z.string().url().max(2048),
+    protocol: OtlpProtocolSchema,
+    headers: z.record(HeaderName, HeaderValue),
+    captureContent: z.boolean(),
+  })
+  .strict();
+export type OtelTarget = z.infer<typeof OtelTargetSchema>;

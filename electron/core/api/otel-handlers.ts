@@ -17,7 +17,7 @@ export function createOtelHandlers(otel: OtelService): Pick<HandlerTable, OtelMe
     },
     "otel.exportSession": async (p: RequestParams<"otel.exportSession">): Promise<RequestResult<"otel.exportSession">> => {
       try {
-        return { spans: await otel.exportSession(p.sessionId) };
+        return { spans: await otel.exportSession(p.sessionId, p.target) };
       } catch (e) {
         throw new ApiFailure("UNAVAILABLE", e instanceof Error ? e.message : String(e));
       }

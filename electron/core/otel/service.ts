@@ -5,7 +5,7 @@
  * with `live`, again after each of its turns. One export at a time per
  * session; a turn that ends while its session is sent queues one more.
  */
-import { DEFAULT_OTEL_CONFIG, OtelConfigSchema, type OtelConfig, type OtelStatus } from "../../../shared/otel";
+import { DEFAULT_OTEL_CONFIG, OtelConfigSchema, type OtelConfig, type OtelStatus, type OtelTarget } from "../../../shared/otel";
 import type { SecretStore } from "../api/workbench";
 import type { Redactor } from "../review/redact";
 import { exportSpans, type OtlpTarget } from "./exporter";
@@ -82,11 +82,11 @@ export class OtelService {
   }
 
   /** Sends the session's trace now; throws when export is off or the endpoint fails. Returns the spans sent. */
-  async exportSession(sessionId: string): Promise<number> {
-    const target = this.target();
+  async exportSession(sessionId: string, once?: OtelTarget): Promise<number> {
+    const target = once ?? this.target();
     if (target === null) throw new Error("OpenTelemetry export is off: set an endpoint in Settings → Observability");
     const spans = sessionSpans(this.options.store, sessionId, {
-      captureContent: this.config().captureContent,
+      captureContent: once ? once.captureContent : this.config().captureContent,
       redactor: this.options.redactor(),
       serviceVersion: this.options.version,
     });
