@@ -16,6 +16,7 @@ import { CheckpointSettingsSection } from "./checkpoint-settings";
 import { SubAgentSettingsSection } from "./sub-agent-settings";
 import { TurnLimitsSection } from "./turn-limits-settings";
 import { StorageSettingsSection } from "./storage-settings";
+import { ObservabilitySettingsSection } from "./observability-settings";
 import { WorkspaceRules } from "./workspace-rules";
 
 const BASE_URL_PRESETS: { label: string; url: string }[] = [
@@ -323,6 +324,7 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
           value={draft.checkpoints}
           onChange={(checkpoints) => set({ checkpoints })}
         />
+        <ObservabilitySettingsSection headingId={`${id}-otel`} />
         <StorageSettingsSection headingId={`${id}-storage`} />
 
         <section aria-labelledby={`${id}-theme`}>
