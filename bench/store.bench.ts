@@ -22,8 +22,13 @@
  *   once and cached under the OS temp folder (large-store.ts).
  *   openLargeWithCheckMs: the same open with the scan at open, as before.
  *
+ * - search1MMs: search everything (grouped, with snippets) over 1,000,000
+ *   messages, median over several queries; search1MFilteredMs: the same with
+ *   filters (workspace, model, date). The store is made once and cached
+ *   (search-million.ts). `--search-1m` runs only this part.
+ *
  * Targets: appendRatioToBaseline <= 1.5, load10kMs <= 150, search100kMs <= 20,
- * appendMaxMs <= 16, openLargeMs <= 100.
+ * appendMaxMs <= 16, openLargeMs <= 100, search1MMs < 50.
  */
 import Database from "better-sqlite3";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -32,11 +37,13 @@ import { join } from "node:path";
 import type { SessionEntry } from "../shared/protocol";
 import { SessionStore } from "../electron/core/store";
 import { largeStore } from "./large-store";
+import { measureSearchMillion } from "./search-million";
 import { mainThreadSched } from "./sched";
 import { RARE, nextEntry, pick, resetPendingCalls } from "./store-entries";
 
 /** `--append-only` stops after the append and load figures (for quick profiling runs). */
 const APPEND_ONLY = process.argv.includes("--append-only");
+const SEARCH_1M_ONLY = process.argv.includes("--search-1m");
 const APPENDS = 10_000;
 const SEARCH_MESSAGES = 100_000;
 /** Baseline and store alternate in chunks this size, so a noisy neighbour hits both alike. */
@@ -215,6 +222,7 @@ function main(dir: string): void {
   console.log(`size: ${round(bytes / 1e6, 1)} MB for ${messages} messages`);
 
   const large = measureLargeOpen(entries);
+  const million = measureSearchMillion();
 
   const result = {
     appendMedianMs: round(appendMedianMs),
@@ -230,6 +238,7 @@ function main(dir: string): void {
     load10kCpuMs: round(load10kCpuMs, 1),
     search100kMs: round(search100kMs, 3),
     bytesPerMessage: Math.round(bytesPerMessage),
+    ...million,
   };
   console.log(
     `load average at end: ${loadavg()
@@ -264,7 +273,8 @@ function measureLargeOpen(seed: SessionEntry[]): { openMs: number; withCheckMs: 
 
 const dir = mkdtempSync(join(tmpdir(), "store-bench-"));
 try {
-  main(dir);
+  if (SEARCH_1M_ONLY) console.log(`RESULT ${JSON.stringify(measureSearchMillion())}`);
+  else main(dir);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -3,7 +3,7 @@
  *
  *   npm run agent -- run --workspace <dir> [--model <provider>/<model>] [--reasoning <level>]
  *                        [--session <id> | --continue] [--approve all|read-only|none] [--trust-mcp]
- *                        [--max-budget-usd <usd>] [--max-turns <n>] [--json] [--db <file>] "<prompt>"
+ *                        [--max-budget-usd <usd>] [--max-turns <n>] [--otlp <url>] [--json] [--db <file>] "<prompt>"
  *
  * Prints the answer (or, with --json, one JSON event per line: {"event","payload"}, failures as "error"
  * events and a final "result" event) on stdout and
@@ -33,6 +33,7 @@ import { ReasoningLevelSchema } from "../shared/protocol";
 import type { ApprovalPolicy } from "../shared/api";
 import type { Workbench } from "../electron/core/api/workbench";
 import { runHeadless, type HeadlessIo } from "../electron/core/host/headless-run";
+import { otlpTargetFrom } from "../electron/core/otel/env-target";
 import { undoHeadless } from "../electron/core/host/headless-undo";
 import { startCore } from "../electron/core/host/start-core";
 import { createFileSecretStore, keyFileFor } from "../electron/core/host/file-secret-store";
@@ -42,7 +43,7 @@ import { createAcpAgent } from "../electron/core/acp/agent-server";
 import { acpStdio } from "../electron/core/acp/stdio";
 
 const USAGE = [
-  'usage: npm run agent -- run --workspace <dir> [--model <provider>/<model>] [--reasoning default|off|low|medium|high] [--session <id> | --continue] [--approve all|read-only|none] [--trust-mcp] [--max-budget-usd <usd>] [--max-turns <n>] [--json] [--db <file>] "<prompt>"',
+  'usage: npm run agent -- run --workspace <dir> [--model <provider>/<model>] [--reasoning default|off|low|medium|high] [--session <id> | --continue] [--approve all|read-only|none] [--trust-mcp] [--max-budget-usd <usd>] [--max-turns <n>] [--otlp <url>] [--json] [--db <file>] "<prompt>"',
   "       npm run agent -- undo --workspace <dir> [--session <id>] [--force] [--json] [--db <file>]",
   "       npm run --silent agent -- acp [--db <file>]",
 ].join("\n");
@@ -73,6 +74,7 @@ async function main(): Promise<void> {
         "trust-mcp": { type: "boolean", default: false },
         "max-budget-usd": { type: "string" },
         "max-turns": { type: "string" },
+        otlp: { type: "string" },
         help: { type: "boolean", default: false },
       },
       strict: true,
@@ -128,6 +130,14 @@ async function main(): Promise<void> {
   if (maxRoundTrips !== undefined && !(Number.isSafeInteger(maxRoundTrips) && maxRoundTrips > 0))
     usage(`--max-turns must be a positive whole number (got ${values["max-turns"]})`);
 
+  let otlp: ReturnType<typeof otlpTargetFrom> = null;
+  try {
+    otlp = otlpTargetFrom(values.otlp, process.env);
+  } catch (err) {
+    usage(err instanceof Error ? err.message : String(err));
+  }
+  if (otlp && !/^https?:\/\//u.test(otlp.endpoint)) usage(`--otlp must be an http(s) URL (got ${otlp.endpoint})`);
+
   process.exitCode = await withCore(
     values.db,
     (workbench, io) =>
@@ -142,6 +152,7 @@ async function main(): Promise<void> {
           approve,
           json: values.json,
           trustMcp: values["trust-mcp"],
+          ...(otlp ? { otlp } : {}),
           limits: {
             ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
             ...(maxRoundTrips !== undefined ? { maxRoundTrips } : {}),

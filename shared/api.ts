@@ -16,6 +16,8 @@ import {
   UsageSchema,
 } from "./protocol";
 import { ModelInfoSchema } from "./models";
+import { SearchEverythingParamsSchema, SearchEverythingResultSchema } from "./search";
+import { OtelStatusSchema, OtelTargetSchema, OtelUpdateSchema } from "./otel";
 import { TodoItemSchema, TodoPlanInputSchema } from "./todo";
 import { ChangeReviewSchema, ProposalHunkSchema } from "./hunks";
 import {
@@ -487,6 +489,16 @@ export const requests = lazyTable({
       .object({ query: z.string().min(1).max(500), workspaceId: z.string().optional(), limit: z.number().int().min(1).max(200).optional() })
       .strict(),
     result: z.array(SearchHitSchema),
+  }),
+  /** Full-text search across every workspace, with filters, grouped per session (shared/search.ts). */
+  "search.everything": () => ({ params: SearchEverythingParamsSchema, result: SearchEverythingResultSchema }),
+  /** OpenTelemetry export (shared/otel.ts): settings, and sending one session's trace now. */
+  "otel.get": () => ({ params: Empty, result: OtelStatusSchema }),
+  "otel.update": () => ({ params: OtelUpdateSchema, result: OtelStatusSchema }),
+  /** `target`: send to this endpoint once (a headless run's --otlp), instead of the configured one; never stored. */
+  "otel.exportSession": () => ({
+    params: SessionId.extend({ target: OtelTargetSchema.optional() }).strict(),
+    result: z.object({ spans: z.number().int() }),
   }),
   "session.create": () => ({
     params: z.object({ workspaceId: z.string(), model: ModelRefSchema.optional(), title: z.string().max(200).optional() }).strict(),

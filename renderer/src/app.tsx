@@ -6,6 +6,7 @@ import { Composer, COMPOSER_ID } from "./components/composer";
 import { DiffPanel } from "./components/diff/diff-panel";
 import { PanelBoundary } from "./components/error-boundary";
 import { CommandPalette } from "./components/dialogs/command-palette";
+import { SearchEverything } from "./components/search/search-everything";
 import { useRewindStore } from "./components/rewind/rewind-store";
 import { preloadLazyParts, RewindDialog, SettingsDialog } from "./lazy-parts";
 import { useUiStore } from "./stores/ui-store";
@@ -144,6 +145,9 @@ export function App() {
       )}
       <PanelBoundary name="the command palette">
         <CommandPalette newSession={newSession} />
+      </PanelBoundary>
+      <PanelBoundary name="search everything">
+        <SearchEverything />
       </PanelBoundary>
     </div>
   );

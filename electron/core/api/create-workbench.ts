@@ -53,6 +53,9 @@ import { damageNotice, lossNotice, recoveredNotice } from "./store-notices";
 import { createHandlers } from "./handlers";
 import { createEcosystemHandlers } from "./ecosystem-handlers";
 import { createStorageHandlers } from "./storage-handlers";
+import { createOtelHandlers } from "./otel-handlers";
+import { OtelService } from "../otel/service";
+import { createRedactor } from "../review/redact";
 import { KeyRing } from "./keys";
 import { ModelCatalog } from "./model-catalog";
 import { catalogUrl, LiveCatalog } from "../providers/catalog/live-catalog";
@@ -169,6 +172,15 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
 
   const keys = new KeyRing(options.env ?? process.env, options.host.secrets);
   await keys.load();
+  // Trace export (docs/observability.md); its headers are secrets like the keys, redacted alike.
+  const otel: OtelService = new OtelService({
+    store,
+    secrets: options.host.secrets,
+    redactor: () => createRedactor([...catalog.providers().flatMap((p) => keys.get(p) ?? []), ...otel.secretValues()]),
+    version: options.version,
+    onError: (message) => emit("app.notice", { level: "warning", message }),
+  });
+  await otel.load();
   const listeners = new Set<WorkbenchEventListener>();
   const agents = new Map<string, SessionAgent>();
   const audit = new ToolAudit(store);
@@ -258,6 +270,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       bashHidden: isAbsolute(options.dbPath) ? [dirname(options.dbPath)] : [],
       outputDir: toolOutputs.dirFor(sessionId),
       onOutputKept: () => toolOutputs.boundTotal(),
+      traceparent: (toolCallId) => otel.traceparentFor(sessionId, toolCallId),
     });
     // Hooks around the workspace's tools (docs/conventions.md#hooks); sub-agents' calls go through them too.
     const hooked = withHooks(sessionTools, {
@@ -320,6 +333,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
         // A turn's last summary is announced before the turn says it ended.
         if (event === "stream.end") summaries.announce(sessionId);
         emit(event, payload);
+        if (event === "stream.end") otel.turnEnded(sessionId);
       },
       audit: (sid, event) => audit.write(sid, event, now()),
       saveRule: (rule) => {
@@ -425,7 +439,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       const model = catalog.find(ref);
       return model !== undefined && catalog.provider(model.provider) !== undefined;
     },
-    knownSecrets: () => catalog.providers().flatMap((p) => keys.get(p) ?? []),
+    knownSecrets: () => [...catalog.providers().flatMap((p) => keys.get(p) ?? []), ...otel.secretValues()],
     toolSpecs: (sessionId) => {
       const session = store.getSession(sessionId);
       const mcp = session ? services.mcp(session.workspaceId) : null;
@@ -471,6 +485,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     ...createEcosystemHandlers(ctx),
     ...createStorageHandlers(ctx),
     ...createImporterHandlers({ store, roots: () => agentRoots(env), now, onSessionChanged: (s) => emit("session.updated", s) }),
+    ...createOtelHandlers(otel),
     ...review,
     // Files at a step and exports read the checkpoints, so what bash changed shows too (docs/checkpoints.md).
     "review.fileStates": async (p: { sessionId: string; seq: number }) =>

@@ -15,6 +15,7 @@ import type { EcosystemMethod } from "./ecosystem-handlers";
 import type { StorageMethod } from "./storage-handlers";
 import { withOrigin, type ImporterMethod } from "../importers/handlers";
 import { withResults } from "../review/fork";
+import type { OtelMethod } from "./otel-handlers";
 
 /** A bash allow rule must name its program; any rule needs text. */
 function checkRulePattern(tool: string, action: string, pattern: string): void {
@@ -25,7 +26,7 @@ function checkRulePattern(tool: string, action: string, pattern: string): void {
 type P<M extends keyof HandlerTable> = RequestParams<M>;
 type R<M extends keyof HandlerTable> = RequestResult<M>;
 
-export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, EcosystemMethod | StorageMethod | ImporterMethod> {
+export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, EcosystemMethod | StorageMethod | ImporterMethod | OtelMethod> {
   const { store } = ctx;
 
   const requireSession = (id: string) => findSession(store, id);
@@ -86,6 +87,7 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
       return { ...page, sessions: page.sessions.map((s) => withOrigin(store, s)) };
     },
     "session.search": (p: P<"session.search">) => store.search(p.query, { workspaceId: p.workspaceId, limit: p.limit }),
+    "search.everything": (p: P<"search.everything">) => store.searchEverything(p.query, p.filters, p.limit),
     "session.create": (p: P<"session.create">) => {
       if (!store.getWorkspace(p.workspaceId)) throw new NotFound(`no workspace ${p.workspaceId}`);
       const model = p.model ?? ctx.defaultModel();

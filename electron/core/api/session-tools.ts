@@ -32,6 +32,7 @@ export interface SessionToolsOptions {
   /** The session's folder for bash's output files, and the bound on all sessions' (tools/output-files.ts). */
   outputDir?: string;
   onOutputKept?: () => Promise<void>;
+  traceparent?: ToolRuntimeOptions["traceparent"];
 }
 
 export function createSessionTools(options: SessionToolsOptions): ToolRuntimePort {
@@ -56,6 +57,7 @@ export function createSessionTools(options: SessionToolsOptions): ToolRuntimePor
         bashHidden: options.bashHidden,
         outputDir: options.outputDir,
         onOutputKept: options.onOutputKept,
+        traceparent: options.traceparent,
         bashSandbox: bashSandbox.mode,
         bashNetwork: bashSandbox.network,
         webFetch: () => {

@@ -17,6 +17,7 @@
  * which limit stopped it and exits 1. A compaction the settings say to ask
  * for is answered "compact" (no one is there to ask), and said on stderr.
  */
+import type { OtelTarget } from "../../../shared/otel";
 import { formatWait } from "../agent/retry";
 import type {
   EventName,
@@ -48,6 +49,8 @@ export interface HeadlessRunOptions {
   trustMcp?: boolean;
   /** The run's limits, over the ones in Settings. */
   limits?: { maxCostUsd?: number; maxRoundTrips?: number };
+  /** Sends the session's trace here when the run ends (--otlp, OTEL_EXPORTER_OTLP_*: otel/env-target.ts). */
+  otlp?: OtelTarget;
 }
 
 export interface HeadlessIo {
@@ -249,6 +252,15 @@ export async function runHeadless(workbench: Workbench, options: HeadlessRunOpti
     process.off("SIGINT", abort);
   }
 
+  if (options.otlp) {
+    // The run's outcome stands either way: a collector that is down is said on stderr, never the exit code.
+    try {
+      const sent = await call(workbench, "otel.exportSession", { sessionId, target: options.otlp });
+      if (!options.json) io.err(`trace: ${sent.spans} spans sent`);
+    } catch (e) {
+      io.err(`trace export failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
   const last = lastAssistant as AssistantMessage | null;
   if (last?.limit && last.stopReason !== "error" && last.stopReason !== "aborted") {
     if (!options.json) io.out(textOf(last));

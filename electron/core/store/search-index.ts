@@ -106,13 +106,17 @@ export function indexPending(ctx: StoreContext, sessionIds: Iterable<string> | "
   return indexSlice(ctx, sessionIds).indexed;
 }
 
+// eslint-disable-next-line no-control-regex -- the snippet markers are control characters
+const MARKERS = /[\u0002\u0003]/gu;
+
 /** `messageText` of a stored message row; "" for a row that no longer parses (loading reports those). */
 function searchableText(content: string): string {
   try {
     const value: unknown = JSON.parse(content);
     if (!isSessionEntryShape(value)) return "";
     const entry = value as SessionEntry;
-    return entry.type === "message" ? messageText(entry.message) : "";
+    // \u0002 and \u0003 mark matches in snippets (search.ts): stored text must not be able to fake one.
+    return entry.type === "message" ? messageText(entry.message).replace(MARKERS, " ") : "";
   } catch {
     return "";
   }

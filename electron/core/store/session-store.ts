@@ -39,6 +39,8 @@ import { repairAll, repairSession } from "./repair";
 import { salvageInto, type SalvageReport } from "./salvage";
 import type { TailMarks } from "./tail-marks";
 import { search, type SearchOptions } from "./search";
+import { searchEverything } from "./search-everything";
+import type { SearchEverythingResult, SearchFilters } from "../../../shared/search";
 import type { SearchIndexer } from "./search-index";
 import {
   createSession,
@@ -46,6 +48,7 @@ import {
   deleteSession,
   forkSession,
   getSession,
+  subAgentSessions,
   listSessions,
   renameSession,
   setSessionModel,
@@ -226,6 +229,9 @@ export class SessionStore {
   createSubAgentSession(input: SubAgentSessionInput): SessionSummary {
     return this.guard("createSubAgentSession", () => createSubAgentSession(this.ctx, input));
   }
+  subAgentSessions(parentId: string): SessionSummary[] {
+    return this.guard("subAgentSessions", () => subAgentSessions(this.ctx, parentId));
+  }
   getSession(id: string): SessionSummary | undefined {
     return this.guard("getSession", () => getSession(this.ctx, id));
   }
@@ -326,15 +332,27 @@ export class SessionStore {
   /** Catches the index up with every committed entry (as far as the disk takes it), then queries it. */
   search(query: string, options: SearchOptions = {}): SearchHit[] {
     return this.guard("search", () => {
-      try {
-        this.indexer.flush();
-      } catch (e) {
-        // A full or locked disk cannot take the newest index rows: search what is indexed (they stay pending).
-        if (!isStorageFailure(toStoreError(e, "search"))) throw e;
-        this.indexer.lastError = e;
-      }
+      this.catchUpIndex();
       return search(this.ctx, query, options);
     });
+  }
+
+  /** Search across every workspace with filters, grouped per session (search-everything.ts). */
+  searchEverything(query: string, filters: SearchFilters = {}, limit?: number): SearchEverythingResult {
+    return this.guard("search", () => {
+      this.catchUpIndex();
+      return searchEverything(this.ctx, query, filters, limit);
+    });
+  }
+
+  private catchUpIndex(): void {
+    try {
+      this.indexer.flush();
+    } catch (e) {
+      // A full or locked disk cannot take the newest index rows: search what is indexed (they stay pending).
+      if (!isStorageFailure(toStoreError(e, "search"))) throw e;
+      this.indexer.lastError = e;
+    }
   }
 
   // ------------------------------------------------------------ tool audit

@@ -72,6 +72,14 @@ export function getSession(ctx: StoreContext, id: string): SessionSummary | unde
   return row && toSummary(row);
 }
 
+/** The sub-agent sessions a session's task calls started (not its forks), oldest first. */
+export function subAgentSessions(ctx: StoreContext, parentId: string): SessionSummary[] {
+  const rows = ctx
+    .stmt(`${SUMMARY_SELECT} WHERE s.parent_session_id = ? AND s.parent_tool_call_id IS NOT NULL AND ${VISIBLE} ORDER BY s.num`)
+    .all(parentId) as SessionRow[];
+  return rows.map(toSummary);
+}
+
 export function requireSession(ctx: StoreContext, id: string): SessionSummary {
   const s = getSession(ctx, id);
   if (s === undefined) throw new StoreError("NOT_FOUND", `no session ${id}`);

@@ -18,6 +18,11 @@ export interface ToolCallInput {
 }
 
 export interface ToolRuntimeOptions {
+  /**
+   * W3C trace context for a side-effect call's commands (`TRACEPARENT`), so a user's instrumented
+   * tools nest under the call's execute_tool span (docs/observability.md); null: none.
+   */
+  traceparent?: (toolCallId: string) => string | null;
   workspaceRoot: string;
   /** As a function: read at every decision, so a change in Settings applies to the next call. */
   policy?: ToolPolicy | (() => ToolPolicy);

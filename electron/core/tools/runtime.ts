@@ -52,6 +52,12 @@ interface Pending {
   inside?: ReadonlySet<string>;
 }
 
+/** The environment with TRACEPARENT set (a valid W3C value only), or the same object when there is none. */
+function traceEnv<E extends Record<string, string | undefined>>(env: E, traceparent: string | null): E {
+  if (traceparent === null || !/^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/u.test(traceparent)) return env;
+  return { ...env, TRACEPARENT: traceparent };
+}
+
 export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   // Functions are read at every decision and every budget check: a change in Settings applies at once.
   const { policy: policyOption, budget: budgetOption } = options;
@@ -371,7 +377,9 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
         async (s) => {
           const ctx = await context(s);
           if (!ctx.ok) return failure(ctx.error);
-          const callCtx = entry.unsandboxed ? { ...ctx.value, bash: unsandboxedByUser(ctx.value.bash) } : ctx.value;
+          const traced = traceEnv(ctx.value.env, options.traceparent?.(entry.proposal.toolCallId) ?? null);
+          const base = traced === ctx.value.env ? ctx.value : { ...ctx.value, env: traced };
+          const callCtx = entry.unsandboxed ? { ...base, bash: unsandboxedByUser(base.bash) } : base;
           return sideDef.execute(entry.proposal.args, callCtx, entry.proposal.fingerprint, entry.review);
         },
         (e) => failure(e),

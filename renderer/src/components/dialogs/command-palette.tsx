@@ -8,6 +8,7 @@ import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { isDialogOpen, isTextField } from "../../lib/keyboard";
 import { openReplay } from "../../replay";
 import { useUiStore } from "../../stores/ui-store";
+import { openSearchEverything } from "../search/search-everything";
 import { useWorkspaceStore } from "../../stores/workspace-store";
 
 const MOD = typeof navigator !== "undefined" && /Mac|iPhone|iPad/.test(navigator.platform) ? "Cmd" : "Ctrl";
@@ -28,6 +29,7 @@ export function commands(actions: { newSession(): void }): Command[] {
   const list: Command[] = [
     { label: "New session", keys: "Alt+N", run: ws.workspace ? actions.newSession : undefined },
     { label: "Search sessions", keys: `${MOD}+K`, run: () => document.getElementById("session-search")?.focus() },
+    { label: "Search everything (all workspaces, with filters)", keys: `${MOD}+Shift+F`, run: openSearchEverything },
     { label: "Change model", keys: "", run: ws.activeSessionId || ws.workspace ? () => ui.setModelMenuOpen(true) : undefined },
     { label: "Settings", keys: "", run: () => ui.setSettingsOpen(true) },
     {
