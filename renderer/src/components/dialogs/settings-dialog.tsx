@@ -17,6 +17,7 @@ import { SubAgentSettingsSection } from "./sub-agent-settings";
 import { TurnLimitsSection } from "./turn-limits-settings";
 import { StorageSettingsSection } from "./storage-settings";
 import { ImportAgentsSection } from "./import-agents-settings";
+import { TeamSettingsSection } from "./team-settings";
 import { WorkspaceRules } from "./workspace-rules";
 
 const BASE_URL_PRESETS: { label: string; url: string }[] = [
@@ -324,6 +325,7 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
           value={draft.checkpoints}
           onChange={(checkpoints) => set({ checkpoints })}
         />
+        <TeamSettingsSection headingId={`${id}-team`} />
         <StorageSettingsSection headingId={`${id}-storage`} />
         <ImportAgentsSection headingId={`${id}-import-agents`} />
 
