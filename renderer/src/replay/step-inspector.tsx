@@ -14,6 +14,7 @@ import { KIND_LABEL, OUTCOME_LABEL, formatDateTime, formatLatency } from "./repl
 import { useReplayStore } from "./replay-store";
 import { useRewindStore } from "../components/rewind/rewind-store";
 import { StepNotes } from "./step-notes";
+import { TeamStepNotes } from "./team-notes";
 import type { StepIndex } from "./step-view";
 
 /** Steps that are a request to a model: "what the model saw" applies. */
@@ -129,6 +130,7 @@ export function StepInspector({ index }: { index: StepIndex }) {
         </PanelBoundary>
       </div>
       <PanelBoundary name="the notes of this step" resetKey={item}>
+        <TeamStepNotes seq={item.seq} step={item.index + 1} />
         <StepNotes seq={item.seq} step={item.index + 1} />
       </PanelBoundary>
     </div>
