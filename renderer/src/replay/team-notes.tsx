@@ -2,7 +2,8 @@
  * Replay of a copy opened from the team library: the team's notes and verdicts
  * on the current step, live (team.note events), each attributed to the
  * database role that wrote it; a form to add one; and the session's review
- * state (open / changes requested / approved). Local notes stay in StepNotes.
+ * state (open / changes requested / approved). It takes the place of the local
+ * notes (StepNotes) for such a copy.
  */
 import { useEffect, useState, type FormEvent } from "react";
 import type { NoteVerdict } from "../../../shared/review";
@@ -48,7 +49,7 @@ function ReviewStateControl({ teamId }: { teamId: string }) {
   );
 }
 
-/** Renders nothing unless the replayed session was opened from the team library. */
+/** Renders nothing unless the replayed session was opened from the team library (step-inspector.tsx). */
 export function TeamStepNotes({ seq, step }: { seq: number; step: number }) {
   const sessionId = useReplayStore((s) => s.sessionId);
   const copy = useTeamStore((s) => (sessionId ? s.opened[sessionId] : undefined));
