@@ -137,3 +137,24 @@ test("a session published on one machine is reviewed on another, and the first s
   await expect(aliceNotes.getByLabel("Team review state")).toHaveValue("changesRequested");
   await screenshot(alice.page, "team-library-live-note");
 });
+
+test("a wrong password shows Denied with the server's reason, and the password is shown nowhere", async ({ bob }) => {
+  test.skip(team === null, skipReason);
+  const wrong = "not-bobs-password-5e1d";
+  await bob.page.goto(bob.host.url);
+  await openWorkspace(bob.page, bob.host.workspace);
+  await bob.page.getByRole("button", { name: "Settings" }).click();
+  const dialog = bob.page.getByRole("dialog", { name: "Settings" });
+  await dialog.getByLabel("Team URL").fill(team!.pg.url("bob", wrong, "workbench"));
+  await dialog.getByLabel("Team default project").fill("alpha");
+  await dialog.getByRole("button", { name: "Save team connection" }).click();
+  const status = dialog.getByRole("status", { name: "Team library status" });
+  await expect(status).toContainText("Denied by the server");
+  await expect(dialog.getByLabel("Team URL")).toHaveValue("");
+  expect(await bob.page.content()).not.toContain(wrong);
+  // The right password, typed in its own field, replaces the stored one: connected.
+  await dialog.getByLabel("Team password").fill(PASSWORDS.bob);
+  await dialog.getByRole("button", { name: "Save team connection" }).click();
+  await expect(status).toContainText("Connected");
+  await expect(dialog.getByLabel("Team password")).toHaveValue("");
+});
