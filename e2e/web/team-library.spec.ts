@@ -136,6 +136,10 @@ test("a session published on one machine is reviewed on another, and the first s
   await expect(note).toContainText("Problem");
   await expect(aliceNotes.getByLabel("Team review state")).toHaveValue("changesRequested");
   await screenshot(alice.page, "team-library-live-note");
+
+  // After a reload the replayed copy is still reviewed with the team, its notes read from the server.
+  await alice.page.reload();
+  await expect(aliceNotes.getByRole("article", { name: "Note by bob" })).toContainText("Also add a test for the empty input.");
 });
 
 test("a wrong password shows Denied with the server's reason, and the password is shown nowhere", async ({ bob }) => {

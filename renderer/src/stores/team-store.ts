@@ -4,6 +4,7 @@
  * here as local copies. Notes and review changes arrive live as events.
  */
 import { create } from "zustand";
+import { z } from "zod";
 import { WorkbenchApiError, type RequestResult } from "../../../shared/api";
 import type { ReviewState, TeamNote, TeamSession, TeamStatus } from "../../../shared/team";
 import type { AppClient } from "../api/client";
@@ -45,6 +46,27 @@ interface TeamState {
   setStatus(status: TeamStatus): void;
 }
 
+const OPENED_KEY = "workbench.team.opened";
+const OpenedSchema = z.record(z.string(), z.object({ teamId: z.string().uuid(), revision: z.number().int().positive() }));
+
+/** The copies opened from the library, kept in this browser so a reload still reviews them with the team. */
+function readOpened(): Record<string, OpenedCopy> {
+  try {
+    const parsed = OpenedSchema.safeParse(JSON.parse(localStorage.getItem(OPENED_KEY) ?? "{}"));
+    return parsed.success ? parsed.data : {};
+  } catch {
+    return {};
+  }
+}
+
+function writeOpened(opened: Record<string, OpenedCopy>): void {
+  try {
+    localStorage.setItem(OPENED_KEY, JSON.stringify(opened));
+  } catch {
+    // Storage may be unavailable: the mapping then lasts until the page reloads.
+  }
+}
+
 function configureParams(p: {
   url?: string;
   connection?: NonNullable<TeamSettings["connection"]> | null;
@@ -84,7 +106,7 @@ export const useTeamStore = create<TeamState>((set, get) => {
     sessions: [],
     listError: null,
     notes: {},
-    opened: {},
+    opened: readOpened(),
 
     async loadSettings() {
       const settings = await client().call("team.settings", {});
@@ -117,7 +139,9 @@ export const useTeamStore = create<TeamState>((set, get) => {
     },
     async open(teamId, workspaceId) {
       const out = await guarded(() => client().call("team.open", { id: teamId, workspaceId }));
-      set({ opened: { ...get().opened, [out.localSessionId]: { teamId, revision: out.revision } } });
+      const opened = { ...get().opened, [out.localSessionId]: { teamId, revision: out.revision } };
+      writeOpened(opened);
+      set({ opened });
       void get().loadNotes(teamId);
       return out.localSessionId;
     },
