@@ -14,6 +14,8 @@ import { PASSWORDS, startTeamEnv, type TeamEnv } from "../../test/team/team-env"
 
 const MODEL = { provider: "anthropic", api: "anthropic-messages", id: "claude-opus-4-6" } as const;
 const TITLE = "Fix the parser's off-by-one";
+/** Another reviewer's note is text, never markup, on the machine that shows it. */
+const HOSTILE = '<img src="x" onerror="window.__xss = 1"> empty input';
 const ENTRIES: unknown[] = [
   {
     type: "message",
@@ -124,7 +126,7 @@ test("a session published on one machine is reviewed on another, and the first s
   const bobNotes = bob.page.getByRole("region", { name: "Team notes on this entry" });
   await expect(bobNotes).toBeVisible();
   await expect(bob.page.getByText("The loop stops one short").first()).toBeVisible();
-  await bobNotes.getByRole("textbox", { name: "Team note" }).fill("Also add a test for the empty input.");
+  await bobNotes.getByRole("textbox", { name: "Team note" }).fill(`Also add a test for the empty input. ${HOSTILE}`);
   await bobNotes.getByRole("radio", { name: "Problem" }).click();
   await bobNotes.getByRole("button", { name: "Add team note" }).click();
   await expect(bobNotes.getByRole("article", { name: "Note by bob" })).toContainText("Also add a test for the empty input.");
@@ -135,6 +137,8 @@ test("a session published on one machine is reviewed on another, and the first s
   await expect(note).toContainText("Also add a test for the empty input.");
   await expect(note).toContainText("Problem");
   await expect(aliceNotes.getByLabel("Team review state")).toHaveValue("changesRequested");
+  await expect(note).toContainText(HOSTILE);
+  expect(await alice.page.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined();
   await screenshot(alice.page, "team-library-live-note");
 
   // After a reload the replayed copy is still reviewed with the team, its notes read from the server.
