@@ -28,12 +28,14 @@
  *
  * Env: E2E_DB, E2E_WORKSPACE, E2E_STATIC, E2E_CONFIG_DIR (the user's config folder: mcp.json, AGENTS.md, commands/),
  * E2E_NOTICES (a JSON array of start notices), E2E_DEMO ("1": the demo provider is on, as with --demo),
- * E2E_SEED (a session written into the store before the workbench opens it: seed-session.ts).
+ * E2E_SEED (a session written into the store before the workbench opens it: seed-session.ts),
+ * E2E_KEY_FILE (a key file: the host has a key store, as `npm run web` has).
  */
 import { createServer } from "node:http";
 import { z } from "zod";
 import type { AddressInfo } from "node:net";
 import { createWorkbench } from "../../electron/core/api/create-workbench";
+import { createFileSecretStore } from "../../electron/core/host/file-secret-store";
 import {
   createDemoResponder,
   faults,
@@ -228,7 +230,12 @@ async function main(): Promise<void> {
 
   const workbench = await createWorkbench({
     dbPath,
-    host: { mode: "web", notices: z.array(z.string()).parse(JSON.parse(process.env.E2E_NOTICES || "[]")) },
+    host: {
+      mode: "web",
+      notices: z.array(z.string()).parse(JSON.parse(process.env.E2E_NOTICES || "[]")),
+      // A key file as `npm run web` keeps (the team password goes there through Settings → Team).
+      ...(process.env.E2E_KEY_FILE ? { secrets: createFileSecretStore({ filePath: process.env.E2E_KEY_FILE }) } : {}),
+    },
     version: "e2e",
     env: {
       ANTHROPIC_API_KEY: "sk-ant-e2e-not-a-real-key",

@@ -40,9 +40,10 @@ export const WORKSPACE_FILES: Record<string, string> = {
  * `files`: the workspace's files instead of WORKSPACE_FILES. `demo`: the offline
  * demo provider is on (as with `--demo`), played by the same faux server.
  * `seed`: a session of these entries is in the store, in the workspace, before the app starts (seed-session.ts).
+ * `keyStore`: the host keeps saved secrets in a key file in its folder, as `npm run web` does.
  */
 export async function startHost(
-  options: { notices?: string[]; files?: Record<string, string>; demo?: boolean; seed?: Omit<Seed, "workspace"> } = {},
+  options: { notices?: string[]; files?: Record<string, string>; demo?: boolean; seed?: Omit<Seed, "workspace">; keyStore?: boolean } = {},
 ): Promise<E2EHost> {
   const host = await spawnHost<{ url: string; controlUrl: string }>({
     script: "e2e/helpers/host-main.ts",
@@ -55,6 +56,7 @@ export async function startHost(
       E2E_NOTICES: JSON.stringify(options.notices ?? []),
       E2E_DEMO: options.demo ? "1" : "",
       E2E_SEED: options.seed ? JSON.stringify({ workspace, ...options.seed }) : "",
+      E2E_KEY_FILE: options.keyStore ? join(dir, "keys.json") : "",
     }),
   });
   const { url, controlUrl } = host.info;

@@ -13,6 +13,7 @@ import { useUiStore } from "./stores/ui-store";
 import { Header } from "./components/header";
 import { SessionPane } from "./components/session-pane";
 import { SessionsSection } from "./components/sidebar/sessions-section";
+import { TeamLibrarySection } from "./components/team/team-library-section";
 import { WorkspaceSection } from "./components/sidebar/workspace-section";
 import { Toasts } from "./components/toasts";
 import { useApplyTheme } from "./components/use-theme";
@@ -96,6 +97,9 @@ export function App() {
         </PanelBoundary>
         <PanelBoundary name="the session list">
           <SessionsSection onNewSession={newSession} />
+        </PanelBoundary>
+        <PanelBoundary name="the team library">
+          <TeamLibrarySection />
         </PanelBoundary>
         {/* In the sidebar's flow, under the list: a notice never covers a control, and a dialog covers it. */}
         <PanelBoundary name="the notices">

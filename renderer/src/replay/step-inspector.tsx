@@ -14,6 +14,8 @@ import { KIND_LABEL, OUTCOME_LABEL, formatDateTime, formatLatency } from "./repl
 import { useReplayStore } from "./replay-store";
 import { useRewindStore } from "../components/rewind/rewind-store";
 import { StepNotes } from "./step-notes";
+import { TeamStepNotes } from "./team-notes";
+import { useTeamStore } from "../stores/team-store";
 import type { StepIndex } from "./step-view";
 
 /** Steps that are a request to a model: "what the model saw" applies. */
@@ -116,6 +118,8 @@ const StepDetails = memo(function StepDetails({ item }: { item: TimelineItem }) 
 
 export function StepInspector({ index }: { index: StepIndex }) {
   const item = useReplayStore((s) => s.data?.items[s.cursor] ?? null);
+  const sessionId = useReplayStore((s) => s.sessionId);
+  const teamCopy = useTeamStore((s) => sessionId !== null && sessionId in s.opened);
   if (!item) return null;
   const label = `step ${item.index + 1} (entry ${item.seq})`;
   return (
@@ -129,7 +133,8 @@ export function StepInspector({ index }: { index: StepIndex }) {
         </PanelBoundary>
       </div>
       <PanelBoundary name="the notes of this step" resetKey={item}>
-        <StepNotes seq={item.seq} step={item.index + 1} />
+        {/* A copy opened from the team library is reviewed with the team: its notes go to the library. */}
+        {teamCopy ? <TeamStepNotes seq={item.seq} step={item.index + 1} /> : <StepNotes seq={item.seq} step={item.index + 1} />}
       </PanelBoundary>
     </div>
   );

@@ -8,6 +8,7 @@ import { useAppStore } from "./app-store";
 import { useContextStore } from "./context-store";
 import { useTranscriptStore, type TranscriptOp } from "./transcript-store";
 import { useUiStore } from "./ui-store";
+import { wireTeamEvents } from "./team-store";
 import { useTurnStore } from "./turn-store";
 import { useWorkspaceStore } from "./workspace-store";
 
@@ -41,6 +42,7 @@ export function wireEvents(c: AppClient): () => void {
     c.on("context.meter", (meter) => useContextStore.getState().set(meter)),
     c.on("session.updated", (summary) => useWorkspaceStore.getState().upsertSession(summary)),
     c.on("app.notice", (notice) => useAppStore.getState().notify(notice.level === "error" ? "error" : "info", notice.message)),
+    wireTeamEvents(c),
     c.onConnection((info) => {
       const prev = useAppStore.getState().connection;
       useAppStore.getState().setConnection(info);

@@ -18,6 +18,7 @@ import { TurnLimitsSection } from "./turn-limits-settings";
 import { StorageSettingsSection } from "./storage-settings";
 import { ImportAgentsSection } from "./import-agents-settings";
 import { ObservabilitySettingsSection } from "./observability-settings";
+import { TeamSettingsSection } from "./team-settings";
 import { WorkspaceRules } from "./workspace-rules";
 
 const BASE_URL_PRESETS: { label: string; url: string }[] = [
@@ -326,6 +327,7 @@ function SettingsForm({ onClose }: { onClose: () => void }) {
           onChange={(checkpoints) => set({ checkpoints })}
         />
         <ObservabilitySettingsSection headingId={`${id}-otel`} />
+        <TeamSettingsSection headingId={`${id}-team`} />
         <StorageSettingsSection headingId={`${id}-storage`} />
         <ImportAgentsSection headingId={`${id}-import-agents`} />
 

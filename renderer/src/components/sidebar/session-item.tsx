@@ -9,6 +9,7 @@ import { ConfirmDialog } from "../dialogs/confirm-dialog";
 import { CloseIcon, ForkIcon, PencilIcon } from "../icons";
 import { ReplayButton } from "../../replay";
 import { originOf } from "../../lib/session-origin";
+import { PublishButton } from "../team/publish-button";
 
 export const SessionItem = memo(function SessionItem({ session, active }: { session: SessionSummary; active: boolean }) {
   const selectSession = useWorkspaceStore((s) => s.selectSession);
@@ -76,6 +77,7 @@ export const SessionItem = memo(function SessionItem({ session, active }: { sess
       {!renaming && (
         <span className="session-actions">
           <ReplayButton session={session} />
+          <PublishButton session={session} />
           <button
             type="button"
             className="icon"
