@@ -31,9 +31,9 @@ describe("npm run wire", () => {
     expect(validateRequest("anthropic-messages", JSON.parse(outcome.stdout))).toBeNull();
   });
 
-  it("offers the seven default tools", async () => {
+  it("offers the eight default tools", async () => {
     const { specs } = await loadDefaultToolSpecs();
-    expect(specs.map((s) => s.name).sort()).toEqual(["bash", "edit", "glob", "grep", "list", "read", "write"]);
+    expect(specs.map((s) => s.name).sort()).toEqual(["bash", "edit", "glob", "grep", "list", "read", "webfetch", "write"]);
   });
 
   it("exits 2 with a clear message on input that is not stored messages, or an unknown model", async () => {
