@@ -119,6 +119,8 @@ export const TeamSettingsSchema = z.object({
   /** A password is in the key store (it is never sent back). */
   passwordSet: z.boolean(),
   status: TeamStatusSchema,
+  /** Workspaces whose sessions are published (a new revision) at the end of each turn. */
+  autoPublish: z.array(z.string()),
 });
 
 export const teamRequests = {
@@ -136,6 +138,11 @@ export const teamRequests = {
         password: z.string().max(1024).nullable().optional(),
       })
       .strict(),
+    result: TeamSettingsSchema,
+  }),
+  /** Publish every session of a workspace at the end of each of its turns (queued while the server is unreachable). */
+  "team.autoPublish": () => ({
+    params: z.object({ workspaceId: z.string().min(1), on: z.boolean() }).strict(),
     result: TeamSettingsSchema,
   }),
   "team.publish": () => ({

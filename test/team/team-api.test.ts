@@ -14,6 +14,7 @@ import { createWorkbench } from "../../electron/core/api/create-workbench";
 import type { SecretStore } from "../../electron/core/api/workbench";
 import { buildSession } from "../review/fixture";
 import { tempDir, type TempDir } from "../store/helpers";
+import { startHarness } from "../agent/harness";
 import { PASSWORDS, startTeamEnv, type TeamEnv } from "./team-env";
 
 let env: TeamEnv | null = null;
@@ -136,6 +137,43 @@ describe("team.* requests", () => {
     // Nothing of the password in the local database file.
     await a.wb.close();
     expect(readFileSync(a.dbPath).includes(Buffer.from(PASSWORDS.alice))).toBe(false);
+  });
+
+  it("a workspace set to publish its sessions publishes each at the end of its turns; without it nothing is published", async (ctx) => {
+    if (!env) return ctx.skip(skip);
+    const h = await startHarness({ workbench: { host: { mode: "web", secrets: memorySecrets() } } });
+    cleanups.push(() => h.close());
+    await h.call("team.configure", { connection: env.connection("alice"), password: PASSWORDS.alice });
+    const mine = async () => (await h.call("team.list", {})).filter((s) => s.title.includes("Summarise the changelog"));
+
+    h.faux.script({ type: "reply", content: [{ type: "text", text: "Nothing to summarise yet." }] });
+    await h.turn("Summarise the changelog");
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await mine()).toEqual([]);
+
+    const on = await h.call("team.autoPublish", { workspaceId: h.workspaceId, on: true });
+    expect(on.autoPublish).toEqual([h.workspaceId]);
+    h.faux.script({ type: "reply", content: [{ type: "text", text: "Still nothing." }] });
+    await h.turn("And now?");
+    let listed = await mine();
+    for (const end = Date.now() + 15_000; listed.length === 0 && Date.now() < end; listed = await mine())
+      await new Promise((r) => setTimeout(r, 100));
+    expect(listed).toEqual([expect.objectContaining({ publisher: "alice", revision: 1, entryCount: expect.any(Number) })]);
+    const entriesAtFirst = listed[0].entryCount;
+
+    h.faux.script({ type: "reply", content: [{ type: "text", text: "Done." }] });
+    await h.turn("Thanks");
+    for (const end = Date.now() + 15_000; listed[0]?.revision !== 2 && Date.now() < end; listed = await mine())
+      await new Promise((r) => setTimeout(r, 100));
+    expect(listed).toEqual([expect.objectContaining({ revision: 2 })]);
+    expect(listed[0].entryCount).toBeGreaterThan(entriesAtFirst);
+
+    // Turned off: the next turn publishes nothing more.
+    await h.call("team.autoPublish", { workspaceId: h.workspaceId, on: false });
+    h.faux.script({ type: "reply", content: [{ type: "text", text: "Bye." }] });
+    await h.turn("Bye");
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await mine())[0].revision).toBe(2);
   });
 
   it("refuses hostile params before anything runs", async (ctx) => {

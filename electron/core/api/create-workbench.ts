@@ -334,6 +334,8 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
         if (event === "stream.end") summaries.announce(sessionId);
         emit(event, payload);
         if (event === "stream.end") otel.turnEnded(sessionId);
+        // A publish that fails is kept in the outbox (Settings → Team shows it); the turn never waits for it.
+        if (event === "stream.end") void team.service.turnEnded(sessionId).catch(() => undefined);
       },
       audit: (sid, event) => audit.write(sid, event, now()),
       saveRule: (rule) => {

@@ -67,6 +67,7 @@ export function createTeamHandlers(deps: TeamHandlerDeps): { table: Pick<Handler
     connection: service.connection(),
     passwordSet: (await team.password()) !== null,
     status: service.status(),
+    autoPublish: service.autoPublishing(),
   });
   // Live notes from the start when a library is set up; a server that is down is retried in the background.
   if (service.connection()) void service.watch().catch(() => undefined);
@@ -83,6 +84,11 @@ export function createTeamHandlers(deps: TeamHandlerDeps): { table: Pick<Handler
       if (password !== undefined) await team.setPassword(password);
       if (connection !== undefined) await service.configure(connection);
       if (connection) void service.watch().catch(() => undefined);
+      return settings();
+    },
+    "team.autoPublish": (p: P<"team.autoPublish">) => {
+      if (!deps.store.getWorkspace(p.workspaceId)) throw new ApiFailure("NOT_FOUND", `no workspace ${p.workspaceId}`);
+      service.setAutoPublish(p.workspaceId, p.on);
       return settings();
     },
     "team.publish": async (p: P<"team.publish">) => {

@@ -21,6 +21,7 @@ import { migrateTeamSchema } from "./schema";
 
 export const TEAM_CONNECTION_KEY = "team.connection";
 const OPENED_KEY = "team.opened";
+const AUTO_PUBLISH_KEY = "team.autoPublish";
 /** The key store's name for the team password (beside the providers' API keys). */
 export const TEAM_SECRET = "team-postgres";
 
@@ -147,6 +148,30 @@ export class TeamService {
     if (this.retry) clearTimeout(this.retry);
     await this.syncing?.catch(() => undefined);
     await this.reset();
+  }
+
+  /** Workspaces whose sessions are published at the end of each turn. */
+  autoPublishing(): string[] {
+    const v = this.deps.store.getSetting(AUTO_PUBLISH_KEY);
+    return Array.isArray(v) ? v.filter((id): id is string => typeof id === "string") : [];
+  }
+
+  setAutoPublish(workspaceId: string, on: boolean): void {
+    const rest = this.autoPublishing().filter((id) => id !== workspaceId);
+    this.deps.store.setSetting(AUTO_PUBLISH_KEY, on ? [...rest, workspaceId] : rest);
+  }
+
+  /**
+   * A turn ended: publish the session as a new revision when its workspace asks for it. Not a
+   * sub-agent's session (it is published inside its parent's), not a copy opened from the library.
+   */
+  async turnEnded(localSessionId: string): Promise<WriteOutcome<PublishResult> | null> {
+    const session = this.deps.store.getSession(localSessionId);
+    if (!session || !this.connection() || session.parentToolCallId !== undefined) return null;
+    if (!this.autoPublishing().includes(session.workspaceId)) return null;
+    const opened = (this.deps.store.getSetting(OPENED_KEY) as Record<string, string> | undefined) ?? {};
+    if (Object.values(opened).includes(localSessionId)) return null;
+    return this.publish(localSessionId);
   }
 
   // ------------------------------------------------------------ writes (through the outbox)

@@ -35,6 +35,8 @@ interface TeamState {
   loadSettings(): Promise<void>;
   configure(params: Parameters<typeof configureParams>[0]): Promise<string | null>;
   refresh(): Promise<void>;
+  /** Publish every session of the workspace at the end of each turn (on) or not; resolves to an error text or null. */
+  setAutoPublish(workspaceId: string, on: boolean): Promise<string | null>;
   publish(localSessionId: string): Promise<string>;
   /** Opens a published session as a local copy in the workspace; resolves to the local session id. */
   open(teamId: string, workspaceId: string): Promise<string>;
@@ -117,6 +119,15 @@ export const useTeamStore = create<TeamState>((set, get) => {
         const settings = await client().call("team.configure", params);
         set({ settings, status: settings.status, denied: null });
         void get().refresh();
+        return null;
+      } catch (err) {
+        return errorText(err);
+      }
+    },
+    async setAutoPublish(workspaceId, on) {
+      try {
+        const settings = await client().call("team.autoPublish", { workspaceId, on });
+        set({ settings, status: settings.status });
         return null;
       } catch (err) {
         return errorText(err);

@@ -8,6 +8,7 @@ import { useEffect, useState } from "react";
 import type { TeamConnection } from "../../../../shared/team";
 import { useAppStore } from "../../stores/app-store";
 import { linkState, useTeamStore, type TeamLinkState } from "../../stores/team-store";
+import { useWorkspaceStore } from "../../stores/workspace-store";
 
 const STATE_TEXT: Record<TeamLinkState, string> = {
   notConfigured: "Not set up",
@@ -63,6 +64,7 @@ export function TeamStatusLine() {
 export function TeamSettingsSection({ headingId }: { headingId: string }) {
   const settings = useTeamStore((s) => s.settings);
   const configure = useTeamStore((s) => s.configure);
+  const workspaceId = useWorkspaceStore((s) => s.workspace?.id ?? null);
   const [draft, setDraft] = useState<Draft>(() => draftOf(settings?.connection ?? null));
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -162,6 +164,17 @@ export function TeamSettingsSection({ headingId }: { headingId: string }) {
       </label>
       {draft.tls === "verify" && field("caFile", "CA file", { placeholder: "/path/to/team-ca.pem (empty: the system's CAs)" })}
       {field("defaultProject", "Default project")}
+      {settings?.connection && workspaceId && (
+        <label className="field inline">
+          <input
+            type="checkbox"
+            checked={settings.autoPublish.includes(workspaceId)}
+            disabled={saving}
+            onChange={(e) => void useTeamStore.getState().setAutoPublish(workspaceId, e.target.checked).then(setError)}
+          />
+          Publish this workspace&apos;s sessions at the end of each turn (a new revision each time; queued while the server is unreachable)
+        </label>
+      )}
       {error && (
         <p className="error-text" role="alert">
           {error}
