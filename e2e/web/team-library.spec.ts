@@ -122,6 +122,16 @@ test("a session published on one machine is reviewed on another, and the first s
   const aliceNotes = alice.page.getByRole("region", { name: "Team notes on this entry" });
   await expect(aliceNotes).toContainText("No team note yet.");
 
+  // Bob finds it by what was said in it (the server's ranked full-text search); the hit opens its step in replay.
+  await library(bob.page).getByRole("searchbox", { name: "Search the team library" }).fill("loop short");
+  await library(bob.page).getByRole("searchbox", { name: "Search the team library" }).press("Enter");
+  const hit = library(bob.page).getByRole("list", { name: "Team search results" }).getByRole("button");
+  await expect(hit).toHaveCount(1);
+  await expect(hit).toContainText(TITLE);
+  await expect(hit.locator("mark").first()).toHaveText(/loop/i);
+  await hit.click();
+  await expect(bob.page.getByRole("main", { name: "Replay" })).toContainText("The loop stops one short");
+
   await bobItem.click();
   const bobNotes = bob.page.getByRole("region", { name: "Team notes on this entry" });
   await expect(bobNotes).toBeVisible();

@@ -6,7 +6,7 @@
 import { create } from "zustand";
 import { z } from "zod";
 import { WorkbenchApiError, type RequestResult } from "../../../shared/api";
-import type { ReviewState, TeamNote, TeamSession, TeamStatus } from "../../../shared/team";
+import type { ReviewState, TeamNote, TeamSearchHit, TeamSession, TeamStatus } from "../../../shared/team";
 import type { AppClient } from "../api/client";
 import { client, errorText } from "../api/current";
 
@@ -35,6 +35,8 @@ interface TeamState {
   loadSettings(): Promise<void>;
   configure(params: Parameters<typeof configureParams>[0]): Promise<string | null>;
   refresh(): Promise<void>;
+  /** Ranked full-text search over the library (PostgreSQL, through the server's access rules). */
+  search(query: string): Promise<TeamSearchHit[]>;
   /** Publish every session of the workspace at the end of each turn (on) or not; resolves to an error text or null. */
   setAutoPublish(workspaceId: string, on: boolean): Promise<string | null>;
   publish(localSessionId: string): Promise<string>;
@@ -101,6 +103,13 @@ export const useTeamStore = create<TeamState>((set, get) => {
       throw err;
     }
   };
+  /** Bumped by every settings answer asked for: an older answer arriving late never overwrites a newer one. */
+  let settingsAsked = 0;
+  const askSettings = async (ask: () => Promise<TeamSettings>): Promise<void> => {
+    const mine = ++settingsAsked;
+    const settings = await ask();
+    if (mine === settingsAsked) set({ settings, status: settings.status });
+  };
   return {
     settings: null,
     status: null,
@@ -111,23 +120,24 @@ export const useTeamStore = create<TeamState>((set, get) => {
     opened: readOpened(),
 
     async loadSettings() {
-      const settings = await client().call("team.settings", {});
-      set({ settings, status: settings.status });
+      await askSettings(() => client().call("team.settings", {}));
     },
     async configure(params) {
       try {
-        const settings = await client().call("team.configure", params);
-        set({ settings, status: settings.status, denied: null });
+        await askSettings(() => client().call("team.configure", params));
+        set({ denied: null });
         void get().refresh();
         return null;
       } catch (err) {
         return errorText(err);
       }
     },
+    search(query) {
+      return guarded(() => client().call("team.search", { query }));
+    },
     async setAutoPublish(workspaceId, on) {
       try {
-        const settings = await client().call("team.autoPublish", { workspaceId, on });
-        set({ settings, status: settings.status });
+        await askSettings(() => client().call("team.autoPublish", { workspaceId, on }));
         return null;
       } catch (err) {
         return errorText(err);
