@@ -5,7 +5,7 @@
  *
  * Cost: the FTS walk stays the one of `search` (newest first by rowid, stops
  * after `limit` hits), so it does not grow with the store. Session-level
- * filters (model, notes, tool, file, agent) are resolved first into the set of
+ * filters (model, notes, tool, file) are resolved first into the set of
  * sessions that pass, from their own indexes, and each hit only checks that
  * set; the best hits of a session are picked among the hits read.
  */
@@ -18,9 +18,6 @@ import { toFtsQuery } from "./search";
 import { clampLimit } from "./workspaces";
 
 const BEST_PER_SESSION = 3;
-/** The first key after every origin key: the prefix with its last character incremented. */
-const ORIGIN_KEY_END =
-  ORIGIN_SETTING_PREFIX.slice(0, -1) + String.fromCharCode(ORIGIN_SETTING_PREFIX.charCodeAt(ORIGIN_SETTING_PREFIX.length - 1) + 1);
 
 interface Row {
   session_id: string;
@@ -37,7 +34,7 @@ interface Row {
 
 /** Session numbers passing the session-level filters; null when none is set (every session passes). */
 function sessionsPassing(ctx: StoreContext, f: SearchFilters): number[] | null {
-  if (f.model === undefined && f.hasNotes !== true && f.tool === undefined && f.file === undefined && f.agent === undefined) return null;
+  if (f.model === undefined && f.hasNotes !== true && f.tool === undefined && f.file === undefined) return null;
   const where: string[] = [VISIBLE];
   const args: unknown[] = [];
   if (f.workspaceId !== undefined) {
@@ -56,16 +53,6 @@ function sessionsPassing(ctx: StoreContext, f: SearchFilters): number[] | null {
         FROM tool_calls WHERE session_id = s.id)
       WHERE p = ? OR (length(p) > length(?) AND substr(p, -length(?)) = ?))`);
     args.push(f.file, tail, tail, tail);
-  }
-  if (f.agent !== undefined) {
-    // Origins are settings rows keyed "import.origin:<id>": one range of the settings key index, origin rows only.
-    const origins = `SELECT substr(key, ${ORIGIN_SETTING_PREFIX.length + 1}) FROM settings WHERE key >= ? AND key < ?`;
-    args.push(ORIGIN_SETTING_PREFIX, ORIGIN_KEY_END);
-    if (f.agent === "ours") where.push(`s.id NOT IN (${origins})`);
-    else {
-      where.push(`s.id IN (${origins} AND json_valid(value) AND json_extract(value, '$.agent') = ?)`);
-      args.push(f.agent);
-    }
   }
   if (f.model !== undefined) {
     // The answers' partial index (timestamp, model_id), bounded by the date filter: assistant rows only, no row read.
@@ -104,6 +91,14 @@ export function searchEverything(ctx: StoreContext, query: string, filters: Sear
     if (filters.to !== undefined) {
       where.push("e.timestamp < ?");
       args.push(filters.to);
+    }
+    if (filters.agent !== undefined) {
+      // Per hit, one lookup of the settings key index for the session's origin record ("import.origin:<id>").
+      const origin = `SELECT 1 FROM settings st WHERE st.key = ? || s.id`;
+      if (filters.agent === "ours") where.push(`NOT EXISTS (${origin})`);
+      else where.push(`EXISTS (${origin} AND json_valid(st.value) AND json_extract(st.value, '$.agent') = ?)`);
+      args.push(ORIGIN_SETTING_PREFIX);
+      if (filters.agent !== "ours") args.push(filters.agent);
     }
     if (passing !== null) {
       where.push("s.num IN (SELECT value FROM json_each(?))");
