@@ -16,6 +16,14 @@ export const FOREIGN_AGENT_LABELS: Record<ForeignAgent, string> = {
   pi: "pi",
 };
 
+/** Settings key prefix of an imported session's origin record (`<prefix><sessionId>`); the store's agent filter reads it. */
+export const ORIGIN_SETTING_PREFIX = "import.origin:";
+
+/** Search's agent filter: sessions this app ran ("ours"), or those imported from one agent. */
+export const SESSION_AGENTS = ["ours", ...FOREIGN_AGENTS] as const;
+export const SessionAgentSchema = z.enum(SESSION_AGENTS);
+export type SessionAgent = z.infer<typeof SessionAgentSchema>;
+
 /** Where an imported session came from; the replay header shows it with what the format could not hold. */
 export const SessionOriginSchema = z.object({
   agent: ForeignAgentSchema,

@@ -1,5 +1,6 @@
 /** Search everything: the request and its grouped answer (`search.everything`, docs/search.md). */
 import { z } from "zod";
+import { SessionAgentSchema } from "./foreign-agents";
 
 export const SearchFiltersSchema = z
   .object({
@@ -15,6 +16,8 @@ export const SearchFiltersSchema = z
     tool: z.string().min(1).max(200).optional(),
     /** Only sessions with a tool call on this path (exact, or its trailing path segments, e.g. "src/a.ts"). */
     file: z.string().min(1).max(4096).optional(),
+    /** Only sessions of this agent: "ours" (run in this app) or the agent an imported session came from. */
+    agent: SessionAgentSchema.optional(),
   })
   .strict();
 export type SearchFilters = z.infer<typeof SearchFiltersSchema>;

@@ -2,7 +2,8 @@
  * A Claude Code session written by the real CLI is imported from Settings →
  * Import from other agents, replayed (tool cards, the origin header), noted,
  * forked at a step onto a Responses model, and continued one turn; every
- * request the app made was accepted by the faux provider's validators.
+ * request the app made was accepted by the faux provider's validators; search
+ * everything's Agent filter tells the continued turn (ours) from the import.
  */
 import { test as base, expect } from "@playwright/test";
 import { chooseModel, send, transcript, waitIdle } from "../helpers/app";
@@ -102,4 +103,24 @@ test("a Claude Code session is imported, replayed, noted, forked onto a Response
   }>;
   expect(requests.filter((r) => !r.accepted)).toEqual([]);
   expect(requests.some((r) => r.route === "openai-responses")).toBe(true);
+
+  // Search everything's Agent filter: the turn continued here is ours, the transcript is Claude Code's.
+  await page.keyboard.press("Control+Shift+F");
+  const search = page.getByRole("dialog", { name: "Search everything" });
+  const box = search.getByRole("searchbox", { name: "Search all sessions" });
+  const groups = search.getByRole("list", { name: "Sessions found" }).locator(":scope > li");
+  const agent = search.getByLabel("Agent");
+  await box.fill("carry");
+  await expect(groups).toHaveCount(1);
+  await agent.selectOption({ label: "This app" });
+  await expect(groups).toHaveCount(1);
+  await agent.selectOption({ label: "Claude Code" });
+  await expect(search).toContainText("No matches.");
+  await box.fill("goodbye");
+  await expect(groups.first()).toContainText("Change hello to goodbye in notes.txt");
+  for (const g of await groups.all()) await expect(g).not.toContainText("Carry on from here");
+  for (const other of ["Codex", "pi"]) {
+    await agent.selectOption({ label: other });
+    await expect(search).toContainText("No matches.");
+  }
 });

@@ -1,5 +1,10 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { importForeignFile } from "../../electron/core/importers/import-foreign";
 import { SessionStore } from "../../electron/core/store";
+import { SearchFiltersSchema } from "../../shared/search";
 import { GPT, assistant, manualClock, toolCall, toolResult, user } from "./helpers";
 
 /** Two workspaces, three sessions: differing models, tools, files touched, notes and times. */
@@ -86,6 +91,57 @@ describe("search everything", () => {
     expect(ids(store.searchEverything("retry", { file: "%" }))).toEqual([]);
     expect(ids(store.searchEverything("retry", { file: "src/net/fetcher_ts" }))).toEqual([]);
     expect(ids(store.searchEverything("retry", { tool: "bash", workspaceId: api.id }))).toEqual([]);
+    store.close();
+  });
+
+  it("filters by agent: sessions of ours, or those imported from one agent", async () => {
+    const { store, api } = seeded();
+    // A Claude Code transcript imported through the real importer (origin recorded as the app records it).
+    const home = mkdtempSync(join(tmpdir(), "search-origin-"));
+    const project = join(home, ".claude", "projects", "-work-api");
+    mkdirSync(project, { recursive: true });
+    const file = join(project, "0b5e1c9a-0000-4000-8000-000000000001.jsonl");
+    const at = "2026-03-01T10:00:00.000Z";
+    const base = { sessionId: "0b5e1c9a-0000-4000-8000-000000000001", cwd: "/work/api", timestamp: at };
+    writeFileSync(
+      file,
+      [
+        { ...base, type: "user", uuid: "u1", parentUuid: null, message: { role: "user", content: "Why does the retry loop spin?" } },
+        {
+          ...base,
+          type: "assistant",
+          uuid: "a1",
+          parentUuid: "u1",
+          message: {
+            id: "msg_1",
+            role: "assistant",
+            model: "claude-sonnet-4-5",
+            content: [{ type: "text", text: "The retry counter is never reset." }],
+            stop_reason: "end_turn",
+            usage: { input_tokens: 10, output_tokens: 5 },
+          },
+        },
+      ]
+        .map((o) => JSON.stringify(o))
+        .join("\n"),
+    );
+    const imported = await importForeignFile(store, api.id, { agent: "claude-code", path: file, root: join(home, ".claude", "projects") });
+    const sessions = (f: object) => store.searchEverything("retry", f).groups.map((g) => g.sessionId);
+    expect(sessions({})).toContain(imported.session.id);
+    expect(sessions({ agent: "claude-code" })).toEqual([imported.session.id]);
+    expect(ids(store.searchEverything("retry", { agent: "ours" }))).toEqual(["Retry banner", "Retry logic"]);
+    expect(sessions({ agent: "codex" })).toEqual([]);
+    expect(sessions({ agent: "pi" })).toEqual([]);
+    // With the other filters: the imported session is in api, not web.
+    expect(sessions({ agent: "claude-code", workspaceId: api.id })).toEqual([imported.session.id]);
+    expect(ids(store.searchEverything("retry", { agent: "ours", workspaceId: api.id }))).toEqual(["Retry logic"]);
+    // Settings whose keys only look like an origin's do not make one of ours foreign.
+    store.setSetting("import.origin", { agent: "claude-code" });
+    store.setSetting("import.origins", { agent: "claude-code" });
+    expect(ids(store.searchEverything("retry", { agent: "ours" }))).toEqual(["Retry banner", "Retry logic"]);
+    // An agent the app does not know is a request error, not an empty answer.
+    expect(SearchFiltersSchema.safeParse({ agent: "gemini-cli" }).success).toBe(false);
+    expect(SearchFiltersSchema.safeParse({ agent: "claude-code" }).success).toBe(true);
     store.close();
   });
 

@@ -4,10 +4,10 @@
  * id, the file, and what the format could not hold. The replay header and the
  * sidebar badge read it; nothing else depends on it.
  */
-import { SessionOriginSchema, type SessionOrigin } from "../../../shared/foreign-agents";
+import { ORIGIN_SETTING_PREFIX, SessionOriginSchema, type SessionOrigin } from "../../../shared/foreign-agents";
 import type { ReviewStorePort } from "../review/store-port";
 
-const PREFIX = "import.origin:";
+const PREFIX = ORIGIN_SETTING_PREFIX;
 
 export type Origin = SessionOrigin;
 

@@ -9,6 +9,7 @@
  * sessions that pass, from their own indexes, and each hit only checks that
  * set; the best hits of a session are picked among the hits read.
  */
+import { ORIGIN_SETTING_PREFIX } from "../../../shared/foreign-agents";
 import type { SearchEverythingResult, SearchFilters, SearchGroup } from "../../../shared/search";
 import type { StoreContext } from "./db";
 import { toStoreError } from "./errors";
@@ -90,6 +91,14 @@ export function searchEverything(ctx: StoreContext, query: string, filters: Sear
     if (filters.to !== undefined) {
       where.push("e.timestamp < ?");
       args.push(filters.to);
+    }
+    if (filters.agent !== undefined) {
+      // Per hit, one lookup of the settings key index for the session's origin record ("import.origin:<id>").
+      const origin = `SELECT 1 FROM settings st WHERE st.key = ? || s.id`;
+      if (filters.agent === "ours") where.push(`NOT EXISTS (${origin})`);
+      else where.push(`EXISTS (${origin} AND json_valid(st.value) AND json_extract(st.value, '$.agent') = ?)`);
+      args.push(ORIGIN_SETTING_PREFIX);
+      if (filters.agent !== "ours") args.push(filters.agent);
     }
     if (passing !== null) {
       where.push("s.num IN (SELECT value FROM json_each(?))");

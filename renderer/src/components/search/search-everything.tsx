@@ -5,6 +5,7 @@
  */
 import { useEffect, useId, useRef, useState } from "react";
 import type { Workspace } from "../../../../shared/api";
+import { FOREIGN_AGENTS, FOREIGN_AGENT_LABELS, SessionAgentSchema } from "../../../../shared/foreign-agents";
 import type { SearchEverythingResult, SearchFilters } from "../../../../shared/search";
 import { client } from "../../api/current";
 import { formatTime } from "../../lib/format";
@@ -51,9 +52,11 @@ interface FilterForm {
   hasNotes: boolean;
   tool: string;
   file: string;
+  /** "" (any), "ours" or a foreign agent. */
+  agent: string;
 }
 
-const EMPTY: FilterForm = { workspaceId: "", model: "", from: "", to: "", hasNotes: false, tool: "", file: "" };
+const EMPTY: FilterForm = { workspaceId: "", model: "", from: "", to: "", hasNotes: false, tool: "", file: "", agent: "" };
 
 /** The form's fields as request filters; dates are local days, `to` inclusive. */
 export function toFilters(f: FilterForm): SearchFilters {
@@ -71,6 +74,8 @@ export function toFilters(f: FilterForm): SearchFilters {
   if (f.hasNotes) out.hasNotes = true;
   if (f.tool) out.tool = f.tool;
   if (f.file.trim()) out.file = f.file.trim();
+  const agent = SessionAgentSchema.safeParse(f.agent);
+  if (agent.success) out.agent = agent.data;
   return out;
 }
 
@@ -159,6 +164,18 @@ function SearchDialog({ onClose }: { onClose(): void }) {
               {workspaces.map((w) => (
                 <option key={w.id} value={w.id}>
                   {w.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Agent
+            <select value={form.agent} onChange={(e) => set("agent", e.target.value)}>
+              <option value="">Any</option>
+              <option value="ours">This app</option>
+              {FOREIGN_AGENTS.map((a) => (
+                <option key={a} value={a}>
+                  {FOREIGN_AGENT_LABELS[a]}
                 </option>
               ))}
             </select>

@@ -18,7 +18,7 @@ describe("search snippets", () => {
 
 describe("search filters from the form", () => {
   it("sends only what is set, with the To day included", () => {
-    const base = { workspaceId: "", model: "", from: "", to: "", hasNotes: false, tool: "", file: "" };
+    const base = { workspaceId: "", model: "", from: "", to: "", hasNotes: false, tool: "", file: "", agent: "" };
     expect(toFilters(base)).toEqual({});
     const f = toFilters({
       ...base,
@@ -33,5 +33,9 @@ describe("search filters from the form", () => {
     expect(f).toMatchObject({ workspaceId: "w1", model: "gpt-5", hasNotes: true, tool: "bash", file: "a.ts" });
     expect(f.to! - f.from!).toBe(86_400_000);
     expect(toFilters({ ...base, from: "garbage" })).toEqual({});
+    expect(toFilters({ ...base, agent: "ours" })).toEqual({ agent: "ours" });
+    expect(toFilters({ ...base, agent: "claude-code" })).toEqual({ agent: "claude-code" });
+    // A value that is no agent (a tampered select) is left out, not sent to fail the request.
+    expect(toFilters({ ...base, agent: "gemini-cli" })).toEqual({});
   });
 });
