@@ -16,19 +16,38 @@ function portArg(argv: readonly string[]): number {
   return port;
 }
 
+/** A start failure the user can act on, in one line; anything else keeps its stack. */
+function startFailure(err: unknown, port: number): string | null {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  if (code === "EADDRINUSE") return `faux: port ${port} is already in use; pass --port N (or FAUX_PORT) with a free port, or 0 for any`;
+  if (code === "EACCES") return `faux: not allowed to listen on port ${port}; use a port above 1023`;
+  return null;
+}
+
 async function main(): Promise<void> {
-  const faux = await startFauxProvider({
-    port: portArg(process.argv.slice(2)),
-    onRequest: (r) => {
-      const verdict = r.accepted ? "accepted" : `REJECTED ${r.rejection?.status}: ${r.rejection?.message}`;
-      console.log(`#${r.seq} ${r.route} model=${r.model ?? "?"} ${r.stream ? "stream" : "json"} ${verdict}`);
-    },
-  });
+  const port = portArg(process.argv.slice(2));
+  let faux: Awaited<ReturnType<typeof startFauxProvider>>;
+  try {
+    faux = await startFauxProvider({
+      port,
+      onRequest: (r) => {
+        const verdict = r.accepted ? "accepted" : `REJECTED ${r.rejection?.status}: ${r.rejection?.message}`;
+        console.log(`#${r.seq} ${r.route} model=${r.model ?? "?"} ${r.stream ? "stream" : "json"} ${verdict}`);
+      },
+    });
+  } catch (err) {
+    const line = startFailure(err, port);
+    if (line === null) throw err;
+    console.error(line);
+    process.exit(1);
+  }
   faux.setDefaultResponder(createDemoResponder());
   console.log("Faux LLM provider (loopback only; any API key is accepted)");
   console.log(`  Anthropic Messages          ${faux.baseUrls.anthropic}`);
   console.log(`  OpenAI Chat + Responses     ${faux.baseUrls.openai}`);
   console.log(`  Mistral (Chat Completions)  ${faux.baseUrls.mistral}`);
+  console.log(`  Google Gemini               ${faux.baseUrls.gemini}`);
+  console.log(`  Amazon Bedrock (Converse)   ${faux.baseUrls.bedrock}`);
   console.log("Demo scenario: a small coding agent that lists the workspace, reads a file,");
   console.log("proposes an edit and answers. Every request is validated with the real providers' rules.");
   console.log("Ctrl-C to stop.");

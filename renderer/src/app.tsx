@@ -1,7 +1,6 @@
 /** The workbench layout: sidebar, header, transcript (or start screen), diff panel, dialogs. */
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import type { ModelRef } from "../../shared/protocol";
-import { client } from "./api/current";
 import { Composer, COMPOSER_ID } from "./components/composer";
 import { DiffPanel } from "./components/diff/diff-panel";
 import { PanelBoundary } from "./components/error-boundary";
@@ -64,14 +63,7 @@ export function App() {
     void createSession(draftModel ?? undefined);
   }, [createSession, draftModel]);
 
-  const switchModel = useCallback(async (sessionId: string, model: ModelRef) => {
-    try {
-      const summary = await client().call("chat.switchModel", { sessionId, model });
-      useWorkspaceStore.getState().upsertSession(summary);
-    } catch (err) {
-      useAppStore.getState().reportError("Could not switch the model", err);
-    }
-  }, []);
+  const switchModel = useWorkspaceStore((s) => s.switchModel);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {

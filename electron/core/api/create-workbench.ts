@@ -65,7 +65,7 @@ import { NotFound } from "./errors";
 import { openWorkspaceFolder } from "./lookups";
 import { SessionSummaries } from "./session-summaries";
 import { ToolAudit } from "./tool-audit";
-import { SETTINGS_KEY, parseSettings } from "./settings";
+import { LAST_MODEL_KEY, SETTINGS_KEY, parseSettings } from "./settings";
 import { createSessionTools } from "./session-tools";
 import type { HostServices, Workbench, WorkbenchEventListener } from "./workbench";
 
@@ -135,6 +135,8 @@ export interface CoreContext {
   modelOptions(): ModelOption[];
   /** `options`: the model options just computed, when the caller has them. */
   defaultModel(options?: ModelOption[]): ModelRef | null;
+  /** The user picked this model: later new sessions default to it. */
+  rememberModel(ref: ModelRef): void;
   settings(): ReturnType<typeof parseSettings>;
   checkpoints: CheckpointService;
   saveSettings(settings: ReturnType<typeof parseSettings>): void;
@@ -243,7 +245,10 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
   const configDir = options.userConfigDir ?? userConfigDir(env);
   const services = new WorkspaceServices({ store, configDir, env, version: options.version, onMcpStatus: (s) => emit("mcp.status", s) });
 
-  const models = new ModelPolicy(catalog, keys, () => settings.defaultModel, options.demo ?? false);
+  const models = new ModelPolicy(catalog, keys, () => settings.defaultModel, options.demo ?? false, {
+    get: () => store.getSetting(LAST_MODEL_KEY),
+    set: (ref) => store.setSetting(LAST_MODEL_KEY, ref),
+  });
   const summaries = new SessionSummaries(store, emit);
   const promptSources = new PromptSourceLog(store);
   const modelOptions = () => models.options();
@@ -409,6 +414,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     },
     modelOptions,
     defaultModel,
+    rememberModel: (ref) => models.remember(ref),
     settings: () => settings,
     checkpoints,
     saveSettings: (next) => {

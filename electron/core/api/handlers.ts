@@ -90,6 +90,7 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
     "search.everything": (p: P<"search.everything">) => store.searchEverything(p.query, p.filters, p.limit),
     "session.create": (p: P<"session.create">) => {
       if (!store.getWorkspace(p.workspaceId)) throw new NotFound(`no workspace ${p.workspaceId}`);
+      if (p.model) ctx.rememberModel(p.model);
       const model = p.model ?? ctx.defaultModel();
       return store.createSession({ workspaceId: p.workspaceId, title: p.title, model: model ?? undefined });
     },
@@ -193,6 +194,7 @@ export function createHandlers(ctx: CoreContext): Omit<CoreHandlerTable, Ecosyst
       requireSession(p.sessionId);
       if (!ctx.catalog.find(p.model)) throw new NotFound(`unknown model ${p.model.provider}/${p.model.id}`);
       ctx.agent(p.sessionId).switchModel(p.model);
+      ctx.rememberModel(p.model);
       return requireSession(p.sessionId);
     },
     "chat.setReasoning": (p: P<"chat.setReasoning">) => {

@@ -6,7 +6,7 @@
  */
 import type { ModelOption } from "../../../shared/api";
 import { reasoningLevelsFor, type ModelInfo } from "../../../shared/models";
-import type { ModelRef } from "../../../shared/protocol";
+import { ModelRefSchema, type ModelRef } from "../../../shared/protocol";
 import type { ResolvedModel } from "../agent/ports";
 import { resolveCompat } from "../providers/registry";
 import { needsKey, type KeyRing } from "./keys";
@@ -20,7 +20,14 @@ export class ModelPolicy {
     private readonly savedDefault: () => ModelRef | null | undefined,
     /** Started with `--demo`: new sessions use the demo model even when a key is in the environment. */
     private readonly preferDemo = false,
+    /** Where the model the user last chose is kept (the store's settings table); none: not remembered. */
+    private readonly lastChoice?: { get(): unknown; set(ref: ModelRef): void },
   ) {}
+
+  /** The user picked `ref` (switcher, new session, fork): new sessions follow it. */
+  remember(ref: ModelRef): void {
+    this.lastChoice?.set({ provider: ref.provider, api: ref.api, id: ref.id });
+  }
 
   options(): ModelOption[] {
     const { catalog, keys } = this;
@@ -37,7 +44,8 @@ export class ModelPolicy {
   }
 
   /**
-   * The saved default when usable; else a configured cloud model, then the demo, then any configured one.
+   * The saved default when usable; else the demo with --demo; else the last chosen model when usable;
+   * else a configured cloud model, then the demo, then any configured one.
    * `options`: what `options()` just returned, when the caller has it.
    */
   defaultModel(options: ModelOption[] = this.options()): ModelRef | null {
@@ -46,6 +54,11 @@ export class ModelPolicy {
     const configured = options.filter((m) => m.configured);
     const demo = this.preferDemo ? configured.find((m) => m.demo) : undefined;
     if (demo) return { provider: demo.provider, api: demo.api, id: demo.id };
+    // Stored data: anything malformed is ignored, never thrown.
+    const last = ModelRefSchema.safeParse(this.lastChoice?.get());
+    if (last.success && options.some((m) => m.configured && sameModel(m, last.data))) {
+      return { provider: last.data.provider, api: last.data.api, id: last.data.id };
+    }
     const real = configured.find((m) => !m.demo && this.catalog.provider(m.provider)?.apiKeyEnv);
     const pick = real ?? configured.find((m) => m.demo) ?? configured[0];
     return pick ? { provider: pick.provider, api: pick.api, id: pick.id } : null;

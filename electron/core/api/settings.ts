@@ -3,6 +3,8 @@ import { SettingsSchema, type Settings } from "../../../shared/api";
 import { DEFAULT_CHECKPOINT_CAP_BYTES } from "../../../shared/checkpoints";
 
 export const SETTINGS_KEY = "settings.v1";
+/** The model the user last picked (a ModelRef); new sessions follow it unless Settings names a default. */
+export const LAST_MODEL_KEY = "model.lastChosen.v1";
 
 export function defaultSettings(): Settings {
   return {

@@ -106,9 +106,11 @@ export function formatPrice(perMillion: number): string {
   return `$${perMillion < 1 ? perMillion.toFixed(2) : perMillion.toFixed(perMillion % 1 === 0 ? 0 : 2)}`;
 }
 
+/** A model's context size: "200k", "1.05M" (at most two decimals; 1,047,576 is not "1.047576M"). */
 export function formatContextWindow(tokens: number): string {
-  if (tokens >= 1_000_000) return `${tokens / 1_000_000}M`;
-  return `${Math.round(tokens / 1000)}k`;
+  const thousands = Math.round(tokens / 1000);
+  if (thousands < 1000) return `${thousands}k`;
+  return `${Number((tokens / 1_000_000).toFixed(2))}M`;
 }
 
 export function pluralize(n: number, word: string): string {

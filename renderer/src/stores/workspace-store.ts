@@ -28,6 +28,8 @@ interface WorkspaceState {
   selectSession(id: string | null, focusSeq?: number | null): void;
   clearFocusSeq(): void;
   createSession(model?: ModelRef): Promise<SessionSummary | null>;
+  /** Switches a session's model; later new sessions default to it (the core remembers the choice). */
+  switchModel(sessionId: string, model: ModelRef): Promise<void>;
   renameSession(id: string, title: string): Promise<void>;
   deleteSession(id: string): Promise<void>;
   forkSession(id: string, atSeq: number, model?: ModelRef): Promise<void>;
@@ -134,6 +136,16 @@ export const useWorkspaceStore = create<WorkspaceState>((set, get) => ({
     set({ focusSeq: null });
   },
 
+  async switchModel(sessionId, model) {
+    try {
+      const summary = await client().call("chat.switchModel", { sessionId, model });
+      get().upsertSession(summary);
+      modelChosen(model);
+    } catch (err) {
+      useAppStore.getState().reportError("Could not switch the model", err);
+    }
+  },
+
   async createSession(model) {
     const ws = get().workspace;
     if (!ws) return null;
@@ -141,6 +153,7 @@ export const useWorkspaceStore = create<WorkspaceState>((set, get) => ({
       const summary = await client().call("session.create", model ? { workspaceId: ws.id, model } : { workspaceId: ws.id });
       get().upsertSession(summary);
       get().selectSession(summary.id);
+      if (model) modelChosen(model);
       return summary;
     } catch (err) {
       useAppStore.getState().reportError("Could not create a session", err);
@@ -212,4 +225,10 @@ export const useWorkspaceStore = create<WorkspaceState>((set, get) => ({
 /** The summary of the active session, if it is in the list. */
 export function useActiveSession(): SessionSummary | null {
   return useWorkspaceStore((s) => s.sessions.find((x) => x.id === s.activeSessionId) ?? null);
+}
+
+/** The core now defaults new sessions to `model`: the draft of the next one shows it without reloading app.info. */
+function modelChosen(model: ModelRef): void {
+  const { info } = useAppStore.getState();
+  if (info) useAppStore.setState({ info: { ...info, defaultModel: model } });
 }
