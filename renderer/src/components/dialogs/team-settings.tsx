@@ -4,7 +4,7 @@
  * team.status events. The password goes to the key store through
  * team.configure and is never shown back (docs/team.md).
  */
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { TeamConnection } from "../../../../shared/team";
 import { useAppStore } from "../../stores/app-store";
 import { linkState, useTeamStore, type TeamLinkState } from "../../stores/team-store";
@@ -68,16 +68,23 @@ export function TeamSettingsSection({ headingId }: { headingId: string }) {
   const [draft, setDraft] = useState<Draft>(() => draftOf(settings?.connection ?? null));
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  /** Set once the user types: settings read after that never replace what they typed. */
+  const edited = useRef(false);
 
   useEffect(() => {
     void useTeamStore
       .getState()
       .loadSettings()
-      .then(() => setDraft(draftOf(useTeamStore.getState().settings?.connection ?? null)))
+      .then(() => {
+        if (!edited.current) setDraft(draftOf(useTeamStore.getState().settings?.connection ?? null));
+      })
       .catch((err: unknown) => useAppStore.getState().reportError("Could not read the team settings", err));
   }, []);
 
-  const set = (patch: Partial<Draft>) => setDraft({ ...draft, ...patch });
+  const set = (patch: Partial<Draft>) => {
+    edited.current = true;
+    setDraft({ ...draft, ...patch });
+  };
   const tlsPart = { tls: draft.tls, caFile: draft.tls === "verify" && draft.caFile.trim() ? draft.caFile.trim() : null };
 
   const save = async () => {
