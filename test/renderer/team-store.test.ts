@@ -33,7 +33,11 @@ function fakeClient(answer: (method: string) => Promise<unknown>): AppClient {
 
 const initial = useTeamStore.getState();
 beforeEach(() =>
-  useTeamStore.setState({ ...initial, settings: { connection: CONNECTION, passwordSet: true, status: STATUS, autoPublish: [] }, status: STATUS }),
+  useTeamStore.setState({
+    ...initial,
+    settings: { connection: CONNECTION, passwordSet: true, status: STATUS, autoPublish: [] },
+    status: STATUS,
+  }),
 );
 afterEach(() => setClient(null));
 
