@@ -4,9 +4,8 @@
  *
  * Thinking blocks keep their `signature` byte for byte (from `signature_delta`);
  * `redacted_thinking` becomes a thinking block with `redacted: true` and the
- * opaque data as its signature. Input usage from `message_start` is kept, so
- * an aborted stream still reports its input tokens; its output count is a
- * placeholder and is not.
+ * opaque data as its signature. Usage from `message_start` is kept, so an
+ * aborted stream still reports its input tokens.
  */
 import Anthropic from "@anthropic-ai/sdk";
 import type { StopDetails, StopReason } from "../../../../shared/protocol";
@@ -112,8 +111,7 @@ class AnthropicReader implements ResponseReader {
         this.started = true;
         this.messageId = raw.message.id;
         state.setResponseId(raw.message.id);
-        // Its output_tokens is a placeholder sent before any output (1): a stopped stream is not "1 out".
-        setUsage(state, raw.message.usage ? { ...raw.message.usage, output_tokens: undefined } : undefined);
+        setUsage(state, raw.message.usage);
         break;
       case "content_block_start": {
         const index = startBlock(state, raw.content_block, this.toolNames, out);
