@@ -15,7 +15,7 @@ test("a turn stops at the cap set in Settings, and Compact now compacts the sess
   await page.getByRole("button", { name: "Settings" }).click();
   const settings = page.getByRole("dialog", { name: "Settings" });
   await settings.getByLabel("Max model requests per turn").fill("3");
-  await settings.getByRole("button", { name: "Save" }).click();
+  await settings.getByRole("button", { name: "Save settings" }).click();
   await expect(settings).toHaveCount(0);
 
   await send(page, "Read README.md over and over [loop]");
