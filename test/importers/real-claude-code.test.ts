@@ -18,7 +18,7 @@ import { fileStatesAt } from "../../electron/core/review/file-history";
 import { SessionStore } from "../../electron/core/store";
 import { assistants, expectCallsPaired, shapeOf } from "./assertions";
 import { ensureCli } from "./cli-cache";
-import { fingerprint, runCli } from "./run-cli";
+import { fingerprint, runCli, usageTally } from "./run-cli";
 
 const PKG = "@anthropic-ai/claude-code";
 const VERSION = "2.1.332";
@@ -32,14 +32,7 @@ let bin: string | null = null;
 /** The first run's transcript and session id, for the compaction test. */
 let firstRun: { file: string; sessionId: string; root: string } | null = null;
 let why = "";
-const served = { input: 0, output: 0, replies: 0 };
-
-function serve(input: number, output: number) {
-  served.input += input;
-  served.output += output;
-  served.replies++;
-  return { usage: { input, output } };
-}
+const { served, serve } = usageTally();
 
 beforeAll(async () => {
   const cli = await ensureCli(PKG, VERSION);

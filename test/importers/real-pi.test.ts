@@ -18,7 +18,7 @@ import { importPi } from "../../electron/core/importers/pi";
 import { SessionStore } from "../../electron/core/store";
 import { assistants, expectCallsPaired, shapeOf } from "./assertions";
 import { ensureCli } from "./cli-cache";
-import { fingerprint, runCli } from "./run-cli";
+import { fingerprint, runCli, usageTally } from "./run-cli";
 
 const PKG = "@mariozechner/pi-coding-agent";
 const VERSION = "0.73.1";
@@ -30,14 +30,7 @@ let home: string;
 let ws: string;
 let script: string | null = null;
 let why = "";
-const served = { input: 0, output: 0, replies: 0 };
-
-function serve(input: number, output: number) {
-  served.input += input;
-  served.output += output;
-  served.replies++;
-  return { usage: { input, output } };
-}
+const { served, serve } = usageTally();
 
 beforeAll(async () => {
   const cli = await ensureCli(PKG, VERSION);

@@ -41,3 +41,15 @@ export async function fingerprint(paths: string[]): Promise<string[]> {
     }),
   );
 }
+
+/** What the faux provider served a CLI, tallied as its script answers: the importer's totals must equal it. */
+export function usageTally() {
+  const served = { input: 0, output: 0, replies: 0 };
+  const serve = (input: number, output: number) => {
+    served.input += input;
+    served.output += output;
+    served.replies++;
+    return { usage: { input, output } };
+  };
+  return { served, serve };
+}
